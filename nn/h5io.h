@@ -1,0 +1,90 @@
+/* h5io.h — nets in HDF5 files: the export (weights + metadata) and the checkpoint (export + optimiser
+ * state + the trainer's state). Layout (DESIGN.md §3.2):
+ *
+ *   /                      attributes: format = "sowzero-net", format_version = NN_FORMAT_VERSION (int),
+ *                          rules (caller's rules spec), encoding (caller's input-encoding name),
+ *                          activation ("relu"), residual (int 0/1), input_dim, n_policy (ints),
+ *                          kind = "export" or "checkpoint"
+ *   /layers/NN_name/W      float32, out × in   (NN_name from nn_layer_get: "00_hidden", ..., "03_policy",
+ *   /layers/NN_name/b      float32, out         "04_value", "05_margin"); sorted names = evaluation order
+ *   checkpoint only:
+ *   /optimizer             attributes: kind ("sgd"/"adam"), schedule ("constant"/"step"/"cosine"), lr,
+ *                          momentum, beta1, beta2, eps, gamma, lr_min (doubles), step_size, total_steps,
+ *                          step (int64); datasets: its state vectors by name ("velocity" or "m", "v"),
+ *                          float32, one per vector, n_params long
+ *   /train/NAME            the caller's nn_ckpt items: int64 scalars and uint8 byte blobs. Conventional
+ *                          names: "step" (int64), "rng" (blob: RNG state bytes), "replay_position" (int64);
+ *                          train/ may add any others (e.g. a serialized replay buffer index).
+ *
+ * A hidden layer's residual flag is not stored per layer: the root `residual` attribute applies to every
+ * hidden layer whose W is square (see nn/net.h). The README's numpy snippet is tests/nn_export_check.py.
+ *
+ * Saving writes PATH.tmp then rename()s it over PATH, so a crash never leaves a broken file under PATH.
+ * Loading checks format, format_version, every shape (against each other, and against the optimiser
+ * state), and, when the caller gives expected rules, the rules string (exact match of the canonical spec);
+ * a truncated or corrupt file gives NN_EFORMAT with a message, never a crash. HDF5's own error printing is
+ * switched off by these functions.
+ *
+ * Not thread-safe: Debian's HDF5 is the non-threadsafe build, so call these from one thread at a time.
+ */
+#ifndef SOWZERO_NN_H5IO_H
+#define SOWZERO_NN_H5IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "nn/net.h"
+#include "nn/optim.h"
+
+#define NN_FORMAT_NAME "sowzero-net"
+#define NN_FORMAT_VERSION 1
+#define NN_META_LEN 160
+
+/* Metadata read from a file. */
+typedef struct {
+    char rules[NN_META_LEN];
+    char encoding[NN_META_LEN];
+    char kind[16];             /* "export" or "checkpoint" */
+    int format_version;
+} nn_file_info;
+
+/* Writes the export of net to path (via path.tmp + rename). rules/encoding: strings stored as the root
+ * attributes (non-NULL, < NN_META_LEN bytes). NN_OK, NN_EINVAL, NN_EIO. */
+int nn_export_save(const char *path, const nn_net *net, const char *rules, const char *encoding, char *err);
+
+/* Loads the net of an export or checkpoint file. expect_rules: when non-NULL the file's rules attribute must
+ * equal it (NN_EMISMATCH otherwise, the message shows both). *out receives a new net (caller frees);
+ * info (may be NULL) receives the metadata. NN_OK, NN_EIO (cannot open), NN_EFORMAT, NN_EMISMATCH,
+ * NN_ENOMEM. */
+int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_info *info, char *err);
+
+/* ---- the trainer's state in a checkpoint ---- */
+
+/* A small named bag of int64 scalars and byte blobs saved under /train. Names: 1..47 characters of
+ * [A-Za-z0-9_.-]. Putting a name again replaces its value (a scalar and a blob may not share a name). */
+typedef struct nn_ckpt nn_ckpt;
+
+nn_ckpt *nn_ckpt_create(void);
+void nn_ckpt_free(nn_ckpt *c);
+/* NN_OK, NN_EINVAL (bad name, or the name holds the other type), NN_ENOMEM. The blob is copied. */
+int nn_ckpt_put_i64(nn_ckpt *c, const char *name, int64_t v);
+int nn_ckpt_put_blob(nn_ckpt *c, const char *name, const void *data, size_t n);
+/* NN_OK, or NN_EINVAL when the name is absent or of the other type. The blob pointer stays owned by c
+ * (valid until c is changed or freed); a zero-length blob gives a non-NULL pointer and *n = 0. */
+int nn_ckpt_get_i64(const nn_ckpt *c, const char *name, int64_t *v);
+int nn_ckpt_get_blob(const nn_ckpt *c, const char *name, const void **data, size_t *n);
+/* Items in insertion order, for listing: name of item i, or NULL past the end. */
+const char *nn_ckpt_name(const nn_ckpt *c, int i);
+
+/* Writes a checkpoint: the export of net plus opt (n_params must equal nn_param_count(net)) and st (may be
+ * NULL for none). Via path.tmp + rename. NN_OK, NN_EINVAL, NN_EIO. */
+int nn_ckpt_save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st,
+                 const char *rules, const char *encoding, char *err);
+
+/* Loads a checkpoint: new net, a new optimiser with its stored config, state and step, and the /train items
+ * in a new nn_ckpt (each out pointer may be NULL to skip it; whatever is returned the caller frees).
+ * expect_rules and info as for nn_load. An export (no /optimizer) gives NN_EFORMAT when opt is requested.
+ * On error nothing is returned (all out pointers set to NULL). */
+int nn_ckpt_load(const char *path, const char *expect_rules, nn_net **net, nn_optim **opt, nn_ckpt **st,
+                 nn_file_info *info, char *err);
+
+#endif
