@@ -1,0 +1,111 @@
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "sowzero %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_rules(const char *cmd, const char *spec, kalah_rules *out)
+{
+    char err[KALAH_ERRLEN];
+    if (kalah_rules_parse(spec, out, err) != KALAH_OK) {
+        cli_error(cmd, "--rules '%s': %s", spec, err);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_position(const char *cmd, const char *text, const kalah_rules *r, kalah_pos *out)
+{
+    char err[KALAH_ERRLEN];
+    int pits;
+    if (!text) {
+        kalah_start(r, out);
+        return 1;
+    }
+    if (kalah_pos_parse(text, r, out, &pits, err) != KALAH_OK) {
+        cli_error(cmd, "--position '%s': %s", text, err);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_setup(const char *cmd, const char *rules_spec, const char *pos_text, kalah_rules *r, kalah_pos *p)
+{
+    if (rules_spec)
+        return cli_rules(cmd, rules_spec, r) && cli_position(cmd, pos_text, r, p);
+    *r = kalah_rules_default();
+    if (pos_text) {
+        char err[KALAH_ERRLEN];
+        int pits;
+        kalah_pos raw;
+        if (kalah_pos_parse(pos_text, NULL, &raw, &pits, err) != KALAH_OK) {
+            cli_error(cmd, "--position '%s': %s", pos_text, err);
+            return 0;
+        }
+        r->pits = pits;
+        int total = 0;
+        for (int i = 0; i < 2 * pits + 2; i++)
+            total += raw.cell[i];
+        if (total % (2 * pits) || total / (2 * pits) < 1 || total / (2 * pits) > 18) {
+            cli_error(cmd, "--position '%s': %d seeds is not 2*pits*seeds for pits=%d; give --rules", pos_text,
+                      total, pits);
+            return 0;
+        }
+        r->seeds = total / (2 * pits);
+    }
+    return cli_position(cmd, pos_text, r, p);
+}
+
+int cli_long(const char *cmd, const char *what, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi) {
+        cli_error(cmd, "%s: '%s' is not a whole number in %ld..%ld", what, text, lo, hi);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_double(const char *cmd, const char *what, const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v >= lo && v <= hi)) {
+        cli_error(cmd, "%s: '%s' is not a number in %g..%g", what, text, lo, hi);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_print_json(cJSON *obj)
+{
+    char *s = cJSON_PrintUnformatted(obj);
+    cJSON_Delete(obj);
+    if (!s)
+        return 1;
+    puts(s);
+    cJSON_free(s);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int cli_usage_error(const char *cmd)
+{
+    fprintf(stderr, "sowzero %s: see 'sowzero %s --help'\n", cmd, cmd);
+    return 2;
+}

@@ -1,0 +1,37 @@
+/* cli.h — shared helpers for the sowzero subcommands (one command per file: cli/cmd_<name>.c).
+ * Each command is `int cmd_<name>(int argc, char **argv)` with argv[0] = the command name; it parses its
+ * options with getopt_long, prints results on stdout (exactly one cJSON object with --json), errors on
+ * stderr prefixed "sowzero <command>: ", and returns the process exit status (0 ok, 1 runtime error,
+ * 2 usage error). */
+#ifndef SOWZERO_CLI_H
+#define SOWZERO_CLI_H
+
+#include <cjson/cJSON.h>
+#include "env/kalah.h"
+
+/* Prints "sowzero CMD: message\n" to stderr (printf format). */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses a rules spec for command cmd; on error prints it and returns 0, else 1. */
+int cli_rules(const char *cmd, const char *spec, kalah_rules *out);
+
+/* Parses a position string under r for command cmd (NULL text = start position); prints errors. */
+int cli_position(const char *cmd, const char *text, const kalah_rules *r, kalah_pos *out);
+
+/* The usual --rules/--position pair: rules from spec (NULL = default Kalah(6,4)); position from text
+ * (NULL = the start). When no spec is given but a position is, the rules take their pits from the
+ * position's length and seeds from its total (an error if the total is not 2*pits*seeds for a whole
+ * seeds). Prints errors; returns 1 on success, 0 on error. */
+int cli_setup(const char *cmd, const char *rules_spec, const char *pos_text, kalah_rules *r, kalah_pos *p);
+
+/* Parses a whole decimal number in [lo, hi] given for option `what`; prints an error naming it. */
+int cli_long(const char *cmd, const char *what, const char *text, long lo, long hi, long *out);
+int cli_double(const char *cmd, const char *what, const char *text, double lo, double hi, double *out);
+
+/* Prints the object (unformatted, one line) and frees it; returns 0, or 1 if printing failed. */
+int cli_print_json(cJSON *obj);
+
+/* Reports an unknown option / missing argument the way getopt_long leaves it, with a pointer to --help. */
+int cli_usage_error(const char *cmd);
+
+#endif

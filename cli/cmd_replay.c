@@ -1,0 +1,113 @@
+/* sowzero replay — apply a move sequence and show every step (DESIGN.md §4). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+
+static void help(void)
+{
+    puts("usage: sowzero replay [--rules SPEC] [--position POS] [--json] MOVE...\n"
+         "Applies the moves in order (South a..f, North A..F; an extra turn is simply the next move by the\n"
+         "same player) and prints each new position, extra turns and captures, then the stores and result.\n"
+         "An illegal move is an error naming its number; nothing after it is applied.\n"
+         "  --rules SPEC     rules (default: kalah)\n"
+         "  --position POS   start position string (default: the start)\n"
+         "  --json           print {\"positions\",\"extra_turn\",\"captured\",\"over\",\"stores\",\"winner\"}");
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    static const struct option opts[] = {{"rules", required_argument, 0, 'r'},
+                                         {"position", required_argument, 0, 'p'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *rules_spec = NULL, *pos_text = NULL;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': rules_spec = optarg; break;
+        case 'p': pos_text = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error("replay");
+        }
+    }
+    kalah_rules r;
+    kalah_pos p;
+    if (!cli_setup("replay", rules_spec, pos_text, &r, &p))
+        return 2;
+    int nmoves = argc - optind;
+    /* Validate the whole sequence first: nothing is printed for a record with an illegal move. */
+    kalah_pos q = p;
+    for (int i = 0; i < nmoves; i++) {
+        const char *mv = argv[optind + i];
+        if (q.over) {
+            cli_error("replay", "move %d ('%s'): the game is already over", i + 1, mv);
+            return 1;
+        }
+        int k = kalah_move_parse(&r, q.side, mv, 0);
+        if (k == KALAH_EILLEGAL) {
+            cli_error("replay", "move %d ('%s'): that is %s's pit, but %s is to move", i + 1, mv,
+                      q.side ? "South" : "North", q.side ? "North" : "South");
+            return 1;
+        }
+        if (k < 0) {
+            cli_error("replay", "move %d ('%s') is not a pit letter of this board (a..%c / A..%c)", i + 1, mv,
+                      'a' + r.pits - 1, 'A' + r.pits - 1);
+            return 1;
+        }
+        if (kalah_play(&r, &q, k, NULL) != KALAH_OK) {
+            cli_error("replay", "move %d ('%s'): the pit is empty", i + 1, mv);
+            return 1;
+        }
+    }
+    cJSON *o = json ? cJSON_CreateObject() : NULL;
+    cJSON *positions = NULL, *extra = NULL, *captured = NULL;
+    if (json) {
+        positions = cJSON_AddArrayToObject(o, "positions");
+        extra = cJSON_AddArrayToObject(o, "extra_turn");
+        captured = cJSON_AddArrayToObject(o, "captured");
+    }
+    char buf[80];
+    if (!json)
+        printf("start %s\n", kalah_pos_format(&r, &p, buf, sizeof buf));
+    for (int i = 0; i < nmoves; i++) {
+        const char *mv = argv[optind + i];
+        kalah_step st;
+        kalah_play(&r, &p, kalah_move_parse(&r, p.side, mv, 0), &st);
+        kalah_pos_format(&r, &p, buf, sizeof buf);
+        if (json) {
+            cJSON_AddItemToArray(positions, cJSON_CreateString(buf));
+            cJSON_AddItemToArray(extra, cJSON_CreateBool(st.extra_turn));
+            cJSON_AddItemToArray(captured, cJSON_CreateNumber(st.captured));
+        } else {
+            printf("%3d. %-2s %s%s", i + 1, mv, buf, st.extra_turn ? "  extra turn" : "");
+            if (st.captured)
+                printf("  captured %d", st.captured);
+            putchar('\n');
+        }
+    }
+    int south = p.cell[r.pits], north = p.cell[2 * r.pits + 1], w = kalah_winner(&r, &p);
+    const char *winner = !p.over ? NULL : w > 0 ? "S" : w < 0 ? "N" : "draw";
+    if (json) {
+        cJSON_AddBoolToObject(o, "over", p.over);
+        cJSON *stores = cJSON_AddArrayToObject(o, "stores");
+        cJSON_AddItemToArray(stores, cJSON_CreateNumber(south));
+        cJSON_AddItemToArray(stores, cJSON_CreateNumber(north));
+        if (winner)
+            cJSON_AddStringToObject(o, "winner", winner);
+        else
+            cJSON_AddNullToObject(o, "winner");
+        return cli_print_json(o);
+    }
+    printf("stores S %d  N %d\n", south, north);
+    if (p.over)
+        printf("game over: %s\n", w > 0 ? "South wins" : w < 0 ? "North wins" : "draw");
+    else
+        printf("%s to move\n", p.side ? "North" : "South");
+    return 0;
+}

@@ -1,0 +1,6 @@
+/* commands.h — every subcommand's entry point; the table in main.c lists them for `sowzero --help`. */
+#ifndef SOWZERO_COMMANDS_H
+#define SOWZERO_COMMANDS_H
+int cmd_perft(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+#endif

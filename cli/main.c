@@ -1,0 +1,42 @@
+/* sowzero — one binary, many subcommands (DESIGN.md §4). */
+#include <stdio.h>
+#include <string.h>
+#include "cli/commands.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"perft", cmd_perft, "count positions at each depth (one ply = one sowing)"},
+    {"replay", cmd_replay, "apply moves to a position and show each step"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: sowzero COMMAND [options]   (sowzero COMMAND --help for its options)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("sowzero %s\n", SOWZERO_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "sowzero: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,44 @@
+/* net_internal.h — the layout of nn_net and nn_workspace, shared by the nn/ sources only (not a public
+ * header: other modules use nn/net.h). */
+#ifndef SOWZERO_NN_NET_INTERNAL_H
+#define SOWZERO_NN_NET_INTERNAL_H
+
+#include "nn/net.h"
+
+/* One fused affine layer: y = x W^T + b with W out × in at params + w_off, b at params + b_off. The heads
+ * are one such layer (out = n_policy + 1 [+ 1]). */
+typedef struct {
+    int in, out;
+    size_t w_off, b_off;
+    int residual;          /* hidden only: add the input before the ReLU */
+} nn_affine;
+
+struct nn_net {
+    nn_config cfg;
+    nn_affine hid[NN_MAX_HIDDEN];
+    nn_affine head;
+    int max_width;         /* widest hidden layer or head output */
+    size_t n_params;
+    float *params;         /* one aligned allocation, layout in net.h */
+};
+
+struct nn_workspace {
+    int max_batch, n_hidden, width, train;
+    float *act[NN_MAX_HIDDEN]; /* h_i, batch × hidden[i] (row stride = that layer's width) */
+    float *heads;              /* batch × head.out */
+    float *d0, *d1;            /* train: deltas of hidden activations, batch × width each */
+    float *dheads;             /* train: dL/d(head outputs), batch × head.out */
+    float *block;              /* the single allocation the pointers above point into */
+};
+
+/* Aligned allocation helpers (64 bytes); nn_free_aligned(NULL) is a no-op. */
+void *nn_alloc_aligned(size_t bytes);
+void nn_free_aligned(void *p);
+
+/* Writes msg into err (NN_ERRLEN bytes) when err is non-NULL; returns code. */
+int nn_fail(char *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Lets the first workspace pin OpenBLAS to one thread unless the caller chose a count (net.h). */
+void nn_blas_threads_default(void);
+
+#endif

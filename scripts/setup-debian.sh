@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs everything sowzero needs to build, test and plot on Debian 12 (bookworm) or Ubuntu 22.04+.
+# Run as root (or through sudo). The one place that lists the project's system packages.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config          # compiler and build
+  libopenblas-dev                           # cblas_sgemm for the net
+  libhdf5-dev                               # checkpoints and weight export
+  libcmocka-dev                             # the test suite
+  libinih-dev                               # INI config files
+  libcjson-dev                              # --json output, reading vectors
+  python3 python3-numpy python3-h5py        # the export round-trip test (numpy reproduces the net)
+  gnuplot-nox                               # training plots (PNG)
+)
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${packages[@]}"

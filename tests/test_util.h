@@ -1,0 +1,87 @@
+/* test_util.h — small helpers shared by the cmocka tests: reading the team's vector files and running
+ * the built `sowzero` binary. Header-only so each test stays one executable. */
+#ifndef SOWZERO_TEST_UTIL_H
+#define SOWZERO_TEST_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+/* Splits a vector line "f1 | f2 | ..." in place into trimmed fields; returns the count (<= max). */
+static inline int tu_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *f = strtok_r(line, "|", &save); f && n < max; f = strtok_r(NULL, "|", &save)) {
+        while (*f == ' ' || *f == '\t')
+            f++;
+        char *e = f + strlen(f);
+        while (e > f && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+            *--e = 0;
+        fields[n++] = f;
+    }
+    return n;
+}
+
+/* Opens SOWZERO_SHARED_DIR/vectors/<name>; fails the test if missing. */
+static inline FILE *tu_open_vector(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/vectors/%s", SOWZERO_SHARED_DIR, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open vector file %s", path);
+    return f;
+}
+
+/* Next data line (skips blanks and # comments); returns 0 at EOF. */
+static inline int tu_next_line(FILE *f, char *buf, size_t n)
+{
+    while (fgets(buf, (int)n, f)) {
+        char *s = buf;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '#' || *s == '\n' || *s == 0)
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs `SOWZERO_BIN args` through the shell, capturing stdout (and stderr when merge_stderr) into a
+ * malloc'd string (*out, caller frees). Returns the exit status, or -1 if it could not run. */
+static inline int tu_run(char **out, int merge_stderr, const char *fmt, ...)
+{
+    char args[4096], cmd[4600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "'%s' %s%s", SOWZERO_BIN, args, merge_stderr ? " 2>&1" : " 2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (cap - len < 1024)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    int st = pclose(p);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#endif
