@@ -1,0 +1,94 @@
+/* alphabeta.h — negamax alpha-beta search and exact solver for Kalah (DESIGN.md §3.5, issue 3).
+ *
+ * Values. Every value is a seed margin for the player to move at the position searched:
+ *   - a finished game scores its exact final margin, own store − opponent's store (after the sweep);
+ *   - at the depth horizon a position scores its store difference, own store − opponent's store, and
+ *     nothing else (no extra terms: the margin is what the solver reports, so one scale serves both);
+ *   - negamax: a child where the opponent moves contributes −value(child); a child where the same player
+ *     moves again (an extra turn) contributes +value(child) — the sign is kept, never flipped blindly.
+ * One ply is one sowing (as in perft): an extra turn costs a ply of depth like any other move.
+ *
+ * Exact values. With `exact` set the search runs to the end of the game: `value` is the final margin
+ * under perfect play for the player to move, and `best_mask` holds EVERY move that achieves it.
+ *
+ * Moves are relative pit numbers 0..pits-1 of the player to move (0 = a for South, A for North), as in
+ * env/kalah.h; kalah_move_letter(side, k) gives the letter.
+ *
+ * Tie rule (the `seed` of ab_limits): the root value of every move is resolved far enough to find all
+ * moves whose value equals the best one at the last completed depth (best_mask). seed 0 picks the lowest
+ * pit of best_mask; seed != 0 picks one of best_mask uniformly at random, drawn from a generator seeded
+ * with seed only (so the same seed and position give the same move). The search itself, and so the node
+ * count, does not depend on the seed.
+ *
+ * Determinism. One search object searches with one thread; the same rules, table size, table contents,
+ * position and limits give the same move, value and node count. The transposition table persists across
+ * ab_think calls (it speeds up a game); call ab_clear first for a history-independent result. Only a
+ * millisecond limit makes the result depend on the clock.
+ *
+ * Threading: an ab_search is not thread-safe; use one per thread.
+ */
+#ifndef SOWZERO_ALPHABETA_H
+#define SOWZERO_ALPHABETA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env/kalah.h"
+
+#define AB_MAX_DEPTH 250       /* deepest nominal depth (plies) of a depth-limited search */
+#define AB_MAX_PV 64           /* principal-variation moves kept in ab_result */
+#define AB_NO_VALUE (-32768)   /* ab_root_values: the pit is not a legal move */
+
+enum { AB_OK = 0, AB_EINVAL = -1, AB_ENOMEM = -2, AB_EOVER = -3 };
+
+typedef struct ab_search ab_search;
+
+/* Search limits; zero means "no limit" for depth, nodes and ms. A depth-limited search (exact = 0) with
+ * all three zero searches to AB_MAX_DEPTH; in practice give at least one. Iterative deepening stops at the
+ * first limit reached; the result is that of the last completed depth (depth 1 always completes, so a
+ * legal move is always returned). */
+typedef struct {
+    int depth;          /* plies (sowings), 1..AB_MAX_DEPTH; ignored when exact */
+    uint64_t nodes;     /* stop once this many nodes have been searched (checked at every node) */
+    int64_t ms;         /* stop after this many milliseconds of wall-clock time (checked every 1024 nodes) */
+    int exact;          /* 1 = solve: search to the end of the game; depth is ignored, nodes/ms still apply
+                         * (a stopped solve returns exact = 0 in the result) */
+    uint64_t seed;      /* tie-break among equally valued root moves, see the tie rule above */
+} ab_limits;
+
+typedef struct {
+    int move;           /* chosen relative pit 0..pits-1; -1 when the game is over */
+    int value;          /* value of the position for the player to move (margin in seeds, see above) */
+    int exact;          /* 1 when value is the proven final margin under perfect play */
+    unsigned best_mask; /* bit k set: relative pit k achieves `value` (exact: every optimal move) */
+    int depth;          /* deepest completed iteration (plies); for an exact result, the solve's nominal depth */
+    int stopped;        /* 1 when a node or time limit cut the search short */
+    uint64_t nodes;     /* positions visited (every call of the search function, leaves included) */
+    double seconds;     /* wall-clock time of the call */
+    int pv[AB_MAX_PV];  /* principal variation from the table: relative pits, the first is `move`; the
+                         * side of each follows from replaying (an extra turn keeps the side) */
+    int pv_len;
+} ab_result;
+
+/* Creates a search for rules r with a transposition table of tt_mb MiB (1..65536; rounded down to a power
+ * of two number of 64-byte buckets). Returns NULL on error with a message in err (KALAH_ERRLEN bytes, may
+ * be NULL): invalid rules, a table size out of range, out of memory. Free with ab_free. */
+ab_search *ab_create(const kalah_rules *r, size_t tt_mb, char *err);
+void ab_free(ab_search *s);
+
+/* Empties the transposition table (and the move-ordering history), as after ab_create. */
+void ab_clear(ab_search *s);
+
+/* Searches p within the limits and fills *out. Returns AB_OK; AB_EINVAL for bad limits (depth out of
+ * range with exact = 0, none of depth/nodes/ms/exact given) or a position whose rules do not match;
+ * AB_EOVER when p is already finished — then out->value is its final margin for p->side, out->exact = 1,
+ * out->move = -1, best_mask = 0, nodes = 0. */
+int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *out);
+
+/* The value of every root move at a fixed depth, each searched with a full window (so each value is exact
+ * for that depth, not a bound): values[k] for relative pit k, AB_NO_VALUE for illegal pits; depth 0 means
+ * to the end of the game (exact values). For tests and analysis (DESIGN search-cases.md case 2). Returns
+ * AB_OK, AB_EINVAL (depth out of range), AB_EOVER (finished position). nodes_out may be NULL. */
+int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH_MAX_PITS], uint64_t *nodes_out);
+
+#endif
