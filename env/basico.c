@@ -1,0 +1,374 @@
+/* basico.c — Mancala básico for 2–4 players (DESIGN.md §1.2; notation in basico.h). A secondary game:
+ * sowing walks the circuit of players still in play, which changes as players leave, so it is a plain
+ * loop over at most 28 positions rather than Kalah's precomputed masks. */
+#include "env/basico.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KALAH_ERRLEN, fmt, ap);
+    va_end(ap);
+}
+
+basico_rules basico_rules_default(void) { return (basico_rules){.players = 3, .pits = 6, .seeds = 4, .full_ranking = 1}; }
+
+int basico_rules_check(const basico_rules *r, char *err)
+{
+    if (r->players < 2 || r->players > BASICO_MAX_PLAYERS) {
+        set_err(err, "players=%d is out of range 2..4", r->players);
+        return BASICO_EINVAL;
+    }
+    int ok = r->pits == 6 || (r->pits == 7 && r->players == 2) || (r->pits == 4 && r->players >= 3);
+    if (!ok) {
+        set_err(err, "pits=%d is not allowed with players=%d (6; 7 with 2 players; 4 with 3-4 players)", r->pits,
+                r->players);
+        return BASICO_EINVAL;
+    }
+    if (r->seeds != 3 && r->seeds != 4) {
+        set_err(err, "seeds=%d: basico is played with 3 or 4 stones per pit", r->seeds);
+        return BASICO_EINVAL;
+    }
+    if (r->full_ranking != 0 && r->full_ranking != 1) {
+        set_err(err, "full_ranking=%d must be 0 or 1", r->full_ranking);
+        return BASICO_EINVAL;
+    }
+    return BASICO_OK;
+}
+
+int basico_rules_parse(const char *spec, basico_rules *out, char *err)
+{
+    basico_rules r = basico_rules_default();
+    size_t game_len = spec ? strcspn(spec, ":") : 0;
+    if (!spec || game_len != 6 || strncmp(spec, "basico", 6)) {
+        set_err(err, "unknown game '%.*s' (expected 'basico' or 'basico:key=value,...')", (int)game_len,
+                spec ? spec : "");
+        return BASICO_EINVAL;
+    }
+    if (spec[game_len] == ':') {
+        char buf[256];
+        if (strlen(spec + game_len + 1) >= sizeof buf) {
+            set_err(err, "rules spec too long");
+            return BASICO_EINVAL;
+        }
+        strcpy(buf, spec + game_len + 1);
+        unsigned seen = 0;
+        char *save = NULL;
+        for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(kv, '=');
+            if (!eq) {
+                set_err(err, "'%s' is not key=value", kv);
+                return BASICO_EINVAL;
+            }
+            *eq = 0;
+            static const char *keys[] = {"players", "pits", "seeds", "full_ranking"};
+            int *fields[] = {&r.players, &r.pits, &r.seeds, &r.full_ranking};
+            int which = -1;
+            for (int i = 0; i < 4; i++)
+                if (!strcmp(kv, keys[i]))
+                    which = i;
+            if (which < 0) {
+                set_err(err, "unknown rules key '%s' (known: players, pits, seeds, full_ranking)", kv);
+                return BASICO_EINVAL;
+            }
+            if (seen & (1u << which)) {
+                set_err(err, "rules key '%s' given twice", kv);
+                return BASICO_EINVAL;
+            }
+            seen |= 1u << which;
+            char *end;
+            errno = 0;
+            long v = strtol(eq + 1, &end, 10);
+            if (errno || end == eq + 1 || *end || v < 0 || v > 99) {
+                set_err(err, "rules key %s: bad value '%s' (expected a whole number)", kv, eq + 1);
+                return BASICO_EINVAL;
+            }
+            *fields[which] = (int)v;
+        }
+    } else if (spec[game_len]) {
+        set_err(err, "unexpected text after 'basico'");
+        return BASICO_EINVAL;
+    }
+    if (basico_rules_check(&r, err) != BASICO_OK)
+        return BASICO_EINVAL;
+    *out = r;
+    return BASICO_OK;
+}
+
+char *basico_rules_format(const basico_rules *r, char *buf, size_t n)
+{
+    snprintf(buf, n, "basico:players=%d,pits=%d,seeds=%d,full_ranking=%d", r->players, r->pits, r->seeds,
+             r->full_ranking);
+    return buf;
+}
+
+void basico_start(const basico_rules *r, basico_pos *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int p = 0; p < r->players; p++)
+        for (int k = 0; k < r->pits; k++)
+            out->cell[p * (r->pits + 1) + k] = (uint8_t)r->seeds;
+    out->active = (uint8_t)((1u << r->players) - 1);
+}
+
+unsigned basico_legal(const basico_rules *r, const basico_pos *p)
+{
+    if (p->over)
+        return 0;
+    unsigned legal = 0;
+    const uint8_t *row = p->cell + p->to_move * (r->pits + 1);
+    for (int k = 0; k < r->pits; k++)
+        if (row[k])
+            legal |= 1u << k;
+    return legal;
+}
+
+int basico_pit_stones(const basico_rules *r, const basico_pos *p, int player)
+{
+    int t = 0;
+    for (int k = 0; k < r->pits; k++)
+        t += p->cell[player * (r->pits + 1) + k];
+    return t;
+}
+
+/* The next active player after `player`, counter-clockwise. */
+static int next_active(const basico_rules *r, const basico_pos *p, int player)
+{
+    for (int i = 1; i <= r->players; i++) {
+        int q = (player + i) % r->players;
+        if (p->active & (1u << q))
+            return q;
+    }
+    return player;
+}
+
+/* Gives the places that the departures so far decide, and ends the game when they decide all. */
+static void settle_places(const basico_rules *r, basico_pos *p)
+{
+    int top = 1, bottom = r->players, first_finish = -1;
+    memset(p->place, 0, sizeof p->place);
+    for (int i = 0; i < p->n_left; i++) {
+        if (p->resigned[i]) {
+            p->place[p->left[i]] = (uint8_t)bottom--;
+        } else {
+            if (first_finish < 0)
+                first_finish = p->left[i];
+            p->place[p->left[i]] = (uint8_t)top++;
+        }
+    }
+    int remaining = __builtin_popcount(p->active);
+    if (remaining <= 1) {
+        for (int q = 0; q < r->players && q < BASICO_MAX_PLAYERS; q++)
+            if (p->active & (1u << q))
+                p->place[q] = (uint8_t)top;
+        p->over = 1;
+    } else if (!r->full_ranking && first_finish >= 0) {
+        /* First finisher won: the rest rank by fewest stones left in their pits, ties sharing a place. */
+        for (int q = 0; q < r->players && q < BASICO_MAX_PLAYERS; q++) {
+            if (!(p->active & (1u << q)))
+                continue;
+            int better = 0, mine = basico_pit_stones(r, p, q);
+            for (int o = 0; o < r->players && o < BASICO_MAX_PLAYERS; o++)
+                if ((p->active & (1u << o)) && basico_pit_stones(r, p, o) < mine)
+                    better++;
+            p->place[q] = (uint8_t)(2 + better);
+        }
+        p->over = 1;
+    }
+}
+
+static void leave(const basico_rules *r, basico_pos *p, int player, int resigned)
+{
+    memset(p->cell + player * (r->pits + 1), 0, (size_t)r->pits + 1);
+    p->active &= (uint8_t)~(1u << player);
+    p->left[p->n_left] = (uint8_t)player;
+    p->resigned[p->n_left] = (uint8_t)resigned;
+    p->n_left++;
+    settle_places(r, p);
+}
+
+int basico_play(const basico_rules *r, basico_pos *p, int k, basico_step *info)
+{
+    if (p->over)
+        return BASICO_EOVER;
+    if (k < 0 || k >= r->pits || !(basico_legal(r, p) & (1u << k)))
+        return BASICO_EILLEGAL;
+    const int mover = p->to_move, w = r->pits + 1;
+    int circuit[BASICO_CELLS], len = 0, at = 0;
+    const int origin = mover * w + k;
+    for (int i = 0; i < basico_cells(r); i++)
+        if (p->active & (1u << (i / w))) {
+            if (i == origin)
+                at = len;
+            circuit[len++] = i;
+        }
+    int n = p->cell[origin];
+    p->cell[origin] = 0;
+    const int laps = n / len, rem = n % len;
+    if (laps)
+        for (int i = 0; i < len; i++)
+            p->cell[circuit[i]] = (uint8_t)(p->cell[circuit[i]] + laps);
+    for (int j = 1; j <= rem; j++)
+        p->cell[circuit[(at + j) % len]]++;
+    const int last = circuit[(at + rem) % len]; /* rem = 0: a whole number of laps ends on the origin */
+    const int in_store = last % w == r->pits;
+    int finished = 0;
+    if (basico_pit_stones(r, p, mover) == 0) {
+        finished = 1;
+        leave(r, p, mover, 0);
+    }
+    /* After the end too: like Kalah's side token, the player who would move next (always one in play). */
+    p->to_move = (uint8_t)(in_store && !finished ? mover : next_active(r, p, mover));
+    if (info) {
+        info->extra_turn = (uint8_t)(in_store && !finished && !p->over);
+        info->finished = (uint8_t)finished;
+        info->over = p->over;
+        info->last = (uint8_t)last;
+    }
+    return BASICO_OK;
+}
+
+int basico_resign(const basico_rules *r, basico_pos *p)
+{
+    if (p->over)
+        return BASICO_EOVER;
+    int mover = p->to_move;
+    leave(r, p, mover, 1);
+    p->to_move = (uint8_t)next_active(r, p, mover);
+    return BASICO_OK;
+}
+
+double basico_rank_score(const basico_rules *r, const basico_pos *p, int player)
+{
+    return (double)(r->players - p->place[player]) / (double)(r->players - 1);
+}
+
+char *basico_pos_format(const basico_rules *r, const basico_pos *p, char *buf, size_t n)
+{
+    size_t o = 0;
+    const int w = r->pits + 1;
+    for (int i = 0; i < basico_cells(r) && o < n; i++) {
+        const char *sep = i ? "," : "";
+        if (p->active & (1u << (i / w)))
+            o += (size_t)snprintf(buf + o, n - o, "%s%d", sep, p->cell[i]);
+        else
+            o += (size_t)snprintf(buf + o, n - o, "%s-", sep);
+    }
+    if (o < n)
+        o += (size_t)snprintf(buf + o, n - o, " %d", p->to_move);
+    for (int i = 0; i < p->n_left && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%d%c", i ? "," : " ", p->left[i], p->resigned[i] ? 'r' : 'f');
+    return buf;
+}
+
+int basico_pos_parse(const char *s, const basico_rules *r, basico_pos *out, char *err)
+{
+    basico_pos p;
+    memset(&p, 0, sizeof p);
+    char buf[256];
+    if (!s || strlen(s) >= sizeof buf) {
+        set_err(err, "no position, or too long");
+        return BASICO_EINVAL;
+    }
+    strcpy(buf, s);
+    char *save = NULL, *counts = strtok_r(buf, " ", &save), *mover = strtok_r(NULL, " ", &save),
+         *leavers = strtok_r(NULL, " ", &save);
+    if (!counts || !mover || strtok_r(NULL, " ", &save)) {
+        set_err(err, "expected 'COUNTS MOVER [LEAVERS]'");
+        return BASICO_EINVAL;
+    }
+    const int w = r->pits + 1, cells = basico_cells(r);
+    p.active = (uint8_t)((1u << r->players) - 1);
+    if (leavers) {
+        char *s2 = NULL;
+        for (char *t = strtok_r(leavers, ",", &s2); t; t = strtok_r(NULL, ",", &s2)) {
+            if (strlen(t) != 2 || t[0] < '0' || t[0] >= '0' + r->players || (t[1] != 'f' && t[1] != 'r') ||
+                !(p.active & (1u << (t[0] - '0'))) || p.n_left >= r->players - 1) {
+                set_err(err, "leaver '%s' is not PLAYERf or PLAYERr for a distinct player 0..%d", t, r->players - 1);
+                return BASICO_EINVAL;
+            }
+            p.left[p.n_left] = (uint8_t)(t[0] - '0');
+            p.resigned[p.n_left++] = t[1] == 'r';
+            p.active &= (uint8_t)~(1u << (t[0] - '0'));
+        }
+    }
+    int count = 0, total = 0;
+    char *s3 = NULL;
+    for (char *t = strtok_r(counts, ",", &s3); t; t = strtok_r(NULL, ",", &s3), count++) {
+        if (count >= cells) {
+            set_err(err, "more than %d counts (players*(pits+1))", cells);
+            return BASICO_EINVAL;
+        }
+        int gone = !(p.active & (1u << (count / w)));
+        if (gone) {
+            if (strcmp(t, "-")) {
+                set_err(err, "field %d must be '-': player %d has left", count + 1, count / w);
+                return BASICO_EINVAL;
+            }
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long v = strtol(t, &end, 10);
+        if (errno || end == t || *end || v < 0 || v > 255) {
+            set_err(err, "field %d ('%s') is not a count 0..255", count + 1, t);
+            return BASICO_EINVAL;
+        }
+        p.cell[count] = (uint8_t)v;
+        total += (int)v;
+    }
+    if (count != cells) {
+        set_err(err, "%d counts: players=%d, pits=%d need %d", count, r->players, r->pits, cells);
+        return BASICO_EINVAL;
+    }
+    if (total > r->players * r->pits * r->seeds) {
+        set_err(err, "%d stones is more than the game starts with (%d)", total, r->players * r->pits * r->seeds);
+        return BASICO_EINVAL;
+    }
+    if (strlen(mover) != 1 || mover[0] < '0' || mover[0] >= '0' + r->players ||
+        !(p.active & (1u << (mover[0] - '0')))) {
+        set_err(err, "player to move '%s' is not a player still in play", mover);
+        return BASICO_EINVAL;
+    }
+    p.to_move = (uint8_t)(mover[0] - '0');
+    for (int q = 0; q < r->players && q < BASICO_MAX_PLAYERS; q++)
+        if ((p.active & (1u << q)) && basico_pit_stones(r, &p, q) == 0) {
+            set_err(err, "player %d has empty pits but is still in play (it would have finished)", q);
+            return BASICO_EINVAL;
+        }
+    settle_places(r, &p);
+    *out = p;
+    return BASICO_OK;
+}
+
+static void perft_rec(const basico_rules *r, const basico_pos *p, int ply, int depth, uint64_t *nodes)
+{
+    unsigned legal = basico_legal(r, p);
+    nodes[ply] += (uint64_t)__builtin_popcount(legal);
+    if (ply + 1 == depth)
+        return;
+    while (legal) {
+        int k = __builtin_ctz(legal);
+        legal &= legal - 1;
+        basico_pos c = *p;
+        basico_play(r, &c, k, NULL);
+        if (!c.over)
+            perft_rec(r, &c, ply + 1, depth, nodes);
+    }
+}
+
+void basico_perft(const basico_rules *r, const basico_pos *p, int depth, uint64_t *nodes)
+{
+    memset(nodes, 0, (size_t)depth * sizeof *nodes);
+    if (depth > 0 && !p->over)
+        perft_rec(r, p, 0, depth, nodes);
+}
