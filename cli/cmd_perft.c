@@ -3,16 +3,19 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "env/basico.h"
 
 static void help(void)
 {
     puts("usage: sowzero perft DEPTH [--rules SPEC] [--position POS] [--json]\n"
          "Counts the positions reached at exactly 1..DEPTH plies (one ply = one sowing; an extra turn is\n"
          "its own ply; a finished game contributes nothing deeper).\n"
-         "  --rules SPEC     rules, e.g. kalah:pits=4,seeds=3,capture=always (default: kalah)\n"
+         "  --rules SPEC     rules, e.g. kalah:pits=4,seeds=3,capture=always or basico:players=3,pits=4\n"
+         "                   (default: kalah)\n"
          "  --position POS   start from this position string (default: the start position)\n"
          "  --json           print {\"rules\",\"position\",\"nodes\":[n1..nD]}");
 }
@@ -43,19 +46,42 @@ int cmd_perft(int argc, char **argv)
     long depth;
     if (!cli_long("perft", "DEPTH", argv[optind], 1, 64, &depth))
         return 2;
-    kalah_rules r;
-    kalah_pos p;
-    if (!cli_setup("perft", rules_spec, pos_text, &r, &p))
-        return 2;
     uint64_t *nodes = calloc((size_t)depth, sizeof *nodes);
     if (!nodes) {
         cli_error("perft", "out of memory");
         return 1;
     }
-    kalah_perft(&r, &p, (int)depth, nodes);
-    char rbuf[128], pbuf[80];
-    kalah_rules_format(&r, rbuf, sizeof rbuf);
-    kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
+    char rbuf[128], pbuf[160];
+    if (rules_spec && !strncmp(rules_spec, "basico", 6)) {
+        basico_rules br;
+        basico_pos bp;
+        char err[KALAH_ERRLEN];
+        if (basico_rules_parse(rules_spec, &br, err) != BASICO_OK) {
+            cli_error("perft", "--rules '%s': %s", rules_spec, err);
+            free(nodes);
+            return 2;
+        }
+        if (!pos_text)
+            basico_start(&br, &bp);
+        else if (basico_pos_parse(pos_text, &br, &bp, err) != BASICO_OK) {
+            cli_error("perft", "--position '%s': %s", pos_text, err);
+            free(nodes);
+            return 2;
+        }
+        basico_perft(&br, &bp, (int)depth, nodes);
+        basico_rules_format(&br, rbuf, sizeof rbuf);
+        basico_pos_format(&br, &bp, pbuf, sizeof pbuf);
+    } else {
+        kalah_rules r;
+        kalah_pos p;
+        if (!cli_setup("perft", rules_spec, pos_text, &r, &p)) {
+            free(nodes);
+            return 2;
+        }
+        kalah_perft(&r, &p, (int)depth, nodes);
+        kalah_rules_format(&r, rbuf, sizeof rbuf);
+        kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
+    }
     int rc = 0;
     if (json) {
         cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "nodes");

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "env/basico.h"
 
 static void help(void)
 {
@@ -12,9 +13,83 @@ static void help(void)
          "Applies the moves in order (South a..f, North A..F; an extra turn is simply the next move by the\n"
          "same player) and prints each new position, extra turns and captures, then the stores and result.\n"
          "An illegal move is an error naming its number; nothing after it is applied.\n"
-         "  --rules SPEC     rules (default: kalah)\n"
+         "  --rules SPEC     rules (default: kalah); basico:players=N,... replays Mancala basico, where the\n"
+         "                   moves are the mover's letters a.. or 'resign'\n"
          "  --position POS   start position string (default: the start)\n"
          "  --json           print {\"positions\",\"extra_turn\",\"captured\",\"over\",\"stores\",\"winner\"}");
+}
+
+/* Mancala básico: moves are the mover's letters a.., or "resign". JSON: positions, extra_turn,
+ * finished (the mover left the circuit), over, places (per player; 0 = undecided). */
+static int replay_basico(const char *spec, const char *pos_text, int json, int nmoves, char **moves)
+{
+    basico_rules r;
+    basico_pos p;
+    char err[KALAH_ERRLEN], buf[160];
+    if (basico_rules_parse(spec, &r, err) != BASICO_OK) {
+        cli_error("replay", "--rules '%s': %s", spec, err);
+        return 2;
+    }
+    if (!pos_text)
+        basico_start(&r, &p);
+    else if (basico_pos_parse(pos_text, &r, &p, err) != BASICO_OK) {
+        cli_error("replay", "--position '%s': %s", pos_text, err);
+        return 2;
+    }
+    basico_pos q = p;
+    for (int i = 0; i < nmoves; i++) {
+        int rc = !strcmp(moves[i], "resign") ? basico_resign(&r, &q)
+                 : moves[i][0] >= 'a' && moves[i][0] < 'a' + r.pits && !moves[i][1]
+                     ? basico_play(&r, &q, moves[i][0] - 'a', NULL)
+                     : BASICO_EINVAL;
+        if (rc != BASICO_OK) {
+            cli_error("replay", "move %d ('%s'): %s", i + 1, moves[i],
+                      rc == BASICO_EOVER ? "the game is already over"
+                      : rc == BASICO_EILLEGAL ? "the pit is empty"
+                                              : "not a pit letter of the mover (a..) or 'resign'");
+            return 1;
+        }
+    }
+    cJSON *o = json ? cJSON_CreateObject() : NULL, *positions = NULL, *extra = NULL, *finished = NULL;
+    if (json) {
+        positions = cJSON_AddArrayToObject(o, "positions");
+        extra = cJSON_AddArrayToObject(o, "extra_turn");
+        finished = cJSON_AddArrayToObject(o, "finished");
+    } else {
+        printf("start %s\n", basico_pos_format(&r, &p, buf, sizeof buf));
+    }
+    for (int i = 0; i < nmoves; i++) {
+        basico_step st = {0};
+        if (!strcmp(moves[i], "resign"))
+            basico_resign(&r, &p);
+        else
+            basico_play(&r, &p, moves[i][0] - 'a', &st);
+        basico_pos_format(&r, &p, buf, sizeof buf);
+        if (json) {
+            cJSON_AddItemToArray(positions, cJSON_CreateString(buf));
+            cJSON_AddItemToArray(extra, cJSON_CreateBool(st.extra_turn));
+            cJSON_AddItemToArray(finished, cJSON_CreateBool(st.finished));
+        } else {
+            printf("%3d. %-6s %s%s%s\n", i + 1, moves[i], buf, st.extra_turn ? "  sows again" : "",
+                   st.finished ? "  finished" : "");
+        }
+    }
+    if (json) {
+        cJSON_AddBoolToObject(o, "over", p.over);
+        cJSON *places = cJSON_AddArrayToObject(o, "places");
+        for (int q2 = 0; q2 < r.players; q2++)
+            cJSON_AddItemToArray(places, cJSON_CreateNumber(p.place[q2]));
+        return cli_print_json(o);
+    }
+    if (p.over) {
+        printf("game over: places");
+        for (int q2 = 0; q2 < r.players; q2++)
+            printf(" %d:%d", q2, p.place[q2]);
+        putchar('\n');
+    } else {
+        printf("player %d to move\n", p.to_move);
+    }
+    return 0;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -36,6 +111,8 @@ int cmd_replay(int argc, char **argv)
         default: return cli_usage_error("replay");
         }
     }
+    if (rules_spec && !strncmp(rules_spec, "basico", 6))
+        return replay_basico(rules_spec, pos_text, json, argc - optind, argv + optind);
     kalah_rules r;
     kalah_pos p;
     if (!cli_setup("replay", rules_spec, pos_text, &r, &p))

@@ -309,13 +309,32 @@ static void test_errors(void **state)
     assert_memory_equal(&before, &p, sizeof p);
 }
 
+static void test_cli(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(tu_run(&out, 0, "perft 4 --rules basico:players=3,pits=4 --json"), 0);
+    assert_non_null(strstr(out, "\"nodes\":[4,15,60,207]"));
+    free(out);
+    assert_int_equal(tu_run(&out, 0, "replay --rules basico:players=2 resign --json"), 0);
+    assert_non_null(strstr(out, "\"over\":true"));
+    assert_non_null(strstr(out, "\"places\":[2,1]"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "replay --rules basico:players=3,pits=4 a b z"), 1);
+    assert_non_null(strstr(out, "move 3"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "perft 2 --rules basico:players=2,pits=4"), 2);
+    assert_non_null(strstr(out, "pits=4"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_players),          cmocka_unit_test(test_three_players_finisher_leaves),
         cmocka_unit_test(test_first_win_ranking_with_tie), cmocka_unit_test(test_resignation),
         cmocka_unit_test(test_random_games_match_reference), cmocka_unit_test(test_perft_two_players),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors),               cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
