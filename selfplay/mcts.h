@@ -1,0 +1,197 @@
+/* mcts.h — PUCT Monte-Carlo tree search for Kalah, one tree per game (DESIGN.md §3.3).
+ *
+ * Value convention (the point of this module; search-cases.md case 1). Every node X stores its visit count
+ * N(X) and value sum W(X) from the point of view of THE PLAYER TO MOVE AT X's PARENT (the player who chose the
+ * move into X); the root uses its own player to move. Backup converts the leaf's value once into South's
+ * view and adds it to each node on the path with the sign of that node's parent's mover: the sign therefore
+ * changes exactly where the player to move changes, and never across an extra turn (South playing f and
+ * moving again keeps South's sign). Q(X) = W(X) / N(X) is in the parent mover's view, so every parent simply
+ * maximises Q + U over its children.
+ *
+ * Selection (PUCT, Silver et al. 2017/2018): child X of node P maximises
+ *     Q(X) + c_puct · P(X) · sqrt(N(P)) / (1 + N(X))
+ * where N(P) counts P's own visit (its expansion). First-play urgency: an unvisited child gets
+ *     Q = Q(P in P's mover's view) − fpu_reduction, clamped to [−1, 1]
+ * (the Leela Zero rule: an unvisited move is assumed a little worse than the average of its parent).
+ *
+ * Leaves: an unexpanded, unfinished node is handed to the evaluator (evaluator.h); its priors are read by
+ * relative pit, masked to the legal moves and renormalised; when the legal priors sum to 0 (or are not
+ * finite) they fall back to uniform over the legal moves — never NaN, never an illegal child (cases 3, 4).
+ * Finished positions are valued exactly, never by the evaluator: +1 win / 0 draw / −1 loss by the sign of
+ * the final margin, for the relevant player.
+ *
+ * MCTS-Solver (Winands, Björnsson & Saito 2008), when cfg.solver: a finished position is a proven node; a
+ * node whose mover has a child proven to win for it is proven won; a node all of whose children are proven
+ * takes the best of them (win > draw > loss). Proven values are kept in the same parent-mover view as W.
+ * A proven child is not descended again: the simulation backs up its exact value without an evaluation.
+ * The search stops early when the root is proven; the chosen move is then a proven win if there is one, and
+ * a proven-losing move is never chosen while another exists.
+ *
+ * Noise (cases 6, 7): when cfg.dirichlet_eps > 0, as soon as the root is expanded (or becomes the root
+ * through tree reuse) its children's priors become (1 − ε)·P + ε·η with η ~ Dir(α) over the legal moves (a
+ * proper sample: Gamma draws, seeded by the tree's RNG). Nodes below the root never get noise.
+ *
+ * Virtual loss (case 9), used when several leaves of one tree are pending at once (cfg.leaves_per_game > 1):
+ * each pending descent charges every node on its path with one loss for that node's parent's mover —
+ * selection then sees Q = (W − vl) / (N + vl) — and the charge is removed at backup.
+ *
+ * Tree reuse: mcts_advance keeps the subtree of the move played (copied compactly into the tree's second node
+ * pool). cfg.sims is the root visit count a search reaches, visits kept by reuse included.
+ *
+ * Memory: nodes live in pooled arrays (32 bytes each) that grow geometrically when needed; a tree allocates
+ * nothing per node in steady state.
+ */
+#ifndef SOWZERO_SELFPLAY_MCTS_H
+#define SOWZERO_SELFPLAY_MCTS_H
+
+#include <stdint.h>
+#include "env/kalah.h"
+#include "selfplay/evaluator.h"
+#include "selfplay/rng.h"
+
+/* Search parameters. Field names are the keys of the [mcts] config section. */
+typedef struct {
+    int sims;               /* root visits to reach per move (reused visits count), >= 1; default 200 */
+    double c_puct;          /* exploration constant of PUCT, > 0; default 1.5 */
+    double fpu_reduction;   /* first-play urgency: unvisited Q = parent Q − this, in [0, 2]; default 0.25 */
+    double dirichlet_alpha; /* root noise concentration, > 0; default 1.0 (≈ 10 / typical legal moves) */
+    double dirichlet_eps;   /* root noise weight ε in [0, 1]; 0 = no noise (evaluation); default 0.25 */
+    int temp_moves;         /* self-play: plies from the game start played with temperature, >= 0; default 10 */
+    double temperature;     /* τ of those plies, > 0: move sampled ∝ N^(1/τ); default 1.0 */
+    int leaves_per_game;    /* leaves one tree may have pending in one batch (> 1 uses virtual loss),
+                               1..64; default 1 */
+    int solver;             /* 0/1: MCTS-Solver proofs; default 1 */
+    int reuse_tree;         /* 0/1: keep the played move's subtree; default 1 */
+} mcts_config;
+
+mcts_config mcts_config_default(void);
+
+/* Checks every field; MCTS_OK, or MCTS_EINVAL with a message naming the field ("mcts.sims must be >= 1,
+ * got 0") in err (MCTS_ERRLEN bytes, may be NULL). */
+int mcts_config_check(const mcts_config *c, char *err);
+
+/* ---- the single-position search (agents: `mcts:sims=N`, `az:net=...,sims=N`) ---- */
+
+#define MCTS_UNPROVEN 2     /* a proven value slot that holds no proof */
+
+typedef struct {
+    int move;                       /* chosen relative pit 0..pits-1 (a/A = 0) */
+    int root_visits;                /* N(root) */
+    int visits[KALAH_MAX_PITS];     /* visits of each root child by relative pit; 0 for illegal pits */
+    float pi[KALAH_MAX_PITS];       /* visits[k] / sum of visits (sums to 1; 0 on illegal pits) */
+    float prior[KALAH_MAX_PITS];    /* root priors after masking (no noise here); 0 on illegal pits */
+    float q[KALAH_MAX_PITS];        /* Q of each root child for the mover, 0 when unvisited */
+    int proven[KALAH_MAX_PITS];     /* each child's proven value for the mover (+1/0/−1) or MCTS_UNPROVEN */
+    float value;                    /* Q(root) for the mover */
+    int root_proven;                /* proven value of the root for the mover, or MCTS_UNPROVEN */
+    uint64_t evals;                 /* positions sent to the evaluator */
+} mcts_result;
+
+/* Searches position p (unfinished, under r) with cfg but WITHOUT noise (dirichlet_eps is ignored) and
+ * chooses the most visited root move (a proven win first; ties: the higher Q, then the lower pit).
+ * cfg.leaves_per_game > 1 batches that many leaves per evaluator call with virtual loss. seed reseeds the
+ * evaluator (ev->reseed, when it has one) and the tree's RNG, so the same (p, cfg, seed) gives the same
+ * result. ev is borrowed; its max_batch must be >= cfg.leaves_per_game.
+ * Returns MCTS_OK, MCTS_EINVAL (bad cfg / batch too small), MCTS_EOVER (p finished), MCTS_ENOMEM,
+ * MCTS_EEVAL; message in err (MCTS_ERRLEN, may be NULL). */
+int mcts_search(const kalah_rules *r, const kalah_pos *p, const mcts_config *cfg, mcts_eval *ev,
+                uint64_t seed, mcts_result *out, char *err);
+
+/* ---- the tree, for drivers that batch leaves across games (batcher.h, selfplay.h) ---- */
+
+typedef struct mcts_tree mcts_tree;
+
+/* A tree for positions under r with search parameters cfg (copied; checked: NULL with a message on a bad
+ * cfg). seed seeds the tree's RNG (noise, temperature sampling). The root is r's start position until
+ * mcts_set_root. Free with mcts_tree_free. */
+mcts_tree *mcts_tree_create(const kalah_rules *r, const mcts_config *cfg, uint64_t seed, char *err);
+void mcts_tree_free(mcts_tree *t);
+
+/* Replaces the search parameters (checked as mcts_config_check; the tree is kept). */
+int mcts_tree_set_config(mcts_tree *t, const mcts_config *cfg, char *err);
+
+/* Discards the tree and starts a new one at position p (no pending leaves allowed). */
+void mcts_set_root(mcts_tree *t, const kalah_pos *p);
+
+/* Plays relative pit `move` (legal at the root) and makes the reached position the root, keeping its
+ * subtree when cfg.reuse_tree (noise is then added to the new root's priors as described at the top).
+ * Must not be called with leaves pending. MCTS_OK, MCTS_EINVAL (illegal move / pending leaves), MCTS_ENOMEM
+ * (the tree is then reset to the new position, still usable). */
+int mcts_advance(mcts_tree *t, int move);
+
+/* The root position. */
+const kalah_pos *mcts_root_pos(const mcts_tree *t);
+
+/* 1 when the search of the current root is finished: N(root) >= cfg.sims, or the root is proven (solver),
+ * or the root position is finished. */
+int mcts_done(const mcts_tree *t);
+
+/* Return values of mcts_select besides a leaf handle (>= 0). */
+enum {
+    MCTS_SIM_DONE = -10,  /* the simulation ended on a finished or proven node and is already backed up */
+    MCTS_COLLISION = -11, /* it reached a leaf that is already pending: nothing to do, undone */
+    MCTS_FULL = -12       /* cfg.leaves_per_game leaves are already pending */
+};
+
+/* Runs one simulation's descent from the root. When it ends at a leaf that needs the evaluator, writes the
+ * leaf's position into *leaf and returns a handle >= 0 to pass to mcts_complete (the leaf stays pending, its
+ * path charged with virtual loss). Otherwise returns MCTS_SIM_DONE, MCTS_COLLISION or MCTS_FULL (*leaf
+ * untouched). An unexpanded root is itself the first leaf. MCTS_ENOMEM if the node pool cannot grow. */
+int mcts_select(mcts_tree *t, kalah_pos *leaf);
+
+/* Finishes pending leaf `handle` with the evaluator's answer for its position: prior (pits floats by
+ * relative pit; masked and renormalised here) and value (for the leaf's mover, clamped to [−1, 1]);
+ * expands the leaf and backs the value up to the root. MCTS_OK, MCTS_EINVAL (no such pending handle),
+ * MCTS_ENOMEM (pool exhausted: the value is still backed up but the leaf stays unexpanded). */
+int mcts_complete(mcts_tree *t, int handle, const float *prior, float value);
+
+/* Pending leaves (selected, not completed). */
+int mcts_pending(const mcts_tree *t);
+
+/* Root statistics by relative pit (arrays of r.pits entries, illegal pits 0): visits and, when non-NULL, Q
+ * for the root's mover. Returns N(root). */
+int mcts_root_visits(const mcts_tree *t, int *visits, float *q);
+
+/* Policy target π from the root's visit counts (case 8): tau > 0 gives π ∝ N^(1/tau) over the legal moves;
+ * tau == 0 gives the one-hot of the move mcts_choose(t, 0) would play. Illegal pits get 0; π sums to 1.
+ * pi has r.pits entries. MCTS_OK, or MCTS_EINVAL when the root has no visited child. */
+int mcts_policy(const mcts_tree *t, double tau, float *pi);
+
+/* The move to play: tau > 0 samples ∝ N^(1/tau) (tree RNG) among the children not proven lost (when any
+ * other exists); tau == 0 takes the best: a proven win, else the most visited non-losing child (ties: the
+ * higher Q, then the lower pit). A proven win is always played, even with tau > 0. Returns the relative pit,
+ * or MCTS_EINVAL when the root has no visited child. */
+int mcts_choose(mcts_tree *t, double tau);
+
+/* Q(root) for the root's mover (0 before any visit) and the root's proven value for its mover (+1/0/−1 or
+ * MCTS_UNPROVEN). */
+float mcts_root_value(const mcts_tree *t);
+int mcts_root_proven(const mcts_tree *t);
+
+/* ---- inspection (tests, debugging) ---- */
+
+typedef struct {
+    int parent;        /* node index of the parent, −1 for the root */
+    int move;          /* relative pit played from the parent (−1 for the root) */
+    int side;          /* player to move at this node (kalah_side), −1 if the node was never reached */
+    int parent_side;   /* player to move at the parent = the player whose view W, Q and proven use */
+    int visits;        /* N */
+    double w;          /* W */
+    float prior;       /* P (after masking, renormalising and root noise) */
+    int vloss;         /* pending virtual losses */
+    int expanded, terminal, pending;
+    int proven;        /* +1/0/−1 for parent_side, or MCTS_UNPROVEN */
+    int first_child, n_children;  /* children are node indices first_child .. first_child + n_children − 1 */
+} mcts_node_info;
+
+int mcts_root_index(const mcts_tree *t);
+int mcts_node_count(const mcts_tree *t);
+/* MCTS_OK or MCTS_EINVAL (index out of range). */
+int mcts_node_get(const mcts_tree *t, int index, mcts_node_info *out);
+/* Child index of relative pit `move` below node `index`, or −1 when that node has no such child. */
+int mcts_node_child(const mcts_tree *t, int index, int move);
+
+/* The tree's RNG (for drivers that need a per-game stream). */
+mcts_rng *mcts_tree_rng(mcts_tree *t);
+
+#endif

@@ -1,0 +1,85 @@
+/* selfplay.h — self-play games with batched evaluation across games and threads (DESIGN.md §3.3).
+ *
+ * selfplay_run starts `threads` worker threads (pthreads). Each runs up to games_per_thread games at once,
+ * one mcts_tree per game: every game descends its own tree to a leaf, the leaves of all its games go into
+ * one batch (batcher.h) evaluated by ONE evaluator call (one nn_forward for the net), then each game backs
+ * up and continues; a game whose search is done plays its move (temperature for the first
+ * mcts_config.temp_moves plies, then the best move), reuses the subtree and searches again. Workers share
+ * only the read-only net (inside the factory) and the replay buffer; games are handed out from a shared
+ * counter until `games` have started.
+ *
+ * Randomness: worker i's seed is the i-th SplitMix64 output of `seed`; it seeds the worker's evaluator
+ * (factory) and, through further SplitMix64 outputs, each of its game slots' trees. Same seed and one
+ * thread → identical games, samples and records (with several threads the games are the same per worker
+ * but their interleaving in the buffer may differ).
+ *
+ * Samples: one per decision (every ply of every game, extra turns included), appended to the replay
+ * buffer when the game ends (replay.h: x, legal, π, z, margin). π comes from mcts_policy: with pi_visits = 0
+ * (default, search-cases.md case 8) π ∝ N^(1/τ) during the temperature plies and one-hot on the move chosen
+ * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is the plain visit share N / ΣN at every ply.
+ * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
+ * pits into its store, the end rule of DESIGN.md §1.1).
+ */
+#ifndef SOWZERO_SELFPLAY_SELFPLAY_H
+#define SOWZERO_SELFPLAY_SELFPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "env/kalah.h"
+#include "selfplay/evaluator.h"
+#include "selfplay/mcts.h"
+#include "selfplay/replay.h"
+
+/* Field names are the keys of the [selfplay] config section. */
+typedef struct {
+    int threads;           /* worker threads, 1..256; default 1 */
+    int games_per_thread;  /* games run at once per worker (the batch size reached), 1..4096; default 64 */
+    int games;             /* games per selfplay_run call (one training iteration), >= 1; default 256 */
+    int max_moves;         /* plies after which an unfinished game is scored by sweeping, >= 1; default 1000 */
+    int pi_visits;         /* 0/1, see the top; default 0 */
+} selfplay_config;
+
+selfplay_config selfplay_config_default(void);
+
+/* Checks every field; MCTS_OK, or MCTS_EINVAL with a message naming the field ("selfplay.threads must be
+ * in 1..256, got 0") in err (MCTS_ERRLEN bytes, may be NULL). */
+int selfplay_config_check(const selfplay_config *c, char *err);
+
+/* What one selfplay_run did. Rates use the run's wall time. */
+typedef struct {
+    uint64_t games;          /* games finished */
+    uint64_t samples;        /* samples produced (= decisions = plies played) */
+    uint64_t south_wins, north_wins, draws;
+    uint64_t evals;          /* positions sent to evaluators */
+    uint64_t batches;        /* evaluator batches */
+    double seconds;          /* wall time of the run */
+    double thread_seconds;   /* sum over workers of their wall time */
+    double forward_seconds;  /* sum over workers of time inside the evaluator's expensive call (nn_forward) */
+    double avg_batch;        /* evals / batches */
+    double forward_share;    /* forward_seconds / thread_seconds, 0..1 */
+    double positions_per_s;  /* samples / seconds */
+    double games_per_s;      /* games / seconds */
+} selfplay_stats;
+
+/* Plays sc->games self-play games of rules r with search mc, evaluators from ef (one per worker, created
+ * with max_batch = games_per_thread × leaves_per_game and the worker's seed), appending samples to rb
+ * (may be NULL: samples are then counted only; else rb's dim/pits must match r). When records is non-NULL
+ * every finished game is written to it as a game record (selfplay_record_write; one writer at a time).
+ * st may be NULL. Returns MCTS_OK, or a negative code with a message in err (bad config, evaluator
+ * creation failed, out of memory, evaluator error); games finished before an error stay in rb. */
+int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_config *mc,
+                 const mcts_eval_factory *ef, replay_buffer *rb, uint64_t seed, FILE *records,
+                 selfplay_stats *st, char *err);
+
+/* Writes one game record (the format of issue 7 / eval's reader):
+ *   [Event "EVENT"] [South "SOUTH"] [North "NORTH"] [Rules "kalah:..."] [Start "position string"]
+ *   [Result "1-0" | "0-1" | "1/2-1/2" | "*"] [Score "S-N"]   (one tag per line)
+ *   blank line, the moves as letters (a.. for South, A.. for North) separated by spaces, then the result,
+ *   and a blank line.
+ * moves: n relative pits played in order from start (replayed here: MCTS_EINVAL on an illegal one). When
+ * the game is not finished after them the Result is "*" and Score the current stores. Tag values must not
+ * contain '"' or a newline (MCTS_EINVAL). Returns MCTS_OK, MCTS_EINVAL, or MCTS_EIO on a write error. */
+int selfplay_record_write(FILE *f, const kalah_rules *r, const kalah_pos *start, const uint8_t *moves, int n,
+                          const char *event, const char *south, const char *north);
+
+#endif
