@@ -72,7 +72,7 @@ int nn_ckpt_put_blob(nn_ckpt *c, const char *name, const void *data, size_t n);
  * (valid until c is changed or freed); a zero-length blob gives a non-NULL pointer and *n = 0. */
 int nn_ckpt_get_i64(const nn_ckpt *c, const char *name, int64_t *v);
 int nn_ckpt_get_blob(const nn_ckpt *c, const char *name, const void **data, size_t *n);
-/* Items in insertion order, for listing: name of item i, or NULL past the end. */
+/* Items in insertion order (after nn_ckpt_load: sorted by name), for listing: name of item i, or NULL past the end. */
 const char *nn_ckpt_name(const nn_ckpt *c, int i);
 
 /* Writes a checkpoint: the export of net plus opt (n_params must equal nn_param_count(net)) and st (may be

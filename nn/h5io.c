@@ -1,0 +1,279 @@
+/* h5io.c — export and checkpoint files (layout in h5io.h). */
+#include "nn/h5io.h"
+#include "nn/h5util.h"
+#include "nn/net_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the trainer's bag of items ---- */
+
+#define CKPT_NAMELEN 48
+
+typedef struct {
+    char name[CKPT_NAMELEN];
+    int is_blob;
+    int64_t v;
+    unsigned char *data;
+    size_t n;
+} ckpt_item;
+
+struct nn_ckpt {
+    ckpt_item *items;
+    int n, cap;
+};
+
+nn_ckpt *nn_ckpt_create(void) { return calloc(1, sizeof(nn_ckpt)); }
+
+void nn_ckpt_free(nn_ckpt *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++)
+        free(c->items[i].data);
+    free(c->items);
+    free(c);
+}
+
+static int name_ok(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n < 1 || n >= CKPT_NAMELEN)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+              ch == '.' || ch == '-'))
+            return 0;
+    }
+    /* "." and ".." are not valid HDF5 link names. */
+    return strcmp(s, ".") && strcmp(s, "..");
+}
+
+static ckpt_item *find(const nn_ckpt *c, const char *name)
+{
+    for (int i = 0; i < c->n; i++)
+        if (!strcmp(c->items[i].name, name))
+            return &c->items[i];
+    return NULL;
+}
+
+/* The item for name with the given type, creating it if absent; NULL on a type clash or no memory. */
+static ckpt_item *slot(nn_ckpt *c, const char *name, int is_blob, int *code)
+{
+    *code = NN_EINVAL;
+    if (!c || !name_ok(name))
+        return NULL;
+    ckpt_item *it = find(c, name);
+    if (it)
+        return it->is_blob == is_blob ? it : NULL;
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 8;
+        ckpt_item *p = realloc(c->items, (size_t)cap * sizeof *p);
+        if (!p) {
+            *code = NN_ENOMEM;
+            return NULL;
+        }
+        c->items = p;
+        c->cap = cap;
+    }
+    it = &c->items[c->n++];
+    memset(it, 0, sizeof *it);
+    strcpy(it->name, name);
+    it->is_blob = is_blob;
+    return it;
+}
+
+int nn_ckpt_put_i64(nn_ckpt *c, const char *name, int64_t v)
+{
+    int code;
+    ckpt_item *it = slot(c, name, 0, &code);
+    if (!it)
+        return code;
+    it->v = v;
+    return NN_OK;
+}
+
+int nn_ckpt_put_blob(nn_ckpt *c, const char *name, const void *data, size_t n)
+{
+    if (n && !data)
+        return NN_EINVAL;
+    /* Copy first so a failed allocation leaves the old value in place. */
+    unsigned char *copy = malloc(n ? n : 1);
+    if (!copy)
+        return NN_ENOMEM;
+    if (n)
+        memcpy(copy, data, n);
+    int code;
+    ckpt_item *it = slot(c, name, 1, &code);
+    if (!it) {
+        free(copy);
+        return code;
+    }
+    free(it->data);
+    it->data = copy;
+    it->n = n;
+    return NN_OK;
+}
+
+int nn_ckpt_get_i64(const nn_ckpt *c, const char *name, int64_t *v)
+{
+    const ckpt_item *it = c && name ? find(c, name) : NULL;
+    if (!it || it->is_blob)
+        return NN_EINVAL;
+    *v = it->v;
+    return NN_OK;
+}
+
+int nn_ckpt_get_blob(const nn_ckpt *c, const char *name, const void **data, size_t *n)
+{
+    const ckpt_item *it = c && name ? find(c, name) : NULL;
+    if (!it || !it->is_blob)
+        return NN_EINVAL;
+    *data = it->data;
+    *n = it->n;
+    return NN_OK;
+}
+
+const char *nn_ckpt_name(const nn_ckpt *c, int i) { return c && i >= 0 && i < c->n ? c->items[i].name : NULL; }
+
+/* ---- writing ---- */
+
+static int write_net(hid_t f, const nn_net *net, const char *rules, const char *encoding, const char *kind,
+                     char *err)
+{
+    const nn_config *c = &net->cfg;
+    if (h5u_put_str(f, "format", NN_FORMAT_NAME, err) || h5u_put_i64(f, "format_version", NN_FORMAT_VERSION, err) ||
+        h5u_put_str(f, "kind", kind, err) || h5u_put_str(f, "rules", rules, err) ||
+        h5u_put_str(f, "encoding", encoding, err) || h5u_put_str(f, "activation", c->activation, err) ||
+        h5u_put_i64(f, "residual", c->residual, err) || h5u_put_i64(f, "input_dim", c->input_dim, err) ||
+        h5u_put_i64(f, "n_policy", c->n_policy, err))
+        return -1;
+    hid_t g = H5Gcreate2(f, "layers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return nn_fail(err, -1, "cannot create group /layers");
+    int rc = 0;
+    for (int i = 0; i < nn_layer_count(net) && !rc; i++) {
+        nn_layer L;
+        nn_layer_get(net, i, &L);
+        hid_t lg = H5Gcreate2(g, L.name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (lg < 0)
+            rc = nn_fail(err, -1, "cannot create group /layers/%s", L.name);
+        else {
+            rc = h5u_write_f32(lg, "W", net->params + L.w_offset, (size_t)L.out, (size_t)L.in, err) ||
+                 h5u_write_f32(lg, "b", net->params + L.b_offset, 0, (size_t)L.out, err);
+            H5Gclose(lg);
+        }
+    }
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+static int write_optim(hid_t f, const nn_optim *opt, char *err)
+{
+    const nn_optim_config *c = nn_optim_get_config(opt);
+    hid_t g = H5Gcreate2(f, "optimizer", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return nn_fail(err, -1, "cannot create group /optimizer");
+    int rc = h5u_put_str(g, "kind", nn_opt_kind_name(c->kind), err) ||
+             h5u_put_str(g, "schedule", nn_lr_kind_name(c->sched.kind), err) ||
+             h5u_put_f64(g, "lr", c->sched.lr, err) || h5u_put_f64(g, "momentum", c->momentum, err) ||
+             h5u_put_f64(g, "beta1", c->beta1, err) || h5u_put_f64(g, "beta2", c->beta2, err) ||
+             h5u_put_f64(g, "eps", c->eps, err) || h5u_put_f64(g, "gamma", c->sched.gamma, err) ||
+             h5u_put_f64(g, "lr_min", c->sched.lr_min, err) ||
+             h5u_put_i64(g, "step_size", c->sched.step_size, err) ||
+             h5u_put_i64(g, "total_steps", c->sched.total_steps, err) ||
+             h5u_put_i64(g, "step", nn_optim_steps(opt), err);
+    /* The state vectors are only read here; nn_optim_state takes a non-const optimiser to allow restores. */
+    nn_optim *o = (nn_optim *)opt;
+    for (int i = 0; i < nn_optim_state_count(o) && !rc; i++) {
+        const char *name;
+        const float *s = nn_optim_state(o, i, &name);
+        rc = h5u_write_f32(g, name, s, 0, nn_optim_param_count(o), err);
+    }
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+static int write_train(hid_t f, const nn_ckpt *st, char *err)
+{
+    hid_t g = H5Gcreate2(f, "train", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return nn_fail(err, -1, "cannot create group /train");
+    int rc = 0;
+    for (int i = 0; st && i < st->n && !rc; i++) {
+        const ckpt_item *it = &st->items[i];
+        rc = it->is_blob ? h5u_write_bytes(g, it->name, it->data, it->n, err) : h5u_write_i64(g, it->name, it->v, err);
+    }
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+/* Makes the written bytes durable before the rename publishes them. */
+static int sync_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int r = fsync(fd);
+    close(fd);
+    return r;
+}
+
+static int save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st, const char *rules,
+                const char *encoding, char *err)
+{
+    if (!path || !net || !rules || !encoding)
+        return nn_fail(err, NN_EINVAL, "save: path, net, rules and encoding are required");
+    if (strlen(rules) >= NN_META_LEN || strlen(encoding) >= NN_META_LEN)
+        return nn_fail(err, NN_EINVAL, "save: rules/encoding strings must be shorter than %d bytes", NN_META_LEN);
+    if (opt && nn_optim_param_count(opt) != net->n_params)
+        return nn_fail(err, NN_EINVAL, "save: optimiser has %zu parameters, net %zu", nn_optim_param_count(opt),
+                       net->n_params);
+    h5u_quiet();
+    size_t n = strlen(path) + 5;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return nn_fail(err, NN_ENOMEM, "out of memory");
+    snprintf(tmp, n, "%s.tmp", path);
+    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        nn_fail(err, NN_EIO, "cannot create %s", tmp);
+        free(tmp);
+        return NN_EIO;
+    }
+    char msg[NN_ERRLEN] = "";
+    int rc = write_net(f, net, rules, encoding, opt ? "checkpoint" : "export", msg);
+    if (!rc && opt)
+        rc = write_optim(f, opt, msg) || write_train(f, st, msg);
+    if (H5Fclose(f) < 0 && !rc)
+        rc = nn_fail(msg, -1, "cannot close (flush) the file");
+    if (!rc && sync_file(tmp) != 0)
+        rc = nn_fail(msg, -1, "fsync failed: %s", strerror(errno));
+    if (!rc && rename(tmp, path) != 0)
+        rc = nn_fail(msg, -1, "cannot rename to %s: %s", path, strerror(errno));
+    if (rc) {
+        remove(tmp);
+        nn_fail(err, NN_EIO, "writing %s: %s", path, msg);
+    }
+    free(tmp);
+    return rc ? NN_EIO : NN_OK;
+}
+
+int nn_export_save(const char *path, const nn_net *net, const char *rules, const char *encoding, char *err)
+{
+    return save(path, net, NULL, NULL, rules, encoding, err);
+}
+
+int nn_ckpt_save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st, const char *rules,
+                 const char *encoding, char *err)
+{
+    if (!opt)
+        return nn_fail(err, NN_EINVAL, "checkpoint save: optimiser is required");
+    return save(path, net, opt, st, rules, encoding, err);
+}

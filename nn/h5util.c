@@ -1,0 +1,235 @@
+/* h5util.c — checked HDF5 attribute and dataset helpers (h5util.h). */
+#include "nn/h5util.h"
+#include "nn/net_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void h5u_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+static int fail(char *err, const char *fmt, const char *name)
+{
+    nn_fail(err, -1, fmt, name);
+    return -1;
+}
+
+/* ---- attributes ---- */
+
+static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *v, char *err)
+{
+    int rc = -1;
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = sp < 0 ? -1 : H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a >= 0 && H5Awrite(a, mtype, v) >= 0)
+        rc = 0;
+    if (a >= 0)
+        H5Aclose(a);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return rc ? fail(err, "cannot write attribute '%s'", name) : 0;
+}
+
+int h5u_put_str(hid_t loc, const char *name, const char *v, char *err)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0 || H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        if (t >= 0)
+            H5Tclose(t);
+        return fail(err, "cannot make string type for '%s'", name);
+    }
+    int rc = put_attr(loc, name, t, t, &v, err);
+    H5Tclose(t);
+    return rc;
+}
+
+int h5u_put_i64(hid_t loc, const char *name, int64_t v, char *err)
+{
+    return put_attr(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, err);
+}
+
+int h5u_put_f64(hid_t loc, const char *name, double v, char *err)
+{
+    return put_attr(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, err);
+}
+
+/* Opens attribute `name` with exactly one element and the given type class; returns the attribute and its
+ * file type (*type), 0 when absent, -1 when damaged or mistyped. */
+static hid_t open_attr(hid_t loc, const char *name, H5T_class_t want, H5T_class_t also, hid_t *type, char *err)
+{
+    htri_t ex = H5Aexists(loc, name);
+    if (ex == 0)
+        return 0;
+    if (ex < 0)
+        return fail(err, "cannot read attribute '%s' (damaged file)", name);
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (a < 0)
+        return fail(err, "cannot open attribute '%s' (damaged file)", name);
+    hid_t t = H5Aget_type(a), sp = H5Aget_space(a);
+    H5T_class_t cls = t < 0 ? H5T_NO_CLASS : H5Tget_class(t);
+    hssize_t np = sp < 0 ? -1 : H5Sget_simple_extent_npoints(sp);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if ((cls != want && cls != also) || np != 1) {
+        if (t >= 0)
+            H5Tclose(t);
+        H5Aclose(a);
+        return fail(err, "attribute '%s' has the wrong type or size", name);
+    }
+    *type = t;
+    return a;
+}
+
+int h5u_get_str(hid_t loc, const char *name, char *out, size_t n, char *err)
+{
+    hid_t t;
+    hid_t a = open_attr(loc, name, H5T_STRING, H5T_STRING, &t, err);
+    if (a <= 0)
+        return (int)a;
+    int rc = -1;
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    htri_t var = H5Tis_variable_str(t);
+    if (mt >= 0 && var > 0) {
+        char *s = NULL;
+        if (H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Aread(a, mt, &s) >= 0 && s) {
+            if (strlen(s) < n) {
+                strcpy(out, s);
+                rc = 1;
+            }
+            H5free_memory(s);
+        }
+    } else if (mt >= 0 && var == 0) {
+        size_t sz = H5Tget_size(t);
+        char *buf = sz ? calloc(sz + 1, 1) : NULL;
+        if (buf && H5Tset_size(mt, sz) >= 0 && H5Tset_strpad(mt, H5T_STR_NULLPAD) >= 0 &&
+            H5Aread(a, mt, buf) >= 0 && strlen(buf) < n) {
+            strcpy(out, buf);
+            rc = 1;
+        }
+        free(buf);
+    }
+    if (mt >= 0)
+        H5Tclose(mt);
+    H5Tclose(t);
+    H5Aclose(a);
+    return rc == 1 ? 1 : fail(err, "attribute '%s' is not a readable string of sensible length", name);
+}
+
+static int get_num(hid_t loc, const char *name, hid_t mtype, void *v, char *err)
+{
+    hid_t t;
+    hid_t a = open_attr(loc, name, H5T_INTEGER, H5T_FLOAT, &t, err);
+    if (a <= 0)
+        return (int)a;
+    herr_t r = H5Aread(a, mtype, v);
+    H5Tclose(t);
+    H5Aclose(a);
+    return r < 0 ? fail(err, "cannot read attribute '%s' (damaged file)", name) : 1;
+}
+
+int h5u_get_i64(hid_t loc, const char *name, int64_t *v, char *err)
+{
+    return get_num(loc, name, H5T_NATIVE_INT64, v, err);
+}
+
+int h5u_get_f64(hid_t loc, const char *name, double *v, char *err)
+{
+    return get_num(loc, name, H5T_NATIVE_DOUBLE, v, err);
+}
+
+/* ---- datasets ---- */
+
+/* Creates and writes a dataset; chunked (one chunk) with a Fletcher-32 checksum when it is non-empty. */
+static int write_ds(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *data, int rank,
+                    const hsize_t *dims, char *err)
+{
+    int rc = -1;
+    hsize_t total = 1;
+    for (int i = 0; i < rank; i++)
+        total *= dims[i];
+    hid_t sp = rank ? H5Screate_simple(rank, dims, NULL) : H5Screate(H5S_SCALAR);
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    if (sp < 0 || pl < 0)
+        goto out;
+    if (rank && total > 0 && (H5Pset_chunk(pl, rank, dims) < 0 || H5Pset_fletcher32(pl) < 0))
+        goto out;
+    hid_t d = H5Dcreate2(loc, name, ftype, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    if (d < 0)
+        goto out;
+    if (total == 0 || H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0)
+        rc = 0;
+    H5Dclose(d);
+out:
+    if (pl >= 0)
+        H5Pclose(pl);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return rc ? fail(err, "cannot write dataset '%s'", name) : 0;
+}
+
+int h5u_write_f32(hid_t loc, const char *name, const float *data, size_t rows, size_t cols, char *err)
+{
+    hsize_t d[2] = {rows, cols};
+    return rows ? write_ds(loc, name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, data, 2, d, err)
+                : write_ds(loc, name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, data, 1, d + 1, err);
+}
+
+int h5u_write_i64(hid_t loc, const char *name, int64_t v, char *err)
+{
+    return write_ds(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, 0, NULL, err);
+}
+
+int h5u_write_bytes(hid_t loc, const char *name, const void *data, size_t n, char *err)
+{
+    hsize_t d = n;
+    return write_ds(loc, name, H5T_STD_U8LE, H5T_NATIVE_UINT8, data, 1, &d, err);
+}
+
+int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *err)
+{
+    htri_t ex = H5Lexists(loc, name, H5P_DEFAULT);
+    if (ex <= 0)
+        return fail(err, "dataset '%s' is missing", name);
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0)
+        return fail(err, "cannot open dataset '%s' (damaged file)", name);
+    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+    int ok = t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_FLOAT;
+    int r = ok ? H5Sget_simple_extent_ndims(sp) : -1;
+    hsize_t hd[2] = {0, 0};
+    if (r == 1 || r == 2)
+        H5Sget_simple_extent_dims(sp, hd, NULL);
+    else
+        ok = 0;
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+    H5Dclose(d);
+    if (!ok)
+        return fail(err, "dataset '%s' is not a 1-D or 2-D float array", name);
+    *rank = r;
+    dims[0] = (size_t)hd[0];
+    dims[1] = (size_t)hd[1];
+    return 0;
+}
+
+int h5u_read_f32(hid_t loc, const char *name, float *data, size_t rows, size_t cols, char *err)
+{
+    int rank;
+    size_t dims[2];
+    if (h5u_shape_f32(loc, name, &rank, dims, err) < 0)
+        return -1;
+    if (rows ? (rank != 2 || dims[0] != rows || dims[1] != cols) : (rank != 1 || dims[0] != cols)) {
+        if (rows)
+            nn_fail(err, -1, "dataset '%s' has shape %zux%zu, expected %zux%zu", name, dims[0],
+                    rank == 2 ? dims[1] : 0, rows, cols);
+        else
+            nn_fail(err, -1, "dataset '%s' has %zu elements, expected %zu", name, dims[0], cols);
+        return -1;
+    }
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    herr_t r = d < 0 ? -1 : H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    if (d >= 0)
+        H5Dclose(d);
+    return r < 0 ? fail(err, "cannot read dataset '%s' (truncated or corrupt: checksum or I/O error)", name) : 0;
+}

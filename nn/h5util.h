@@ -1,0 +1,40 @@
+/* h5util.h — small checked HDF5 helpers for nn/h5io.c (internal to nn/). Every reader validates class,
+ * rank and size before reading, so a damaged or foreign file yields an error code, never a crash. All
+ * return 0 on success and -1 on failure (with a message in err, NN_ERRLEN bytes) unless noted. */
+#ifndef SOWZERO_NN_H5UTIL_H
+#define SOWZERO_NN_H5UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Switches off HDF5's automatic error printing for this thread's default stack (library code never
+ * prints). */
+void h5u_quiet(void);
+
+/* Attributes on loc (a file or group). Strings are variable-length UTF-8 scalars, readable as str from
+ * h5py; integers are int64 scalars, reals double scalars. */
+int h5u_put_str(hid_t loc, const char *name, const char *v, char *err);
+int h5u_put_i64(hid_t loc, const char *name, int64_t v, char *err);
+int h5u_put_f64(hid_t loc, const char *name, double v, char *err);
+
+/* Readers accept fixed- or variable-length strings and any integer / float type with one element.
+ * Return 1 when found and read, 0 when the attribute does not exist, -1 on a damaged/mistyped one.
+ * h5u_get_str truncation (value longer than n-1 bytes) is an error. */
+int h5u_get_str(hid_t loc, const char *name, char *out, size_t n, char *err);
+int h5u_get_i64(hid_t loc, const char *name, int64_t *v, char *err);
+int h5u_get_f64(hid_t loc, const char *name, double *v, char *err);
+
+/* Datasets. Floats are stored float32, chunked as one chunk with a Fletcher-32 checksum so damaged data
+ * is detected on read. rows = 0 writes a 1-D dataset of `cols` elements; otherwise rows × cols. */
+int h5u_write_f32(hid_t loc, const char *name, const float *data, size_t rows, size_t cols, char *err);
+/* Reads a float dataset whose shape must be exactly (rows × cols), or 1-D cols when rows = 0. */
+int h5u_read_f32(hid_t loc, const char *name, float *data, size_t rows, size_t cols, char *err);
+/* The shape of a dataset: rank (1 or 2 accepted) and dims; -1 when absent, not float, or another rank. */
+int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *err);
+
+/* An int64 scalar dataset, and a uint8 1-D dataset (byte blob, checksummed when non-empty). */
+int h5u_write_i64(hid_t loc, const char *name, int64_t v, char *err);
+int h5u_write_bytes(hid_t loc, const char *name, const void *data, size_t n, char *err);
+
+#endif
