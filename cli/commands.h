@@ -3,4 +3,7 @@
 #define SOWZERO_COMMANDS_H
 int cmd_perft(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_net(int argc, char **argv);
 #endif

@@ -86,7 +86,12 @@ int h5u_get_str(hid_t loc, const char *name, char *out, size_t n, char *err)
     if (a <= 0)
         return (int)a;
     int rc = -1;
+    /* HDF5 converts no character sets, so the memory type takes the file's (ASCII or UTF-8). */
     hid_t mt = H5Tcopy(H5T_C_S1);
+    if (mt >= 0 && H5Tset_cset(mt, H5Tget_cset(t)) < 0) {
+        H5Tclose(mt);
+        mt = -1;
+    }
     htri_t var = H5Tis_variable_str(t);
     if (mt >= 0 && var > 0) {
         char *s = NULL;

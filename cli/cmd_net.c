@@ -1,0 +1,124 @@
+/* sowzero net — the network's policy and value for one Kalah position (DESIGN.md §4). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "nn/h5io.h"
+#include "nn/net.h"
+
+static void help(void)
+{
+    puts("usage: sowzero net --net PATH [--position POS] [--rules SPEC] [--json]\n"
+         "Evaluates one position with a network file (an export or a checkpoint): the policy over the\n"
+         "mover's pits in a.. order (illegal moves get 0) and the value (expected result for the mover).\n"
+         "  --net PATH       the network file\n"
+         "  --position POS   the position string (default: the start position)\n"
+         "  --rules SPEC     rules; must be the ones the net was trained for (default: the net's own)\n"
+         "  --json           print {\"policy\":[...],\"value\":v}");
+}
+
+/* Loads the net and checks that it fits rules r (rules string, encoding, input and policy sizes). When
+ * have_rules is 0, r receives the net's own rules. Prints errors; returns NULL on failure. */
+static nn_net *load_for(const char *path, kalah_rules *r, int have_rules)
+{
+    char err[NN_ERRLEN], kerr[KALAH_ERRLEN], a[128], b[128];
+    nn_file_info info;
+    nn_net *net = NULL;
+    if (nn_load(path, NULL, &net, &info, err) != NN_OK) {
+        cli_error("net", "--net: %s", err);
+        return NULL;
+    }
+    kalah_rules fr;
+    const nn_config *c = nn_net_config(net);
+    if (kalah_rules_parse(info.rules, &fr, kerr) != KALAH_OK)
+        cli_error("net", "--net %s: its rules '%s' are not Kalah rules: %s", path, info.rules, kerr);
+    else if (have_rules && strcmp(kalah_rules_format(&fr, a, sizeof a), kalah_rules_format(r, b, sizeof b)))
+        cli_error("net", "--rules: the net was trained for '%s', not '%s'", a, b);
+    else if (strcmp(info.encoding, KALAH_ENCODING_NAME))
+        cli_error("net", "--net %s: input encoding '%s', this build encodes '%s'", path, info.encoding,
+                  KALAH_ENCODING_NAME);
+    else if (c->input_dim != kalah_encode_dim(&fr) || c->n_policy != fr.pits)
+        cli_error("net", "--net %s: net takes %d inputs and %d moves, rules need %d and %d", path, c->input_dim,
+                  c->n_policy, kalah_encode_dim(&fr), fr.pits);
+    else {
+        *r = fr;
+        return net;
+    }
+    nn_net_free(net);
+    return NULL;
+}
+
+int cmd_net(int argc, char **argv)
+{
+    static const struct option opts[] = {{"net", required_argument, 0, 'n'},
+                                         {"position", required_argument, 0, 'p'},
+                                         {"rules", required_argument, 0, 'r'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *path = NULL, *pos_text = NULL, *rules_spec = NULL;
+    int json = 0, ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'n': path = optarg; break;
+        case 'p': pos_text = optarg; break;
+        case 'r': rules_spec = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error("net");
+        }
+    }
+    if (optind != argc) {
+        cli_error("net", "unexpected argument '%s'", argv[optind]);
+        return cli_usage_error("net");
+    }
+    if (!path) {
+        cli_error("net", "--net PATH is required");
+        return cli_usage_error("net");
+    }
+    kalah_rules r;
+    if (rules_spec && !cli_rules("net", rules_spec, &r))
+        return 2;
+    nn_net *net = load_for(path, &r, rules_spec != NULL);
+    if (!net)
+        return 1;
+    kalah_pos p;
+    if (!cli_position("net", pos_text, &r, &p)) {
+        nn_net_free(net);
+        return 2;
+    }
+    unsigned legal = kalah_legal(&r, &p);
+    if (!legal) {
+        cli_error("net", "--position: the game is over, there is no move to evaluate");
+        nn_net_free(net);
+        return 1;
+    }
+    float x[2 * KALAH_MAX_PITS + 2], policy[KALAH_MAX_PITS], value;
+    uint8_t mask[KALAH_MAX_PITS];
+    kalah_encode(&r, &p, x);
+    for (int k = 0; k < r.pits; k++)
+        mask[k] = (legal >> k) & 1;
+    nn_workspace *ws = nn_workspace_create(net, 1);
+    int rc = ws ? nn_forward(net, ws, x, mask, 1, policy, &value) : NN_ENOMEM;
+    nn_workspace_free(ws);
+    nn_net_free(net);
+    if (rc != NN_OK) {
+        cli_error("net", "forward pass failed (%d)", rc);
+        return 1;
+    }
+    if (json) {
+        cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "policy");
+        for (int k = 0; k < r.pits; k++)
+            cJSON_AddItemToArray(arr, cJSON_CreateNumber(policy[k]));
+        cJSON_AddNumberToObject(o, "value", value);
+        return cli_print_json(o);
+    }
+    printf("policy");
+    for (int k = 0; k < r.pits; k++)
+        printf(" %c:%.4f", kalah_move_letter(p.side, k), policy[k]);
+    printf("\nvalue %.4f\n", value);
+    return 0;
+}
