@@ -1,0 +1,349 @@
+/* selfplay.c — worker threads, each running many games whose leaves share one evaluator call (selfplay.h). */
+#include "selfplay/selfplay.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "selfplay/batcher.h"
+
+selfplay_config selfplay_config_default(void)
+{
+    selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0};
+    return c;
+}
+
+#define BAD(...) (err ? snprintf(err, MCTS_ERRLEN, __VA_ARGS__) : 0, MCTS_EINVAL)
+
+int selfplay_config_check(const selfplay_config *c, char *err)
+{
+    if (!c)
+        return BAD("selfplay config is NULL");
+    if (c->threads < 1 || c->threads > 256)
+        return BAD("selfplay.threads must be in 1..256, got %d", c->threads);
+    if (c->games_per_thread < 1 || c->games_per_thread > 4096)
+        return BAD("selfplay.games_per_thread must be in 1..4096, got %d", c->games_per_thread);
+    if (c->games < 1)
+        return BAD("selfplay.games must be >= 1, got %d", c->games);
+    if (c->max_moves < 1)
+        return BAD("selfplay.max_moves must be >= 1, got %d", c->max_moves);
+    if (c->pi_visits != 0 && c->pi_visits != 1)
+        return BAD("selfplay.pi_visits must be 0 or 1, got %d", c->pi_visits);
+    return MCTS_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+    const kalah_rules *r;
+    const selfplay_config *sc;
+    const mcts_config *mc;
+    const mcts_eval_factory *ef;
+    replay_buffer *rb;
+    FILE *records;
+    pthread_mutex_t records_mu;
+    atomic_int started, abort;
+} shared;
+
+/* One game slot of a worker: its tree and the decisions recorded so far. */
+typedef struct {
+    mcts_tree *tree;
+    int active, n, cap;
+    float *x, *pi;
+    uint8_t *legal, *side, *moves;
+} game;
+
+typedef struct {
+    shared *sh;
+    uint64_t seed;
+    int rc;
+    char err[MCTS_ERRLEN];
+    selfplay_stats st;
+} worker;
+
+static int game_reserve(game *g, int dim, int m)
+{
+    if (g->n < g->cap)
+        return 1;
+    int nc = g->cap ? 2 * g->cap : 128;
+    float *x = realloc(g->x, (size_t)nc * dim * sizeof *x);
+    if (x)
+        g->x = x;
+    float *pi = realloc(g->pi, (size_t)nc * m * sizeof *pi);
+    if (pi)
+        g->pi = pi;
+    uint8_t *legal = realloc(g->legal, (size_t)nc * m);
+    if (legal)
+        g->legal = legal;
+    uint8_t *side = realloc(g->side, (size_t)nc);
+    if (side)
+        g->side = side;
+    uint8_t *moves = realloc(g->moves, (size_t)nc);
+    if (moves)
+        g->moves = moves;
+    if (!x || !pi || !legal || !side || !moves)
+        return 0;
+    g->cap = nc;
+    return 1;
+}
+
+static void game_free(game *g)
+{
+    mcts_tree_free(g->tree);
+    free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves);
+}
+
+/* Claims a new game from the shared counter; starts it in g or deactivates g. */
+static void game_start(shared *sh, game *g)
+{
+    g->active = !atomic_load(&sh->abort) && atomic_fetch_add(&sh->started, 1) < sh->sc->games;
+    g->n = 0;
+    if (g->active) {
+        kalah_pos p;
+        kalah_start(sh->r, &p);
+        mcts_set_root(g->tree, &p);
+    }
+}
+
+/* Final margin South − North, sweeping each side's pits into its own store when the game did not end. */
+static int final_margin(const kalah_rules *r, const kalah_pos *p)
+{
+    int m = r->pits, d = 0;
+    for (int i = 0; i <= m; i++)
+        d += p->cell[i] - p->cell[m + 1 + i];
+    return d;
+}
+
+static int game_finish(worker *w, game *g)
+{
+    shared *sh = w->sh;
+    const kalah_rules *r = sh->r;
+    int dim = kalah_encode_dim(r), m = r->pits, rc = MCTS_OK;
+    int margin = final_margin(r, mcts_root_pos(g->tree)), res = (margin > 0) - (margin < 0);
+    float scale = 1.0f / (float)(2 * r->pits * r->seeds);
+    w->st.games++;
+    w->st.samples += (uint64_t)g->n;
+    w->st.south_wins += res > 0;
+    w->st.north_wins += res < 0;
+    w->st.draws += res == 0;
+    if (sh->rb) {
+        replay_sample s[256];
+        for (int i = 0; i < g->n && rc == MCTS_OK; i += 256) {
+            int k = g->n - i < 256 ? g->n - i : 256;
+            for (int j = 0; j < k; j++) {
+                int t = i + j, sgn = g->side[t] == KALAH_SOUTH ? 1 : -1;
+                s[j] = (replay_sample){.x = g->x + (size_t)t * dim,
+                                       .legal = g->legal + (size_t)t * m,
+                                       .pi = g->pi + (size_t)t * m,
+                                       .z = (float)(sgn * res),
+                                       .margin = (float)(sgn * margin) * scale};
+            }
+            rc = replay_add(sh->rb, s, k);
+        }
+    }
+    if (sh->records && rc == MCTS_OK) {
+        kalah_pos start;
+        kalah_start(r, &start);
+        pthread_mutex_lock(&sh->records_mu);
+        rc = selfplay_record_write(sh->records, r, &start, g->moves, g->n, "sowzero self-play", "selfplay",
+                                   "selfplay");
+        pthread_mutex_unlock(&sh->records_mu);
+    }
+    return rc;
+}
+
+/* The root search of g is done: record the decision, play it, and finish/restart the game when it ends. */
+static int game_move(worker *w, game *g)
+{
+    shared *sh = w->sh;
+    const kalah_rules *r = sh->r;
+    int dim = kalah_encode_dim(r), m = r->pits;
+    const kalah_pos *root = mcts_root_pos(g->tree);
+    if (!game_reserve(g, dim, m))
+        return MCTS_ENOMEM;
+    double tau = g->n < sh->mc->temp_moves ? sh->mc->temperature : 0.0;
+    kalah_encode(r, root, g->x + (size_t)g->n * dim);
+    unsigned legal = kalah_legal(r, root);
+    for (int k = 0; k < m; k++)
+        g->legal[g->n * m + k] = (uint8_t)(legal >> k & 1u);
+    int rc = mcts_policy(g->tree, sh->sc->pi_visits ? 1.0 : tau, g->pi + (size_t)g->n * m);
+    int move = rc == MCTS_OK ? mcts_choose(g->tree, tau) : rc;
+    if (move < 0)
+        return MCTS_EINVAL;
+    g->side[g->n] = root->side;
+    g->moves[g->n++] = (uint8_t)move;
+    rc = mcts_advance(g->tree, move);
+    if (rc != MCTS_OK && rc != MCTS_ENOMEM)
+        return rc;
+    if (mcts_root_pos(g->tree)->over || g->n >= sh->sc->max_moves) {
+        rc = game_finish(w, g);
+        game_start(sh, g);
+    }
+    return rc;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    const kalah_rules *r = sh->r;
+    int G = sh->sc->games_per_thread, cap = G * sh->mc->leaves_per_game;
+    double t0 = now_s();
+    uint64_t st = w->seed;
+    mcts_eval *ev = sh->ef->create(sh->ef, r, cap, mcts_splitmix64(&st), w->err);
+    mcts_batcher *b = mcts_batcher_create(r, cap);
+    game *games = calloc((size_t)G, sizeof *games);
+    int rc = ev ? MCTS_OK : MCTS_EEVAL;
+    if (rc == MCTS_OK && (!b || !games))
+        rc = MCTS_ENOMEM;
+    for (int i = 0; i < G && rc == MCTS_OK; i++)
+        if (!(games[i].tree = mcts_tree_create(r, sh->mc, mcts_splitmix64(&st), w->err)))
+            rc = MCTS_ENOMEM;
+    if (rc == MCTS_OK)
+        for (int i = 0; i < G; i++)
+            game_start(sh, &games[i]);
+    for (int active = 1; rc == MCTS_OK && active;) {
+        active = 0;
+        for (int i = 0; i < G && rc == MCTS_OK; i++) {
+            game *g = &games[i];
+            while (g->active && rc == MCTS_OK && mcts_done(g->tree))
+                rc = game_move(w, g);
+            if (g->active && rc == MCTS_OK) {
+                active = 1;
+                int k = mcts_batcher_gather(b, g->tree);
+                rc = k < 0 ? k : MCTS_OK;
+            }
+        }
+        if (rc == MCTS_OK)
+            rc = mcts_batcher_flush(b, ev);
+        if (atomic_load(&sh->abort))
+            break;
+    }
+    if (rc != MCTS_OK) {
+        atomic_store(&sh->abort, 1);
+        if (!w->err[0])
+            snprintf(w->err, MCTS_ERRLEN, "self-play worker: %s",
+                     rc == MCTS_ENOMEM ? "out of memory" : rc == MCTS_EIO ? "cannot write a game record"
+                                                                        : "evaluator failed");
+    }
+    w->rc = rc;
+    if (ev) {
+        w->st.evals = ev->positions;
+        w->st.forward_seconds = ev->forward_seconds;
+    }
+    if (b)
+        w->st.batches = mcts_batcher_batches(b);
+    for (int i = 0; games && i < G; i++)
+        game_free(&games[i]);
+    free(games);
+    mcts_batcher_free(b);
+    mcts_eval_free(ev);
+    w->st.thread_seconds = now_s() - t0;
+    return NULL;
+}
+
+int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_config *mc,
+                 const mcts_eval_factory *ef, replay_buffer *rb, uint64_t seed, FILE *records,
+                 selfplay_stats *st, char *err)
+{
+    int rc;
+    if (!r || !ef || !ef->create)
+        return BAD("selfplay: rules and evaluator factory are required");
+    if ((rc = kalah_rules_check(r, err)) != KALAH_OK)
+        return MCTS_EINVAL;
+    if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
+        return rc;
+    if (rb && (replay_dim(rb) != kalah_encode_dim(r) || replay_pits(rb) != r->pits))
+        return BAD("selfplay: the replay buffer holds dim %d / pits %d, the rules need %d / %d", replay_dim(rb),
+                   replay_pits(rb), kalah_encode_dim(r), r->pits);
+    shared sh = {.r = r, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .records = records};
+    pthread_mutex_init(&sh.records_mu, NULL);
+    atomic_init(&sh.started, 0);
+    atomic_init(&sh.abort, 0);
+    int n = sc->threads;
+    worker *w = calloc((size_t)n, sizeof *w);
+    pthread_t *th = calloc((size_t)n, sizeof *th);
+    if (!w || !th) {
+        free(w), free(th);
+        pthread_mutex_destroy(&sh.records_mu);
+        return BAD("selfplay: out of memory");
+    }
+    uint64_t state = seed;
+    double t0 = now_s();
+    int started = 0;
+    rc = MCTS_OK;
+    for (int i = 0; i < n; i++) {
+        w[i].sh = &sh;
+        w[i].seed = mcts_splitmix64(&state);
+    }
+    for (; started < n; started++)
+        if (pthread_create(&th[started], NULL, worker_main, &w[started]) != 0) {
+            atomic_store(&sh.abort, 1);
+            rc = BAD("selfplay: cannot start worker thread %d", started);
+            break;
+        }
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    selfplay_stats tot = {0};
+    tot.seconds = now_s() - t0;
+    for (int i = 0; i < started; i++) {
+        selfplay_stats *s = &w[i].st;
+        tot.games += s->games, tot.samples += s->samples;
+        tot.south_wins += s->south_wins, tot.north_wins += s->north_wins, tot.draws += s->draws;
+        tot.evals += s->evals, tot.batches += s->batches;
+        tot.thread_seconds += s->thread_seconds, tot.forward_seconds += s->forward_seconds;
+        if (w[i].rc != MCTS_OK && rc == MCTS_OK) {
+            rc = w[i].rc;
+            if (err)
+                snprintf(err, MCTS_ERRLEN, "%s", w[i].err);
+        }
+    }
+    tot.avg_batch = tot.batches ? (double)tot.evals / (double)tot.batches : 0.0;
+    tot.forward_share = tot.thread_seconds > 0 ? tot.forward_seconds / tot.thread_seconds : 0.0;
+    tot.positions_per_s = tot.seconds > 0 ? (double)tot.samples / tot.seconds : 0.0;
+    tot.games_per_s = tot.seconds > 0 ? (double)tot.games / tot.seconds : 0.0;
+    if (st)
+        *st = tot;
+    free(w), free(th);
+    pthread_mutex_destroy(&sh.records_mu);
+    return rc;
+}
+
+/* ---- game records ---- */
+
+static int bad_tag(const char *s) { return !s || strchr(s, '"') || strchr(s, '\n'); }
+
+int selfplay_record_write(FILE *f, const kalah_rules *r, const kalah_pos *start, const uint8_t *moves, int n,
+                          const char *event, const char *south, const char *north)
+{
+    if (!f || !r || !start || (n > 0 && !moves) || bad_tag(event) || bad_tag(south) || bad_tag(north))
+        return MCTS_EINVAL;
+    kalah_pos p = *start;
+    for (int i = 0; i < n; i++) {
+        if (p.over || moves[i] >= r->pits || !(kalah_legal(r, &p) >> moves[i] & 1u))
+            return MCTS_EINVAL;
+        kalah_sow(r, &p, moves[i], NULL);
+    }
+    char rules[128], pos[80];
+    kalah_rules_format(r, rules, sizeof rules);
+    kalah_pos_format(r, start, pos, sizeof pos);
+    int w = kalah_winner(r, &p);
+    const char *res = !p.over ? "*" : w > 0 ? "1-0" : w < 0 ? "0-1" : "1/2-1/2";
+    int ok = fprintf(f, "[Event \"%s\"]\n[South \"%s\"]\n[North \"%s\"]\n[Rules \"%s\"]\n[Start \"%s\"]\n"
+                        "[Result \"%s\"]\n[Score \"%d-%d\"]\n\n",
+                     event, south, north, rules, pos, res, p.cell[r->pits], p.cell[2 * r->pits + 1]) > 0;
+    kalah_pos q = *start;
+    for (int i = 0; i < n && ok; i++) {
+        ok = fprintf(f, "%c ", kalah_move_letter(q.side, moves[i])) > 0;
+        kalah_sow(r, &q, moves[i], NULL);
+    }
+    ok = ok && fprintf(f, "%s\n\n", res) > 0;
+    return ok && !ferror(f) ? MCTS_OK : MCTS_EIO;
+}
