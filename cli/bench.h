@@ -7,5 +7,6 @@
 #define SOWZERO_BENCH_H
 
 int bench_net(int argc, char **argv);
+int bench_selfplay(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct subbench {
     const char *summary;
 } benches[] = {
     {"net", bench_net, "network forward positions/s and GFLOP/s next to bare sgemm; one training step"},
+    {"selfplay", bench_selfplay, "self-play positions/s and games/s, batch size, share of time in the net"},
 };
 
 static void help(FILE *f)

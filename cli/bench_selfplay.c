@@ -1,0 +1,111 @@
+/* sowzero bench selfplay — self-play speed with the default net (DESIGN.md §4–5): positions (decisions)
+ * and games per second, the batch size reached and the share of worker time inside nn_forward. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli/bench.h"
+#include "cli/cli.h"
+#include "nn/net.h"
+#include "selfplay/selfplay.h"
+
+static void help(void)
+{
+    puts("usage: sowzero bench selfplay [--threads N] [--sims S] [--games-per-thread G] [--games N]\n"
+         "                              [--leaves L] [--rules SPEC] [--seed N] [--json]\n"
+         "Self-play with the default net (nn_config_default, fresh seeded weights) and the default search\n"
+         "(noise and temperature on, tree reuse, solver); OpenBLAS runs 1 thread per worker.\n"
+         "  --threads N           worker threads (default 1)\n"
+         "  --sims S              simulations per move (default 100)\n"
+         "  --games-per-thread G  games each worker runs at once = the batch it reaches (default 64)\n"
+         "  --games N             games to play (default 2 * G * threads)\n"
+         "  --leaves L            leaves per game per batch, virtual loss above 1 (default 1)\n"
+         "  --rules SPEC          rules (default kalah)\n"
+         "  --seed N              master seed (default 1)\n"
+         "  --json                print {\"positions_per_s\",\"games_per_s\",\"avg_batch\",\"forward_share\",\n"
+         "                        \"threads\",\"sims\",\"games\",\"positions\",\"seconds\",\"params\"}");
+}
+
+int bench_selfplay(int argc, char **argv)
+{
+    static const struct option opts[] = {{"threads", required_argument, 0, 't'},
+                                         {"sims", required_argument, 0, 's'},
+                                         {"games-per-thread", required_argument, 0, 'g'},
+                                         {"games", required_argument, 0, 'n'},
+                                         {"leaves", required_argument, 0, 'l'},
+                                         {"rules", required_argument, 0, 'r'},
+                                         {"seed", required_argument, 0, 'S'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *cmd = "bench selfplay", *rules_spec = NULL;
+    long threads = 1, sims = 100, gpt = 64, games = 0, leaves = 1, seed = 1;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': if (!cli_long(cmd, "--threads", optarg, 1, 256, &threads)) return 2; break;
+        case 's': if (!cli_long(cmd, "--sims", optarg, 1, 1000000, &sims)) return 2; break;
+        case 'g': if (!cli_long(cmd, "--games-per-thread", optarg, 1, 4096, &gpt)) return 2; break;
+        case 'n': if (!cli_long(cmd, "--games", optarg, 1, 100000000, &games)) return 2; break;
+        case 'l': if (!cli_long(cmd, "--leaves", optarg, 1, 64, &leaves)) return 2; break;
+        case 'r': rules_spec = optarg; break;
+        case 'S': if (!cli_long(cmd, "--seed", optarg, 0, 0x7fffffffL, &seed)) return 2; break;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error(cmd);
+        }
+    }
+    if (optind != argc) {
+        cli_error(cmd, "unexpected argument '%s'", argv[optind]);
+        return cli_usage_error(cmd);
+    }
+    kalah_rules r;
+    if (!cli_rules(cmd, rules_spec ? rules_spec : "kalah", &r))
+        return 2;
+    nn_set_blas_threads(1);
+    char err[NN_ERRLEN > MCTS_ERRLEN ? NN_ERRLEN : MCTS_ERRLEN];
+    nn_config nc = nn_config_default(kalah_encode_dim(&r), r.pits);
+    nn_net *net = nn_net_create(&nc, (uint64_t)seed, err);
+    if (!net) {
+        cli_error(cmd, "%s", err);
+        return 1;
+    }
+    selfplay_config sc = selfplay_config_default();
+    sc.threads = (int)threads;
+    sc.games_per_thread = (int)gpt;
+    sc.games = games ? (int)games : (int)(2 * gpt * threads);
+    mcts_config mc = mcts_config_default();
+    mc.sims = (int)sims;
+    mc.leaves_per_game = (int)leaves;
+    mcts_eval_factory ef = mcts_eval_factory_net(net);
+    selfplay_stats st;
+    int rc = selfplay_run(&r, &sc, &mc, &ef, NULL, (uint64_t)seed, NULL, &st, err);
+    size_t params = nn_param_count(net);
+    nn_net_free(net);
+    if (rc != MCTS_OK) {
+        cli_error(cmd, "%s", err);
+        return 1;
+    }
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "positions_per_s", st.positions_per_s);
+        cJSON_AddNumberToObject(o, "games_per_s", st.games_per_s);
+        cJSON_AddNumberToObject(o, "avg_batch", st.avg_batch);
+        cJSON_AddNumberToObject(o, "forward_share", st.forward_share);
+        cJSON_AddNumberToObject(o, "threads", (double)threads);
+        cJSON_AddNumberToObject(o, "sims", (double)sims);
+        cJSON_AddNumberToObject(o, "games", (double)st.games);
+        cJSON_AddNumberToObject(o, "positions", (double)st.samples);
+        cJSON_AddNumberToObject(o, "evals", (double)st.evals);
+        cJSON_AddNumberToObject(o, "seconds", st.seconds);
+        cJSON_AddNumberToObject(o, "params", (double)params);
+        return cli_print_json(o);
+    }
+    printf("self-play: %d thread(s), %ld sims, %d games/thread at once, net of %zu parameters\n", sc.threads, sims,
+           sc.games_per_thread, params);
+    printf("games %llu  positions %llu  evals %llu  in %.2f s\n", (unsigned long long)st.games,
+           (unsigned long long)st.samples, (unsigned long long)st.evals, st.seconds);
+    printf("positions/s %.1f  games/s %.2f  avg batch %.1f  forward share %.3f\n", st.positions_per_s,
+           st.games_per_s, st.avg_batch, st.forward_share);
+    return 0;
+}
