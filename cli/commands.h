@@ -6,4 +6,8 @@ int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_net(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
+int cmd_elo(int argc, char **argv);
+int cmd_play(int argc, char **argv);
 #endif

@@ -13,6 +13,10 @@ static const struct command {
     {"bench", cmd_bench, "measure speed: bench net (bench WHAT --help)"},
     {"export", cmd_export, "write the weights-only export of a checkpoint"},
     {"net", cmd_net, "the network's policy and value for one position"},
+    {"match", cmd_match, "play two agents against each other (colour-swapped pairs)"},
+    {"tournament", cmd_tournament, "round robin between agents, then Elo ratings"},
+    {"elo", cmd_elo, "Bradley-Terry Elo ratings from game-record files"},
+    {"play", cmd_play, "play against an agent in the terminal"},
 };
 
 static void usage(FILE *f)

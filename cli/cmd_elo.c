@@ -1,0 +1,129 @@
+/* sowzero elo — Bradley–Terry ratings from game-record files (issue 7; eval/record.h, eval/elo.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/elo_report.h"
+#include "eval/elo.h"
+#include "eval/record.h"
+
+static void help(void)
+{
+    puts("usage: sowzero elo FILE.pgn... [--anchor NAME=ELO] [--csv FILE] [--json]\n"
+         "Ratings from game records (match/tournament --pgn, self-play, play): Bradley-Terry maximum\n"
+         "likelihood over all finished games of all files together (draws = half a win each), with 95%\n"
+         "intervals and the likelihood-of-superiority table. A player is named by its [SouthName]/[NorthName]\n"
+         "tag when the record has one, else by its spec ([South]/[North]). Unfinished games (*) and games of\n"
+         "a player against itself are skipped (and counted). A malformed record is an error naming its line.\n"
+         "  --anchor NAME=ELO  the player whose rating is fixed (default: the first player met, at 0)\n"
+         "  --csv FILE         write name,elo,lo,hi,games,score to FILE\n"
+         "  --json             print {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
+         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"games\",\"skipped\"}");
+}
+
+int cmd_elo(int argc, char **argv)
+{
+    static const struct option opts[] = {{"anchor", required_argument, 0, 'A'},
+                                         {"csv", required_argument, 0, 'c'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *anchor = NULL, *csv = NULL;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'A': anchor = optarg; break;
+        case 'c': csv = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error("elo");
+        }
+    }
+    if (optind == argc) {
+        cli_error("elo", "needs at least one record file");
+        return cli_usage_error("elo");
+    }
+    elo_pool *pool = elo_pool_create();
+    if (!pool) {
+        cli_error("elo", "out of memory");
+        return 1;
+    }
+    int rc = 1, games = 0, unfinished = 0, selfplay = 0;
+    char err[RECORD_ERRLEN];
+    for (int f = optind; f < argc; f++) {
+        record_reader *rd = record_reader_open(argv[f], err);
+        if (!rd) {
+            cli_error("elo", "%s", err);
+            goto out;
+        }
+        record_game g;
+        int r;
+        while ((r = record_read(rd, &g, err)) == RECORD_OK) {
+            const char *s = g.south_name ? g.south_name : g.south, *n = g.north_name ? g.north_name : g.north;
+            if (g.result == RECORD_UNFINISHED) {
+                unfinished++;
+            } else if (!strcmp(s, n)) {
+                selfplay++;
+            } else {
+                int a = elo_pool_player(pool, s), b = elo_pool_player(pool, n);
+                if (a < 0 || b < 0) {
+                    record_game_clear(&g);
+                    record_reader_free(rd);
+                    cli_error("elo", "out of memory");
+                    goto out;
+                }
+                elo_pool_add(pool, a, b, g.result == RECORD_SOUTH_WINS, g.result == RECORD_DRAW,
+                             g.result == RECORD_NORTH_WINS);
+                games++;
+            }
+            record_game_clear(&g);
+        }
+        record_reader_free(rd);
+        if (r != RECORD_EOF) {
+            cli_error("elo", "%s", err);
+            goto out;
+        }
+    }
+    elo_options eo = {NULL, 0};
+    char anchor_buf[1100], eerr[ELO_ERRLEN];
+    if (anchor && elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo)) {
+        cli_error("elo", "--anchor %s: expected NAME=ELO with a number", anchor);
+        rc = 2;
+        goto out;
+    }
+    elo_result *er;
+    int erc = elo_fit(pool, &eo, &er, eerr);
+    if (erc) {
+        cli_error("elo", "%s%s", erc == ELO_EINVAL && anchor ? "--anchor: " : "", eerr);
+        rc = erc == ELO_EINVAL && anchor ? 2 : 1;
+        goto out;
+    }
+    if (csv && elo_report_csv(er, csv)) {
+        cli_error("elo", "--csv %s: cannot write", csv);
+        elo_result_free(er);
+        goto out;
+    }
+    if (json) {
+        cJSON *o = elo_report_json(er);
+        cJSON_AddNumberToObject(o, "games", games);
+        cJSON *sk = cJSON_AddObjectToObject(o, "skipped");
+        cJSON_AddNumberToObject(sk, "unfinished", unfinished);
+        cJSON_AddNumberToObject(sk, "self", selfplay);
+        rc = cli_print_json(o);
+    } else {
+        printf("%d games from %d file%s", games, argc - optind, argc - optind > 1 ? "s" : "");
+        if (unfinished || selfplay)
+            printf(" (skipped: %d unfinished, %d of a player against itself)", unfinished, selfplay);
+        printf("\n\n");
+        elo_report_print(er, stdout);
+        rc = 0;
+    }
+    elo_result_free(er);
+out:
+    elo_pool_free(pool);
+    return rc;
+}

@@ -1,0 +1,251 @@
+/* sowzero play — a person against an agent in the terminal (issue 7). Reads one command per line from
+ * stdin, so it also runs from a script or a pipe; end of input ends the game like `quit`. */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "eval/agent.h"
+#include "eval/record.h"
+
+static void help(void)
+{
+    puts("usage: sowzero play AGENT [--as south|north] [--rules SPEC] [--seed N] [--pgn FILE]\n"
+         "Play against AGENT (random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200, ...).\n"
+         "South moves first. At your turn type a pit: its letter (South a.., North A..) or its number 1..m\n"
+         "counted from your far end (a = 1), or one of\n"
+         "  undo   take back your last move (and the agent's replies)\n"
+         "  hint   the agent's choice for your position\n"
+         "  quit   stop (end of input does the same)\n"
+         "At the end: the score and the game record (eval/record.h format).\n"
+         "  --as SIDE     south (default) or north\n"
+         "  --rules SPEC  rules (default: kalah)\n"
+         "  --seed N      the agent's per-game seed (default 0)\n"
+         "  --pgn FILE    also append the game record to FILE");
+}
+
+static void draw(const kalah_rules *r, const kalah_pos *p, int human, const char *spec)
+{
+    int m = r->pits;
+    char sep[64] = "";
+    for (int k = 0; k < m; k++)
+        strcat(sep, "+----");
+    strcat(sep, "+");
+    printf("\n        ");
+    for (int k = m - 1; k >= 0; k--)
+        printf("  %c  ", kalah_move_letter(KALAH_NORTH, k));
+    printf("    North: %s\n        %s\n        |", human == KALAH_NORTH ? "you" : spec, sep);
+    for (int k = m - 1; k >= 0; k--)
+        printf(" %2d |", p->cell[kalah_pit_index(r, KALAH_NORTH, k)]);
+    printf("\n  %4d  %s  %-4d\n        |", p->cell[kalah_store(r, KALAH_NORTH)], sep, p->cell[kalah_store(r, KALAH_SOUTH)]);
+    for (int k = 0; k < m; k++)
+        printf(" %2d |", p->cell[kalah_pit_index(r, KALAH_SOUTH, k)]);
+    printf("\n        %s\n        ", sep);
+    for (int k = 0; k < m; k++)
+        printf("  %c  ", kalah_move_letter(KALAH_SOUTH, k));
+    printf("    South: %s\n", human == KALAH_SOUTH ? "you" : spec);
+    if (!p->over)
+        printf("%s to move (%s)\n", p->side ? "North" : "South", p->side == human ? "you" : "agent");
+}
+
+/* Plays k from *p, printing what happened. */
+static void apply(const kalah_rules *r, kalah_pos *p, int k, const char *who, record_game *g, agent *a)
+{
+    kalah_step st;
+    int side = p->side;
+    agent_notify(a, p, k);
+    kalah_play(r, p, k, &st);
+    record_push(g, k);
+    printf("%s plays %c", who, kalah_move_letter(side, k));
+    if (st.extra_turn)
+        printf(" - last seed in the store: another turn");
+    if (st.captured)
+        printf(" - captures %d", st.captured);
+    putchar('\n');
+}
+
+/* Replays the record's first n moves into *p and re-syncs the agent (after undo). */
+static void rewind_to(const kalah_rules *r, record_game *g, int n, kalah_pos *p, agent *a, uint64_t seed)
+{
+    kalah_start(r, p);
+    agent_new_game(a, p, seed);
+    for (int i = 0; i < n; i++) {
+        agent_notify(a, p, g->moves[i]);
+        kalah_sow(r, p, g->moves[i], NULL);
+    }
+    g->n_moves = n;
+}
+
+int cmd_play(int argc, char **argv)
+{
+    static const struct option opts[] = {{"as", required_argument, 0, 'a'},
+                                         {"rules", required_argument, 0, 'r'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"pgn", required_argument, 0, 'p'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *rules_spec = "kalah", *pgn = NULL;
+    int human = KALAH_SOUTH, c;
+    uint64_t seed = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a':
+            if (!strcmp(optarg, "south"))
+                human = KALAH_SOUTH;
+            else if (!strcmp(optarg, "north"))
+                human = KALAH_NORTH;
+            else {
+                cli_error("play", "--as: '%s' is not south or north", optarg);
+                return 2;
+            }
+            break;
+        case 'r': rules_spec = optarg; break;
+        case 's': {
+            char *end;
+            seed = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || *optarg == '-') {
+                cli_error("play", "--seed: '%s' is not a whole number >= 0", optarg);
+                return 2;
+            }
+            break;
+        }
+        case 'p': pgn = optarg; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error("play");
+        }
+    }
+    if (argc - optind != 1) {
+        cli_error("play", "needs one agent spec (got %d arguments)", argc - optind);
+        return cli_usage_error("play");
+    }
+    const char *spec = argv[optind];
+    kalah_rules r;
+    if (!cli_rules("play", rules_spec, &r))
+        return 2;
+    char err[AGENT_ERRLEN];
+    agent *a = agent_create(spec, &r, err);
+    if (!a) {
+        cli_error("play", "%s", err);
+        return 2;
+    }
+    record_game g;
+    record_game_init(&g, &r, NULL);
+    record_set(&g.event, "sowzero play");
+    record_set(&g.south, human == KALAH_SOUTH ? "human" : spec);
+    record_set(&g.north, human == KALAH_NORTH ? "human" : spec);
+    kalah_pos p;
+    rewind_to(&r, &g, 0, &p, a, seed);
+    const char *agent_side = human == KALAH_SOUTH ? "North" : "South";
+    printf("sowzero play: you are %s against %s.\nType a pit letter or number, undo, hint, quit (help for more).\n",
+           human == KALAH_SOUTH ? "South" : "North", spec);
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0, quit = 0, need_board = 1;
+    while (!p.over && !quit) {
+        if (p.side != human) {
+            int k;
+            if (agent_choose(a, &p, &k) != AGENT_OK) {
+                cli_error("play", "the agent failed: %s", agent_error(a));
+                rc = 1;
+                break;
+            }
+            apply(&r, &p, k, agent_side, &g, a);
+            need_board = 1;
+            continue;
+        }
+        if (need_board)
+            draw(&r, &p, human, spec);
+        need_board = 0;
+        printf("your move> ");
+        fflush(stdout);
+        ssize_t len = getline(&line, &cap, stdin);
+        if (len < 0) {
+            printf("\n(end of input)\n");
+            break;
+        }
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        for (char *e = s + strlen(s); e > s && isspace((unsigned char)e[-1]);)
+            *--e = 0;
+        if (!*s)
+            continue;
+        if (!strcmp(s, "quit") || !strcmp(s, "q") || !strcmp(s, "exit")) {
+            quit = 1;
+        } else if (!strcmp(s, "help") || !strcmp(s, "?")) {
+            printf("a pit: %c..%c or 1..%d (1 = your far end); undo, hint, quit\n", kalah_move_letter(human, 0),
+                   kalah_move_letter(human, r.pits - 1), r.pits);
+        } else if (!strcmp(s, "hint")) {
+            int k;
+            if (agent_choose(a, &p, &k) == AGENT_OK)
+                printf("hint: %s would play %c\n", spec, kalah_move_letter(p.side, k));
+            else
+                printf("no hint: %s\n", agent_error(a));
+        } else if (!strcmp(s, "undo")) {
+            /* Back to the position before the human's last move (the agent's replies go too). */
+            int n = g.n_moves;
+            kalah_pos q;
+            int target = -1;
+            kalah_start(&r, &q);
+            for (int i = 0; i < n; i++) {
+                if (q.side == human)
+                    target = i;
+                kalah_sow(&r, &q, g.moves[i], NULL);
+            }
+            if (target < 0) {
+                printf("nothing to undo\n");
+            } else {
+                rewind_to(&r, &g, target, &p, a, seed);
+                printf("undone: back %d move%s\n", n - target, n - target > 1 ? "s" : "");
+                need_board = 1;
+            }
+        } else {
+            int k = kalah_move_parse(&r, p.side, s, 1);
+            if (k == KALAH_EILLEGAL)
+                printf("'%s' is %s's pit; you play %c..%c\n", s, human == KALAH_SOUTH ? "North" : "South",
+                       kalah_move_letter(human, 0), kalah_move_letter(human, r.pits - 1));
+            else if (k < 0)
+                printf("'%s' is not a move: type %c..%c or 1..%d, or undo, hint, quit\n", s,
+                       kalah_move_letter(human, 0), kalah_move_letter(human, r.pits - 1), r.pits);
+            else if (!(kalah_legal(&r, &p) & (1u << k)))
+                printf("pit %c is empty\n", kalah_move_letter(human, k));
+            else {
+                apply(&r, &p, k, "you", &g, a);
+                need_board = 1;
+            }
+        }
+    }
+    free(line);
+    if (rc == 0) {
+        draw(&r, &p, human, spec);
+        int south = p.cell[kalah_store(&r, 0)], north = p.cell[kalah_store(&r, 1)];
+        if (p.over) {
+            int w = kalah_winner(&r, &p), mine = human == KALAH_SOUTH ? w : -w;
+            printf("game over: South %d - North %d: %s\n", south, north,
+                   mine > 0 ? "you win" : mine < 0 ? "you lose" : "a draw");
+        } else {
+            printf("game stopped: South %d - North %d (unfinished)\n", south, north);
+        }
+        char rerr[RECORD_ERRLEN];
+        printf("\n");
+        if (record_write(stdout, &g, rerr)) {
+            cli_error("play", "%s", rerr);
+            rc = 1;
+        }
+        if (pgn) {
+            FILE *f = fopen(pgn, "a");
+            int bad = !f || record_write(f, &g, rerr);
+            if ((f && fclose(f)) || bad) {
+                cli_error("play", "--pgn %s: cannot write", pgn);
+                rc = 1;
+            }
+        }
+    }
+    record_game_clear(&g);
+    agent_free(a);
+    return rc;
+}

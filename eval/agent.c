@@ -1,0 +1,356 @@
+/* agent.c — spec parsing, dispatch, and the two simple kinds (random, greedy). Specs in agent.h. */
+#include "eval/agent_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, AGENT_ERRLEN, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- small shared helpers ---- */
+
+uint64_t agent_splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t agent_mix(uint64_t a, uint64_t b)
+{
+    uint64_t s = a ^ (b * 0xd1b54a32d192ed03ULL);
+    return agent_splitmix(&s);
+}
+
+unsigned agent_below(agent *a, unsigned n)
+{
+    /* Multiply-shift (Lemire 2019); the bias of skipping rejection is below 2^-32 for n <= 7 pits. */
+    return (unsigned)(((agent_splitmix(&a->rng) >> 32) * (uint64_t)n) >> 32);
+}
+
+int agent_same_pos(const kalah_rules *r, const kalah_pos *x, const kalah_pos *y)
+{
+    return x->side == y->side && x->over == y->over && x->sows == y->sows &&
+           !memcmp(x->cell, y->cell, (size_t)(2 * r->pits + 2));
+}
+
+const char *agent_arg_str(agent_args *a, const char *key)
+{
+    for (int i = 0; i < a->n; i++)
+        if (!strcmp(a->key[i], key)) {
+            a->used[i] = 1;
+            return a->val[i];
+        }
+    return NULL;
+}
+
+int agent_arg_long(agent_args *a, const char *key, long long lo, long long hi, long long *out, char *err)
+{
+    const char *v = agent_arg_str(a, key);
+    if (!v)
+        return 0;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        set_err(err, "agent '%s': %s=%s is not a whole number in %lld..%lld", a->spec, key, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int agent_arg_double(agent_args *a, const char *key, double lo, double hi, double *out, char *err)
+{
+    const char *v = agent_arg_str(a, key);
+    if (!v)
+        return 0;
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x >= lo && x <= hi)) {
+        set_err(err, "agent '%s': %s=%s is not a number in %g..%g", a->spec, key, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* ---- random ---- */
+
+static int pick_uniform(agent *a, unsigned mask)
+{
+    unsigned n = (unsigned)__builtin_popcount(mask), j = agent_below(a, n);
+    for (int k = 0;; k++)
+        if (mask & (1u << k) && j-- == 0)
+            return k;
+}
+
+static int random_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    *move_out = pick_uniform(a, kalah_legal(&a->rules, p));
+    return AGENT_OK;
+}
+
+static const agent_ops random_ops = {random_choose, NULL, NULL, NULL};
+
+/* ---- greedy ---- */
+
+#define GREEDY_BUDGET 200000L
+
+static int margin_for(const kalah_rules *r, const kalah_pos *p, int side)
+{
+    int m = kalah_margin(r, p);
+    return side ? -m : m;
+}
+
+/* Best margin for `side` (to move at p) at the end of its turn, following every extra-turn chain. */
+static int greedy_value(const kalah_rules *r, const kalah_pos *p, int side, long *budget)
+{
+    unsigned legal = kalah_legal(r, p);
+    int best = INT_MIN;
+    for (int k = 0; k < r->pits; k++) {
+        if (!(legal & (1u << k)))
+            continue;
+        kalah_pos q = *p;
+        kalah_sow(r, &q, k, NULL);
+        --*budget;
+        int v = !q.over && q.side == side && *budget > 0 ? greedy_value(r, &q, side, budget) : margin_for(r, &q, side);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static int greedy_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    const kalah_rules *r = &a->rules;
+    unsigned legal = kalah_legal(r, p), ties = 0;
+    long budget = GREEDY_BUDGET;
+    int best = INT_MIN;
+    for (int k = 0; k < r->pits; k++) {
+        if (!(legal & (1u << k)))
+            continue;
+        kalah_pos q = *p;
+        kalah_sow(r, &q, k, NULL);
+        budget--;
+        int v = !q.over && q.side == p->side && budget > 0 ? greedy_value(r, &q, p->side, &budget)
+                                                           : margin_for(r, &q, p->side);
+        if (v > best) {
+            best = v;
+            ties = 0;
+        }
+        if (v == best)
+            ties |= 1u << k;
+    }
+    *move_out = pick_uniform(a, ties);
+    return AGENT_OK;
+}
+
+static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL};
+
+/* ---- dispatch ---- */
+
+static int init_random(agent *a, agent_args *args, char *err)
+{
+    (void)args, (void)err;
+    a->ops = &random_ops;
+    return 0;
+}
+
+static int init_greedy(agent *a, agent_args *args, char *err)
+{
+    (void)args, (void)err;
+    a->ops = &greedy_ops;
+    return 0;
+}
+
+static const struct kind {
+    const char *name;
+    const char *keys; /* allowed keys, comma-separated, also shown in messages */
+    int (*init)(agent *a, agent_args *args, char *err);
+} kinds[] = {
+    {"random", "seed", init_random},
+    {"greedy", "seed", init_greedy},
+    {"ab", "depth, nodes, ms, tt_mb, seed", agent_init_ab},
+    {"mcts", "sims, rollouts, c_puct, solver, seed", agent_init_mcts},
+    {"az", "net, sims, c_puct, fpu, batch, seed", agent_init_az},
+};
+
+static int key_allowed(const char *keys, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *s = keys; *s;) {
+        size_t len = strcspn(s, ",");
+        if (len == n && !strncmp(s, key, n))
+            return 1;
+        s += len;
+        while (*s == ',' || *s == ' ')
+            s++;
+    }
+    return 0;
+}
+
+static int is_rules_key(const char *key)
+{
+    static const char *rk[] = {"pits", "seeds", "capture", "end", "max_sows"};
+    for (size_t i = 0; i < sizeof rk / sizeof rk[0]; i++)
+        if (!strcmp(key, rk[i]))
+            return 1;
+    return 0;
+}
+
+agent *agent_create(const char *spec, const kalah_rules *r, char *err)
+{
+    char kerr[KALAH_ERRLEN];
+    if (!spec || !*spec) {
+        set_err(err, "empty agent spec (random, greedy, ab:..., mcts:..., az:...)");
+        return NULL;
+    }
+    if (strlen(spec) >= AGENT_SPEC_MAX) {
+        set_err(err, "agent spec longer than %d characters", AGENT_SPEC_MAX - 1);
+        return NULL;
+    }
+    if (kalah_rules_check(r, kerr) != KALAH_OK) {
+        set_err(err, "agent '%s': bad rules: %s", spec, kerr);
+        return NULL;
+    }
+    char buf[AGENT_SPEC_MAX];
+    strcpy(buf, spec);
+    agent_args args;
+    memset(&args, 0, sizeof args);
+    args.spec = spec;
+    char *colon = strchr(buf, ':');
+    if (colon)
+        *colon = 0;
+    const struct kind *kd = NULL;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(buf, kinds[i].name))
+            kd = &kinds[i];
+    if (!kd) {
+        set_err(err, "agent '%s': unknown kind '%s' (random, greedy, ab, mcts, az)", spec, buf);
+        return NULL;
+    }
+    args.kind = kd->name;
+    if (colon) {
+        if (!colon[1]) {
+            set_err(err, "agent '%s': nothing after ':' (expected key=value,...)", spec);
+            return NULL;
+        }
+        char *save = NULL;
+        for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(kv, '=');
+            if (!eq || eq == kv || !eq[1]) {
+                set_err(err, "agent '%s': '%s' is not key=value", spec, kv);
+                return NULL;
+            }
+            *eq = 0;
+            if (is_rules_key(kv)) {
+                set_err(err, "agent '%s': '%s' is a rules key, not an agent key (give the rules with --rules)", spec,
+                        kv);
+                return NULL;
+            }
+            if (!key_allowed(kd->keys, kv)) {
+                set_err(err, "agent '%s': unknown key '%s' for %s (keys: %s)", spec, kv, kd->name, kd->keys);
+                return NULL;
+            }
+            for (int i = 0; i < args.n; i++)
+                if (!strcmp(args.key[i], kv)) {
+                    set_err(err, "agent '%s': key '%s' given twice", spec, kv);
+                    return NULL;
+                }
+            if (args.n == AGENT_MAX_KEYS) {
+                set_err(err, "agent '%s': too many keys", spec);
+                return NULL;
+            }
+            args.key[args.n] = kv;
+            args.val[args.n++] = eq + 1;
+        }
+    }
+    agent *a = calloc(1, sizeof *a);
+    if (!a || !(a->spec = strdup(spec))) {
+        free(a);
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    a->kind = kd->name;
+    a->rules = *r;
+    long long seed = 0;
+    if (agent_arg_long(&args, "seed", 0, LLONG_MAX, &seed, err)) {
+        agent_free(a);
+        return NULL;
+    }
+    a->seed = (uint64_t)seed;
+    if (kd->init(a, &args, err)) {
+        agent_free(a);
+        return NULL;
+    }
+    for (int i = 0; i < args.n; i++)
+        if (!args.used[i]) { /* a key the kind lists but its constructor ignored: a bug here, not the user's */
+            set_err(err, "agent '%s': key '%s' is not used by %s", spec, args.key[i], kd->name);
+            agent_free(a);
+            return NULL;
+        }
+    kalah_pos start;
+    kalah_start(r, &start);
+    agent_new_game(a, &start, 0);
+    return a;
+}
+
+void agent_free(agent *a)
+{
+    if (!a)
+        return;
+    if (a->ops && a->ops->destroy)
+        a->ops->destroy(a);
+    free(a->spec);
+    free(a);
+}
+
+const char *agent_spec(const agent *a) { return a->spec; }
+const char *agent_kind(const agent *a) { return a->kind; }
+const char *agent_error(const agent *a) { return a->err; }
+
+void agent_new_game(agent *a, const kalah_pos *start, uint64_t game_seed)
+{
+    a->game_seed = agent_mix(a->seed, game_seed);
+    a->rng = a->game_seed;
+    if (a->ops->new_game)
+        a->ops->new_game(a, start);
+}
+
+void agent_notify(agent *a, const kalah_pos *before, int move)
+{
+    if (a->ops->notify)
+        a->ops->notify(a, before, move);
+}
+
+int agent_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    a->err[0] = 0;
+    if (p->over || !kalah_legal(&a->rules, p)) {
+        set_err(a->err, "the game is over");
+        return AGENT_EOVER;
+    }
+    int rc = a->ops->choose(a, p, move_out);
+    if (rc == AGENT_OK && (*move_out < 0 || *move_out >= a->rules.pits ||
+                           !(kalah_legal(&a->rules, p) & (1u << *move_out)))) {
+        set_err(a->err, "agent '%s' chose an illegal move (%d)", a->spec, *move_out);
+        return AGENT_EFAIL;
+    }
+    return rc;
+}

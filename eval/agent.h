@@ -1,0 +1,79 @@
+/* agent.h — agent specs (DESIGN.md §2) → one move-choosing interface (issue 7).
+ *
+ * Specs: KIND or KIND:key=value,key=value,...
+ *   random                         uniform over the legal moves
+ *   greedy                         maximises the mover's store gain over its whole turn: every chain of
+ *                                  extra turns is followed to the end of the turn and scored by the mover's
+ *                                  store difference (own − opponent's) when the turn ends, so a sowing that
+ *                                  ends the game counts the sweep; ties are broken uniformly at random
+ *                                  (seeded), chains beyond 200000 positions are cut (scored where cut)
+ *   ab:depth=8 | nodes=N | ms=T    alpha-beta (eval/alphabeta.h); limits may be combined, default depth=8;
+ *      [,tt_mb=16]                 transposition table size in MiB (1..4096), cleared at every new game
+ *   mcts:sims=800[,rollouts=1]     PUCT with random-rollout values (selfplay/mcts.h + the rollout evaluator),
+ *      [,c_puct=1.5][,solver=1]    no noise, most-visited move; the tree is reused between moves of a game
+ *   az:net=PATH.h5,sims=200        PUCT guided by the net in PATH (export or checkpoint, nn/h5io.h; its rules
+ *      [,c_puct=1.5][,fpu=0.25]    must equal the game's), no noise, most-visited move, tree reuse;
+ *      [,batch=1]                  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
+ *                                  batch = leaves per net call (>1 uses virtual loss)
+ * and for every kind ,seed=N (default 0). Rules are not part of an agent spec: a rules key (pits, seeds,
+ * capture, end, max_sows) is an error pointing at --rules, as is any other unknown key; every error names the
+ * key or value at fault.
+ *
+ * Randomness and determinism: agent_new_game(a, start, game_seed) restarts the agent's randomness from
+ * (spec seed, game_seed), so a game's moves depend only on the specs, the rules, the opening and the seeds —
+ * not on which thread played it or what it played before (ab clears its table, mcts/az drop their tree).
+ * Without any agent_new_game call an agent behaves as after agent_new_game(a, start, 0). ab: seed 0 picks the
+ * lowest pit among equally valued moves; seed != 0 picks one at random (per game, see eval/alphabeta.h). An
+ * `ms=` limit makes ab depend on the clock.
+ *
+ * Threads: an agent instance is not thread-safe. Create one instance per thread (agent_create the same spec
+ * again). Creating `az` agents reads HDF5, which is not thread-safe either: create agents from one thread
+ * (eval/match.c creates every instance before starting its workers).
+ *
+ * Library functions never print; errors come back as codes and messages.
+ */
+#ifndef SOWZERO_AGENT_H
+#define SOWZERO_AGENT_H
+
+#include <stdint.h>
+
+#include "env/kalah.h"
+
+#define AGENT_ERRLEN 320      /* size of an error-message buffer */
+#define AGENT_SPEC_MAX 1024   /* longest accepted spec */
+
+enum { AGENT_OK = 0, AGENT_EINVAL = -1, AGENT_EOVER = -2, AGENT_EFAIL = -3, AGENT_ENOMEM = -4 };
+
+typedef struct agent agent;
+
+/* Parses spec and builds the agent for rules r (copied). Returns NULL on error with a message in err
+ * (AGENT_ERRLEN bytes, may be NULL) that names the bad kind, key or value, e.g.
+ *   "agent 'mcts:sim=5': unknown key 'sim' for mcts (keys: sims, rollouts, c_puct, solver, seed)". */
+agent *agent_create(const char *spec, const kalah_rules *r, char *err);
+
+/* Frees the agent (NULL allowed). */
+void agent_free(agent *a);
+
+/* The spec as given (owned by the agent) and its kind ("random", "greedy", "ab", "mcts", "az"). */
+const char *agent_spec(const agent *a);
+const char *agent_kind(const agent *a);
+
+/* Starts a new game from position `start`: resets per-game state (search trees, tables) and reseeds the
+ * agent's randomness from its spec seed and game_seed (see above). */
+void agent_new_game(agent *a, const kalah_pos *start, uint64_t game_seed);
+
+/* Tells the agent that relative pit `move` was played from position `before` (by either side). Optional:
+ * agents that keep a tree use it to keep the subtree of the move; others ignore it. A call that does not
+ * continue the agent's game simply makes it start afresh at the next agent_choose. */
+void agent_notify(agent *a, const kalah_pos *before, int move);
+
+/* Chooses a move for the player to move at p (an unfinished position under the agent's rules): *move_out
+ * receives a legal relative pit 0..pits-1. Does not change the agent's idea of the game (call agent_notify
+ * for the move actually played), so it also serves as a hint. Returns AGENT_OK, AGENT_EOVER (p is finished),
+ * or AGENT_EFAIL / AGENT_ENOMEM with the reason in agent_error(a). */
+int agent_choose(agent *a, const kalah_pos *p, int *move_out);
+
+/* The message of the last failed agent_choose ("" if none). */
+const char *agent_error(const agent *a);
+
+#endif

@@ -1,0 +1,59 @@
+/* agent_impl.h — internals shared by agent.c (spec parsing, random, greedy) and agent_search.c (ab, mcts,
+ * az). Not a public header: include eval/agent.h instead. */
+#ifndef SOWZERO_AGENT_IMPL_H
+#define SOWZERO_AGENT_IMPL_H
+
+#include "eval/agent.h"
+
+typedef struct {
+    int (*choose)(agent *a, const kalah_pos *p, int *move_out);
+    void (*new_game)(agent *a, const kalah_pos *start); /* after a->rng has been reseeded; may be NULL */
+    void (*notify)(agent *a, const kalah_pos *before, int move); /* may be NULL */
+    void (*destroy)(agent *a);                                   /* frees a->impl; may be NULL */
+} agent_ops;
+
+struct agent {
+    const agent_ops *ops;
+    char *spec;
+    const char *kind;
+    kalah_rules rules;
+    uint64_t seed;      /* from the spec */
+    uint64_t rng;       /* SplitMix64 state of this game */
+    uint64_t game_seed; /* the seed mixed into rng (kinds with their own generators derive from it) */
+    void *impl;
+    char err[AGENT_ERRLEN];
+};
+
+/* key=value pairs of a spec, in order. Parsers take the keys they know; whatever is left is an error. */
+#define AGENT_MAX_KEYS 16
+typedef struct {
+    const char *spec; /* the whole spec, for messages */
+    const char *kind;
+    int n;
+    char *key[AGENT_MAX_KEYS], *val[AGENT_MAX_KEYS];
+    int used[AGENT_MAX_KEYS];
+} agent_args;
+
+/* Value of key (marks it used) or NULL. */
+const char *agent_arg_str(agent_args *a, const char *key);
+/* Whole number in [lo, hi] for key; *out untouched if absent. 0 ok, -1 bad value (message in err). */
+int agent_arg_long(agent_args *a, const char *key, long long lo, long long hi, long long *out, char *err);
+int agent_arg_double(agent_args *a, const char *key, double lo, double hi, double *out, char *err);
+
+/* SplitMix64 (Steele, Lea & Flood 2014): next output of *state. */
+uint64_t agent_splitmix(uint64_t *state);
+/* A seed derived from two values (one SplitMix64 finalisation of their combination). */
+uint64_t agent_mix(uint64_t a, uint64_t b);
+/* Uniform in [0, n), n >= 1. */
+unsigned agent_below(agent *a, unsigned n);
+
+/* Equal positions (cells, side, over, sows). */
+int agent_same_pos(const kalah_rules *r, const kalah_pos *x, const kalah_pos *y);
+
+/* Constructors of the search-based kinds (agent_search.c): fill a->ops and a->impl, or return -1 with the
+ * message in err. The args not taken are reported by the caller. */
+int agent_init_ab(agent *a, agent_args *args, char *err);
+int agent_init_mcts(agent *a, agent_args *args, char *err);
+int agent_init_az(agent *a, agent_args *args, char *err);
+
+#endif

@@ -1,0 +1,313 @@
+/* agent_search.c — the search-based agent kinds: ab (eval/alphabeta.h), mcts and az (selfplay/mcts.h). */
+#include "eval/agent_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/alphabeta.h"
+#include "nn/h5io.h"
+#include "selfplay/evaluator.h"
+#include "selfplay/mcts.h"
+
+static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, AGENT_ERRLEN, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- ab ---- */
+
+typedef struct {
+    ab_search *s;
+    ab_limits lim;
+} ab_impl;
+
+static int ab_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    ab_impl *x = a->impl;
+    ab_result res;
+    int rc = ab_think(x->s, p, &x->lim, &res);
+    if (rc != AB_OK) {
+        set_err(a->err, "alpha-beta search failed (code %d)", rc);
+        return AGENT_EFAIL;
+    }
+    *move_out = res.move;
+    return AGENT_OK;
+}
+
+static void ab_new_game(agent *a, const kalah_pos *start)
+{
+    (void)start;
+    ab_impl *x = a->impl;
+    /* A fresh table per game keeps a game independent of the games this instance played before. */
+    ab_clear(x->s);
+    x->lim.seed = a->seed ? a->game_seed | 1 : 0;
+}
+
+static void ab_destroy(agent *a)
+{
+    ab_impl *x = a->impl;
+    if (x)
+        ab_free(x->s);
+    free(x);
+}
+
+static const agent_ops ab_ops = {ab_choose, ab_new_game, NULL, ab_destroy};
+
+int agent_init_ab(agent *a, agent_args *args, char *err)
+{
+    long long depth = 0, nodes = 0, ms = 0, tt_mb = 16;
+    if (agent_arg_long(args, "depth", 1, AB_MAX_DEPTH, &depth, err) ||
+        agent_arg_long(args, "nodes", 1, 1000000000000000LL, &nodes, err) ||
+        agent_arg_long(args, "ms", 1, 1000000000LL, &ms, err) || agent_arg_long(args, "tt_mb", 1, 4096, &tt_mb, err))
+        return -1;
+    if (!depth && !nodes && !ms)
+        depth = 8;
+    ab_impl *x = calloc(1, sizeof *x);
+    if (!x) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    a->ops = &ab_ops;
+    a->impl = x;
+    x->lim.depth = depth ? (int)depth : AB_MAX_DEPTH;
+    x->lim.nodes = (uint64_t)nodes;
+    x->lim.ms = ms;
+    char kerr[KALAH_ERRLEN];
+    if (!(x->s = ab_create(&a->rules, (size_t)tt_mb, kerr))) {
+        set_err(err, "agent '%s': %s", a->spec, kerr);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- mcts and az: one PUCT tree per agent, reused between the moves of a game ---- */
+
+typedef struct {
+    mcts_tree *t;
+    mcts_eval *ev;
+    nn_net *net;         /* az: owned */
+    mcts_config cfg;
+    int raw;             /* az with sims=0: the policy's argmax */
+    kalah_pos *leaves;   /* batch scratch */
+    int *handles;
+    float *prior, *value;
+} tree_impl;
+
+static void tree_destroy(agent *a)
+{
+    tree_impl *x = a->impl;
+    if (!x)
+        return;
+    mcts_tree_free(x->t);
+    mcts_eval_free(x->ev);
+    nn_net_free(x->net);
+    free(x->leaves);
+    free(x->handles);
+    free(x->prior);
+    free(x->value);
+    free(x);
+}
+
+static void tree_new_game(agent *a, const kalah_pos *start)
+{
+    tree_impl *x = a->impl;
+    if (x->ev->reseed)
+        x->ev->reseed(x->ev, agent_mix(a->game_seed, 1));
+    if (x->t) {
+        mcts_rng_seed(mcts_tree_rng(x->t), agent_mix(a->game_seed, 2));
+        mcts_set_root(x->t, start);
+    }
+}
+
+static void tree_notify(agent *a, const kalah_pos *before, int move)
+{
+    tree_impl *x = a->impl;
+    if (!x->t)
+        return;
+    kalah_pos after = *before;
+    if (kalah_play(&a->rules, &after, move, NULL) != KALAH_OK)
+        return;
+    if (agent_same_pos(&a->rules, mcts_root_pos(x->t), before) && !after.over &&
+        mcts_advance(x->t, move) == MCTS_OK)
+        return;
+    mcts_set_root(x->t, &after);
+}
+
+static int raw_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    tree_impl *x = a->impl;
+    if (mcts_eval_run(x->ev, p, 1, x->prior, x->value) != MCTS_OK) {
+        set_err(a->err, "the net evaluation failed");
+        return AGENT_EFAIL;
+    }
+    unsigned legal = kalah_legal(&a->rules, p);
+    int best = -1;
+    for (int k = 0; k < a->rules.pits; k++)
+        if (legal & (1u << k) && (best < 0 || x->prior[k] > x->prior[best]))
+            best = k;
+    *move_out = best;
+    return AGENT_OK;
+}
+
+static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    tree_impl *x = a->impl;
+    if (x->raw)
+        return raw_choose(a, p, move_out);
+    if (!agent_same_pos(&a->rules, mcts_root_pos(x->t), p))
+        mcts_set_root(x->t, p);
+    int pits = a->rules.pits, batch = x->cfg.leaves_per_game;
+    while (!mcts_done(x->t)) {
+        int n = 0, h = 0;
+        while (n < batch && !mcts_done(x->t)) {
+            h = mcts_select(x->t, &x->leaves[n]);
+            if (h >= 0)
+                x->handles[n++] = h;
+            else if (h == MCTS_SIM_DONE)
+                continue;
+            else
+                break;
+        }
+        if (h == MCTS_ENOMEM) {
+            set_err(a->err, "out of memory for the search tree");
+            return AGENT_ENOMEM;
+        }
+        if (!n)
+            continue;
+        int rc = x->ev->evaluate(x->ev, x->leaves, n, x->prior, x->value);
+        if (rc != MCTS_OK) {
+            set_err(a->err, "the evaluator failed (code %d)", rc);
+            return AGENT_EFAIL;
+        }
+        for (int i = 0; i < n; i++)
+            if (mcts_complete(x->t, x->handles[i], x->prior + (size_t)i * pits, x->value[i]) == MCTS_ENOMEM) {
+                set_err(a->err, "out of memory for the search tree");
+                return AGENT_ENOMEM;
+            }
+    }
+    int mv = mcts_choose(x->t, 0);
+    if (mv < 0) {
+        set_err(a->err, "the search visited no move");
+        return AGENT_EFAIL;
+    }
+    *move_out = mv;
+    return AGENT_OK;
+}
+
+static const agent_ops tree_ops = {tree_choose, tree_new_game, tree_notify, tree_destroy};
+
+/* Common part of mcts and az once the evaluator exists: scratch buffers and the tree. */
+static int tree_finish(agent *a, tree_impl *x, char *err)
+{
+    char merr[MCTS_ERRLEN];
+    int n = x->cfg.leaves_per_game, pits = a->rules.pits;
+    x->leaves = calloc((size_t)n, sizeof *x->leaves);
+    x->handles = calloc((size_t)n, sizeof *x->handles);
+    x->prior = calloc((size_t)n * pits, sizeof *x->prior);
+    x->value = calloc((size_t)n, sizeof *x->value);
+    if (!x->leaves || !x->handles || !x->prior || !x->value) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    if (x->raw)
+        return 0;
+    if (mcts_config_check(&x->cfg, merr) != MCTS_OK || !(x->t = mcts_tree_create(&a->rules, &x->cfg, a->seed, merr))) {
+        set_err(err, "agent '%s': %s", a->spec, merr);
+        return -1;
+    }
+    return 0;
+}
+
+/* Keys shared by mcts and az: sims (min_sims..), c_puct; evaluation settings: no noise, no temperature. */
+static int tree_config(agent *a, agent_args *args, tree_impl *x, long long default_sims, long long min_sims,
+                       char *err)
+{
+    (void)a;
+    x->cfg = mcts_config_default();
+    long long sims = default_sims;
+    double c_puct = x->cfg.c_puct;
+    if (agent_arg_long(args, "sims", min_sims, 10000000, &sims, err) ||
+        agent_arg_double(args, "c_puct", 1e-6, 1e6, &c_puct, err))
+        return -1;
+    x->cfg.sims = sims ? (int)sims : 1;
+    x->raw = sims == 0;
+    x->cfg.c_puct = c_puct;
+    x->cfg.dirichlet_eps = 0;
+    x->cfg.temp_moves = 0;
+    x->cfg.leaves_per_game = 1;
+    return 0;
+}
+
+int agent_init_mcts(agent *a, agent_args *args, char *err)
+{
+    tree_impl *x = calloc(1, sizeof *x);
+    if (!x) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    a->ops = &tree_ops;
+    a->impl = x;
+    long long rollouts = 1, solver;
+    if (tree_config(a, args, x, 800, 1, err))
+        return -1;
+    solver = x->cfg.solver;
+    if (agent_arg_long(args, "rollouts", 1, 100000, &rollouts, err) || agent_arg_long(args, "solver", 0, 1, &solver, err))
+        return -1;
+    x->cfg.solver = (int)solver;
+    char merr[MCTS_ERRLEN];
+    if (!(x->ev = mcts_eval_rollout_create(&a->rules, (int)rollouts, 1, a->seed, merr))) {
+        set_err(err, "agent '%s': %s", a->spec, merr);
+        return -1;
+    }
+    return tree_finish(a, x, err);
+}
+
+int agent_init_az(agent *a, agent_args *args, char *err)
+{
+    tree_impl *x = calloc(1, sizeof *x);
+    if (!x) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    a->ops = &tree_ops;
+    a->impl = x;
+    const char *path = agent_arg_str(args, "net");
+    if (!path) {
+        set_err(err, "agent '%s': az needs net=PATH.h5", a->spec);
+        return -1;
+    }
+    long long batch = 1;
+    double fpu;
+    if (tree_config(a, args, x, 200, 0, err))
+        return -1;
+    fpu = x->cfg.fpu_reduction;
+    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err))
+        return -1;
+    x->cfg.fpu_reduction = fpu;
+    x->cfg.leaves_per_game = (int)batch;
+    char rules[128], nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
+    nn_file_info info;
+    kalah_rules_format(&a->rules, rules, sizeof rules);
+    if (nn_load(path, rules, &x->net, &info, nerr) != NN_OK) {
+        set_err(err, "agent '%s': net=%s: %s", a->spec, path, nerr);
+        return -1;
+    }
+    if (strcmp(info.encoding, KALAH_ENCODING_NAME)) {
+        set_err(err, "agent '%s': net=%s uses input encoding '%s', not '%s'", a->spec, path, info.encoding,
+                KALAH_ENCODING_NAME);
+        return -1;
+    }
+    if (!(x->ev = mcts_eval_net_create(x->net, &a->rules, x->cfg.leaves_per_game, merr))) {
+        set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
+        return -1;
+    }
+    return tree_finish(a, x, err);
+}

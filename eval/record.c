@@ -1,0 +1,585 @@
+/* record.c — PGN-like game records: writer and validating reader (format in record.h). */
+#include "eval/record.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, RECORD_ERRLEN, fmt, ap);
+    va_end(ap);
+}
+
+void record_game_init(record_game *g, const kalah_rules *r, const kalah_pos *start)
+{
+    memset(g, 0, sizeof *g);
+    g->rules = *r;
+    if (start)
+        g->start = *start;
+    else
+        kalah_start(r, &g->start);
+    g->final = g->start;
+    g->result = RECORD_UNFINISHED;
+}
+
+void record_game_clear(record_game *g)
+{
+    free(g->event);
+    free(g->south);
+    free(g->north);
+    free(g->south_name);
+    free(g->north_name);
+    free(g->moves);
+    memset(g, 0, sizeof *g);
+}
+
+int record_set(char **field, const char *s)
+{
+    char *c = NULL;
+    if (s && !(c = strdup(s)))
+        return RECORD_ENOMEM;
+    free(*field);
+    *field = c;
+    return RECORD_OK;
+}
+
+int record_push(record_game *g, int move)
+{
+    if (g->n_moves == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 64;
+        uint8_t *m = realloc(g->moves, (size_t)cap);
+        if (!m)
+            return RECORD_ENOMEM;
+        g->moves = m;
+        g->cap = cap;
+    }
+    g->moves[g->n_moves++] = (uint8_t)move;
+    return RECORD_OK;
+}
+
+const char *record_result_token(int result)
+{
+    switch (result) {
+    case RECORD_SOUTH_WINS: return "1-0";
+    case RECORD_NORTH_WINS: return "0-1";
+    case RECORD_DRAW: return "1/2-1/2";
+    default: return "*";
+    }
+}
+
+static int result_from_token(const char *t)
+{
+    for (int r = -1; r <= 2; r++)
+        if (!strcmp(t, record_result_token(r)))
+            return r;
+    return -9;
+}
+
+int record_game_finish(record_game *g, char *err)
+{
+    kalah_pos p = g->start;
+    for (int i = 0; i < g->n_moves; i++) {
+        int side = p.side;
+        if (kalah_play(&g->rules, &p, g->moves[i], NULL) != KALAH_OK) {
+            set_err(err, "move %d '%c' is not legal (%s)", i + 1, kalah_move_letter(side, g->moves[i]),
+                    p.over ? "the game is already over" : "the pit is empty or off the board");
+            return RECORD_EINVAL;
+        }
+    }
+    g->final = p;
+    g->store_south = p.cell[kalah_store(&g->rules, 0)];
+    g->store_north = p.cell[kalah_store(&g->rules, 1)];
+    g->result = p.over ? kalah_winner(&g->rules, &p) : RECORD_UNFINISHED;
+    return RECORD_OK;
+}
+
+static int put_tag(FILE *f, const char *name, const char *value)
+{
+    if (fprintf(f, "[%s \"", name) < 0)
+        return -1;
+    for (const char *s = value; *s; s++) {
+        if ((*s == '"' || *s == '\\') && fputc('\\', f) == EOF)
+            return -1;
+        if (fputc(*s, f) == EOF)
+            return -1;
+    }
+    return fputs("\"]\n", f) == EOF ? -1 : 0;
+}
+
+int record_write(FILE *f, record_game *g, char *err)
+{
+    if (!g->south || !g->north) {
+        set_err(err, "a record needs both the South and the North spec");
+        return RECORD_EINVAL;
+    }
+    if (g->opening < 0 || g->opening > g->n_moves) {
+        set_err(err, "opening length %d is not within the %d moves", g->opening, g->n_moves);
+        return RECORD_EINVAL;
+    }
+    int rc = record_game_finish(g, err);
+    if (rc)
+        return rc;
+    char buf[128];
+    int bad = 0;
+    bad |= put_tag(f, "Event", g->event ? g->event : "?");
+    if (g->round > 0) {
+        snprintf(buf, sizeof buf, "%d", g->round);
+        bad |= put_tag(f, "Round", buf);
+    }
+    bad |= put_tag(f, "South", g->south);
+    bad |= put_tag(f, "North", g->north);
+    if (g->south_name)
+        bad |= put_tag(f, "SouthName", g->south_name);
+    if (g->north_name)
+        bad |= put_tag(f, "NorthName", g->north_name);
+    bad |= put_tag(f, "Rules", kalah_rules_format(&g->rules, buf, sizeof buf));
+    bad |= put_tag(f, "Start", kalah_pos_format(&g->rules, &g->start, buf, sizeof buf));
+    if (g->opening > 0) {
+        snprintf(buf, sizeof buf, "%d", g->opening);
+        bad |= put_tag(f, "Opening", buf);
+    }
+    bad |= put_tag(f, "Result", record_result_token(g->result));
+    snprintf(buf, sizeof buf, "%d-%d", g->store_south, g->store_north);
+    bad |= put_tag(f, "Score", buf);
+    if (bad || fputc('\n', f) == EOF)
+        goto io;
+    kalah_pos p = g->start;
+    int col = 0;
+    for (int i = 0; i <= g->n_moves; i++) {
+        char tok[8];
+        if (i < g->n_moves) {
+            tok[0] = kalah_move_letter(p.side, g->moves[i]);
+            tok[1] = 0;
+            kalah_sow(&g->rules, &p, g->moves[i], NULL);
+        } else {
+            snprintf(tok, sizeof tok, "%s", record_result_token(g->result));
+        }
+        int len = (int)strlen(tok);
+        if (col && col + 1 + len > 79) {
+            if (fputc('\n', f) == EOF)
+                goto io;
+            col = 0;
+        }
+        if (fprintf(f, "%s%s", col ? " " : "", tok) < 0)
+            goto io;
+        col += (col ? 1 : 0) + len;
+    }
+    if (fputs("\n\n", f) == EOF)
+        goto io;
+    return RECORD_OK;
+io:
+    set_err(err, "write failed: %s", strerror(errno));
+    return RECORD_EIO;
+}
+
+/* ---- reading ---- */
+
+struct record_reader {
+    FILE *f;
+    int own;          /* close f on free */
+    char *name;
+    char *line;       /* getline buffer */
+    size_t cap;
+    int lineno;
+};
+
+record_reader *record_reader_from_stream(FILE *f, const char *name, char *err)
+{
+    record_reader *rd = calloc(1, sizeof *rd);
+    if (!rd || !(rd->name = strdup(name ? name : "(stream)"))) {
+        free(rd);
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    rd->f = f;
+    return rd;
+}
+
+record_reader *record_reader_open(const char *path, char *err)
+{
+    if (!strcmp(path, "-"))
+        return record_reader_from_stream(stdin, "(stdin)", err);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        set_err(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    record_reader *rd = record_reader_from_stream(f, path, err);
+    if (!rd)
+        fclose(f);
+    else
+        rd->own = 1;
+    return rd;
+}
+
+void record_reader_free(record_reader *rd)
+{
+    if (!rd)
+        return;
+    if (rd->own)
+        fclose(rd->f);
+    free(rd->name);
+    free(rd->line);
+    free(rd);
+}
+
+/* Next line with the newline stripped; NULL at EOF. */
+static char *next_line(record_reader *rd)
+{
+    ssize_t n = getline(&rd->line, &rd->cap, rd->f);
+    if (n < 0)
+        return NULL;
+    rd->lineno++;
+    while (n > 0 && (rd->line[n - 1] == '\n' || rd->line[n - 1] == '\r'))
+        rd->line[--n] = 0;
+    return rd->line;
+}
+
+static int is_blank(const char *s)
+{
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t')
+            return 0;
+    return 1;
+}
+
+/* Parses `[Name "value"]` in place: *name and *value point into s (value unescaped). 0 or -1. */
+static int parse_tag(char *s, char **name, char **value)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s++ != '[')
+        return -1;
+    *name = s;
+    while ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_')
+        s++;
+    if (s == *name || (*s != ' ' && *s != '\t'))
+        return -1;
+    *s++ = 0;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s++ != '"')
+        return -1;
+    *value = s;
+    char *w = s;
+    for (;; s++) {
+        if (!*s)
+            return -1;
+        if (*s == '"')
+            break;
+        if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+            s++;
+        *w++ = *s;
+    }
+    *w = 0;
+    s++;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s++ != ']')
+        return -1;
+    return is_blank(s) ? 0 : -1;
+}
+
+enum { T_EVENT, T_ROUND, T_SOUTH, T_NORTH, T_SOUTHNAME, T_NORTHNAME, T_RULES, T_START, T_OPENING, T_RESULT,
+       T_SCORE, T_COUNT };
+static const char *const tag_names[T_COUNT] = {"Event", "Round", "South", "North", "SouthName", "NorthName",
+                                               "Rules", "Start", "Opening", "Result", "Score"};
+
+typedef struct {
+    char *value[T_COUNT];
+    int line[T_COUNT];
+    int *move_line;   /* line of each move token */
+    int result_line;
+    char result_tok[16];
+} pending_game;
+
+static void pending_free(pending_game *pg)
+{
+    for (int i = 0; i < T_COUNT; i++)
+        free(pg->value[i]);
+    free(pg->move_line);
+}
+
+static int parse_whole(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Validates a fully read game (tags and move tokens already collected) by replaying it. */
+static int validate(record_reader *rd, pending_game *pg, record_game *g, int first_line, char **tokens, int n_tokens,
+                    char *err)
+{
+    const char *nm = rd->name;
+    static const int required[] = {T_SOUTH, T_NORTH, T_RESULT};
+    for (int i = 0; i < 3; i++)
+        if (!pg->value[required[i]]) {
+            set_err(err, "%s:%d: the game has no [%s] tag", nm, first_line, tag_names[required[i]]);
+            return RECORD_EINVAL;
+        }
+    char kerr[KALAH_ERRLEN];
+    kalah_rules r = kalah_rules_default();
+    if (pg->value[T_RULES] && kalah_rules_parse(pg->value[T_RULES], &r, kerr) != KALAH_OK) {
+        set_err(err, "%s:%d: [Rules \"%s\"]: %s", nm, pg->line[T_RULES], pg->value[T_RULES], kerr);
+        return RECORD_EINVAL;
+    }
+    kalah_pos start;
+    if (pg->value[T_START]) {
+        int pits;
+        if (kalah_pos_parse(pg->value[T_START], &r, &start, &pits, kerr) != KALAH_OK) {
+            set_err(err, "%s:%d: [Start \"%s\"]: %s", nm, pg->line[T_START], pg->value[T_START], kerr);
+            return RECORD_EINVAL;
+        }
+    } else {
+        kalah_start(&r, &start);
+    }
+    record_game_init(g, &r, &start);
+    if (record_set(&g->south, pg->value[T_SOUTH]) || record_set(&g->north, pg->value[T_NORTH]) ||
+        record_set(&g->event, pg->value[T_EVENT]) || record_set(&g->south_name, pg->value[T_SOUTHNAME]) ||
+        record_set(&g->north_name, pg->value[T_NORTHNAME])) {
+        set_err(err, "out of memory");
+        return RECORD_ENOMEM;
+    }
+    g->line = first_line;
+    long v;
+    if (pg->value[T_ROUND]) {
+        if (parse_whole(pg->value[T_ROUND], 0, 1000000000L, &v)) {
+            set_err(err, "%s:%d: [Round \"%s\"] is not a whole number", nm, pg->line[T_ROUND], pg->value[T_ROUND]);
+            return RECORD_EINVAL;
+        }
+        g->round = (int)v;
+    }
+    kalah_pos p = start;
+    for (int i = 0; i < n_tokens; i++) {
+        int side = p.side;
+        if (p.over) {
+            set_err(err, "%s:%d: move %d '%s': the game is already over", nm, pg->move_line[i], i + 1, tokens[i]);
+            return RECORD_EINVAL;
+        }
+        int k = kalah_move_parse(&r, side, tokens[i], 0);
+        if (k == KALAH_EILLEGAL) {
+            set_err(err, "%s:%d: move %d '%s': %s is to move", nm, pg->move_line[i], i + 1, tokens[i],
+                    side ? "North" : "South");
+            return RECORD_EINVAL;
+        }
+        if (k < 0) {
+            set_err(err, "%s:%d: move %d '%s' is not a pit letter of this board (a..%c / A..%c)", nm,
+                    pg->move_line[i], i + 1, tokens[i], 'a' + r.pits - 1, 'A' + r.pits - 1);
+            return RECORD_EINVAL;
+        }
+        if (kalah_play(&r, &p, k, NULL) != KALAH_OK) {
+            set_err(err, "%s:%d: move %d '%s': the pit is empty", nm, pg->move_line[i], i + 1, tokens[i]);
+            return RECORD_EINVAL;
+        }
+        if (record_push(g, k)) {
+            set_err(err, "out of memory");
+            return RECORD_ENOMEM;
+        }
+    }
+    record_game_finish(g, NULL);
+    int tag_result = result_from_token(pg->value[T_RESULT]);
+    if (tag_result < -1) {
+        set_err(err, "%s:%d: [Result \"%s\"] is not 1-0, 0-1, 1/2-1/2 or *", nm, pg->line[T_RESULT],
+                pg->value[T_RESULT]);
+        return RECORD_EINVAL;
+    }
+    if (result_from_token(pg->result_tok) != tag_result) {
+        set_err(err, "%s:%d: the moves end with '%s' but [Result] says \"%s\"", nm, pg->result_line, pg->result_tok,
+                pg->value[T_RESULT]);
+        return RECORD_EINVAL;
+    }
+    if (tag_result != g->result) {
+        set_err(err, "%s:%d: [Result \"%s\"] but replaying the moves gives %s", nm, pg->line[T_RESULT],
+                pg->value[T_RESULT],
+                g->result == RECORD_UNFINISHED ? "an unfinished game" : record_result_token(g->result));
+        return RECORD_EINVAL;
+    }
+    if (pg->value[T_SCORE]) {
+        int a, b, used = 0;
+        if (sscanf(pg->value[T_SCORE], "%d-%d%n", &a, &b, &used) != 2 || pg->value[T_SCORE][used]) {
+            set_err(err, "%s:%d: [Score \"%s\"] is not SOUTH-NORTH", nm, pg->line[T_SCORE], pg->value[T_SCORE]);
+            return RECORD_EINVAL;
+        }
+        if (a != g->store_south || b != g->store_north) {
+            set_err(err, "%s:%d: [Score \"%s\"] but replaying the moves gives %d-%d", nm, pg->line[T_SCORE],
+                    pg->value[T_SCORE], g->store_south, g->store_north);
+            return RECORD_EINVAL;
+        }
+    }
+    if (pg->value[T_OPENING]) {
+        if (parse_whole(pg->value[T_OPENING], 0, g->n_moves, &v)) {
+            set_err(err, "%s:%d: [Opening \"%s\"] is not a whole number of moves in 0..%d", nm, pg->line[T_OPENING],
+                    pg->value[T_OPENING], g->n_moves);
+            return RECORD_EINVAL;
+        }
+        g->opening = (int)v;
+    }
+    return RECORD_OK;
+}
+
+int record_read(record_reader *rd, record_game *g, char *err)
+{
+    memset(g, 0, sizeof *g);
+    pending_game pg;
+    memset(&pg, 0, sizeof pg);
+    char **tokens = NULL;
+    int n_tokens = 0, cap_tokens = 0, rc = RECORD_EINVAL;
+    const char *nm = rd->name;
+    char *s;
+    while ((s = next_line(rd)) && is_blank(s))
+        ;
+    if (!s) {
+        if (ferror(rd->f)) {
+            set_err(err, "%s: read error", nm);
+            return RECORD_EIO;
+        }
+        return RECORD_EOF;
+    }
+    int first_line = rd->lineno;
+    /* Tags, up to the first line that is not a tag. */
+    for (; s && !is_blank(s); s = next_line(rd)) {
+        const char *t = s;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t != '[') {
+            if (rd->lineno == first_line) {
+                set_err(err, "%s:%d: expected a tag line [Name \"value\"]", nm, rd->lineno);
+                goto out;
+            }
+            break; /* move text right after the tags, without the blank line: accepted */
+        }
+        char *name, *value;
+        if (parse_tag(s, &name, &value)) {
+            set_err(err, "%s:%d: malformed tag line (expected [Name \"value\"])", nm, rd->lineno);
+            goto out;
+        }
+        for (int i = 0; i < T_COUNT; i++)
+            if (!strcmp(name, tag_names[i])) {
+                if (pg.value[i]) {
+                    set_err(err, "%s:%d: [%s] given twice (first on line %d)", nm, rd->lineno, name, pg.line[i]);
+                    goto out;
+                }
+                if (!(pg.value[i] = strdup(value))) {
+                    set_err(err, "out of memory");
+                    rc = RECORD_ENOMEM;
+                    goto out;
+                }
+                pg.line[i] = rd->lineno;
+            }
+    }
+    /* Move text, up to a blank line or the end of the file; the last token is the result. */
+    while (s && is_blank(s))
+        s = next_line(rd);
+    int last_line = rd->lineno;
+    for (; s && !is_blank(s); s = next_line(rd)) {
+        const char *t = s;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t == '[') {
+            set_err(err, "%s:%d: a tag line inside the moves (is a blank line or a result missing before it?)", nm,
+                    rd->lineno);
+            goto out;
+        }
+        last_line = rd->lineno;
+        char *save = NULL;
+        for (char *tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            if (pg.result_tok[0]) {
+                set_err(err, "%s:%d: '%s' after the result '%s'", nm, rd->lineno, tok, pg.result_tok);
+                goto out;
+            }
+            if (result_from_token(tok) >= -1) {
+                snprintf(pg.result_tok, sizeof pg.result_tok, "%s", tok);
+                pg.result_line = rd->lineno;
+                continue;
+            }
+            if (n_tokens == cap_tokens) {
+                cap_tokens = cap_tokens ? 2 * cap_tokens : 64;
+                char **nt = realloc(tokens, (size_t)cap_tokens * sizeof *nt);
+                int *nl = realloc(pg.move_line, (size_t)cap_tokens * sizeof *nl);
+                if (nt)
+                    tokens = nt;
+                if (nl)
+                    pg.move_line = nl;
+                if (!nt || !nl) {
+                    set_err(err, "out of memory");
+                    rc = RECORD_ENOMEM;
+                    goto out;
+                }
+            }
+            pg.move_line[n_tokens] = rd->lineno;
+            if (!(tokens[n_tokens++] = strdup(tok))) {
+                n_tokens--;
+                set_err(err, "out of memory");
+                rc = RECORD_ENOMEM;
+                goto out;
+            }
+        }
+    }
+    if (!pg.result_tok[0]) {
+        set_err(err, "%s:%d: the moves end without a result (1-0, 0-1, 1/2-1/2 or *)", nm, last_line);
+        goto out;
+    }
+    rc = validate(rd, &pg, g, first_line, tokens, n_tokens, err);
+out:
+    for (int i = 0; i < n_tokens; i++)
+        free(tokens[i]);
+    free(tokens);
+    pending_free(&pg);
+    if (rc)
+        record_game_clear(g);
+    return rc;
+}
+
+void record_games_free(record_game *games, int n)
+{
+    for (int i = 0; i < n; i++)
+        record_game_clear(&games[i]);
+    free(games);
+}
+
+int record_read_file(const char *path, record_game **games, int *n, char *err)
+{
+    *games = NULL;
+    *n = 0;
+    record_reader *rd = record_reader_open(path, err);
+    if (!rd)
+        return RECORD_EIO;
+    record_game *arr = NULL;
+    int count = 0, cap = 0, rc;
+    for (;;) {
+        if (count == cap) {
+            cap = cap ? 2 * cap : 64;
+            record_game *na = realloc(arr, (size_t)cap * sizeof *na);
+            if (!na) {
+                set_err(err, "out of memory");
+                rc = RECORD_ENOMEM;
+                break;
+            }
+            arr = na;
+        }
+        rc = record_read(rd, &arr[count], err);
+        if (rc)
+            break;
+        count++;
+    }
+    record_reader_free(rd);
+    if (rc != RECORD_EOF) {
+        record_games_free(arr, count);
+        return rc;
+    }
+    *games = arr;
+    *n = count;
+    return RECORD_OK;
+}

@@ -1,0 +1,109 @@
+/* record.h — game records: a PGN-like text format, one game after another (issue 7).
+ *
+ * Format (one game):
+ *
+ *   [Event "sowzero match"]
+ *   [Round "3"]                                       optional: the game's number within its event
+ *   [South "greedy"]                                  agent spec (or "human") of the player moving first
+ *   [North "ab:depth=4"]
+ *   [SouthName "g"] [NorthName "ab4"]                 optional: tournament names (`elo` prefers them)
+ *   [Rules "kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0"]
+ *   [Start "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"]           optional (default: the start of Rules)
+ *   [Opening "2"]                                     optional: the first N moves were a random opening
+ *   [Result "1-0"]                                    1-0 South won, 0-1 North won, 1/2-1/2, * unfinished
+ *   [Score "26-22"]                                   optional on reading: South store - North store
+ *   <blank line>
+ *   c f A B ... 1-0                                   moves (a.. South, A.. North), wrapped, then the result
+ *   <blank line>
+ *
+ * Tag values are double-quoted with \" and \\ escaped (as in PGN). The reader accepts unknown tags (they
+ * are skipped) and validates everything it knows: the rules, the start position, every move by replaying it
+ * with kalah_play from Start, the result token against [Result], and both against the replayed final
+ * position (a finished game's Result and Score must be the real ones; "*" is only allowed for a game that
+ * is not over). A record whose Start is not the rules' start position replays from a sowing count of 0
+ * (only matters with max_sows). Errors name the file and line: "games.pgn:12: move 7 'C': the pit is empty".
+ *
+ * Moves are stored as relative pits 0..pits-1 of the player to move (as in env/kalah.h); the letter's case
+ * follows from replaying. Library functions never print; they return RECORD_* codes with a message.
+ */
+#ifndef SOWZERO_RECORD_H
+#define SOWZERO_RECORD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "env/kalah.h"
+
+#define RECORD_ERRLEN 320          /* size of an error-message buffer */
+
+enum { RECORD_OK = 0, RECORD_EOF = 1, RECORD_EINVAL = -1, RECORD_EIO = -2, RECORD_ENOMEM = -3 };
+
+/* Results, from South's point of view. */
+enum { RECORD_NORTH_WINS = -1, RECORD_DRAW = 0, RECORD_SOUTH_WINS = 1, RECORD_UNFINISHED = 2 };
+
+/* One game. Strings are owned by the struct (malloc'd, NULL = absent); free them with record_game_clear.
+ * A zeroed struct is an empty game; record_game_init sets rules and start. */
+typedef struct {
+    char *event, *south, *north;   /* south/north: the agents' specs; required for writing */
+    char *south_name, *north_name; /* optional display names (tournaments) */
+    kalah_rules rules;
+    kalah_pos start;               /* position before the first move (sows as given; 0 when read) */
+    int round;                     /* >= 1 writes [Round]; 0 = none */
+    int opening;                   /* moves at the front that were a random opening (>= 0) */
+    uint8_t *moves;                /* relative pits, n_moves of them (capacity cap) */
+    int n_moves, cap;
+    /* Filled by record_game_finish and by the reader: */
+    int result;                    /* RECORD_SOUTH_WINS / RECORD_DRAW / RECORD_NORTH_WINS / RECORD_UNFINISHED */
+    int store_south, store_north;  /* stores of the final position */
+    kalah_pos final;               /* position after the last move */
+    int line;                      /* reader: line number of the game's first tag */
+} record_game;
+
+/* Sets up an empty game under rules r from start (NULL = the start position of r). Strings are set to
+ * NULL, so call it on a zeroed or cleared struct only. */
+void record_game_init(record_game *g, const kalah_rules *r, const kalah_pos *start);
+
+/* Frees the strings and moves and zeroes the struct. */
+void record_game_clear(record_game *g);
+
+/* Replaces one of the game's strings (event/south/... fields) with a copy of s (NULL clears it).
+ * Returns RECORD_OK or RECORD_ENOMEM. Usage: record_set(&g.south, "greedy"). */
+int record_set(char **field, const char *s);
+
+/* Appends one move (relative pit). RECORD_OK or RECORD_ENOMEM. Not checked here (record_game_finish and
+ * record_write replay the moves). */
+int record_push(record_game *g, int move);
+
+/* Replays the moves from start and sets result, stores and final. RECORD_OK, or RECORD_EINVAL with a
+ * message naming the move (number, letter) that is illegal. A game that is not over gets RECORD_UNFINISHED. */
+int record_game_finish(record_game *g, char *err);
+
+/* Writes g as one record (tags, blank line, moves wrapped at 79 columns, result, blank line) to f; calls
+ * record_game_finish first (so a game with an illegal move is never written). Requires south and north.
+ * RECORD_OK, RECORD_EINVAL (message), RECORD_EIO (a write failed). */
+int record_write(FILE *f, record_game *g, char *err);
+
+/* The result token: "1-0", "0-1", "1/2-1/2", "*". */
+const char *record_result_token(int result);
+
+/* ---- reading ---- */
+
+typedef struct record_reader record_reader;
+
+/* Opens a record file for reading (path "-" = stdin). NULL on error with a message in err. */
+record_reader *record_reader_open(const char *path, char *err);
+/* Reads from an open stream (not closed by record_reader_free); name is used in messages. */
+record_reader *record_reader_from_stream(FILE *f, const char *name, char *err);
+void record_reader_free(record_reader *rd);
+
+/* Reads and validates the next game into *g (which must be zeroed or cleared; on success the caller owns
+ * it and frees it with record_game_clear). Returns RECORD_OK, RECORD_EOF when no game is left, or
+ * RECORD_EINVAL / RECORD_EIO / RECORD_ENOMEM with "NAME:LINE: message" in err (g is cleared then). */
+int record_read(record_reader *rd, record_game *g, char *err);
+
+/* Reads every game of a file into a new array (*games, *n; free with record_games_free). Stops at the
+ * first bad record: returns its code with the message, and nothing in *games. */
+int record_read_file(const char *path, record_game **games, int *n, char *err);
+void record_games_free(record_game *games, int n);
+
+#endif
