@@ -7,6 +7,7 @@
 #define SOWZERO_BENCH_H
 
 int bench_net(int argc, char **argv);
+int bench_env(int argc, char **argv);
 int bench_selfplay(int argc, char **argv);
 
 #endif

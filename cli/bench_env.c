@@ -1,0 +1,226 @@
+/* sowzero bench env — random-playout throughput of the batched stepper (env/vecenv.h) on N threads, each
+ * with its own vecenv (DESIGN.md §4, §5: compare with ../shared/bench/compare-env.sh). */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/bench.h"
+#include "cli/cli.h"
+#include "env/vecenv.h"
+
+#define CMD "bench env"
+
+static void help(void)
+{
+    puts("usage: sowzero bench env [--threads N] [--seconds S] [--rules SPEC] [--kernel K] [--json]\n"
+         "Random playouts with the batched SIMD stepper: every board sows a uniformly random legal pit each\n"
+         "step and finished games restart at once; reports games/s and sowings/s over all threads.\n"
+         "  --threads N      worker threads, each with its own boards (default 1)\n"
+         "  --seconds S      how long to run (default 3)\n"
+         "  --steps N        run exactly N steps per thread instead (deterministic: same counts on every\n"
+         "                   kernel for the same seed)\n"
+         "  --batch B        boards per thread, a multiple of 64 (default 128)\n"
+         "  --rules SPEC     rules (default kalah)\n"
+         "  --kernel K       auto, avx512, avx2 or scalar (default auto: the best this CPU runs)\n"
+         "  --seed N         random seed (default 1)\n"
+         "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
+         "                   \"games\",\"sows\",\"sows_per_game\",\"south_win_rate\",\"north_win_rate\",\n"
+         "                   \"draw_rate\",\"rules\"}");
+}
+
+/* The start line: workers wait until main says go (1) or abort (-1); deadline is set before go. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int state;
+    double deadline;
+} start_line;
+
+typedef struct {
+    vecenv *env;
+    long steps; /* > 0: exactly this many; else until the deadline */
+    start_line *start;
+    vecenv_stats stats;
+} worker;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    start_line *sl = w->start;
+    pthread_mutex_lock(&sl->mu);
+    while (!sl->state)
+        pthread_cond_wait(&sl->cv, &sl->mu);
+    const int state = sl->state;
+    const double deadline = sl->deadline;
+    pthread_mutex_unlock(&sl->mu);
+    if (state < 0)
+        return NULL;
+    if (w->steps > 0) {
+        vecenv_run_random(w->env, w->steps);
+    } else {
+        /* chunks of ~256k sowings: a few ms on any kernel, so the deadline is overshot by little */
+        const long chunk = 262144 / vecenv_batch(w->env);
+        do
+            vecenv_run_random(w->env, chunk);
+        while (now() < deadline);
+    }
+    vecenv_stats_get(w->env, &w->stats);
+    return NULL;
+}
+
+int bench_env(int argc, char **argv)
+{
+    static const struct option opts[] = {{"threads", required_argument, 0, 't'}, {"seconds", required_argument, 0, 's'},
+                                         {"steps", required_argument, 0, 'n'},   {"batch", required_argument, 0, 'b'},
+                                         {"rules", required_argument, 0, 'r'},   {"kernel", required_argument, 0, 'k'},
+                                         {"seed", required_argument, 0, 'S'},    {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    long threads = 1, steps = 0, batch = 128, seed = 1;
+    double seconds = 3.0;
+    kalah_rules rules = kalah_rules_default();
+    vecenv_kernel kernel = VECENV_AUTO;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (!cli_long(CMD, "--threads", optarg, 1, 256, &threads))
+                return 2;
+            break;
+        case 's':
+            if (!cli_double(CMD, "--seconds", optarg, 0.001, 86400, &seconds))
+                return 2;
+            break;
+        case 'n':
+            if (!cli_long(CMD, "--steps", optarg, 1, 1L << 40, &steps))
+                return 2;
+            break;
+        case 'b':
+            if (!cli_long(CMD, "--batch", optarg, VECENV_LANES, VECENV_MAX_BATCH, &batch))
+                return 2;
+            if (batch % VECENV_LANES) {
+                cli_error(CMD, "--batch %ld: must be a multiple of %d", batch, VECENV_LANES);
+                return 2;
+            }
+            break;
+        case 'r':
+            if (!cli_rules(CMD, optarg, &rules))
+                return 2;
+            break;
+        case 'k':
+            if (vecenv_kernel_parse(optarg, &kernel) != KALAH_OK) {
+                cli_error(CMD, "--kernel '%s': expected auto, avx512, avx2 or scalar", optarg);
+                return 2;
+            }
+            break;
+        case 'S':
+            if (!cli_long(CMD, "--seed", optarg, 0, INT64_MAX, &seed))
+                return 2;
+            break;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error(CMD);
+        }
+    }
+    if (optind != argc) {
+        cli_error(CMD, "unexpected argument '%s'", argv[optind]);
+        return cli_usage_error(CMD);
+    }
+    if (kernel != VECENV_AUTO && !vecenv_kernel_supported(kernel)) {
+        cli_error(CMD, "--kernel %s: this CPU does not support it", vecenv_kernel_name(kernel));
+        return 2;
+    }
+
+    worker *w = calloc((size_t)threads, sizeof *w);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    start_line sl = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+    int rc = 0;
+    if (!w || !tid) {
+        cli_error(CMD, "out of memory");
+        free(w);
+        free(tid);
+        return 1;
+    }
+    for (long t = 0; t < threads && !rc; t++) {
+        char err[KALAH_ERRLEN];
+        /* thread t's groups draw from seeds seed + t*2^32 + g: disjoint for any batch */
+        if (vecenv_create(&rules, (int)batch, kernel, 1, (uint64_t)seed + ((uint64_t)t << 32), &w[t].env, err)) {
+            cli_error(CMD, "%s", err);
+            rc = 1;
+        }
+        w[t].steps = steps;
+        w[t].start = &sl;
+    }
+    long started = 0;
+    while (!rc && started < threads)
+        if (pthread_create(&tid[started], NULL, work, &w[started])) {
+            cli_error(CMD, "cannot start thread %ld", started);
+            rc = 1;
+        } else {
+            started++;
+        }
+    /* the clock starts once every thread has its boards */
+    pthread_mutex_lock(&sl.mu);
+    const double t0 = now();
+    sl.deadline = t0 + seconds;
+    sl.state = rc ? -1 : 1;
+    pthread_cond_broadcast(&sl.cv);
+    pthread_mutex_unlock(&sl.mu);
+    for (long t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    const double t1 = now();
+
+    if (!rc) {
+        vecenv_stats sum = {0};
+        for (long t = 0; t < threads; t++) {
+            sum.sows += w[t].stats.sows;
+            sum.games += w[t].stats.games;
+            sum.south_wins += w[t].stats.south_wins;
+            sum.north_wins += w[t].stats.north_wins;
+            sum.draws += w[t].stats.draws;
+        }
+        const double secs = t1 - t0, games = (double)sum.games, g = games > 0 ? games : 1;
+        const char *kname = vecenv_kernel_name(vecenv_kernel_used(w[0].env));
+        char rbuf[128];
+        kalah_rules_format(&rules, rbuf, sizeof rbuf);
+        if (json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "games_per_s", games / secs);
+            cJSON_AddNumberToObject(o, "sows_per_s", (double)sum.sows / secs);
+            cJSON_AddNumberToObject(o, "threads", (double)threads);
+            cJSON_AddStringToObject(o, "kernel", kname);
+            cJSON_AddNumberToObject(o, "batch", (double)batch);
+            cJSON_AddNumberToObject(o, "seconds", secs);
+            cJSON_AddNumberToObject(o, "games", games);
+            cJSON_AddNumberToObject(o, "sows", (double)sum.sows);
+            cJSON_AddNumberToObject(o, "sows_per_game", (double)sum.sows / g);
+            cJSON_AddNumberToObject(o, "south_win_rate", (double)sum.south_wins / g);
+            cJSON_AddNumberToObject(o, "north_win_rate", (double)sum.north_wins / g);
+            cJSON_AddNumberToObject(o, "draw_rate", (double)sum.draws / g);
+            cJSON_AddStringToObject(o, "rules", rbuf);
+            rc = cli_print_json(o);
+        } else {
+            printf("rules=%s kernel=%s threads=%ld batch=%ld seconds=%.3f games=%.0f sows=%llu\n"
+                   "games/s=%.0f sows/s=%.0f sows/game=%.2f south_win=%.4f north_win=%.4f draw=%.4f\n",
+                   rbuf, kname, threads, batch, secs, games, (unsigned long long)sum.sows, games / secs,
+                   (double)sum.sows / secs, (double)sum.sows / g, (double)sum.south_wins / g,
+                   (double)sum.north_wins / g, (double)sum.draws / g);
+        }
+    }
+    for (long t = 0; t < threads; t++)
+        vecenv_free(w[t].env);
+    free(w);
+    free(tid);
+    return rc;
+}

@@ -1,0 +1,466 @@
+/* vecenv.c — the batched stepper's API, kernel choice, and the portable scalar kernel (the reference the
+ * SIMD kernels in vecenv_avx2.c / vecenv_avx512.c must match bit for bit). Contract: env/vecenv.h. */
+#include "env/vecenv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env/vecenv_impl.h"
+
+struct vecenv {
+    kalah_rules rules;
+    vecenv_kernel kernel;
+    vecenv_kernel_fn fn;
+    vecenv_state st;
+};
+
+static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KALAH_ERRLEN, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- kernels ---- */
+
+static const char *kernel_names[] = {"auto", "scalar", "avx2", "avx512"};
+
+int vecenv_kernel_parse(const char *s, vecenv_kernel *out)
+{
+    for (int i = 0; s && i < 4; i++)
+        if (!strcmp(s, kernel_names[i])) {
+            *out = (vecenv_kernel)i;
+            return KALAH_OK;
+        }
+    return KALAH_EINVAL;
+}
+
+const char *vecenv_kernel_name(vecenv_kernel k) { return (unsigned)k < 4 ? kernel_names[k] : "?"; }
+
+int vecenv_kernel_supported(vecenv_kernel k)
+{
+    switch (k) {
+    case VECENV_AUTO:
+    case VECENV_SCALAR: return 1;
+#ifdef VECENV_X86
+    /* __builtin_cpu_supports also checks that the OS saves the wide registers (XCR0). */
+    case VECENV_AVX2: __builtin_cpu_init(); return __builtin_cpu_supports("avx2") != 0;
+    case VECENV_AVX512:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#endif
+    default: return 0;
+    }
+}
+
+vecenv_kernel vecenv_kernel_best(void)
+{
+    if (vecenv_kernel_supported(VECENV_AVX512))
+        return VECENV_AVX512;
+    if (vecenv_kernel_supported(VECENV_AVX2))
+        return VECENV_AVX2;
+    return VECENV_SCALAR;
+}
+
+/* ---- the scalar kernel ---- */
+
+static inline uint64_t xorshift64(uint64_t x)
+{
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
+
+/* One board (lane i) one step, in the mover-relative orientation; pick = the random 16-bit value u, or
+ * -1 when moves[i] gives the pit. Mirrors kalah_sow step by step (DESIGN.md §1.1). */
+static inline __attribute__((always_inline)) void scalar_lane(vecenv_state *st, size_t i, int pick,
+                                                               const uint8_t *moves, const vecenv_out *out,
+                                                               const int m)
+{
+    const size_t B = (size_t)st->batch;
+    const int L = 2 * m + 1, nc = 2 * m + 2;
+    uint8_t R[KALAH_CELLS];
+    for (int c = 0; c < nc; c++)
+        R[c] = st->cell[(size_t)c * B + i];
+    const int south = st->side[i] == 0;
+
+    unsigned legal = 0;
+    int cnt = 0;
+    for (int c = 0; c < m; c++)
+        if (R[c]) {
+            legal |= 1u << c;
+            cnt++;
+        }
+    if (!cnt) { /* finished (pits swept): nothing moves */
+        if (out) {
+            if (out->move)
+                out->move[i] = 255;
+            if (out->extra_turn)
+                out->extra_turn[i] = 0;
+            if (out->captured)
+                out->captured[i] = 0;
+            if (out->ended)
+                out->ended[i] = 0;
+            if (out->store_south)
+                out->store_south[i] = south ? R[m] : R[2 * m + 1];
+            if (out->store_north)
+                out->store_north[i] = south ? R[2 * m + 1] : R[m];
+        }
+        return;
+    }
+    int p;
+    if (pick >= 0) {
+        int k = (int)(((unsigned)pick * (unsigned)cnt) >> 16);
+        unsigned l = legal;
+        while (k--)
+            l &= l - 1;
+        p = __builtin_ctz(l);
+    } else {
+        p = moves[i];
+    }
+
+    int r = R[p];
+    R[p] = 0;
+    if (r >= L) { /* full laps: rare */
+        const int q = r / L;
+        r -= q * L;
+        for (int c = 0; c < L; c++)
+            R[c] = (uint8_t)(R[c] + q);
+    }
+    /* the r cells after p: p+1..min(p+r, 2m), then 0..p+r-L when it wraps */
+    const int e = p + r;
+    for (int c = p + 1; c <= e && c < L; c++)
+        R[c]++;
+    for (int c = 0; c <= e - L; c++)
+        R[c]++;
+    const int last = e < L ? e : e - L;
+
+    int cap = 0;
+    if (st->capture != KALAH_CAPTURE_NONE && last < m && R[last] == 1) {
+        const int o = 2 * m - last;
+        if (R[o]) {
+            cap = R[o] + 1;
+            R[o] = 0;
+            R[last] = 0;
+        } else if (st->capture == KALAH_CAPTURE_ALWAYS) {
+            cap = 1;
+            R[last] = 0;
+        }
+        R[m] = (uint8_t)(R[m] + cap);
+    }
+
+    const int extra = last == m;
+    const uint16_t sows = (uint16_t)(st->sows[i] + 1);
+    st->sows[i] = sows;
+    int own = 0, opp = 0;
+    for (int c = 0; c < m; c++) {
+        own += R[c];
+        opp += R[m + 1 + c];
+    }
+    int over = st->end == KALAH_END_EITHER_EMPTY ? (!own || !opp) : extra ? !own : !opp;
+    if (st->max_sows && sows >= st->max_sows)
+        over = 1;
+
+    st->n_sows++;
+    if (over) {
+        R[m] = (uint8_t)(R[m] + own);
+        R[2 * m + 1] = (uint8_t)(R[2 * m + 1] + opp);
+        for (int c = 0; c < m; c++)
+            R[c] = R[m + 1 + c] = 0;
+        const int s = south ? R[m] : R[2 * m + 1], nn = south ? R[2 * m + 1] : R[m];
+        st->n_games++;
+        st->n_south += s > nn;
+        st->n_north += nn > s;
+    }
+    if (out) {
+        if (out->move)
+            out->move[i] = (uint8_t)p;
+        if (out->extra_turn)
+            out->extra_turn[i] = (uint8_t)(extra && !over);
+        if (out->captured)
+            out->captured[i] = (uint8_t)cap;
+        if (out->ended)
+            out->ended[i] = (uint8_t)over;
+        if (out->store_south)
+            out->store_south[i] = south ? R[m] : R[2 * m + 1];
+        if (out->store_north)
+            out->store_north[i] = south ? R[2 * m + 1] : R[m];
+    }
+    int side = st->side[i];
+    if (!extra) { /* the turn passes: the opponent's half comes first */
+        for (int c = 0; c <= m; c++) {
+            uint8_t t = R[c];
+            R[c] = R[m + 1 + c];
+            R[m + 1 + c] = t;
+        }
+        side ^= 1;
+    }
+    if (over && st->auto_reset) {
+        for (int c = 0; c < nc; c++)
+            R[c] = (c == m || c == 2 * m + 1) ? 0 : (uint8_t)st->seeds;
+        side = 0;
+        st->sows[i] = 0;
+    }
+    st->side[i] = (uint8_t)side;
+    for (int c = 0; c < nc; c++)
+        st->cell[(size_t)c * B + i] = R[c];
+}
+
+/* One function per board size, so that every loop bound above is a constant. */
+#define SCALAR_SIZE(M)                                                                                       \
+    static void scalar_##M(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps)        \
+    {                                                                                                        \
+        const size_t groups = (size_t)st->batch / 8;                                                         \
+        for (long s = 0; s < steps; s++)                                                                     \
+            for (size_t g = 0; g < groups; g++) {                                                            \
+                uint64_t a = 0, b = 0;                                                                       \
+                if (!moves) {                                                                                \
+                    a = xorshift64(st->rng[g]);                                                              \
+                    b = xorshift64(a);                                                                       \
+                    st->rng[g] = b;                                                                          \
+                }                                                                                            \
+                for (int j = 0; j < 8; j++) {                                                                \
+                    int pick = moves ? -1 : (int)(((j & 1 ? b : a) >> (16 * (j >> 1))) & 0xFFFF);            \
+                    scalar_lane(st, g * 8 + (size_t)j, pick, moves, out, M);                                 \
+                }                                                                                            \
+            }                                                                                                \
+    }
+SCALAR_SIZE(1)
+SCALAR_SIZE(2)
+SCALAR_SIZE(3)
+SCALAR_SIZE(4)
+SCALAR_SIZE(5)
+SCALAR_SIZE(6)
+SCALAR_SIZE(7)
+#undef SCALAR_SIZE
+
+void vecenv_kernel_scalar(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps)
+{
+    static void (*const by_size[])(vecenv_state *, const uint8_t *, const vecenv_out *, long) = {
+        NULL, scalar_1, scalar_2, scalar_3, scalar_4, scalar_5, scalar_6, scalar_7};
+    if (st->m >= 1 && st->m <= KALAH_MAX_PITS)
+        by_size[st->m](st, moves, out, steps);
+}
+
+/* ---- lifetime ---- */
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+void vecenv_seed(vecenv *v, uint64_t seed)
+{
+    for (size_t g = 0; g < (size_t)v->st.batch / 8; g++) {
+        uint64_t x = splitmix64(seed + g);
+        v->st.rng[g] = x ? x : 0x9E3779B97F4A7C15ULL; /* xorshift's only fixed point is 0 */
+    }
+}
+
+void vecenv_reset(vecenv *v)
+{
+    const size_t B = (size_t)v->st.batch;
+    const int m = v->st.m;
+    for (int c = 0; c < 2 * m + 2; c++)
+        memset(v->st.cell + (size_t)c * B, (c == m || c == 2 * m + 1) ? 0 : v->st.seeds, B);
+    memset(v->st.side, 0, B);
+    memset(v->st.sows, 0, B * sizeof *v->st.sows);
+}
+
+int vecenv_create(const kalah_rules *r, int batch, vecenv_kernel kernel, int auto_reset, uint64_t seed,
+                  vecenv **out, char *err)
+{
+    *out = NULL;
+    if (kalah_rules_check(r, err) != KALAH_OK)
+        return KALAH_EINVAL;
+    if (batch <= 0 || batch % VECENV_LANES || batch > VECENV_MAX_BATCH) {
+        set_err(err, "batch=%d: must be a positive multiple of %d, at most %d", batch, VECENV_LANES,
+                VECENV_MAX_BATCH);
+        return KALAH_EINVAL;
+    }
+    if ((unsigned)kernel > VECENV_AVX512) {
+        set_err(err, "unknown kernel %d", (int)kernel);
+        return KALAH_EINVAL;
+    }
+    if (kernel == VECENV_AUTO)
+        kernel = vecenv_kernel_best();
+    if (!vecenv_kernel_supported(kernel)) {
+        set_err(err, "kernel %s: this CPU does not support it", vecenv_kernel_name(kernel));
+        return KALAH_EINVAL;
+    }
+    vecenv *v = calloc(1, sizeof *v);
+    const size_t B = (size_t)batch, nc = 2 * (size_t)r->pits + 2;
+    if (v) { /* every size below is a multiple of 64 bytes, as aligned_alloc wants */
+        v->st.cell = aligned_alloc(64, nc * B);
+        v->st.side = aligned_alloc(64, B);
+        v->st.sows = aligned_alloc(64, B * sizeof(uint16_t));
+        v->st.rng = aligned_alloc(64, B); /* B/8 states of 8 bytes */
+    }
+    if (!v || !v->st.cell || !v->st.side || !v->st.sows || !v->st.rng) {
+        vecenv_free(v);
+        set_err(err, "out of memory for %d boards", batch);
+        return KALAH_EINVAL;
+    }
+    v->rules = *r;
+    v->kernel = kernel;
+    switch (kernel) {
+#ifdef VECENV_X86
+    case VECENV_AVX2: v->fn = vecenv_kernel_avx2; break;
+    case VECENV_AVX512: v->fn = vecenv_kernel_avx512; break;
+#endif
+    default: v->fn = vecenv_kernel_scalar; break;
+    }
+    v->st.m = r->pits;
+    v->st.batch = batch;
+    v->st.seeds = r->seeds;
+    v->st.capture = (int)r->capture;
+    v->st.end = (int)r->end;
+    v->st.max_sows = r->max_sows;
+    v->st.auto_reset = auto_reset != 0;
+    vecenv_reset(v);
+    vecenv_seed(v, seed);
+    *out = v;
+    return KALAH_OK;
+}
+
+void vecenv_free(vecenv *v)
+{
+    if (!v)
+        return;
+    free(v->st.cell);
+    free(v->st.side);
+    free(v->st.sows);
+    free(v->st.rng);
+    free(v);
+}
+
+int vecenv_batch(const vecenv *v) { return v->st.batch; }
+vecenv_kernel vecenv_kernel_used(const vecenv *v) { return v->kernel; }
+const kalah_rules *vecenv_rules(const vecenv *v) { return &v->rules; }
+
+/* ---- boards ---- */
+
+/* Plane of the absolute index a for a board whose mover is `side`: North to move puts North's half
+ * (indices m+1..2m+1) first. */
+static inline size_t plane_of(int m, int side, int a)
+{
+    return side ? (size_t)((a + m + 1) % (2 * m + 2)) : (size_t)a;
+}
+
+int vecenv_set(vecenv *v, int i, const kalah_pos *p)
+{
+    const int m = v->st.m, nc = 2 * m + 2;
+    const size_t B = (size_t)v->st.batch;
+    if (i < 0 || (size_t)i >= B || p->side > 1)
+        return KALAH_EINVAL;
+    int total = 0, mover = 0, pits = 0;
+    for (int a = 0; a < KALAH_CELLS; a++) {
+        if (a >= nc && p->cell[a])
+            return KALAH_EINVAL;
+        total += p->cell[a];
+    }
+    for (int k = 0; k < m; k++) {
+        mover += p->cell[kalah_pit_index(&v->rules, p->side, k)];
+        pits += p->cell[k] + p->cell[m + 1 + k];
+    }
+    if (total > 255 || (p->over && pits) || (!p->over && !mover))
+        return KALAH_EINVAL;
+    if (p->over && v->st.auto_reset)
+        return KALAH_EOVER;
+    for (int a = 0; a < nc; a++)
+        v->st.cell[plane_of(m, p->side, a) * B + (size_t)i] = p->cell[a];
+    v->st.side[i] = p->side;
+    v->st.sows[i] = p->sows;
+    return KALAH_OK;
+}
+
+void vecenv_get(const vecenv *v, int i, kalah_pos *out)
+{
+    const int m = v->st.m, side = v->st.side[i];
+    const size_t B = (size_t)v->st.batch;
+    memset(out, 0, sizeof *out);
+    int mover = 0;
+    for (int a = 0; a < 2 * m + 2; a++)
+        out->cell[a] = v->st.cell[plane_of(m, side, a) * B + (size_t)i];
+    for (int k = 0; k < m; k++)
+        mover += v->st.cell[(size_t)k * B + (size_t)i];
+    out->side = (uint8_t)side;
+    out->over = mover == 0;
+    out->sows = v->st.sows[i];
+}
+
+void vecenv_legal(const vecenv *v, uint8_t *out)
+{
+    const size_t B = (size_t)v->st.batch;
+    memset(out, 0, B);
+    for (int c = 0; c < v->st.m; c++) {
+        const uint8_t *plane = v->st.cell + (size_t)c * B;
+        for (size_t i = 0; i < B; i++)
+            out[i] |= (uint8_t)((plane[i] != 0) << c);
+    }
+}
+
+void vecenv_observe(const vecenv *v, float *out)
+{
+    const int m = v->st.m, d = 2 * m + 2;
+    const size_t B = (size_t)v->st.batch;
+    const float scale = 1.0f / (float)v->st.seeds; /* as kalah_encode: count * (1/seeds) */
+    for (int j = 0; j < d; j++) {
+        /* kalah_encode order: own pits, opponent's pits, own store, opponent's store */
+        const int c = j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1;
+        const uint8_t *plane = v->st.cell + (size_t)c * B;
+        for (size_t i = 0; i < B; i++)
+            out[i * (size_t)d + (size_t)j] = plane[i] * scale;
+    }
+}
+
+/* ---- stepping ---- */
+
+int vecenv_step(vecenv *v, const uint8_t *moves, const vecenv_out *out, int *bad)
+{
+    const size_t B = (size_t)v->st.batch;
+    const int m = v->st.m;
+    for (size_t i = 0; i < B; i++) {
+        if (moves[i] < m && v->st.cell[(size_t)moves[i] * B + i])
+            continue;
+        int mover = 0;
+        for (int k = 0; k < m; k++)
+            mover += v->st.cell[(size_t)k * B + i];
+        if (mover) {
+            if (bad)
+                *bad = (int)i;
+            return KALAH_EILLEGAL;
+        }
+    }
+    v->fn(&v->st, moves, out, 1);
+    return KALAH_OK;
+}
+
+void vecenv_step_random(vecenv *v, const vecenv_out *out) { v->fn(&v->st, NULL, out, 1); }
+
+void vecenv_run_random(vecenv *v, long steps)
+{
+    if (steps > 0)
+        v->fn(&v->st, NULL, NULL, steps);
+}
+
+void vecenv_stats_get(const vecenv *v, vecenv_stats *out)
+{
+    out->sows = v->st.n_sows;
+    out->games = v->st.n_games;
+    out->south_wins = v->st.n_south;
+    out->north_wins = v->st.n_north;
+    out->draws = v->st.n_games - v->st.n_south - v->st.n_north;
+}
+
+void vecenv_stats_clear(vecenv *v) { v->st.n_sows = v->st.n_games = v->st.n_south = v->st.n_north = 0; }

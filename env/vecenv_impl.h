@@ -1,0 +1,285 @@
+/* vecenv_impl.h — private to env/vecenv*.c: the state the kernels share, and the SIMD kernel written once
+ * against a small vector/mask vocabulary that vecenv_avx2.c and vecenv_avx512.c define before including
+ * this file with VECENV_TEMPLATE set. Public contract: env/vecenv.h. */
+#ifndef SOWZERO_VECENV_IMPL_H
+#define SOWZERO_VECENV_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env/kalah.h"
+#include "env/vecenv.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define VECENV_X86 1
+#endif
+
+/* Everything a kernel reads and writes. Planes are 64-byte aligned, batch a multiple of 64. */
+typedef struct {
+    int m;             /* pits */
+    int batch;         /* B */
+    int seeds;         /* start seeds per pit (the reset position) */
+    int capture;       /* kalah_capture */
+    int end;           /* kalah_end */
+    int max_sows;      /* 0 = none */
+    int auto_reset;
+    uint8_t *cell;     /* (2m+2) planes of B bytes, mover-relative orientation (vecenv.h) */
+    uint8_t *side;     /* B: absolute side to move, 0 South, 1 North */
+    uint16_t *sows;    /* B: sowings since the start */
+    uint64_t *rng;     /* B/8 xorshift64 states */
+    uint64_t n_sows, n_games, n_south, n_north; /* statistics */
+} vecenv_state;
+
+/* A kernel: `steps` steps of every board. moves == NULL: random moves (steps >= 0, out may be given only
+ * with steps == 1); else moves[B] were checked legal for every unfinished board and steps == 1. */
+typedef void (*vecenv_kernel_fn)(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps);
+
+void vecenv_kernel_scalar(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps);
+#ifdef VECENV_X86
+void vecenv_kernel_avx2(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps);
+void vecenv_kernel_avx512(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps);
+#endif
+
+#endif /* SOWZERO_VECENV_IMPL_H */
+
+#ifdef VECENV_TEMPLATE
+/* ---------------------------------------------------------------------------------------------------
+ * The SIMD kernel. The including file defines: W (lanes per vector), V (byte vector), K (lane mask) and
+ *   v_ld v_st (aligned) v_ldu v_stu (caller buffers) v_set1 v_tab(16-byte table broadcast) v_add v_sub
+ *   v_and v_or v_xor v_min v_subs(unsigned saturating) v_sel(k,a,b)=k?b:a v_clr(a,k)=k?0:a v_inc(a,k)
+ *   v_dec(a,k) v_subk(a,k,b) v_shuf(pshufb)
+ *   k_nz k_z k_eq k_gt(unsigned) k_bit(a,bits)=(a&bits)!=0 k_and k_or k_andn(a,b)=~a&b k_any k_count
+ *   v_xs(xorshift64 per 64-bit lane) v_pick(a,b,cnt) (the random pick of vecenv.h)
+ *   sows_inc(uint16_t*, live, max) → lanes that reached max (none when max == 0), sows_clear(uint16_t*, k).
+ * Per step and block of W boards (one byte lane each, mover-relative cells R[0..2m+1]):
+ *   choose the pit (one-hot masks), take its n seeds, split n = q*L + r (L = 2m+1, a rarely iterated
+ *   loop), add q to every cycle cell and 1 to the r cells after the origin — those form one 16-bit set
+ *   per lane, looked up with pshufb from the origin and the end (cells p+1..min(p+r, 2m) and, wrapped,
+ *   0..p+r-L), so each cell costs one bit test and one masked add — then capture, extra turn, end and
+ *   sweep as masked operations, a masked swap of the halves where the turn passes, and auto-reset.
+ * ------------------------------------------------------------------------------------------------- */
+
+/* Bit c of the 16-bit set = cell c; lo/hi = its two bytes. GE[k] = cells >= k, LT[k] = cells < k. */
+static const uint8_t ve_ge_lo[16] = {0xFF, 0xFE, 0xFC, 0xF8, 0xF0, 0xE0, 0xC0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0};
+static const uint8_t ve_ge_hi[16] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                     0xFF, 0xFE, 0xFC, 0xF8, 0xF0, 0xE0, 0xC0, 0x80};
+static const uint8_t ve_lt_lo[16] = {0, 1, 3, 7, 15, 31, 63, 127, 255, 255, 255, 255, 255, 255, 255, 255};
+static const uint8_t ve_lt_hi[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 7, 15, 31, 63, 127};
+
+static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, size_t off, const uint8_t *moves,
+                                                            const vecenv_out *out, long steps, const int M,
+                                                            const int RANDOM)
+{
+    const size_t B = (size_t)st->batch;
+    const int L = 2 * M + 1, NC = 2 * M + 2;
+    uint8_t *cell = st->cell + off;
+    uint16_t *sows = st->sows + off;
+    const int capture = st->capture, either = st->end == KALAH_END_EITHER_EMPTY, max_sows = st->max_sows;
+    const int auto_reset = st->auto_reset;
+    const V zero = v_set1(0), one = v_set1(1), Lv = v_set1(L), Lm1 = v_set1(L - 1), seeds = v_set1(st->seeds);
+    const V ge_lo = v_tab(ve_ge_lo), lt_lo = v_tab(ve_lt_lo), ge_hi = v_tab(ve_ge_hi), lt_hi = v_tab(ve_lt_hi);
+
+    V R[16];
+#pragma GCC unroll 16
+    for (int c = 0; c < NC; c++)
+        R[c] = v_ld(cell + (size_t)c * B);
+    V side = v_ld(st->side + off);
+    V rs = RANDOM ? v_ld(st->rng + off / 8) : zero;
+    uint64_t n_sows = 0, n_games = 0, n_south = 0, n_north = 0;
+
+    for (long s = 0; s < steps; s++) {
+        /* 1. the move: one-hot masks chosen[c] over the mover's pits */
+        K legal[KALAH_MAX_PITS], chosen[KALAH_MAX_PITS];
+        V cnt = zero;
+#pragma GCC unroll 8
+        for (int c = 0; c < M; c++) {
+            legal[c] = k_nz(R[c]);
+            cnt = v_inc(cnt, legal[c]);
+        }
+        const K live = k_nz(cnt); /* unfinished boards: a finished one has swept (empty) pits */
+        if (RANDOM) {
+            V a = v_xs(rs), b = v_xs(a);
+            rs = b;
+            V j = v_pick(a, b, cnt); /* the j-th legal pit, j < cnt */
+#pragma GCC unroll 8
+            for (int c = 0; c < M; c++) {
+                chosen[c] = k_and(legal[c], k_z(j));
+                j = v_dec(j, legal[c]);
+            }
+        } else {
+            V mv = v_ldu(moves + off);
+#pragma GCC unroll 8
+            for (int c = 0; c < M; c++)
+                chosen[c] = k_and(legal[c], k_eq(mv, v_set1(c)));
+        }
+        /* 2. take the seeds; p1 = origin + 1 (1 on finished boards, which sow nothing) */
+        V n = zero, p1 = one;
+#pragma GCC unroll 8
+        for (int c = 0; c < M; c++) {
+            n = v_sel(chosen[c], n, R[c]);
+            p1 = v_sel(chosen[c], p1, v_set1(c + 1));
+            R[c] = v_clr(R[c], chosen[c]);
+        }
+        /* 3. n = q*L + r; full laps are rare, so the loop usually runs zero times */
+        V q = zero, r = n;
+        K big = k_gt(r, Lm1);
+        const int laps = k_any(big);
+        while (k_any(big)) {
+            q = v_inc(q, big);
+            r = v_subk(r, big, Lv);
+            big = k_gt(r, Lm1);
+        }
+        if (laps) {
+#pragma GCC unroll 16
+            for (int c = 0; c < L; c++)
+                R[c] = v_add(R[c], q);
+        }
+        /* 4. the remainder: cells p+1..min(p+r, 2m), and 0..p+r-L when it wraps */
+        const V e1 = v_add(p1, r), top = v_min(e1, Lv), wrap = v_subs(e1, Lv);
+        const V lo = v_or(v_and(v_shuf(ge_lo, p1), v_shuf(lt_lo, top)), v_shuf(lt_lo, wrap));
+        const V hi = M >= 4 ? v_or(v_and(v_shuf(ge_hi, p1), v_shuf(lt_hi, top)), v_shuf(lt_hi, wrap)) : zero;
+#pragma GCC unroll 16
+        for (int c = 0; c < L; c++)
+            R[c] = v_inc(R[c], k_bit(c < 8 ? lo : hi, v_set1(1 << (c & 7))));
+        const V e = v_sub(e1, one);
+        const V last = v_min(e, v_sub(e, Lv)); /* (p + r) mod L: e < 2L, and e - L wraps high when e < L */
+
+        /* 5. capture: the last seed made an own pit hold exactly 1 */
+        V cap = zero;
+        if (capture != KALAH_CAPTURE_NONE) {
+#pragma GCC unroll 8
+            for (int c = 0; c < M; c++) {
+                const int o = 2 * M - c;
+                K kc = k_and(k_eq(last, v_set1(c)), k_eq(R[c], one));
+                if (capture == KALAH_CAPTURE_OPPOSITE)
+                    kc = k_and(kc, k_nz(R[o]));
+                cap = v_sel(kc, cap, v_add(R[o], one));
+                R[o] = v_clr(R[o], kc);
+                R[c] = v_clr(R[c], kc);
+            }
+            R[M] = v_add(R[M], cap);
+        }
+
+        /* 6. extra turn, end, sowing limit */
+        const K extra = k_eq(last, v_set1(M));
+        V own = R[0], opp = R[M + 1];
+#pragma GCC unroll 8
+        for (int c = 1; c < M; c++) {
+            own = v_add(own, R[c]);
+            opp = v_add(opp, R[M + 1 + c]);
+        }
+        K over = either ? k_or(k_z(own), k_z(opp)) : k_or(k_and(extra, k_z(own)), k_andn(extra, k_z(opp)));
+        over = k_and(k_or(over, sows_inc(sows, live, max_sows)), live);
+        const K flip = k_andn(extra, live);
+
+        /* 7. statistics from the swept stores (the mover's sweep: own pits to own store) */
+        const V fown = v_add(R[M], own), fopp = v_add(R[2 * M + 1], opp);
+        const K south = k_z(side), own_gt = k_gt(fown, fopp), opp_gt = k_gt(fopp, fown);
+        const K sw = k_or(k_and(south, own_gt), k_andn(south, opp_gt));
+        const K nw = k_or(k_and(south, opp_gt), k_andn(south, own_gt));
+        n_sows += (uint64_t)k_count(live);
+        n_games += (uint64_t)k_count(over);
+        n_south += (uint64_t)k_count(k_and(over, sw));
+        n_north += (uint64_t)k_count(k_and(over, nw));
+
+        if (out || !auto_reset) {
+            const V ms = v_sel(over, R[M], fown), os = v_sel(over, R[2 * M + 1], fopp);
+            if (out) {
+                if (out->move)
+                    v_stu(out->move + off, v_sel(live, v_set1(255), v_sub(p1, one)));
+                if (out->extra_turn)
+                    v_stu(out->extra_turn + off, v_sel(k_andn(over, k_and(extra, live)), zero, one));
+                if (out->captured)
+                    v_stu(out->captured + off, cap);
+                if (out->ended)
+                    v_stu(out->ended + off, v_sel(over, zero, one));
+                if (out->store_south)
+                    v_stu(out->store_south + off, v_sel(south, os, ms));
+                if (out->store_north)
+                    v_stu(out->store_north + off, v_sel(south, ms, os));
+            }
+            if (!auto_reset) {
+                R[M] = ms;
+                R[2 * M + 1] = os;
+#pragma GCC unroll 8
+                for (int c = 0; c < M; c++) {
+                    R[c] = v_clr(R[c], over);
+                    R[M + 1 + c] = v_clr(R[M + 1 + c], over);
+                }
+            }
+        }
+
+        /* 8. the turn passes: swap the halves (mover's pits+store <-> opponent's) */
+#pragma GCC unroll 8
+        for (int c = 0; c <= M; c++) {
+            const V a = R[c], b = R[M + 1 + c];
+            R[c] = v_sel(flip, a, b);
+            R[M + 1 + c] = v_sel(flip, b, a);
+        }
+        side = v_xor(side, v_sel(flip, zero, one));
+
+        /* 9. auto-reset: the start position is the same in either orientation */
+        if (auto_reset) {
+#pragma GCC unroll 16
+            for (int c = 0; c < NC; c++)
+                R[c] = v_sel(over, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
+            side = v_clr(side, over);
+            sows_clear(sows, over);
+        }
+    }
+
+#pragma GCC unroll 16
+    for (int c = 0; c < NC; c++)
+        v_st(cell + (size_t)c * B, R[c]);
+    v_st(st->side + off, side);
+    if (RANDOM)
+        v_st(st->rng + off / 8, rs);
+    st->n_sows += n_sows;
+    st->n_games += n_games;
+    st->n_south += n_south;
+    st->n_north += n_north;
+}
+
+/* One non-inlined function per board size and move source, each with the size folded in. */
+#define VE_SIZE(M)                                                                                           \
+    static void ve_random_##M(vecenv_state *st, const vecenv_out *out, long steps)                           \
+    {                                                                                                        \
+        for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
+            ve_block(st, off, NULL, out, steps, M, 1);                                                       \
+    }                                                                                                        \
+    static void ve_moves_##M(vecenv_state *st, const uint8_t *moves, const vecenv_out *out)                  \
+    {                                                                                                        \
+        for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
+            ve_block(st, off, moves, out, 1, M, 0);                                                          \
+    }
+VE_SIZE(1)
+VE_SIZE(2)
+VE_SIZE(3)
+VE_SIZE(4)
+VE_SIZE(5)
+VE_SIZE(6)
+VE_SIZE(7)
+#undef VE_SIZE
+
+static void ve_dispatch(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps)
+{
+#define VE_CASE(M)                                                                                           \
+    case M:                                                                                                  \
+        if (moves)                                                                                           \
+            ve_moves_##M(st, moves, out);                                                                    \
+        else                                                                                                 \
+            ve_random_##M(st, out, steps);                                                                   \
+        break;
+    switch (st->m) {
+        VE_CASE(1)
+        VE_CASE(2)
+        VE_CASE(3)
+        VE_CASE(4)
+        VE_CASE(5)
+        VE_CASE(6)
+        VE_CASE(7)
+    default: break;
+    }
+#undef VE_CASE
+}
+#endif /* VECENV_TEMPLATE */
