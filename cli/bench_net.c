@@ -44,30 +44,40 @@ static int cmp_double(const void *a, const void *b)
 /* What a benchmark body runs: `iters` iterations of some work. */
 typedef void (*work_fn)(void *ctx, int iters);
 
-/* Median over reps of seconds per iteration; each rep repeats the work until min_s has passed. */
-static double median_time(work_fn fn, void *ctx, int reps, double min_s)
+/* Repeats fn until min_s has passed, doubling from one call; returns the iteration count that did. */
+static int calibrate(work_fn fn, void *ctx, double min_s)
 {
     fn(ctx, 1); /* warm-up: page in buffers, let OpenBLAS set up */
-    /* Calibrate the iteration count so one rep lasts about min_s. */
     int iters = 1;
     for (;;) {
         double t0 = now();
         fn(ctx, iters);
         double dt = now() - t0;
         if (dt >= min_s || iters >= (1 << 24))
-            break;
+            return iters;
         iters = dt <= 0 ? iters * 16 : (int)(iters * (min_s / dt) * 1.2) + 1;
     }
-    double *t = malloc((size_t)reps * sizeof *t);
-    for (int r = 0; r < reps; r++) {
-        double t0 = now();
-        fn(ctx, iters);
-        t[r] = (now() - t0) / iters;
+}
+
+/* Median over reps of seconds per iteration of each of n bodies. The bodies take turns within every
+ * repetition, so a burst of load from other processes hits all of them alike and their ratio stays fair. */
+static void median_times(int n, work_fn *fn, void *ctx, int reps, double min_s, double *out)
+{
+    int iters[2];
+    double *t = malloc((size_t)reps * n * sizeof *t);
+    for (int k = 0; k < n; k++)
+        iters[k] = calibrate(fn[k], ctx, min_s);
+    for (int r = 0; r < reps; r++)
+        for (int k = 0; k < n; k++) {
+            double t0 = now();
+            fn[k](ctx, iters[k]);
+            t[k * reps + r] = (now() - t0) / iters[k];
+        }
+    for (int k = 0; k < n; k++) {
+        qsort(t + k * reps, (size_t)reps, sizeof *t, cmp_double);
+        out[k] = t[k * reps + reps / 2];
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    double m = t[reps / 2];
     free(t);
-    return m;
 }
 
 typedef struct {
@@ -162,7 +172,9 @@ static double train_step_ms(nn_net *net, int batch, int reps, double min_s)
                 pi[r * cfg->n_policy + j] /= s;
         }
         c.b = (nn_batch){batch, x, NULL, pi, z, m};
-        ms = 1e3 * median_time(run_train, &c, reps, min_s);
+        work_fn fn = run_train;
+        median_times(1, &fn, &c, reps, min_s, &ms);
+        ms *= 1e3;
     }
     free(x), free(pi), free(z), free(m), free(c.grad);
     nn_workspace_free(c.ws);
@@ -223,10 +235,12 @@ int bench_net(int argc, char **argv)
             ok = ok && (c.scratch[l] = malloc((size_t)b * cfg.hidden[l] * sizeof(float)));
         if (ok) {
             memset(c.legal, 1, (size_t)b * cfg.n_policy);
-            double t = median_time(run_forward, &c, (int)reps, min_s);
-            pps[i] = b / t;
+            work_fn fns[2] = {run_forward, run_sgemm};
+            double t[2];
+            median_times(2, fns, &c, (int)reps, min_s, t);
+            pps[i] = b / t[0];
             gf[i] = pps[i] * flops / 1e9;
-            sg[i] = b * flops / median_time(run_sgemm, &c, (int)reps, min_s) / 1e9;
+            sg[i] = b * flops / t[1] / 1e9;
         } else {
             cli_error("bench net", "out of memory");
             rc = 1;
