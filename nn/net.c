@@ -181,7 +181,16 @@ nn_net *nn_net_create(const nn_config *cfg, uint64_t seed, char *err)
         nn_fail(err, NN_ENOMEM, "out of memory");
         return NULL;
     }
-    net->cfg = *cfg;
+    /* Normalised copy: unused hidden slots and the bytes after the activation name zeroed, so two configs
+     * describing the same net compare equal byte for byte (nn_net_copy_params, tests). */
+    memset(&net->cfg, 0, sizeof net->cfg);
+    net->cfg.input_dim = cfg->input_dim;
+    net->cfg.n_hidden = cfg->n_hidden;
+    memcpy(net->cfg.hidden, cfg->hidden, (size_t)cfg->n_hidden * sizeof(int));
+    net->cfg.residual = cfg->residual;
+    net->cfg.n_policy = cfg->n_policy;
+    net->cfg.margin_head = cfg->margin_head;
+    strcpy(net->cfg.activation, cfg->activation);
     net->n_params = layout(net);
     net->params = nn_alloc_aligned(net->n_params * sizeof(float));
     if (!net->params) {

@@ -87,6 +87,7 @@ nn_net *nn_net_clone(const nn_net *net);
  * weights to the self-play net; the caller ensures no thread is reading dst meanwhile. */
 int nn_net_copy_params(nn_net *dst, const nn_net *src);
 
+/* The net's config, normalised: hidden[] beyond n_hidden and the activation's tail bytes are zero. */
 const nn_config *nn_net_config(const nn_net *net);
 
 /* The parameter array (layout at the top) and its length in floats. */
