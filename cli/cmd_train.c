@@ -1,0 +1,210 @@
+/* sowzero train — the main job: self-play → replay → SGD → evaluation → checkpoints (DESIGN.md §3.4, §4). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "train/config.h"
+#include "train/progress.h"
+#include "train/rundir.h"
+#include "train/train.h"
+
+#define MAX_SETS 64
+
+static void help(void)
+{
+    puts("usage: sowzero train CONFIG.ini [--set SECTION.KEY=VALUE]... [--run-dir DIR]\n"
+         "       sowzero train --resume RUN_DIR [--set SECTION.KEY=VALUE]...\n"
+         "Trains a Kalah agent by self-play as the INI config says (configs/kalah.ini documents every key).\n"
+         "Writes a run directory: config.ini (the effective config), metrics.csv, checkpoints/, latest.h5,\n"
+         "best.h5 (best evaluation score), loss.png and eval.png. Progress goes to stderr (a bar on a\n"
+         "terminal), the final evaluation table to stdout. Ctrl-C (or SIGTERM) finishes the current\n"
+         "iteration, writes a checkpoint and exits 0; a second Ctrl-C aborts at once.\n"
+         "  --set S.K=V       override one config key (validated like the file), repeatable\n"
+         "  --run-dir DIR     the run directory (default: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS>)\n"
+         "  --resume DIR      continue the run in DIR from its newest checkpoint (its config.ini, plus any\n"
+         "                    --set, e.g. --set run.iterations=200 to train further)\n"
+         "  --stop-after N    stop as if interrupted once N iterations are done (checkpoint, exit 0)\n"
+         "  --print-config    print the effective config with every key documented, and exit\n"
+         "Exit status: 0 done or stopped, 1 runtime error (I/O, divergence: NaN loss), 2 usage/config error.");
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    if (stop_flag) {
+        /* Second request: the user wants out now. */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    stop_flag = 1;
+    static const char msg[] = "\nsowzero train: stopping after this iteration (checkpoint follows); "
+                              "press Ctrl-C again to abort without saving\n";
+    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)w;
+}
+
+typedef struct {
+    train_progress *bar;
+} ui;
+
+static void on_message(void *ud, int level, const char *text)
+{
+    (void)level;
+    train_progress_message(((ui *)ud)->bar, text);
+}
+
+static void on_progress(void *ud, const train_progress_info *info)
+{
+    train_progress_update(((ui *)ud)->bar, info);
+}
+
+static void print_summary(const train_summary *s, const cfg_config *cfg)
+{
+    char el[32];
+    printf("run directory: %s\n", s->run_dir);
+    printf("iterations %" PRId64 ", games %" PRId64 ", samples %" PRId64 ", SGD steps %" PRId64 ", elapsed %s\n",
+           s->iterations, s->games, s->samples, s->steps, train_format_duration(s->elapsed_s, el, sizeof el));
+    if (!s->have_eval)
+        return;
+    printf("evaluation after iteration %" PRId64 ": az sims=%d vs each opponent, colour-swapped games\n",
+           s->eval_iteration, cfg->eval.sims);
+    printf("%-22s %6s %7s %15s %20s %20s\n", "opponent", "games", "score", "95% interval", "as South (W-D-L)",
+           "as North (W-D-L)");
+    for (int k = 0; k < s->n_opponents; k++) {
+        const train_eval_result *r = &s->eval[k];
+        char south[32], north[32];
+        snprintf(south, sizeof south, "%.3f (%d-%d-%d)", r->seat_score[0], r->seat_wins[0], r->seat_draws[0],
+                 r->seat_losses[0]);
+        snprintf(north, sizeof north, "%.3f (%d-%d-%d)", r->seat_score[1], r->seat_wins[1], r->seat_draws[1],
+                 r->seat_losses[1]);
+        printf("%-22s %6d %7.3f    [%.3f, %.3f] %20s %20s\n", r->opponent, r->games, r->score, r->score_lo,
+               r->score_hi, south, north);
+    }
+    if (s->best_iteration > 0)
+        printf("best.h5: iteration %" PRId64 " (mean score %.3f)\n", s->best_iteration, s->best_score);
+}
+
+int cmd_train(int argc, char **argv)
+{
+    static const struct option opts[] = {{"set", required_argument, NULL, 's'},
+                                         {"run-dir", required_argument, NULL, 'd'},
+                                         {"resume", required_argument, NULL, 'r'},
+                                         {"stop-after", required_argument, NULL, 'a'},
+                                         {"print-config", no_argument, NULL, 'p'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *sets[MAX_SETS], *run_dir = NULL, *resume = NULL;
+    int n_sets = 0, print_config = 0, c;
+    long stop_after = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (n_sets == MAX_SETS) {
+                cli_error("train", "--set: at most %d overrides", MAX_SETS);
+                return 2;
+            }
+            sets[n_sets++] = optarg;
+            break;
+        case 'd':
+            run_dir = optarg;
+            break;
+        case 'r':
+            resume = optarg;
+            break;
+        case 'a':
+            if (!cli_long("train", "--stop-after", optarg, 1, 1000000000L, &stop_after))
+                return 2;
+            break;
+        case 'p':
+            print_config = 1;
+            break;
+        case 'h':
+            help();
+            return 0;
+        default:
+            return cli_usage_error("train");
+        }
+    }
+    const char *config_path = optind < argc ? argv[optind] : NULL;
+    if (optind + 1 < argc) {
+        cli_error("train", "unexpected argument '%s' (one CONFIG file)", argv[optind + 1]);
+        return 2;
+    }
+    if (resume && (config_path || run_dir)) {
+        cli_error("train", "--resume DIR continues DIR with its own config.ini: give no CONFIG and no --run-dir");
+        return 2;
+    }
+    if (!resume && !config_path) {
+        cli_error("train", "missing CONFIG.ini (or --resume RUN_DIR); see 'sowzero train --help'");
+        return 2;
+    }
+
+    cfg_config cfg;
+    char err[CFG_ERRLEN > TRAIN_ERRLEN ? CFG_ERRLEN : TRAIN_ERRLEN], resume_cfg[TRAIN_PATH_LEN + 16];
+    cfg_defaults(&cfg);
+    if (resume) {
+        train_join(resume_cfg, sizeof resume_cfg, resume, "config.ini");
+        config_path = resume_cfg;
+    }
+    if (cfg_load(&cfg, config_path, err) != 0) {
+        cli_error("train", "%s", err);
+        return 2;
+    }
+    for (int i = 0; i < n_sets; i++)
+        if (cfg_set(&cfg, sets[i], err) != 0) {
+            cli_error("train", "%s", err);
+            return 2;
+        }
+    if (cfg_finish(&cfg, err) != 0) {
+        cli_error("train", "%s", err);
+        return 2;
+    }
+    if (print_config) {
+        cfg_write(&cfg, stdout, CFG_WRITE_DOCS);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+
+    char header[4096];
+    size_t len = (size_t)snprintf(header, sizeof header, "%s %s", resume ? "resumed from" : "source:", config_path);
+    for (int i = 0; i < n_sets && len < sizeof header; i++)
+        len += (size_t)snprintf(header + len, sizeof header - len, "%s--set %s", i ? " " : "\noverrides: ", sets[i]);
+
+    ui u = {.bar = train_progress_create(stderr, isatty(STDERR_FILENO))};
+    if (!u.bar) {
+        cli_error("train", "out of memory");
+        return 1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_int, old_term;
+    stop_flag = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    train_options o = {.run_dir = resume ? resume : run_dir, .resume = resume != NULL, .stop = &stop_flag,
+                       .stop_after = stop_after, .config_header = header, .message = on_message,
+                       .progress = on_progress, .ud = &u};
+    train_summary sum;
+    int rc = train_run(&cfg, &o, &sum, err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    train_progress_free(u.bar);
+    if (rc < 0) {
+        cli_error("train", "%s", err);
+        return rc == TRAIN_EINVAL ? 2 : 1;
+    }
+    print_summary(&sum, &cfg);
+    return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,577 @@
+/* config.c — INI → cfg_config (train/config.h): the libinih handler, value parsers, overrides, checks. */
+#include "train/config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/agent.h"
+#include "train/config_keys.h"
+
+void cfg_defaults(cfg_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->rules = kalah_rules_default();
+    c->net = nn_config_default(kalah_encode_dim(&c->rules), c->rules.pits);
+    c->mcts = mcts_config_default();
+    c->selfplay = selfplay_config_default();
+    c->optim = nn_optim_config_default();
+    c->loss = nn_loss_weights_default();
+    c->train = (cfg_train){.batch_size = 256, .steps_per_iteration = 100, .replay_window = 100000,
+                           .min_replay = 1000, .threads = 1, .lr_total_steps = 0};
+    c->eval = (cfg_eval){.n_opponents = 1, .games = 20, .final_games = 0, .every = 5, .threads = 1,
+                         .sims = 100, .batch = 1, .opening_plies = 2};
+    strcpy(c->eval.opponents[0], "ab:depth=4");
+    c->run = (cfg_run){.seed = 1, .iterations = 0, .checkpoint_every = 5, .keep_checkpoints = 3};
+    strcpy(c->run.dir, "runs");
+}
+
+/* ---- value parsing ---- */
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+        *--e = 0;
+    return s;
+}
+
+/* Parses a whole decimal integer into *out within [lo, hi]; 0 ok, -1 not a number, -2 out of range. */
+static int parse_i64(const char *s, double lo, double hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end)
+        return -1;
+    if (errno == ERANGE || (double)v < lo || (double)v > hi)
+        return -2;
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* A token of an opponent list starts a new spec unless it is a key=value option of the previous one: a
+ * token whose first '=' comes before any ':' ("seed=3", "net=C:/x.h5"). Kinds never contain '='. */
+static int starts_spec(const char *tok)
+{
+    const char *eq = strchr(tok, '='), *colon = strchr(tok, ':');
+    return !eq || (colon && colon < eq);
+}
+
+static int parse_opponents(cfg_config *c, const char *v, char *msg, size_t n)
+{
+    cfg_eval *e = &c->eval;
+    char buf[CFG_SPEC_LEN * CFG_MAX_OPPONENTS];
+    if (strlen(v) >= sizeof buf) {
+        snprintf(msg, n, "value too long");
+        return -1;
+    }
+    strcpy(buf, v);
+    int count = 0;
+    char specs[CFG_MAX_OPPONENTS][CFG_SPEC_LEN];
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+        if (starts_spec(tok)) {
+            if (count == CFG_MAX_OPPONENTS) {
+                snprintf(msg, n, "more than %d opponents", CFG_MAX_OPPONENTS);
+                return -1;
+            }
+            if (strlen(tok) >= CFG_SPEC_LEN) {
+                snprintf(msg, n, "agent spec '%.40s...' is too long", tok);
+                return -1;
+            }
+            strcpy(specs[count++], tok);
+        } else {
+            if (count == 0) {
+                snprintf(msg, n, "'%s' is an option without an agent before it", tok);
+                return -1;
+            }
+            size_t len = strlen(specs[count - 1]);
+            if (len + 1 + strlen(tok) >= CFG_SPEC_LEN) {
+                snprintf(msg, n, "agent spec '%.60s,...' is too long", specs[count - 1]);
+                return -1;
+            }
+            specs[count - 1][len] = ',';
+            strcpy(specs[count - 1] + len + 1, tok);
+        }
+    }
+    e->n_opponents = count;
+    memcpy(e->opponents, specs, sizeof specs);
+    return 0;
+}
+
+static int parse_hidden(cfg_config *c, const cfg_key *k, const char *v, char *msg, size_t n)
+{
+    char buf[256];
+    int widths[NN_MAX_HIDDEN], count = 0;
+    if (strlen(v) >= sizeof buf) {
+        snprintf(msg, n, "value too long");
+        return -1;
+    }
+    strcpy(buf, v);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+        int64_t w;
+        int rc = parse_i64(tok, k->lo, k->hi, &w);
+        if (rc || count == NN_MAX_HIDDEN) {
+            snprintf(msg, n, "'%s' is not a list of 1 to %d layer widths in %g..%g", v, NN_MAX_HIDDEN, k->lo,
+                     k->hi);
+            return -1;
+        }
+        widths[count++] = (int)w;
+    }
+    if (count == 0) {
+        snprintf(msg, n, "empty: give at least one layer width");
+        return -1;
+    }
+    c->net.n_hidden = count;
+    memset(c->net.hidden, 0, sizeof c->net.hidden);
+    memcpy(c->net.hidden, widths, (size_t)count * sizeof widths[0]);
+    return 0;
+}
+
+/* Parses value v for key k into c; 0, or -1 with the reason in msg. */
+static int apply_value(cfg_config *c, const cfg_key *k, const char *v, char *msg, size_t n)
+{
+    char *field = (char *)c + k->off;
+    char range[160];
+    switch (k->type) {
+    case CK_INT:
+    case CK_I64: {
+        int64_t x;
+        int rc = parse_i64(v, k->lo, k->hi, &x);
+        if (rc) {
+            snprintf(msg, n, "%s '%s': expected a whole number in %s", rc == -1 ? "bad value" : "out of range", v,
+                     cfg_format_range(k, range, sizeof range));
+            return -1;
+        }
+        if (k->type == CK_INT)
+            *(int *)field = (int)x;
+        else
+            *(int64_t *)field = x;
+        return 0;
+    }
+    case CK_U64: {
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(v, &end, 10);
+        if (end == v || *end || strchr(v, '-') || errno == ERANGE) {
+            snprintf(msg, n, "bad value '%s': expected a whole number in 0..18446744073709551615", v);
+            return -1;
+        }
+        *(uint64_t *)field = (uint64_t)x;
+        return 0;
+    }
+    case CK_DBL: {
+        char *end;
+        errno = 0;
+        double x = strtod(v, &end);
+        if (end == v || *end || !isfinite(x)) {
+            snprintf(msg, n, "bad value '%s': expected a number %s", v, cfg_format_range(k, range, sizeof range));
+            return -1;
+        }
+        if (x < k->lo || x > k->hi || (k->lo_open && x == k->lo) || (k->hi_open && x == k->hi)) {
+            snprintf(msg, n, "out of range '%s': expected a number %s", v, cfg_format_range(k, range, sizeof range));
+            return -1;
+        }
+        *(double *)field = x;
+        return 0;
+    }
+    case CK_BOOL: {
+        static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no", "off"};
+        for (int i = 0; i < 4; i++) {
+            if (!strcasecmp(v, yes[i]) || !strcasecmp(v, no[i])) {
+                *(int *)field = !strcasecmp(v, yes[i]);
+                return 0;
+            }
+        }
+        snprintf(msg, n, "bad value '%s': expected true or false (also yes/no, on/off, 1/0)", v);
+        return -1;
+    }
+    case CK_ENUM:
+        for (int i = 0; k->names[i]; i++)
+            if (!strcmp(v, k->names[i])) {
+                *(int *)field = i;
+                return 0;
+            }
+        snprintf(msg, n, "bad value '%s': expected one of %s", v, cfg_format_range(k, range, sizeof range));
+        return -1;
+    case CK_STR:
+    case CK_NAME:
+        if (strlen(v) >= k->size) {
+            snprintf(msg, n, "value too long (at most %zu characters)", k->size - 1);
+            return -1;
+        }
+        if (k->type == CK_STR && k->lo > 0 && !*v) {
+            snprintf(msg, n, "empty value");
+            return -1;
+        }
+        if (k->type == CK_NAME) {
+            for (const char *p = v; *p; p++) {
+                int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                         *p == '_' || *p == '-' || (*p == '.' && p != v);
+                if (!ok) {
+                    snprintf(msg, n, "bad value '%s': use letters, digits, '_', '-' and '.' (not first)", v);
+                    return -1;
+                }
+            }
+        }
+        strcpy(field, v);
+        return 0;
+    case CK_HIDDEN:
+        return parse_hidden(c, k, v, msg, n);
+    case CK_OPPONENTS:
+        return parse_opponents(c, v, msg, n);
+    }
+    snprintf(msg, n, "internal error: unknown key type");
+    return -1;
+}
+
+static int section_known(const char *s)
+{
+    for (int i = 0; cfg_sections[i]; i++)
+        if (!strcmp(cfg_sections[i], s))
+            return 1;
+    return 0;
+}
+
+static const cfg_key *find_key(const char *section, const char *name, int *index)
+{
+    for (int i = 0; i < cfg_nkeys; i++)
+        if (!strcmp(cfg_keys[i].section, section) && !strcmp(cfg_keys[i].key, name)) {
+            *index = i;
+            return &cfg_keys[i];
+        }
+    return NULL;
+}
+
+/* "unknown key x.y (keys of [x]: a, b, c)" */
+static void unknown_key(const char *section, const char *name, char *msg, size_t n)
+{
+    size_t len = (size_t)snprintf(msg, n, "unknown key (keys of [%s]:", section);
+    for (int i = 0; i < cfg_nkeys && len < n; i++)
+        if (!strcmp(cfg_keys[i].section, section))
+            len += (size_t)snprintf(msg + len, n - len, " %s", cfg_keys[i].key);
+    if (len < n)
+        snprintf(msg + len, n - len, ")");
+    (void)name;
+}
+
+static void unknown_section(const char *section, char *msg, size_t n)
+{
+    size_t len = (size_t)snprintf(msg, n, "unknown section [%s] (sections:", section);
+    for (int i = 0; cfg_sections[i] && len < n; i++)
+        len += (size_t)snprintf(msg + len, n - len, " [%s]", cfg_sections[i]);
+    if (len < n)
+        snprintf(msg + len, n - len, ")");
+}
+
+/* ---- the file ---- */
+
+typedef struct {
+    cfg_config *c;
+    FILE *f;
+    const char *path;
+    int line;            /* line most recently handed to inih */
+    int err_line;        /* first error found by the reader or handler (0 = none) */
+    char err[CFG_ERRLEN];
+    char *buf;           /* getline buffer */
+    size_t cap;
+} loader;
+
+static void loader_error(loader *ld, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void loader_error(loader *ld, int line, const char *fmt, ...)
+{
+    if (ld->err_line)
+        return;
+    ld->err_line = line;
+    int w = snprintf(ld->err, sizeof ld->err, "%s:%d: ", ld->path, line);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ld->err + w, sizeof ld->err - (size_t)w, fmt, ap);
+    va_end(ap);
+}
+
+/* inih's line reader: counts lines (inih calls the handler for a line before reading the next, so
+ * ld->line is the handler's line), rejects over-long lines instead of letting inih split them, and checks
+ * section headers here because inih only reports sections through their keys. */
+static char *reader(char *str, int num, void *stream)
+{
+    loader *ld = stream;
+    ssize_t got = getline(&ld->buf, &ld->cap, ld->f);
+    if (got < 0)
+        return NULL;
+    ld->line++;
+    char *s = ld->buf;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    int comment = *s == '#' || *s == ';';
+    size_t len = (size_t)got;
+    while (len && (ld->buf[len - 1] == '\n' || ld->buf[len - 1] == '\r'))
+        len--;
+    if (len > (size_t)num - 3 && !comment) {
+        loader_error(ld, ld->line, "line longer than %d characters", num - 3);
+        len = (size_t)num - 3;
+    }
+    if (len > (size_t)num - 3)
+        len = (size_t)num - 3;
+    memcpy(str, ld->buf, len);
+    str[len] = '\n';
+    str[len + 1] = 0;
+    if (*s == '[') {
+        char name[64];
+        const char *close = strchr(s, ']');
+        size_t nl = close ? (size_t)(close - s - 1) : 0;
+        if (close && nl < sizeof name) {
+            memcpy(name, s + 1, nl);
+            name[nl] = 0;
+            if (!section_known(trim(name))) {
+                char msg[CFG_ERRLEN / 2];
+                unknown_section(trim(name), msg, sizeof msg);
+                loader_error(ld, ld->line, "%s", msg);
+            }
+        }
+    }
+    return str;
+}
+
+/* Removes a trailing " # comment" (inih itself strips only " ; comment"). */
+static void strip_hash_comment(char *v)
+{
+    for (char *p = v; *p; p++)
+        if (*p == '#' && (p == v || p[-1] == ' ' || p[-1] == '\t')) {
+            *p = 0;
+            break;
+        }
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    loader *ld = user;
+    if (ld->err_line)
+        return 1;  /* report the first error only; inih's own syntax errors are compared by line */
+    if (!*section) {
+        loader_error(ld, ld->line, "%s: key outside any section (put it under [rules], [net], ...)", name);
+        return 1;
+    }
+    if (!section_known(section))
+        return 1;  /* already reported at the section header */
+    int index;
+    const cfg_key *k = find_key(section, name, &index);
+    char msg[CFG_ERRLEN / 2];
+    if (!k) {
+        unknown_key(section, name, msg, sizeof msg);
+        loader_error(ld, ld->line, "%s.%s: %s", section, name, msg);
+        return 1;
+    }
+    if (ld->c->line[index] > 0) {
+        loader_error(ld, ld->line, "%s.%s: given twice (first on line %d)", section, name, ld->c->line[index]);
+        return 1;
+    }
+    char v[CFG_MAX_LINE + 4];
+    snprintf(v, sizeof v, "%s", value);
+    strip_hash_comment(v);
+    if (apply_value(ld->c, k, trim(v), msg, sizeof msg) != 0) {
+        loader_error(ld, ld->line, "%s.%s: %s", section, name, msg);
+        return 1;
+    }
+    ld->c->line[index] = ld->line;
+    return 1;
+}
+
+int cfg_load(cfg_config *c, const char *path, char *err)
+{
+    loader ld = {.c = c, .path = path};
+    if (strlen(path) >= sizeof c->path) {
+        snprintf(err, CFG_ERRLEN, "%.200s...: path too long", path);
+        return -1;
+    }
+    ld.f = fopen(path, "r");
+    if (!ld.f) {
+        snprintf(err, CFG_ERRLEN, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = ini_parse_stream(reader, &ld, handler, &ld);
+    int read_error = ferror(ld.f);
+    fclose(ld.f);
+    free(ld.buf);
+    if (read_error) {
+        snprintf(err, CFG_ERRLEN, "%s: read error", path);
+        return -1;
+    }
+    if (rc > 0 && (!ld.err_line || rc < ld.err_line)) {
+        snprintf(err, CFG_ERRLEN, "%s:%d: syntax error: expected 'key = value', '[section]' or a comment", path,
+                 rc);
+        return -1;
+    }
+    if (rc < 0) {
+        snprintf(err, CFG_ERRLEN, "%s: cannot parse (libinih error %d)", path, rc);
+        return -1;
+    }
+    if (ld.err_line) {
+        snprintf(err, CFG_ERRLEN, "%s", ld.err);
+        return -1;
+    }
+    strcpy(c->path, path);
+    return 0;
+}
+
+int cfg_set(cfg_config *c, const char *assignment, char *err)
+{
+    char buf[1024], msg[CFG_ERRLEN / 2];
+    if (strlen(assignment) >= sizeof buf) {
+        snprintf(err, CFG_ERRLEN, "--set %.60s...: too long", assignment);
+        return -1;
+    }
+    strcpy(buf, assignment);
+    char *eq = strchr(buf, '=');
+    char *dot = strchr(buf, '.');
+    if (!eq || !dot || dot > eq) {
+        snprintf(err, CFG_ERRLEN, "--set %.400s: expected section.key=value", assignment);
+        return -1;
+    }
+    *eq = 0;
+    *dot = 0;
+    char *section = trim(buf), *name = trim(dot + 1), *value = trim(eq + 1);
+    int index;
+    const cfg_key *k;
+    if (!section_known(section)) {
+        unknown_section(section, msg, sizeof msg);
+        snprintf(err, CFG_ERRLEN, "--set %s: %s", assignment, msg);
+        return -1;
+    }
+    if (!(k = find_key(section, name, &index))) {
+        unknown_key(section, name, msg, sizeof msg);
+        snprintf(err, CFG_ERRLEN, "--set %s: %s.%s: %s", assignment, section, name, msg);
+        return -1;
+    }
+    if (apply_value(c, k, value, msg, sizeof msg) != 0) {
+        snprintf(err, CFG_ERRLEN, "--set %s: %s.%s: %s", assignment, section, name, msg);
+        return -1;
+    }
+    c->line[index] = CFG_FROM_SET;
+    return 0;
+}
+
+/* "FILE:LINE: " or "--set " prefix describing where key `section.key` came from. */
+static void origin(const cfg_config *c, const char *section, const char *name, char *buf, size_t n)
+{
+    int index;
+    if (!find_key(section, name, &index) || c->line[index] == 0)
+        snprintf(buf, n, "%s: ", c->path[0] ? c->path : "config");
+    else if (c->line[index] == CFG_FROM_SET)
+        snprintf(buf, n, "--set %s.%s: ", section, name);
+    else
+        snprintf(buf, n, "%s:%d: ", c->path, c->line[index]);
+}
+
+static int check_fail(const cfg_config *c, char *err, const char *section, const char *name, const char *fmt,
+                      ...) __attribute__((format(printf, 5, 6)));
+static int check_fail(const cfg_config *c, char *err, const char *section, const char *name, const char *fmt, ...)
+{
+    char where[CFG_PATH_LEN + 64];
+    origin(c, section, name, where, sizeof where);
+    int w = snprintf(err, CFG_ERRLEN, "%s", where);
+    if (w < 0 || w >= CFG_ERRLEN)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + w, CFG_ERRLEN - (size_t)w, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The key named inside a module's message "selfplay.threads must be ..." (first word before " "), if it is
+ * one of ours; else the fallback. */
+static void key_of_message(const char *msg, const char *fb_section, const char *fb_key, char *section,
+                           char *name)
+{
+    char word[96];
+    int index;
+    strcpy(section, fb_section);
+    strcpy(name, fb_key);
+    if (sscanf(msg, "%95s", word) != 1)
+        return;
+    char *dot = strchr(word, '.');
+    if (!dot)
+        return;
+    *dot = 0;
+    char *end = dot + 1 + strcspn(dot + 1, ":, ");
+    *end = 0;
+    if (find_key(word, dot + 1, &index)) {
+        strcpy(section, word);
+        strcpy(name, dot + 1);
+    }
+}
+
+int cfg_finish(cfg_config *c, char *err)
+{
+    for (int i = 0; i < cfg_nkeys; i++)
+        if (cfg_keys[i].required && c->line[i] == 0)
+            return check_fail(c, err, cfg_keys[i].section, cfg_keys[i].key,
+                              "missing required key %s.%s (add it under [%s])", cfg_keys[i].section,
+                              cfg_keys[i].key, cfg_keys[i].section);
+    char msg[NN_ERRLEN + AGENT_ERRLEN], sec[32], key[32];
+    if (kalah_rules_check(&c->rules, msg) != KALAH_OK) {
+        key_of_message(msg, "rules", "seeds", sec, key);
+        return check_fail(c, err, sec, key, "[rules]: %s", msg);
+    }
+    c->net.input_dim = kalah_encode_dim(&c->rules);
+    c->net.n_policy = c->rules.pits;
+    if (nn_config_check(&c->net, msg) != NN_OK)
+        return check_fail(c, err, "net", "hidden", "[net]: %s", msg);
+    if (mcts_config_check(&c->mcts, msg) != MCTS_OK) {
+        key_of_message(msg, "mcts", "sims", sec, key);
+        return check_fail(c, err, sec, key, "%s", msg);
+    }
+    if (selfplay_config_check(&c->selfplay, msg) != MCTS_OK) {
+        key_of_message(msg, "selfplay", "games", sec, key);
+        return check_fail(c, err, sec, key, "%s", msg);
+    }
+    int64_t auto_steps = c->run.iterations * (int64_t)c->train.steps_per_iteration;
+    c->optim.sched.total_steps = c->train.lr_total_steps ? c->train.lr_total_steps : (auto_steps > 0 ? auto_steps : 1);
+    if (c->optim.sched.lr_min > c->optim.sched.lr)
+        return check_fail(c, err, "train", "lr_min", "train.lr_min (%g) must not exceed train.lr (%g)",
+                          c->optim.sched.lr_min, c->optim.sched.lr);
+    if (nn_optim_config_check(&c->optim, msg) != NN_OK)
+        return check_fail(c, err, "train", "optimizer", "[train]: %s", msg);
+    if (c->train.min_replay > c->train.replay_window)
+        return check_fail(c, err, "train", "min_replay", "train.min_replay (%d) exceeds train.replay_window (%d)",
+                          c->train.min_replay, c->train.replay_window);
+    if (c->eval.games % 2)
+        return check_fail(c, err, "eval", "games", "eval.games must be even (colour-swapped pairs), got %d",
+                          c->eval.games);
+    if (c->eval.final_games % 2 || c->eval.final_games == 1)
+        return check_fail(c, err, "eval", "final_games",
+                          "eval.final_games must be 0 or even (colour-swapped pairs), got %d", c->eval.final_games);
+    for (int i = 0; i < c->eval.n_opponents; i++) {
+        char aerr[AGENT_ERRLEN];
+        agent *a = agent_create(c->eval.opponents[i], &c->rules, aerr);
+        if (!a)
+            return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
+        agent_free(a);
+    }
+    if (!c->run.name[0]) {
+        const char *base = c->path[0] ? strrchr(c->path, '/') : NULL;
+        base = base ? base + 1 : c->path[0] ? c->path : "run";
+        size_t len = strlen(base);
+        if (len > 4 && !strcmp(base + len - 4, ".ini"))
+            len -= 4;
+        size_t j = 0;
+        for (size_t i = 0; i < len && j + 1 < sizeof c->run.name; i++) {
+            char ch = base[i];
+            int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                     ch == '_' || ch == '-' || (ch == '.' && j > 0);
+            c->run.name[j++] = ok ? ch : '_';
+        }
+        c->run.name[j] = 0;
+        if (!j)
+            strcpy(c->run.name, "run");
+    }
+    return 0;
+}

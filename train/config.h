@@ -1,0 +1,135 @@
+/* config.h — the training config: an INI file (libinih) → one typed struct, strictly validated
+ * (DESIGN.md §3.4, issue 6).
+ *
+ * Sections and what they fill (every key, its type, default and range: the table in config.c, printed with
+ * documentation by cfg_write(..., CFG_WRITE_DOCS); the example configs in configs/ document each key in place):
+ *   [rules]     kalah_rules            (pits, seeds, capture, end, max_sows)
+ *   [net]       nn_config              (hidden = 128,128 widths, residual, margin_head, activation);
+ *                                       input_dim and n_policy follow from the rules (kalah_encode)
+ *   [mcts]      mcts_config            (the self-play search; key = field name, selfplay/mcts.h)
+ *   [selfplay]  selfplay_config        (threads, games per iteration, ...; selfplay/selfplay.h)
+ *   [train]     nn_optim_config + nn_loss_weights + cfg_train (batch, steps, replay window, ...)
+ *   [eval]      cfg_eval               (opponent agent specs, games, how often, the trained agent's search)
+ *   [run]       cfg_run                (seed, name, iterations, checkpoints, where runs go)
+ *
+ * Syntax: "key = value" lines under "[section]" headers; whole-line comments start with '#' or ';', and a
+ * comment may follow a value after whitespace (" ; ..." or " # ..."). Lines are at most CFG_MAX_LINE
+ * characters (comment lines excepted).
+ *
+ * Strictness (every error names the place: "FILE:LINE: section.key: message", or "--set section.key=...:
+ * message" for overrides): an unknown section, an unknown key, a key outside any section, a key given twice,
+ * a value that does not parse, a value out of range, a missing required key (only run.iterations is
+ * required: how long to train is the one thing a config must say), and the cross-field checks of
+ * cfg_finish (the modules' own check functions, agent specs that do not parse, ...).
+ *
+ * Usage: cfg_defaults → cfg_load (file) → cfg_set (each --set) → cfg_finish (required keys, derived
+ * fields, cross-checks). Library code: nothing is printed; every function returns 0 or -1 with a message in
+ * err (CFG_ERRLEN bytes).
+ */
+#ifndef SOWZERO_TRAIN_CONFIG_H
+#define SOWZERO_TRAIN_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "env/kalah.h"
+#include "nn/net.h"
+#include "nn/optim.h"
+#include "selfplay/mcts.h"
+#include "selfplay/selfplay.h"
+#include "train/metrics.h"
+
+#define CFG_ERRLEN 640
+#define CFG_MAX_LINE 196                        /* longest non-comment line (libinih's buffer is 200) */
+#define CFG_MAX_OPPONENTS TRAIN_MAX_OPPONENTS
+#define CFG_SPEC_LEN 192
+#define CFG_NAME_LEN 64
+#define CFG_PATH_LEN 1024
+#define CFG_MAX_KEYS 96
+
+/* [train]: what the optimiser structs do not hold. */
+typedef struct {
+    int batch_size;           /* samples per SGD step, 1..65536 */
+    int steps_per_iteration;  /* SGD steps after each iteration's self-play, 0..1000000 */
+    int replay_window;        /* newest samples the replay buffer keeps, 1..100000000 */
+    int min_replay;           /* samples the buffer must hold before any SGD step, 0..replay_window */
+    int threads;              /* OpenBLAS threads for the SGD steps, 1..256 */
+    int64_t lr_total_steps;   /* cosine half-cycle in steps; 0 = iterations × steps_per_iteration */
+} cfg_train;
+
+/* [eval]: the evaluation matches of the trained agent against fixed opponents. */
+typedef struct {
+    int n_opponents;                              /* 0..CFG_MAX_OPPONENTS (0: never evaluate) */
+    char opponents[CFG_MAX_OPPONENTS][CFG_SPEC_LEN]; /* agent specs (eval/agent.h) */
+    int games;                /* games per opponent at each evaluation, even, 2..100000 (colour-swapped) */
+    int final_games;          /* games per opponent in the final evaluation; 0 = games; else even >= 2 */
+    int every;                /* evaluate after every `every`-th iteration, 0 = only after the last */
+    int threads;              /* match worker threads, 1..256 */
+    int sims;                 /* PUCT simulations per move of the trained agent (az agent), 0..100000 */
+    int batch;                /* leaves per net call of the az agent, 1..64 */
+    int opening_plies;        /* random sowings before each pair of games, 0..20 */
+} cfg_eval;
+
+/* [run]. */
+typedef struct {
+    uint64_t seed;            /* master seed of everything random (self-play, sampling, init, openings) */
+    char name[CFG_NAME_LEN];  /* run name ([A-Za-z0-9_.-]); "" = the config file's name without .ini */
+    int64_t iterations;       /* self-play + train iterations of the run, >= 1 (required) */
+    int checkpoint_every;     /* write a checkpoint after every k-th iteration (and the last), >= 1 */
+    int keep_checkpoints;     /* newest checkpoints kept in checkpoints/, >= 1 */
+    char dir[CFG_PATH_LEN];   /* parent of default run directories ("runs") */
+} cfg_run;
+
+typedef struct {
+    kalah_rules rules;
+    nn_config net;            /* input_dim, n_policy: filled by cfg_finish from the rules */
+    mcts_config mcts;
+    selfplay_config selfplay;
+    nn_optim_config optim;    /* sched.total_steps: filled by cfg_finish (see cfg_train.lr_total_steps) */
+    nn_loss_weights loss;
+    cfg_train train;
+    cfg_eval eval;
+    cfg_run run;
+
+    /* Bookkeeping of where each key's value came from (indices into the key table, CFG_MAX_KEYS). */
+    char path[CFG_PATH_LEN];  /* the config file loaded ("" before cfg_load) */
+    int line[CFG_MAX_KEYS];   /* > 0: file line; CFG_FROM_SET: a --set override; 0: default */
+} cfg_config;
+
+#define CFG_FROM_SET (-1)
+
+/* Every key at its default (module defaults: kalah_rules_default, nn_config_default, mcts_config_default,
+ * selfplay_config_default, nn_optim_config_default, nn_loss_weights_default; the [train] [eval] [run]
+ * defaults are in the key table). */
+void cfg_defaults(cfg_config *c);
+
+/* Reads path into c (keys not in the file keep their values). -1 with "PATH: cannot open: reason" or
+ * "PATH:LINE: ..." in err. */
+int cfg_load(cfg_config *c, const char *path, char *err);
+
+/* Applies one override "section.key=value" (whitespace around key and value allowed), validated exactly
+ * as a file line. -1 with "--set ASSIGNMENT: message" in err. */
+int cfg_set(cfg_config *c, const char *assignment, char *err);
+
+/* Checks required keys, fills derived fields (net.input_dim, net.n_policy, optim.sched.total_steps,
+ * run.name from the file name), and runs the cross-field checks (kalah_rules_check, nn_config_check,
+ * nn_optim_config_check, mcts_config_check, selfplay_config_check, every opponent spec through
+ * agent_create under the rules, min_replay <= replay_window). -1 with a message naming the key. */
+int cfg_finish(cfg_config *c, char *err);
+
+enum { CFG_WRITE_PLAIN = 0, CFG_WRITE_DOCS = 1 };
+
+/* Writes every key of c as INI that cfg_load reads back to the same values (doubles with 17 significant
+ * digits). CFG_WRITE_DOCS adds each key's documentation, default and range as comments. 0, or -1 on a write
+ * error. */
+int cfg_write(const cfg_config *c, FILE *f, int flags);
+
+/* Number of keys in the table, and key i as "section.key" (NULL past the end). */
+int cfg_key_count(void);
+const char *cfg_key_name(int i, char *buf, size_t n);
+
+/* 1 when "section.key" was given in the file or by --set (not just defaulted). */
+int cfg_was_set(const cfg_config *c, const char *section_dot_key);
+
+#endif

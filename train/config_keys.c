@@ -1,0 +1,157 @@
+/* config_keys.c — every config key: section, name, type, field, range, documentation. The single source
+ * the parser, the writer (effective config copies, documented templates) and the tests use. */
+#include "train/config_keys.h"
+
+#include <float.h>
+#include <stdint.h>
+
+#define F(field) offsetof(cfg_config, field)
+#define NOLIM 0, 0
+#define I(sec, name, field, lo, hi, doc) {sec, name, CK_INT, F(field), lo, hi, 0, 0, NULL, 0, 0, doc}
+#define L(sec, name, field, lo, hi, doc) {sec, name, CK_I64, F(field), lo, hi, 0, 0, NULL, 0, 0, doc}
+#define D(sec, name, field, lo, hi, lo_open, hi_open, doc) \
+    {sec, name, CK_DBL, F(field), lo, hi, lo_open, hi_open, NULL, 0, 0, doc}
+#define B(sec, name, field, doc) {sec, name, CK_BOOL, F(field), 0, 1, 0, 0, NULL, 0, 0, doc}
+#define E(sec, name, field, names, doc) {sec, name, CK_ENUM, F(field), 0, 0, 0, 0, names, 0, 0, doc}
+
+static const char *const capture_names[] = {"opposite", "always", "none", NULL};
+static const char *const end_names[] = {"either-empty", "mover-empty", NULL};
+static const char *const opt_names[] = {"sgd", "adam", NULL};
+static const char *const sched_names[] = {"constant", "step", "cosine", NULL};
+
+const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", NULL};
+
+const cfg_key cfg_keys[] = {
+    /* ---- [rules] (DESIGN.md §1.1) ---- */
+    I("rules", "pits", rules.pits, 1, KALAH_MAX_PITS, "Pits per player."),
+    I("rules", "seeds", rules.seeds, 1, 18, "Seeds per pit at the start; 2*pits*seeds must be <= 255."),
+    E("rules", "capture", rules.capture, capture_names,
+      "opposite: a capture needs a non-empty opposite pit; always: an empty opposite pit still banks the "
+      "capturing seed; none: no captures."),
+    E("rules", "end", rules.end, end_names,
+      "either-empty: the game ends as soon as either row is empty, both rows swept home; mover-empty: it "
+      "ends when the player to move has no seeds, the other player sweeps."),
+    I("rules", "max_sows", rules.max_sows, 0, 65535, "0 = no limit; else the game ends (with the sweep) after "
+      "that many sowings in total."),
+
+    /* ---- [net] (nn/net.h) ---- */
+    {"net", "hidden", CK_HIDDEN, F(net), 1, 4096, 0, 0, NULL, 0, 0,
+     "Widths of the hidden layers, comma-separated (1 to 8 layers of 1..4096). Wider and deeper nets learn "
+     "more but make every self-play move slower."},
+    B("net", "residual", net.residual,
+      "Add each hidden layer's input to its output when both have the same width (a one-layer residual "
+      "block)."),
+    B("net", "margin_head", net.margin_head,
+      "An auxiliary head predicting the final store margin (weighted by train.margin_weight); it gives the "
+      "trunk a denser signal than the win/draw/loss value alone."),
+    {"net", "activation", CK_STR, F(net.activation), 1, 0, 0, 0, NULL, sizeof(((nn_config *)0)->activation), 0,
+     "Hidden activation; only relu is implemented."},
+
+    /* ---- [mcts] (selfplay/mcts.h): the self-play search ---- */
+    I("mcts", "sims", mcts.sims, 1, 1000000,
+      "Root visits per self-play move (visits kept from the previous move's subtree count). The main "
+      "quality/speed knob: self-play time grows linearly with it."),
+    D("mcts", "c_puct", mcts.c_puct, 0, 100, 1, 0, "PUCT exploration constant: higher explores more."),
+    D("mcts", "fpu_reduction", mcts.fpu_reduction, 0, 2, 0, 0,
+      "First-play urgency: an unvisited move is valued at its parent's Q minus this."),
+    D("mcts", "dirichlet_alpha", mcts.dirichlet_alpha, 0, 1000, 1, 0,
+      "Concentration of the Dirichlet noise added to the root priors (about 10 / typical number of legal "
+      "moves)."),
+    D("mcts", "dirichlet_eps", mcts.dirichlet_eps, 0, 1, 0, 0,
+      "Weight of the root noise; 0 turns it off. Noise makes self-play try moves the net does not like yet."),
+    I("mcts", "temp_moves", mcts.temp_moves, 0, 100000,
+      "Plies from the start of each self-play game whose move is sampled in proportion to visits^(1/"
+      "temperature) rather than the most visited; gives the replay buffer varied openings."),
+    D("mcts", "temperature", mcts.temperature, 0, 100, 1, 0, "Temperature of those plies."),
+    I("mcts", "leaves_per_game", mcts.leaves_per_game, 1, 64,
+      "Leaves one game may add to a net batch (more than 1 uses virtual loss): bigger batches for fewer "
+      "games in flight, at some cost in search quality."),
+    B("mcts", "solver", mcts.solver,
+      "MCTS-Solver: propagate proven wins/losses from finished positions, stop when the root is proven."),
+    B("mcts", "reuse_tree", mcts.reuse_tree, "Keep the subtree of the move played for the next search."),
+
+    /* ---- [selfplay] (selfplay/selfplay.h) ---- */
+    I("selfplay", "threads", selfplay.threads, 1, 256,
+      "Self-play worker threads; set it to the number of cores (the net calls use one BLAS thread each)."),
+    I("selfplay", "games_per_thread", selfplay.games_per_thread, 1, 4096,
+      "Games each worker runs at once; their leaves share one net call, so this is the forward batch size. "
+      "Keep games_per_thread * threads <= games."),
+    I("selfplay", "games", selfplay.games, 1, 100000000, "Self-play games per iteration."),
+    I("selfplay", "max_moves", selfplay.max_moves, 1, 1000000,
+      "Plies after which an unfinished game is scored by sweeping (a safety net)."),
+    B("selfplay", "pi_visits", selfplay.pi_visits,
+      "Policy target: 0 = visit counts sharpened like the move choice (one-hot after temp_moves), 1 = plain "
+      "visit shares at every ply."),
+
+    /* ---- [train] (nn/optim.h, nn/net.h loss) ---- */
+    E("train", "optimizer", optim.kind, opt_names, "sgd (with momentum) or adam."),
+    D("train", "lr", optim.sched.lr, 0, 10, 1, 0, "Base learning rate."),
+    E("train", "lr_schedule", optim.sched.kind, sched_names,
+      "constant; step: lr * lr_gamma^floor(step / lr_step_size); cosine: from lr down to lr_min over "
+      "lr_total_steps."),
+    D("train", "lr_gamma", optim.sched.gamma, 0, 1, 1, 0, "step schedule: factor per lr_step_size steps."),
+    L("train", "lr_step_size", optim.sched.step_size, 1, INT64_MAX, "step schedule: steps between decays."),
+    L("train", "lr_total_steps", train.lr_total_steps, 0, INT64_MAX,
+      "cosine schedule: length of the decay in steps; 0 = the whole run (iterations * steps_per_iteration)."),
+    D("train", "lr_min", optim.sched.lr_min, 0, 10, 0, 0, "cosine schedule: final learning rate (<= lr)."),
+    D("train", "momentum", optim.momentum, 0, 1, 0, 1, "sgd: momentum."),
+    D("train", "beta1", optim.beta1, 0, 1, 0, 1, "adam: first-moment decay."),
+    D("train", "beta2", optim.beta2, 0, 1, 0, 1, "adam: second-moment decay."),
+    D("train", "eps", optim.eps, 0, 1, 1, 0, "adam: denominator epsilon."),
+    D("train", "policy_weight", loss.policy_w, 0, 1000, 0, 0, "Weight of the policy cross-entropy."),
+    D("train", "value_weight", loss.value_w, 0, 1000, 0, 0, "Weight of the value squared error."),
+    D("train", "margin_weight", loss.margin_w, 0, 1000, 0, 0,
+      "Weight of the margin head's squared error (target: final margin / total seeds)."),
+    D("train", "l2", loss.l2, 0, 1, 0, 0, "L2 penalty on the weight matrices (sum of squares)."),
+    I("train", "batch_size", train.batch_size, 1, 65536, "Samples per SGD step."),
+    I("train", "steps_per_iteration", train.steps_per_iteration, 0, 1000000,
+      "SGD steps after each iteration's self-play. batch_size * steps / new samples is how often each "
+      "sample is reused."),
+    I("train", "replay_window", train.replay_window, 1, 100000000,
+      "Newest samples kept for training; older ones are dropped. Small windows follow the improving net "
+      "closely, big ones overfit less."),
+    I("train", "min_replay", train.min_replay, 0, 100000000,
+      "Samples required before the first SGD step (<= replay_window)."),
+    I("train", "threads", train.threads, 1, 256, "OpenBLAS threads for the SGD steps."),
+
+    /* ---- [eval] ---- */
+    {"eval", "opponents", CK_OPPONENTS, F(eval), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,
+     "Opponents of the evaluation matches: agent specs (DESIGN.md §2: random, greedy, ab:depth=N, "
+     "mcts:sims=N, az:net=FILE) separated by commas or spaces (a key=value after a spec belongs to it); "
+     "empty = no evaluation. best.h5 is the net with the best mean score over them."},
+    I("eval", "games", eval.games, 2, 100000,
+      "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even."),
+    I("eval", "final_games", eval.final_games, 0, 100000,
+      "Games per opponent after the last iteration (0 = games); the run's headline result."),
+    I("eval", "every", eval.every, 0, 1000000, "Evaluate after every k-th iteration; 0 = only after the last."),
+    I("eval", "threads", eval.threads, 1, 256, "Match worker threads."),
+    I("eval", "sims", eval.sims, 0, 1000000,
+      "PUCT simulations per move of the trained agent in evaluation games (no noise, most visited move); 0 "
+      "plays the raw policy."),
+    I("eval", "batch", eval.batch, 1, 64, "Leaves per net call of the trained agent's search."),
+    I("eval", "opening_plies", eval.opening_plies, 0, 20,
+      "Random sowings from the start before each pair of games, so that deterministic agents do not replay "
+      "one game."),
+
+    /* ---- [run] ---- */
+    {"run", "seed", CK_U64, F(run.seed), NOLIM, 0, 0, NULL, 0, 0,
+     "Master seed: the net's initialisation, self-play, replay sampling and evaluation openings follow from "
+     "it."},
+    {"run", "name", CK_NAME, F(run.name), 0, 0, 0, 0, NULL, CFG_NAME_LEN, 0,
+     "Run name (letters, digits, _ . -); the default run directory is <dir>/<name>-<date>-<time>. Empty = "
+     "the config file's name."},
+    {"run", "iterations", CK_I64, F(run.iterations), 1, 100000000, 0, 0, NULL, 0, 1,
+     "Iterations (self-play, then SGD, then maybe evaluation and checkpoint). Required."},
+    I("run", "checkpoint_every", run.checkpoint_every, 1, 1000000,
+      "Write a checkpoint after every k-th iteration (and after the last, and on Ctrl-C)."),
+    I("run", "keep_checkpoints", run.keep_checkpoints, 1, 1000000, "Newest checkpoints to keep."),
+    {"run", "dir", CK_STR, F(run.dir), 1, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
+     "Parent directory of default run directories (--run-dir overrides the whole path)."},
+};
+
+const int cfg_nkeys = (int)(sizeof cfg_keys / sizeof cfg_keys[0]);
+
+_Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
+_Static_assert(sizeof(kalah_capture) == sizeof(int) && sizeof(kalah_end) == sizeof(int) &&
+                   sizeof(nn_opt_kind) == sizeof(int) && sizeof(nn_lr_kind) == sizeof(int),
+               "CK_ENUM fields are accessed as int");

@@ -1,0 +1,181 @@
+/* config_write.c — cfg_config → INI text (the run directory's config.ini, documented templates). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/config.h"
+#include "train/config_keys.h"
+
+/* The shortest "%.*g" form that reads back as exactly x. */
+static char *fmt_double(double x, char *buf, size_t n)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return buf;
+}
+
+char *cfg_format_value(const cfg_config *c, const cfg_key *k, char *buf, size_t n)
+{
+    const char *field = (const char *)c + k->off;
+    switch (k->type) {
+    case CK_INT:
+        snprintf(buf, n, "%d", *(const int *)field);
+        break;
+    case CK_I64:
+        snprintf(buf, n, "%" PRId64, *(const int64_t *)field);
+        break;
+    case CK_U64:
+        snprintf(buf, n, "%" PRIu64, *(const uint64_t *)field);
+        break;
+    case CK_DBL:
+        fmt_double(*(const double *)field, buf, n);
+        break;
+    case CK_BOOL:
+        snprintf(buf, n, "%s", *(const int *)field ? "true" : "false");
+        break;
+    case CK_ENUM: {
+        int v = *(const int *)field, count = 0;
+        while (k->names[count])
+            count++;
+        snprintf(buf, n, "%s", v >= 0 && v < count ? k->names[v] : "?");
+        break;
+    }
+    case CK_STR:
+    case CK_NAME:
+        snprintf(buf, n, "%s", field);
+        break;
+    case CK_HIDDEN: {
+        size_t len = 0;
+        buf[0] = 0;
+        for (int i = 0; i < c->net.n_hidden && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%d", i ? "," : "", c->net.hidden[i]);
+        break;
+    }
+    case CK_OPPONENTS: {
+        size_t len = 0;
+        buf[0] = 0;
+        for (int i = 0; i < c->eval.n_opponents && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c->eval.opponents[i]);
+        break;
+    }
+    }
+    return buf;
+}
+
+char *cfg_format_range(const cfg_key *k, char *buf, size_t n)
+{
+    char lo[40], hi[40];
+    switch (k->type) {
+    case CK_INT:
+    case CK_I64:
+        if (k->hi >= 9.2e18)
+            snprintf(buf, n, ">= %.0f", k->lo);
+        else
+            snprintf(buf, n, "%.0f..%.0f", k->lo, k->hi);
+        break;
+    case CK_U64:
+        snprintf(buf, n, "any whole number >= 0");
+        break;
+    case CK_DBL:
+        fmt_double(k->lo, lo, sizeof lo);
+        fmt_double(k->hi, hi, sizeof hi);
+        snprintf(buf, n, "%s %s x %s %s", lo, k->lo_open ? "<" : "<=", k->hi_open ? "<" : "<=", hi);
+        break;
+    case CK_BOOL:
+        snprintf(buf, n, "true or false");
+        break;
+    case CK_ENUM: {
+        size_t len = 0;
+        buf[0] = 0;
+        for (int i = 0; k->names[i] && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", k->names[i]);
+        break;
+    }
+    case CK_STR:
+        snprintf(buf, n, "text, at most %zu characters", k->size - 1);
+        break;
+    case CK_NAME:
+        snprintf(buf, n, "letters, digits, _ - . (at most %zu)", k->size - 1);
+        break;
+    case CK_HIDDEN:
+        snprintf(buf, n, "1 to %d widths in %.0f..%.0f", NN_MAX_HIDDEN, k->lo, k->hi);
+        break;
+    case CK_OPPONENTS:
+        snprintf(buf, n, "0 to %d agent specs", CFG_MAX_OPPONENTS);
+        break;
+    }
+    return buf;
+}
+
+/* Writes text as '# ' comment lines wrapped at ~100 columns. */
+static void comment(FILE *f, const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        size_t take = strlen(p);
+        if (take > 98) {
+            take = 98;
+            while (take > 0 && p[take] != ' ')
+                take--;
+            if (take == 0)
+                take = 98;
+        }
+        fprintf(f, "# %.*s\n", (int)take, p);
+        p += take;
+        while (*p == ' ')
+            p++;
+    }
+}
+
+int cfg_write(const cfg_config *c, FILE *f, int flags)
+{
+    cfg_config def;
+    cfg_defaults(&def);
+    char value[2048], dvalue[2048], range[256];
+    for (int s = 0; cfg_sections[s]; s++) {
+        fprintf(f, "%s[%s]\n", s ? "\n" : "", cfg_sections[s]);
+        for (int i = 0; i < cfg_nkeys; i++) {
+            const cfg_key *k = &cfg_keys[i];
+            if (strcmp(k->section, cfg_sections[s]))
+                continue;
+            if (flags & CFG_WRITE_DOCS) {
+                char line[2600];
+                comment(f, k->doc);
+                cfg_format_value(&def, k, dvalue, sizeof dvalue);
+                cfg_format_range(k, range, sizeof range);
+                snprintf(line, sizeof line, "Default: %s. Range: %s.",
+                         k->required ? "none (required)" : (dvalue[0] ? dvalue : "(empty)"), range);
+                comment(f, line);
+            }
+            fprintf(f, "%s = %s\n", k->key, cfg_format_value(c, k, value, sizeof value));
+            if ((flags & CFG_WRITE_DOCS) && i + 1 < cfg_nkeys && !strcmp(cfg_keys[i + 1].section, k->section))
+                fputc('\n', f);
+        }
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int cfg_key_count(void)
+{
+    return cfg_nkeys;
+}
+
+const char *cfg_key_name(int i, char *buf, size_t n)
+{
+    if (i < 0 || i >= cfg_nkeys)
+        return NULL;
+    snprintf(buf, n, "%s.%s", cfg_keys[i].section, cfg_keys[i].key);
+    return buf;
+}
+
+int cfg_was_set(const cfg_config *c, const char *section_dot_key)
+{
+    char name[96];
+    for (int i = 0; i < cfg_nkeys; i++)
+        if (!strcmp(cfg_key_name(i, name, sizeof name), section_dot_key))
+            return c->line[i] != 0;
+    return 0;
+}

@@ -1,0 +1,110 @@
+#include "train/progress.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct train_progress {
+    FILE *out;
+    int tty;
+    int bar_drawn;   /* the cursor sits at the end of a bar line */
+};
+
+train_progress *train_progress_create(FILE *out, int tty)
+{
+    train_progress *p = calloc(1, sizeof *p);
+    if (p) {
+        p->out = out;
+        p->tty = tty;
+    }
+    return p;
+}
+
+char *train_format_duration(double s, char *buf, size_t n)
+{
+    if (!(s >= 0) || !isfinite(s))
+        snprintf(buf, n, "?");
+    else if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+    return buf;
+}
+
+/* 8100 -> "8.1k", 1.2e6 -> "1.2M". */
+static char *si(double v, char *buf, size_t n)
+{
+    if (v >= 1e6)
+        snprintf(buf, n, "%.1fM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(buf, n, "%.0fk", v / 1e3);
+    else if (v >= 1e3)
+        snprintf(buf, n, "%.1fk", v / 1e3);
+    else
+        snprintf(buf, n, "%.0f", v);
+    return buf;
+}
+
+static void fields(const train_progress_info *in, char *buf, size_t n)
+{
+    char speed[16], games[16], eta[16], el[16];
+    size_t len = (size_t)snprintf(buf, n, "%" PRId64 "/%" PRId64 " it  games %s", in->iteration, in->iterations,
+                                  si((double)in->games, games, sizeof games));
+    if (in->have_loss && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "  loss %.3f", in->loss);
+    if (len < n)
+        len += (size_t)snprintf(buf + len, n - len, "  %s pos/s", si(in->pos_per_s, speed, sizeof speed));
+    if (in->have_eval && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "  eval %.2f", in->eval_score);
+    if (len < n)
+        snprintf(buf + len, n - len, "  %s  ETA %s", train_format_duration(in->elapsed_s, el, sizeof el),
+                 in->eta_s < 0 ? "?" : train_format_duration(in->eta_s, eta, sizeof eta));
+}
+
+void train_progress_update(train_progress *p, const train_progress_info *in)
+{
+    char text[256];
+    fields(in, text, sizeof text);
+    if (!p->tty) {
+        fprintf(p->out, "iteration %s\n", text);
+        fflush(p->out);
+        return;
+    }
+    enum { WIDTH = 24 };
+    char bar[WIDTH + 1];
+    int filled = in->iterations > 0 ? (int)(WIDTH * in->iteration / in->iterations) : 0;
+    if (filled > WIDTH)
+        filled = WIDTH;
+    memset(bar, '#', (size_t)filled);
+    memset(bar + filled, '.', (size_t)(WIDTH - filled));
+    bar[WIDTH] = 0;
+    /* \r returns to the line start, \033[K clears what a longer previous bar left behind. */
+    fprintf(p->out, "\r[%s] %s\033[K", bar, text);
+    fflush(p->out);
+    p->bar_drawn = 1;
+}
+
+void train_progress_message(train_progress *p, const char *msg)
+{
+    if (p->bar_drawn) {
+        fputs("\r\033[K", p->out);
+        p->bar_drawn = 0;
+    }
+    fputs(msg, p->out);
+    if (!*msg || msg[strlen(msg) - 1] != '\n')
+        fputc('\n', p->out);
+    fflush(p->out);
+}
+
+void train_progress_free(train_progress *p)
+{
+    if (!p)
+        return;
+    if (p->bar_drawn)
+        fputc('\n', p->out);
+    fflush(p->out);
+    free(p);
+}

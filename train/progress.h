@@ -1,0 +1,44 @@
+/* progress.h — what the trainer shows while it runs: a one-line progress bar redrawn in place on a
+ * terminal, or one plain log line per iteration otherwise (a pipe, a CI log, a file).
+ *
+ * The bar: "[#####.....]  12/40 it  games 1200  loss 1.234  8.1k pos/s  eval 0.62  ETA 5m12s". Messages
+ * (warnings, evaluation tables) are printed on their own lines above it. Everything goes to the FILE the
+ * caller chooses (the train command uses stderr, keeping stdout free).
+ */
+#ifndef SOWZERO_TRAIN_PROGRESS_H
+#define SOWZERO_TRAIN_PROGRESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* One iteration's summary, as the trainer reports it. */
+typedef struct {
+    int64_t iteration, iterations;  /* done so far (1-based), and the run's total */
+    int64_t games, samples;         /* cumulative */
+    int have_loss;
+    double loss, lr;
+    double pos_per_s;               /* self-play positions per second in this iteration */
+    int have_eval;
+    double eval_score;              /* mean score over the opponents, when have_eval */
+    double elapsed_s;               /* since the run started (resumes continue the count) */
+    double eta_s;                   /* estimated seconds left; < 0 when unknown */
+} train_progress_info;
+
+typedef struct train_progress train_progress;
+
+/* tty: 1 draws the bar (use isatty(fileno(out))), 0 writes log lines. NULL when out of memory. */
+train_progress *train_progress_create(FILE *out, int tty);
+
+/* Redraws the bar (tty) or writes one log line. */
+void train_progress_update(train_progress *p, const train_progress_info *info);
+
+/* Prints a message on its own line(s) (the bar, if any, is redrawn on the next update). */
+void train_progress_message(train_progress *p, const char *msg);
+
+/* Ends the bar's line (if one is drawn) and frees p. NULL is allowed. */
+void train_progress_free(train_progress *p);
+
+/* Formats seconds as "45s", "5m12s" or "2h03m" into buf (size n). Returns buf. */
+char *train_format_duration(double s, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,184 @@
+#include "train/rundir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(char *err, size_t errlen, const char *what, const char *path)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s '%s': %s", what, path, strerror(errno));
+    return -1;
+}
+
+int train_mkdirs(const char *dir, char *err, size_t errlen)
+{
+    char tmp[4096];
+    size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return fail(err, errlen, "cannot create directory", dir);
+    }
+    memcpy(tmp, dir, len + 1);
+    /* Every prefix ending before a '/' is a parent; create them in order. */
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+            return fail(err, errlen, "cannot create directory", tmp);
+        *p = '/';
+    }
+    if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        return fail(err, errlen, "cannot create directory", tmp);
+    struct stat st;
+    if (stat(tmp, &st) != 0)
+        return fail(err, errlen, "cannot stat", tmp);
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return fail(err, errlen, "cannot use", tmp);
+    }
+    return 0;
+}
+
+char *train_default_run_dir(char *buf, size_t n, const char *parent, const char *name, time_t t)
+{
+    struct tm tm;
+    char stamp[32];
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    int w = snprintf(buf, n, "%s/%s-%s", parent, name, stamp);
+    return w < 0 || (size_t)w >= n ? NULL : buf;
+}
+
+char *train_checkpoint_path(char *buf, size_t n, const char *run_dir, int64_t iteration)
+{
+    int w = snprintf(buf, n, "%s/checkpoints/iter-%06" PRId64 ".h5", run_dir, iteration);
+    return w < 0 || (size_t)w >= n ? NULL : buf;
+}
+
+char *train_join(char *buf, size_t n, const char *a, const char *b)
+{
+    int w = snprintf(buf, n, "%s/%s", a, b);
+    return w < 0 || (size_t)w >= n ? NULL : buf;
+}
+
+int train_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Iteration number of a file named exactly "iter-<digits>.h5", or -1. */
+static int64_t checkpoint_iteration(const char *name)
+{
+    if (strncmp(name, "iter-", 5) != 0)
+        return -1;
+    const char *p = name + 5;
+    int64_t v = 0;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9') {
+        if (v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*p++ - '0');
+        digits++;
+    }
+    return digits && strcmp(p, ".h5") == 0 ? v : -1;
+}
+
+/* Sorted (ascending) iterations of the checkpoints in run_dir; *count gets their number. Caller frees. */
+static int list_checkpoints(const char *run_dir, int64_t **out, int *count, char *err, size_t errlen)
+{
+    char dir[4096];
+    *out = NULL;
+    *count = 0;
+    if (!train_join(dir, sizeof dir, run_dir, "checkpoints")) {
+        errno = ENAMETOOLONG;
+        return fail(err, errlen, "cannot read", run_dir);
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT)
+            return 0;
+        return fail(err, errlen, "cannot read", dir);
+    }
+    int64_t *v = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        int64_t it = checkpoint_iteration(e->d_name);
+        if (it < 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            int64_t *nv = realloc(v, (size_t)cap * sizeof *v);
+            if (!nv) {
+                free(v);
+                closedir(d);
+                errno = ENOMEM;
+                return fail(err, errlen, "cannot list", dir);
+            }
+            v = nv;
+        }
+        v[n++] = it;
+    }
+    closedir(d);
+    /* Insertion sort: a run keeps a handful of checkpoints. */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            int64_t t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    *out = v;
+    *count = n;
+    return 0;
+}
+
+int train_find_latest_checkpoint(const char *run_dir, char *path, size_t n, int64_t *iteration, char *err,
+                                 size_t errlen)
+{
+    int64_t *v;
+    int count;
+    if (list_checkpoints(run_dir, &v, &count, err, errlen) != 0)
+        return -1;
+    if (count == 0) {
+        free(v);
+        return 0;
+    }
+    int64_t it = v[count - 1];
+    free(v);
+    if (!train_checkpoint_path(path, n, run_dir, it)) {
+        errno = ENAMETOOLONG;
+        return fail(err, errlen, "cannot name a checkpoint in", run_dir);
+    }
+    *iteration = it;
+    return 1;
+}
+
+int train_prune_checkpoints(const char *run_dir, int keep, char *err, size_t errlen)
+{
+    int64_t *v;
+    int count, deleted = 0;
+    if (keep < 1)
+        keep = 1;
+    if (list_checkpoints(run_dir, &v, &count, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i + keep < count; i++) {
+        char path[4096];
+        if (!train_checkpoint_path(path, sizeof path, run_dir, v[i]))
+            continue;
+        if (unlink(path) != 0) {
+            free(v);
+            return fail(err, errlen, "cannot delete", path);
+        }
+        deleted++;
+    }
+    free(v);
+    return deleted;
+}

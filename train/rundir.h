@@ -1,0 +1,46 @@
+/* rundir.h — the run directory's file system chores (DESIGN.md §3.4): creating it, naming it, finding and
+ * pruning checkpoints.
+ *
+ * Layout of a run directory:
+ *   config.ini                 the effective config (file + --set overrides), written by cfg_write
+ *   metrics.csv                one row per iteration (train/metrics.h)
+ *   checkpoints/iter-NNNNNN.h5 checkpoints (nn_ckpt_save: tmp + rename), NNNNNN = iterations completed
+ *   latest.h5, best.h5         exports of the newest net and of the best-evaluated one
+ *   loss.png, eval.png         plots (train/plot.h)
+ *
+ * Errors: functions return 0 or -1 and, where given, fill err (errlen bytes) with a message naming the
+ * path and strerror. They never print.
+ */
+#ifndef SOWZERO_TRAIN_RUNDIR_H
+#define SOWZERO_TRAIN_RUNDIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Creates dir and every missing parent (mode 0777 before umask); an existing directory is fine. */
+int train_mkdirs(const char *dir, char *err, size_t errlen);
+
+/* The default run directory: "<parent>/<name>-<YYYYmmdd-HHMMSS>" in local time t. Returns buf, or NULL when
+ * it does not fit in n bytes. */
+char *train_default_run_dir(char *buf, size_t n, const char *parent, const char *name, time_t t);
+
+/* "<run_dir>/checkpoints/iter-<iteration, 6+ digits>.h5" into buf; NULL when it does not fit. */
+char *train_checkpoint_path(char *buf, size_t n, const char *run_dir, int64_t iteration);
+
+/* Finds the checkpoint with the highest iteration in <run_dir>/checkpoints (files named as above; anything
+ * else, including *.tmp left by a crash, is ignored). Returns 1 and fills path/iteration when one exists,
+ * 0 when there is none, -1 on error (the directory cannot be read). */
+int train_find_latest_checkpoint(const char *run_dir, char *path, size_t n, int64_t *iteration, char *err,
+                                 size_t errlen);
+
+/* Deletes all but the `keep` newest checkpoints (keep >= 1). Returns the number deleted, -1 on error. */
+int train_prune_checkpoints(const char *run_dir, int keep, char *err, size_t errlen);
+
+/* "<a>/<b>" into buf; NULL when it does not fit. */
+char *train_join(char *buf, size_t n, const char *a, const char *b);
+
+/* 1 when path exists (any type). */
+int train_exists(const char *path);
+
+#endif

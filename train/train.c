@@ -1,0 +1,499 @@
+/* train.c — the training loop (contract in train.h). */
+#include "train/train.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nn/h5io.h"
+#include "selfplay/selfplay.h"
+#include "train/plot.h"
+#include "train/rundir.h"
+#include "train/train_internal.h"
+
+double train_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double train_elapsed(const trainer *t)
+{
+    return t->elapsed_base + (train_now() - t->t0);
+}
+
+uint64_t train_seed(uint64_t seed, uint64_t stream, uint64_t i)
+{
+    uint64_t s = seed ^ (stream * 0x9E3779B97F4A7C15ULL) ^ (i * 0xD1B54A32D192ED03ULL);
+    mcts_splitmix64(&s);
+    return mcts_splitmix64(&s);
+}
+
+void train_err(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, TRAIN_ERRLEN, fmt, ap);
+    va_end(ap);
+}
+
+void train_msg(const trainer *t, int level, const char *fmt, ...)
+{
+    if (!t->opt->message)
+        return;
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    t->opt->message(t->opt->ud, level, buf);
+}
+
+/* Writes the effective config to <dir>/config.ini via a temporary file. */
+static int write_config(trainer *t, char *err)
+{
+    char path[TRAIN_PATH_LEN + 32], tmp[TRAIN_PATH_LEN + 40];
+    train_join(path, sizeof path, t->dir, "config.ini");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        train_err(err, "cannot write '%s': %s", tmp, strerror(errno));
+        return TRAIN_EIO;
+    }
+    fprintf(f, "# The effective config of this run (sowzero train): every key with the value used.\n");
+    if (t->opt->config_header && *t->opt->config_header) {
+        const char *p = t->opt->config_header;
+        while (*p) {
+            size_t len = strcspn(p, "\n");
+            fprintf(f, "# %.*s\n", (int)len, p);
+            p += len + (p[len] == '\n');
+        }
+    }
+    fputc('\n', f);
+    int bad = cfg_write(t->cfg, f, CFG_WRITE_PLAIN);
+    if (fclose(f) != 0 || bad) {
+        train_err(err, "cannot write '%s'", tmp);
+        remove(tmp);
+        return TRAIN_EIO;
+    }
+    if (rename(tmp, path) != 0) {
+        train_err(err, "cannot rename '%s': %s", tmp, strerror(errno));
+        return TRAIN_EIO;
+    }
+    return TRAIN_OK;
+}
+
+static int export_net(trainer *t, const char *name, char *err)
+{
+    char path[TRAIN_PATH_LEN + 32], nerr[NN_ERRLEN];
+    train_join(path, sizeof path, t->dir, name);
+    if (nn_export_save(path, t->net, t->rules_spec, KALAH_ENCODING_NAME, nerr) != NN_OK) {
+        train_err(err, "cannot write %s: %s", name, nerr);
+        return TRAIN_EIO;
+    }
+    return TRAIN_OK;
+}
+
+/* Creates everything the config asks for (a fresh net unless resuming). */
+static int setup(trainer *t, char *err)
+{
+    const cfg_config *c = t->cfg;
+    char nerr[NN_ERRLEN + MCTS_ERRLEN];
+    kalah_rules_format(&c->rules, t->rules_spec, sizeof t->rules_spec);
+    t->net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
+    if (!t->net) {
+        train_err(err, "cannot create the net: %s", nerr);
+        return TRAIN_EINVAL;
+    }
+    size_t np = nn_param_count(t->net);
+    t->optim = nn_optim_create(&c->optim, np, nerr);
+    if (!t->optim) {
+        train_err(err, "cannot create the optimiser: %s", nerr);
+        return TRAIN_EINVAL;
+    }
+    int b = c->train.batch_size, dim = c->net.input_dim, m = c->net.n_policy;
+    t->ws = nn_workspace_create_train(t->net, b);
+    t->rb = replay_create(dim, m, (size_t)c->train.replay_window, nerr);
+    t->x = malloc((size_t)b * dim * sizeof *t->x);
+    t->pi = malloc((size_t)b * m * sizeof *t->pi);
+    t->z = malloc((size_t)b * sizeof *t->z);
+    t->margin = malloc((size_t)b * sizeof *t->margin);
+    t->legal = malloc((size_t)b * m);
+    t->grad = malloc(np * sizeof *t->grad);
+    if (!t->ws || !t->rb || !t->x || !t->pi || !t->z || !t->margin || !t->legal || !t->grad) {
+        train_err(err, "out of memory (replay window %d, batch %d)", c->train.replay_window, b);
+        return TRAIN_ENOMEM;
+    }
+    mcts_rng_seed(&t->rng, train_seed(c->run.seed, 2, 0));
+    t->best_score = -1;
+    return TRAIN_OK;
+}
+
+static void teardown(trainer *t)
+{
+    train_metrics_close(t->metrics);
+    nn_workspace_free(t->ws);
+    nn_optim_free(t->optim);
+    nn_net_free(t->net);
+    replay_free(t->rb);
+    free(t->x);
+    free(t->pi);
+    free(t->z);
+    free(t->margin);
+    free(t->legal);
+    free(t->grad);
+}
+
+/* The run directory: a fresh one (must not already hold a run) or the one to resume. */
+static int open_run_dir(trainer *t, char *err)
+{
+    const cfg_config *c = t->cfg;
+    const train_options *o = t->opt;
+    if (o->run_dir) {
+        if (strlen(o->run_dir) >= sizeof t->dir - 64) {
+            train_err(err, "run directory path too long");
+            return TRAIN_EINVAL;
+        }
+        snprintf(t->dir, sizeof t->dir - 64, "%s", o->run_dir);
+    } else if (o->resume) {
+        train_err(err, "resuming needs the run directory");
+        return TRAIN_EINVAL;
+    } else if (!train_default_run_dir(t->dir, sizeof t->dir - 64, c->run.dir, c->run.name, time(NULL))) {
+        train_err(err, "run directory path too long");
+        return TRAIN_EINVAL;
+    }
+    char path[TRAIN_PATH_LEN + 32], lerr[512];
+    if (!o->resume) {
+        train_join(path, sizeof path, t->dir, "config.ini");
+        if (train_exists(path)) {
+            train_err(err,
+                     "'%s' already holds a run (config.ini); continue it with --resume %s or choose another "
+                     "--run-dir", t->dir, t->dir);
+            return TRAIN_EINVAL;
+        }
+    }
+    train_join(path, sizeof path, t->dir, "checkpoints");
+    if (train_mkdirs(path, lerr, sizeof lerr) != 0) {
+        train_err(err, "%s", lerr);
+        return TRAIN_EIO;
+    }
+    return TRAIN_OK;
+}
+
+static void plot(trainer *t)
+{
+    char perr[512];
+    const char *opp[CFG_MAX_OPPONENTS];
+    for (int k = 0; k < t->cfg->eval.n_opponents; k++)
+        opp[k] = t->cfg->eval.opponents[k];
+    int what = (t->have_loss_rows ? TRAIN_PLOT_LOSS : 0) | (t->have_eval_rows ? TRAIN_PLOT_EVAL : 0);
+    if (!what)
+        return;
+    int rc = train_plot(t->dir, opp, t->cfg->eval.n_opponents, what, perr, sizeof perr);
+    if (rc == TRAIN_PLOT_NO_GNUPLOT && !t->warned_gnuplot) {
+        t->warned_gnuplot = 1;
+        train_msg(t, TRAIN_MSG_WARN, "warning: gnuplot not found: no plots, the curves are in %s/metrics.csv "
+                  "(Debian: apt-get install gnuplot-nox)", t->dir);
+    } else if (rc == TRAIN_PLOT_ERROR && !t->warned_plot) {
+        t->warned_plot = 1;
+        train_msg(t, TRAIN_MSG_WARN, "warning: plots not updated: %s", perr);
+    }
+}
+
+/* One iteration's SGD phase. Returns TRAIN_OK or TRAIN_EDIVERGED (err says where). */
+static int sgd(trainer *t, train_row *row, char *err)
+{
+    const cfg_config *c = t->cfg;
+    if (replay_size(t->rb) < (size_t)c->train.min_replay || replay_size(t->rb) == 0 ||
+        c->train.steps_per_iteration == 0)
+        return TRAIN_OK;
+    nn_set_blas_threads(c->train.threads);
+    size_t np = nn_param_count(t->net);
+    nn_batch b = {.batch = c->train.batch_size, .x = t->x, .legal = t->legal, .pi = t->pi, .z = t->z,
+                  .margin = c->net.margin_head ? t->margin : NULL};
+    double sum[5] = {0};
+    int steps = c->train.steps_per_iteration;
+    for (int s = 0; s < steps; s++) {
+        nn_loss l;
+        replay_sample_batch(t->rb, &t->rng, b.batch, t->x, t->legal, t->pi, t->z, t->margin);
+        nn_train_grad(t->net, t->ws, &b, &c->loss, t->grad, &l);
+        if (!isfinite(l.total)) {
+            snprintf(err, TRAIN_ERRLEN,
+                     "training diverged: the loss is %g at iteration %" PRId64 ", SGD step %d (policy %g, value %g, "
+                     "margin %g, l2 %g)",
+                     l.total, t->iteration + 1, s + 1, l.policy, l.value, l.margin, l.l2);
+            nn_set_blas_threads(1);
+            return TRAIN_EDIVERGED;
+        }
+        row->lr = nn_optim_step(t->optim, nn_params(t->net), t->grad);
+        sum[0] += l.total;
+        sum[1] += l.policy;
+        sum[2] += l.value;
+        sum[3] += l.margin;
+        sum[4] += l.l2;
+    }
+    nn_set_blas_threads(1);
+    const float *p = nn_params_const(t->net);
+    for (size_t i = 0; i < np; i++)
+        if (!isfinite(p[i])) {
+            train_err(err, "training diverged: a weight became %g at iteration %" PRId64, (double)p[i],
+                     t->iteration + 1);
+            return TRAIN_EDIVERGED;
+        }
+    row->have_loss = 1;
+    row->loss = sum[0] / steps;
+    row->loss_policy = sum[1] / steps;
+    row->loss_value = sum[2] / steps;
+    row->loss_margin = sum[3] / steps;
+    row->loss_l2 = sum[4] / steps;
+    t->have_loss_rows = 1;
+    return TRAIN_OK;
+}
+
+static void report_eval(trainer *t, const train_eval_result *res, int games, double mean)
+{
+    const cfg_config *c = t->cfg;
+    train_msg(t, TRAIN_MSG_INFO, "evaluation after iteration %" PRId64 " (%d games per opponent): mean score %.3f%s",
+              t->iteration, games, mean, t->best_iteration == t->iteration ? " (new best)" : "");
+    for (int k = 0; k < c->eval.n_opponents; k++)
+        train_msg(t, TRAIN_MSG_INFO, "  vs %-20s %.3f [%.2f, %.2f]  as South %.3f  as North %.3f  (W-D-L %d-%d-%d)",
+                  res[k].opponent, res[k].score, res[k].score_lo, res[k].score_hi, res[k].seat_score[0],
+                  res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
+}
+
+/* Evaluates latest.h5, updates best.h5, fills the row's scores and the summary. */
+static int evaluate(trainer *t, int games, train_row *row, char *err)
+{
+    const cfg_config *c = t->cfg;
+    train_eval_result res[CFG_MAX_OPPONENTS];
+    double mean;
+    double t_eval = train_now();
+    nn_set_blas_threads(1);
+    int rc = train_evaluate(t, games, res, &mean, err);
+    if (rc != TRAIN_OK)
+        return rc;
+    row->eval_s = train_now() - t_eval;
+    row->have_eval = 1;
+    for (int k = 0; k < c->eval.n_opponents; k++) {
+        row->score[k] = res[k].score;
+        row->south[k] = res[k].seat_score[KALAH_SOUTH];
+        row->north[k] = res[k].seat_score[KALAH_NORTH];
+    }
+    t->have_eval_rows = 1;
+    if (mean > t->best_score) {
+        t->best_score = mean;
+        t->best_iteration = t->iteration;
+        if ((rc = export_net(t, "best.h5", err)) != TRAIN_OK)
+            return rc;
+    }
+    if (t->sum) {
+        t->sum->have_eval = 1;
+        t->sum->eval_iteration = t->iteration;
+        t->sum->n_opponents = c->eval.n_opponents;
+        memcpy(t->sum->eval, res, sizeof res);
+        t->sum->best_score = t->best_score;
+        t->sum->best_iteration = t->best_iteration;
+    }
+    report_eval(t, res, games, mean);
+    return TRAIN_OK;
+}
+
+static int stop_requested(const trainer *t)
+{
+    return (t->opt->stop && *t->opt->stop) || (t->opt->stop_after > 0 && t->iteration >= t->opt->stop_after);
+}
+
+/* One whole iteration. TRAIN_OK to go on, TRAIN_STOPPED, or an error. */
+static int iteration(trainer *t, double session_t0, int64_t session_it0, char *err)
+{
+    const cfg_config *c = t->cfg;
+    train_row row;
+    memset(&row, 0, sizeof row);
+    int64_t it = t->iteration + 1;
+
+    /* self-play with the current net */
+    selfplay_stats st;
+    mcts_eval_factory ef = mcts_eval_factory_net(t->net);
+    char serr[MCTS_ERRLEN];
+    nn_set_blas_threads(1);
+    if (selfplay_run(&c->rules, &c->selfplay, &c->mcts, &ef, t->rb, train_seed(c->run.seed, 3, (uint64_t)it), NULL,
+                     &st, serr) != MCTS_OK) {
+        train_err(err, "self-play failed in iteration %" PRId64 ": %s", it, serr);
+        return TRAIN_EFAIL;
+    }
+    t->games += (int64_t)st.games;
+    t->samples += (int64_t)st.samples;
+    row.selfplay_s = st.seconds;
+    row.selfplay_pos_per_s = st.positions_per_s;
+
+    double t_train = train_now();
+    int rc = sgd(t, &row, err);
+    if (rc != TRAIN_OK)
+        return rc;
+    row.train_s = train_now() - t_train;
+    t->iteration = it;
+
+    if ((rc = export_net(t, "latest.h5", err)) != TRAIN_OK)
+        return rc;
+    int last = it == c->run.iterations;
+    int n_opp = c->eval.n_opponents;
+    int due = n_opp > 0 && (last || (c->eval.every > 0 && it % c->eval.every == 0));
+    if (due && !stop_requested(t)) {
+        int games = last && c->eval.final_games ? c->eval.final_games : c->eval.games;
+        if ((rc = evaluate(t, games, &row, err)) != TRAIN_OK)
+            return rc;
+    }
+    if (n_opp == 0 && (rc = export_net(t, "best.h5", err)) != TRAIN_OK)
+        return rc;
+
+    int stopping = stop_requested(t);
+    int saved = 0;
+    char ckpt[TRAIN_PATH_LEN + 64];
+    if (last || stopping || it % c->run.checkpoint_every == 0) {
+        if ((rc = train_save_checkpoint(t, ckpt, sizeof ckpt, err)) != TRAIN_OK)
+            return rc;
+        saved = 1;
+    }
+
+    row.iteration = it;
+    row.games = t->games;
+    row.samples = t->samples;
+    row.replay = (int64_t)replay_size(t->rb);
+    row.steps = nn_optim_steps(t->optim);
+    row.elapsed_s = train_elapsed(t);
+    char merr[512];
+    if (train_metrics_append(t->metrics, &row, merr, sizeof merr) != 0) {
+        train_err(err, "%s", merr);
+        return TRAIN_EIO;
+    }
+    if (row.have_eval || saved)
+        plot(t);
+
+    if (t->opt->progress) {
+        train_progress_info pi = {.iteration = it, .iterations = c->run.iterations, .games = t->games,
+                                  .samples = t->samples, .have_loss = row.have_loss, .loss = row.loss,
+                                  .lr = row.lr, .pos_per_s = row.selfplay_pos_per_s, .have_eval = row.have_eval,
+                                  .elapsed_s = row.elapsed_s};
+        if (row.have_eval) {
+            double s = 0;
+            for (int k = 0; k < n_opp; k++)
+                s += row.score[k];
+            pi.eval_score = s / n_opp;
+        }
+        double per_it = (train_now() - session_t0) / (double)(it - session_it0);
+        pi.eta_s = per_it * (double)(c->run.iterations - it);
+        t->opt->progress(t->opt->ud, &pi);
+    }
+    if (t->sum) {
+        t->sum->iterations = it;
+        t->sum->games = t->games;
+        t->sum->samples = t->samples;
+        t->sum->steps = row.steps;
+        t->sum->elapsed_s = row.elapsed_s;
+    }
+    if (stopping) {
+        train_msg(t, TRAIN_MSG_INFO, "stopped after iteration %" PRId64 "; checkpoint %s; continue with --resume %s",
+                  it, ckpt, t->dir);
+        return TRAIN_STOPPED;
+    }
+    return TRAIN_OK;
+}
+
+int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err)
+{
+    trainer tr, *t = &tr;
+    memset(t, 0, sizeof *t);
+    t->cfg = cfg;
+    t->opt = opt;
+    t->sum = sum;
+    t->t0 = train_now();
+    if (sum) {
+        memset(sum, 0, sizeof *sum);
+        sum->best_score = -1;
+    }
+    int rc = open_run_dir(t, err);
+    if (rc == TRAIN_OK)
+        rc = setup(t, err);
+    if (rc != TRAIN_OK)
+        goto out;
+    if (sum)
+        memcpy(sum->run_dir, t->dir, sizeof sum->run_dir);
+
+    int64_t keep = -1;
+    if (opt->resume) {
+        char path[TRAIN_PATH_LEN + 64], lerr[512];
+        int64_t it;
+        int found = train_find_latest_checkpoint(t->dir, path, sizeof path, &it, lerr, sizeof lerr);
+        if (found <= 0) {
+            train_err(err, "cannot resume '%s': %s", t->dir, found < 0 ? lerr : "no checkpoint in checkpoints/");
+            rc = found < 0 ? TRAIN_EIO : TRAIN_EINVAL;
+            goto out;
+        }
+        if ((rc = train_load_checkpoint(t, path, err)) != TRAIN_OK)
+            goto out;
+        keep = t->iteration;
+        t->have_loss_rows = nn_optim_steps(t->optim) > 0;
+        t->have_eval_rows = t->best_iteration > 0;
+        train_msg(t, TRAIN_MSG_INFO, "resuming %s from %s (iteration %" PRId64 " of %" PRId64 ")", t->dir, path,
+                  t->iteration, cfg->run.iterations);
+    } else {
+        train_msg(t, TRAIN_MSG_INFO, "run directory: %s", t->dir);
+    }
+    if ((rc = write_config(t, err)) != TRAIN_OK)
+        goto out;
+    const char *opp[CFG_MAX_OPPONENTS];
+    for (int k = 0; k < cfg->eval.n_opponents; k++)
+        opp[k] = cfg->eval.opponents[k];
+    char path[TRAIN_PATH_LEN + 32], merr[512];
+    train_join(path, sizeof path, t->dir, "metrics.csv");
+    t->metrics = train_metrics_open(path, opp, cfg->eval.n_opponents, keep, merr, sizeof merr);
+    if (!t->metrics) {
+        train_err(err, "%s", merr);
+        rc = TRAIN_EIO;
+        goto out;
+    }
+    if (sum) {
+        sum->iterations = t->iteration;
+        sum->games = t->games;
+        sum->samples = t->samples;
+        sum->steps = nn_optim_steps(t->optim);
+        sum->elapsed_s = t->elapsed_base;
+        sum->best_score = t->best_score;
+        sum->best_iteration = t->best_iteration;
+    }
+    if (t->iteration >= cfg->run.iterations) {
+        train_msg(t, TRAIN_MSG_INFO, "the run has done all %" PRId64 " iterations; raise run.iterations (--set "
+                  "run.iterations=N) to train further", cfg->run.iterations);
+        rc = TRAIN_OK;
+        goto out;
+    }
+    double session_t0 = train_now();
+    int64_t session_it0 = t->iteration;
+    while (t->iteration < cfg->run.iterations) {
+        rc = iteration(t, session_t0, session_it0, err);
+        if (rc != TRAIN_OK)
+            break;
+    }
+    if (rc == TRAIN_EDIVERGED) {
+        char path2[TRAIN_PATH_LEN + 64], lerr[256];
+        int64_t it;
+        char first[TRAIN_ERRLEN];
+        snprintf(first, sizeof first, "%s", err);
+        if (train_find_latest_checkpoint(t->dir, path2, sizeof path2, &it, lerr, sizeof lerr) == 1)
+            train_err(err, "%s; nothing of this iteration was saved, the last good checkpoint is %s; try a lower "
+                      "train.lr", first, path2);
+        else
+            train_err(err, "%s; no checkpoint was written yet; try a lower train.lr", first);
+    }
+out:
+    if (sum && t->dir[0])
+        memcpy(sum->run_dir, t->dir, sizeof sum->run_dir);
+    teardown(t);
+    return rc;
+}

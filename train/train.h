@@ -1,0 +1,102 @@
+/* train.h — the training loop (DESIGN.md §3.4, issue 6):
+ *
+ *   repeat run.iterations times:
+ *     self-play  selfplay.games games with the current net (selfplay_run, selfplay.threads workers), their
+ *                samples appended to the replay buffer (the newest train.replay_window are kept)
+ *     SGD        train.steps_per_iteration steps of train.batch_size samples drawn uniformly from the buffer
+ *                (once it holds train.min_replay), nn_train_grad + nn_optim_step
+ *     export     latest.h5 (the net as it is now)
+ *     evaluate   every eval.every iterations and after the last: a colour-swapped match of the trained
+ *                agent (az:net=latest.h5 with eval.sims) against each eval.opponents spec (eval/match.h);
+ *                the mean score over opponents picks best.h5
+ *     checkpoint every run.checkpoint_every iterations, after the last, and when stopped
+ *     metrics    one metrics.csv row; plots when something new was evaluated or checkpointed
+ *
+ * Randomness: everything follows from run.seed. The net's initialisation, each iteration's self-play seed and
+ * the evaluation seed are fixed functions of (run.seed, iteration); the replay sampler is an mcts_rng whose
+ * state is saved in each checkpoint together with the whole replay buffer, the optimiser state and the
+ * counters. With one self-play thread, training is therefore a deterministic function of the config: a run
+ * stopped after k iterations and resumed ends with the same weights, bit for bit, as a run that never
+ * stopped (tests/test_train.c checks it). OpenBLAS with a fixed thread count computes the same sgemm
+ * results in the same order on one machine; across machines (other kernels) only near-equality holds.
+ *
+ * Stopping: when *opt->stop becomes nonzero (a signal handler sets it) the loop finishes the current
+ * iteration's self-play and SGD, skips a pending evaluation, writes a checkpoint and returns TRAIN_STOPPED.
+ * A non-finite loss or parameter stops the run with TRAIN_EDIVERGED before anything of that iteration is
+ * saved: the last checkpoint on disk is the last good one.
+ *
+ * Threads: train_run itself runs on the calling thread and starts self-play and match workers. OpenBLAS is
+ * set to 1 thread while those run (they call nn_forward concurrently) and to train.threads for the SGD steps.
+ * HDF5 is only touched from the calling thread. Nothing is printed: progress and messages go to the
+ * callbacks.
+ */
+#ifndef SOWZERO_TRAIN_TRAIN_H
+#define SOWZERO_TRAIN_TRAIN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "train/config.h"
+#include "train/progress.h"
+
+#define TRAIN_ERRLEN 1024
+#define TRAIN_PATH_LEN 1024
+
+enum {
+    TRAIN_OK = 0,
+    TRAIN_STOPPED = 1,      /* stopped by *stop or stop_after; a checkpoint was written */
+    TRAIN_EINVAL = -1,      /* bad config / options (e.g. the run directory is already a run) */
+    TRAIN_EIO = -2,         /* files: cannot create, write, read; corrupt checkpoint */
+    TRAIN_ENOMEM = -3,
+    TRAIN_EDIVERGED = -4,   /* NaN or infinite loss or weights */
+    TRAIN_EFAIL = -5        /* self-play or an evaluation match failed (message says why) */
+};
+
+enum { TRAIN_MSG_INFO = 0, TRAIN_MSG_WARN = 1 };
+
+typedef struct {
+    const char *run_dir;             /* NULL: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS> */
+    int resume;                      /* 1: continue run_dir (required) from its newest checkpoint */
+    volatile sig_atomic_t *stop;     /* may be NULL; nonzero = stop after the current iteration */
+    int64_t stop_after;              /* > 0: stop as if signalled once this many iterations are done */
+    const char *config_header;       /* comment text written at the top of the run's config.ini (may be NULL) */
+    void (*message)(void *ud, int level, const char *text);           /* may be NULL */
+    void (*progress)(void *ud, const train_progress_info *info);       /* may be NULL */
+    void *ud;
+} train_options;
+
+/* One opponent's evaluation result, from the trained agent's point of view. */
+typedef struct {
+    char opponent[CFG_SPEC_LEN];
+    int games, wins, draws, losses;
+    int seat_games[2], seat_wins[2], seat_draws[2], seat_losses[2];   /* [KALAH_SOUTH], [KALAH_NORTH] */
+    double score, score_lo, score_hi;   /* (wins + draws/2) / games and its 95% Wilson interval */
+    double seat_score[2];
+} train_eval_result;
+
+typedef struct {
+    char run_dir[TRAIN_PATH_LEN];       /* the run directory used */
+    int64_t iterations;                 /* iterations completed (in total, over resumes) */
+    int64_t games, samples, steps;
+    double elapsed_s;
+    int have_eval;                      /* the last evaluation's table below (n_opponents entries) */
+    int64_t eval_iteration;             /* iteration after which it was played */
+    int n_opponents;
+    train_eval_result eval[CFG_MAX_OPPONENTS];
+    double best_score;                  /* mean score of best.h5 (-1 when never evaluated) */
+    int64_t best_iteration;
+} train_summary;
+
+/* Runs (or, with opt->resume, continues) the training described by cfg (which must have passed
+ * cfg_finish; on resume the caller loads <run_dir>/config.ini). sum (may be NULL) receives what happened,
+ * also on errors as far as it got. Returns TRAIN_OK (all iterations done), TRAIN_STOPPED, or a negative
+ * TRAIN_E* code with a message in err (TRAIN_ERRLEN bytes). */
+int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err);
+
+/* The spec of the trained agent for evaluation games with the net file at path:
+ * "az:net=PATH,sims=S,c_puct=C,fpu=F,batch=B" from cfg's [eval] and [mcts]. -1 when it does not fit in n
+ * or path holds a ',' (agent specs split on commas). */
+int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,69 @@
+/* train_eval.c — evaluation matches of the trained net (latest.h5) against the configured opponents. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eval/match.h"
+#include "train/rundir.h"
+#include "train/train_internal.h"
+
+int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t n)
+{
+    if (strchr(path, ','))
+        return -1;
+    int w = snprintf(buf, n, "az:net=%s,sims=%d,c_puct=%.17g,fpu=%.17g,batch=%d", path, cfg->eval.sims,
+                     cfg->mcts.c_puct, cfg->mcts.fpu_reduction, cfg->eval.batch);
+    return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, char *err)
+{
+    const cfg_config *c = t->cfg;
+    char latest[TRAIN_PATH_LEN + 16], spec[AGENT_SPEC_MAX];
+    train_join(latest, sizeof latest, t->dir, "latest.h5");
+    if (train_agent_spec(c, latest, spec, sizeof spec) != 0) {
+        train_err(err, "the run directory '%s' cannot be named in an agent spec (no ',' allowed)",
+                 t->dir);
+        return TRAIN_EINVAL;
+    }
+    match_config mc = match_config_default();
+    mc.games = games;
+    mc.opening_plies = c->eval.opening_plies;
+    mc.threads = c->eval.threads;
+    /* The same openings at every evaluation: scores of successive nets differ by the nets only. */
+    mc.seed = train_seed(c->run.seed, 4, 0);
+    mc.event = "sowzero train evaluation";
+    double sum = 0;
+    for (int k = 0; k < c->eval.n_opponents; k++) {
+        match_result mr;
+        char merr[MATCH_ERRLEN];
+        memset(&mr, 0, sizeof mr);
+        int rc = match_run(spec, c->eval.opponents[k], &c->rules, &mc, &mr, merr);
+        if (rc != MATCH_OK) {
+            match_result_free(&mr);
+            train_err(err, "evaluation against %s failed: %s", c->eval.opponents[k], merr);
+            return rc == MATCH_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;
+        }
+        train_eval_result *r = &res[k];
+        memset(r, 0, sizeof *r);
+        snprintf(r->opponent, sizeof r->opponent, "%s", c->eval.opponents[k]);
+        r->games = mr.games;
+        r->wins = mr.all.wins;
+        r->draws = mr.all.draws;
+        r->losses = mr.all.losses;
+        for (int s = 0; s < 2; s++) {
+            r->seat_wins[s] = mr.seat[s].wins;
+            r->seat_draws[s] = mr.seat[s].draws;
+            r->seat_losses[s] = mr.seat[s].losses;
+            r->seat_games[s] = mr.seat[s].wins + mr.seat[s].draws + mr.seat[s].losses;
+            r->seat_score[s] = mr.seat_score[s];
+        }
+        r->score = mr.score;
+        r->score_lo = mr.score_lo;
+        r->score_hi = mr.score_hi;
+        sum += mr.score;
+        match_result_free(&mr);
+    }
+    *mean = c->eval.n_opponents ? sum / c->eval.n_opponents : 0;
+    return TRAIN_OK;
+}

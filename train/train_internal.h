@@ -1,0 +1,71 @@
+/* train_internal.h — the trainer's state, shared by train.c (the loop), train_state.c (checkpoints) and
+ * train_eval.c (evaluation matches). Internal to train/. */
+#ifndef SOWZERO_TRAIN_INTERNAL_H
+#define SOWZERO_TRAIN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "nn/h5io.h"
+#include "selfplay/replay.h"
+#include "selfplay/rng.h"
+#include "train/metrics.h"
+#include "train/train.h"
+
+typedef struct {
+    const cfg_config *cfg;
+    const train_options *opt;
+    char dir[TRAIN_PATH_LEN];
+    char rules_spec[128];
+
+    nn_net *net;            /* trained in place; self-play and exports read it between SGD phases */
+    nn_optim *optim;
+    nn_workspace *ws;       /* training workspace (batch_size rows) */
+    replay_buffer *rb;
+    mcts_rng rng;           /* replay sampling: saved in checkpoints */
+
+    /* one mini-batch */
+    float *x, *pi, *z, *margin, *grad;
+    uint8_t *legal;
+
+    int64_t iteration;      /* iterations completed */
+    int64_t games, samples; /* cumulative self-play output */
+    double elapsed_base;    /* seconds of earlier sessions (resume) */
+    double t0;              /* monotonic clock at this session's start */
+    double best_score;      /* mean evaluation score of best.h5, -1 = none yet */
+    int64_t best_iteration;
+
+    train_metrics *metrics;
+    int warned_gnuplot, warned_plot;
+    int have_loss_rows, have_eval_rows;
+    train_summary *sum;
+} trainer;
+
+/* Monotonic seconds. */
+double train_now(void);
+
+/* Seconds since the run started (earlier sessions included). */
+double train_elapsed(const trainer *t);
+
+/* A seed for stream `stream` (1 = init, 2 = sampler, 3 = self-play, 4 = evaluation) and index i, derived
+ * from run.seed with SplitMix64 so that nearby (stream, i) give unrelated seeds. */
+uint64_t train_seed(uint64_t seed, uint64_t stream, uint64_t i);
+
+/* Formats an error message into err (TRAIN_ERRLEN bytes). */
+void train_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sends a message to opt->message (printf format). */
+void train_msg(const trainer *t, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Writes checkpoints/iter-<t->iteration>.h5 (net, optimiser, counters, sampler RNG, replay buffer) and
+ * prunes old ones. TRAIN_OK or TRAIN_EIO / TRAIN_ENOMEM with err. *path_out (may be NULL) gets the file. */
+int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err);
+
+/* Restores t (net, optimiser, counters, RNG, replay buffer; the buffers t already allocated for the config
+ * are kept) from the checkpoint at path. The optimiser gets cfg's hyperparameters with the saved state. */
+int train_load_checkpoint(trainer *t, const char *path, char *err);
+
+/* Plays the evaluation matches of the net in latest.h5 against every opponent, `games` games each.
+ * res gets one entry per opponent, *mean the mean score. TRAIN_OK or TRAIN_EFAIL with err. */
+int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, char *err);
+
+#endif

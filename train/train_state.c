@@ -1,0 +1,167 @@
+/* train_state.c — the trainer's checkpoints: nn_ckpt_save with the /train items below, and the way back.
+ *
+ * /train items (nn/h5io.h nn_ckpt):
+ *   iteration, step, games, samples, elapsed_ms, best_iteration, replay_position   int64
+ *   rng          the replay sampler's mcts_rng (4 × uint64, native byte order)
+ *   best_score   a double (native byte order), -1 when nothing was evaluated yet
+ *   replay       the replay buffer (replay_save blob: contents + position)
+ *   seed         run.seed (a resume under another seed would not be a continuation; reported)
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/rundir.h"
+#include "train/train_internal.h"
+
+int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
+{
+    char path[TRAIN_PATH_LEN + 64], nerr[NN_ERRLEN];
+    if (!train_checkpoint_path(path, sizeof path, t->dir, t->iteration)) {
+        train_err(err, "checkpoint path in '%s' is too long", t->dir);
+        return TRAIN_EIO;
+    }
+    nn_ckpt *st = nn_ckpt_create();
+    void *blob = NULL;
+    size_t blob_n = 0;
+    if (!st || replay_save(t->rb, &blob, &blob_n) != MCTS_OK) {
+        nn_ckpt_free(st);
+        train_err(err, "out of memory saving a checkpoint");
+        return TRAIN_ENOMEM;
+    }
+    int64_t elapsed_ms = (int64_t)llround(train_elapsed(t) * 1000.0);
+    int rc = nn_ckpt_put_i64(st, "iteration", t->iteration) | nn_ckpt_put_i64(st, "step", nn_optim_steps(t->optim)) |
+             nn_ckpt_put_i64(st, "games", t->games) | nn_ckpt_put_i64(st, "samples", t->samples) |
+             nn_ckpt_put_i64(st, "elapsed_ms", elapsed_ms) |
+             nn_ckpt_put_i64(st, "best_iteration", t->best_iteration) |
+             nn_ckpt_put_i64(st, "replay_position", (int64_t)replay_total(t->rb)) |
+             nn_ckpt_put_i64(st, "seed", (int64_t)t->cfg->run.seed) |
+             nn_ckpt_put_blob(st, "rng", &t->rng, sizeof t->rng) |
+             nn_ckpt_put_blob(st, "best_score", &t->best_score, sizeof t->best_score) |
+             nn_ckpt_put_blob(st, "replay", blob, blob_n);
+    free(blob);
+    if (rc != NN_OK) {
+        nn_ckpt_free(st);
+        train_err(err, "out of memory saving a checkpoint");
+        return TRAIN_ENOMEM;
+    }
+    rc = nn_ckpt_save(path, t->net, t->optim, st, t->rules_spec, KALAH_ENCODING_NAME, nerr);
+    nn_ckpt_free(st);
+    if (rc != NN_OK) {
+        train_err(err, "cannot write checkpoint: %s", nerr);
+        return TRAIN_EIO;
+    }
+    char perr[512];
+    if (train_prune_checkpoints(t->dir, t->cfg->run.keep_checkpoints, perr, sizeof perr) < 0)
+        train_msg(t, TRAIN_MSG_WARN, "warning: %s", perr);
+    if (path_out)
+        snprintf(path_out, n, "%s", path);
+    return TRAIN_OK;
+}
+
+static int need_i64(const nn_ckpt *st, const char *name, int64_t *v, const char *path, char *err)
+{
+    if (nn_ckpt_get_i64(st, name, v) != NN_OK) {
+        train_err(err, "%s: not a sowzero training checkpoint (no /train/%s)", path, name);
+        return -1;
+    }
+    return 0;
+}
+
+static int need_blob(const nn_ckpt *st, const char *name, void *out, size_t n, const char *path, char *err)
+{
+    const void *data;
+    size_t got;
+    if (nn_ckpt_get_blob(st, name, &data, &got) != NN_OK || got != n) {
+        train_err(err, "%s: not a sowzero training checkpoint (/train/%s missing or of the wrong size)",
+                 path, name);
+        return -1;
+    }
+    memcpy(out, data, n);
+    return 0;
+}
+
+/* Same architecture (what changes the parameter layout or the function computed). */
+static int same_net(const nn_config *a, const nn_config *b)
+{
+    if (a->input_dim != b->input_dim || a->n_hidden != b->n_hidden || a->n_policy != b->n_policy ||
+        a->residual != b->residual || a->margin_head != b->margin_head || strcmp(a->activation, b->activation))
+        return 0;
+    for (int i = 0; i < a->n_hidden; i++)
+        if (a->hidden[i] != b->hidden[i])
+            return 0;
+    return 1;
+}
+
+int train_load_checkpoint(trainer *t, const char *path, char *err)
+{
+    nn_net *net = NULL;
+    nn_optim *saved = NULL;
+    nn_ckpt *st = NULL;
+    char nerr[NN_ERRLEN];
+    int rc = nn_ckpt_load(path, t->rules_spec, &net, &saved, &st, NULL, nerr);
+    if (rc != NN_OK) {
+        train_err(err, "cannot resume from %s: %s", path, nerr);
+        return rc == NN_ENOMEM ? TRAIN_ENOMEM : TRAIN_EIO;
+    }
+    rc = TRAIN_EIO;
+    int64_t iteration, step, games, samples, elapsed_ms, best_it, seed;
+    if (need_i64(st, "iteration", &iteration, path, err) || need_i64(st, "step", &step, path, err) ||
+        need_i64(st, "games", &games, path, err) || need_i64(st, "samples", &samples, path, err) ||
+        need_i64(st, "elapsed_ms", &elapsed_ms, path, err) || need_i64(st, "best_iteration", &best_it, path, err) ||
+        need_i64(st, "seed", &seed, path, err) || need_blob(st, "rng", &t->rng, sizeof t->rng, path, err) ||
+        need_blob(st, "best_score", &t->best_score, sizeof t->best_score, path, err))
+        goto out;
+    if (!same_net(nn_net_config(net), &t->cfg->net)) {
+        train_err(err, "%s: the checkpoint's net differs from the config's [net] section", path);
+        rc = TRAIN_EINVAL;
+        goto out;
+    }
+    if ((uint64_t)seed != t->cfg->run.seed)
+        train_msg(t, TRAIN_MSG_WARN,
+                  "warning: run.seed is %" PRIu64 " but the checkpoint was made with %" PRIu64
+                  ": the resumed run is not a continuation of the same random streams",
+                  t->cfg->run.seed, (uint64_t)seed);
+    const void *blob;
+    size_t blob_n;
+    char rerr[MCTS_ERRLEN];
+    if (nn_ckpt_get_blob(st, "replay", &blob, &blob_n) != NN_OK) {
+        train_err(err, "%s: no replay buffer in the checkpoint (/train/replay)", path);
+        goto out;
+    }
+    if (replay_restore(t->rb, blob, blob_n, rerr) != MCTS_OK) {
+        train_err(err, "%s: replay buffer: %s", path, rerr);
+        goto out;
+    }
+    /* Hyperparameters come from the (possibly overridden) config, the moments from the file. */
+    if (nn_optim_get_config(saved)->kind != t->cfg->optim.kind ||
+        nn_optim_state_count(saved) != nn_optim_state_count(t->optim)) {
+        train_err(err, "%s: the checkpoint was trained with %s, the config says %s", path,
+                 nn_opt_kind_name(nn_optim_get_config(saved)->kind), nn_opt_kind_name(t->cfg->optim.kind));
+        rc = TRAIN_EINVAL;
+        goto out;
+    }
+    for (int i = 0; i < nn_optim_state_count(saved); i++) {
+        const char *name;
+        memcpy(nn_optim_state(t->optim, i, &name), nn_optim_state(saved, i, &name),
+               nn_param_count(net) * sizeof(float));
+    }
+    nn_optim_set_steps(t->optim, step);
+    if (nn_net_copy_params(t->net, net) != NN_OK) {
+        train_err(err, "%s: parameter layout differs from the config's net", path);
+        rc = TRAIN_EINVAL;
+        goto out;
+    }
+    t->iteration = iteration;
+    t->games = games;
+    t->samples = samples;
+    t->elapsed_base = (double)elapsed_ms / 1000.0;
+    t->best_iteration = best_it;
+    rc = TRAIN_OK;
+out:
+    nn_net_free(net);
+    nn_optim_free(saved);
+    nn_ckpt_free(st);
+    return rc;
+}
