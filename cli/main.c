@@ -17,6 +17,7 @@ static const struct command {
     {"tournament", cmd_tournament, "round robin between agents, then Elo ratings"},
     {"elo", cmd_elo, "Bradley-Terry Elo ratings from game-record files"},
     {"play", cmd_play, "play against an agent in the terminal"},
+    {"train", cmd_train, "train an agent by self-play from an INI config (the main job)"},
 };
 
 static void usage(FILE *f)
