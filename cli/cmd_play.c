@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -40,7 +41,8 @@ static void draw(const kalah_rules *r, const kalah_pos *p, int human, const char
     printf("    North: %s\n        %s\n        |", human == KALAH_NORTH ? "you" : spec, sep);
     for (int k = m - 1; k >= 0; k--)
         printf(" %2d |", p->cell[kalah_pit_index(r, KALAH_NORTH, k)]);
-    printf("\n  %4d  %s  %-4d\n        |", p->cell[kalah_store(r, KALAH_NORTH)], sep, p->cell[kalah_store(r, KALAH_SOUTH)]);
+    printf("\n N%4d  %s  %-4d S\n        |", p->cell[kalah_store(r, KALAH_NORTH)], sep,
+           p->cell[kalah_store(r, KALAH_SOUTH)]);
     for (int k = 0; k < m; k++)
         printf(" %2d |", p->cell[kalah_pit_index(r, KALAH_SOUTH, k)]);
     printf("\n        %s\n        ", sep);
@@ -59,7 +61,7 @@ static void apply(const kalah_rules *r, kalah_pos *p, int k, const char *who, re
     agent_notify(a, p, k);
     kalah_play(r, p, k, &st);
     record_push(g, k);
-    printf("%s plays %c", who, kalah_move_letter(side, k));
+    printf("%s %s %c", who, strcmp(who, "you") ? "plays" : "play", kalah_move_letter(side, k));
     if (st.extra_turn)
         printf(" - last seed in the store: another turn");
     if (st.captured)
@@ -144,7 +146,7 @@ int cmd_play(int argc, char **argv)
            human == KALAH_SOUTH ? "South" : "North", spec);
     char *line = NULL;
     size_t cap = 0;
-    int rc = 0, quit = 0, need_board = 1;
+    int rc = 0, quit = 0, need_board = 1, tty_in = isatty(STDIN_FILENO);
     while (!p.over && !quit) {
         if (p.side != human) {
             int k;
@@ -166,6 +168,11 @@ int cmd_play(int argc, char **argv)
         if (len < 0) {
             printf("\n(end of input)\n");
             break;
+        }
+        if (!tty_in) { /* echo scripted input, so a transcript reads like a session */
+            fputs(line, stdout);
+            if (!len || line[len - 1] != '\n')
+                putchar('\n');
         }
         char *s = line;
         while (isspace((unsigned char)*s))
@@ -221,7 +228,8 @@ int cmd_play(int argc, char **argv)
     }
     free(line);
     if (rc == 0) {
-        draw(&r, &p, human, spec);
+        if (p.over)
+            draw(&r, &p, human, spec);
         int south = p.cell[kalah_store(&r, 0)], north = p.cell[kalah_store(&r, 1)];
         if (p.over) {
             int w = kalah_winner(&r, &p), mine = human == KALAH_SOUTH ? w : -w;

@@ -234,9 +234,12 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
     agent_args args;
     memset(&args, 0, sizeof args);
     args.spec = spec;
-    char *colon = strchr(buf, ':');
-    if (colon)
+    /* KIND:key=value,... or, as DESIGN.md §2 writes the seed of a key-less kind, KIND,seed=N. */
+    char *colon = buf + strcspn(buf, ":,");
+    if (*colon)
         *colon = 0;
+    else
+        colon = NULL;
     const struct kind *kd = NULL;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (!strcmp(buf, kinds[i].name))

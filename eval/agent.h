@@ -15,9 +15,9 @@
  *      [,c_puct=1.5][,fpu=0.25]    must equal the game's), no noise, most-visited move, tree reuse;
  *      [,batch=1]                  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
  *                                  batch = leaves per net call (>1 uses virtual loss)
- * and for every kind ,seed=N (default 0). Rules are not part of an agent spec: a rules key (pits, seeds,
- * capture, end, max_sows) is an error pointing at --rules, as is any other unknown key; every error names the
- * key or value at fault.
+ * and for every kind ,seed=N (default 0; a kind without keys takes it as KIND,seed=N or KIND:seed=N).
+ * Rules are not part of an agent spec: a rules key (pits, seeds, capture, end, max_sows) is an error pointing
+ * at --rules, as is any other unknown key; every error names the key or value at fault.
  *
  * Randomness and determinism: agent_new_game(a, start, game_seed) restarts the agent's randomness from
  * (spec seed, game_seed), so a game's moves depend only on the specs, the rules, the opening and the seeds —

@@ -1,0 +1,236 @@
+/* test_agent.c — agent specs (eval/agent.h): errors that name the key, seeding, and each kind's choice on
+ * positions whose answer is known by hand (greedy's turn chains, alpha-beta's case 2, MCTS's case 1, the
+ * az agent's raw policy). */
+#include "tests/test_util.h"
+
+#include "eval/agent.h"
+#include "nn/h5io.h"
+#include "nn/net.h"
+
+static kalah_pos parse_pos(const kalah_rules *r, const char *s)
+{
+    kalah_pos p;
+    char err[KALAH_ERRLEN];
+    if (kalah_pos_parse(s, r, &p, NULL, err) != KALAH_OK)
+        fail_msg("%s: %s", s, err);
+    return p;
+}
+
+static agent *make(const char *spec, const kalah_rules *r)
+{
+    char err[AGENT_ERRLEN];
+    agent *a = agent_create(spec, r, err);
+    if (!a)
+        fail_msg("agent '%s': %s", spec, err);
+    return a;
+}
+
+static int choose(agent *a, const kalah_pos *p)
+{
+    int k = -1;
+    int rc = agent_choose(a, p, &k);
+    if (rc != AGENT_OK)
+        fail_msg("agent '%s': %s", agent_spec(a), agent_error(a));
+    return k;
+}
+
+static void test_spec_errors_name_the_key(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    static const struct {
+        const char *spec, *words;
+    } cases[] = {
+        {"mcts:sim=5", "unknown key 'sim' for mcts"},
+        {"random:pits=4", "'pits' is a rules key"},
+        {"greedy:max_sows=400", "'max_sows' is a rules key"},
+        {"ab:depth=x", "depth=x"},
+        {"ab:depth=0", "depth=0"},
+        {"ab:tt_mb=99999", "tt_mb=99999"},
+        {"ab:depth=3,depth=4", "'depth' given twice"},
+        {"foo:depth=3", "unknown kind 'foo'"},
+        {"greedy:seed", "'seed' is not key=value"},
+        {"greedy:seed=-1", "seed=-1"},
+        {"mcts:", "nothing after ':'"},
+        {"", "empty agent spec"},
+        {"mcts:sims=0", "sims=0"},
+        {"mcts:c_puct=abc", "c_puct=abc"},
+        {"az:sims=3", "net=PATH"},
+        {"az:net=/nonexistent/x.h5,sims=1", "/nonexistent/x.h5"},
+        {"random:depth=3", "unknown key 'depth' for random"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[AGENT_ERRLEN] = "";
+        agent *a = agent_create(cases[i].spec, &r, err);
+        if (a)
+            fail_msg("'%s' was accepted", cases[i].spec);
+        if (!strstr(err, cases[i].words))
+            fail_msg("'%s': message '%s' lacks '%s'", cases[i].spec, err, cases[i].words);
+    }
+    /* The commands report them as usage errors. */
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "match random 'mcts:sim=5' --games 2"), 2);
+    assert_non_null(strstr(out, "'sim'"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "play 'greedy:depth=1' </dev/null"), 2);
+    assert_non_null(strstr(out, "'depth'"));
+    free(out);
+}
+
+static void test_accessors_and_over(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    agent *a = make("ab:depth=3,tt_mb=1,seed=4", &r);
+    assert_string_equal(agent_spec(a), "ab:depth=3,tt_mb=1,seed=4");
+    assert_string_equal(agent_kind(a), "ab");
+    kalah_pos p = parse_pos(&r, "0,0,0,0,0,0,30,0,0,0,0,0,0,18 N");
+    p.over = 1;
+    int k;
+    assert_int_equal(agent_choose(a, &p, &k), AGENT_EOVER);
+    agent_free(a);
+    agent_free(NULL);
+}
+
+/* Same (spec seed, game seed) → same moves; another game seed → another sequence. */
+static void test_random_is_seeded_per_game(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    /* DESIGN.md §2 writes the seed as ",seed=N" after any spec, also one without keys. */
+    agent *a = make("random,seed=5", &r), *b = make("random:seed=5", &r);
+    kalah_pos p;
+    kalah_start(&r, &p);
+    int seq[3][64];
+    for (int run = 0; run < 3; run++) {
+        agent *x = run == 1 ? b : a;
+        agent_new_game(x, &p, run == 2 ? 8 : 7);
+        for (int i = 0; i < 64; i++) {
+            seq[run][i] = choose(x, &p);
+            assert_true(seq[run][i] >= 0 && seq[run][i] < 6);
+        }
+    }
+    assert_memory_equal(seq[0], seq[1], sizeof seq[0]);
+    assert_memory_not_equal(seq[0], seq[2], sizeof seq[0]);
+    agent_free(a);
+    agent_free(b);
+}
+
+/* greedy follows extra turns: f (1 seed, extra turn) then a (captures 10+1) beats a alone (captures 11). */
+static void test_greedy_follows_turn_chains(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    /* a=1 c=2 f=1 | North D=1 E=10, N store 33. a alone: 11-33; f then a: 12-33; c: 0-33. */
+    kalah_pos p = parse_pos(&r, "1,0,2,0,0,1,0,0,0,0,1,10,0,33 S");
+    for (uint64_t s = 0; s < 8; s++) {
+        agent *g = make("greedy", &r);
+        agent_new_game(g, &p, s);
+        assert_int_equal(choose(g, &p), 5);
+        agent_free(g);
+    }
+    /* The same for North (mirrored position): F, i.e. relative pit 5. */
+    kalah_pos q = parse_pos(&r, "0,0,0,1,10,0,33,1,0,2,0,0,1,0 N");
+    agent *g = make("greedy", &r);
+    assert_int_equal(choose(g, &q), 5);
+    /* Ties are split at random among the tied moves only: from the start position a sowing of d, e or f
+     * gains 1 and ends the turn, c chains into another sowing (+2 at best); greedy must always play c. */
+    kalah_pos st;
+    kalah_start(&r, &st);
+    for (uint64_t s = 0; s < 16; s++) {
+        agent_new_game(g, &st, s);
+        assert_int_equal(choose(g, &st), 2);
+    }
+    agent_free(g);
+}
+
+/* search-cases.md case 2: from the start at depth 2, c (+2) is the best move. */
+static void test_ab_agent_case2(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    agent *a = make("ab:depth=2,tt_mb=1", &r);
+    kalah_pos p;
+    kalah_start(&r, &p);
+    assert_int_equal(choose(a, &p), 2);
+    agent_free(a);
+    a = make("ab:nodes=5000,tt_mb=1", &r);
+    int k = choose(a, &p);
+    assert_true(k >= 0 && k < 6);
+    agent_free(a);
+}
+
+/* search-cases.md case 1: f wins 25-23, e only draws; the rollout MCTS agent must play f. */
+static void test_mcts_agent_case1(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos p = parse_pos(&r, "0,0,0,0,2,1,22,1,0,0,0,0,0,22 S");
+    agent *a = make("mcts:sims=300,seed=3", &r);
+    assert_int_equal(choose(a, &p), 5);
+    /* Tree reuse through notify: play f, then the agent continues from the reached position. */
+    agent_notify(a, &p, 5);
+    kalah_pos q = p;
+    kalah_play(&r, &q, 5, NULL);
+    int k = choose(a, &q);
+    assert_true(kalah_legal(&r, &q) & (1u << k));
+    agent_free(a);
+}
+
+/* az: sims=0 plays the argmax of the net's policy over the legal moves; sims>0 plays a legal move; a net
+ * trained for other rules is refused with both rules named. */
+static void test_az_agent(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    char err[NN_ERRLEN], path[512], rules[128], spec[700];
+    snprintf(path, sizeof path, "%s/agent_az.h5", SOWZERO_TMP);
+    nn_config cfg = nn_config_default(kalah_encode_dim(&r), r.pits);
+    nn_net *net = nn_net_create(&cfg, 42, err);
+    if (!net)
+        fail_msg("%s", err);
+    if (nn_export_save(path, net, kalah_rules_format(&r, rules, sizeof rules), KALAH_ENCODING_NAME, err) != NN_OK)
+        fail_msg("%s", err);
+    nn_workspace *ws = nn_workspace_create(net, 1);
+    kalah_pos p = parse_pos(&r, "0,3,0,5,0,2,14,4,4,4,4,4,4,0 S");
+    float x[16], pol[KALAH_MAX_PITS], val;
+    uint8_t legal[KALAH_MAX_PITS];
+    kalah_encode(&r, &p, x);
+    for (int k = 0; k < 6; k++)
+        legal[k] = (kalah_legal(&r, &p) >> k) & 1;
+    assert_int_equal(nn_forward(net, ws, x, legal, 1, pol, &val), NN_OK);
+    int best = -1;
+    for (int k = 0; k < 6; k++)
+        if (legal[k] && (best < 0 || pol[k] > pol[best]))
+            best = k;
+    snprintf(spec, sizeof spec, "az:net=%s,sims=0", path);
+    agent *a = make(spec, &r);
+    assert_int_equal(choose(a, &p), best);
+    agent_free(a);
+    snprintf(spec, sizeof spec, "az:net=%s,sims=40,batch=4,seed=2", path);
+    a = make(spec, &r);
+    int k = choose(a, &p);
+    assert_true(legal[k]);
+    agent_free(a);
+    kalah_rules other;
+    assert_int_equal(kalah_rules_parse("kalah:seeds=3", &other, NULL), KALAH_OK);
+    char aerr[AGENT_ERRLEN];
+    assert_null(agent_create(spec, &other, aerr));
+    assert_non_null(strstr(aerr, "seeds=3"));
+    nn_workspace_free(ws);
+    nn_net_free(net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec_errors_name_the_key),
+        cmocka_unit_test(test_accessors_and_over),
+        cmocka_unit_test(test_random_is_seeded_per_game),
+        cmocka_unit_test(test_greedy_follows_turn_chains),
+        cmocka_unit_test(test_ab_agent_case2),
+        cmocka_unit_test(test_mcts_agent_case1),
+        cmocka_unit_test(test_az_agent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
