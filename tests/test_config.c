@@ -1,0 +1,321 @@
+/* test_config.c — the training config (train/config.h): every error path names file:line and the key, --set
+ * overrides are validated the same way, the writer round-trips, and the example configs load and document
+ * every key. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+#include "train/config.h"
+
+/* Writes text to SOWZERO_TMP/<name> and returns the path (static buffer). */
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", SOWZERO_TMP, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* Loads text as a config file and expects failure with a message holding every given fragment. */
+static void expect_load_error(const char *text, ...)
+{
+    const char *path = write_file("bad.ini", text);
+    cfg_config c;
+    char err[CFG_ERRLEN] = "";
+    cfg_defaults(&c);
+    int rc = cfg_load(&c, path, err);
+    if (rc == 0)
+        rc = cfg_finish(&c, err);
+    if (rc == 0)
+        fail_msg("config was accepted:\n%s", text);
+    va_list ap;
+    va_start(ap, text);
+    for (const char *frag; (frag = va_arg(ap, const char *)) != NULL;)
+        if (!strstr(err, frag))
+            fail_msg("message '%s' lacks '%s'", err, frag);
+    va_end(ap);
+}
+
+static void test_error_paths(void **state)
+{
+    (void)state;
+    expect_load_error("[run]\niterations = 1\n\n[nets]\nhidden = 4\n", "bad.ini:4:", "unknown section [nets]", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nhiden = 4\n", "bad.ini:4:", "net.hiden", "unknown key",
+                      "hidden", NULL);
+    expect_load_error("iterations = 1\n", "bad.ini:1:", "outside any section", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\npits = six\n", "bad.ini:4:", "rules.pits", "bad value 'six'",
+                      NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\npits = 9\n", "bad.ini:4:", "rules.pits", "out of range",
+                      "1..7", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\npits = 3x\n", "bad.ini:4:", "rules.pits", "bad value", NULL);
+    expect_load_error("[run]\niterations = 0\n", "bad.ini:2:", "run.iterations", "out of range", NULL);
+    expect_load_error("[run]\niterations = 99999999999999999999999\n", "bad.ini:2:", "out of range", NULL);
+    expect_load_error("[run]\niterations = 1\n[train]\nlr = 0\n", "bad.ini:4:", "train.lr", "out of range", "0 <",
+                      NULL);
+    expect_load_error("[run]\niterations = 1\n[train]\nlr = nan\n", "bad.ini:4:", "train.lr", "bad value", NULL);
+    expect_load_error("[run]\niterations = 1\n[train]\nlr = 1e999\n", "bad.ini:4:", "train.lr", NULL);
+    expect_load_error("[run]\niterations = 1\n[train]\noptimizer = rmsprop\n", "bad.ini:4:", "train.optimizer",
+                      "one of sgd, adam", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\ncapture = sometimes\n", "bad.ini:4:", "rules.capture",
+                      "opposite, always, none", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nresidual = maybe\n", "bad.ini:4:", "net.residual",
+                      "true or false", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nhidden = 64,0\n", "bad.ini:4:", "net.hidden", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nhidden = 1,2,3,4,5,6,7,8,9\n", "bad.ini:4:", "net.hidden", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nhidden =\n", "bad.ini:4:", "net.hidden", "empty", NULL);
+    expect_load_error("[run]\nseed = -3\niterations = 1\n", "bad.ini:2:", "run.seed", "bad value", NULL);
+    expect_load_error("[run]\nname = my run\niterations = 1\n", "bad.ini:2:", "run.name", NULL);
+    expect_load_error("[run]\niterations = 1\niterations = 2\n", "bad.ini:3:", "run.iterations",
+                      "given twice (first on line 2)", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nhidden = 64\n  128\n", "bad.ini:5:", "net.hidden", "twice",
+                      NULL);
+    expect_load_error("[run]\niterations = 1\n\n[mcts]\nsims 200\n", "bad.ini:5:", "syntax error", NULL);
+    expect_load_error("[run]\niterations = 1\n[mcts\nsims = 3\n", "bad.ini:3:", "syntax error", NULL);
+    char longline[400];
+    snprintf(longline, sizeof longline, "[run]\niterations = 1\n[eval]\nopponents = greedy%0250d\n", 0);
+    expect_load_error(longline, "bad.ini:4:", "longer than", NULL);
+    /* required key */
+    expect_load_error("[rules]\npits = 6\n", "bad.ini:", "missing required key run.iterations", NULL);
+    /* cross-field checks name the key's line */
+    expect_load_error("[run]\niterations = 1\n[train]\nreplay_window = 100\nmin_replay = 200\n", "bad.ini:5:",
+                      "train.min_replay", "replay_window", NULL);
+    expect_load_error("[run]\niterations = 1\n[eval]\ngames = 7\n", "bad.ini:4:", "eval.games", "even", NULL);
+    expect_load_error("[run]\niterations = 1\n[eval]\nopponents = greedy, ab:dept=4\n", "bad.ini:4:", "eval.opponents",
+                      "dept", NULL);
+    expect_load_error("[run]\niterations = 1\n[eval]\nopponents = seed=3\n", "bad.ini:4:", "eval.opponents",
+                      "without an agent", NULL);
+    expect_load_error("[run]\niterations = 1\n[train]\nlr = 0.001\nlr_min = 0.01\n", "bad.ini:5:", "train.lr_min",
+                      NULL);
+    expect_load_error("[run]\niterations = 1\n[selfplay]\nthreads = 0\n", "bad.ini:4:", "selfplay.threads", NULL);
+
+    cfg_config c;
+    char err[CFG_ERRLEN];
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, SOWZERO_TMP "/no/such/file.ini", err), -1);
+    assert_non_null(strstr(err, "no/such/file.ini: cannot open"));
+}
+
+static void test_set_overrides(void **state)
+{
+    (void)state;
+    cfg_config c;
+    char err[CFG_ERRLEN];
+    cfg_defaults(&c);
+    assert_int_equal(cfg_set(&c, "run.iterations=12", err), 0);
+    assert_int_equal(cfg_set(&c, " net.hidden = 32, 16 ", err), 0);
+    assert_int_equal(cfg_set(&c, "train.optimizer=sgd", err), 0);
+    assert_int_equal(cfg_set(&c, "eval.opponents=ab:depth=2,seed=5, greedy", err), 0);
+    assert_int_equal(cfg_finish(&c, err), 0);
+    assert_int_equal(c.run.iterations, 12);
+    assert_int_equal(c.net.n_hidden, 2);
+    assert_int_equal(c.net.hidden[0], 32);
+    assert_int_equal(c.net.hidden[1], 16);
+    assert_int_equal(c.optim.kind, NN_OPT_SGD);
+    assert_int_equal(c.eval.n_opponents, 2);
+    assert_string_equal(c.eval.opponents[0], "ab:depth=2,seed=5");
+    assert_string_equal(c.eval.opponents[1], "greedy");
+    assert_true(cfg_was_set(&c, "run.iterations"));
+    assert_false(cfg_was_set(&c, "run.seed"));
+    assert_string_equal(c.run.name, "run");  /* no file: the fallback name */
+
+    static const struct {
+        const char *set, *frag;
+    } bad[] = {
+        {"run.iterations", "expected section.key=value"},
+        {"iterations=3", "expected section.key=value"},
+        {"runs.iterations=3", "unknown section [runs]"},
+        {"run.iteration=3", "unknown key"},
+        {"run.iterations=three", "bad value 'three'"},
+        {"rules.pits=0", "out of range"},
+        {"mcts.c_puct=-1", "out of range"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cfg_defaults(&c);
+        assert_int_equal(cfg_set(&c, bad[i].set, err), -1);
+        char prefix[128];
+        snprintf(prefix, sizeof prefix, "--set %s:", bad[i].set);
+        if (strncmp(err, prefix, strlen(prefix)) || !strstr(err, bad[i].frag))
+            fail_msg("--set %s: message '%s'", bad[i].set, err);
+    }
+    /* a cross-field error caused by an override names the override */
+    cfg_defaults(&c);
+    assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);
+    assert_int_equal(cfg_set(&c, "eval.games=3", err), 0);
+    assert_int_equal(cfg_finish(&c, err), -1);
+    assert_non_null(strstr(err, "--set eval.games"));
+}
+
+static void test_syntax_details(void **state)
+{
+    (void)state;
+    const char *path = write_file("ok.ini", "# comment\n; comment\n[run]\niterations = 3 ; inline\n"
+                                            "seed = 18446744073709551615   # inline too\n"
+                                            "[eval]\nopponents = ab:depth=4,seed=2 greedy, mcts:sims=10,rollouts=2\n"
+                                            "[net]\nmargin_head = off\nresidual = YES\n");
+    cfg_config c;
+    char err[CFG_ERRLEN];
+    cfg_defaults(&c);
+    if (cfg_load(&c, path, err) || cfg_finish(&c, err))
+        fail_msg("%s", err);
+    assert_int_equal(c.run.iterations, 3);
+    assert_true(c.run.seed == UINT64_MAX);
+    assert_int_equal(c.eval.n_opponents, 3);
+    assert_string_equal(c.eval.opponents[0], "ab:depth=4,seed=2");
+    assert_string_equal(c.eval.opponents[1], "greedy");
+    assert_string_equal(c.eval.opponents[2], "mcts:sims=10,rollouts=2");
+    assert_int_equal(c.net.margin_head, 0);
+    assert_int_equal(c.net.residual, 1);
+    assert_string_equal(c.run.name, "ok");  /* from the file name */
+    assert_int_equal(c.net.input_dim, 14);
+    assert_int_equal(c.net.n_policy, 6);
+    assert_int_equal(c.optim.sched.total_steps, 3 * c.train.steps_per_iteration);
+}
+
+/* Every value of a config, as text, for comparisons. */
+static void dump(const cfg_config *c, char *buf, size_t n)
+{
+    FILE *f = fmemopen(buf, n, "w");
+    assert_non_null(f);
+    assert_int_equal(cfg_write(c, f, CFG_WRITE_PLAIN), 0);
+    fclose(f);
+}
+
+static void test_write_round_trip(void **state)
+{
+    (void)state;
+    cfg_config a, b;
+    char err[CFG_ERRLEN];
+    cfg_defaults(&a);
+    const char *sets[] = {"run.iterations=7", "train.lr=0.1", "train.l2=3e-05", "mcts.c_puct=1.2345678901234567",
+                          "net.hidden=20,10,5", "eval.opponents=greedy random", "run.seed=123456789012345",
+                          "rules.capture=always", "train.lr_schedule=cosine", "run.name=abc.d-e_f"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        assert_int_equal(cfg_set(&a, sets[i], err), 0);
+    assert_int_equal(cfg_finish(&a, err), 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/roundtrip.ini", SOWZERO_TMP);
+    FILE *f = fopen(path, "w");
+    assert_int_equal(cfg_write(&a, f, CFG_WRITE_DOCS), 0);
+    fclose(f);
+    cfg_defaults(&b);
+    if (cfg_load(&b, path, err) || cfg_finish(&b, err))
+        fail_msg("%s", err);
+    static char da[16384], db[16384];
+    dump(&a, da, sizeof da);
+    dump(&b, db, sizeof db);
+    assert_string_equal(da, db);
+    assert_true(a.mcts.c_puct == b.mcts.c_puct);
+    assert_true(memcmp(&a.optim, &b.optim, sizeof a.optim) == 0);
+    assert_true(memcmp(&a.rules, &b.rules, sizeof a.rules) == 0);
+    /* every key was in the file */
+    for (int i = 0; i < cfg_key_count(); i++) {
+        char name[96];
+        assert_true(cfg_was_set(&b, cfg_key_name(i, name, sizeof name)));
+    }
+}
+
+static void test_enum_names_match_modules(void **state)
+{
+    (void)state;
+    cfg_config c;
+    char err[CFG_ERRLEN], buf[64];
+    const char *capture[] = {"opposite", "always", "none"}, *end[] = {"either-empty", "mover-empty"};
+    for (int i = 0; i < 3; i++) {
+        cfg_defaults(&c);
+        snprintf(buf, sizeof buf, "rules.capture=%s", capture[i]);
+        assert_int_equal(cfg_set(&c, buf, err), 0);
+        kalah_capture k;
+        assert_int_equal(kalah_capture_parse(capture[i], &k), KALAH_OK);
+        assert_int_equal(c.rules.capture, k);
+    }
+    for (int i = 0; i < 2; i++) {
+        cfg_defaults(&c);
+        snprintf(buf, sizeof buf, "rules.end=%s", end[i]);
+        assert_int_equal(cfg_set(&c, buf, err), 0);
+        kalah_end k;
+        assert_int_equal(kalah_end_parse(end[i], &k), KALAH_OK);
+        assert_int_equal(c.rules.end, k);
+    }
+    const char *opt[] = {"sgd", "adam"}, *sched[] = {"constant", "step", "cosine"};
+    for (int i = 0; i < 2; i++) {
+        cfg_defaults(&c);
+        snprintf(buf, sizeof buf, "train.optimizer=%s", opt[i]);
+        assert_int_equal(cfg_set(&c, buf, err), 0);
+        nn_opt_kind k;
+        assert_int_equal(nn_opt_kind_parse(opt[i], &k), NN_OK);
+        assert_int_equal(c.optim.kind, k);
+    }
+    for (int i = 0; i < 3; i++) {
+        cfg_defaults(&c);
+        snprintf(buf, sizeof buf, "train.lr_schedule=%s", sched[i]);
+        assert_int_equal(cfg_set(&c, buf, err), 0);
+        nn_lr_kind k;
+        assert_int_equal(nn_lr_kind_parse(sched[i], &k), NN_OK);
+        assert_int_equal(c.optim.sched.kind, k);
+    }
+}
+
+/* The example configs load, pass every check, and document every key in place (a "key = " line preceded
+ * by a comment line). */
+static void test_example_configs(void **state)
+{
+    (void)state;
+    const char *names[] = {"kalah.ini", "quick.ini", "kalah-strong.ini"};
+    for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+        char path[1024], err[CFG_ERRLEN];
+        snprintf(path, sizeof path, "%s/configs/%s", SOWZERO_SOURCE_DIR, names[n]);
+        cfg_config c;
+        cfg_defaults(&c);
+        if (cfg_load(&c, path, err) || cfg_finish(&c, err))
+            fail_msg("%s", err);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        static char text[200000];
+        size_t len = fread(text, 1, sizeof text - 1, f);
+        text[len] = 0;
+        fclose(f);
+        for (int i = 0; i < cfg_key_count(); i++) {
+            char name[96], needle[100];
+            cfg_key_name(i, name, sizeof name);
+            char *dot = strchr(name, '.');
+            snprintf(needle, sizeof needle, "\n%s = ", dot + 1);
+            /* find the key inside its own section */
+            char section[40];
+            snprintf(section, sizeof section, "\n[%.*s]", (int)(dot - name), name);
+            const char *sec = strstr(text, section);
+            if (!sec)
+                fail_msg("%s: no section %s", names[n], section + 1);
+            const char *next = strstr(sec + 1, "\n[");
+            const char *hit = strstr(sec, needle);
+            if (!hit || (next && hit > next))
+                fail_msg("%s: key %s is not written out in its section", names[n], name);
+            /* the line before the key is a comment */
+            const char *line_start = hit - 1;
+            while (line_start > text && line_start[-1] != '\n')
+                line_start--;
+            if (*line_start != '#')
+                fail_msg("%s: key %s has no comment above it", names[n], name);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_error_paths),
+        cmocka_unit_test(test_set_overrides),
+        cmocka_unit_test(test_syntax_details),
+        cmocka_unit_test(test_write_round_trip),
+        cmocka_unit_test(test_enum_names_match_modules),
+        cmocka_unit_test(test_example_configs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
