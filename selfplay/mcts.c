@@ -566,6 +566,7 @@ int mcts_node_get(const mcts_tree *t, int index, mcts_node_info *out)
     out->w = n->w;
     out->prior = n->prior;
     out->vloss = n->vl;
+    out->q_select = n->n + n->vl > 0 ? (n->w - (float)n->vl) / (float)(n->n + n->vl) : 0.0f;
     out->expanded = !!(n->flags & F_EXPANDED);
     out->terminal = !!(n->flags & F_TERMINAL);
     out->pending = !!(n->flags & F_PENDING);

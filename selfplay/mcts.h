@@ -179,6 +179,7 @@ typedef struct {
     double w;          /* W */
     float prior;       /* P (after masking, renormalising and root noise) */
     int vloss;         /* pending virtual losses */
+    float q_select;    /* Q as selection sees it now: (W − vloss) / (N + vloss), 0 when both are 0 */
     int expanded, terminal, pending;
     int proven;        /* +1/0/−1 for parent_side, or MCTS_UNPROVEN */
     int first_child, n_children;  /* children are node indices first_child .. first_child + n_children − 1 */

@@ -1,0 +1,748 @@
+/* test_mcts.c — the PUCT search: search-cases.md cases 1, 3–9, forced wins with the rollout evaluator, the
+ * value perspective across extra turns, root-only noise, policy targets, terminal leaves, the Dirichlet
+ * sampler, tree reuse and the configuration checks. */
+#include "tests/test_util.h"
+
+#include <math.h>
+#include "env/kalah.h"
+#include "nn/net.h"
+#include "selfplay/batcher.h"
+#include "selfplay/mcts.h"
+
+/* ---- a scriptable fake evaluator that counts what it sees ---- */
+
+typedef enum { V_CONST_MOVER, V_CONST_SOUTH } value_mode;
+
+typedef struct {
+    mcts_eval base;
+    float prior[KALAH_MAX_PITS]; /* the same raw priors for every position */
+    value_mode mode;
+    float v;
+    int positions, calls, saw_finished, saw_no_legal;
+} fake_eval;
+
+static int fake_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
+{
+    fake_eval *f = (fake_eval *)e;
+    int m = e->rules.pits;
+    f->calls++;
+    for (int i = 0; i < n; i++) {
+        f->positions++;
+        f->saw_finished |= pos[i].over;
+        f->saw_no_legal |= kalah_legal(&e->rules, &pos[i]) == 0;
+        for (int k = 0; k < m; k++)
+            prior[i * m + k] = f->prior[k];
+        value[i] = f->mode == V_CONST_MOVER ? f->v : pos[i].side == KALAH_SOUTH ? f->v : -f->v;
+    }
+    e->positions += (uint64_t)n;
+    return MCTS_OK;
+}
+
+static void fake_destroy(mcts_eval *e) { (void)e; }
+
+static void fake_init(fake_eval *f, const kalah_rules *r, const float *prior, value_mode mode, float v)
+{
+    memset(f, 0, sizeof *f);
+    f->base = (mcts_eval){.evaluate = fake_evaluate, .destroy = fake_destroy, .rules = *r, .max_batch = 64};
+    for (int k = 0; k < r->pits; k++)
+        f->prior[k] = prior ? prior[k] : 1.0f;
+    f->mode = mode;
+    f->v = v;
+}
+
+static kalah_pos pos_of(const kalah_rules *r, const char *s)
+{
+    kalah_pos p;
+    char err[KALAH_ERRLEN];
+    if (kalah_pos_parse(s, r, &p, NULL, err) != KALAH_OK)
+        fail_msg("%s: %s", s, err);
+    return p;
+}
+
+static mcts_config quiet_config(int sims)
+{
+    mcts_config c = mcts_config_default();
+    c.sims = sims;
+    c.dirichlet_eps = 0;
+    return c;
+}
+
+/* Exact final margin for the mover (plain negamax; an extra turn keeps the sign). Small endgames only. */
+static int exact(const kalah_rules *r, const kalah_pos *p)
+{
+    if (p->over)
+        return p->side == KALAH_SOUTH ? kalah_margin(r, p) : -kalah_margin(r, p);
+    int best = -1000;
+    unsigned l = kalah_legal(r, p);
+    for (int k = 0; k < r->pits; k++)
+        if (l >> k & 1u) {
+            kalah_pos q = *p;
+            kalah_sow(r, &q, k, NULL);
+            int v = q.over ? (p->side == KALAH_SOUTH ? kalah_margin(r, &q) : -kalah_margin(r, &q))
+                           : (q.side == p->side ? exact(r, &q) : -exact(r, &q));
+            if (v > best)
+                best = v;
+        }
+    return best;
+}
+
+/* ---- case 1: extra turn in the backup ---- */
+
+static void test_case1_search_plays_f(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos p = pos_of(&r, "0,0,0,0,2,1,22,1,0,0,0,0,0,22 S");
+    mcts_eval *ev = mcts_eval_rollout_create(&r, 4, 64, 1, NULL);
+    assert_non_null(ev);
+    for (int solver = 0; solver <= 1; solver++) {
+        mcts_config c = quiet_config(400);
+        c.solver = solver;
+        mcts_result res;
+        assert_int_equal(mcts_search(&r, &p, &c, ev, 7, &res, NULL), MCTS_OK);
+        assert_int_equal(res.move, 5); /* f */
+        assert_true(res.q[5] > 0.99f);  /* every line after f wins for South: exactly +1 */
+        assert_true(fabsf(res.q[4]) < 0.15f);
+        if (solver) {
+            assert_int_equal(res.proven[5], 1);
+            assert_int_equal(res.root_proven, 1); /* the search stopped there, e need not be proven */
+            assert_true(res.proven[4] == 0 || res.proven[4] == MCTS_UNPROVEN); /* e: at best a 24-24 draw */
+        }
+    }
+    mcts_eval_free(ev);
+}
+
+static void test_case1_unit_backup(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos p = pos_of(&r, "0,0,0,0,2,1,22,1,0,0,0,0,0,22 S"), leaf;
+    mcts_config c = quiet_config(10);
+    c.solver = 0;
+    mcts_tree *t = mcts_tree_create(&r, &c, 1, NULL);
+    mcts_set_root(t, &p);
+    float prior[6] = {0, 0, 0, 0, 0.1f, 0.9f};
+    int h = mcts_select(t, &leaf);
+    assert_true(h >= 0);
+    assert_int_equal(mcts_complete(t, h, prior, 0.0f), MCTS_OK);
+    h = mcts_select(t, &leaf); /* f: the highest prior */
+    assert_true(h >= 0);
+    assert_int_equal(leaf.side, KALAH_SOUTH); /* extra turn: South moves again */
+    assert_int_equal(mcts_complete(t, h, prior, 0.8f), MCTS_OK);
+    int visits[6];
+    float q[6];
+    mcts_root_visits(t, visits, q);
+    assert_int_equal(visits[5], 1);
+    assert_float_equal(q[5], 0.8f, 1e-6);
+    mcts_tree_free(t);
+}
+
+/* ---- cases 3, 4: priors by pit, masked and renormalised; all-zero → uniform ---- */
+
+static void expand_root_with(const float *prior, float *out_prior_by_pit, int *n_children)
+{
+    kalah_rules r = kalah_rules_default();
+    kalah_pos p = pos_of(&r, "0,0,3,0,0,1,20,2,2,2,2,2,2,12 S"), leaf;
+    mcts_config c = quiet_config(10);
+    mcts_tree *t = mcts_tree_create(&r, &c, 1, NULL);
+    mcts_set_root(t, &p);
+    int h = mcts_select(t, &leaf);
+    assert_true(h >= 0);
+    assert_int_equal(mcts_complete(t, h, prior, 0.0f), MCTS_OK);
+    mcts_node_info ni;
+    mcts_node_get(t, mcts_root_index(t), &ni);
+    *n_children = ni.n_children;
+    for (int k = 0; k < 6; k++) {
+        int ch = mcts_node_child(t, mcts_root_index(t), k);
+        out_prior_by_pit[k] = -1;
+        if (ch >= 0) {
+            mcts_node_get(t, ch, &ni);
+            out_prior_by_pit[k] = ni.prior;
+        }
+    }
+    mcts_tree_free(t);
+}
+
+static void test_case3_priors_by_pit(void **state)
+{
+    (void)state;
+    float raw[6] = {.05f, .05f, .60f, .05f, .05f, .20f}, got[6];
+    int nc;
+    expand_root_with(raw, got, &nc);
+    assert_int_equal(nc, 2);
+    assert_float_equal(got[2], 0.75f, 1e-6);
+    assert_float_equal(got[5], 0.25f, 1e-6);
+    for (int k = 0; k < 6; k++)
+        if (k != 2 && k != 5)
+            assert_true(got[k] == -1); /* no child for an illegal pit */
+}
+
+static void test_case4_zero_priors_uniform(void **state)
+{
+    (void)state;
+    float zero[6] = {.5f, .5f, 0, 0, 0, 0}, got[6];
+    int nc;
+    expand_root_with(zero, got, &nc);
+    assert_float_equal(got[2], 0.5f, 1e-6);
+    assert_float_equal(got[5], 0.5f, 1e-6);
+    float bad[6] = {1, 1, NAN, 0, 0, -3}; /* NaN and negative: never NaN out, uniform over the legal */
+    expand_root_with(bad, got, &nc);
+    assert_float_equal(got[2], 0.5f, 1e-6);
+    assert_float_equal(got[5], 0.5f, 1e-6);
+    float inf[6] = {0, 0, INFINITY, 0, 0, 1};
+    expand_root_with(inf, got, &nc);
+    assert_false(isnan(got[2]) || isnan(got[5]));
+    assert_float_equal(got[2] + got[5], 1.0f, 1e-6);
+}
+
+/* ---- case 5: π over the legal moves only, and the masked loss leaves illegal logits alone ---- */
+
+static void test_case5_policy_target(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    /* c and f are the only legal moves, as in case 3's position, but far from the end of the game so that
+     * no exact value disturbs Q = 0 and the visits follow the priors exactly */
+    kalah_pos p = pos_of(&r, "0,0,8,0,0,8,8,4,4,4,4,4,4,0 S");
+    float prior[6] = {0, 0, .3f, 0, 0, .7f};
+    fake_eval f;
+    fake_init(&f, &r, prior, V_CONST_MOVER, 0.0f);
+    mcts_config c = quiet_config(101);
+    c.fpu_reduction = 0;
+    c.solver = 0;
+    mcts_result res;
+    assert_int_equal(mcts_search(&r, &p, &c, &f.base, 1, &res, NULL), MCTS_OK);
+    /* Q = 0 everywhere (no finished position within reach), so PUCT splits the 100 visits by prior */
+    assert_int_equal(res.visits[2], 30);
+    assert_int_equal(res.visits[5], 70);
+    float want[6] = {0, 0, .3f, 0, 0, .7f};
+    for (int k = 0; k < 6; k++)
+        assert_float_equal(res.pi[k], want[k], 1e-6);
+
+    /* the masked cross-entropy gives zero gradient to the policy rows of a, b, d, e */
+    nn_config nc = nn_config_default(kalah_encode_dim(&r), 6);
+    nc.n_hidden = 1;
+    nc.hidden[0] = 16;
+    nn_net *net = nn_net_create(&nc, 3, NULL);
+    assert_non_null(net);
+    nn_workspace *ws = nn_workspace_create_train(net, 1);
+    float x[14], z = 1, *grad = malloc(nn_param_count(net) * sizeof *grad);
+    uint8_t legal[6] = {0, 0, 1, 0, 0, 1};
+    kalah_encode(&r, &p, x);
+    nn_batch b = {1, x, legal, res.pi, &z, NULL};
+    nn_loss_weights w = {1, 0, 0, 0};
+    assert_int_equal(nn_train_grad(net, ws, &b, &w, grad, NULL), NN_OK);
+    nn_layer pol;
+    for (int i = 0; i < nn_layer_count(net); i++) {
+        nn_layer_get(net, i, &pol);
+        if (strstr(pol.name, "policy"))
+            break;
+    }
+    double moved = 0;
+    for (int k = 0; k < 6; k++)
+        for (int j = 0; j < pol.in; j++) {
+            float g = grad[pol.w_offset + (size_t)k * pol.in + j];
+            if (!legal[k])
+                assert_true(g == 0.0f);
+            else
+                moved += fabs(g);
+        }
+    for (int k = 0; k < 6; k++)
+        if (!legal[k])
+            assert_true(grad[pol.b_offset + k] == 0.0f);
+    assert_true(moved > 0);
+    free(grad);
+    nn_workspace_free(ws);
+    nn_net_free(net);
+}
+
+/* ---- case 6 (and root-only noise) ---- */
+
+static void test_case6_noise_root_only(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos start;
+    kalah_start(&r, &start);
+    fake_eval f;
+    fake_init(&f, &r, NULL, V_CONST_MOVER, 0.0f);
+    mcts_config c = mcts_config_default();
+    c.sims = 200;
+    c.dirichlet_eps = 0.25;
+    mcts_tree *t = mcts_tree_create(&r, &c, 11, NULL);
+    mcts_set_root(t, &start);
+    mcts_batcher *b = mcts_batcher_create(&r, 8);
+    while (!mcts_done(t)) {
+        assert_true(mcts_batcher_gather(b, t) >= 0);
+        assert_int_equal(mcts_batcher_flush(b, &f.base), MCTS_OK);
+    }
+    mcts_node_info ni;
+    int root = mcts_root_index(t), perturbed = 0;
+    double sum = 0;
+    mcts_node_get(t, root, &ni);
+    for (int i = 0; i < ni.n_children; i++) {
+        mcts_node_info ci;
+        mcts_node_get(t, ni.first_child + i, &ci);
+        sum += ci.prior;
+        perturbed |= fabsf(ci.prior - 1.0f / 6) > 1e-4f;
+    }
+    assert_true(perturbed);
+    assert_float_equal(sum, 1.0, 1e-5);
+    /* the child after c: South again with 5 legal moves, priors exactly .2 */
+    int cc = mcts_node_child(t, root, 2);
+    mcts_node_get(t, cc, &ni);
+    assert_int_equal(ni.side, KALAH_SOUTH);
+    assert_int_equal(ni.n_children, 5);
+    for (int i = 0; i < 5; i++) {
+        mcts_node_info ci;
+        mcts_node_get(t, ni.first_child + i, &ci);
+        assert_true(ci.prior == 0.2f);
+    }
+    /* every expanded node below the root has exactly uniform priors */
+    int checked = 0;
+    for (int x = 0; x < mcts_node_count(t); x++) {
+        mcts_node_get(t, x, &ni);
+        if (x == root || !ni.expanded)
+            continue;
+        for (int i = 0; i < ni.n_children; i++) {
+            mcts_node_info ci;
+            mcts_node_get(t, ni.first_child + i, &ci);
+            assert_true(ci.prior == 1.0f / (float)ni.n_children);
+        }
+        checked++;
+    }
+    assert_true(checked > 20);
+    /* after tree reuse the new root gets fresh noise, its children's children still none */
+    assert_int_equal(mcts_advance(t, 2), MCTS_OK);
+    mcts_node_get(t, mcts_root_index(t), &ni);
+    assert_int_equal(ni.n_children, 5);
+    perturbed = 0;
+    for (int i = 0; i < 5; i++) {
+        mcts_node_info ci;
+        mcts_node_get(t, ni.first_child + i, &ci);
+        perturbed |= ci.prior != 0.2f;
+    }
+    assert_true(perturbed);
+    mcts_batcher_free(b);
+    mcts_tree_free(t);
+
+    /* evaluation mode: priors exactly 1/6, and the seed changes nothing */
+    mcts_config q = quiet_config(150);
+    mcts_result r1, r2;
+    assert_int_equal(mcts_search(&r, &start, &q, &f.base, 1, &r1, NULL), MCTS_OK);
+    assert_int_equal(mcts_search(&r, &start, &q, &f.base, 999, &r2, NULL), MCTS_OK);
+    for (int k = 0; k < 6; k++) {
+        assert_true(r1.prior[k] == 1.0f / 6);
+        assert_int_equal(r1.visits[k], r2.visits[k]);
+    }
+}
+
+/* ---- case 7: a proper Dirichlet sample over the legal moves, after renormalising ---- */
+
+static void test_case7_dirichlet(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos p = pos_of(&r, "0,0,3,0,0,1,20,2,2,2,2,2,2,12 S"), leaf;
+    float raw[6] = {.05f, .05f, .60f, .05f, .05f, .20f};
+    mcts_config c = mcts_config_default();
+    c.dirichlet_eps = 0.25;
+    c.dirichlet_alpha = 0.5;
+    double mean = 0, m2 = 0;
+    int n = 2000;
+    for (int s = 0; s < n; s++) {
+        mcts_tree *t = mcts_tree_create(&r, &c, (uint64_t)s, NULL);
+        mcts_set_root(t, &p);
+        int h = mcts_select(t, &leaf);
+        mcts_complete(t, h, raw, 0);
+        mcts_node_info a, b;
+        mcts_node_get(t, mcts_node_child(t, 0, 2), &a);
+        mcts_node_get(t, mcts_node_child(t, 0, 5), &b);
+        assert_float_equal(a.prior + b.prior, 1.0f, 1e-6);
+        assert_true(a.prior >= 0.5625f - 1e-6f && a.prior <= 0.8125f + 1e-6f);
+        double eta = (a.prior - 0.75 * 0.75) / 0.25; /* back out η_c */
+        mean += eta;
+        m2 += eta * eta;
+        mcts_tree_free(t);
+    }
+    mean /= n;
+    double var = m2 / n - mean * mean;
+    /* η_c ~ Beta(α, α): mean 1/2, variance 1 / (4 (2α + 1)) = 1/8 for α = 1/2 */
+    assert_true(fabs(mean - 0.5) < 0.03);
+    assert_true(fabs(var - 0.125) < 0.015);
+
+    /* the gamma sampler itself: mean and variance of Gamma(a, 1) are a */
+    double shapes[3] = {0.3, 1.0, 2.5};
+    for (int i = 0; i < 3; i++) {
+        mcts_rng g;
+        mcts_rng_seed(&g, 5);
+        double s1 = 0, s2 = 0;
+        int m = 40000;
+        for (int j = 0; j < m; j++) {
+            double x = mcts_rng_gamma(&g, shapes[i]);
+            assert_true(x > 0 && isfinite(x));
+            s1 += x;
+            s2 += x * x;
+        }
+        double mu = s1 / m, v = s2 / m - mu * mu;
+        assert_true(fabs(mu - shapes[i]) < 0.05 * shapes[i] + 0.01);
+        assert_true(fabs(v - shapes[i]) < 0.1 * shapes[i] + 0.01);
+    }
+}
+
+/* ---- case 8: temperature drop ---- */
+
+static void test_case8_temperature(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos p = pos_of(&r, "5,5,5,0,0,0,9,4,4,4,4,4,4,0 S");
+    float prior[6] = {.1f, .3f, .6f, 0, 0, 0};
+    fake_eval f;
+    fake_init(&f, &r, prior, V_CONST_MOVER, 0.0f);
+    mcts_config c = quiet_config(101);
+    c.fpu_reduction = 0;
+    c.solver = 0;
+    mcts_tree *t = mcts_tree_create(&r, &c, 3, NULL);
+    mcts_set_root(t, &p);
+    mcts_batcher *b = mcts_batcher_create(&r, 1);
+    while (!mcts_done(t)) {
+        mcts_batcher_gather(b, t);
+        mcts_batcher_flush(b, &f.base);
+    }
+    int visits[6];
+    mcts_root_visits(t, visits, NULL);
+    assert_int_equal(visits[0], 10);
+    assert_int_equal(visits[1], 30);
+    assert_int_equal(visits[2], 60);
+    float pi[6];
+    assert_int_equal(mcts_policy(t, 1.0, pi), MCTS_OK);
+    assert_float_equal(pi[0], .1f, 1e-6);
+    assert_float_equal(pi[1], .3f, 1e-6);
+    assert_float_equal(pi[2], .6f, 1e-6);
+    assert_int_equal(mcts_policy(t, 0.0, pi), MCTS_OK);
+    assert_true(pi[0] == 0 && pi[1] == 0 && pi[2] == 1);
+    assert_int_equal(mcts_policy(t, 0.5, pi), MCTS_OK); /* ∝ N² */
+    assert_float_equal(pi[2], 3600.0f / 4600.0f, 1e-6);
+    /* sampling at τ = 1 follows the visit shares; τ = 0 is always c */
+    int hist[6] = {0};
+    for (int i = 0; i < 3000; i++)
+        hist[mcts_choose(t, 1.0)]++;
+    assert_true(abs(hist[0] - 300) < 60 && abs(hist[1] - 900) < 90 && abs(hist[2] - 1800) < 100);
+    assert_int_equal(mcts_choose(t, 0.0), 2);
+    mcts_batcher_free(b);
+    mcts_tree_free(t);
+}
+
+/* ---- case 9: virtual loss sign, also across an extra turn ---- */
+
+static void test_case9_virtual_loss(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos start, leaf;
+    kalah_start(&r, &start);
+    mcts_config c = quiet_config(100);
+    c.leaves_per_game = 4;
+    c.solver = 0;
+    mcts_tree *t = mcts_tree_create(&r, &c, 1, NULL);
+    mcts_set_root(t, &start);
+    float onehot_c[6] = {0, 0, 1, 0, 0, 0}, uniform[6] = {1, 1, 1, 1, 1, 1};
+    int h = mcts_select(t, &leaf);
+    mcts_complete(t, h, onehot_c, 0.0f);
+    /* X = child c (an extra turn: South to move at X). First visit +1 for South, then four leaves below
+     * worth +0.5 for South each: W(X) = 3, N(X) = 5 in South's (the parent mover's) view. */
+    h = mcts_select(t, &leaf);
+    assert_int_equal(leaf.side, KALAH_SOUTH);
+    mcts_complete(t, h, uniform, 1.0f);
+    for (int i = 0; i < 4; i++) {
+        h = mcts_select(t, &leaf);
+        assert_true(h >= 0);
+        mcts_complete(t, h, uniform, leaf.side == KALAH_SOUTH ? 0.5f : -0.5f);
+    }
+    int x = mcts_node_child(t, 0, 2);
+    mcts_node_info ni;
+    mcts_node_get(t, x, &ni);
+    assert_int_equal(ni.visits, 5);
+    assert_float_equal(ni.w, 3.0, 1e-6);
+    assert_int_equal(ni.side, KALAH_SOUTH);
+    assert_int_equal(ni.parent_side, KALAH_SOUTH);
+    h = mcts_select(t, &leaf); /* one pending descent through X */
+    assert_true(h >= 0);
+    mcts_node_get(t, x, &ni);
+    assert_int_equal(ni.vloss, 1);
+    assert_float_equal(ni.q_select, 2.0f / 6.0f, 1e-6);
+    /* every node on the pending path looks worse for its own parent's mover, whoever that is */
+    int crossings = 0;
+    for (int y = 0; y < mcts_node_count(t); y++) {
+        mcts_node_get(t, y, &ni);
+        if (ni.vloss == 0 || ni.parent < 0)
+            continue;
+        double q = ni.visits ? ni.w / ni.visits : 0;
+        assert_true(ni.q_select < q || (ni.visits == 0 && ni.q_select == -1.0f));
+        crossings += ni.side >= 0 && ni.side != ni.parent_side;
+    }
+    (void)crossings;
+    mcts_complete(t, h, uniform, 0.0f);
+    mcts_node_get(t, x, &ni);
+    assert_int_equal(ni.vloss, 0);
+    mcts_tree_free(t);
+}
+
+/* ---- the value perspective at every node of an extra-turn chain ---- */
+
+/* Replays the moves from the root to node x. */
+static kalah_pos replay_to(const kalah_rules *r, mcts_tree *t, int x)
+{
+    int path[256], n = 0;
+    mcts_node_info ni;
+    for (int y = x; y != mcts_root_index(t); y = ni.parent) {
+        mcts_node_get(t, y, &ni);
+        path[n++] = ni.move;
+    }
+    kalah_pos p = *mcts_root_pos(t);
+    while (n > 0)
+        kalah_sow(r, &p, path[--n], NULL);
+    return p;
+}
+
+static void test_value_perspective_chain(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    /* South: a 1, d 3, e 2, f 1 — f, e, d each end in the store, so chains of extra turns abound */
+    kalah_pos p = pos_of(&r, "1,0,0,3,2,1,12,4,4,4,4,4,4,5 S");
+    fake_eval f;
+    fake_init(&f, &r, NULL, V_CONST_SOUTH, 0.5f); /* +0.5 for South at every leaf, whoever moves */
+    mcts_config c = quiet_config(120);
+    c.solver = 0;
+    mcts_tree *t = mcts_tree_create(&r, &c, 1, NULL);
+    mcts_set_root(t, &p);
+    mcts_batcher *b = mcts_batcher_create(&r, 1);
+    while (!mcts_done(t)) {
+        mcts_batcher_gather(b, t);
+        mcts_batcher_flush(b, &f.base);
+    }
+    int same = 0, flips = 0, chain = 0;
+    mcts_node_info ni, pi;
+    for (int x = 0; x < mcts_node_count(t); x++) {
+        mcts_node_get(t, x, &ni);
+        if (ni.visits == 0)
+            continue;
+        assert_false(ni.terminal); /* the check below assumes evaluator values only */
+        kalah_pos q = replay_to(&r, t, x);
+        assert_int_equal(ni.side, q.side);
+        double want = ni.parent_side == KALAH_SOUTH ? 0.5 : -0.5;
+        assert_float_equal(ni.w / ni.visits, want, 1e-5);
+        if (ni.parent < 0)
+            continue;
+        mcts_node_get(t, ni.parent, &pi);
+        assert_int_equal(ni.parent_side, pi.side);
+        if (ni.side == pi.side) {
+            same++;
+            /* a South extra turn whose parent was itself reached by a South extra turn: a chain */
+            if (pi.parent >= 0 && pi.parent_side == pi.side && ni.side == KALAH_SOUTH)
+                chain++;
+        } else {
+            flips++;
+        }
+    }
+    assert_true(same >= 3);
+    assert_true(flips >= 3);
+    assert_true(chain >= 1);
+    assert_int_equal(f.saw_finished, 0);
+    mcts_batcher_free(b);
+    mcts_tree_free(t);
+}
+
+/* ---- forced wins with the rollout evaluator ---- */
+
+static void test_rollout_avoids_capture_loss(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    /* b (1 seed onto c) lets North capture and lose South the game (−8); c wins (+4). */
+    kalah_pos p = pos_of(&r, "0,1,2,0,0,0,20,0,2,1,0,1,1,20 S");
+    int vb, vc;
+    kalah_pos q = p;
+    kalah_sow(&r, &q, 1, NULL);
+    vb = -exact(&r, &q);
+    q = p;
+    kalah_sow(&r, &q, 2, NULL);
+    vc = -exact(&r, &q);
+    assert_true(vb < 0 && vc > 0);
+    mcts_eval *ev = mcts_eval_rollout_create(&r, 1, 64, 3, NULL);
+    for (int solver = 0; solver <= 1; solver++) {
+        mcts_config c = quiet_config(800);
+        c.solver = solver;
+        mcts_result res;
+        assert_int_equal(mcts_search(&r, &p, &c, ev, 5, &res, NULL), MCTS_OK);
+        assert_int_equal(res.move, 2);
+        assert_true(res.q[2] > res.q[1]);
+    }
+    mcts_eval_free(ev);
+}
+
+static void test_rollout_forced_wins(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    /* endgames: the searched move must be one of the exactly winning moves when a win exists */
+    const char *cases[] = {"0,0,0,0,2,1,22,1,0,0,0,0,0,22 S", "0,0,1,2,0,0,23,0,1,0,0,1,1,19 S",
+                           "3,0,1,0,0,0,23,1,0,0,0,1,0,19 S", "0,0,0,1,3,0,23,1,0,0,0,0,0,20 S"};
+    mcts_eval *ev = mcts_eval_rollout_create(&r, 2, 64, 9, NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        kalah_pos p = pos_of(&r, cases[i]);
+        mcts_config c = quiet_config(1000);
+        mcts_result res;
+        assert_int_equal(mcts_search(&r, &p, &c, ev, 1, &res, NULL), MCTS_OK);
+        kalah_pos q = p;
+        kalah_sow(&r, &q, res.move, NULL);
+        int v = q.over ? kalah_margin(&r, &q) : q.side == KALAH_SOUTH ? exact(&r, &q) : -exact(&r, &q);
+        if (v <= 0)
+            fail_msg("%s: searched move %c scores %d", cases[i], 'a' + res.move, v);
+        assert_int_equal(res.root_proven, 1);
+    }
+    mcts_eval_free(ev);
+}
+
+/* ---- terminal leaves never reach the evaluator ---- */
+
+static void test_terminal_never_evaluated(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    const char *cases[] = {"0,0,0,0,2,1,22,1,0,0,0,0,0,22 S", "0,1,2,0,0,0,20,0,2,1,0,1,1,20 S",
+                           "0,0,0,0,0,1,23,1,0,0,0,0,0,23 S"};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int solver = 0; solver <= 1; solver++) {
+            kalah_pos p = pos_of(&r, cases[i]);
+            fake_eval f;
+            fake_init(&f, &r, NULL, V_CONST_MOVER, 0.3f);
+            mcts_config c = quiet_config(300);
+            c.solver = solver;
+            c.leaves_per_game = 4;
+            mcts_result res;
+            assert_int_equal(mcts_search(&r, &p, &c, &f.base, 1, &res, NULL), MCTS_OK);
+            assert_int_equal(f.saw_finished, 0);
+            assert_int_equal(f.saw_no_legal, 0);
+            assert_true(f.positions > 0);
+            assert_true(res.root_visits >= (solver ? 1 : 300));
+            assert_int_equal((int)res.evals, f.positions);
+            /* the number of distinct unfinished positions is small: most simulations end on exact values */
+            assert_true(f.positions < 300);
+        }
+    /* a finished root is refused */
+    kalah_pos over = pos_of(&r, "0,0,0,0,0,0,24,0,0,0,0,0,0,24 S");
+    fake_eval f;
+    fake_init(&f, &r, NULL, V_CONST_MOVER, 0);
+    mcts_config c = quiet_config(10);
+    mcts_result res;
+    assert_int_equal(mcts_search(&r, &over, &c, &f.base, 1, &res, NULL), MCTS_EOVER);
+    assert_int_equal(f.positions, 0);
+}
+
+/* ---- tree reuse keeps the subtree, its statistics and its proofs ---- */
+
+static void test_tree_reuse(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos start;
+    kalah_start(&r, &start);
+    mcts_eval *ev = mcts_eval_rollout_create(&r, 1, 8, 4, NULL);
+    mcts_config c = quiet_config(300);
+    mcts_tree *t = mcts_tree_create(&r, &c, 1, NULL);
+    mcts_set_root(t, &start);
+    mcts_batcher *b = mcts_batcher_create(&r, 8);
+    for (int ply = 0; ply < 12 && !mcts_root_pos(t)->over; ply++) {
+        while (!mcts_done(t)) {
+            assert_true(mcts_batcher_gather(b, t) >= 0);
+            assert_int_equal(mcts_batcher_flush(b, ev), MCTS_OK);
+        }
+        int mv = mcts_choose(t, 0);
+        int ch = mcts_node_child(t, mcts_root_index(t), mv);
+        mcts_node_info before, after;
+        mcts_node_get(t, ch, &before);
+        kalah_pos want = *mcts_root_pos(t);
+        kalah_sow(&r, &want, mv, NULL);
+        assert_int_equal(mcts_advance(t, mv), MCTS_OK);
+        assert_memory_equal(mcts_root_pos(t)->cell, want.cell, KALAH_CELLS);
+        assert_int_equal(mcts_root_pos(t)->side, want.side);
+        mcts_node_get(t, mcts_root_index(t), &after);
+        assert_int_equal(after.visits, before.visits);
+        assert_int_equal(after.n_children, before.n_children);
+        /* W is now in the root mover's own view */
+        double sgn = before.side == before.parent_side ? 1 : -1;
+        assert_float_equal(after.w, sgn * before.w, 1e-4);
+        assert_int_equal(after.parent, -1);
+        /* every node's parent link and stored side agree with a replay */
+        for (int x = 1; x < mcts_node_count(t); x++) {
+            mcts_node_info ni;
+            mcts_node_get(t, x, &ni);
+            assert_true(ni.parent >= 0 && ni.parent < x);
+            if (ni.side >= 0) {
+                kalah_pos q = replay_to(&r, t, x);
+                assert_int_equal(ni.side, q.side);
+            }
+        }
+    }
+    assert_int_equal(mcts_advance(t, 99), MCTS_EINVAL);
+    mcts_batcher_free(b);
+    mcts_tree_free(t);
+    mcts_eval_free(ev);
+}
+
+/* ---- configuration checks name the field ---- */
+
+static void test_config_check(void **state)
+{
+    (void)state;
+    char err[MCTS_ERRLEN];
+    mcts_config c = mcts_config_default();
+    assert_int_equal(mcts_config_check(&c, err), MCTS_OK);
+    const char *fields[] = {"sims", "c_puct", "fpu_reduction", "dirichlet_alpha", "dirichlet_eps",
+                            "temp_moves", "temperature", "leaves_per_game", "solver", "reuse_tree"};
+    for (int i = 0; i < 10; i++) {
+        c = mcts_config_default();
+        switch (i) {
+        case 0: c.sims = 0; break;
+        case 1: c.c_puct = 0; break;
+        case 2: c.fpu_reduction = -1; break;
+        case 3: c.dirichlet_alpha = NAN; break;
+        case 4: c.dirichlet_eps = 1.5; break;
+        case 5: c.temp_moves = -1; break;
+        case 6: c.temperature = 0; break;
+        case 7: c.leaves_per_game = 65; break;
+        case 8: c.solver = 2; break;
+        case 9: c.reuse_tree = -1; break;
+        }
+        err[0] = 0;
+        assert_int_equal(mcts_config_check(&c, err), MCTS_EINVAL);
+        if (!strstr(err, fields[i]))
+            fail_msg("message '%s' does not name %s", err, fields[i]);
+        assert_null(mcts_tree_create(&(kalah_rules){6, 4, 0, 0, 0}, &c, 1, NULL));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_case1_search_plays_f),
+        cmocka_unit_test(test_case1_unit_backup),
+        cmocka_unit_test(test_case3_priors_by_pit),
+        cmocka_unit_test(test_case4_zero_priors_uniform),
+        cmocka_unit_test(test_case5_policy_target),
+        cmocka_unit_test(test_case6_noise_root_only),
+        cmocka_unit_test(test_case7_dirichlet),
+        cmocka_unit_test(test_case8_temperature),
+        cmocka_unit_test(test_case9_virtual_loss),
+        cmocka_unit_test(test_value_perspective_chain),
+        cmocka_unit_test(test_rollout_avoids_capture_loss),
+        cmocka_unit_test(test_rollout_forced_wins),
+        cmocka_unit_test(test_terminal_never_evaluated),
+        cmocka_unit_test(test_tree_reuse),
+        cmocka_unit_test(test_config_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
