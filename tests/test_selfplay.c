@@ -1,0 +1,563 @@
+/* test_selfplay.c — self-play workers, batching across games, samples against the game records,
+ * determinism, the replay buffer (window, uniform sampling, save/restore, threads), game records and
+ * `sowzero bench selfplay`. */
+// ctest-labels: threads
+#include "tests/test_util.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <cjson/cJSON.h>
+#include "env/kalah.h"
+#include "nn/net.h"
+#include "selfplay/selfplay.h"
+
+static nn_net *tiny_net(const kalah_rules *r, uint64_t seed)
+{
+    nn_config c = nn_config_default(kalah_encode_dim(r), r->pits);
+    c.n_hidden = 1;
+    c.hidden[0] = 32;
+    nn_net *net = nn_net_create(&c, seed, NULL);
+    assert_non_null(net);
+    return net;
+}
+
+static mcts_config fast_search(int sims)
+{
+    mcts_config c = mcts_config_default();
+    c.sims = sims;
+    c.temp_moves = 6;
+    return c;
+}
+
+/* Runs self-play and returns the records text (caller frees) and the buffer. */
+static char *play(const kalah_rules *r, const selfplay_config *sc, const mcts_config *mc,
+                  const mcts_eval_factory *ef, replay_buffer *rb, uint64_t seed, selfplay_stats *st)
+{
+    char *text = NULL, err[MCTS_ERRLEN];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    int rc = selfplay_run(r, sc, mc, ef, rb, seed, f, st, err);
+    fclose(f);
+    if (rc != MCTS_OK)
+        fail_msg("selfplay_run: %s", err);
+    return text;
+}
+
+/* ---- determinism ---- */
+
+static void test_same_seed_identical_games(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 4;
+    sc.games = 6;
+    mcts_config mc = fast_search(24);
+    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    char *text[3];
+    void *blob[3];
+    size_t n[3];
+    uint64_t seeds[3] = {42, 42, 43};
+    for (int i = 0; i < 3; i++) {
+        replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 10000, NULL);
+        selfplay_stats st;
+        text[i] = play(&r, &sc, &mc, &ef, rb, seeds[i], &st);
+        assert_int_equal(st.games, 6);
+        assert_int_equal(replay_save(rb, &blob[i], &n[i]), MCTS_OK);
+        replay_free(rb);
+    }
+    assert_string_equal(text[0], text[1]);
+    assert_int_equal(n[0], n[1]);
+    assert_memory_equal(blob[0], blob[1], n[0]);
+    assert_true(strcmp(text[0], text[2]) != 0); /* another seed, other games */
+    for (int i = 0; i < 3; i++)
+        free(text[i]), free(blob[i]);
+}
+
+/* ---- samples against the records ---- */
+
+/* Next game of a records text: fills the move letters (up to max) and returns the count, or −1 at the end. */
+static int next_game(char **cursor, char *moves, int max, char *result, size_t rn)
+{
+    char *s = strstr(*cursor, "[Result \"");
+    if (!s)
+        return -1;
+    s += 9;
+    size_t k = strcspn(s, "\"");
+    snprintf(result, rn, "%.*s", (int)k, s);
+    s = strstr(s, "\n\n") + 2;
+    int n = 0;
+    while (*s && *s != '\n') {
+        size_t len = strcspn(s, " \n");
+        if (len == 1 && ((*s >= 'a' && *s <= 'g') || (*s >= 'A' && *s <= 'G')) && n < max)
+            moves[n++] = *s;
+        s += len;
+        while (*s == ' ')
+            s++;
+    }
+    *cursor = s;
+    return n;
+}
+
+static void test_samples_match_records(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    nn_net *net = tiny_net(&r, 7);
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 5;
+    sc.games = 8;
+    mcts_config mc = fast_search(32);
+    mcts_eval_factory ef = mcts_eval_factory_net(net);
+    int dim = kalah_encode_dim(&r), m = r.pits;
+    replay_buffer *rb = replay_create(dim, m, 100000, NULL);
+    selfplay_stats st;
+    char *text = play(&r, &sc, &mc, &ef, rb, 5, &st);
+    assert_int_equal(st.games, 8);
+    assert_int_equal(st.south_wins + st.north_wins + st.draws, 8);
+    assert_int_equal(replay_total(rb), st.samples);
+    assert_true(st.avg_batch > 1.0 && st.avg_batch <= 5.0);
+    assert_true(st.evals > 0 && st.forward_seconds > 0 && st.forward_share > 0 && st.forward_share <= 1);
+    char moves[2000], result[16], *cur = text;
+    size_t idx = 0;
+    int games = 0;
+    float x[32], pi[8], z, margin, want_x[32];
+    uint8_t legal[8];
+    for (int n; (n = next_game(&cur, moves, 2000, result, sizeof result)) >= 0; games++) {
+        kalah_pos p;
+        kalah_start(&r, &p);
+        kalah_pos end = p;
+        for (int i = 0; i < n; i++)
+            kalah_sow(&r, &end, moves[i] - (moves[i] >= 'a' ? 'a' : 'A'), NULL);
+        assert_true(end.over);
+        int w = kalah_winner(&r, &end);
+        assert_string_equal(result, w > 0 ? "1-0" : w < 0 ? "0-1" : "1/2-1/2");
+        for (int i = 0; i < n; i++, idx++) {
+            assert_int_equal(replay_get(rb, idx, x, legal, pi, &z, &margin), MCTS_OK);
+            kalah_encode(&r, &p, want_x);
+            assert_memory_equal(x, want_x, (size_t)dim * sizeof(float));
+            unsigned lm = kalah_legal(&r, &p);
+            double sum = 0;
+            for (int k = 0; k < m; k++) {
+                assert_int_equal(legal[k], (int)(lm >> k & 1u));
+                if (!legal[k])
+                    assert_true(pi[k] == 0.0f);
+                sum += pi[k];
+            }
+            assert_float_equal(sum, 1.0, 1e-5);
+            int mover_w = p.side == KALAH_SOUTH ? w : -w;
+            assert_float_equal(z, (float)mover_w, 0);
+            int mover_margin = p.side == KALAH_SOUTH ? kalah_margin(&r, &end) : -kalah_margin(&r, &end);
+            assert_float_equal(margin, mover_margin / 48.0f, 1e-6);
+            int k = moves[i] - (p.side == KALAH_SOUTH ? 'a' : 'A');
+            assert_true(lm >> k & 1u);
+            if (i >= mc.temp_moves)
+                assert_true(pi[k] == 1.0f); /* after the temperature plies: one-hot on the move played */
+            kalah_sow(&r, &p, k, NULL);
+        }
+    }
+    assert_int_equal(games, 8);
+    assert_int_equal(idx, st.samples);
+    free(text);
+    replay_free(rb);
+    nn_net_free(net);
+}
+
+/* ---- batching: one evaluator call carries the leaves of many games ---- */
+
+typedef struct {
+    mcts_eval base;
+    mcts_eval *inner;
+    int calls, max_n, over;
+} counting_eval;
+
+static int counting_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
+{
+    counting_eval *c = (counting_eval *)e;
+    c->calls++;
+    if (n > c->max_n)
+        c->max_n = n;
+    for (int i = 0; i < n; i++)
+        c->over |= pos[i].over;
+    int rc = c->inner->evaluate(c->inner, pos, n, prior, value);
+    e->positions += (uint64_t)n;
+    return rc;
+}
+
+static void counting_destroy(mcts_eval *e)
+{
+    mcts_eval_free(((counting_eval *)e)->inner);
+}
+
+typedef struct {
+    counting_eval ev;
+    int created, max_batch;
+} counting_box;
+
+static mcts_eval *counting_create(const mcts_eval_factory *f, const kalah_rules *r, int max_batch, uint64_t seed,
+                                  char *err)
+{
+    counting_box *box = f->user;
+    memset(&box->ev, 0, sizeof box->ev);
+    box->ev.inner = mcts_eval_rollout_create(r, 1, max_batch, seed, err);
+    box->ev.base = (mcts_eval){.evaluate = counting_evaluate, .destroy = counting_destroy, .rules = *r,
+                               .max_batch = max_batch};
+    box->created++;
+    box->max_batch = max_batch;
+    return &box->ev.base;
+}
+
+static void test_batches_span_games(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    counting_box box = {0};
+    mcts_eval_factory ef = {.create = counting_create, .user = &box};
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 8;
+    sc.games = 16;
+    mcts_config mc = fast_search(16);
+    selfplay_stats st;
+    char *text = play(&r, &sc, &mc, &ef, NULL, 3, &st);
+    free(text);
+    assert_int_equal(box.created, 1);
+    assert_int_equal(box.max_batch, 8);
+    assert_int_equal(box.ev.max_n, 8);     /* full batches: one leaf from each of the 8 games */
+    assert_int_equal((uint64_t)box.ev.calls, st.batches);
+    assert_int_equal(box.ev.over, 0);      /* finished positions never reach the evaluator */
+    assert_true(st.avg_batch > 4.0);
+    assert_int_equal(st.games, 16);
+
+    /* several leaves per game (virtual loss) fill larger batches */
+    mc.leaves_per_game = 4;
+    text = play(&r, &sc, &mc, &ef, NULL, 3, &st);
+    free(text);
+    assert_int_equal(box.max_batch, 32);
+    assert_true(box.ev.max_n > 8 && box.ev.max_n <= 32);
+    assert_int_equal(box.ev.over, 0);
+}
+
+/* ---- threads ---- */
+
+static void test_threads(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    nn_net *net = tiny_net(&r, 9);
+    selfplay_config sc = selfplay_config_default();
+    sc.threads = 3;
+    sc.games_per_thread = 3;
+    sc.games = 10;
+    mcts_config mc = fast_search(16);
+    mcts_eval_factory ef = mcts_eval_factory_net(net);
+    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 100000, NULL);
+    selfplay_stats st;
+    char *text = play(&r, &sc, &mc, &ef, rb, 11, &st);
+    assert_int_equal(st.games, 10);
+    assert_int_equal(replay_total(rb), st.samples);
+    int records = 0;
+    for (char *s = text; (s = strstr(s, "[Event ")); s++)
+        records++;
+    assert_int_equal(records, 10);
+    free(text);
+    replay_free(rb);
+    nn_net_free(net);
+}
+
+static void test_max_moves_and_errors(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    char err[MCTS_ERRLEN];
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 2;
+    sc.games = 3;
+    sc.max_moves = 5;
+    mcts_config mc = fast_search(8);
+    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1000, NULL);
+    selfplay_stats st;
+    char *text = play(&r, &sc, &mc, &ef, rb, 1, &st);
+    assert_int_equal(st.samples, 15);
+    assert_non_null(strstr(text, "[Result \"*\"]"));
+    /* scored by the sweep: each side's pits to its own store */
+    float z, margin;
+    assert_int_equal(replay_get(rb, 0, NULL, NULL, NULL, &z, &margin), MCTS_OK);
+    assert_true(z == -1 || z == 0 || z == 1);
+    assert_true((z > 0) == (margin > 0) && (z < 0) == (margin < 0));
+    free(text);
+
+    /* configuration errors name the field */
+    const char *fields[] = {"threads", "games_per_thread", "games", "max_moves", "pi_visits"};
+    for (int i = 0; i < 5; i++) {
+        selfplay_config b = selfplay_config_default();
+        switch (i) {
+        case 0: b.threads = 0; break;
+        case 1: b.games_per_thread = 0; break;
+        case 2: b.games = 0; break;
+        case 3: b.max_moves = 0; break;
+        case 4: b.pi_visits = 3; break;
+        }
+        assert_int_equal(selfplay_config_check(&b, err), MCTS_EINVAL);
+        if (!strstr(err, fields[i]))
+            fail_msg("'%s' does not name %s", err, fields[i]);
+        assert_int_equal(selfplay_run(&r, &b, &mc, &ef, rb, 1, NULL, NULL, err), MCTS_EINVAL);
+    }
+    /* a buffer of other dimensions, a net of other shapes */
+    replay_buffer *small = replay_create(4, 2, 10, NULL);
+    assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, small, 1, NULL, NULL, err), MCTS_EINVAL);
+    replay_free(small);
+    kalah_rules r4 = r;
+    r4.pits = 4;
+    nn_net *net = tiny_net(&r4, 1);
+    mcts_eval_factory nf = mcts_eval_factory_net(net);
+    assert_int_not_equal(selfplay_run(&r, &sc, &mc, &nf, NULL, 1, NULL, NULL, err), MCTS_OK);
+    assert_non_null(strstr(err, "input_dim"));
+    nn_net_free(net);
+    replay_free(rb);
+}
+
+/* ---- replay buffer ---- */
+
+static void fill(replay_buffer *rb, int from, int to)
+{
+    float x[14], pi[6] = {0, 0, 0, 0, 0, 1};
+    uint8_t legal[6] = {1, 1, 1, 1, 1, 1};
+    for (int i = from; i < to; i++) {
+        for (int k = 0; k < 14; k++)
+            x[k] = (float)(i * 100 + k);
+        replay_sample s = {x, legal, pi, (float)i, (float)-i};
+        assert_int_equal(replay_add(rb, &s, 1), MCTS_OK);
+    }
+}
+
+static void test_replay_window_and_sampling(void **state)
+{
+    (void)state;
+    char err[MCTS_ERRLEN];
+    assert_null(replay_create(14, 6, 0, err));
+    assert_non_null(strstr(err, "window"));
+    replay_buffer *rb = replay_create(14, 6, 4, NULL);
+    float x[14], z, margin;
+    mcts_rng g;
+    mcts_rng_seed(&g, 1);
+    assert_int_equal(replay_sample_batch(rb, &g, 1, x, NULL, x, &z, NULL), MCTS_EINVAL); /* empty */
+    fill(rb, 0, 10);
+    assert_int_equal(replay_size(rb), 4);
+    assert_int_equal(replay_total(rb), 10);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(replay_get(rb, (size_t)i, x, NULL, NULL, &z, &margin), MCTS_OK);
+        assert_float_equal(z, 6 + i, 0);
+        assert_float_equal(margin, -(6 + i), 0);
+        assert_float_equal(x[3], (6 + i) * 100 + 3, 0);
+    }
+    assert_int_equal(replay_get(rb, 4, x, NULL, NULL, &z, NULL), MCTS_EINVAL);
+    /* uniform with replacement over what is held */
+    int count[10] = {0}, B = 64;
+    float bx[64 * 14], bpi[64 * 6], bz[64], bm[64];
+    uint8_t bl[64 * 6];
+    for (int rep = 0; rep < 500; rep++) {
+        assert_int_equal(replay_sample_batch(rb, &g, B, bx, bl, bpi, bz, bm), MCTS_OK);
+        for (int i = 0; i < B; i++) {
+            int id = (int)bz[i];
+            assert_true(id >= 6 && id <= 9);
+            assert_float_equal(bx[i * 14 + 5], id * 100 + 5, 0);
+            assert_float_equal(bm[i], -id, 0);
+            assert_float_equal(bpi[i * 6 + 5], 1, 0);
+            count[id]++;
+        }
+    }
+    for (int id = 6; id <= 9; id++)
+        assert_true(abs(count[id] - 8000) < 400); /* ~4.5 sigma */
+    replay_clear(rb);
+    assert_int_equal(replay_size(rb), 0);
+    assert_int_equal(replay_total(rb), 10);
+    replay_free(rb);
+}
+
+static void test_replay_save_restore(void **state)
+{
+    (void)state;
+    char err[MCTS_ERRLEN];
+    replay_buffer *a = replay_create(14, 6, 50, NULL), *b = replay_create(14, 6, 50, NULL);
+    fill(a, 0, 73); /* wrapped around */
+    void *blob;
+    size_t n;
+    assert_int_equal(replay_save(a, &blob, &n), MCTS_OK);
+    assert_int_equal(replay_restore(b, blob, n, err), MCTS_OK);
+    assert_int_equal(replay_size(b), 50);
+    assert_int_equal(replay_total(b), 73);
+    mcts_rng ga, gb;
+    mcts_rng_seed(&ga, 9);
+    mcts_rng_seed(&gb, 9);
+    float xa[8 * 14], xb[8 * 14], pa[8 * 6], pb[8 * 6], za[8], zb[8], ma[8], mb[8];
+    uint8_t la[8 * 6], lb[8 * 6];
+    for (int rep = 0; rep < 20; rep++) {
+        replay_sample_batch(a, &ga, 8, xa, la, pa, za, ma);
+        replay_sample_batch(b, &gb, 8, xb, lb, pb, zb, mb);
+        assert_memory_equal(xa, xb, sizeof xa);
+        assert_memory_equal(la, lb, sizeof la);
+        assert_memory_equal(pa, pb, sizeof pa);
+        assert_memory_equal(za, zb, sizeof za);
+        assert_memory_equal(ma, mb, sizeof ma);
+    }
+    /* adding after a restore continues the same ring */
+    fill(a, 73, 80);
+    fill(b, 73, 80);
+    void *b1, *b2;
+    size_t n1, n2;
+    replay_save(a, &b1, &n1);
+    replay_save(b, &b2, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(b1, b2, n1);
+    free(b1), free(b2);
+    /* a smaller window keeps the newest */
+    replay_buffer *c = replay_create(14, 6, 10, NULL);
+    assert_int_equal(replay_restore(c, blob, n, err), MCTS_OK);
+    float z;
+    replay_get(c, 0, NULL, NULL, NULL, &z, NULL);
+    assert_float_equal(z, 63, 0);
+    assert_int_equal(replay_total(c), 73);
+    /* broken blobs are refused and leave the buffer alone */
+    uint8_t *bad = malloc(n);
+    memcpy(bad, blob, n);
+    bad[0] = 'X';
+    assert_int_equal(replay_restore(c, bad, n, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "magic"));
+    assert_int_equal(replay_restore(c, blob, n - 3, err), MCTS_EINVAL);
+    assert_int_equal(replay_restore(c, blob, 10, err), MCTS_EINVAL);
+    replay_buffer *d = replay_create(10, 4, 10, NULL);
+    assert_int_equal(replay_restore(d, blob, n, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "dim"));
+    assert_int_equal(replay_size(c), 10);
+    replay_get(c, 0, NULL, NULL, NULL, &z, NULL);
+    assert_float_equal(z, 63, 0);
+    free(bad);
+    free(blob);
+    replay_free(a), replay_free(b), replay_free(c), replay_free(d);
+}
+
+typedef struct {
+    replay_buffer *rb;
+    int id;
+} adder_arg;
+
+static void *adder(void *p)
+{
+    adder_arg *a = p;
+    float x[14] = {0}, pi[6] = {1, 0, 0, 0, 0, 0};
+    uint8_t legal[6] = {1, 0, 0, 0, 0, 0};
+    mcts_rng g;
+    mcts_rng_seed(&g, (uint64_t)a->id);
+    float bx[4 * 14], bpi[4 * 6], bz[4];
+    for (int i = 0; i < 500; i++) {
+        x[0] = (float)a->id;
+        replay_sample s[2] = {{x, legal, pi, 1, 0}, {x, legal, pi, -1, 0}};
+        replay_add(a->rb, s, 2);
+        replay_sample_batch(a->rb, &g, 4, bx, NULL, bpi, bz, NULL);
+    }
+    return NULL;
+}
+
+static void test_replay_threads(void **state)
+{
+    (void)state;
+    replay_buffer *rb = replay_create(14, 6, 700, NULL);
+    pthread_t th[4];
+    adder_arg args[4];
+    for (int i = 0; i < 4; i++) {
+        args[i] = (adder_arg){rb, i};
+        pthread_create(&th[i], NULL, adder, &args[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    assert_int_equal(replay_total(rb), 4000);
+    assert_int_equal(replay_size(rb), 700);
+    /* pairs were added atomically: the sum of z over the whole (even-sized, pair-aligned) window is 0 */
+    double sum = 0;
+    for (size_t i = 0; i < 700; i++) {
+        float z;
+        replay_get(rb, i, NULL, NULL, NULL, &z, NULL);
+        sum += z;
+    }
+    assert_float_equal(sum, 0, 0);
+    replay_free(rb);
+}
+
+/* ---- game records ---- */
+
+static void test_record_writer(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos p;
+    assert_int_equal(kalah_pos_parse("0,0,0,0,2,1,22,1,0,0,0,0,0,22 S", &r, &p, NULL, NULL), KALAH_OK);
+    uint8_t moves[3] = {5, 4, 5};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(selfplay_record_write(f, &r, &p, moves, 3, "test", "a", "b"), MCTS_OK);
+    assert_int_equal(selfplay_record_write(f, &r, &p, moves, 1, "test", "a", "b"), MCTS_OK);
+    uint8_t bad[2] = {5, 0};
+    assert_int_equal(selfplay_record_write(f, &r, &p, bad, 2, "test", "a", "b"), MCTS_EINVAL);
+    assert_int_equal(selfplay_record_write(f, &r, &p, moves, 3, "te\"st", "a", "b"), MCTS_EINVAL);
+    fclose(f);
+    const char *want =
+        "[Event \"test\"]\n[South \"a\"]\n[North \"b\"]\n"
+        "[Rules \"kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0\"]\n"
+        "[Start \"0,0,0,0,2,1,22,1,0,0,0,0,0,22 S\"]\n[Result \"1-0\"]\n[Score \"25-23\"]\n\nf e f 1-0\n\n"
+        "[Event \"test\"]\n[South \"a\"]\n[North \"b\"]\n"
+        "[Rules \"kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0\"]\n"
+        "[Start \"0,0,0,0,2,1,22,1,0,0,0,0,0,22 S\"]\n[Result \"*\"]\n[Score \"23-22\"]\n\nf *\n\n";
+    assert_string_equal(text, want);
+    free(text);
+}
+
+/* ---- the benchmark command ---- */
+
+static void test_bench_command(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    int rc = tu_run(&out, 0, "bench selfplay --sims 8 --games-per-thread 4 --games 4 --threads 2 --json");
+    assert_int_equal(rc, 0);
+    cJSON *o = cJSON_Parse(out);
+    assert_non_null(o);
+    const char *keys[] = {"positions_per_s", "games_per_s", "avg_batch", "forward_share"};
+    for (int i = 0; i < 4; i++) {
+        cJSON *v = cJSON_GetObjectItem(o, keys[i]);
+        if (!cJSON_IsNumber(v))
+            fail_msg("missing key %s in %s", keys[i], out);
+        assert_true(v->valuedouble >= 0);
+    }
+    assert_true(cJSON_GetObjectItem(o, "forward_share")->valuedouble <= 1);
+    assert_int_equal(cJSON_GetObjectItem(o, "games")->valueint, 4);
+    cJSON_Delete(o);
+    free(out);
+    rc = tu_run(&out, 1, "bench selfplay --threads 0");
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--threads"));
+    free(out);
+    rc = tu_run(&out, 0, "bench selfplay --help");
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "--sims"));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_seed_identical_games),
+        cmocka_unit_test(test_samples_match_records),
+        cmocka_unit_test(test_batches_span_games),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_max_moves_and_errors),
+        cmocka_unit_test(test_replay_window_and_sampling),
+        cmocka_unit_test(test_replay_save_restore),
+        cmocka_unit_test(test_replay_threads),
+        cmocka_unit_test(test_record_writer),
+        cmocka_unit_test(test_bench_command),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
