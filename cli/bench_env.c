@@ -70,7 +70,7 @@ static void *work(void *arg)
         vecenv_run_random(w->env, w->steps);
     } else {
         /* chunks of ~256k sowings: a few ms on any kernel, so the deadline is overshot by little */
-        const long chunk = 262144 / vecenv_batch(w->env);
+        const long chunk = 262144 / vecenv_batch(w->env) > 0 ? 262144 / vecenv_batch(w->env) : 1;
         do
             vecenv_run_random(w->env, chunk);
         while (now() < deadline);
@@ -81,11 +81,12 @@ static void *work(void *arg)
 
 int bench_env(int argc, char **argv)
 {
-    static const struct option opts[] = {{"threads", required_argument, 0, 't'}, {"seconds", required_argument, 0, 's'},
-                                         {"steps", required_argument, 0, 'n'},   {"batch", required_argument, 0, 'b'},
-                                         {"rules", required_argument, 0, 'r'},   {"kernel", required_argument, 0, 'k'},
-                                         {"seed", required_argument, 0, 'S'},    {"json", no_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"threads", required_argument, 0, 't'}, {"seconds", required_argument, 0, 's'},
+        {"steps", required_argument, 0, 'n'},   {"batch", required_argument, 0, 'b'},
+        {"rules", required_argument, 0, 'r'},   {"kernel", required_argument, 0, 'k'},
+        {"seed", required_argument, 0, 'S'},    {"json", no_argument, 0, 'j'},
+        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     long threads = 1, steps = 0, batch = 128, seed = 1;
     double seconds = 3.0;
     kalah_rules rules = kalah_rules_default();
