@@ -100,8 +100,9 @@ static void outbuf_free(outbuf *o)
 /* Runs `steps` steps of kernel k on B boards of every rule set, half of the steps with moves the test picks
  * (vecenv_step), half random (vecenv_step_random), from random reachable positions; checks every sowing
  * against kalah_sow on a mirror board (move legal, extra turn, capture, end, stores, the whole position,
- * seed total) and, for a SIMD kernel, every output byte and board against the scalar kernel run beside
- * it. Then checks the fast path (vecenv_run_random) and the statistics. Returns the sowings checked. */
+ * seed total; observations and legal masks every 50 steps) and, for a SIMD kernel, every output byte and
+ * board against the scalar kernel run beside it. Then checks the fast path (vecenv_run_random) and the
+ * statistics. Returns the sowings checked. */
 static long check_kernel(vecenv_kernel k, int batch, long steps)
 {
     long checked = 0;
@@ -114,6 +115,7 @@ static long check_kernel(vecenv_kernel k, int batch, long steps)
         kalah_pos *mirror = malloc((size_t)batch * sizeof *mirror);
         int *total = malloc((size_t)batch * sizeof *total);
         uint8_t *moves = malloc((size_t)batch), *legal = malloc((size_t)batch);
+        float *obs = malloc((size_t)batch * (size_t)kalah_encode_dim(&r) * sizeof *obs);
         outbuf o, oref;
         outbuf_init(&o, batch);
         outbuf_init(&oref, batch);
@@ -189,6 +191,17 @@ static long check_kernel(vecenv_kernel k, int batch, long steps)
                     assert_same_pos(&r, &want, &got, "vs scalar", i, s);
                 }
             }
+            if (s % 50 == 49) { /* observations and masks of positions reached by stepping */
+                const int d = kalah_encode_dim(&r);
+                float want[2 * KALAH_MAX_PITS + 2];
+                vecenv_observe(v, obs);
+                vecenv_legal(v, legal);
+                for (int i = 0; i < batch; i++) {
+                    kalah_encode(&r, &mirror[i], want);
+                    assert_memory_equal(obs + (size_t)i * (size_t)d, want, (size_t)d * sizeof(float));
+                    assert_int_equal(legal[i], kalah_legal(&r, &mirror[i]));
+                }
+            }
         }
         vecenv_stats st;
         vecenv_stats_get(v, &st);
@@ -218,6 +231,7 @@ static long check_kernel(vecenv_kernel k, int batch, long steps)
         outbuf_free(&oref);
         free(moves);
         free(legal);
+        free(obs);
         free(total);
         free(mirror);
         vecenv_free(ref);
