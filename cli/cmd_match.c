@@ -27,8 +27,9 @@ static void help(void)
          "  --rules SPEC   rules (default: kalah)\n"
          "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
          "  --pgn FILE     write every game record to FILE (eval/record.h format)\n"
-         "  --json         print {\"a\",\"b\",\"games\",\"wins\",\"draws\",\"losses\",\"score\",\"score_lo\",\"score_hi\",\n"
-         "                 \"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\",\"avg_sows\",\"seconds\"}");
+         "  --json         print {\"a\",\"b\",\"games\",\"wins\",\"draws\",\"losses\",\"score\",\"score_lo\",\n"
+         "                 \"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\",\"avg_sows\",\n"
+         "                 \"seconds\"} (elo_bound: \"lower\"/\"upper\" when A won/lost every point, else null)");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)

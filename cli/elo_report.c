@@ -19,17 +19,22 @@ void elo_report_print(const elo_result *r, FILE *f)
             snprintf(iv, sizeof iv, "(anchor)");
         else
             snprintf(iv, sizeof iv, "[%+.0f, %+.0f]", r->lo[i], r->hi[i]);
+        const char *note = r->perfect[i] > 0 ? "  won every game" : r->perfect[i] < 0 ? "  lost every game" : "";
         fprintf(f, "%4d  %-*s %+7.1f  %17s  %6d  %5.1f%%%s\n", k + 1, w, r->name[i], r->elo[i], iv, r->games[i],
-                100 * r->score[i], r->perfect[i] > 0 ? "  won every game" : r->perfect[i] < 0 ? "  lost every game" : "");
+                100 * r->score[i], note);
     }
     if (r->n <= 12) {
-        fprintf(f, "\nlikelihood of superiority (row better than column):\n%*s", w + 2, "");
-        for (int k = 0; k < r->n; k++)
-            fprintf(f, " %6.6s", r->name[r->order[k]]);
+        /* Columns by rank number: names (often specs) are too long for column heads. */
+        fprintf(f, "\nlikelihood of superiority (row better than column):\n%*s", w + 6, "");
+        for (int k = 0; k < r->n; k++) {
+            char head[16];
+            snprintf(head, sizeof head, "#%d", k + 1);
+            fprintf(f, " %6s", head);
+        }
         fputc('\n', f);
         for (int a = 0; a < r->n; a++) {
             int i = r->order[a];
-            fprintf(f, "  %-*s", w, r->name[i]);
+            fprintf(f, "  %2d  %-*s", a + 1, w, r->name[i]);
             for (int b = 0; b < r->n; b++) {
                 int j = r->order[b];
                 if (i == j)

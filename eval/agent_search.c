@@ -27,12 +27,14 @@ static void set_err(char *err, const char *fmt, ...)
 typedef struct {
     ab_search *s;
     ab_limits lim;
+    int dirty;   /* the table holds entries (clearing an untouched table would only cost time) */
 } ab_impl;
 
 static int ab_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     ab_impl *x = a->impl;
     ab_result res;
+    x->dirty = 1;
     int rc = ab_think(x->s, p, &x->lim, &res);
     if (rc != AB_OK) {
         set_err(a->err, "alpha-beta search failed (code %d)", rc);
@@ -47,7 +49,9 @@ static void ab_new_game(agent *a, const kalah_pos *start)
     (void)start;
     ab_impl *x = a->impl;
     /* A fresh table per game keeps a game independent of the games this instance played before. */
-    ab_clear(x->s);
+    if (x->dirty)
+        ab_clear(x->s);
+    x->dirty = 0;
     x->lim.seed = a->seed ? a->game_seed | 1 : 0;
 }
 
@@ -63,7 +67,7 @@ static const agent_ops ab_ops = {ab_choose, ab_new_game, NULL, ab_destroy};
 
 int agent_init_ab(agent *a, agent_args *args, char *err)
 {
-    long long depth = 0, nodes = 0, ms = 0, tt_mb = 16;
+    long long depth = 0, nodes = 0, ms = 0, tt_mb = 4;
     if (agent_arg_long(args, "depth", 1, AB_MAX_DEPTH, &depth, err) ||
         agent_arg_long(args, "nodes", 1, 1000000000000000LL, &nodes, err) ||
         agent_arg_long(args, "ms", 1, 1000000000LL, &ms, err) || agent_arg_long(args, "tt_mb", 1, 4096, &tt_mb, err))
@@ -259,7 +263,8 @@ int agent_init_mcts(agent *a, agent_args *args, char *err)
     if (tree_config(a, args, x, 800, 1, err))
         return -1;
     solver = x->cfg.solver;
-    if (agent_arg_long(args, "rollouts", 1, 100000, &rollouts, err) || agent_arg_long(args, "solver", 0, 1, &solver, err))
+    if (agent_arg_long(args, "rollouts", 1, 100000, &rollouts, err) ||
+        agent_arg_long(args, "solver", 0, 1, &solver, err))
         return -1;
     x->cfg.solver = (int)solver;
     char merr[MCTS_ERRLEN];

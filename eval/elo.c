@@ -438,7 +438,8 @@ int elo_fit(const elo_pool *p, const elo_options *opt, elo_result **out, char *e
         for (int j = 0; j < n; j++) {
             double var = full[i * n + i] + full[j * n + j] - 2 * full[i * n + j];
             double diff = r->elo[i] - r->elo[j];
-            r->los[i * n + j] = i == j ? 0.5 : var > 0 ? elo_normal_cdf(diff / sqrt(var)) : diff > 0 ? 1 : diff < 0 ? 0 : 0.5;
+            double sure = diff > 0 ? 1 : diff < 0 ? 0 : 0.5; /* no variance: only the anchor against itself */
+            r->los[i * n + j] = i == j ? 0.5 : var > 0 ? elo_normal_cdf(diff / sqrt(var)) : sure;
         }
     free(full);
     sort_by_rating(r);
