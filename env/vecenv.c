@@ -51,9 +51,10 @@ int vecenv_kernel_supported(vecenv_kernel k)
 #ifdef VECENV_X86
     /* __builtin_cpu_supports also checks that the OS saves the wide registers (XCR0). */
     case VECENV_AVX2: __builtin_cpu_init(); return __builtin_cpu_supports("avx2") != 0;
-    case VECENV_AVX512:
+    case VECENV_AVX512: /* exactly the file's compile flags: GCC may use VL forms on xmm16..31 */
         __builtin_cpu_init();
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl");
 #endif
     default: return 0;
     }

@@ -11,9 +11,9 @@
  * side logic; a turn change swaps the two halves in the lanes it concerns. Per board also: the absolute
  * side to move, and a 16-bit sowing counter (for max_sows; it wraps like kalah_pos.sows).
  *
- * Kernels: AVX-512BW (64 lanes per instruction), AVX2 (32) and a portable scalar loop, picked at create
- * time (VECENV_AUTO: the best the CPU supports) or forced. All kernels give bit-identical boards, outputs
- * and statistics for the same inputs and seed.
+ * Kernels: AVX-512 (F+BW+VL; 64 lanes per instruction), AVX2 (32) and a portable scalar loop, picked at
+ * create time (VECENV_AUTO: the best the CPU supports) or forced. All kernels give bit-identical boards,
+ * outputs and statistics for the same inputs and seed.
  *
  * Random moves (vecenv_step_random): board i belongs to group g = i / 8, which owns a xorshift64 state
  * (Marsaglia 2003, shifts 13, 7, 17; seeded with SplitMix64 of seed + g, never zero). Each random step
@@ -43,7 +43,7 @@ typedef enum {
     VECENV_AUTO = 0, /* the best kernel this CPU supports */
     VECENV_SCALAR,   /* portable C, one board at a time */
     VECENV_AVX2,     /* 32 boards per instruction */
-    VECENV_AVX512    /* AVX-512BW, 64 boards per instruction */
+    VECENV_AVX512    /* AVX-512 F+BW+VL, 64 boards per instruction */
 } vecenv_kernel;
 
 typedef struct vecenv vecenv;

@@ -1,6 +1,6 @@
 /* vecenv_avx512.c — the vecenv kernel for AVX-512BW: 64 boards per instruction, lane masks in k registers.
- * Compiled with -mavx512f -mavx512bw (env/CMakeLists.txt); vecenv.c calls it only when the CPU has them.
- * The kernel itself is the template in vecenv_impl.h; this file supplies its vocabulary. */
+ * Compiled with -mavx512f -mavx512bw -mavx512vl (env/CMakeLists.txt); vecenv.c calls it only when the CPU
+ * has all three. The kernel itself is the template in vecenv_impl.h; this file supplies its vocabulary. */
 #include "env/vecenv_impl.h"
 
 #if defined(VECENV_X86) && defined(__AVX512BW__)
