@@ -9,5 +9,6 @@
 int bench_net(int argc, char **argv);
 int bench_env(int argc, char **argv);
 int bench_selfplay(int argc, char **argv);
+int bench_search(int argc, char **argv);
 
 #endif

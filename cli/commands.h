@@ -10,5 +10,6 @@ int cmd_match(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_elo(int argc, char **argv);
 int cmd_play(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 #endif

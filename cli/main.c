@@ -17,6 +17,7 @@ static const struct command {
     {"tournament", cmd_tournament, "round robin between agents, then Elo ratings"},
     {"elo", cmd_elo, "Bradley-Terry Elo ratings from game-record files"},
     {"play", cmd_play, "play against an agent in the terminal"},
+    {"solve", cmd_solve, "exact value of a position under perfect play and every best move"},
     {"train", cmd_train, "train an agent by self-play from an INI config (the main job)"},
 };
 

@@ -7,6 +7,10 @@
  *   - negamax: a child where the opponent moves contributes −value(child); a child where the same player
  *     moves again (an extra turn) contributes +value(child) — the sign is kept, never flipped blindly.
  * One ply is one sowing (as in perft): an extra turn costs a ply of depth like any other move.
+ * A depth-limited value is exactly the fixed-depth minimax value of these rules, whatever the
+ * transposition table holds (the table reuses a bound only for the same remaining depth, or an exact game
+ * value whose subtree ended within that depth) — except for positions in an endgame database
+ * (ab_set_endgame), which are valued exactly at any depth.
  *
  * Exact values. With `exact` set the search runs to the end of the game: `value` is the final margin
  * under perfect play for the player to move, and `best_mask` holds EVERY move that achieves it.
@@ -78,6 +82,17 @@ void ab_free(ab_search *s);
 
 /* Empties the transposition table (and the move-ordering history), as after ab_create. */
 void ab_clear(ab_search *s);
+
+/* Threads used by ab_set_endgame to build the database (1..64; default 1). The search itself always runs
+ * on the calling thread. Returns AB_OK or AB_EINVAL. */
+int ab_set_threads(ab_search *s, int threads);
+
+/* Builds an endgame database of every arrangement of at most max_seeds seeds in the pits (eval/endgame.h;
+ * C(max_seeds + 2·pits, 2·pits) bytes, e.g. Kalah(6,·) with 20 seeds: 226 MB, built in about a minute)
+ * and uses it from then on in every search: such positions get their exact value without search (so
+ * node counts change). max_seeds 0 drops it. Needs rules.max_sows = 0. Returns AB_OK, or AB_EINVAL /
+ * AB_ENOMEM with a message in err. */
+int ab_set_endgame(ab_search *s, int max_seeds, char *err);
 
 /* Searches p within the limits and fills *out. Returns AB_OK; AB_EINVAL for bad limits (depth out of
  * range with exact = 0, none of depth/nodes/ms/exact given) or a position whose rules do not match;

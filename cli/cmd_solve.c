@@ -1,0 +1,146 @@
+/* sowzero solve — the exact value of a position under perfect play and every move reaching it
+ * (DESIGN.md §3.5, §4; eval/alphabeta.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "eval/alphabeta.h"
+
+#define CMD "solve"
+
+static void help(void)
+{
+    puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--threads N]\n"
+         "                     [--sows N] [--json]\n"
+         "Searches to the end of the game (MTD(f) null-window alpha-beta with a transposition table) and\n"
+         "prints the final margin under perfect play for the player to move (own store - opponent's store)\n"
+         "and every move that achieves it. A position that is already over prints its final margin and no\n"
+         "moves (best = []).\n"
+         "  --rules SPEC     rules, e.g. kalah:pits=4,seeds=3,capture=always (default: kalah, or the pits and\n"
+         "                   seeds the position implies)\n"
+         "  --position POS   position string (default: the start position)\n"
+         "  --tt-mb N        transposition table size in MiB, 1..65536 (default 256)\n"
+         "  --endgame N      build and use an endgame database of every arrangement of at most N seeds in\n"
+         "                   the pits first (0 = none, the default; Kalah(6,4): 20 -> 226 MB; needs\n"
+         "                   max_sows=0)\n"
+         "  --threads N      threads for building the endgame database (default 1)\n"
+         "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
+         "  --json           print {\"value\",\"best\":[letters],\"nodes\",\"seconds\",\"rules\",\"position\"}");
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    static const struct option opts[] = {{"rules", required_argument, 0, 'r'},
+                                         {"position", required_argument, 0, 'p'},
+                                         {"tt-mb", required_argument, 0, 't'},
+                                         {"endgame", required_argument, 0, 'e'},
+                                         {"threads", required_argument, 0, 'T'},
+                                         {"sows", required_argument, 0, 's'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *rules_spec = NULL, *pos_text = NULL;
+    long tt_mb = 256, endgame = 0, threads = 1, sows = 0;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': rules_spec = optarg; break;
+        case 'p': pos_text = optarg; break;
+        case 't':
+            if (!cli_long(CMD, "--tt-mb", optarg, 1, 65536, &tt_mb))
+                return 2;
+            break;
+        case 'e':
+            if (!cli_long(CMD, "--endgame", optarg, 0, 127, &endgame))
+                return 2;
+            break;
+        case 'T':
+            if (!cli_long(CMD, "--threads", optarg, 1, 64, &threads))
+                return 2;
+            break;
+        case 's':
+            if (!cli_long(CMD, "--sows", optarg, 0, 65535, &sows))
+                return 2;
+            break;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error(CMD);
+        }
+    }
+    if (optind != argc) {
+        cli_error(CMD, "unexpected argument '%s'", argv[optind]);
+        return cli_usage_error(CMD);
+    }
+    kalah_rules r;
+    kalah_pos p;
+    if (!cli_setup(CMD, rules_spec, pos_text, &r, &p))
+        return 2;
+    if (r.max_sows > 0 && sows >= r.max_sows && !p.over) {
+        cli_error(CMD, "--sows %ld: with max_sows=%d the game ended at sowing %d, yet the position is not "
+                       "finished", sows, r.max_sows, r.max_sows);
+        return 2;
+    }
+    p.sows = (uint16_t)sows;
+    if (endgame && r.max_sows > 0) {
+        cli_error(CMD, "--endgame: not available with max_sows=%d (the value then depends on the sow count)",
+                  r.max_sows);
+        return 2;
+    }
+
+    char err[KALAH_ERRLEN];
+    ab_search *s = ab_create(&r, (size_t)tt_mb, err);
+    if (!s) {
+        cli_error(CMD, "%s", err);
+        return 1;
+    }
+    ab_set_threads(s, (int)threads);
+    if (endgame && ab_set_endgame(s, (int)endgame, err) != AB_OK) {
+        cli_error(CMD, "--endgame %ld: %s", endgame, err);
+        ab_free(s);
+        return 1;
+    }
+    ab_limits lim = {.exact = 1};
+    ab_result res;
+    int rc = ab_think(s, &p, &lim, &res);
+    ab_free(s);
+    if (rc != AB_OK && rc != AB_EOVER) {
+        cli_error(CMD, "search failed (code %d)", rc);
+        return 1;
+    }
+
+    char rbuf[128], pbuf[80], best[3 * KALAH_MAX_PITS + 1] = "";
+    kalah_rules_format(&r, rbuf, sizeof rbuf);
+    kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "value", res.value);
+        cJSON *arr = cJSON_AddArrayToObject(o, "best");
+        for (int k = 0; k < r.pits; k++)
+            if (res.best_mask >> k & 1) {
+                char l[2] = {kalah_move_letter(p.side, k), 0};
+                cJSON_AddItemToArray(arr, cJSON_CreateString(l));
+            }
+        cJSON_AddNumberToObject(o, "nodes", (double)res.nodes);
+        cJSON_AddNumberToObject(o, "seconds", res.seconds);
+        cJSON_AddStringToObject(o, "rules", rbuf);
+        cJSON_AddStringToObject(o, "position", pbuf);
+        cJSON_AddBoolToObject(o, "over", rc == AB_EOVER);
+        return cli_print_json(o);
+    }
+    for (int k = 0; k < r.pits; k++)
+        if (res.best_mask >> k & 1) {
+            size_t n = strlen(best);
+            snprintf(best + n, sizeof best - n, "%s%c", n ? " " : "", kalah_move_letter(p.side, k));
+        }
+    printf("rules %s\nposition %s\n", rbuf, pbuf);
+    if (rc == AB_EOVER)
+        printf("the game is over: final margin %+d for %s\n", res.value, p.side ? "North" : "South");
+    else
+        printf("value %+d for %s (final margin under perfect play)\nbest %s\n", res.value,
+               p.side ? "North" : "South", best);
+    printf("nodes %llu\nseconds %.3f\n", (unsigned long long)res.nodes, res.seconds);
+    return 0;
+}

@@ -1,0 +1,466 @@
+/* alphabeta.c — negamax alpha-beta with iterative deepening, MTD(f) exact solving and root tie sets
+ * (alphabeta.h). Move ordering lives in ordering.c, the transposition table in tt.c, the endgame
+ * database in endgame.c. */
+#include "eval/alphabeta.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eval/endgame.h"
+#include "eval/ordering.h"
+#include "eval/tt.h"
+
+#define INF 1000             /* beyond any margin (|margin| <= 255) */
+#define DEPTH_EXACT TT_DEPTH_EXACT
+
+struct ab_search {
+    kalah_rules r;
+    tt_table tt;
+    eg_db *db;               /* NULL: no endgame database */
+    int db_seeds;            /* positions with at most this many seeds in the pits are looked up */
+    int total;               /* seeds on the board */
+    uint64_t pit_lo, pit_hi; /* byte masks of the pits (stores and unused bytes zero), for the key */
+    int use_sows;            /* the sow count is part of the key (max_sows > 0) */
+    int threads;             /* threads for building the endgame database */
+    /* per-call state */
+    uint64_t nodes, node_limit;
+    int64_t deadline_ns;     /* 0: none */
+    int limits_on;           /* limits are ignored until depth 1 has completed */
+    int stop;
+    int horizon;             /* a horizon value (or a bound resting on one) was used */
+};
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void set_err(char *err, const char *msg)
+{
+    if (err)
+        snprintf(err, KALAH_ERRLEN, "%s", msg);
+}
+
+ab_search *ab_create(const kalah_rules *r, size_t tt_mb, char *err)
+{
+    if (!r || kalah_rules_check(r, err) != KALAH_OK)
+        return NULL;
+    if (tt_mb < 1 || tt_mb > 65536) {
+        if (err)
+            snprintf(err, KALAH_ERRLEN, "transposition table size %zu MiB is out of range 1..65536", tt_mb);
+        return NULL;
+    }
+    ab_search *s = calloc(1, sizeof *s);
+    if (!s || tt_init(&s->tt, tt_mb) != 0) {
+        free(s);
+        set_err(err, "out of memory for the transposition table");
+        return NULL;
+    }
+    s->r = *r;
+    s->total = 2 * r->pits * r->seeds;
+    uint8_t mask[KALAH_CELLS] = {0};
+    for (int k = 0; k < r->pits; k++)
+        mask[k] = mask[r->pits + 1 + k] = 0xFF;
+    memcpy(&s->pit_lo, mask, 8);
+    memcpy(&s->pit_hi, mask + 8, 8);
+    s->use_sows = r->max_sows > 0;
+    s->db_seeds = -1;
+    s->threads = 1;
+    return s;
+}
+
+void ab_free(ab_search *s)
+{
+    if (!s)
+        return;
+    tt_destroy(&s->tt);
+    eg_free(s->db);
+    free(s);
+}
+
+void ab_clear(ab_search *s) { tt_clear(&s->tt); }
+
+int ab_set_threads(ab_search *s, int threads)
+{
+    if (threads < 1 || threads > 64)
+        return AB_EINVAL;
+    s->threads = threads;
+    return AB_OK;
+}
+
+int ab_set_endgame(ab_search *s, int max_seeds, char *err)
+{
+    eg_free(s->db);
+    s->db = NULL;
+    s->db_seeds = -1;
+    if (max_seeds <= 0)
+        return AB_OK;
+    s->db = eg_create(&s->r, max_seeds, s->threads, err);
+    if (!s->db)
+        return AB_EINVAL;
+    s->db_seeds = eg_max_seeds(s->db);
+    return AB_OK;
+}
+
+static inline tt_key key_of(const ab_search *s, const kalah_pos *p)
+{
+    uint64_t lo, hi;
+    memcpy(&lo, p->cell, 8);
+    memcpy(&hi, p->cell + 8, 8);
+    return tt_make_key(lo & s->pit_lo, hi & s->pit_hi, p->side, s->use_sows ? p->sows : 0);
+}
+
+/* Store difference for the player to move. */
+static inline int store_diff(const ab_search *s, const kalah_pos *p)
+{
+    int m = s->r.pits;
+    int d = (int)p->cell[m] - (int)p->cell[2 * m + 1];
+    return p->side ? -d : d;
+}
+
+static inline int limit_hit(ab_search *s)
+{
+    if (!s->limits_on)
+        return 0;
+    if (s->node_limit && s->nodes >= s->node_limit)
+        return s->stop = 1;
+    if (s->deadline_ns && !(s->nodes & 1023) && now_ns() >= s->deadline_ns)
+        return s->stop = 1;
+    return 0;
+}
+
+static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth, int alpha, int beta);
+
+/* Value of child c for the player to move at its parent (side `side`): an extra turn keeps the sign. */
+static inline int child_value(ab_search *s, const kalah_pos *c, const tt_key *kc, int side, int depth, int alpha,
+                              int beta)
+{
+    if (c->side == side)
+        return search(s, c, kc, depth, alpha, beta);
+    return -search(s, c, kc, depth, -beta, -alpha);
+}
+
+/* Bounds of an entry in value units for a position with store difference sd; returns the value that
+ * settles the window (alpha, beta), or INF when the entry does not. */
+static inline int tt_cut(const tt_entry *e, int sd, int alpha, int beta)
+{
+    int lo = e->lower == -TT_INF ? -INF : e->lower + sd;
+    int hi = e->upper == TT_INF ? INF : e->upper + sd;
+    return lo >= beta ? lo : hi <= alpha ? hi : lo == hi ? lo : INF;
+}
+
+/* Fail-soft negamax alpha-beta; returns the value of p for p->side. depth DEPTH_EXACT never decreases
+ * (a solve). The window is (alpha, beta), exclusive. kp: p's table key when the caller computed it (to
+ * prefetch the bucket), else NULL. */
+static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth, int alpha, int beta)
+{
+    s->nodes++;
+    if (limit_hit(s) || s->stop)
+        return 0;
+    const int sd = store_diff(s, p);
+    if (p->over)
+        return sd;
+    const int m = s->r.pits;
+    const int pits = s->total - p->cell[m] - p->cell[2 * m + 1];
+    /* Whatever happens, the mover keeps its store and the opponent its own: the final margin lies in
+     * [sd - pits, sd + pits]. The depth-limited value obeys the same bounds (stores only grow). */
+    if (sd - pits >= beta)
+        return sd - pits;
+    if (sd + pits <= alpha)
+        return sd + pits;
+    if (pits <= s->db_seeds)
+        return sd + eg_value(s->db, p);
+    if (depth == 0) {
+        s->horizon = 1;
+        return sd;
+    }
+
+    const tt_key key = kp ? *kp : key_of(s, p);
+    tt_entry *e = tt_probe(&s->tt, key);
+    int tt_move = -1;
+    if (e) {
+        tt_move = e->move == TT_NO_MOVE ? -1 : e->move;
+        if (tt_usable(e, depth)) {
+            int v = tt_cut(e, sd, alpha, beta);
+            if (v != INF) {
+                if (!(e->work & TT_EXACT))
+                    s->horizon = 1;
+                return v;
+            }
+        }
+    }
+
+    ord_list ml;
+    ord_generate(&s->r, p, tt_move, &ml);
+    const int next = depth == DEPTH_EXACT ? DEPTH_EXACT : depth - 1;
+    /* The children's table buckets are fetched together (the table is far bigger than the caches, and a
+     * probe is mostly a memory miss), then the children's entries are checked for a cutoff before any is
+     * searched: an enhanced transposition cutoff (Plaat et al. 1996). */
+    tt_key ck[KALAH_MAX_PITS];
+    int have_keys = next > 0;
+    if (have_keys) {
+        for (int i = 0; i < ml.n; i++) {
+            ck[i] = key_of(s, &ml.child[i]);
+            tt_prefetch(&s->tt, ck[i]);
+        }
+        for (int i = 0; i < ml.n; i++) {
+            const kalah_pos *c = &ml.child[i];
+            if (c->over)
+                continue;
+            tt_entry *ce = tt_probe(&s->tt, ck[i]);
+            if (!ce || !tt_usable(ce, next))
+                continue;
+            int csd = store_diff(s, c), v;
+            if (c->side == p->side) {
+                v = ce->lower == -TT_INF ? -INF : ce->lower + csd;
+            } else {
+                v = ce->upper == TT_INF ? -INF : -(ce->upper + csd);
+            }
+            if (v >= beta) {
+                if (!(ce->work & TT_EXACT))
+                    s->horizon = 1;
+                return v;
+            }
+        }
+    }
+    const uint64_t nodes0 = s->nodes;
+    /* A subtree that never reached the horizon has an exact value: it is stored as such, so later
+     * iterations, deeper searches and solves reuse it, and iterative deepening knows when to stop. */
+    const int horizon_above = s->horizon;
+    s->horizon = 0;
+    int best = -INF, best_move = TT_NO_MOVE, a = alpha;
+    for (int i = 0; i < ml.n; i++) {
+        const kalah_pos *c = &ml.child[i];
+        const tt_key *kc = have_keys ? &ck[i] : NULL;
+        int v;
+        if (i == 0 || beta - a == 1) {
+            v = child_value(s, c, kc, p->side, next, a, beta);
+        } else {
+            /* Principal variation search: prove the move no better with a null window first. */
+            v = child_value(s, c, kc, p->side, next, a, a + 1);
+            if (v > a && v < beta && !s->stop)
+                v = child_value(s, c, kc, p->side, next, a, beta);
+        }
+        if (s->stop)
+            return 0;
+        if (v > best) {
+            best = v;
+            best_move = ml.move[i];
+            if (v > a) {
+                a = v;
+                if (a >= beta)
+                    break;
+            }
+        }
+    }
+    tt_store(&s->tt, key, depth, !s->horizon, alpha - sd, beta - sd, best - sd, best_move, s->nodes - nodes0);
+    s->horizon |= horizon_above;
+    return best;
+}
+
+/* Principal variation: first move, then the table's moves while they are legal. */
+static void fill_pv(ab_search *s, const kalah_pos *p, int first, ab_result *out)
+{
+    kalah_pos q = *p;
+    out->pv_len = 0;
+    int k = first;
+    while (k >= 0 && out->pv_len < AB_MAX_PV && !q.over && (kalah_legal(&s->r, &q) >> k & 1)) {
+        out->pv[out->pv_len++] = k;
+        kalah_sow(&s->r, &q, k, NULL);
+        if (q.over)
+            break;
+        tt_entry *e = tt_probe(&s->tt, key_of(s, &q));
+        k = e && e->move != TT_NO_MOVE ? e->move : -1;
+    }
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The tie rule of alphabeta.h: seed 0 = lowest pit, else uniform among best_mask from the seed. */
+static int pick_move(unsigned mask, uint64_t seed)
+{
+    if (!mask)
+        return -1;
+    if (!seed)
+        return __builtin_ctz(mask);
+    uint64_t x = seed;
+    int n = __builtin_popcount(mask);
+    int j = (int)(splitmix64(&x) % (uint64_t)n); /* modulo bias < n / 2^64: negligible */
+    while (j--)
+        mask &= mask - 1;
+    return __builtin_ctz(mask);
+}
+
+/* One root iteration: the value of every move far enough to know the best value and every move that
+ * reaches it. Moves are tried in ord_generate's order with `first` (the previous best) in front. */
+static int root_iteration(ab_search *s, const kalah_pos *p, int depth, int first, unsigned *mask)
+{
+    ord_list ml;
+    ord_generate(&s->r, p, first, &ml);
+    const int next = depth == DEPTH_EXACT ? DEPTH_EXACT : depth - 1;
+    int best = -INF;
+    *mask = 0;
+    for (int i = 0; i < ml.n; i++) {
+        const kalah_pos *c = &ml.child[i];
+        int v;
+        if (i == 0) {
+            v = child_value(s, c, NULL, p->side, next, -INF, INF);
+        } else {
+            /* Null window (best-1, best): is the move at least as good? Only then its exact value. */
+            v = child_value(s, c, NULL, p->side, next, best - 1, best);
+            if (v >= best && !s->stop)
+                v = child_value(s, c, NULL, p->side, next, best - 1, INF);
+        }
+        if (s->stop)
+            return -INF;
+        if (v > best) {
+            best = v;
+            *mask = 1u << ml.move[i];
+        } else if (v == best) {
+            *mask |= 1u << ml.move[i];
+        }
+    }
+    return best;
+}
+
+/* Exact value by MTD(f) (Plaat et al. 1996, "Best-first fixed-depth minimax algorithms"): a sequence of
+ * null-window searches converging on the value from a first guess; the table keeps both bounds of every
+ * position between probes. Every value of a solve has the parity of the seed total (a final margin
+ * own - opp = 2 own - total), so the probes step by two. */
+static int mtdf(ab_search *s, const kalah_pos *p, int guess)
+{
+    int lo = -INF, hi = INF, g = guess;
+    if (((g - s->total) & 1) != 0)
+        g++;
+    while (lo < hi) {
+        int b = g == lo ? g + 1 : g;
+        g = search(s, p, NULL, DEPTH_EXACT, b - 1, b);
+#ifdef AB_DEBUG
+        fprintf(stderr, "mtdf probe >= %d: %d (nodes %llu)\n", b, g, (unsigned long long)s->nodes);
+#endif
+        if (s->stop)
+            return lo > -INF ? lo : guess;
+        if (g < b)
+            hi = g;
+        else
+            lo = g;
+    }
+    return lo;
+}
+
+static void begin(ab_search *s, const ab_limits *lim)
+{
+    s->nodes = 0;
+    s->stop = 0;
+    s->limits_on = 0;
+    s->node_limit = lim ? lim->nodes : 0;
+    s->deadline_ns = lim && lim->ms > 0 ? now_ns() + lim->ms * 1000000 : 0;
+    s->tt.gen++;
+}
+
+static int finished(ab_search *s, const kalah_pos *p, ab_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->move = -1;
+    if (!p->over && kalah_legal(&s->r, p))
+        return 0;
+    out->value = store_diff(s, p);
+    out->exact = 1;
+    return 1;
+}
+
+int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *out)
+{
+    if (!s || !p || !lim || !out)
+        return AB_EINVAL;
+    if (!lim->exact && (lim->depth < 0 || lim->depth > AB_MAX_DEPTH))
+        return AB_EINVAL;
+    if (!lim->exact && !lim->depth && !lim->nodes && lim->ms <= 0)
+        return AB_EINVAL;
+    if (finished(s, p, out))
+        return AB_EOVER;
+    const int64_t t0 = now_ns();
+    begin(s, lim);
+    int value = 0, move = -1;
+    unsigned mask = 0;
+    if (lim->exact) {
+        /* A short depth-limited pass gives MTD(f) its first guess and the table its first best moves. */
+        unsigned m0;
+        int guess = root_iteration(s, p, 1, -1, &m0);
+        s->limits_on = 1;
+        value = mtdf(s, p, guess);
+        if (!s->stop) {
+            /* Every move reaching the value: a null-window probe (value-1, value) per root move. */
+            ord_list ml;
+            ord_generate(&s->r, p, -1, &ml);
+            for (int i = 0; i < ml.n && !s->stop; i++)
+                if (child_value(s, &ml.child[i], NULL, p->side, DEPTH_EXACT, value - 1, value) >= value)
+                    mask |= 1u << ml.move[i];
+        }
+        if (s->stop || !mask) {
+            tt_entry *e = tt_probe(&s->tt, key_of(s, p));
+            mask = e && e->move != TT_NO_MOVE ? 1u << e->move : m0;
+            out->stopped = 1;
+        } else {
+            out->exact = 1;
+        }
+        out->depth = 0;
+    } else {
+        int maxd = lim->depth ? lim->depth : AB_MAX_DEPTH;
+        for (int d = 1; d <= maxd; d++) {
+            unsigned dm;
+            s->horizon = 0;
+            int v = root_iteration(s, p, d, move, &dm);
+            if (s->stop) {
+                out->stopped = 1;
+                break;
+            }
+            value = v;
+            mask = dm;
+            move = pick_move(mask, 0);
+            out->depth = d;
+            s->limits_on = 1;
+            if (!s->horizon) {
+                out->exact = 1; /* the whole tree ended before the horizon: the value is proven */
+                break;
+            }
+        }
+    }
+    out->value = value;
+    out->best_mask = mask;
+    out->move = pick_move(mask, lim->seed);
+    out->nodes = s->nodes;
+    fill_pv(s, p, out->move, out);
+    out->seconds = (double)(now_ns() - t0) * 1e-9;
+    return AB_OK;
+}
+
+int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH_MAX_PITS], uint64_t *nodes_out)
+{
+    if (depth < 0 || depth > AB_MAX_DEPTH)
+        return AB_EINVAL;
+    for (int k = 0; k < KALAH_MAX_PITS; k++)
+        values[k] = AB_NO_VALUE;
+    ab_result tmp;
+    if (finished(s, p, &tmp))
+        return AB_EOVER;
+    begin(s, NULL);
+    ord_list ml;
+    ord_generate(&s->r, p, -1, &ml);
+    const int next = depth == 0 ? DEPTH_EXACT : depth - 1;
+    for (int i = 0; i < ml.n; i++)
+        values[ml.move[i]] = child_value(s, &ml.child[i], NULL, p->side, next, -INF, INF);
+    if (nodes_out)
+        *nodes_out = s->nodes;
+    return AB_OK;
+}
