@@ -1,21 +1,26 @@
 /* sowzero replay — apply a move sequence and show every step (DESIGN.md §4). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "env/basico.h"
+#include "eval/record.h"
 
 static void help(void)
 {
     puts("usage: sowzero replay [--rules SPEC] [--position POS] [--json] MOVE...\n"
+         "       sowzero replay --pgn FILE [--game N] [--json]\n"
          "Applies the moves in order (South a..f, North A..F; an extra turn is simply the next move by the\n"
          "same player) and prints each new position, extra turns and captures, then the stores and result.\n"
          "An illegal move is an error naming its number; nothing after it is applied.\n"
          "  --rules SPEC     rules (default: kalah); basico:players=N,... replays Mancala basico, where the\n"
          "                   moves are the mover's letters a.. or 'resign'\n"
          "  --position POS   start position string (default: the start)\n"
+         "  --pgn FILE       replay a game of a record file (rules, start and moves from the record)\n"
+         "  --game N         which game of the file (default 1)\n"
          "  --json           print {\"positions\",\"extra_turn\",\"captured\",\"over\",\"stores\",\"winner\"}");
 }
 
@@ -92,24 +97,99 @@ static int replay_basico(const char *spec, const char *pos_text, int json, int n
     return 0;
 }
 
+/* Replays game number `game_text` (1-based) of a record file through the ordinary move path, so a
+ * record shows exactly what typing its moves would. The reader has already validated every move. */
+static int replay_record(const char *path, const char *game_text, int json)
+{
+    long want;
+    if (!cli_long("replay", "--game", game_text, 1, 1L << 30, &want))
+        return 2;
+    char err[RECORD_ERRLEN];
+    record_reader *rd = record_reader_open(path, err);
+    if (!rd) {
+        cli_error("replay", "%s", err);
+        return 1;
+    }
+    record_game g = {0};
+    int rc = RECORD_OK;
+    for (long i = 1; i <= want; i++) {
+        record_game_clear(&g);
+        if ((rc = record_read(rd, &g, err)) != RECORD_OK)
+            break;
+    }
+    record_reader_free(rd);
+    if (rc == RECORD_EOF) {
+        cli_error("replay", "%s: has fewer than %ld games", path, want);
+        return 1;
+    }
+    if (rc != RECORD_OK) {
+        cli_error("replay", "%s", err);
+        return 1;
+    }
+    char rbuf[128], pbuf[80];
+    kalah_rules_format(&g.rules, rbuf, sizeof rbuf);
+    kalah_pos_format(&g.rules, &g.start, pbuf, sizeof pbuf);
+    /* argv-style list: "replay", options, then the letters. */
+    char **args = calloc((size_t)g.n_moves + 6, sizeof *args), *letters = malloc((size_t)g.n_moves * 2 + 1);
+    if (!args || !letters) {
+        free(args);
+        free(letters);
+        record_game_clear(&g);
+        cli_error("replay", "out of memory");
+        return 1;
+    }
+    int n = 0;
+    args[n++] = "replay";
+    args[n++] = "--rules";
+    args[n++] = rbuf;
+    args[n++] = "--position";
+    args[n++] = pbuf;
+    if (json)
+        args[n++] = "--json";
+    kalah_pos p = g.start;
+    for (int i = 0; i < g.n_moves; i++) {
+        letters[2 * i] = kalah_move_letter(p.side, g.moves[i]);
+        letters[2 * i + 1] = 0;
+        args[n++] = letters + 2 * i;
+        kalah_play(&g.rules, &p, g.moves[i], NULL);
+    }
+    record_game_clear(&g);
+    rc = cmd_replay(n, args);
+    free(args);
+    free(letters);
+    return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     static const struct option opts[] = {{"rules", required_argument, 0, 'r'},
+                                         {"pgn", required_argument, 0, 'g'},
+                                         {"game", required_argument, 0, 'n'},
                                          {"position", required_argument, 0, 'p'},
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *rules_spec = NULL, *pos_text = NULL;
+    const char *rules_spec = NULL, *pos_text = NULL, *pgn = NULL, *game_text = "1";
     int json = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 'r': rules_spec = optarg; break;
         case 'p': pos_text = optarg; break;
+        case 'g': pgn = optarg; break;
+        case 'n': game_text = optarg; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default: return cli_usage_error("replay");
         }
+    }
+    if (pgn) {
+        if (rules_spec || pos_text || optind < argc) {
+            cli_error("replay", "--pgn takes the rules, start and moves from the record: no --rules, "
+                                "--position or moves with it");
+            return 2;
+        }
+        return replay_record(pgn, game_text, json);
     }
     if (rules_spec && !strncmp(rules_spec, "basico", 6))
         return replay_basico(rules_spec, pos_text, json, argc - optind, argv + optind);

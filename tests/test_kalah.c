@@ -263,13 +263,42 @@ static void test_cli_perft_and_replay(void **state)
     free(out);
 }
 
+static void test_cli_replay_record(void **state)
+{
+    (void)state;
+    char path[512], *out;
+    snprintf(path, sizeof path, "%s/replay_test.pgn", SOWZERO_TMP);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    /* Two games; the second is the extra-turn chain of moves.txt, which ends 14-34 in North's favour. */
+    fputs("[Event \"t\"]\n[South \"human\"]\n[North \"human\"]\n[Rules \"kalah\"]\n[Result \"*\"]\n\nc f *\n\n"
+          "[Event \"t\"]\n[South \"a\"]\n[North \"b\"]\n[Rules \"kalah\"]\n"
+          "[Start \"0,0,0,3,2,1,4,4,4,4,4,4,4,14 S\"]\n[Result \"0-1\"]\n\nf e f d f e 0-1\n\n", f);
+    fclose(f);
+    assert_int_equal(tu_run(&out, 0, "replay --pgn '%s' --game 2 --json", path), 0);
+    cJSON *o = cJSON_Parse(out);
+    assert_non_null(o);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "positions")), 6);
+    assert_string_equal(cJSON_GetObjectItem(o, "winner")->valuestring, "N");
+    cJSON_Delete(o);
+    free(out);
+    assert_int_equal(tu_run(&out, 0, "replay --pgn '%s' --json", path), 0);
+    assert_non_null(strstr(out, "\"over\":false"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "replay --pgn '%s' --game 3", path), 1);
+    assert_non_null(strstr(out, "fewer than 3 games"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "replay --pgn '%s' c", path), 2);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_move_vectors),        cmocka_unit_test(test_perft_vectors),
         cmocka_unit_test(test_rules_spec),          cmocka_unit_test(test_position_notation),
         cmocka_unit_test(test_conservation_random_games), cmocka_unit_test(test_encode),
-        cmocka_unit_test(test_cli_perft_and_replay),
+        cmocka_unit_test(test_cli_perft_and_replay), cmocka_unit_test(test_cli_replay_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
