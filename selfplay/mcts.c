@@ -33,6 +33,7 @@ struct mcts_tree {
     kalah_pos root_pos;
     mnode *pool, *spare;        /* spare: the second pool, the target of compaction on reuse */
     int cap, spare_cap, count;
+    int start_n;                /* N(root) when the current move's search began: it runs cfg.sims more */
     int npend;
     int32_t pend_node[MAX_PENDING];
     uint8_t pend_side[MAX_PENDING];
@@ -124,6 +125,7 @@ static void init_root(mcts_tree *t)
             n->proven = (int8_t)result_for(&t->r, &t->root_pos, n->pside);
     }
     t->count = 1;
+    t->start_n = 0;
     t->npend = 0;
     for (int h = 0; h < MAX_PENDING; h++)
         t->pend_node[h] = -1;
@@ -271,13 +273,14 @@ static void uncharge(mcts_tree *t, int x)
 int mcts_done(const mcts_tree *t)
 {
     const mnode *root = &t->pool[0];
-    return t->root_pos.over || (t->cfg.solver && root->proven != MCTS_UNPROVEN) || root->n >= t->cfg.sims;
+    return t->root_pos.over || (t->cfg.solver && root->proven != MCTS_UNPROVEN) ||
+           root->n >= t->start_n + t->cfg.sims;
 }
 
 int mcts_select(mcts_tree *t, kalah_pos *leaf)
 {
     const mnode *root = &t->pool[0];
-    if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->cfg.sims))
+    if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->start_n + t->cfg.sims))
         return MCTS_FULL;
     kalah_pos pos = t->root_pos;
     int x = 0;
@@ -423,6 +426,7 @@ int mcts_advance(mcts_tree *t, int move)
     t->cap = t->spare_cap;
     t->spare_cap = cap;
     t->count = n;
+    t->start_n = dst[0].n;
     add_root_noise(t);
     return MCTS_OK;
 }

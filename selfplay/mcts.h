@@ -36,7 +36,8 @@
  * selection then sees Q = (W − vl) / (N + vl) — and the charge is removed at backup.
  *
  * Tree reuse: mcts_advance keeps the subtree of the move played (copied compactly into the tree's second node
- * pool). cfg.sims is the root visit count a search reaches, visits kept by reuse included.
+ * pool) with its statistics and proofs; the next search still runs cfg.sims new simulations on top, so the
+ * root noise of the new move always acts on fresh visits.
  *
  * Memory: nodes live in pooled arrays (32 bytes each) that grow geometrically when needed; a tree allocates
  * nothing per node in steady state.
@@ -51,7 +52,8 @@
 
 /* Search parameters. Field names are the keys of the [mcts] config section. */
 typedef struct {
-    int sims;               /* root visits to reach per move (reused visits count), >= 1; default 200 */
+    int sims;               /* simulations per move, >= 1; default 200. New ones: visits a reused subtree
+                               brings along come on top (the root's expansion is the first simulation) */
     double c_puct;          /* exploration constant of PUCT, > 0; default 1.5 */
     double fpu_reduction;   /* first-play urgency: unvisited Q = parent Q − this, in [0, 2]; default 0.25 */
     double dirichlet_alpha; /* root noise concentration, > 0; default 1.0 (≈ 10 / typical legal moves) */
@@ -122,8 +124,8 @@ int mcts_advance(mcts_tree *t, int move);
 /* The root position. */
 const kalah_pos *mcts_root_pos(const mcts_tree *t);
 
-/* 1 when the search of the current root is finished: N(root) >= cfg.sims, or the root is proven (solver),
- * or the root position is finished. */
+/* 1 when the search of the current root is finished: cfg.sims simulations were completed since the root was
+ * set or reached by mcts_advance, or the root is proven (solver), or the root position is finished. */
 int mcts_done(const mcts_tree *t);
 
 /* Return values of mcts_select besides a leaf handle (>= 0). */

@@ -263,6 +263,9 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     if (rb && (replay_dim(rb) != kalah_encode_dim(r) || replay_pits(rb) != r->pits))
         return BAD("selfplay: the replay buffer holds dim %d / pits %d, the rules need %d / %d", replay_dim(rb),
                    replay_pits(rb), kalah_encode_dim(r), r->pits);
+    /* Workers call the net concurrently: BLAS must not add threads of its own (nn/net.h). Set here, before
+     * any worker exists, so no BLAS call is in flight. */
+    nn_set_blas_threads(1);
     shared sh = {.r = r, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .records = records};
     pthread_mutex_init(&sh.records_mu, NULL);
     atomic_init(&sh.started, 0);

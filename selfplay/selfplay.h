@@ -19,6 +19,9 @@
  * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is the plain visit share N / ΣN at every ply.
  * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
  * pits into its store, the end rule of DESIGN.md §1.1).
+ *
+ * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
+ * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
  */
 #ifndef SOWZERO_SELFPLAY_SELFPLAY_H
 #define SOWZERO_SELFPLAY_SELFPLAY_H
