@@ -24,7 +24,8 @@ static void help(void)
          "  --steps N        run exactly N steps per thread instead (deterministic: same counts on every\n"
          "                   kernel for the same seed)\n"
          "  --batch B        boards per thread, a multiple of 64 (default 128)\n"
-         "  --rules SPEC     rules (default kalah)\n"
+         "  --rules SPEC     rules (default kalah); basico:players=3,pits=4 runs Mancala basico's scalar\n"
+         "                   stepper instead\n"
          "  --kernel K       auto, avx512, avx2 or scalar (default auto: the best this CPU runs)\n"
          "  --seed N         random seed (default 1)\n"
          "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
@@ -92,6 +93,7 @@ int bench_env(int argc, char **argv)
     kalah_rules rules = kalah_rules_default();
     vecenv_kernel kernel = VECENV_AUTO;
     int json = 0, c;
+    const char *basico_spec = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -116,7 +118,9 @@ int bench_env(int argc, char **argv)
             }
             break;
         case 'r':
-            if (!cli_rules(CMD, optarg, &rules))
+            if (!strncmp(optarg, "basico", 6))
+                basico_spec = optarg;
+            else if (!cli_rules(CMD, optarg, &rules))
                 return 2;
             break;
         case 'k':
@@ -137,6 +141,17 @@ int bench_env(int argc, char **argv)
     if (optind != argc) {
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
+    }
+    if (basico_spec) {
+        if (kernel != VECENV_AUTO && kernel != VECENV_SCALAR) {
+            cli_error(CMD, "--kernel %s: Mancala basico has only the scalar stepper", vecenv_kernel_name(kernel));
+            return 2;
+        }
+        if (steps) {
+            cli_error(CMD, "--steps: not available for Mancala basico (use --seconds)");
+            return 2;
+        }
+        return bench_env_basico(basico_spec, threads, seconds, seed, json);
     }
     if (kernel != VECENV_AUTO && !vecenv_kernel_supported(kernel)) {
         cli_error(CMD, "--kernel %s: this CPU does not support it", vecenv_kernel_name(kernel));

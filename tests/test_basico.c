@@ -323,6 +323,17 @@ static void test_cli(void **state)
     assert_int_equal(tu_run(&out, 1, "replay --rules basico:players=3,pits=4 a b z"), 1);
     assert_non_null(strstr(out, "move 3"));
     free(out);
+    /* bench env: every finished game has exactly one first place under full ranking. */
+    assert_int_equal(tu_run(&out, 0, "bench env --rules basico:players=3,pits=4 --seconds 0.2 --json"), 0);
+    const char *fr = strstr(out, "\"first_place_rate\":[");
+    assert_non_null(fr);
+    double a, b, c;
+    assert_int_equal(sscanf(fr, "\"first_place_rate\":[%lf,%lf,%lf]", &a, &b, &c), 3);
+    assert_float_equal(a + b + c, 1.0, 1e-9);
+    assert_non_null(strstr(out, "\"games_per_s\""));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "bench env --rules basico --kernel avx2 --seconds 0.1"), 2);
+    free(out);
     assert_int_equal(tu_run(&out, 1, "perft 2 --rules basico:players=2,pits=4"), 2);
     assert_non_null(strstr(out, "pits=4"));
     free(out);
