@@ -51,7 +51,7 @@ static char *si(double v, char *buf, size_t n)
 static void fields(const train_progress_info *in, char *buf, size_t n)
 {
     char speed[16], games[16], eta[16], el[16];
-    size_t len = (size_t)snprintf(buf, n, "%" PRId64 "/%" PRId64 " it  games %s", in->iteration, in->iterations,
+    size_t len = (size_t)snprintf(buf, n, "%" PRId64 "/%" PRId64 "  games %s", in->iteration, in->iterations,
                                   si((double)in->games, games, sizeof games));
     if (in->have_loss && len < n)
         len += (size_t)snprintf(buf + len, n - len, "  loss %.3f", in->loss);

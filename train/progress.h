@@ -1,7 +1,7 @@
 /* progress.h — what the trainer shows while it runs: a one-line progress bar redrawn in place on a
  * terminal, or one plain log line per iteration otherwise (a pipe, a CI log, a file).
  *
- * The bar: "[#####.....]  12/40 it  games 1200  loss 1.234  8.1k pos/s  eval 0.62  ETA 5m12s". Messages
+ * The bar: "[#####.....] 12/40  games 1200  loss 1.234  8.1k pos/s  eval 0.62  ETA 5m12s". Messages
  * (warnings, evaluation tables) are printed on their own lines above it. Everything goes to the FILE the
  * caller chooses (the train command uses stderr, keeping stdout free).
  */
