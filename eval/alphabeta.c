@@ -14,6 +14,9 @@
 
 #define INF 1000             /* beyond any margin (|margin| <= 255) */
 #define DEPTH_EXACT TT_DEPTH_EXACT
+#ifndef GUESS_BUDGET
+#define GUESS_BUDGET 20000 /* nodes: a solve deepens its guessing passes until one costs more */
+#endif
 
 struct ab_search {
     kalah_rules r;
@@ -134,6 +137,9 @@ static inline int limit_hit(ab_search *s)
 }
 
 static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth, int alpha, int beta);
+#ifdef AB_DEBUG
+uint64_t ab_cut_stats[8], ab_cut_kind[4], ab_all_nodes;
+#endif
 
 /* Value of child c for the player to move at its parent (side `side`): an extra turn keeps the sign. */
 static inline int child_value(ab_search *s, const kalah_pos *c, const tt_key *kc, int side, int depth, int alpha,
@@ -158,8 +164,10 @@ static inline int tt_cut(const tt_entry *e, int sd, int alpha, int beta)
  * prefetch the bucket), else NULL. */
 static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth, int alpha, int beta)
 {
+    if (s->stop)
+        return 0;
     s->nodes++;
-    if (limit_hit(s) || s->stop)
+    if (limit_hit(s))
         return 0;
     const int sd = store_diff(s, p);
     if (p->over)
@@ -252,11 +260,19 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
             best_move = ml.move[i];
             if (v > a) {
                 a = v;
-                if (a >= beta)
+                if (a >= beta) {
+#ifdef AB_DEBUG
+                    ab_cut_stats[i < 7 ? i : 7]++;
+                    ab_cut_kind[ml.move[i] == tt_move ? 0 : (ml.child[i].side == p->side && !ml.child[i].over) ? 1 : ml.gain[i] > 0 ? 2 : 3]++;
+#endif
                     break;
+                }
             }
         }
     }
+#ifdef AB_DEBUG
+    if (a < beta) ab_all_nodes++;
+#endif
     tt_store(&s->tt, key, depth, !s->horizon, alpha - sd, beta - sd, best - sd, best_move, s->nodes - nodes0);
     s->horizon |= horizon_above;
     return best;
@@ -394,11 +410,25 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
     int value = 0, move = -1;
     unsigned mask = 0;
     if (lim->exact) {
-        /* A short depth-limited pass gives MTD(f) its first guess and the table its first best moves. */
+        /* Depth-limited passes give MTD(f) its first guess and the table its first best moves; they deepen
+         * while a pass stays cheap (a node budget, so the solve stays deterministic). */
         unsigned m0;
-        int guess = root_iteration(s, p, 1, -1, &m0);
+        int guess = root_iteration(s, p, 1, -1, &m0), first = pick_move(m0, 0);
         s->limits_on = 1;
-        value = mtdf(s, p, guess);
+        for (int d = 2; d <= AB_MAX_DEPTH && !s->stop; d++) {
+            uint64_t n0 = s->nodes;
+            unsigned dm;
+            s->horizon = 0;
+            int v = root_iteration(s, p, d, first, &dm);
+            if (s->stop)
+                break;
+            guess = v;
+            m0 = dm;
+            first = pick_move(dm, 0);
+            if (!s->horizon || s->nodes - n0 > GUESS_BUDGET)
+                break;
+        }
+        value = s->stop ? guess : mtdf(s, p, guess);
         if (!s->stop) {
             /* Every move reaching the value: a null-window probe (value-1, value) per root move. */
             ord_list ml;

@@ -16,6 +16,8 @@ struct eg_db {
     size_t size;
     int8_t *val;
     uint64_t (*binom)[MAXP + 1]; /* binom[a][b] = C(a, b), a <= n + cells */
+    uint64_t *bt;                /* the same by column: bt[b * rows + a] */
+    size_t rows;
 };
 
 static void set_err(char *err, const char *msg)
@@ -24,14 +26,18 @@ static void set_err(char *err, const char *msg)
         snprintf(err, KALAH_ERRLEN, "%s", msg);
 }
 
-/* Rank of the arrangement c[0..cells-1] (see endgame.h). */
+/* Rank of the arrangement c (see endgame.h). bt is the binomial table stored by column: bt[(i+1) * rows + s]
+ * = C(s, i+1), so the loop walks forward through memory. */
 static inline uint64_t rank_of(const eg_db *db, const uint8_t *c)
 {
+    const uint64_t *bt = db->bt;
+    const size_t rows = db->rows;
+    const int cells = db->cells;
     uint64_t r = 0;
-    int s = -1;
-    for (int i = 0; i < db->cells; i++) {
-        s += c[i] + 1;
-        r += db->binom[s][i + 1];
+    size_t s = (size_t)-1;
+    for (int i = 0; i < cells; i++) {
+        s += (size_t)c[i] + 1;
+        r += bt[(size_t)(i + 1) * rows + s];
     }
     return r;
 }
@@ -305,6 +311,16 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
         for (int b = 1; b <= MAXP && b <= a; b++)
             db->binom[a][b] = db->binom[a - 1][b - 1] + (b < a ? db->binom[a - 1][b] : 0);
     }
+    db->rows = (size_t)rows;
+    db->bt = calloc((size_t)rows * (MAXP + 1), sizeof *db->bt);
+    if (!db->bt) {
+        eg_free(db);
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    for (int a = 0; a < rows; a++)
+        for (int b = 0; b <= MAXP; b++)
+            db->bt[(size_t)b * (size_t)rows + (size_t)a] = db->binom[a][b];
     uint64_t size = db->binom[db->n + db->cells][db->cells];
     if (size > (16ULL << 30)) {
         eg_free(db);
@@ -333,6 +349,7 @@ void eg_free(eg_db *db)
         return;
     free(db->val);
     free(db->binom);
+    free(db->bt);
     free(db);
 }
 

@@ -1,8 +1,8 @@
 /* test_alphabeta.c — the alpha-beta search and exact solver (eval/alphabeta.h, issue 3): the solved
  * values of shared/vectors/solved.txt, search case 2 of shared/vectors/search-cases.md, equality with a
  * plain minimax written here on random positions of small boards (every rule variant), extra-turn and
- * capture positions, limits, determinism and the tie rule, the endgame database, the bench signature and
- * the solve command. */
+ * capture positions, limits, determinism and the tie rule, the bench signature and the solve command.
+ * The endgame database (built with threads) is tested in test_ab_endgame.c. */
 #include "tests/test_util.h"
 
 #include <cjson/cJSON.h>
@@ -448,50 +448,6 @@ static void test_determinism_and_ties(void **state)
     ab_free(s);
 }
 
-/* ---- endgame database ---- */
-
-static void test_endgame_database(void **state)
-{
-    (void)state;
-    static const char *specs[] = {"kalah:pits=4,seeds=3", "kalah:pits=4,seeds=4,capture=always",
-                                  "kalah:pits=3,seeds=4,end=mover-empty", "kalah:pits=5,seeds=2,capture=none"};
-    for (int i = 0; i < 4; i++) {
-        kalah_rules r;
-        rules_or_fail(specs[i], &r);
-        ab_search *plain = make(&r, 4), *db = make(&r, 4);
-        char err[KALAH_ERRLEN];
-        assert_int_equal(ab_set_threads(db, 2), AB_OK);
-        assert_int_equal(ab_set_endgame(db, 10, err), AB_OK);
-        uint64_t x = 99 + (uint64_t)i;
-        for (int n = 0; n < 40; n++) {
-            kalah_pos p;
-            kalah_start(&r, &p);
-            int plies = (int)(lcg(&x) % 12);
-            for (int j = 0; j < plies && !p.over; j++) {
-                unsigned legal = kalah_legal(&r, &p);
-                int pick = (int)(lcg(&x) % (uint64_t)__builtin_popcount(legal));
-                while (pick--)
-                    legal &= legal - 1;
-                kalah_sow(&r, &p, __builtin_ctz(legal), NULL);
-            }
-            if (p.over)
-                continue;
-            ab_result a = solve(plain, &p), b = solve(db, &p);
-            assert_int_equal(a.value, b.value);
-            assert_int_equal(a.best_mask, b.best_mask);
-        }
-        ab_free(plain);
-        ab_free(db);
-    }
-    kalah_rules ms;
-    rules_or_fail("kalah:pits=3,seeds=3,max_sows=20", &ms);
-    ab_search *s = make(&ms, 1);
-    char err[KALAH_ERRLEN];
-    assert_int_equal(ab_set_endgame(s, 6, err), AB_EINVAL);
-    assert_non_null(strstr(err, "max_sows"));
-    ab_free(s);
-}
-
 /* ---- the commands ---- */
 
 static void test_bench_signature(void **state)
@@ -591,7 +547,6 @@ int main(void)
         cmocka_unit_test(test_capture_versus_store),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_determinism_and_ties),
-        cmocka_unit_test(test_endgame_database),
         cmocka_unit_test(test_bench_signature),
         cmocka_unit_test(test_solve_cli),
     };
