@@ -14,16 +14,14 @@
 
 #define INF 1000             /* beyond any margin (|margin| <= 255) */
 #define DEPTH_EXACT TT_DEPTH_EXACT
-#ifndef GUESS_BUDGET
 #define GUESS_BUDGET 20000 /* nodes: a solve deepens its guessing passes until one costs more */
-#endif
 
 struct ab_search {
     kalah_rules r;
     tt_table tt;
     eg_db *db;               /* NULL: no endgame database */
     int db_seeds;            /* positions with at most this many seeds in the pits are looked up */
-    int total;               /* seeds on the board */
+    int total;               /* seeds on the board (set per search from the root) */
     uint64_t pit_lo, pit_hi; /* byte masks of the pits (stores and unused bytes zero), for the key */
     int use_sows;            /* the sow count is part of the key (max_sows > 0) */
     int threads;             /* threads for building the endgame database */
@@ -64,7 +62,6 @@ ab_search *ab_create(const kalah_rules *r, size_t tt_mb, char *err)
         return NULL;
     }
     s->r = *r;
-    s->total = 2 * r->pits * r->seeds;
     uint8_t mask[KALAH_CELLS] = {0};
     for (int k = 0; k < r->pits; k++)
         mask[k] = mask[r->pits + 1 + k] = 0xFF;
@@ -137,9 +134,6 @@ static inline int limit_hit(ab_search *s)
 }
 
 static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth, int alpha, int beta);
-#ifdef AB_DEBUG
-uint64_t ab_cut_stats[8], ab_cut_kind[4], ab_all_nodes;
-#endif
 
 /* Value of child c for the player to move at its parent (side `side`): an extra turn keeps the sign. */
 static inline int child_value(ab_search *s, const kalah_pos *c, const tt_key *kc, int side, int depth, int alpha,
@@ -207,9 +201,10 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
     const int next = depth == DEPTH_EXACT ? DEPTH_EXACT : depth - 1;
     /* The children's table buckets are fetched together (the table is far bigger than the caches, and a
      * probe is mostly a memory miss), then the children's entries are checked for a cutoff before any is
-     * searched: an enhanced transposition cutoff (Plaat et al. 1996). */
+     * searched: an enhanced transposition cutoff (Plaat et al. 1996; about 20% fewer nodes in the solves
+     * of Kalah(5,4) and (6,3)). */
     tt_key ck[KALAH_MAX_PITS];
-    int have_keys = next > 0;
+    const int have_keys = next > 0;
     if (have_keys) {
         for (int i = 0; i < ml.n; i++) {
             ck[i] = key_of(s, &ml.child[i]);
@@ -260,19 +255,11 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
             best_move = ml.move[i];
             if (v > a) {
                 a = v;
-                if (a >= beta) {
-#ifdef AB_DEBUG
-                    ab_cut_stats[i < 7 ? i : 7]++;
-                    ab_cut_kind[ml.move[i] == tt_move ? 0 : (ml.child[i].side == p->side && !ml.child[i].over) ? 1 : ml.gain[i] > 0 ? 2 : 3]++;
-#endif
+                if (a >= beta)
                     break;
-                }
             }
         }
     }
-#ifdef AB_DEBUG
-    if (a < beta) ab_all_nodes++;
-#endif
     tt_store(&s->tt, key, depth, !s->horizon, alpha - sd, beta - sd, best - sd, best_move, s->nodes - nodes0);
     s->horizon |= horizon_above;
     return best;
@@ -361,9 +348,6 @@ static int mtdf(ab_search *s, const kalah_pos *p, int guess)
     while (lo < hi) {
         int b = g == lo ? g + 1 : g;
         g = search(s, p, NULL, DEPTH_EXACT, b - 1, b);
-#ifdef AB_DEBUG
-        fprintf(stderr, "mtdf probe >= %d: %d (nodes %llu)\n", b, g, (unsigned long long)s->nodes);
-#endif
         if (s->stop)
             return lo > -INF ? lo : guess;
         if (g < b)
@@ -374,8 +358,10 @@ static int mtdf(ab_search *s, const kalah_pos *p, int guess)
     return lo;
 }
 
-static void begin(ab_search *s, const ab_limits *lim)
+static void begin(ab_search *s, const kalah_pos *root, const ab_limits *lim)
 {
+    s->total = kalah_total(&s->r, root); /* every descendant keeps it; a caller's board may differ from
+                                          * 2*pits*seeds */
     s->nodes = 0;
     s->stop = 0;
     s->limits_on = 0;
@@ -406,7 +392,7 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
     if (finished(s, p, out))
         return AB_EOVER;
     const int64_t t0 = now_ns();
-    begin(s, lim);
+    begin(s, p, lim);
     int value = 0, move = -1;
     unsigned mask = 0;
     if (lim->exact) {
@@ -484,7 +470,7 @@ int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH
     ab_result tmp;
     if (finished(s, p, &tmp))
         return AB_EOVER;
-    begin(s, NULL);
+    begin(s, p, NULL);
     ord_list ml;
     ord_generate(&s->r, p, -1, &ml);
     const int next = depth == 0 ? DEPTH_EXACT : depth - 1;

@@ -65,7 +65,7 @@ typedef struct {
     int value;          /* value of the position for the player to move (margin in seeds, see above) */
     int exact;          /* 1 when value is the proven final margin under perfect play */
     unsigned best_mask; /* bit k set: relative pit k achieves `value` (exact: every optimal move) */
-    int depth;          /* deepest completed iteration (plies); for an exact result, the solve's nominal depth */
+    int depth;          /* deepest completed iteration (plies); 0 for a solve (exact = 1 in the limits) */
     int stopped;        /* 1 when a node or time limit cut the search short */
     uint64_t nodes;     /* positions visited (every call of the search function, leaves included) */
     double seconds;     /* wall-clock time of the call */

@@ -141,7 +141,7 @@ static void finish(eg_db *db, const eg_item *it)
 typedef struct {
     eg_db *db;
     int n, phi, thread, threads;
-    uint64_t count;     /* arrangements seen in this class, for the thread split */
+    int turn;           /* arrangements are dealt round-robin: this worker takes those at turn 0 */
     eg_item batch[BATCH];
     int nb;
 } eg_worker;
@@ -153,6 +153,11 @@ static void flush(eg_worker *w)
     w->nb = 0;
 }
 
+static inline int floor_div(int a, int b) /* b > 0 */
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
 static void visit(eg_worker *w, uint8_t *c, int i, int left, int wleft)
 {
     const int m = w->db->r.pits, cells = w->db->cells;
@@ -161,22 +166,47 @@ static void visit(eg_worker *w, uint8_t *c, int i, int left, int wleft)
         if (left * wi != wleft)
             return;
         c[i] = (uint8_t)left;
-        if (w->count++ % (uint64_t)w->threads == (uint64_t)w->thread) {
+        if (w->turn == 0) {
             prepare(w->db, c, &w->batch[w->nb++]);
             if (w->nb == BATCH)
                 flush(w);
         }
+        if (++w->turn == w->threads)
+            w->turn = 0;
         return;
     }
-    /* Pits i+1.. carry the consecutive weights lo..m-1, so any weight between r*lo and r*(m-1) can be
-     * made with r seeds there. */
-    const int lo = i + 1 < m ? 0 : (i + 1) % m;
-    for (int v = 0; v <= left; v++) {
-        int r = left - v, wr = wleft - v * wi;
-        if (wr < r * lo || wr > r * (m - 1))
-            continue;
+    /* Pits i+1.. carry the consecutive weights lo..M (M = m-1), so r seeds there can make any weight
+     * between r*lo and r*M. With v seeds here (r = left - v, remaining weight wleft - v*wi) that reads
+     *   v*(lo - wi) >= lo*left - wleft   and   v*(M - wi) <= M*left - wleft,
+     * which bounds v directly. */
+    const int lo = i + 1 < m ? 0 : (i + 1) % m, M = m - 1;
+    const int A = lo - wi, Ca = lo * left - wleft, B = M - wi, Cb = M * left - wleft;
+    int vmin = 0, vmax = left;
+    if (A > 0) {
+        int t = -floor_div(-Ca, A); /* ceil(Ca / A) */
+        if (t > vmin)
+            vmin = t;
+    } else if (A < 0) {
+        if (-Ca < 0)
+            return;
+        int t = floor_div(-Ca, -A);
+        if (t < vmax)
+            vmax = t;
+    } else if (Ca > 0) {
+        return;
+    }
+    if (B > 0) {
+        if (Cb < 0)
+            return;
+        int t = Cb / B;
+        if (t < vmax)
+            vmax = t;
+    } else if (Cb < 0) {
+        return;
+    }
+    for (int v = vmin; v <= vmax; v++) {
         c[i] = (uint8_t)v;
-        visit(w, c, i + 1, r, wr);
+        visit(w, c, i + 1, left - v, wleft - v * wi);
     }
 }
 
@@ -226,7 +256,7 @@ static void *build_thread(void *arg)
         for (int phi = n * (m - 1); phi >= 0; phi--) {
             w->n = n;
             w->phi = phi;
-            w->count = 0;
+            w->turn = (w->threads - w->thread) % w->threads;
             memset(c, 0, sizeof c);
             visit(w, c, 0, n, phi);
             flush(w);

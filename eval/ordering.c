@@ -21,8 +21,8 @@ void ord_generate(const kalah_rules *r, const kalah_pos *p, int tt_move, ord_lis
         else if (c->side == side && !c->over)
             sc = (1 << 16) + k;
         else
-            sc = gain * 16 + 4096; /* gain >= -255 keeps it positive and below the extra turns */
-        /* Insertion sort, stable: a later pit goes after an earlier one of equal score. */
+            sc = 4096 + gain * 16 + k; /* |gain| <= 255 keeps it positive and below the extra turns */
+        /* Insertion sort; equal scores cannot happen (k breaks ties). */
         int i = n;
         while (i > 0 && score[i - 1] < sc) {
             score[i] = score[i - 1];

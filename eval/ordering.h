@@ -6,8 +6,11 @@
  *   2. extra-turn moves, the pit nearest the store first: sowing the nearest pit first leaves the other
  *      extra-turn pits' counts intact, so a whole chain of extra turns is tried as the first line;
  *   3. the rest by the change of the store difference the move makes for the mover (sowing into the own
- *      store plus any capture; for a move that ends the game, the sweep too): captures before quiet moves.
- * Ties keep pit order (lowest first), so ordering is deterministic.
+ *      store plus any capture; for a move that ends the game, the sweep too): captures before quiet
+ *      moves; among equal gains, again the pit nearest the store first. Measured on the exact solves of
+ *      Kalah(6,3) and Kalah(6,3, empty captures): 2.7 and 3.1 times fewer nodes than lowest pit first; a
+ *      history heuristic on top helped Kalah(5,4) by 15% but cost Kalah(6,3) 75% more nodes.
+ * The order is a function of the position and tt_move only, so searches are deterministic.
  */
 #ifndef SOWZERO_EVAL_ORDERING_H
 #define SOWZERO_EVAL_ORDERING_H
