@@ -2,6 +2,7 @@
 #include "train/train.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -206,6 +207,27 @@ static void plot(trainer *t)
     }
 }
 
+/* Replaces subnormal floats by zero. Why: with L2 decay, the weights of ReLU units that no longer fire get
+ * only the decay gradient and shrink geometrically into the subnormal range (and Adam's moments with them);
+ * x86 cores take ~100 cycles per subnormal operand, which made nn_forward 15x slower after a few dozen
+ * iterations. Flushing after every step keeps training deterministic and every saved net fast. */
+static void flush_subnormals(float *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fabsf(a[i]) < FLT_MIN)
+            a[i] = 0.0f;
+}
+
+static void flush_state(trainer *t)
+{
+    size_t np = nn_param_count(t->net);
+    flush_subnormals(nn_params(t->net), np);
+    for (int i = 0; i < nn_optim_state_count(t->optim); i++) {
+        const char *name;
+        flush_subnormals(nn_optim_state(t->optim, i, &name), np);
+    }
+}
+
 /* One iteration's SGD phase. Returns TRAIN_OK or TRAIN_EDIVERGED (err says where). */
 static int sgd(trainer *t, train_row *row, char *err)
 {
@@ -232,6 +254,7 @@ static int sgd(trainer *t, train_row *row, char *err)
             return TRAIN_EDIVERGED;
         }
         row->lr = nn_optim_step(t->optim, nn_params(t->net), t->grad);
+        flush_state(t);
         sum[0] += l.total;
         sum[1] += l.policy;
         sum[2] += l.value;
@@ -437,6 +460,7 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         }
         if ((rc = train_load_checkpoint(t, path, err)) != TRAIN_OK)
             goto out;
+        flush_state(t);  /* checkpoints written before the flush existed may hold subnormals */
         keep = t->iteration;
         t->have_loss_rows = nn_optim_steps(t->optim) > 0;
         t->have_eval_rows = t->best_iteration > 0;

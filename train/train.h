@@ -20,6 +20,9 @@
  * stopped (tests/test_train.c checks it). OpenBLAS with a fixed thread count computes the same sgemm
  * results in the same order on one machine; across machines (other kernels) only near-equality holds.
  *
+ * After every optimiser step, subnormal parameters and optimiser moments are set to 0 (see flush_subnormals
+ * in train.c: they made the forward pass 15x slower); this is part of the update, so determinism holds.
+ *
  * Stopping: when *opt->stop becomes nonzero (a signal handler sets it) the loop finishes the current
  * iteration's self-play and SGD, skips a pending evaluation, writes a checkpoint and returns TRAIN_STOPPED.
  * A non-finite loss or parameter stops the run with TRAIN_EDIVERGED before anything of that iteration is
