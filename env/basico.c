@@ -2,23 +2,14 @@
  * sowing walks the circuit of players still in play, which changes as players leave, so it is a plain
  * loop over at most 28 positions rather than Kalah's precomputed masks. */
 #include "env/basico.h"
+#include "env/errbuf.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, KALAH_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, KALAH_ERRLEN, __VA_ARGS__)
 
 basico_rules basico_rules_default(void) { return (basico_rules){.players = 3, .pits = 6, .seeds = 4, .full_ranking = 1}; }
 

@@ -1,5 +1,6 @@
 /* kalah.c — rules, packed board and O(1) sowing (DESIGN.md §1.1, §3.1). */
 #include "env/kalah.h"
+#include "env/errbuf.h"
 
 #include <emmintrin.h>
 #include <errno.h>
@@ -63,17 +64,7 @@ kalah_rules kalah_rules_default(void)
                          .end = KALAH_END_EITHER_EMPTY, .max_sows = 0};
 }
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, KALAH_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, KALAH_ERRLEN, __VA_ARGS__)
 
 int kalah_rules_check(const kalah_rules *r, char *err)
 {

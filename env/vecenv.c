@@ -1,8 +1,8 @@
 /* vecenv.c — the batched stepper's API, kernel choice, and the portable scalar kernel (the reference the
  * SIMD kernels in vecenv_avx2.c / vecenv_avx512.c must match bit for bit). Contract: env/vecenv.h. */
 #include "env/vecenv.h"
+#include "env/errbuf.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +16,7 @@ struct vecenv {
     vecenv_state st;
 };
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, KALAH_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, KALAH_ERRLEN, __VA_ARGS__)
 
 /* ---- kernels ---- */
 

@@ -1,24 +1,15 @@
 /* agent.c — spec parsing, dispatch, and the two simple kinds (random, greedy). Specs in agent.h. */
 #include "eval/agent_impl.h"
+#include "env/errbuf.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, AGENT_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
 /* ---- small shared helpers ---- */
 

@@ -1,7 +1,7 @@
 /* agent_search.c — the search-based agent kinds: ab (eval/alphabeta.h), mcts and az (selfplay/mcts.h). */
 #include "eval/agent_impl.h"
+#include "env/errbuf.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +11,7 @@
 #include "selfplay/evaluator.h"
 #include "selfplay/mcts.h"
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, AGENT_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
 /* ---- ab ---- */
 

@@ -1,8 +1,8 @@
 /* elo.c — Bradley–Terry maximum likelihood by Newton's method (model and sources in elo.h). */
 #include "eval/elo.h"
+#include "env/errbuf.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,16 +10,7 @@
 /* Natural-log scale <-> Elo scale: P = 1/(1+e^-t) with t = R ln10 / 400. */
 #define ELO_PER_NAT (400.0 / 2.302585092994046)
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, ELO_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, ELO_ERRLEN, __VA_ARGS__)
 
 double elo_from_score(double s) { return 400.0 * log10(s / (1.0 - s)); }
 

@@ -1,8 +1,8 @@
 /* match.c — the match runner (pairing, threads, statistics); contract in match.h. */
 #include "eval/match.h"
+#include "env/errbuf.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +11,7 @@
 #include "eval/agent_impl.h"
 #include "eval/elo.h"
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, MATCH_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, MATCH_ERRLEN, __VA_ARGS__)
 
 match_config match_config_default(void)
 {

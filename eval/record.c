@@ -1,21 +1,12 @@
 /* record.c — PGN-like game records: writer and validating reader (format in record.h). */
 #include "eval/record.h"
+#include "env/errbuf.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, RECORD_ERRLEN, fmt, ap);
-    va_end(ap);
-}
+#define set_err(err, ...) errbuf_set(err, RECORD_ERRLEN, __VA_ARGS__)
 
 void record_game_init(record_game *g, const kalah_rules *r, const kalah_pos *start)
 {
