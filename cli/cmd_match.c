@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/match_opts.h"
 #include "cli/commands.h"
 #include "cli/game_progress.h"
 #include "eval/match.h"
@@ -92,11 +93,8 @@ static int write_pgn(const char *path, match_result *res)
 
 int cmd_match(int argc, char **argv)
 {
-    static const struct option opts[] = {{"games", required_argument, 0, 'g'},
-                                         {"openings", required_argument, 0, 'o'},
-                                         {"threads", required_argument, 0, 't'},
+    static const struct option opts[] = {MATCH_OPTIONS,
                                          {"rules", required_argument, 0, 'r'},
-                                         {"seed", required_argument, 0, 's'},
                                          {"pgn", required_argument, 0, 'p'},
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
@@ -106,44 +104,19 @@ int cmd_match(int argc, char **argv)
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "kalah", *pgn = NULL;
     int json = 0, c;
-    long v;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case 'g':
-            if (!cli_long("match", "--games", optarg, 2, 100000000, &v))
-                return 2;
-            if (v % 2) {
-                cli_error("match", "--games %ld: must be even (games come in colour-swapped pairs)", v);
-                return 2;
-            }
-            cfg.games = (int)v;
-            break;
-        case 'o':
-            if (!cli_long("match", "--openings", optarg, 0, 1000, &v))
-                return 2;
-            cfg.opening_plies = (int)v;
-            break;
-        case 't':
-            if (!cli_long("match", "--threads", optarg, 1, 1024, &v))
-                return 2;
-            cfg.threads = (int)v;
-            break;
         case 'r': rules_spec = optarg; break;
-        case 's': {
-            char *end;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || *optarg == '-') {
-                cli_error("match", "--seed: '%s' is not a whole number >= 0", optarg);
-                return 2;
-            }
-            cfg.seed = s;
-            break;
-        }
         case 'p': pgn = optarg; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
-        default: return cli_usage_error("match");
+        default:
+            switch (cli_match_option("match", c, optarg, &cfg)) {
+            case 1: break;
+            case 0: return cli_usage_error("match");
+            default: return 2;
+            }
         }
     }
     if (argc - optind != 2) {

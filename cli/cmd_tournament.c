@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/match_opts.h"
 #include "cli/commands.h"
 #include "cli/elo_report.h"
 #include "cli/game_progress.h"
@@ -51,12 +52,8 @@ static void split_agent(char *text, const char **name, const char **spec)
 
 int cmd_tournament(int argc, char **argv)
 {
-    static const struct option opts[] = {{"agent", required_argument, 0, 'a'},
-                                         {"games", required_argument, 0, 'g'},
-                                         {"openings", required_argument, 0, 'o'},
-                                         {"threads", required_argument, 0, 't'},
+    static const struct option opts[] = {MATCH_OPTIONS,{"agent", required_argument, 0, 'a'},
                                          {"rules", required_argument, 0, 'r'},
-                                         {"seed", required_argument, 0, 's'},
                                          {"anchor", required_argument, 0, 'A'},
                                          {"pgn", required_argument, 0, 'p'},
                                          {"csv", required_argument, 0, 'c'},
@@ -67,7 +64,7 @@ int cmd_tournament(int argc, char **argv)
     int n = 0, json = 0, c;
     match_config cfg = match_config_default();
     cfg.games = 20;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN), v;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "kalah", *anchor = NULL, *pgn = NULL, *csv = NULL;
     optind = 1;
@@ -81,42 +78,18 @@ int cmd_tournament(int argc, char **argv)
             split_agent(optarg, &name[n], &spec[n]);
             n++;
             break;
-        case 'g':
-            if (!cli_long("tournament", "--games", optarg, 2, 100000000, &v))
-                return 2;
-            if (v % 2) {
-                cli_error("tournament", "--games %ld: must be even (games come in colour-swapped pairs)", v);
-                return 2;
-            }
-            cfg.games = (int)v;
-            break;
-        case 'o':
-            if (!cli_long("tournament", "--openings", optarg, 0, 1000, &v))
-                return 2;
-            cfg.opening_plies = (int)v;
-            break;
-        case 't':
-            if (!cli_long("tournament", "--threads", optarg, 1, 1024, &v))
-                return 2;
-            cfg.threads = (int)v;
-            break;
         case 'r': rules_spec = optarg; break;
-        case 's': {
-            char *end;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || *optarg == '-') {
-                cli_error("tournament", "--seed: '%s' is not a whole number >= 0", optarg);
-                return 2;
-            }
-            cfg.seed = s;
-            break;
-        }
         case 'A': anchor = optarg; break;
         case 'p': pgn = optarg; break;
         case 'c': csv = optarg; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
-        default: return cli_usage_error("tournament");
+        default:
+            switch (cli_match_option("tournament", c, optarg, &cfg)) {
+            case 1: break;
+            case 0: return cli_usage_error("tournament");
+            default: return 2;
+            }
         }
     }
     if (optind < argc) {

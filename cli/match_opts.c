@@ -1,0 +1,44 @@
+#include "cli/match_opts.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+
+int cli_match_option(const char *cmd, int c, const char *arg, match_config *cfg)
+{
+    long v;
+    switch (c) {
+    case 'g':
+        if (!cli_long(cmd, "--games", arg, 2, 100000000, &v))
+            return -1;
+        if (v % 2) {
+            cli_error(cmd, "--games %ld: must be even (games come in colour-swapped pairs)", v);
+            return -1;
+        }
+        cfg->games = (int)v;
+        return 1;
+    case 'o':
+        if (!cli_long(cmd, "--openings", arg, 0, 1000, &v))
+            return -1;
+        cfg->opening_plies = (int)v;
+        return 1;
+    case 't':
+        if (!cli_long(cmd, "--threads", arg, 1, 1024, &v))
+            return -1;
+        cfg->threads = (int)v;
+        return 1;
+    case 's': {
+        char *end;
+        unsigned long long s = strtoull(arg, &end, 10);
+        if (!*arg || *end || *arg == '-') {
+            cli_error(cmd, "--seed: '%s' is not a whole number >= 0", arg);
+            return -1;
+        }
+        cfg->seed = s;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
