@@ -29,6 +29,19 @@
  * ab_think calls (it speeds up a game); call ab_clear first for a history-independent result. Only a
  * millisecond limit makes the result depend on the clock.
  *
+ * Transposition table (eval/tt.h): keyed by the pits and the side to move — not the stores, since the
+ * value is the store difference plus a function of the pits and side — and by the sow count only when
+ * rules.max_sows > 0 (then the end of the game depends on it). It stores bounds, so extra turns need no
+ * special care: the side to move is part of the key and values are always for that side.
+ *
+ * Solving (exact = 1): depth-limited passes while they stay cheap (a fixed node budget) give a first
+ * guess; MTD(f) null-window probes then converge on the exact value (values of a solve all have the
+ * parity of the seed total); one null-window probe per root move finds every move that reaches it.
+ * Enhancements: enhanced transposition cutoffs, bounds from the stores (the final margin lies within
+ * store difference ± seeds left in the pits), and the optional endgame database (ab_set_endgame).
+ * Kalah(6,4) (+8) needs about 1.5 minutes on this project's 2-core machine with
+ * `sowzero solve --endgame 18 --threads 2 --tt-mb 2048` (see the solve command's --help).
+ *
  * Threading: an ab_search is not thread-safe; use one per thread.
  */
 #ifndef SOWZERO_ALPHABETA_H
