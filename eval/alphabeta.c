@@ -63,8 +63,9 @@ ab_search *ab_create(const kalah_rules *r, size_t tt_mb, char *err)
     }
     s->r = *r;
     uint8_t mask[KALAH_CELLS] = {0};
+    /* "& 15": pits <= 7 keeps every index below 16; the mask lets GCC's -O3 bounds analysis see it. */
     for (int k = 0; k < r->pits; k++)
-        mask[k] = mask[r->pits + 1 + k] = 0xFF;
+        mask[k] = mask[(r->pits + 1 + k) & (KALAH_CELLS - 1)] = 0xFF;
     memcpy(&s->pit_lo, mask, 8);
     memcpy(&s->pit_hi, mask + 8, 8);
     s->use_sows = r->max_sows > 0;

@@ -68,7 +68,7 @@ static int board_of(const eg_db *db, const uint8_t *c, kalah_pos *p, int *f_over
     int own = 0, opp = 0;
     for (int k = 0; k < m; k++) {
         p->cell[k] = c[k];
-        p->cell[m + 1 + k] = c[m + k];
+        p->cell[(m + 1 + k) & (KALAH_CELLS - 1)] = c[m + k]; /* & 15: see alphabeta.c */
         own += c[k];
         opp += c[m + k];
     }
