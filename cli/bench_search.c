@@ -13,7 +13,7 @@
 #include "eval/alphabeta.h"
 
 #define CMD "bench search"
-#define DEPTH 13
+#define DEPTH 15
 #define TT_MB 16
 
 /* Kalah(6,4) positions from the start and from random games (plies 4 to 40), and a few of other rules. */
