@@ -49,8 +49,8 @@ const cfg_key cfg_keys[] = {
 
     /* ---- [mcts] (selfplay/mcts.h): the self-play search ---- */
     I("mcts", "sims", mcts.sims, 1, 1000000,
-      "Root visits per self-play move (visits kept from the previous move's subtree count). The main "
-      "quality/speed knob: self-play time grows linearly with it."),
+      "New simulations per self-play move (visits kept from the previous move's subtree come on top). The "
+      "main quality/speed knob: self-play time grows linearly with it."),
     D("mcts", "c_puct", mcts.c_puct, 0, 100, 1, 0, "PUCT exploration constant: higher explores more."),
     D("mcts", "fpu_reduction", mcts.fpu_reduction, 0, 2, 0, 0,
       "First-play urgency: an unvisited move is valued at its parent's Q minus this."),

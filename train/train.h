@@ -20,7 +20,9 @@
  * stopped (tests/test_train.c checks it). OpenBLAS with a fixed thread count computes the same sgemm
  * results in the same order on one machine; across machines (other kernels) only near-equality holds.
  *
- * After every optimiser step, subnormal parameters and optimiser moments are set to 0 (see flush_subnormals
+ * Floating point: train_run switches the calling thread to flush-to-zero / denormals-are-zero (x86 MXCSR;
+ * the self-play and match threads it starts inherit it) and restores the mode on return, because subnormal
+ * numbers made the net 2-20x slower. After every optimiser step, subnormal parameters and optimiser moments are set to 0 (see flush_subnormals
  * in train.c: they made the forward pass 15x slower); this is part of the update, so determinism holds.
  *
  * Stopping: when *opt->stop becomes nonzero (a signal handler sets it) the loop finishes the current
