@@ -397,6 +397,9 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     int due = n_opp > 0 && (last || (c->eval.every > 0 && it % c->eval.every == 0));
     if (due && !stop_requested(t)) {
         int games = last && c->eval.final_games ? c->eval.final_games : c->eval.games;
+        if (last)
+            train_msg(t, TRAIN_MSG_INFO, "final evaluation: %d games against each of %d opponent%s...", games, n_opp,
+                      n_opp > 1 ? "s" : "");
         if ((rc = evaluate(t, games, &row, err)) != TRAIN_OK)
             return rc;
     }
