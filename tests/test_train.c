@@ -300,6 +300,22 @@ static void test_divergence(void **state)
     assert_true(file_exists(dir, "checkpoints/iter-000001.h5"));
     assert_false(file_exists(dir, "checkpoints/iter-000002.h5"));
     assert_int_equal(count_char(slurp(dir, "metrics.csv"), '\n'), 2);
+
+    /* the command exits non-zero with the message */
+    const char *dir2 = scratch("nan-cmd");
+    char sets[2048] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof tiny_sets / sizeof tiny_sets[0]; i++)
+        len += (size_t)snprintf(sets + len, sizeof sets - len, " --set '%s'", tiny_sets[i]);
+    char *out;
+    int rc2 = tu_run(&out, 1, "train %s/configs/quick.ini %s --set run.iterations=4 --set train.optimizer=sgd "
+                     "--set train.lr=10 --set train.momentum=0.99 --set train.policy_weight=1000 --set "
+                     "train.margin_weight=1000 --set train.steps_per_iteration=50 --set train.min_replay=300 "
+                     "--set eval.opponents= --run-dir %s", SOWZERO_SOURCE_DIR, sets, dir2);
+    assert_int_equal(rc2, 1);
+    assert_non_null(strstr(out, "sowzero train: training diverged"));
+    assert_non_null(strstr(out, "last good checkpoint"));
+    free(out);
 }
 
 /* The command: usage errors exit 2 naming the problem; a run without gnuplot on PATH warns once and still
