@@ -173,6 +173,11 @@ static int open_run_dir(trainer *t, char *err)
         train_err(err, "run directory path too long");
         return TRAIN_EINVAL;
     }
+    if (c->eval.n_opponents > 0 && strchr(t->dir, ',')) {
+        train_err(err, "the run directory '%s' contains a ',', which agent specs cannot hold (the evaluation "
+                  "names latest.h5 in one); choose another --run-dir", t->dir);
+        return TRAIN_EINVAL;
+    }
     char path[TRAIN_PATH_LEN + 32], lerr[512];
     if (!o->resume) {
         train_join(path, sizeof path, t->dir, "config.ini");
@@ -256,7 +261,7 @@ static void flush_state(trainer *t)
     }
 }
 
-/* One iteration's SGD phase. Returns TRAIN_OK or TRAIN_EDIVERGED (err says where). */
+/* One iteration's SGD phase. Returns TRAIN_OK, TRAIN_EDIVERGED or TRAIN_EFAIL (err says where). */
 static int sgd(trainer *t, train_row *row, char *err)
 {
     const cfg_config *c = t->cfg;
@@ -271,8 +276,13 @@ static int sgd(trainer *t, train_row *row, char *err)
     int steps = c->train.steps_per_iteration;
     for (int s = 0; s < steps; s++) {
         nn_loss l;
-        replay_sample_batch(t->rb, &t->rng, b.batch, t->x, t->legal, t->pi, t->z, t->margin);
-        nn_train_grad(t->net, t->ws, &b, &c->loss, t->grad, &l);
+        if (replay_sample_batch(t->rb, &t->rng, b.batch, t->x, t->legal, t->pi, t->z, t->margin) != MCTS_OK ||
+            nn_train_grad(t->net, t->ws, &b, &c->loss, t->grad, &l) != NN_OK) {
+            train_err(err, "SGD step %d of iteration %" PRId64 " failed (batch %d, replay %zu)", s + 1,
+                      t->iteration + 1, b.batch, replay_size(t->rb));
+            nn_set_blas_threads(1);
+            return TRAIN_EFAIL;
+        }
         if (!isfinite(l.total)) {
             snprintf(err, TRAIN_ERRLEN,
                      "training diverged: the loss is %g at iteration %" PRId64 ", SGD step %d (policy %g, value %g, "
