@@ -131,11 +131,27 @@ static float masked_softmax(const float *logits, const uint8_t *legal, int n, fl
     return logf(s);
 }
 
-int nn_forward_ex(const nn_net *net, nn_workspace *ws, const float *x, const uint8_t *legal, int batch,
-                  const nn_outputs *out)
+/* Flush-to-zero + denormals-are-zero around every forward/backward: subnormal operands cost ~100 cycles
+ * each on x86 and a trained net makes them (softmax exp() of very negative logits, products of tiny
+ * weights); with them on, self-play ran 2-20x slower. Set per call and restored, so callers' own
+ * floating-point mode is left as it was. Single-threaded OpenBLAS runs in this thread and sees the mode. */
+#if defined(__SSE__)
+#include <xmmintrin.h>
+static unsigned fp_fast_begin(void)
 {
-    if (!net || !x || !out || !ws_fits(net, ws, batch))
-        return NN_EINVAL;
+    unsigned old = _mm_getcsr();
+    _mm_setcsr(old | 0x8040); /* FTZ (bit 15) | DAZ (bit 6) */
+    return old;
+}
+static void fp_fast_end(unsigned old) { _mm_setcsr(old); }
+#else
+static unsigned fp_fast_begin(void) { return 0; }
+static void fp_fast_end(unsigned old) { (void)old; }
+#endif
+
+static int forward_outputs(const nn_net *net, nn_workspace *ws, const float *x, const uint8_t *legal, int batch,
+                           const nn_outputs *out)
+{
     forward_core(net, ws, x, batch);
     int P = net->cfg.n_policy, H = net->head.out;
     for (int r = 0; r < batch; r++) {
@@ -152,6 +168,17 @@ int nn_forward_ex(const nn_net *net, nn_workspace *ws, const float *x, const uin
             out->margin[r] = o[P + 1];
     }
     return NN_OK;
+}
+
+int nn_forward_ex(const nn_net *net, nn_workspace *ws, const float *x, const uint8_t *legal, int batch,
+                  const nn_outputs *out)
+{
+    if (!net || !x || !out || !ws_fits(net, ws, batch))
+        return NN_EINVAL;
+    unsigned fp = fp_fast_begin();
+    int rc = forward_outputs(net, ws, x, legal, batch, out);
+    fp_fast_end(fp);
+    return rc;
 }
 
 int nn_forward(const nn_net *net, nn_workspace *ws, const float *x, const uint8_t *legal, int batch,
@@ -226,11 +253,9 @@ static double affine_grads(const float *dY, const float *X, int batch, int in, i
     return l2 * s;
 }
 
-int nn_train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, const nn_loss_weights *w,
-                  float *grad, nn_loss *loss)
+static int train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, const nn_loss_weights *w,
+                      float *grad, nn_loss *loss)
 {
-    if (!net || !b || !w || !grad || !b->x || !b->pi || !b->z || !ws_fits(net, ws, b->batch) || !ws->train)
-        return NN_EINVAL;
     int n = b->batch, L = net->cfg.n_hidden;
     nn_loss lo = {0};
     forward_core(net, ws, b->x, n);
@@ -277,4 +302,15 @@ int nn_train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, const 
     if (loss)
         *loss = lo;
     return NN_OK;
+}
+
+int nn_train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, const nn_loss_weights *w,
+                  float *grad, nn_loss *loss)
+{
+    if (!net || !b || !w || !grad || !b->x || !b->pi || !b->z || !ws_fits(net, ws, b->batch) || !ws->train)
+        return NN_EINVAL;
+    unsigned fp = fp_fast_begin();
+    int rc = train_grad(net, ws, b, w, grad, loss);
+    fp_fast_end(fp);
+    return rc;
 }
