@@ -25,7 +25,10 @@ static void help(void)
          "  --train-batch N   batch of the training step (default 256)\n"
          "  --blas-threads N  OpenBLAS threads (default 1, as self-play uses it)\n"
          "  --json            print {\"rows\":[{\"batch\",\"positions_per_s\",\"gflops\",\"sgemm_gflops\"}],\n"
-         "                    \"train_step_ms\",\"train_batch\",\"params\",\"blas_threads\"}");
+         "                    \"train_step_ms\",\"train_batch\",\"params\",\"blas_threads\",\"blas_core\"}\n"
+         "OpenBLAS kernels: sowzero restarts itself with OPENBLAS_CORETYPE=SkylakeX (or Haswell) when the\n"
+         "installed OpenBLAS does not know this CPU and fell back to its SSE3 kernels (blas_core shows the\n"
+         "choice); set OPENBLAS_CORETYPE yourself to override.");
 }
 
 static double now(void)
@@ -269,10 +272,11 @@ int bench_net(int argc, char **argv)
         cJSON_AddNumberToObject(o, "train_batch", (double)tbatch);
         cJSON_AddNumberToObject(o, "params", (double)nn_param_count(net));
         cJSON_AddNumberToObject(o, "blas_threads", (double)threads);
+        cJSON_AddStringToObject(o, "blas_core", openblas_get_corename());
         rc = cli_print_json(o);
     } else if (!rc) {
-        printf("default net: %zu parameters, %.0f flops/position, %ld BLAS thread(s)\n", nn_param_count(net),
-               flops, threads);
+        printf("default net: %zu parameters, %.0f flops/position, %ld BLAS thread(s), OpenBLAS core %s\n",
+               nn_param_count(net), flops, threads, openblas_get_corename());
         printf("%6s %16s %10s %14s %8s\n", "batch", "positions/s", "GFLOP/s", "sgemm GFLOP/s", "share");
         for (int i = 0; i < NB; i++)
             printf("%6d %16.0f %10.2f %14.2f %7.0f%%\n", batches[i], pps[i], gf[i], sg[i], 100 * gf[i] / sg[i]);

@@ -1,6 +1,7 @@
 /* sowzero — one binary, many subcommands (DESIGN.md §4). */
 #include <stdio.h>
 #include <string.h>
+#include "cli/blas_core.h"
 #include "cli/commands.h"
 
 static const struct command {
@@ -30,6 +31,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    cli_blas_core_fixup(argv);
     if (argc < 2) {
         usage(stderr);
         return 2;

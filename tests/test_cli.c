@@ -1,0 +1,48 @@
+/* test_cli.c — the sowzero binary as a whole: the command list, unknown commands, and the OpenBLAS
+ * kernel fix-up of cli/blas_core.c. */
+#include "tests/test_util.h"
+
+static void test_help_lists_every_command(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(tu_run(&out, 0, "--help"), 0);
+    const char *commands[] = {"train", "perft", "replay", "solve", "play", "match", "tournament", "elo",
+                              "net", "export", "bench"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strstr(out, commands[i]))
+            fail_msg("--help does not list %s", commands[i]);
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "frobnicate"), 2);
+    assert_non_null(strstr(out, "unknown command 'frobnicate'"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, ""), 2);
+    free(out);
+}
+
+/* Where the CPU runs AVX2+FMA and the user set no core, the binary must not be left on OpenBLAS's SSE3
+ * fallback; a core the user sets is kept. */
+static void test_blas_core_fixup(void **state)
+{
+    (void)state;
+    char *out;
+    __builtin_cpu_init();
+    int fast_cpu = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    assert_int_equal(tu_run(&out, 0, "bench net --reps 1 --min-ms 1 --json"), 0);
+    assert_non_null(strstr(out, "\"blas_core\""));
+    if (fast_cpu && !getenv("OPENBLAS_CORETYPE"))
+        assert_null(strstr(out, "\"blas_core\":\"Prescott\""));
+    free(out);
+    assert_int_equal(tu_run(&out, 0, "bench net --reps 1 --min-ms 1 --json 2>/dev/null; OPENBLAS_CORETYPE=Prescott '%s' bench net --reps 1 --min-ms 1 --json", SOWZERO_BIN), 0);
+    assert_non_null(strstr(out, "\"blas_core\":\"Prescott\""));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_lists_every_command),
+        cmocka_unit_test(test_blas_core_fixup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
