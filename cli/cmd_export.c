@@ -1,6 +1,7 @@
 /* sowzero export — writes the export (weights + metadata, DESIGN.md §3.2) of a checkpoint. */
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -29,6 +30,14 @@ int cmd_export(int argc, char **argv)
     if (argc - optind != 2) {
         cli_error("export", "expected CHECKPOINT and OUT.h5");
         return cli_usage_error("export");
+    }
+    /* Exporting onto the checkpoint itself would replace it by a weights-only file: the optimiser and
+     * training state, and with them --resume, would be gone. */
+    struct stat in_st, out_st;
+    if (stat(argv[optind], &in_st) == 0 && stat(argv[optind + 1], &out_st) == 0 && in_st.st_dev == out_st.st_dev &&
+        in_st.st_ino == out_st.st_ino) {
+        cli_error("export", "OUT.h5 '%s' is CHECKPOINT itself: give another file name", argv[optind + 1]);
+        return 2;
     }
     char err[NN_ERRLEN];
     nn_file_info info;

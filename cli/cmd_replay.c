@@ -52,7 +52,7 @@ static int replay_basico(const char *spec, const char *pos_text, int json, int n
                       rc == BASICO_EOVER ? "the game is already over"
                       : rc == BASICO_EILLEGAL ? "the pit is empty"
                                               : "not a pit letter of the mover (a..) or 'resign'");
-            return 1;
+            return 2;
         }
     }
     cJSON *o = json ? cJSON_CreateObject() : NULL, *positions = NULL, *extra = NULL, *finished = NULL;
@@ -204,22 +204,22 @@ int cmd_replay(int argc, char **argv)
         const char *mv = argv[optind + i];
         if (q.over) {
             cli_error("replay", "move %d ('%s'): the game is already over", i + 1, mv);
-            return 1;
+            return 2;
         }
         int k = kalah_move_parse(&r, q.side, mv, 0);
         if (k == KALAH_EILLEGAL) {
             cli_error("replay", "move %d ('%s'): that is %s's pit, but %s is to move", i + 1, mv,
                       q.side ? "South" : "North", q.side ? "North" : "South");
-            return 1;
+            return 2;
         }
         if (k < 0) {
             cli_error("replay", "move %d ('%s') is not a pit letter of this board (a..%c / A..%c)", i + 1, mv,
                       'a' + r.pits - 1, 'A' + r.pits - 1);
-            return 1;
+            return 2;
         }
         if (kalah_play(&r, &q, k, NULL) != KALAH_OK) {
             cli_error("replay", "move %d ('%s'): the pit is empty", i + 1, mv);
-            return 1;
+            return 2;
         }
     }
     cJSON *o = json ? cJSON_CreateObject() : NULL;

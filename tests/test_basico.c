@@ -320,7 +320,7 @@ static void test_cli(void **state)
     assert_non_null(strstr(out, "\"over\":true"));
     assert_non_null(strstr(out, "\"places\":[2,1]"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "replay --rules basico:players=3,pits=4 a b z"), 1);
+    assert_int_equal(tu_run(&out, 1, "replay --rules basico:players=3,pits=4 a b z"), 2);
     assert_non_null(strstr(out, "move 3"));
     free(out);
     /* bench env: every finished game has exactly one first place under full ranking. */

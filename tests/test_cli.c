@@ -38,11 +38,28 @@ static void test_blas_core_fixup(void **state)
     free(out);
 }
 
+/* export refuses to write its output over its own input (a checkpoint would lose its training state). */
+static void test_export_onto_itself(void **state)
+{
+    (void)state;
+    char *out, dir[512];
+    snprintf(dir, sizeof dir, "%s/cli_export", SOWZERO_TMP);
+    assert_int_equal(tu_run(&out, 1, "train '%s/configs/quick.ini' --set run.iterations=1 --set eval.every=0 "
+                                     "--set eval.final_games=0 --run-dir '%s' >/dev/null", SOWZERO_SOURCE_DIR, dir), 0);
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "export '%s/latest.h5' '%s/latest.h5'", dir, dir), 2);
+    assert_non_null(strstr(out, "is CHECKPOINT itself"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "net --net '%s/latest.h5' --json", dir), 0);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_lists_every_command),
         cmocka_unit_test(test_blas_core_fixup),
+        cmocka_unit_test(test_export_onto_itself),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

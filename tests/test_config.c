@@ -57,6 +57,10 @@ static void test_error_paths(void **state)
                       "1..7", NULL);
     expect_load_error("[run]\niterations = 1\n[rules]\npits = 3x\n", "bad.ini:4:", "rules.pits", "bad value", NULL);
     expect_load_error("[run]\niterations = 0\n", "bad.ini:2:", "run.iterations", "out of range", NULL);
+    /* A malformed width list is an error, not a different net (empty entries used to be skipped). */
+    expect_load_error("[run]\niterations = 1\n[net]\nhidden = 128,,128\n", "bad.ini:4:", "net.hidden", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nhidden = 128,\n", "bad.ini:4:", "net.hidden", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nactivation = tanh\n", "bad.ini:4:", "activation", NULL);
     expect_load_error("[run]\niterations = 99999999999999999999999\n", "bad.ini:2:", "out of range", NULL);
     expect_load_error("[run]\niterations = 1\n[train]\nlr = 0\n", "bad.ini:4:", "train.lr", "out of range", "0 <",
                       NULL);

@@ -114,10 +114,21 @@ static int parse_hidden(cfg_config *c, const cfg_key *k, const char *v, char *ms
         return -1;
     }
     strcpy(buf, v);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+    if (strspn(buf, " \t") == strlen(buf)) {
+        snprintf(msg, n, "empty: give at least one layer width");
+        return -1;
+    }
+    /* Split on ',' by hand: strtok would merge "128,,128" into two layers and drop a trailing ",". */
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = 0;
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        for (char *e = tok + strlen(tok); e > tok && (e[-1] == ' ' || e[-1] == '\t');)
+            *--e = 0;
         int64_t w;
-        int rc = parse_i64(tok, k->lo, k->hi, &w);
+        int rc = *tok ? parse_i64(tok, k->lo, k->hi, &w) : -1;
         if (rc || count == NN_MAX_HIDDEN) {
             snprintf(msg, n, "'%s' is not a list of 1 to %d layer widths in %g..%g", v, NN_MAX_HIDDEN, k->lo,
                      k->hi);
@@ -523,8 +534,8 @@ int cfg_finish(cfg_config *c, char *err)
     }
     c->net.input_dim = kalah_encode_dim(&c->rules);
     c->net.n_policy = c->rules.pits;
-    if (nn_config_check(&c->net, msg) != NN_OK)
-        return check_fail(c, err, "net", "hidden", "[net]: %s", msg);
+    if (nn_config_check(&c->net, msg) != NN_OK) /* blame the key the message is about */
+        return check_fail(c, err, "net", strstr(msg, "activation") ? "activation" : "hidden", "[net]: %s", msg);
     if (mcts_config_check(&c->mcts, msg) != MCTS_OK) {
         key_of_message(msg, "mcts", "sims", sec, key);
         return check_fail(c, err, sec, key, "%s", msg);
