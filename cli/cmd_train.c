@@ -154,6 +154,10 @@ int cmd_train(int argc, char **argv)
     if (resume) {
         train_join(resume_cfg, sizeof resume_cfg, resume, "config.ini");
         config_path = resume_cfg;
+        if (access(resume_cfg, R_OK) != 0) {
+            cli_error("train", "--resume %s: not a run directory (no readable config.ini in it)", resume);
+            return 2;
+        }
     }
     if (cfg_load(&cfg, config_path, err) != 0) {
         cli_error("train", "%s", err);

@@ -18,6 +18,9 @@ static void test_help_lists_every_command(void **state)
     free(out);
     assert_int_equal(tu_run(&out, 1, ""), 2);
     free(out);
+    assert_int_equal(tu_run(&out, 1, "train --resume '%s'", SOWZERO_TMP), 2);
+    assert_non_null(strstr(out, "not a run directory"));
+    free(out);
 }
 
 /* Where the CPU runs AVX2+FMA and the user set no core, the binary must not be left on OpenBLAS's SSE3
