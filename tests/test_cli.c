@@ -47,6 +47,9 @@ static void test_export_onto_itself(void **state)
     (void)state;
     char *out, dir[512];
     snprintf(dir, sizeof dir, "%s/cli_export", SOWZERO_TMP);
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir); /* train refuses an existing run directory (a re-run) */
+    assert_int_equal(system(rm), 0);
     assert_int_equal(tu_run(&out, 1, "train '%s/configs/quick.ini' --set run.iterations=1 --set eval.every=0 "
                                      "--set eval.final_games=0 --run-dir '%s' >/dev/null", SOWZERO_SOURCE_DIR, dir), 0);
     free(out);
