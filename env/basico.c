@@ -243,6 +243,21 @@ double basico_rank_score(const basico_rules *r, const basico_pos *p, int player)
     return (double)(r->players - p->place[player]) / (double)(r->players - 1);
 }
 
+void basico_encode(const basico_rules *r, const basico_pos *p, float *out)
+{
+    const int w = r->pits + 2;
+    const float inv = 1.0f / (float)r->seeds;
+    for (int q = 0; q < r->players && q < BASICO_MAX_PLAYERS; q++) {
+        const int pl = (p->to_move + q) % r->players;
+        const uint8_t *row = p->cell + pl * (r->pits + 1);
+        float *o = out + q * w;
+        for (int k = 0; k < r->pits && k < BASICO_MAX_PITS; k++)
+            o[k] = (float)row[k] * inv;
+        o[r->pits] = (p->active >> pl & 1u) ? 1.0f : 0.0f;
+        o[r->pits + 1] = p->place[pl] ? (float)basico_rank_score(r, p, pl) : 0.0f;
+    }
+}
+
 char *basico_pos_format(const basico_rules *r, const basico_pos *p, char *buf, size_t n)
 {
     size_t o = 0;

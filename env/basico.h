@@ -98,6 +98,20 @@ double basico_rank_score(const basico_rules *r, const basico_pos *p, int player)
 int basico_pos_parse(const char *s, const basico_rules *r, basico_pos *out, char *err);
 char *basico_pos_format(const basico_rules *r, const basico_pos *p, char *buf, size_t n);
 
+/* ---- encoding for the network ---- */
+
+/* Floats per encoded position: players · (pits + 2). */
+static inline int basico_encode_dim(const basico_rules *r) { return r->players * (r->pits + 2); }
+
+/* Encodes p from the mover's point of view into out[basico_encode_dim(r)]: for each relative player
+ * q = 0..players-1 (absolute player (mover + q) % players, so q = 0 is the mover and the rest follow in
+ * playing order), a block of pits + 2 floats: its pits a.. divided by r->seeds (the start reads 1.0), then
+ * 1 if it is still in the circuit (else 0), then its rank score (basico_rank_score) if its place is already
+ * decided, else 0. Stores are left out: stones in a store never move again and do not decide the ranking.
+ * Encoding name for exports: BASICO_ENCODING_NAME. */
+void basico_encode(const basico_rules *r, const basico_pos *p, float *out);
+#define BASICO_ENCODING_NAME "basico-mover-v1"
+
 /* Leaf counts at exactly 1..depth plies (one ply = one sowing; resignations are not moves). */
 void basico_perft(const basico_rules *r, const basico_pos *p, int depth, uint64_t *nodes);
 

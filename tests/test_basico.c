@@ -121,6 +121,24 @@ static void test_resignation(void **state)
     assert_int_equal(basico_resign(&r, &p), BASICO_EOVER);
 }
 
+/* The encoding puts the mover first and follows the playing order; leavers read 0 pits, not active, and
+ * their decided rank score. Expected numbers written out by hand from basico.h's description. */
+static void test_encode(void **state)
+{
+    (void)state;
+    basico_rules r = rules("basico:players=3,pits=4");
+    assert_int_equal(basico_encode_dim(&r), 18);
+    basico_pos p = pos(&r, "-,-,-,-,-,4,0,8,2,3,1,4,4,12,0 2 0f");
+    float x[18];
+    basico_encode(&r, &p, x);
+    /* mover 2 first: pits 1,4,4,12 / 4, active, no place */
+    const float want[18] = {0.25f, 1, 1, 3, 1, 0, /* player 2 */
+                            0, 0, 0, 0, 0, 1,     /* player 0: left, first place -> rank score 1 */
+                            1, 0, 2, 0.5f, 1, 0}; /* player 1 */
+    for (int i = 0; i < 18; i++)
+        assert_true(x[i] == want[i]);
+}
+
 /* ---- an independent reference: one stone at a time around the board, skipping departed players ---- */
 typedef struct {
     int n, pits, full, cell[28], in[4], place[4], mover, over, nfin, nres;
@@ -345,7 +363,7 @@ int main(void)
         cmocka_unit_test(test_two_players),          cmocka_unit_test(test_three_players_finisher_leaves),
         cmocka_unit_test(test_first_win_ranking_with_tie), cmocka_unit_test(test_resignation),
         cmocka_unit_test(test_random_games_match_reference), cmocka_unit_test(test_perft_two_players),
-        cmocka_unit_test(test_errors),               cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_errors),               cmocka_unit_test(test_encode),               cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
