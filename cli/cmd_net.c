@@ -42,6 +42,8 @@ static nn_net *load_for(const char *path, kalah_rules *r, int have_rules)
     else if (c->input_dim != kalah_encode_dim(&fr) || c->n_policy != fr.pits)
         cli_error("net", "--net %s: net takes %d inputs and %d moves, rules need %d and %d", path, c->input_dim,
                   c->n_policy, kalah_encode_dim(&fr), fr.pits);
+    else if (c->n_value != 1)
+        cli_error("net", "--net %s: net has %d value outputs (n_value); a Kalah net has 1", path, c->n_value);
     else {
         *r = fr;
         return net;

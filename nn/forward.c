@@ -153,7 +153,7 @@ static int forward_outputs(const nn_net *net, nn_workspace *ws, const float *x, 
                            const nn_outputs *out)
 {
     forward_core(net, ws, x, batch);
-    int P = net->cfg.n_policy, H = net->head.out;
+    int P = net->cfg.n_policy, V = net->cfg.n_value, H = net->head.out;
     for (int r = 0; r < batch; r++) {
         const float *o = ws->heads + (size_t)r * H;
         if (out->logits)
@@ -163,9 +163,10 @@ static int forward_outputs(const nn_net *net, nn_workspace *ws, const float *x, 
             masked_softmax(o, legal ? legal + (size_t)r * P : NULL, P, out->policy + (size_t)r * P, &mx);
         }
         if (out->value)
-            out->value[r] = tanhf(o[P]);
+            for (int j = 0; j < V; j++)
+                out->value[(size_t)r * V + j] = tanhf(o[P + j]);
         if (out->margin && net->cfg.margin_head)
-            out->margin[r] = o[P + 1];
+            out->margin[r] = o[P + V];
     }
     return NN_OK;
 }
@@ -192,10 +193,11 @@ int nn_forward(const nn_net *net, nn_workspace *ws, const float *x, const uint8_
 static void head_deltas(const nn_net *net, nn_workspace *ws, const nn_batch *b, const nn_loss_weights *w,
                         nn_loss *loss)
 {
-    int P = net->cfg.n_policy, H = net->head.out, n = b->batch;
+    int P = net->cfg.n_policy, V = net->cfg.n_value, H = net->head.out, n = b->batch;
     int use_margin = net->cfg.margin_head && b->margin;
     double ce = 0, se_v = 0, se_m = 0;
-    float sp = (float)(w->policy_w / n), sv = (float)(w->value_w / n), sm = (float)(w->margin_w / n);
+    /* The value term is a mean over batch × n_value outputs (net.h), hence the 1/(n V). */
+    float sp = (float)(w->policy_w / n), sv = (float)(w->value_w / ((double)n * V)), sm = (float)(w->margin_w / n);
     for (int r = 0; r < n; r++) {
         const float *o = ws->heads + (size_t)r * H;
         float *d = ws->dheads + (size_t)r * H;
@@ -214,17 +216,19 @@ static void head_deltas(const nn_net *net, nn_workspace *ws, const nn_batch *b, 
         /* dCE/dl_j = p_j * sum(pi) - pi_j on legal slots (= p - pi when pi sums to 1). */
         for (int j = 0; j < P; j++)
             d[j] = (!lg || lg[j]) ? sp * (d[j] * S - pi[j]) : 0.0f;
-        float v = tanhf(o[P]), e = v - b->z[r];
-        se_v += (double)e * e;
-        d[P] = sv * 2.0f * e * (1.0f - v * v);
+        for (int j = 0; j < V; j++) {
+            float v = tanhf(o[P + j]), e = v - b->z[(size_t)r * V + j];
+            se_v += (double)e * e;
+            d[P + j] = sv * 2.0f * e * (1.0f - v * v);
+        }
         if (net->cfg.margin_head) {
-            float em = use_margin ? o[P + 1] - b->margin[r] : 0.0f;
+            float em = use_margin ? o[P + V] - b->margin[r] : 0.0f;
             se_m += (double)em * em;
-            d[P + 1] = sm * 2.0f * em;
+            d[P + V] = sm * 2.0f * em;
         }
     }
     loss->policy = w->policy_w * ce / n;
-    loss->value = w->value_w * se_v / n;
+    loss->value = w->value_w * se_v / ((double)n * V);
     loss->margin = use_margin ? w->margin_w * se_m / n : 0.0;
 }
 

@@ -152,7 +152,7 @@ static int write_net(hid_t f, const nn_net *net, const char *rules, const char *
         h5u_put_str(f, "kind", kind, err) || h5u_put_str(f, "rules", rules, err) ||
         h5u_put_str(f, "encoding", encoding, err) || h5u_put_str(f, "activation", c->activation, err) ||
         h5u_put_i64(f, "residual", c->residual, err) || h5u_put_i64(f, "input_dim", c->input_dim, err) ||
-        h5u_put_i64(f, "n_policy", c->n_policy, err))
+        h5u_put_i64(f, "n_policy", c->n_policy, err) || h5u_put_i64(f, "n_value", c->n_value, err))
         return -1;
     hid_t g = H5Gcreate2(f, "layers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)

@@ -3,10 +3,12 @@
  *
  *   /                      attributes: format = "sowzero-net", format_version = NN_FORMAT_VERSION (int),
  *                          rules (caller's rules spec), encoding (caller's input-encoding name),
- *                          activation ("relu"), residual (int 0/1), input_dim, n_policy (ints),
- *                          kind = "export" or "checkpoint"
+ *                          activation ("relu"), residual (int 0/1), input_dim, n_policy, n_value (ints),
+ *                          kind = "export" or "checkpoint". n_value (value-head outputs) is optional on
+ *                          reading: files written before it existed have none and mean n_value = 1.
  *   /layers/NN_name/W      float32, out × in   (NN_name from nn_layer_get: "00_hidden", ..., "03_policy",
- *   /layers/NN_name/b      float32, out         "04_value", "05_margin"); sorted names = evaluation order
+ *   /layers/NN_name/b      float32, out         "04_value", "05_margin"); sorted names = evaluation order;
+ *                                               the value layer has n_value rows (out), the margin 1
  *   checkpoint only:
  *   /optimizer             attributes: kind ("sgd"/"adam"), schedule ("constant"/"step"/"cosine"), lr,
  *                          momentum, beta1, beta2, eps, gamma, lr_min (doubles), step_size, total_steps,
@@ -21,7 +23,7 @@
  *
  * Saving writes PATH.tmp then rename()s it over PATH, so a crash never leaves a broken file under PATH.
  * Loading checks format, format_version, every shape (against each other, and against the optimiser
- * state), and, when the caller gives expected rules, the rules string (exact match of the canonical spec);
+ * state; a value layer whose rows disagree with n_value is NN_EFORMAT), and, when the caller gives expected rules, the rules string (exact match of the canonical spec);
  * a truncated or corrupt file gives NN_EFORMAT with a message, never a crash. HDF5's own error printing is
  * switched off by these functions.
  *

@@ -37,10 +37,11 @@ static int need(int r, const char *path, const char *what, const char *msg, char
     return nn_fail(err, NN_EFORMAT, "%s: %s", path, msg);
 }
 
-static int read_meta(hid_t f, const char *path, nn_file_info *info, nn_config *cfg, char *err)
+/* Root attributes into info and cfg; *have_nv tells whether the (optional) n_value attribute was there. */
+static int read_meta(hid_t f, const char *path, nn_file_info *info, nn_config *cfg, int *have_nv, char *err)
 {
     char msg[NN_ERRLEN] = "", fmt[64];
-    int64_t ver, res, in, np;
+    int64_t ver, res, in, np, nv = 1;
     int rc = need(h5u_get_str(f, "format", fmt, sizeof fmt, msg), path, "root attribute 'format'", msg, err);
     if (rc)
         return rc;
@@ -65,15 +66,25 @@ static int read_meta(hid_t f, const char *path, nn_file_info *info, nn_config *c
         return rc;
     if (res < 0 || res > 1 || in < 1 || in > 65536 || np < 1 || np > 65536)
         return nn_fail(err, NN_EFORMAT, "%s: residual/input_dim/n_policy attributes out of range", path);
+    /* n_value came with multi-player value heads; files written before it have one value output. */
+    int r = h5u_get_i64(f, "n_value", &nv, msg);
+    if (r < 0)
+        return nn_fail(err, NN_EFORMAT, "%s: %s", path, msg);
+    *have_nv = r == 1;
+    if (nv < 1 || nv > NN_MAX_VALUE)
+        return nn_fail(err, NN_EFORMAT, "%s: attribute n_value = %lld out of range 1..%d", path, (long long)nv,
+                       NN_MAX_VALUE);
     cfg->residual = (int)res;
     cfg->input_dim = (int)in;
     cfg->n_policy = (int)np;
+    cfg->n_value = (int)nv;
     return NN_OK;
 }
 
 /* The layer list: names in sorted order must be 00_hidden.. then policy, value, [margin]. Fills the config's
- * hidden widths and margin flag, checking every shape against its neighbours. */
-static int read_layout(hid_t lg, const char *path, nn_config *cfg, char *err)
+ * hidden widths and margin flag, checking every shape against its neighbours; the value layer must have
+ * cfg->n_value rows (from read_meta), else the file contradicts itself (NN_EFORMAT). */
+static int read_layout(hid_t lg, const char *path, nn_config *cfg, int have_nv, char *err)
 {
     H5G_info_t gi;
     if (H5Gget_info(lg, &gi) < 0)
@@ -110,7 +121,12 @@ static int read_layout(hid_t lg, const char *path, nn_config *cfg, char *err)
         H5Gclose(g);
         if (bad)
             return nn_fail(err, NN_EFORMAT, "%s: /layers/%s: %s", path, name, msg);
-        size_t out = is_hidden ? dw[0] : (head_i == 0 ? (size_t)cfg->n_policy : 1);
+        size_t out = is_hidden ? dw[0] : (size_t)(head_i == 0 ? cfg->n_policy : head_i == 1 ? cfg->n_value : 1);
+        if (!is_hidden && head_i == 1 && rw == 2 && rb == 1 && (dw[0] != out || db[0] != out))
+            return nn_fail(err, NN_EFORMAT,
+                           "%s: /layers/%s has W %zux%zu and b %zu, but the file's n_value is %d%s", path, name,
+                           dw[0], dw[1], db[0], cfg->n_value,
+                           have_nv ? "" : " (no n_value attribute: a file from before vector values)");
         if (rw != 2 || rb != 1 || dw[1] != (size_t)width || dw[0] != out || db[0] != dw[0] || dw[0] < 1 ||
             dw[0] > 65536)
             return nn_fail(err, NN_EMISMATCH,
@@ -154,7 +170,8 @@ static int load_net(hid_t f, const char *path, const char *expect_rules, nn_net 
 {
     nn_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    int rc = read_meta(f, path, info, &cfg, err);
+    int have_nv = 0;
+    int rc = read_meta(f, path, info, &cfg, &have_nv, err);
     if (rc)
         return rc;
     if (expect_rules && strcmp(expect_rules, info->rules))
@@ -165,7 +182,7 @@ static int load_net(hid_t f, const char *path, const char *expect_rules, nn_net 
     hid_t lg = H5Gopen2(f, "layers", H5P_DEFAULT);
     if (lg < 0)
         return nn_fail(err, NN_EFORMAT, "%s: cannot open /layers", path);
-    rc = read_layout(lg, path, &cfg, err);
+    rc = read_layout(lg, path, &cfg, have_nv, err);
     char msg[NN_ERRLEN] = "";
     nn_net *net = NULL;
     if (!rc && nn_config_check(&cfg, msg) != NN_OK)

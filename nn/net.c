@@ -65,6 +65,7 @@ nn_config nn_config_default(int input_dim, int n_policy)
     c.hidden[0] = c.hidden[1] = c.hidden[2] = 256;
     c.residual = 0;
     c.n_policy = n_policy;
+    c.n_value = 1;
     c.margin_head = 1;
     strcpy(c.activation, "relu");
     return c;
@@ -87,6 +88,8 @@ int nn_config_check(const nn_config *c, char *err)
                            NN_MAX_WIDTH);
     if (c->n_policy < 1 || c->n_policy > NN_MAX_WIDTH)
         return nn_fail(err, NN_EINVAL, "n_policy %d out of range 1..%d", c->n_policy, NN_MAX_WIDTH);
+    if (c->n_value < 1 || c->n_value > NN_MAX_VALUE)
+        return nn_fail(err, NN_EINVAL, "n_value %d out of range 1..%d", c->n_value, NN_MAX_VALUE);
     if (c->residual != 0 && c->residual != 1)
         return nn_fail(err, NN_EINVAL, "residual must be 0 or 1, not %d", c->residual);
     if (c->margin_head != 0 && c->margin_head != 1)
@@ -118,7 +121,7 @@ static size_t layout(nn_net *net)
     }
     nn_affine *h = &net->head;
     h->in = in;
-    h->out = c->n_policy + 1 + c->margin_head;
+    h->out = c->n_policy + c->n_value + c->margin_head;
     h->residual = 0;
     h->w_off = off;
     off += (size_t)h->in * h->out;
@@ -162,10 +165,10 @@ static void init_params(nn_net *net, uint64_t seed)
         const nn_affine *a = &net->hid[i];
         fill_normal(net->params + a->w_off, (size_t)a->in * a->out, sqrt(2.0 / a->in), &s);
     }
-    /* Heads, each with its own fan_out: policy (n_policy rows), value (1), margin (1). */
+    /* Heads, each with its own fan_out: policy (n_policy rows), value (n_value), margin (1). */
     const nn_affine *h = &net->head;
     float *w = net->params + h->w_off;
-    int rows[3] = {net->cfg.n_policy, 1, 1};
+    int rows[3] = {net->cfg.n_policy, net->cfg.n_value, 1};
     for (int k = 0; k < 2 + net->cfg.margin_head; k++) {
         fill_normal(w, (size_t)rows[k] * h->in, sqrt(2.0 / (h->in + rows[k])), &s);
         w += (size_t)rows[k] * h->in;
@@ -189,6 +192,7 @@ nn_net *nn_net_create(const nn_config *cfg, uint64_t seed, char *err)
     memcpy(net->cfg.hidden, cfg->hidden, (size_t)cfg->n_hidden * sizeof(int));
     net->cfg.residual = cfg->residual;
     net->cfg.n_policy = cfg->n_policy;
+    net->cfg.n_value = cfg->n_value;
     net->cfg.margin_head = cfg->margin_head;
     strcpy(net->cfg.activation, cfg->activation);
     net->n_params = layout(net);
@@ -260,11 +264,11 @@ int nn_layer_get(const nn_net *net, int i, nn_layer *out)
     /* A head: a row range of the fused head matrix and bias. */
     static const char *names[3] = {"policy", "value", "margin"};
     int k = i - nh;
-    int row0 = k == 0 ? 0 : net->cfg.n_policy + (k - 1);
+    int row0 = k == 0 ? 0 : k == 1 ? net->cfg.n_policy : net->cfg.n_policy + net->cfg.n_value;
     const nn_affine *h = &net->head;
     snprintf(out->name, sizeof out->name, "%02d_%s", i, names[k]);
     out->in = h->in;
-    out->out = k == 0 ? net->cfg.n_policy : 1;
+    out->out = k == 0 ? net->cfg.n_policy : k == 1 ? net->cfg.n_value : 1;
     out->w_offset = h->w_off + (size_t)row0 * h->in;
     out->b_offset = h->b_off + (size_t)row0;
     return NN_OK;

@@ -12,14 +12,19 @@
  *   heads = h_L [W_p; W_v; W_m]^T + [b_p; b_v; b_m]            (one sgemm for all heads)
  *   logits = heads[:, 0..n_policy-1]
  *   policy = softmax over the legal slots of logits (illegal slots get probability 0)
- *   value  = tanh(heads[:, n_policy])                          (expected result for the mover, in [-1, 1])
- *   margin = heads[:, n_policy+1]   (only with cfg.margin_head; linear, the caller chooses the scaling)
+ *   value  = tanh(heads[:, n_policy .. n_policy+n_value-1])    (n_value outputs, each in [-1, 1])
+ *   margin = heads[:, n_policy+n_value]  (only with cfg.margin_head; linear, the caller chooses the scaling)
+ *
+ * The value head has cfg.n_value outputs (1..NN_MAX_VALUE): one for a two-player game (the expected result
+ * for the mover), or one per player for a game of more players (what each output means is the caller's
+ * convention, e.g. the result of each seat in an order relative to the mover). W_v is n_value × width(h_L),
+ * b_v has n_value entries; value outputs and targets are batch × n_value, row-major.
  *
  * Parameters live in ONE 64-byte-aligned float array (nn_params), laid out layer by layer:
  *   W_1, b_1, W_2, b_2, ..., W_L, b_L, W_p, W_v, [W_m], b_p, b_v, [b_m]
- * so the three head matrices form one (n_policy+1[+1]) × width(h_L) matrix. Gradients use the same layout
- * (one caller-owned array of nn_param_count floats). nn_layer_get describes each tensor's offset and shape;
- * for files the heads are reported as three separate layers (policy, value, margin).
+ * so the three head matrices form one (n_policy+n_value[+1]) × width(h_L) matrix. Gradients use the same
+ * layout (one caller-owned array of nn_param_count floats). nn_layer_get describes each tensor's offset and
+ * shape; for files the heads are reported as three separate layers (policy, value, margin).
  *
  * Initialisation (nn_net_create, seeded, reproducible across platforms: SplitMix64 + Box–Muller in double):
  *   hidden layers (followed by ReLU): He normal, W ~ N(0, 2 / fan_in)   (He et al. 2015)
@@ -27,8 +32,8 @@
  *                                     (Glorot & Bengio 2010), computed per head with its own fan_out
  *   biases: 0.
  *
- * The default net (nn_config_default): hidden 256-256-256, ReLU, no residual, value and margin heads. For
- * Kalah(6,4) with kalah_encode: input_dim 14, n_policy 6 → 137,480 parameters. `sowzero bench net` uses it.
+ * The default net (nn_config_default): hidden 256-256-256, ReLU, no residual, a value head of one output and
+ * a margin head. For Kalah(6,4) with kalah_encode: input_dim 14, n_policy 6 → 137,480 parameters. `sowzero bench net` uses it.
  *
  * Threads: a net is read-only during nn_forward / nn_train_grad, so one net may be shared by any number of
  * threads, each with its own nn_workspace. Writing parameters (optimiser step, nn_net_copy_params) needs
@@ -44,6 +49,7 @@
 #include <stdint.h>
 
 #define NN_MAX_HIDDEN 8
+#define NN_MAX_VALUE 8 /* most value-head outputs (players of a multi-player game) */
 #define NN_ERRLEN 256
 #define NN_NAMELEN 32
 
@@ -62,6 +68,7 @@ typedef struct {
     int hidden[NN_MAX_HIDDEN];      /* widths of the hidden layers, each >= 1 */
     int residual;                   /* 0/1: skip connection on every hidden layer with equal in/out width */
     int n_policy;                   /* policy slots (moves), >= 1 */
+    int n_value;                    /* value-head outputs, 1..NN_MAX_VALUE (1 for a two-player game) */
     int margin_head;                /* 0/1: add the auxiliary margin head (the value head always exists) */
     char activation[16];            /* hidden activation name; only "relu" is supported */
 } nn_config;
@@ -69,7 +76,8 @@ typedef struct {
 typedef struct nn_net nn_net;
 typedef struct nn_workspace nn_workspace;
 
-/* The default net for an input of input_dim floats and n_policy moves (see the top of this file). */
+/* The default net for an input of input_dim floats and n_policy moves (see the top of this file);
+ * n_value = 1. */
 nn_config nn_config_default(int input_dim, int n_policy);
 
 /* Checks every field; NN_OK or NN_EINVAL with a message naming the field. */
@@ -104,7 +112,8 @@ double nn_forward_flops(const nn_net *net);
 /* One logical layer: weight W (out × in, row-major, at params + w_offset) and bias b (out, at params +
  * b_offset). Layers are numbered 0..nn_layer_count-1: the hidden layers in order, then "policy", "value",
  * and (if present) "margin". `name` is "NN_kind" as written under /layers in HDF5 files, e.g. "00_hidden",
- * "01_hidden", "03_policy". `residual` is 1 when the layer adds its input (hidden layers only). */
+ * "01_hidden", "03_policy". `residual` is 1 when the layer adds its input (hidden layers only). The heads'
+ * `out`: n_policy (policy), n_value (value), 1 (margin). */
 typedef struct {
     char name[NN_NAMELEN];
     int in, out;
@@ -138,13 +147,14 @@ int nn_workspace_max_batch(const nn_workspace *ws);
  *   legal:  batch × n_policy bytes, nonzero = legal, or NULL (all legal)
  *   policy: batch × n_policy out: softmax over the legal slots, 0 on illegal ones (a row with no legal
  *           slot gets all zeros)
- *   value:  batch out: tanh of the value head, in [-1, 1]
+ *   value:  batch × n_value out (row-major): tanh of each value output, in [-1, 1]
  * Either output may be NULL. Returns NN_OK, or NN_EINVAL (batch out of range, workspace too small). */
 int nn_forward(const nn_net *net, nn_workspace *ws, const float *x, const uint8_t *legal, int batch,
                float *policy, float *value);
 
 /* Every output of the forward pass; any pointer may be NULL.
  *   logits: batch × n_policy raw policy logits (before masking)
+ *   value:  batch × n_value, as for nn_forward
  *   margin: batch, the margin head's linear output (left untouched when the net has no margin head) */
 typedef struct {
     float *policy, *logits, *value, *margin;
@@ -160,14 +170,17 @@ typedef struct {
     const float *x;        /* batch × input_dim */
     const uint8_t *legal;  /* batch × n_policy, or NULL (all legal) */
     const float *pi;       /* batch × n_policy target policy (e.g. MCTS visit shares); illegal slots ignored */
-    const float *z;        /* batch value targets in [-1, 1] (result for the mover) */
+    const float *z;        /* batch × n_value value targets in [-1, 1] (row-major; for n_value = 1 the
+                              result for the mover) */
     const float *margin;   /* batch margin-head targets, or NULL (no margin term even with a margin head) */
 } nn_batch;
 
 /* Loss weights. Loss (DESIGN.md §3.2, AlphaZero, Silver et al. 2018, plus the auxiliary margin term):
- *   L = policy_w * mean_n CE(pi_n, p_n) + value_w * mean_n (z_n - v_n)^2
+ *   L = policy_w * mean_n CE(pi_n, p_n) + value_w * mean_n [ (1/n_value) sum_j (z_nj - v_nj)^2 ]
  *       + margin_w * mean_n (m_n - margin_n)^2 + l2 * sum over weight matrices of W^2   (biases excluded)
- * with CE(pi, p) = -sum_{legal j} pi_j log p_j and p the masked softmax. */
+ * with CE(pi, p) = -sum_{legal j} pi_j log p_j and p the masked softmax, j = 0..n_value-1 the value outputs.
+ * The value term is the mean squared error over all batch × n_value outputs, so value_w keeps its meaning
+ * (and the loss its scale) whatever n_value is; for n_value = 1 it is AlphaZero's (z - v)^2. */
 typedef struct {
     double policy_w, value_w, margin_w, l2;
 } nn_loss_weights;

@@ -6,7 +6,7 @@
 #include "nn/net.h"
 
 /* One fused affine layer: y = x W^T + b with W out × in at params + w_off, b at params + b_off. The heads
- * are one such layer (out = n_policy + 1 [+ 1]). */
+ * are one such layer (out = n_policy + n_value [+ 1]). */
 typedef struct {
     int in, out;
     size_t w_off, b_off;

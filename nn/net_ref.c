@@ -93,7 +93,7 @@ int nn_forward_ref(const nn_net *net, const double *theta, const float *x, const
         free(owned);
         return NN_ENOMEM;
     }
-    int P = net->cfg.n_policy;
+    int P = net->cfg.n_policy, V = net->cfg.n_value;
     for (int r = 0; r < batch; r++) {
         ref_forward_one(net, th, x + (size_t)r * net->cfg.input_dim, &a);
         if (out->logits)
@@ -101,9 +101,10 @@ int nn_forward_ref(const nn_net *net, const double *theta, const float *x, const
         if (out->policy)
             ref_softmax(a.o, legal ? legal + (size_t)r * P : NULL, P, out->policy + (size_t)r * P);
         if (out->value)
-            out->value[r] = tanh(a.o[P]);
+            for (int j = 0; j < V; j++)
+                out->value[(size_t)r * V + j] = tanh(a.o[P + j]);
         if (out->margin && net->cfg.margin_head)
-            out->margin[r] = a.o[P + 1];
+            out->margin[r] = a.o[P + V];
     }
     free(a.block);
     free(owned);
@@ -158,7 +159,7 @@ int nn_train_grad_ref(const nn_net *net, const double *theta, const nn_batch *b,
         return NN_ENOMEM;
     }
     double *p = tmp, *dh = tmp + W, *dprev = tmp + 2 * W;
-    int P = net->cfg.n_policy, n = b->batch;
+    int P = net->cfg.n_policy, V = net->cfg.n_value, n = b->batch;
     int use_margin = net->cfg.margin_head && b->margin;
     double *dho = calloc((size_t)net->head.out, sizeof(double));
     if (!dho) {
@@ -182,17 +183,20 @@ int nn_train_grad_ref(const nn_net *net, const double *theta, const nn_batch *b,
                 if (pi[j] != 0)
                     ce -= pi[j] * (a.o[j] - lse);
             }
-        double v = tanh(a.o[P]), ev = v - b->z[r];
-        sev += ev * ev;
-        double em = use_margin ? a.o[P + 1] - b->margin[r] : 0;
+        /* Value: value_w * mean over the batch of the mean over the n_value outputs of (z - v)^2. */
+        for (int j = 0; j < V; j++) {
+            double v = tanh(a.o[P + j]), ev = v - b->z[(size_t)r * V + j];
+            sev += ev * ev;
+            dho[P + j] = w->value_w / ((double)n * V) * 2 * ev * (1 - v * v);
+        }
+        double em = use_margin ? a.o[P + V] - b->margin[r] : 0;
         sem += em * em;
         if (!grad)
             continue;
         for (int j = 0; j < P; j++)
             dho[j] = (!lg || lg[j]) ? w->policy_w / n * (p[j] * S - pi[j]) : 0;
-        dho[P] = w->value_w / n * 2 * ev * (1 - v * v);
         if (net->cfg.margin_head)
-            dho[P + 1] = w->margin_w / n * 2 * em;
+            dho[P + V] = w->margin_w / n * 2 * em;
         ref_backward_one(net, th, x, &a, dho, grad, dh, dprev);
     }
     /* L2 on every weight matrix (hidden layers and heads), never on biases. */
@@ -213,7 +217,7 @@ int nn_train_grad_ref(const nn_net *net, const double *theta, const nn_batch *b,
     }
     if (loss) {
         loss->policy = w->policy_w * ce / n;
-        loss->value = w->value_w * sev / n;
+        loss->value = w->value_w * sev / ((double)n * V);
         loss->margin = use_margin ? w->margin_w * sem / n : 0;
         loss->l2 = w->l2 * l2;
         loss->total = loss->policy + loss->value + loss->margin + loss->l2;

@@ -1,7 +1,8 @@
 """Reproduce `sowzero net --net NET --position POS --json` with numpy + h5py (the README quotes this).
 
 usage: python3 tests/nn_export_check.py NET.h5 "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"
-prints {"policy": [...], "value": v}: probabilities over the mover's pits (a.. order) and the value.
+prints {"policy": [...], "value": v}: probabilities over the mover's pits (a.. order) and the value; a net
+with several value outputs (the n_value root attribute, absent = 1) prints "value" as a list of them.
 """
 import json
 import sys
@@ -42,11 +43,11 @@ def forward(residual, layers, x, legal):
     out = {kind: W @ h + b for kind, W, b in layers if kind != "hidden"}
     logits = np.where(legal, out["policy"], -np.inf)  # illegal moves masked before the softmax
     p = np.exp(logits - logits.max())
-    return p / p.sum(), float(np.tanh(out["value"][0]))
+    return p / p.sum(), np.tanh(out["value"])  # one value per row of the value layer (n_value)
 
 
 if __name__ == "__main__":
     residual, layers = load(sys.argv[1])
     x, legal = encode(sys.argv[2])
     policy, value = forward(residual, layers, x, legal)
-    print(json.dumps({"policy": policy.tolist(), "value": value}))
+    print(json.dumps({"policy": policy.tolist(), "value": float(value[0]) if value.size == 1 else value.tolist()}))

@@ -1,7 +1,8 @@
 /* test_nn.c — the network (nn/net.h, nn/optim.h): initialisation, layout, masked policy, the BLAS path
  * against the naive double reference (forward and gradients), the reference gradient against central
  * finite differences for every parameter, learning a small fixed data set, optimisers and schedules, and
- * concurrent forward passes on one shared net. */
+ * concurrent forward passes on one shared net; all with one value output and with a vector value head
+ * (n_value = 3, the multi-player case), whose loss term is checked against its formula. */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
@@ -20,7 +21,7 @@ static float frand(void)
     return (float)((double)((rng_state * 0x2545F4914F6CDD1Dull) >> 11) / 4503599627370496.0 - 1.0);
 }
 
-static nn_config small_cfg(int residual, int margin)
+static nn_config small_cfg(int residual, int margin, int n_value)
 {
     nn_config c = nn_config_default(5, 4);
     c.n_hidden = 3;
@@ -29,6 +30,7 @@ static nn_config small_cfg(int residual, int margin)
     c.hidden[2] = 3;
     c.residual = residual;
     c.margin_head = margin;
+    c.n_value = n_value;
     return c;
 }
 
@@ -42,11 +44,11 @@ static nn_net *make_net(const nn_config *c, uint64_t seed)
 }
 
 /* A batch of random examples; legal has some zeros but never an all-illegal row; pi is a distribution over
- * the legal slots. Arrays are malloc'd into *b (free with free_batch). */
-static void make_batch(nn_batch *b, int n, int in, int P, int with_margin)
+ * the legal slots; z has V targets per row. Arrays are malloc'd into *b (free with free_batch). */
+static void make_batch_v(nn_batch *b, int n, int in, int P, int V, int with_margin)
 {
     float *x = malloc(sizeof(float) * n * in), *pi = malloc(sizeof(float) * n * P);
-    float *z = malloc(sizeof(float) * n), *m = malloc(sizeof(float) * n);
+    float *z = malloc(sizeof(float) * n * V), *m = malloc(sizeof(float) * n);
     uint8_t *lg = malloc((size_t)n * P);
     for (int i = 0; i < n * in; i++)
         x[i] = frand();
@@ -59,7 +61,8 @@ static void make_batch(nn_batch *b, int n, int in, int P, int with_margin)
         }
         for (int j = 0; j < P; j++)
             pi[r * P + j] /= s;
-        z[r] = frand() * 0.9f;
+        for (int j = 0; j < V; j++)
+            z[r * V + j] = frand() * 0.9f;
         m[r] = frand() * 0.5f;
     }
     b->batch = n;
@@ -70,6 +73,11 @@ static void make_batch(nn_batch *b, int n, int in, int P, int with_margin)
     b->margin = with_margin ? m : NULL;
     if (!with_margin)
         free(m);
+}
+
+static void make_batch(nn_batch *b, int n, int in, int P, int with_margin)
+{
+    make_batch_v(b, n, in, P, 1, with_margin);
 }
 
 static void free_batch(nn_batch *b)
@@ -86,30 +94,42 @@ static void test_config_and_layout(void **state)
     (void)state;
     char err[NN_ERRLEN];
     nn_config c = nn_config_default(14, 6);
-    nn_net *net = make_net(&c, 1);
-    /* 14*256+256 + 2*(256*256+256) + (6+1+1)*256 + 8 */
-    assert_int_equal(nn_param_count(net), 137480);
-    assert_true(nn_forward_flops(net) == 2.0 * (14 * 256 + 2 * 256 * 256 + 8 * 256));
-    assert_int_equal(nn_layer_count(net), 6);
-    /* The layers tile the parameter array exactly once. */
-    size_t n = nn_param_count(net);
-    unsigned char *seen = calloc(n, 1);
-    const char *names[6] = {"00_hidden", "01_hidden", "02_hidden", "03_policy", "04_value", "05_margin"};
-    for (int i = 0; i < 6; i++) {
-        nn_layer L;
-        assert_int_equal(nn_layer_get(net, i, &L), NN_OK);
-        assert_string_equal(L.name, names[i]);
-        for (size_t k = 0; k < (size_t)L.in * L.out; k++)
-            seen[L.w_offset + k]++;
-        for (size_t k = 0; k < (size_t)L.out; k++)
-            seen[L.b_offset + k]++;
+    assert_int_equal(c.n_value, 1);
+    for (int V = 1; V <= 3; V += 2) {
+        c.n_value = V;
+        nn_net *net = make_net(&c, 1);
+        /* 14*256+256 + 2*(256*256+256) + (6+V+1)*256 + 6+V+1: 137,480 for V = 1 */
+        assert_int_equal(nn_param_count(net), 137480 + (V - 1) * 257);
+        assert_true(nn_forward_flops(net) == 2.0 * (14 * 256 + 2 * 256 * 256 + (7 + V) * 256));
+        assert_int_equal(nn_layer_count(net), 6);
+        /* The layers tile the parameter array exactly once. */
+        size_t n = nn_param_count(net);
+        unsigned char *seen = calloc(n, 1);
+        const char *names[6] = {"00_hidden", "01_hidden", "02_hidden", "03_policy", "04_value", "05_margin"};
+        const int outs[6] = {256, 256, 256, 6, V, 1};
+        nn_layer L[6];
+        for (int i = 0; i < 6; i++) {
+            assert_int_equal(nn_layer_get(net, i, &L[i]), NN_OK);
+            assert_string_equal(L[i].name, names[i]);
+            assert_int_equal(L[i].out, outs[i]);
+            for (size_t k = 0; k < (size_t)L[i].in * L[i].out; k++)
+                seen[L[i].w_offset + k]++;
+            for (size_t k = 0; k < (size_t)L[i].out; k++)
+                seen[L[i].b_offset + k]++;
+        }
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(seen[i], 1);
+        free(seen);
+        /* The documented order W_p, W_v, W_m, b_p, b_v, b_m (one fused head matrix). */
+        assert_int_equal(L[4].w_offset, L[3].w_offset + 6 * 256);
+        assert_int_equal(L[5].w_offset, L[4].w_offset + (size_t)V * 256);
+        assert_int_equal(L[3].b_offset, L[5].w_offset + 256);
+        assert_int_equal(L[4].b_offset, L[3].b_offset + 6);
+        assert_int_equal(L[5].b_offset, L[4].b_offset + (size_t)V);
+        assert_int_equal(nn_layer_get(net, 6, &L[0]), NN_EINVAL);
+        nn_net_free(net);
     }
-    for (size_t i = 0; i < n; i++)
-        assert_int_equal(seen[i], 1);
-    free(seen);
-    nn_layer L;
-    assert_int_equal(nn_layer_get(net, 6, &L), NN_EINVAL);
-    nn_net_free(net);
+    c.n_value = 1;
 
     /* Bad configs name the field. */
     nn_config b = c;
@@ -124,13 +144,23 @@ static void test_config_and_layout(void **state)
     strcpy(b.activation, "tanh");
     assert_int_equal(nn_config_check(&b, err), NN_EINVAL);
     assert_non_null(strstr(err, "activation"));
+    const int bad_v[2] = {0, NN_MAX_VALUE + 1};
+    for (int i = 0; i < 2; i++) {
+        b = c;
+        b.n_value = bad_v[i];
+        assert_null(nn_net_create(&b, 1, err));
+        assert_non_null(strstr(err, "n_value"));
+    }
+    b = c;
+    b.n_value = NN_MAX_VALUE;
+    assert_int_equal(nn_config_check(&b, err), NN_OK);
 }
 
 /* He for hidden layers (var 2/fan_in), Xavier for heads (var 2/(fan_in+fan_out)), zero biases, seeded. */
-static void test_init(void **state)
+static void init_check(int n_value)
 {
-    (void)state;
     nn_config c = nn_config_default(14, 6);
+    c.n_value = n_value;
     nn_net *a = make_net(&c, 7), *b = make_net(&c, 7), *d = make_net(&c, 8);
     size_t n = nn_param_count(a);
     assert_memory_equal(nn_params(a), nn_params(b), n * sizeof(float));
@@ -158,10 +188,17 @@ static void test_init(void **state)
     nn_net_free(d);
 }
 
+static void test_init(void **state)
+{
+    (void)state;
+    init_check(1);
+    init_check(3); /* the value head's fan_out is n_value */
+}
+
 static void test_masked_policy(void **state)
 {
     (void)state;
-    nn_config c = small_cfg(0, 1);
+    nn_config c = small_cfg(0, 1, 1);
     nn_net *net = make_net(&c, 3);
     nn_workspace *ws = nn_workspace_create(net, 4);
     float x[3 * 5], pol[3 * 4], val[3], logits[3 * 4], marg[3];
@@ -206,22 +243,25 @@ static void test_masked_policy(void **state)
 static void test_forward_matches_reference(void **state)
 {
     (void)state;
-    for (int variant = 0; variant < 4; variant++) {
+    /* Variants 4..7 repeat 0..3 with a vector value head (n_value = 3). */
+    for (int variant = 0; variant < 8; variant++) {
         nn_config c = nn_config_default(14, 6);
         c.hidden[0] = 40;
         c.hidden[1] = 40;
         c.hidden[2] = 24;
         c.residual = variant & 1;
-        c.margin_head = variant >> 1;
+        c.margin_head = (variant >> 1) & 1;
+        c.n_value = variant >= 4 ? 3 : 1;
+        int V = c.n_value;
         nn_net *net = make_net(&c, 100 + variant);
-        int batch = variant == 0 ? 1 : 37;
+        int batch = variant % 4 == 0 ? 1 : 37;
         nn_batch b;
-        make_batch(&b, batch, 14, 6, 0);
+        make_batch_v(&b, batch, 14, 6, V, 0);
         nn_workspace *ws = nn_workspace_create(net, 64);
         float *pol = malloc(sizeof(float) * batch * 6), *lg = malloc(sizeof(float) * batch * 6);
-        float *val = malloc(sizeof(float) * batch), *mg = malloc(sizeof(float) * batch);
+        float *val = malloc(sizeof(float) * batch * V), *mg = malloc(sizeof(float) * batch);
         double *rpol = malloc(sizeof(double) * batch * 6), *rlg = malloc(sizeof(double) * batch * 6);
-        double *rval = malloc(sizeof(double) * batch), *rmg = malloc(sizeof(double) * batch);
+        double *rval = malloc(sizeof(double) * batch * V), *rmg = malloc(sizeof(double) * batch);
         nn_outputs o = {pol, lg, val, mg};
         nn_outputs_ref ro = {rpol, rlg, rval, rmg};
         assert_int_equal(nn_forward_ex(net, ws, b.x, b.legal, batch, &o), NN_OK);
@@ -231,10 +271,18 @@ static void test_forward_matches_reference(void **state)
             assert_float_equal(lg[i], rlg[i], 1e-4 * (1 + fabs(rlg[i])));
         }
         for (int r = 0; r < batch; r++) {
-            assert_float_equal(val[r], rval[r], 1e-5);
+            for (int j = 0; j < V; j++)
+                assert_float_equal(val[r * V + j], rval[r * V + j], 1e-5);
+            if (V > 1) /* separate outputs, not one value repeated */
+                assert_true(val[r * V] != val[r * V + 1] && val[r * V + 1] != val[r * V + 2]);
             if (c.margin_head)
                 assert_float_equal(mg[r], rmg[r], 1e-4 * (1 + fabs(rmg[r])));
         }
+        /* nn_forward's value output has the same layout. */
+        float *val2 = malloc(sizeof(float) * batch * V);
+        assert_int_equal(nn_forward(net, ws, b.x, b.legal, batch, NULL, val2), NN_OK);
+        assert_memory_equal(val, val2, sizeof(float) * batch * V);
+        free(val2);
         free(pol), free(lg), free(val), free(mg), free(rpol), free(rlg), free(rval), free(rmg);
         free_batch(&b);
         nn_workspace_free(ws);
@@ -244,9 +292,9 @@ static void test_forward_matches_reference(void **state)
 
 /* Central finite differences in double on the reference loss, for every parameter of every tensor
  * (hidden weights and biases, residual layers, all three heads), with every loss term switched on. */
-static void gradcheck(int residual, int margin)
+static void gradcheck(int residual, int margin, int n_value)
 {
-    nn_config c = small_cfg(residual, margin);
+    nn_config c = small_cfg(residual, margin, n_value);
     nn_net *net = make_net(&c, 11 + residual);
     size_t n = nn_param_count(net);
     double *th = malloc(n * sizeof(double)), *g = malloc(n * sizeof(double));
@@ -254,7 +302,7 @@ static void gradcheck(int residual, int margin)
     for (size_t i = 0; i < n; i++)
         th[i] = nn_params(net)[i] + 0.05 * frand();
     nn_batch b;
-    make_batch(&b, 4, 5, 4, margin);
+    make_batch_v(&b, 4, 5, 4, n_value, margin);
     nn_loss_weights w = {0.7, 1.3, 0.9, 0.01};
     nn_loss L;
     assert_int_equal(nn_train_grad_ref(net, th, &b, &w, g, &L), NN_OK);
@@ -277,8 +325,8 @@ static void gradcheck(int residual, int margin)
                 th[i] = keep;
                 double fd = (lp.total - lm.total) / (2 * h);
                 if (fabs(fd - g[i]) > 1e-7 + 1e-5 * fabs(g[i]))
-                    fail_msg("layer %s %s[%zu]: analytic %.10g, finite difference %.10g", ly.name, t ? "b" : "W",
-                             k, g[i], fd);
+                    fail_msg("n_value %d layer %s %s[%zu]: analytic %.10g, finite difference %.10g", n_value,
+                             ly.name, t ? "b" : "W", k, g[i], fd);
             }
     }
     free_batch(&b);
@@ -290,30 +338,45 @@ static void gradcheck(int residual, int margin)
 static void test_gradcheck_plain(void **state)
 {
     (void)state;
-    gradcheck(0, 1);
-    gradcheck(0, 0);
+    gradcheck(0, 1, 1);
+    gradcheck(0, 0, 1);
 }
 
 static void test_gradcheck_residual(void **state)
 {
     (void)state;
-    gradcheck(1, 1);
+    gradcheck(1, 1, 1);
 }
 
-/* The BLAS backward equals the reference backward (float vs double, relative to the largest gradient). */
+/* The vector value head (n_value = 3), margin head on and off. */
+static void test_gradcheck_vector_value(void **state)
+{
+    (void)state;
+    gradcheck(0, 1, 3);
+    gradcheck(1, 0, 3);
+}
+
+/* The BLAS backward equals the reference backward (float vs double, relative to the largest gradient); one
+ * value output (residual off/on, margin on), and three (margin on/off). */
 static void test_grad_matches_reference(void **state)
 {
     (void)state;
-    for (int residual = 0; residual < 2; residual++) {
+    const struct {
+        int residual, margin, n_value;
+    } cases[] = {{0, 1, 1}, {1, 1, 1}, {0, 1, 3}, {1, 0, 3}};
+    for (int ci = 0; ci < 4; ci++) {
+        int residual = cases[ci].residual, V = cases[ci].n_value;
         nn_config c = nn_config_default(14, 6);
         c.hidden[0] = 32;
         c.hidden[1] = 32;
         c.hidden[2] = 32;
         c.residual = residual;
-        nn_net *net = make_net(&c, 40 + residual);
+        c.margin_head = cases[ci].margin;
+        c.n_value = V;
+        nn_net *net = make_net(&c, 40 + residual + 10 * (V - 1) + (1 - c.margin_head));
         size_t n = nn_param_count(net);
         nn_batch b;
-        make_batch(&b, 19, 14, 6, 1);
+        make_batch_v(&b, 19, 14, 6, V, 1);
         nn_workspace *ws = nn_workspace_create_train(net, 32);
         float *g = malloc(n * sizeof(float));
         double *rg = malloc(n * sizeof(double));
@@ -326,14 +389,59 @@ static void test_grad_matches_reference(void **state)
         assert_float_equal(L.margin, RL.margin, 1e-5);
         assert_float_equal(L.l2, RL.l2, 1e-5 * RL.l2);
         assert_float_equal(L.total, RL.total, 1e-5);
+        assert_true(c.margin_head ? L.margin > 0 : L.margin == 0);
         double gmax = 0;
         for (size_t i = 0; i < n; i++)
             gmax = fmax(gmax, fabs(rg[i]));
         for (size_t i = 0; i < n; i++)
             if (fabs(g[i] - rg[i]) > 1e-4 * gmax)
-                fail_msg("residual=%d param %zu: blas %g, reference %g", residual, i, g[i], rg[i]);
+                fail_msg("residual=%d n_value=%d param %zu: blas %g, reference %g", residual, V, i, g[i], rg[i]);
         free(g);
         free(rg);
+        free_batch(&b);
+        nn_workspace_free(ws);
+        nn_net_free(net);
+    }
+}
+
+/* The value term is value_w * mean over rows of the mean over outputs of (z - v)^2 (net.h), computed here
+ * from the forward outputs; for n_value = 1 that is AlphaZero's value_w * mean (z - v)^2. Both paths. */
+static void test_value_loss_formula(void **state)
+{
+    (void)state;
+    for (int V = 1; V <= 3; V += 2) {
+        nn_config c = small_cfg(0, 1, V);
+        nn_net *net = make_net(&c, 21 + V);
+        enum { N = 7 };
+        nn_batch b;
+        make_batch_v(&b, N, 5, 4, V, 1);
+        float val[N * 3];
+        nn_workspace *ws = nn_workspace_create_train(net, N);
+        assert_int_equal(nn_forward(net, ws, b.x, b.legal, N, NULL, val), NN_OK);
+        double se = 0;
+        for (int i = 0; i < N * V; i++)
+            se += ((double)b.z[i] - val[i]) * ((double)b.z[i] - val[i]);
+        nn_loss_weights w = {0.5, 1.7, 0.25, 0};
+        double want = 1.7 * (se / V) / N;
+        float *g = malloc(nn_param_count(net) * sizeof(float));
+        nn_loss L, RL;
+        assert_int_equal(nn_train_grad(net, ws, &b, &w, g, &L), NN_OK);
+        assert_int_equal(nn_train_grad_ref(net, NULL, &b, &w, NULL, &RL), NN_OK);
+        assert_float_equal(L.value, want, 1e-6 * want);
+        assert_float_equal(RL.value, want, 1e-5 * want);
+        /* A target equal to the output zeroes the term and the value rows of the head gradient. */
+        float *z = (float *)b.z;
+        memcpy(z, val, sizeof(float) * N * V);
+        w.policy_w = w.margin_w = 0;
+        assert_int_equal(nn_train_grad(net, ws, &b, &w, g, &L), NN_OK);
+        assert_true(L.value < 1e-12);
+        nn_layer lv;
+        nn_layer_get(net, 4, &lv);
+        assert_string_equal(lv.name, "04_value");
+        assert_int_equal(lv.out, V);
+        for (int k = 0; k < V; k++)
+            assert_true(fabsf(g[lv.b_offset + k]) < 1e-6f);
+        free(g);
         free_batch(&b);
         nn_workspace_free(ws);
         nn_net_free(net);
@@ -499,7 +607,7 @@ static void test_shared_net_threads(void **state)
 static void test_clone_copy(void **state)
 {
     (void)state;
-    nn_config c = small_cfg(1, 1);
+    nn_config c = small_cfg(1, 1, 1);
     nn_net *a = make_net(&c, 1), *b = make_net(&c, 2), *k = nn_net_clone(a);
     assert_non_null(k);
     assert_memory_equal(nn_params(a), nn_params(k), nn_param_count(a) * sizeof(float));
@@ -509,7 +617,17 @@ static void test_clone_copy(void **state)
     d.hidden[2] = 4;
     nn_net *e = make_net(&d, 1);
     assert_int_equal(nn_net_copy_params(e, a), NN_EINVAL);
-    nn_net_free(a), nn_net_free(b), nn_net_free(k), nn_net_free(e);
+    /* A vector value head: cloned with its n_value; a net differing only in n_value is refused. */
+    d = c;
+    d.n_value = 3;
+    nn_net *f = make_net(&d, 4), *fk = nn_net_clone(f);
+    assert_non_null(fk);
+    assert_int_equal(nn_net_config(fk)->n_value, 3);
+    assert_int_equal(nn_param_count(fk), nn_param_count(a) + 2 * (3 + 1));
+    assert_memory_equal(nn_params(f), nn_params(fk), nn_param_count(f) * sizeof(float));
+    assert_int_equal(nn_net_copy_params(f, a), NN_EINVAL);
+    assert_int_equal(nn_net_copy_params(a, f), NN_EINVAL);
+    nn_net_free(a), nn_net_free(b), nn_net_free(k), nn_net_free(e), nn_net_free(f), nn_net_free(fk);
 }
 
 int main(void)
@@ -519,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_config_and_layout),        cmocka_unit_test(test_init),
         cmocka_unit_test(test_masked_policy),            cmocka_unit_test(test_forward_matches_reference),
         cmocka_unit_test(test_gradcheck_plain),          cmocka_unit_test(test_gradcheck_residual),
+        cmocka_unit_test(test_gradcheck_vector_value),   cmocka_unit_test(test_value_loss_formula),
         cmocka_unit_test(test_grad_matches_reference),   cmocka_unit_test(test_fits_small_dataset),
         cmocka_unit_test(test_optimisers),               cmocka_unit_test(test_shared_net_threads),
         cmocka_unit_test(test_clone_copy),

@@ -1,7 +1,9 @@
 /* test_nn_h5.c — nets in HDF5 files (nn/h5io.h): export and checkpoint round trips (identical outputs,
  * identical continued training), the trainer's items, refusal of missing / foreign / truncated / corrupt
- * files and of format, version, shape and rules mismatches; and `sowzero export` / `sowzero net` against
- * the README's numpy + h5py snippet (tests/nn_export_check.py) to 1e-5. */
+ * files and of format, version, shape and rules mismatches; vector value heads (n_value = 3) round trip,
+ * files from before the n_value attribute load as n_value = 1, a value layer contradicting n_value is
+ * refused; and `sowzero export` / `sowzero net` against the README's numpy + h5py snippet
+ * (tests/nn_export_check.py) to 1e-5, which also reproduces a vector value head. */
 #define _GNU_SOURCE /* memmem */
 #include "tests/test_util.h"
 
@@ -21,12 +23,13 @@ static void tmp_path(char *buf, size_t n, const char *name)
     snprintf(buf, n, "%s/nn_h5_%s", SOWZERO_TMP, name);
 }
 
-static nn_net *make_net(int residual, uint64_t seed)
+static nn_net *make_net_v(int residual, int n_value, uint64_t seed)
 {
     nn_config c = nn_config_default(14, 6);
     c.hidden[0] = c.hidden[1] = 48;
     c.hidden[2] = 32;
     c.residual = residual;
+    c.n_value = n_value;
     char err[NN_ERRLEN];
     nn_net *n = nn_net_create(&c, seed, err);
     if (!n)
@@ -40,7 +43,9 @@ static void inputs(float *x, int n)
         x[i] = (float)((i * 7919) % 13) / 4.0f;
 }
 
-/* All outputs of a forward pass on a fixed batch, for bitwise comparisons. */
+static nn_net *make_net(int residual, uint64_t seed) { return make_net_v(residual, 1, seed); }
+
+/* All outputs of a forward pass on a fixed batch, for bitwise comparisons (val: 5 × n_value). */
 static void outputs(const nn_net *net, float *pol, float *val, float *mg)
 {
     float x[5 * 14];
@@ -56,8 +61,10 @@ static void test_export_roundtrip(void **state)
     (void)state;
     char path[512], tmp[600], err[NN_ERRLEN];
     tmp_path(path, sizeof path, "export.h5");
-    for (int residual = 0; residual < 2; residual++) {
-        nn_net *a = make_net(residual, 3), *b = NULL;
+    /* Cases 2 and 3: a vector value head (n_value = 3). */
+    for (int variant = 0; variant < 4; variant++) {
+        int residual = variant & 1, V = variant < 2 ? 1 : 3;
+        nn_net *a = make_net_v(residual, V, 3 + (uint64_t)variant / 2), *b = NULL;
         assert_int_equal(nn_export_save(path, a, RULES, ENC, err), NN_OK);
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
         assert_int_equal(access(tmp, F_OK), -1); /* renamed away */
@@ -69,7 +76,26 @@ static void test_export_roundtrip(void **state)
         assert_int_equal(info.format_version, NN_FORMAT_VERSION);
         assert_memory_equal(nn_net_config(a), nn_net_config(b), sizeof(nn_config));
         assert_memory_equal(nn_params(a), nn_params(b), nn_param_count(a) * sizeof(float));
-        float p1[30], v1[5], m1[5], p2[30], v2[5], m2[5];
+        assert_int_equal(nn_net_config(b)->n_value, V);
+        nn_layer L;
+        assert_int_equal(nn_layer_get(b, 4, &L), NN_OK);
+        assert_int_equal(L.out, V);
+        /* The file holds the value layer with its real shape and the n_value attribute. */
+        hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        assert_true(f >= 0);
+        hid_t d = H5Dopen2(f, "layers/04_value/W", H5P_DEFAULT), sp = H5Dget_space(d);
+        hsize_t dims[2];
+        assert_int_equal(H5Sget_simple_extent_ndims(sp), 2);
+        H5Sget_simple_extent_dims(sp, dims, NULL);
+        assert_true(dims[0] == (hsize_t)V && dims[1] == 32);
+        H5Sclose(sp), H5Dclose(d);
+        long long nv = 0;
+        hid_t at = H5Aopen(f, "n_value", H5P_DEFAULT);
+        assert_true(at >= 0);
+        assert_true(H5Aread(at, H5T_NATIVE_LLONG, &nv) >= 0);
+        assert_int_equal(nv, V);
+        H5Aclose(at), H5Fclose(f);
+        float p1[30], v1[15] = {0}, m1[5], p2[30], v2[15] = {0}, m2[5];
         outputs(a, p1, v1, m1);
         outputs(b, p2, v2, m2);
         assert_memory_equal(p1, p2, sizeof p1);
@@ -82,11 +108,11 @@ static void test_export_roundtrip(void **state)
 
 /* Train two steps, checkpoint, then two more steps both in memory and from the reloaded checkpoint: the
  * parameters and optimiser state must be bitwise equal. Both optimisers and a non-constant schedule. */
-static void continued_training(nn_opt_kind kind)
+static void continued_training(nn_opt_kind kind, int V)
 {
     char path[512], err[NN_ERRLEN];
     tmp_path(path, sizeof path, "ckpt.h5");
-    nn_net *net = make_net(1, 5);
+    nn_net *net = make_net_v(1, V, 5);
     nn_optim_config oc = nn_optim_config_default();
     oc.kind = kind;
     oc.sched.kind = NN_LR_COSINE;
@@ -94,12 +120,14 @@ static void continued_training(nn_opt_kind kind)
     oc.sched.lr = 0.01;
     nn_optim *opt = nn_optim_create(&oc, nn_param_count(net), err);
     enum { B = 8 };
-    float x[B * 14], pi[B * 6], z[B], m[B];
+    float x[B * 14], pi[B * 6], z[B * 3], m[B];
     inputs(x, B * 14);
     for (int i = 0; i < B * 6; i++)
         pi[i] = (i % 6 == (i / 6) % 6) ? 1.0f : 0.0f;
+    for (int i = 0; i < B * V; i++)
+        z[i] = (float)(i % 3 - 1);
     for (int r = 0; r < B; r++)
-        z[r] = (float)(r % 3 - 1), m[r] = 0.05f * r;
+        m[r] = 0.05f * r;
     nn_batch b = {B, x, NULL, pi, z, m};
     nn_loss_weights w = nn_loss_weights_default();
     nn_workspace *ws = nn_workspace_create_train(net, B);
@@ -160,13 +188,14 @@ static void continued_training(nn_opt_kind kind)
 static void test_checkpoint_adam(void **state)
 {
     (void)state;
-    continued_training(NN_OPT_ADAM);
+    continued_training(NN_OPT_ADAM, 1);
+    continued_training(NN_OPT_ADAM, 3);
 }
 
 static void test_checkpoint_sgd(void **state)
 {
     (void)state;
-    continued_training(NN_OPT_SGD);
+    continued_training(NN_OPT_SGD, 1);
 }
 
 static void test_ckpt_items(void **state)
@@ -318,6 +347,91 @@ static void test_bad_files(void **state)
     nn_net_free(net);
 }
 
+/* Replaces (or, with v < 0, deletes) the root attribute n_value of an existing file. */
+static void set_n_value(const char *path, long long v)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Adelete(f, "n_value") >= 0);
+    if (v >= 0) {
+        hid_t sp = H5Screate(H5S_SCALAR);
+        hid_t a = H5Acreate2(f, "n_value", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+        assert_true(a >= 0);
+        H5Awrite(a, H5T_NATIVE_LLONG, &v);
+        H5Aclose(a);
+        H5Sclose(sp);
+    }
+    assert_true(H5Fclose(f) >= 0);
+}
+
+/* Files from before the n_value attribute (the same layout without it) load as n_value = 1 with identical
+ * weights, export and checkpoint alike; a value layer that contradicts n_value (stated or implied) and an
+ * n_value out of range are NN_EFORMAT naming the problem. */
+static void test_value_head_compat(void **state)
+{
+    (void)state;
+    char path[512], err[NN_ERRLEN];
+    tmp_path(path, sizeof path, "old.h5");
+    nn_net *one = make_net(0, 12), *three = make_net_v(0, 3, 13), *b = NULL;
+
+    assert_int_equal(nn_export_save(path, one, RULES, ENC, err), NN_OK);
+    set_n_value(path, -1);
+    if (nn_load(path, RULES, &b, NULL, err) != NN_OK)
+        fail_msg("an export without n_value: %s", err);
+    assert_int_equal(nn_net_config(b)->n_value, 1);
+    assert_memory_equal(nn_net_config(one), nn_net_config(b), sizeof(nn_config));
+    assert_memory_equal(nn_params(one), nn_params(b), nn_param_count(one) * sizeof(float));
+    nn_net_free(b);
+
+    nn_optim_config oc = nn_optim_config_default();
+    nn_optim *opt = nn_optim_create(&oc, nn_param_count(one), err), *opt2 = NULL;
+    assert_int_equal(nn_ckpt_save(path, one, opt, NULL, RULES, ENC, err), NN_OK);
+    set_n_value(path, -1);
+    if (nn_ckpt_load(path, RULES, &b, &opt2, NULL, NULL, err) != NN_OK)
+        fail_msg("a checkpoint without n_value: %s", err);
+    assert_int_equal(nn_net_config(b)->n_value, 1);
+    assert_memory_equal(nn_params(one), nn_params(b), nn_param_count(one) * sizeof(float));
+    nn_net_free(b), nn_optim_free(opt), nn_optim_free(opt2);
+
+    /* Three value rows but no attribute (implied 1), or an attribute saying 2 or 1: the file contradicts
+     * itself. */
+    const long long wrong[3] = {-1, 2, 1};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(nn_export_save(path, three, RULES, ENC, err), NN_OK);
+        set_n_value(path, wrong[i]);
+        expect_fail(path, NULL, NN_EFORMAT, "04_value has W 3x32 and b 3");
+        expect_fail(path, NULL, NN_EFORMAT, wrong[i] < 0 ? "no n_value attribute" : "n_value is");
+    }
+    /* One value row where n_value says 3. */
+    assert_int_equal(nn_export_save(path, one, RULES, ENC, err), NN_OK);
+    set_n_value(path, 3);
+    expect_fail(path, NULL, NN_EFORMAT, "n_value is 3");
+    /* Out of range. */
+    const long long range[2] = {0, NN_MAX_VALUE + 1};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(nn_export_save(path, three, RULES, ENC, err), NN_OK);
+        set_n_value(path, range[i]);
+        expect_fail(path, NULL, NN_EFORMAT, "n_value");
+        expect_fail(path, NULL, NN_EFORMAT, "out of range");
+    }
+    nn_net_free(one), nn_net_free(three);
+}
+
+/* Runs tests/nn_export_check.py on a net file and a position; returns its stdout (caller frees). */
+static char *run_snippet(const char *net_path, const char *pos)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' '%s/tests/nn_export_check.py' '%s' '%s'", SOWZERO_PYTHON3, SOWZERO_SOURCE_DIR,
+             net_path, pos);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *b = calloc(1, 65536);
+    size_t got = fread(b, 1, 65535, p);
+    assert_int_equal(pclose(p), 0);
+    assert_true(got > 0);
+    return b;
+}
+
 /* The README snippet (tests/nn_export_check.py, numpy + h5py) reproduces `sowzero net` to 1e-5, on an
  * export written by `sowzero export` from a checkpoint; plain and residual nets, both sides to move,
  * positions with illegal moves. */
@@ -349,16 +463,9 @@ static void test_python_matches_cli(void **state)
         assert_int_equal(tu_run(&out, 1, "export '%s' '%s'", ckpt, exp), 0);
         free(out);
         for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
-            char *a, *b, cmd[2048];
+            char *a, *b;
             assert_int_equal(tu_run(&a, 0, "net --net '%s' --position '%s' --json", exp, positions[i]), 0);
-            snprintf(cmd, sizeof cmd, "'%s' '%s/tests/nn_export_check.py' '%s' '%s'", SOWZERO_PYTHON3,
-                     SOWZERO_SOURCE_DIR, exp, positions[i]);
-            FILE *p = popen(cmd, "r");
-            assert_non_null(p);
-            b = calloc(1, 65536);
-            size_t got = fread(b, 1, 65535, p);
-            assert_int_equal(pclose(p), 0);
-            assert_true(got > 0);
+            b = run_snippet(exp, positions[i]);
             cJSON *ja = cJSON_Parse(a), *jb = cJSON_Parse(b);
             if (!ja || !jb)
                 fail_msg("unparsable output: C '%s', python '%s'", a, b);
@@ -380,6 +487,61 @@ static void test_python_matches_cli(void **state)
         nn_optim_free(opt);
         nn_net_free(net);
     }
+}
+
+/* The snippet on a vector value head (n_value = 3, written by nn_export_save): it prints "value" as a list
+ * that matches nn_forward's three outputs to 1e-5. The kalah-mover-v1 encoding of the two positions is
+ * written out here (nn/ links no game): mover's pits, opponent's pits, mover's store, opponent's store,
+ * each / 4 seeds. */
+static void test_python_vector_value(void **state)
+{
+    (void)state;
+    static const char *positions[2] = {"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", "0,5,5,5,0,4,2,4,4,0,6,5,5,3 N"};
+    static const float counts[2][14] = {{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0},
+                                        {4, 4, 0, 6, 5, 5, 0, 5, 5, 5, 0, 4, 3, 2}};
+    char exp[512], err[NN_ERRLEN];
+    tmp_path(exp, sizeof exp, "py_vector.h5");
+    nn_config c = nn_config_default(14, 6);
+    c.residual = 1;
+    c.n_value = 3;
+    nn_net *net = nn_net_create(&c, 91, err);
+    for (int i = 0; i < nn_layer_count(net); i++) {
+        nn_layer L;
+        nn_layer_get(net, i, &L);
+        for (int k = 0; k < L.out; k++)
+            nn_params(net)[L.b_offset + k] = 0.01f * (float)((k * 37 + i) % 11 - 5);
+    }
+    assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
+    nn_workspace *ws = nn_workspace_create(net, 1);
+    for (int i = 0; i < 2; i++) {
+        float x[14], pol[6], val[3];
+        uint8_t legal[6];
+        for (int k = 0; k < 14; k++)
+            x[k] = counts[i][k] * 0.25f;
+        for (int k = 0; k < 6; k++)
+            legal[k] = counts[i][k] > 0;
+        assert_int_equal(nn_forward(net, ws, x, legal, 1, pol, val), NN_OK);
+        char *b = run_snippet(exp, positions[i]);
+        cJSON *jb = cJSON_Parse(b);
+        if (!jb)
+            fail_msg("unparsable python output '%s'", b);
+        cJSON *pb = cJSON_GetObjectItem(jb, "policy"), *vb = cJSON_GetObjectItem(jb, "value");
+        assert_int_equal(cJSON_GetArraySize(pb), 6);
+        assert_true(cJSON_IsArray(vb));
+        assert_int_equal(cJSON_GetArraySize(vb), 3);
+        for (int k = 0; k < 6; k++)
+            if (fabs(pol[k] - cJSON_GetArrayItem(pb, k)->valuedouble) > 1e-5)
+                fail_msg("%s policy[%d]: nn_forward %.8f, numpy %.8f", positions[i], k, pol[k],
+                         cJSON_GetArrayItem(pb, k)->valuedouble);
+        for (int k = 0; k < 3; k++)
+            if (fabs(val[k] - cJSON_GetArrayItem(vb, k)->valuedouble) > 1e-5)
+                fail_msg("%s value[%d]: nn_forward %.8f, numpy %.8f", positions[i], k, val[k],
+                         cJSON_GetArrayItem(vb, k)->valuedouble);
+        cJSON_Delete(jb);
+        free(b);
+    }
+    nn_workspace_free(ws);
+    nn_net_free(net);
 }
 
 /* The CLI's own errors: rules the net was not trained for, a missing file, usage errors. */
@@ -407,6 +569,13 @@ static void test_cli_errors(void **state)
     assert_int_equal(tu_run(&out, 0, "net --net '%s'", exp), 0);
     assert_non_null(strstr(out, "policy a:"));
     free(out);
+    /* A net with several value outputs is not a Kalah net. */
+    net = make_net_v(0, 3, 1);
+    assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
+    nn_net_free(net);
+    assert_int_equal(tu_run(&out, 1, "net --net '%s'", exp), 1);
+    assert_non_null(strstr(out, "n_value"));
+    free(out);
 }
 
 int main(void)
@@ -414,7 +583,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_export_roundtrip), cmocka_unit_test(test_checkpoint_adam),
         cmocka_unit_test(test_checkpoint_sgd),   cmocka_unit_test(test_ckpt_items),
-        cmocka_unit_test(test_bad_files),        cmocka_unit_test(test_python_matches_cli),
+        cmocka_unit_test(test_bad_files),        cmocka_unit_test(test_value_head_compat),
+        cmocka_unit_test(test_python_matches_cli), cmocka_unit_test(test_python_vector_value),
         cmocka_unit_test(test_cli_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
