@@ -86,6 +86,11 @@ mcts_eval *mcts_eval_net_create(const nn_net *net, const kalah_rules *r, int max
                      c->input_dim, c->n_policy, kalah_encode_dim(r), r->pits);
         return NULL;
     }
+    if (c->n_value != 1) { /* Kalah search takes one value per position, for the mover */
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "net has %d value outputs (n_value); a Kalah net has 1", c->n_value);
+        return NULL;
+    }
     net_eval *ne = calloc(1, sizeof *ne);
     if (ne) {
         ne->base = (mcts_eval){.evaluate = net_evaluate, .destroy = net_destroy, .rules = *r, .max_batch = max_batch};
