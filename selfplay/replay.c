@@ -6,38 +6,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn/net.h"
 #include "selfplay/evaluator.h"
 
+_Static_assert(REPLAY_MAX_VALUE == NN_MAX_VALUE, "a buffer must hold the targets of any value head");
+
 #define MAGIC "SZRB"
-#define VERSION 1u
+#define VERSION 2u
 #define ORDER 0x01020304u
-#define HEADER (4 + 4 + 4 + 4 + 4 + 8 + 8 + 8)
+/* Version 2's header; version 1 lacks the u32 n_value after pits. */
+#define HEADER (4 + 4 + 4 + 4 + 4 + 4 + 8 + 8 + 8)
+#define HEADER_V1 (HEADER - 4)
 
 struct replay_buffer {
     pthread_mutex_t mu;
-    int dim, pits;
+    int dim, pits, n_value;
     size_t window, count, head;  /* head: slot of the next write; the oldest is (head − count) mod window */
     uint64_t total;
     float *x, *pi, *z, *margin;
     uint8_t *legal;
 };
 
-replay_buffer *replay_create(int dim, int pits, size_t window, char *err)
+replay_buffer *replay_create(int dim, int pits, int n_value, size_t window, char *err)
 {
-    if (dim < 1 || pits < 1 || pits > 64 || window < 1 || window > ((size_t)1 << 34)) {
+    if (dim < 1 || pits < 1 || pits > 64 || n_value < 1 || n_value > REPLAY_MAX_VALUE || window < 1 ||
+        window > ((size_t)1 << 34)) {
         if (err)
-            snprintf(err, MCTS_ERRLEN, "replay: %s", dim < 1 ? "dim must be >= 1" : pits < 1 || pits > 64 ? "pits must be in 1..64" : "window must be in 1..2^34");
+            snprintf(err, MCTS_ERRLEN, "replay: %s",
+                     dim < 1                            ? "dim must be >= 1"
+                     : pits < 1 || pits > 64            ? "pits must be in 1..64"
+                     : n_value < 1 || n_value > REPLAY_MAX_VALUE ? "n_value must be in 1..8"
+                                                        : "window must be in 1..2^34");
         return NULL;
     }
     replay_buffer *rb = calloc(1, sizeof *rb);
     if (rb) {
         rb->dim = dim;
         rb->pits = pits;
+        rb->n_value = n_value;
         rb->window = window;
         rb->x = malloc(window * (size_t)dim * sizeof(float));
         rb->pi = malloc(window * (size_t)pits * sizeof(float));
         rb->legal = malloc(window * (size_t)pits);
-        rb->z = malloc(window * sizeof(float));
+        rb->z = malloc(window * (size_t)n_value * sizeof(float));
         rb->margin = malloc(window * sizeof(float));
     }
     if (!rb || !rb->x || !rb->pi || !rb->legal || !rb->z || !rb->margin) {
@@ -64,6 +75,7 @@ void replay_free(replay_buffer *rb)
 
 int replay_dim(const replay_buffer *rb) { return rb->dim; }
 int replay_pits(const replay_buffer *rb) { return rb->pits; }
+int replay_n_value(const replay_buffer *rb) { return rb->n_value; }
 size_t replay_window(const replay_buffer *rb) { return rb->window; }
 
 size_t replay_size(replay_buffer *rb)
@@ -83,17 +95,18 @@ uint64_t replay_total(replay_buffer *rb)
 }
 
 /* Writes one sample into slot `at` (no locking). */
-static void put(replay_buffer *rb, size_t at, const float *x, const uint8_t *legal, const float *pi, float z,
-                float margin)
+static void put(replay_buffer *rb, size_t at, const float *x, const uint8_t *legal, const float *pi,
+                const float *z, float margin)
 {
     memcpy(rb->x + at * rb->dim, x, (size_t)rb->dim * sizeof(float));
     memcpy(rb->legal + at * rb->pits, legal, (size_t)rb->pits);
     memcpy(rb->pi + at * rb->pits, pi, (size_t)rb->pits * sizeof(float));
-    rb->z[at] = z;
+    memcpy(rb->z + at * rb->n_value, z, (size_t)rb->n_value * sizeof(float));
     rb->margin[at] = margin;
 }
 
-static void push(replay_buffer *rb, const float *x, const uint8_t *legal, const float *pi, float z, float margin)
+static void push(replay_buffer *rb, const float *x, const uint8_t *legal, const float *pi, const float *z,
+                 float margin)
 {
     put(rb, rb->head, x, legal, pi, z, margin);
     rb->head = (rb->head + 1) % rb->window;
@@ -105,7 +118,7 @@ static void push(replay_buffer *rb, const float *x, const uint8_t *legal, const 
 int replay_add(replay_buffer *rb, const replay_sample *s, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!s[i].x || !s[i].legal || !s[i].pi)
+        if (!s[i].x || !s[i].legal || !s[i].pi || !s[i].z)
             return MCTS_EINVAL;
     pthread_mutex_lock(&rb->mu);
     for (int i = 0; i < n; i++)
@@ -127,7 +140,7 @@ static void get(const replay_buffer *rb, size_t at, size_t row, float *x, uint8_
     if (pi)
         memcpy(pi + row * rb->pits, rb->pi + at * rb->pits, (size_t)rb->pits * sizeof(float));
     if (z)
-        z[row] = rb->z[at];
+        memcpy(z + row * rb->n_value, rb->z + at * rb->n_value, (size_t)rb->n_value * sizeof(float));
     if (margin)
         margin[row] = rb->margin[at];
 }
@@ -170,18 +183,21 @@ void replay_clear(replay_buffer *rb)
 
 /* ---- checkpoint blob ---- */
 
-static size_t record_bytes(int dim, int pits) { return (size_t)dim * 4 + (size_t)pits + (size_t)pits * 4 + 8; }
+static size_t record_bytes(int dim, int pits, int n_value)
+{
+    return (size_t)dim * 4 + (size_t)pits + (size_t)pits * 4 + (size_t)n_value * 4 + 4;
+}
 
 int replay_save(replay_buffer *rb, void **data, size_t *n)
 {
     pthread_mutex_lock(&rb->mu);
-    size_t rec = record_bytes(rb->dim, rb->pits), len = HEADER + rb->count * rec;
+    size_t rec = record_bytes(rb->dim, rb->pits, rb->n_value), len = HEADER + rb->count * rec;
     uint8_t *p = malloc(len), *q = p;
     if (!p) {
         pthread_mutex_unlock(&rb->mu);
         return MCTS_ENOMEM;
     }
-    uint32_t u32[4] = {VERSION, ORDER, (uint32_t)rb->dim, (uint32_t)rb->pits};
+    uint32_t u32[5] = {VERSION, ORDER, (uint32_t)rb->dim, (uint32_t)rb->pits, (uint32_t)rb->n_value};
     uint64_t u64[3] = {rb->window, rb->count, rb->total};
     memcpy(q, MAGIC, 4), q += 4;
     memcpy(q, u32, sizeof u32), q += sizeof u32;
@@ -191,7 +207,7 @@ int replay_save(replay_buffer *rb, void **data, size_t *n)
         memcpy(q, rb->x + at * rb->dim, (size_t)rb->dim * 4), q += (size_t)rb->dim * 4;
         memcpy(q, rb->legal + at * rb->pits, (size_t)rb->pits), q += rb->pits;
         memcpy(q, rb->pi + at * rb->pits, (size_t)rb->pits * 4), q += (size_t)rb->pits * 4;
-        memcpy(q, &rb->z[at], 4), q += 4;
+        memcpy(q, rb->z + at * rb->n_value, (size_t)rb->n_value * 4), q += (size_t)rb->n_value * 4;
         memcpy(q, &rb->margin[at], 4), q += 4;
     }
     pthread_mutex_unlock(&rb->mu);
@@ -205,32 +221,37 @@ int replay_save(replay_buffer *rb, void **data, size_t *n)
 int replay_restore(replay_buffer *rb, const void *data, size_t n, char *err)
 {
     const uint8_t *p = data;
-    if (!p || n < HEADER || memcmp(p, MAGIC, 4))
+    if (!p || n < HEADER_V1 || memcmp(p, MAGIC, 4))
         return RBAD("replay blob: not a replay buffer (bad magic or shorter than the header)");
-    uint32_t u32[4];
+    uint32_t ver, u32[4] = {0, 0, 0, 1}; /* order, dim, pits, n_value (1 in a version-1 blob) */
     uint64_t u64[3];
-    memcpy(u32, p + 4, sizeof u32);
-    memcpy(u64, p + 4 + sizeof u32, sizeof u64);
-    if (u32[0] != VERSION)
-        return RBAD("replay blob: version %u, expected %u", u32[0], VERSION);
-    if (u32[1] != ORDER)
+    memcpy(&ver, p + 4, 4);
+    if (ver != VERSION && ver != 1)
+        return RBAD("replay blob: version %u, this build reads 1 and %u", ver, VERSION);
+    size_t header = ver == 1 ? HEADER_V1 : HEADER;
+    if (n < header)
+        return RBAD("replay blob: shorter than its header");
+    memcpy(u32, p + 8, (ver == 1 ? 3 : 4) * sizeof(uint32_t));
+    memcpy(u64, p + header - sizeof u64, sizeof u64);
+    if (u32[0] != ORDER)
         return RBAD("replay blob: written with a different byte order");
-    if ((int)u32[2] != rb->dim || (int)u32[3] != rb->pits)
-        return RBAD("replay blob: dim %u pits %u, the buffer has dim %d pits %d", u32[2], u32[3], rb->dim, rb->pits);
-    size_t rec = record_bytes(rb->dim, rb->pits);
+    if ((int)u32[1] != rb->dim || (int)u32[2] != rb->pits || (int)u32[3] != rb->n_value)
+        return RBAD("replay blob: dim %u pits %u n_value %u, the buffer has dim %d pits %d n_value %d", u32[1],
+                    u32[2], u32[3], rb->dim, rb->pits, rb->n_value);
+    size_t rec = record_bytes(rb->dim, rb->pits, rb->n_value);
     uint64_t count = u64[1];
-    if (count > u64[0] || count > u64[2] || count > (n - HEADER) / rec || n != HEADER + count * rec)
+    if (count > u64[0] || count > u64[2] || count > (n - header) / rec || n != header + count * rec)
         return RBAD("replay blob: %llu samples do not fit its %zu bytes (or its window)", (unsigned long long)count, n);
     pthread_mutex_lock(&rb->mu);
     rb->count = rb->head = 0;
     size_t skip = count > rb->window ? (size_t)count - rb->window : 0;
-    const uint8_t *q = p + HEADER + skip * rec;
+    const uint8_t *q = p + header + skip * rec;
     for (size_t i = skip; i < count; i++) {  /* memcpy: the blob's fields need not be aligned */
         size_t at = rb->head;
         memcpy(rb->x + at * rb->dim, q, (size_t)rb->dim * 4), q += (size_t)rb->dim * 4;
         memcpy(rb->legal + at * rb->pits, q, (size_t)rb->pits), q += rb->pits;
         memcpy(rb->pi + at * rb->pits, q, (size_t)rb->pits * 4), q += (size_t)rb->pits * 4;
-        memcpy(&rb->z[at], q, 4), q += 4;
+        memcpy(rb->z + at * rb->n_value, q, (size_t)rb->n_value * 4), q += (size_t)rb->n_value * 4;
         memcpy(&rb->margin[at], q, 4), q += 4;
         rb->head = (rb->head + 1) % rb->window;
         rb->count++;

@@ -135,14 +135,16 @@ static int game_finish(worker *w, game *g)
     w->st.draws += res == 0;
     if (sh->rb) {
         replay_sample s[256];
+        float z[256];
         for (int i = 0; i < g->n && rc == MCTS_OK; i += 256) {
             int k = g->n - i < 256 ? g->n - i : 256;
             for (int j = 0; j < k; j++) {
                 int t = i + j, sgn = g->side[t] == KALAH_SOUTH ? 1 : -1;
+                z[j] = (float)(sgn * res);
                 s[j] = (replay_sample){.x = g->x + (size_t)t * dim,
                                        .legal = g->legal + (size_t)t * m,
                                        .pi = g->pi + (size_t)t * m,
-                                       .z = (float)(sgn * res),
+                                       .z = &z[j],
                                        .margin = (float)(sgn * margin) * scale};
             }
             rc = replay_add(sh->rb, s, k);
@@ -260,9 +262,9 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
         return MCTS_EINVAL;
     if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
         return rc;
-    if (rb && (replay_dim(rb) != kalah_encode_dim(r) || replay_pits(rb) != r->pits))
-        return BAD("selfplay: the replay buffer holds dim %d / pits %d, the rules need %d / %d", replay_dim(rb),
-                   replay_pits(rb), kalah_encode_dim(r), r->pits);
+    if (rb && (replay_dim(rb) != kalah_encode_dim(r) || replay_pits(rb) != r->pits || replay_n_value(rb) != 1))
+        return BAD("selfplay: the replay buffer holds dim %d / pits %d / n_value %d, the rules need %d / %d / 1",
+                   replay_dim(rb), replay_pits(rb), replay_n_value(rb), kalah_encode_dim(r), r->pits);
     /* Workers call the net concurrently: BLAS must not add threads of its own (nn/net.h). Set here, before
      * any worker exists, so no BLAS call is in flight. */
     nn_set_blas_threads(1);

@@ -60,7 +60,7 @@ static void test_same_seed_identical_games(void **state)
     size_t n[3];
     uint64_t seeds[3] = {42, 42, 43};
     for (int i = 0; i < 3; i++) {
-        replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 10000, NULL);
+        replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 10000, NULL);
         selfplay_stats st;
         text[i] = play(&r, &sc, &mc, &ef, rb, seeds[i], &st);
         assert_int_equal(st.games, 6);
@@ -111,7 +111,7 @@ static void test_samples_match_records(void **state)
     mcts_config mc = fast_search(32);
     mcts_eval_factory ef = mcts_eval_factory_net(net);
     int dim = kalah_encode_dim(&r), m = r.pits;
-    replay_buffer *rb = replay_create(dim, m, 100000, NULL);
+    replay_buffer *rb = replay_create(dim, m, 1, 100000, NULL);
     selfplay_stats st;
     char *text = play(&r, &sc, &mc, &ef, rb, 5, &st);
     assert_int_equal(st.games, 8);
@@ -251,7 +251,7 @@ static void test_threads(void **state)
     sc.games = 10;
     mcts_config mc = fast_search(16);
     mcts_eval_factory ef = mcts_eval_factory_net(net);
-    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 100000, NULL);
+    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 100000, NULL);
     selfplay_stats st;
     char *text = play(&r, &sc, &mc, &ef, rb, 11, &st);
     assert_int_equal(st.games, 10);
@@ -276,7 +276,7 @@ static void test_max_moves_and_errors(void **state)
     sc.max_moves = 5;
     mcts_config mc = fast_search(8);
     mcts_eval_factory ef = mcts_eval_factory_rollout(1);
-    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1000, NULL);
+    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 1000, NULL);
     selfplay_stats st;
     char *text = play(&r, &sc, &mc, &ef, rb, 1, &st);
     assert_int_equal(st.samples, 15);
@@ -305,7 +305,7 @@ static void test_max_moves_and_errors(void **state)
         assert_int_equal(selfplay_run(&r, &b, &mc, &ef, rb, 1, NULL, NULL, err), MCTS_EINVAL);
     }
     /* a buffer of other dimensions, a net of other shapes */
-    replay_buffer *small = replay_create(4, 2, 10, NULL);
+    replay_buffer *small = replay_create(4, 2, 1, 10, NULL);
     assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, small, 1, NULL, NULL, err), MCTS_EINVAL);
     replay_free(small);
     kalah_rules r4 = r;
@@ -314,6 +314,18 @@ static void test_max_moves_and_errors(void **state)
     mcts_eval_factory nf = mcts_eval_factory_net(net);
     assert_int_not_equal(selfplay_run(&r, &sc, &mc, &nf, NULL, 1, NULL, NULL, err), MCTS_OK);
     assert_non_null(strstr(err, "input_dim"));
+    nn_net_free(net);
+    /* a net with a vector value head (multi-player) is not a Kalah net */
+    nn_config vc = nn_config_default(kalah_encode_dim(&r), r.pits);
+    vc.n_hidden = 1;
+    vc.hidden[0] = 8;
+    vc.n_value = 3;
+    net = nn_net_create(&vc, 1, NULL);
+    assert_null(mcts_eval_net_create(net, &r, 4, err));
+    assert_non_null(strstr(err, "n_value"));
+    nf = mcts_eval_factory_net(net);
+    assert_int_not_equal(selfplay_run(&r, &sc, &mc, &nf, NULL, 1, NULL, NULL, err), MCTS_OK);
+    assert_non_null(strstr(err, "n_value"));
     nn_net_free(net);
     replay_free(rb);
 }
@@ -327,7 +339,8 @@ static void fill(replay_buffer *rb, int from, int to)
     for (int i = from; i < to; i++) {
         for (int k = 0; k < 14; k++)
             x[k] = (float)(i * 100 + k);
-        replay_sample s = {x, legal, pi, (float)i, (float)-i};
+        float z = (float)i;
+        replay_sample s = {x, legal, pi, &z, (float)-i};
         assert_int_equal(replay_add(rb, &s, 1), MCTS_OK);
     }
 }
@@ -336,9 +349,9 @@ static void test_replay_window_and_sampling(void **state)
 {
     (void)state;
     char err[MCTS_ERRLEN];
-    assert_null(replay_create(14, 6, 0, err));
+    assert_null(replay_create(14, 6, 1, 0, err));
     assert_non_null(strstr(err, "window"));
-    replay_buffer *rb = replay_create(14, 6, 4, NULL);
+    replay_buffer *rb = replay_create(14, 6, 1, 4, NULL);
     float x[14], z, margin;
     mcts_rng g;
     mcts_rng_seed(&g, 1);
@@ -380,7 +393,7 @@ static void test_replay_save_restore(void **state)
 {
     (void)state;
     char err[MCTS_ERRLEN];
-    replay_buffer *a = replay_create(14, 6, 50, NULL), *b = replay_create(14, 6, 50, NULL);
+    replay_buffer *a = replay_create(14, 6, 1, 50, NULL), *b = replay_create(14, 6, 1, 50, NULL);
     fill(a, 0, 73); /* wrapped around */
     void *blob;
     size_t n;
@@ -413,7 +426,7 @@ static void test_replay_save_restore(void **state)
     assert_memory_equal(b1, b2, n1);
     free(b1), free(b2);
     /* a smaller window keeps the newest */
-    replay_buffer *c = replay_create(14, 6, 10, NULL);
+    replay_buffer *c = replay_create(14, 6, 1, 10, NULL);
     assert_int_equal(replay_restore(c, blob, n, err), MCTS_OK);
     float z;
     replay_get(c, 0, NULL, NULL, NULL, &z, NULL);
@@ -427,7 +440,7 @@ static void test_replay_save_restore(void **state)
     assert_non_null(strstr(err, "magic"));
     assert_int_equal(replay_restore(c, blob, n - 3, err), MCTS_EINVAL);
     assert_int_equal(replay_restore(c, blob, 10, err), MCTS_EINVAL);
-    replay_buffer *d = replay_create(10, 4, 10, NULL);
+    replay_buffer *d = replay_create(10, 4, 1, 10, NULL);
     assert_int_equal(replay_restore(d, blob, n, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "dim"));
     assert_int_equal(replay_size(c), 10);
@@ -436,6 +449,152 @@ static void test_replay_save_restore(void **state)
     free(bad);
     free(blob);
     replay_free(a), replay_free(b), replay_free(c), replay_free(d);
+}
+
+/* A buffer of n_value = 3: z vectors round trip through add/get, sample_batch writes them batch × 3 beside
+ * their own x, the blob (version 2) carries them, and mismatched n_value is refused everywhere. */
+static void fill3(replay_buffer *rb, int from, int to)
+{
+    float x[14], pi[6] = {0, 0, 0, 0, 0, 1}, z[3];
+    uint8_t legal[6] = {1, 1, 1, 1, 1, 1};
+    for (int i = from; i < to; i++) {
+        for (int k = 0; k < 14; k++)
+            x[k] = (float)(i * 100 + k);
+        for (int j = 0; j < 3; j++)
+            z[j] = (float)(1000 * j + i);
+        replay_sample s = {x, legal, pi, z, (float)-i};
+        assert_int_equal(replay_add(rb, &s, 1), MCTS_OK);
+    }
+}
+
+static void test_replay_vector_z(void **state)
+{
+    (void)state;
+    char err[MCTS_ERRLEN];
+    assert_null(replay_create(14, 6, 0, 10, err));
+    assert_non_null(strstr(err, "n_value"));
+    assert_null(replay_create(14, 6, REPLAY_MAX_VALUE + 1, 10, err));
+    assert_non_null(strstr(err, "n_value"));
+    replay_buffer *rb = replay_create(14, 6, 3, 20, NULL);
+    assert_non_null(rb);
+    assert_int_equal(replay_n_value(rb), 3);
+    float x[14], pi[6] = {1, 0, 0, 0, 0, 0};
+    uint8_t legal[6] = {1, 1, 1, 1, 1, 1};
+    replay_sample nz = {x, legal, pi, NULL, 0};
+    assert_int_equal(replay_add(rb, &nz, 1), MCTS_EINVAL); /* z is required */
+    fill3(rb, 0, 25);
+    for (int i = 0; i < 20; i++) {
+        float z[3], m;
+        assert_int_equal(replay_get(rb, (size_t)i, x, NULL, NULL, z, &m), MCTS_OK);
+        for (int j = 0; j < 3; j++)
+            assert_float_equal(z[j], 1000 * j + 5 + i, 0);
+        assert_float_equal(m, -(5 + i), 0);
+    }
+    enum { B = 32 };
+    float bx[B * 14], bpi[B * 6], bz[B * 3], bm[B];
+    uint8_t bl[B * 6];
+    mcts_rng g;
+    mcts_rng_seed(&g, 3);
+    for (int rep = 0; rep < 20; rep++) {
+        assert_int_equal(replay_sample_batch(rb, &g, B, bx, bl, bpi, bz, bm), MCTS_OK);
+        for (int b = 0; b < B; b++) {
+            int id = (int)bx[b * 14] / 100;
+            assert_true(id >= 5 && id < 25);
+            for (int j = 0; j < 3; j++)
+                assert_float_equal(bz[b * 3 + j], 1000 * j + id, 0);
+            assert_float_equal(bm[b], -id, 0);
+        }
+    }
+    /* The blob: version 2 with n_value, restored bit for bit into another n_value = 3 buffer. */
+    void *blob, *blob2;
+    size_t n, n2;
+    assert_int_equal(replay_save(rb, &blob, &n), MCTS_OK);
+    uint32_t ver, nv;
+    memcpy(&ver, (uint8_t *)blob + 4, 4);
+    memcpy(&nv, (uint8_t *)blob + 20, 4);
+    assert_int_equal(ver, 2);
+    assert_int_equal(nv, 3);
+    assert_int_equal(n, 48 + 20 * (14 * 4 + 6 + 6 * 4 + 3 * 4 + 4));
+    replay_buffer *c = replay_create(14, 6, 3, 20, NULL), *one = replay_create(14, 6, 1, 20, NULL);
+    assert_int_equal(replay_restore(c, blob, n, err), MCTS_OK);
+    assert_int_equal(replay_save(c, &blob2, &n2), MCTS_OK);
+    assert_int_equal(n, n2);
+    assert_memory_equal(blob, blob2, n);
+    assert_int_equal(replay_restore(one, blob, n, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "n_value"));
+    /* Self-play fills Kalah samples (one value): it refuses a vector buffer. */
+    kalah_rules r = kalah_rules_default();
+    selfplay_config sc = selfplay_config_default();
+    mcts_config mc = fast_search(8);
+    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    replay_buffer *kb = replay_create(kalah_encode_dim(&r), r.pits, 3, 10, NULL);
+    assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, kb, 1, NULL, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "n_value"));
+    free(blob), free(blob2);
+    replay_free(rb), replay_free(c), replay_free(one), replay_free(kb);
+}
+
+/* A version-1 blob (from checkpoints written before vector values: no n_value field, one float z) restores
+ * into an n_value = 1 buffer with every field in place; saving it again gives version 2. Built by hand
+ * from the documented layout so the old format stays pinned. */
+static void test_replay_v1_blob(void **state)
+{
+    (void)state;
+    enum { DIM = 3, PITS = 2, COUNT = 5, REC = DIM * 4 + PITS + PITS * 4 + 4 + 4 };
+    uint8_t blob[44 + COUNT * REC], *q = blob;
+    uint32_t h32[4] = {1, 0x01020304u, DIM, PITS};
+    uint64_t h64[3] = {8, COUNT, 11}; /* window 8, 5 held, 11 ever added */
+    memcpy(q, "SZRB", 4), q += 4;
+    memcpy(q, h32, sizeof h32), q += sizeof h32;
+    memcpy(q, h64, sizeof h64), q += sizeof h64;
+    for (int i = 0; i < COUNT; i++) {
+        float x[DIM] = {(float)i, 0.5f, -1}, pi[PITS] = {0.25f, 0.75f}, z = (float)(i % 3 - 1), m = 0.1f * i;
+        uint8_t lg[PITS] = {1, (uint8_t)(i & 1)};
+        memcpy(q, x, sizeof x), q += sizeof x;
+        memcpy(q, lg, sizeof lg), q += sizeof lg;
+        memcpy(q, pi, sizeof pi), q += sizeof pi;
+        memcpy(q, &z, 4), q += 4;
+        memcpy(q, &m, 4), q += 4;
+    }
+    assert_int_equal((size_t)(q - blob), sizeof blob);
+    char err[MCTS_ERRLEN];
+    replay_buffer *rb = replay_create(DIM, PITS, 1, 4, NULL); /* a smaller window: the newest 4 are kept */
+    if (replay_restore(rb, blob, sizeof blob, err) != MCTS_OK)
+        fail_msg("version-1 blob: %s", err);
+    assert_int_equal(replay_size(rb), 4);
+    assert_int_equal(replay_total(rb), 11);
+    for (int i = 1; i < COUNT; i++) {
+        float x[DIM], pi[PITS], z, m;
+        uint8_t lg[PITS];
+        assert_int_equal(replay_get(rb, (size_t)i - 1, x, lg, pi, &z, &m), MCTS_OK);
+        assert_float_equal(x[0], i, 0);
+        assert_float_equal(x[2], -1, 0);
+        assert_int_equal(lg[1], i & 1);
+        assert_float_equal(pi[1], 0.75, 0);
+        assert_float_equal(z, (i % 3 - 1), 0);
+        assert_float_equal(m, (0.1f * i), 0);
+    }
+    void *v2;
+    size_t n2;
+    assert_int_equal(replay_save(rb, &v2, &n2), MCTS_OK);
+    uint32_t ver;
+    memcpy(&ver, (uint8_t *)v2 + 4, 4);
+    assert_int_equal(ver, 2);
+    assert_int_equal(n2, 48 + 4 * REC);
+    free(v2);
+    /* Only an n_value = 1 buffer takes it; damaged version-1 blobs are refused. */
+    replay_buffer *three = replay_create(DIM, PITS, 3, 8, NULL);
+    assert_int_equal(replay_restore(three, blob, sizeof blob, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "n_value"));
+    assert_int_equal(replay_restore(rb, blob, sizeof blob - 1, err), MCTS_EINVAL);
+    assert_int_equal(replay_restore(rb, blob, 40, err), MCTS_EINVAL);
+    uint8_t bad[sizeof blob];
+    memcpy(bad, blob, sizeof blob);
+    bad[4] = 3; /* version 3 */
+    assert_int_equal(replay_restore(rb, bad, sizeof bad, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "version"));
+    assert_int_equal(replay_size(rb), 4);
+    replay_free(rb), replay_free(three);
 }
 
 typedef struct {
@@ -453,7 +612,8 @@ static void *adder(void *p)
     float bx[4 * 14], bpi[4 * 6], bz[4];
     for (int i = 0; i < 500; i++) {
         x[0] = (float)a->id;
-        replay_sample s[2] = {{x, legal, pi, 1, 0}, {x, legal, pi, -1, 0}};
+        static const float win = 1, loss = -1;
+        replay_sample s[2] = {{x, legal, pi, &win, 0}, {x, legal, pi, &loss, 0}};
         replay_add(a->rb, s, 2);
         replay_sample_batch(a->rb, &g, 4, bx, NULL, bpi, bz, NULL);
     }
@@ -463,7 +623,7 @@ static void *adder(void *p)
 static void test_replay_threads(void **state)
 {
     (void)state;
-    replay_buffer *rb = replay_create(14, 6, 700, NULL);
+    replay_buffer *rb = replay_create(14, 6, 1, 700, NULL);
     pthread_t th[4];
     adder_arg args[4];
     for (int i = 0; i < 4; i++) {
@@ -555,6 +715,8 @@ int main(void)
         cmocka_unit_test(test_max_moves_and_errors),
         cmocka_unit_test(test_replay_window_and_sampling),
         cmocka_unit_test(test_replay_save_restore),
+        cmocka_unit_test(test_replay_vector_z),
+        cmocka_unit_test(test_replay_v1_blob),
         cmocka_unit_test(test_replay_threads),
         cmocka_unit_test(test_record_writer),
         cmocka_unit_test(test_bench_command),

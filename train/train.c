@@ -122,12 +122,13 @@ static int setup(trainer *t, char *err)
         train_err(err, "cannot create the optimiser: %s", nerr);
         return TRAIN_EINVAL;
     }
-    int b = c->train.batch_size, dim = c->net.input_dim, m = c->net.n_policy;
+    /* nv: value outputs, 1 for Kalah (nn_config_default; [net] has no key for it). */
+    int b = c->train.batch_size, dim = c->net.input_dim, m = c->net.n_policy, nv = c->net.n_value;
     t->ws = nn_workspace_create_train(t->net, b);
-    t->rb = replay_create(dim, m, (size_t)c->train.replay_window, nerr);
+    t->rb = replay_create(dim, m, nv, (size_t)c->train.replay_window, nerr);
     t->x = malloc((size_t)b * dim * sizeof *t->x);
     t->pi = malloc((size_t)b * m * sizeof *t->pi);
-    t->z = malloc((size_t)b * sizeof *t->z);
+    t->z = malloc((size_t)b * nv * sizeof *t->z);
     t->margin = malloc((size_t)b * sizeof *t->margin);
     t->legal = malloc((size_t)b * m);
     t->grad = malloc(np * sizeof *t->grad);
