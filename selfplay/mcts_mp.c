@@ -1,0 +1,604 @@
+/* mcts_mp.c — the multi-player PUCT tree: pools, descent, expansion, vector backup, max^n proofs, noise,
+ * reuse (conventions in mcts_mp.h). Laid out like mcts.c; the differences are the value vectors. */
+#include "selfplay/mcts_mp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PENDING 64
+#define NP BASICO_MAX_PLAYERS
+
+enum { F_EXPANDED = 1, F_TERMINAL = 2, F_PENDING = 4, F_REACHED = 8, F_PROVEN = 16, F_DECIDED = 32 };
+
+/* One node = the position reached by `move` from its parent. */
+typedef struct {
+    float prior;
+    float w[NP];        /* value sums per player (absolute order) */
+    float pv[NP];       /* the exact value vector once F_PROVEN */
+    float dv;           /* the exact value for pmover once F_DECIDED */
+    int32_t n;
+    int32_t parent;
+    int32_t child;      /* first child in the pool, −1 when not expanded */
+    int16_t vl;         /* pending virtual losses */
+    uint8_t nchild;
+    uint8_t move;
+    uint8_t mover;      /* player to move here (valid once F_REACHED) */
+    uint8_t pmover;     /* player to move at the parent (the one whose choice this node is) */
+    uint8_t flags;
+} mpnode;
+
+struct mcts_mp_tree {
+    basico_rules r;
+    mcts_config cfg;
+    mcts_rng rng;
+    basico_pos root_pos;
+    mpnode *pool, *spare;
+    int cap, spare_cap, count;
+    int start_n;
+    int npend;
+    int32_t pend_node[MAX_PENDING];
+    uint8_t pend_mover[MAX_PENDING];
+    unsigned pend_legal[MAX_PENDING];
+};
+
+static int grow(mpnode **pool, int *cap, int need)
+{
+    if (need <= *cap)
+        return 1;
+    int nc = *cap ? *cap : 256;
+    while (nc < need)
+        nc = nc > (1 << 28) ? need : nc * 2;
+    mpnode *p = realloc(*pool, (size_t)nc * sizeof *p);
+    if (!p)
+        return 0;
+    *pool = p;
+    *cap = nc;
+    return 1;
+}
+
+/* The exact value vector of a finished position: 2·rank score − 1 per player. */
+static void exact_value(const basico_rules *r, const basico_pos *p, float *v)
+{
+    for (int q = 0; q < NP; q++)
+        v[q] = q < r->players ? (float)(2.0 * basico_rank_score(r, p, q) - 1.0) : 0.0f;
+}
+
+/* Marks node nd reached at position pos: its mover, and what is exact there — everything once the game is
+ * over, the chooser's entry once the chooser's place is decided (it finished or resigned). */
+static void reach(mcts_mp_tree *t, mpnode *nd, const basico_pos *pos)
+{
+    nd->flags |= F_REACHED;
+    nd->mover = pos->to_move;
+    if (pos->over) {
+        nd->flags |= F_TERMINAL;
+        exact_value(&t->r, pos, nd->pv);
+        if (t->cfg.solver) {
+            nd->flags |= F_PROVEN | F_DECIDED;
+            nd->dv = nd->pv[nd->pmover];
+        }
+    } else if (t->cfg.solver && pos->place[nd->pmover]) {
+        nd->flags |= F_DECIDED;
+        nd->dv = (float)(2.0 * basico_rank_score(&t->r, pos, nd->pmover) - 1.0);
+    }
+}
+
+static void init_root(mcts_mp_tree *t)
+{
+    mpnode *n = &t->pool[0];
+    memset(n, 0, sizeof *n);
+    n->prior = 1.0f;
+    n->parent = -1;
+    n->child = -1;
+    n->move = 0xff;
+    n->pmover = t->root_pos.to_move;
+    reach(t, n, &t->root_pos);
+    t->count = 1;
+    t->start_n = 0;
+    t->npend = 0;
+    for (int h = 0; h < MAX_PENDING; h++)
+        t->pend_node[h] = -1;
+}
+
+mcts_mp_tree *mcts_mp_tree_create(const basico_rules *r, const mcts_config *cfg, uint64_t seed, char *err)
+{
+    if (!r || basico_rules_check(r, err) != BASICO_OK || mcts_config_check(cfg, err) != MCTS_OK)
+        return NULL;
+    mcts_mp_tree *t = calloc(1, sizeof *t);
+    if (!t || !grow(&t->pool, &t->cap, 1024)) {
+        free(t);
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "out of memory");
+        return NULL;
+    }
+    t->r = *r;
+    t->cfg = *cfg;
+    mcts_rng_seed(&t->rng, seed);
+    basico_start(r, &t->root_pos);
+    init_root(t);
+    return t;
+}
+
+void mcts_mp_tree_free(mcts_mp_tree *t)
+{
+    if (!t)
+        return;
+    free(t->pool);
+    free(t->spare);
+    free(t);
+}
+
+int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err)
+{
+    int rc = mcts_config_check(cfg, err);
+    if (rc == MCTS_OK)
+        t->cfg = *cfg;
+    return rc;
+}
+
+mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t) { return &t->rng; }
+const basico_pos *mcts_mp_root_pos(const mcts_mp_tree *t) { return &t->root_pos; }
+int mcts_mp_pending(const mcts_mp_tree *t) { return t->npend; }
+
+void mcts_mp_set_root(mcts_mp_tree *t, const basico_pos *p)
+{
+    t->root_pos = *p;
+    init_root(t);
+}
+
+static void add_root_noise(mcts_mp_tree *t)
+{
+    mpnode *root = &t->pool[0];
+    double eps = t->cfg.dirichlet_eps, eta[BASICO_MAX_PITS];
+    if (eps <= 0 || !(root->flags & F_EXPANDED) || root->nchild == 0)
+        return;
+    mcts_rng_dirichlet(&t->rng, t->cfg.dirichlet_alpha, root->nchild, eta);
+    for (int i = 0; i < root->nchild; i++) {
+        mpnode *c = &t->pool[root->child + i];
+        c->prior = (float)((1.0 - eps) * c->prior + eps * eta[i]);
+    }
+}
+
+/* ---- descent ---- */
+
+/* PUCT for p's mover m over p's children (mcts_mp.h); ties to the lower pit. A child whose value for m is
+ * exact (F_DECIDED) uses it as Q; one that gives m last place (−1) is skipped while another exists. */
+static int best_child(const mcts_mp_tree *t, const mpnode *p)
+{
+    const mpnode *ch = &t->pool[p->child];
+    const int m = p->mover;
+    float qp = p->n > 0 ? p->w[m] / (float)p->n : 0.0f;
+    float fpu = qp - (float)t->cfg.fpu_reduction;
+    fpu = fpu < -1.0f ? -1.0f : fpu > 1.0f ? 1.0f : fpu;
+    float cp = (float)t->cfg.c_puct * sqrtf((float)(p->n + p->vl)), best = -INFINITY;
+    int bi = 0;
+    for (int i = 0; i < p->nchild; i++) {
+        const mpnode *c = &ch[i];
+        int ne = c->n + c->vl;
+        float score;
+        if ((c->flags & F_DECIDED) && c->dv <= -1.0f) {
+            score = -1e30f;
+        } else {
+            float q = (c->flags & F_DECIDED) ? c->dv : ne > 0 ? (c->w[m] - (float)c->vl) / (float)ne : fpu;
+            score = q + cp * c->prior / (float)(1 + ne);
+        }
+        if (score > best) {
+            best = score;
+            bi = i;
+        }
+    }
+    return p->child + bi;
+}
+
+/* What node x's children make exact (mcts_mp.h): the whole vector (F_PROVEN) when every child is proven,
+ * or a proven child gives x's mover m first place — the vector of m's best child (ties: lower pit); and
+ * the value for x's chooser (F_DECIDED) when x is proven, or, when the chooser is m itself (x was reached
+ * by an extra sowing, or x is the root), as soon as a child is decided at +1 or every child is decided
+ * (the best of them). Returns 1 when anything changed. */
+static int try_prove(mcts_mp_tree *t, int x)
+{
+    mpnode *nd = &t->pool[x];
+    if (!(nd->flags & F_EXPANDED) || ((nd->flags & F_PROVEN) && (nd->flags & F_DECIDED)))
+        return 0;
+    const int m = nd->mover;
+    const mpnode *ch = &t->pool[nd->child];
+    int changed = 0;
+    if (!(nd->flags & F_PROVEN)) {
+        int all = 1, bi = -1;
+        for (int i = 0; i < nd->nchild; i++) {
+            if (!(ch[i].flags & F_PROVEN)) {
+                all = 0;
+                continue;
+            }
+            if (bi < 0 || ch[i].pv[m] > ch[bi].pv[m])
+                bi = i;
+        }
+        if (bi >= 0 && (all || ch[bi].pv[m] >= 1.0f)) {
+            memcpy(nd->pv, ch[bi].pv, sizeof nd->pv);
+            nd->flags |= F_PROVEN;
+            changed = 1;
+        }
+    }
+    if (nd->flags & F_DECIDED)
+        return changed;
+    if (nd->flags & F_PROVEN) {
+        nd->dv = nd->pv[nd->pmover];
+        nd->flags |= F_DECIDED;
+        return 1;
+    }
+    if (nd->pmover != m)
+        return changed;
+    int all = 1;
+    float best = -INFINITY;
+    for (int i = 0; i < nd->nchild; i++) {
+        if (!(ch[i].flags & F_DECIDED))
+            all = 0;
+        else if (ch[i].dv > best)
+            best = ch[i].dv;
+    }
+    if (best >= 1.0f || (all && nd->nchild > 0)) {
+        nd->dv = best;
+        nd->flags |= F_DECIDED;
+        return 1;
+    }
+    return changed;
+}
+
+/* Adds value vector v to every node from x up to the root, removing one virtual loss from each; proofs
+ * travel up while they keep changing a node. */
+static void backup(mcts_mp_tree *t, int x, const float *v)
+{
+    int prop = t->cfg.solver && (t->pool[x].flags & (F_PROVEN | F_DECIDED));
+    const int np = t->r.players;
+    while (x >= 0) {
+        mpnode *nd = &t->pool[x];
+        nd->vl--;
+        nd->n++;
+        for (int q = 0; q < np && q < NP; q++)
+            nd->w[q] += v[q];
+        if (prop && nd->parent >= 0)
+            prop = try_prove(t, nd->parent);
+        x = nd->parent;
+    }
+}
+
+static void uncharge(mcts_mp_tree *t, int x)
+{
+    for (; x >= 0; x = t->pool[x].parent)
+        t->pool[x].vl--;
+}
+
+int mcts_mp_done(const mcts_mp_tree *t)
+{
+    const mpnode *root = &t->pool[0];
+    /* the root's chooser is its mover: once decided, the best move is known */
+    return t->root_pos.over || (root->flags & (F_PROVEN | F_DECIDED)) || root->n >= t->start_n + t->cfg.sims;
+}
+
+int mcts_mp_select(mcts_mp_tree *t, basico_pos *leaf)
+{
+    const mpnode *root = &t->pool[0];
+    if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->start_n + t->cfg.sims))
+        return MCTS_FULL;
+    basico_pos pos = t->root_pos;
+    int x = 0;
+    for (;;) {
+        mpnode *nd = &t->pool[x];
+        if (!(nd->flags & F_REACHED)) {
+            reach(t, nd, &pos);
+            if (nd->flags & F_DECIDED) /* a new exact value: tell the ancestors while it changes them */
+                for (int y = nd->parent; y >= 0 && try_prove(t, y); y = t->pool[y].parent)
+                    ;
+        }
+        nd->vl++;
+        if ((nd->flags & F_TERMINAL) || (x != 0 && (nd->flags & F_PROVEN))) {
+            float v[NP];
+            memcpy(v, nd->pv, sizeof v);
+            backup(t, x, v);
+            return MCTS_SIM_DONE;
+        }
+        if (!(nd->flags & F_EXPANDED)) {
+            if (nd->flags & F_PENDING) {
+                uncharge(t, x);
+                return MCTS_COLLISION;
+            }
+            int h = 0; /* a free slot exists: npend < leaves_per_game <= MAX_PENDING */
+            while (t->pend_node[h] >= 0)
+                h++;
+            nd->flags |= F_PENDING;
+            t->pend_node[h] = x;
+            t->pend_mover[h] = pos.to_move;
+            t->pend_legal[h] = basico_legal(&t->r, &pos);
+            t->npend++;
+            *leaf = pos;
+            return h;
+        }
+        x = best_child(t, nd);
+        basico_play(&t->r, &pos, t->pool[x].move, NULL);
+    }
+}
+
+/* ---- expansion ---- */
+
+static int expand(mcts_mp_tree *t, int x, unsigned legal, int mover, const float *prior)
+{
+    int nc = __builtin_popcount(legal);
+    if (!grow(&t->pool, &t->cap, t->count + nc))
+        return MCTS_ENOMEM;
+    double sum = 0;
+    for (int k = 0; k < t->r.pits; k++)
+        if (legal >> k & 1u) {
+            float p = prior[k];
+            if (p > 0)
+                sum += p;
+            else if (p != p)
+                sum = NAN;
+        }
+    int uniform = !(sum > 0) || !isfinite(sum);
+    mpnode *nd = &t->pool[x], *ch = &t->pool[t->count];
+    int i = 0;
+    for (int k = 0; k < t->r.pits; k++) {
+        if (!(legal >> k & 1u))
+            continue;
+        mpnode *c = &ch[i++];
+        memset(c, 0, sizeof *c);
+        c->prior = uniform ? 1.0f / (float)nc : prior[k] > 0 ? (float)(prior[k] / sum) : 0.0f;
+        c->parent = x;
+        c->child = -1;
+        c->move = (uint8_t)k;
+        c->pmover = (uint8_t)mover;
+    }
+    nd->child = t->count;
+    nd->nchild = (uint8_t)nc;
+    nd->flags |= F_EXPANDED;
+    t->count += nc;
+    return MCTS_OK;
+}
+
+int mcts_mp_complete(mcts_mp_tree *t, int h, const float *prior, const float *value)
+{
+    if (h < 0 || h >= MAX_PENDING || t->pend_node[h] < 0)
+        return MCTS_EINVAL;
+    int x = t->pend_node[h];
+    t->pend_node[h] = -1;
+    t->npend--;
+    t->pool[x].flags &= (uint8_t)~F_PENDING;
+    int rc = expand(t, x, t->pend_legal[h], t->pend_mover[h], prior);
+    float v[NP] = {0};
+    for (int q = 0; q < t->r.players && q < NP; q++) {
+        float a = value[q];
+        v[q] = a != a ? 0.0f : a > 1.0f ? 1.0f : a < -1.0f ? -1.0f : a;
+    }
+    backup(t, x, v);
+    if (x == 0 && rc == MCTS_OK)
+        add_root_noise(t);
+    return rc;
+}
+
+/* ---- tree reuse ---- */
+
+int mcts_mp_node_child(const mcts_mp_tree *t, int index, int move)
+{
+    if (index < 0 || index >= t->count)
+        return -1;
+    const mpnode *n = &t->pool[index];
+    if (!(n->flags & F_EXPANDED))
+        return -1;
+    for (int i = 0; i < n->nchild; i++)
+        if (t->pool[n->child + i].move == move)
+            return n->child + i;
+    return -1;
+}
+
+int mcts_mp_advance(mcts_mp_tree *t, int move)
+{
+    if (t->npend > 0 || move < 0 || move >= t->r.pits || !(basico_legal(&t->r, &t->root_pos) >> move & 1u))
+        return MCTS_EINVAL;
+    int c = mcts_mp_node_child(t, 0, move);
+    basico_play(&t->r, &t->root_pos, move, NULL);
+    if (!t->cfg.reuse_tree || c < 0 || !(t->pool[c].flags & F_REACHED) || t->pool[c].n == 0) {
+        init_root(t);
+        return MCTS_OK;
+    }
+    if (!grow(&t->spare, &t->spare_cap, t->count)) {
+        init_root(t);
+        return MCTS_ENOMEM;
+    }
+    /* Breadth-first copy, as in mcts.c: each child block is appended contiguously in one pass. */
+    mpnode *dst = t->spare, *src = t->pool;
+    dst[0] = src[c];
+    dst[0].parent = -1;
+    dst[0].move = 0xff;
+    dst[0].vl = 0;
+    if (dst[0].pmover != dst[0].mover) {  /* what was exact for the old chooser is re-derived below */
+        dst[0].pmover = dst[0].mover;
+        dst[0].flags &= (uint8_t)~F_DECIDED;
+        if (dst[0].flags & F_PROVEN) {
+            dst[0].dv = dst[0].pv[dst[0].mover];
+            dst[0].flags |= F_DECIDED;
+        }
+    }
+    int n = 1;
+    for (int i = 0; i < n; i++) {
+        if (!(dst[i].flags & F_EXPANDED))
+            continue;
+        int old = dst[i].child;
+        memcpy(&dst[n], &src[old], (size_t)dst[i].nchild * sizeof *dst);
+        for (int j = 0; j < dst[i].nchild; j++)
+            dst[n + j].parent = i;
+        dst[i].child = n;
+        n += dst[i].nchild;
+    }
+    t->spare = src;
+    t->pool = dst;
+    int cap = t->cap;
+    t->cap = t->spare_cap;
+    t->spare_cap = cap;
+    t->count = n;
+    t->start_n = dst[0].n;
+    if (t->cfg.solver)
+        try_prove(t, 0);
+    add_root_noise(t);
+    return MCTS_OK;
+}
+
+/* ---- results ---- */
+
+static float child_q(const mpnode *c, int m)
+{
+    if (c->flags & F_DECIDED)  /* m is c's chooser */
+        return c->dv;
+    return c->n > 0 ? c->w[m] / (float)c->n : 0.0f;
+}
+
+/* The tau = 0 choice: a proven first place for the mover, else the most visited child not proven last
+ * (ties: higher Q, then lower pit); before any visit the highest prior. −1 when the root is unexpanded. */
+static int best_root_child(const mcts_mp_tree *t)
+{
+    const mpnode *root = &t->pool[0];
+    if (!(root->flags & F_EXPANDED) || root->nchild == 0)
+        return -1;
+    const int m = root->mover;
+    const mpnode *ch = &t->pool[root->child];
+    int any_win = 0, any_ok = 0, any_visit = 0;
+    for (int i = 0; i < root->nchild; i++) {
+        int dec = ch[i].flags & F_DECIDED;
+        any_win |= dec && ch[i].dv >= 1.0f;
+        any_ok |= !(dec && ch[i].dv <= -1.0f);
+        any_visit |= ch[i].n > 0;
+    }
+    int bi = -1;
+    for (int i = 0; i < root->nchild; i++) {
+        const mpnode *c = &ch[i];
+        int dec = c->flags & F_DECIDED;
+        if ((any_win && !(dec && c->dv >= 1.0f)) || (any_ok && dec && c->dv <= -1.0f))
+            continue;
+        if (bi < 0) {
+            bi = i;
+            continue;
+        }
+        const mpnode *b = &ch[bi];
+        int better = any_visit ? (c->n > b->n || (c->n == b->n && child_q(c, m) > child_q(b, m)))
+                               : c->prior > b->prior;
+        if (better)
+            bi = i;
+    }
+    return root->child + bi;
+}
+
+int mcts_mp_choose(mcts_mp_tree *t, double tau)
+{
+    int b = best_root_child(t);
+    if (b < 0)
+        return MCTS_EINVAL;
+    const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
+    if (tau <= 0 || ((t->pool[b].flags & F_DECIDED) && t->pool[b].dv >= 1.0f))
+        return t->pool[b].move;
+    int any_ok = 0;
+    for (int i = 0; i < root->nchild; i++)
+        any_ok |= !((ch[i].flags & F_DECIDED) && ch[i].dv <= -1.0f);
+    double wsum = 0, wt[BASICO_MAX_PITS];
+    for (int i = 0; i < root->nchild; i++) {
+        int lost = (ch[i].flags & F_DECIDED) && ch[i].dv <= -1.0f;
+        wt[i] = (any_ok && lost) || ch[i].n == 0 ? 0.0 : pow((double)ch[i].n, 1.0 / tau);
+        wsum += wt[i];
+    }
+    if (!(wsum > 0) || !isfinite(wsum))
+        return t->pool[b].move;
+    double u = mcts_rng_uniform(&t->rng) * wsum;
+    for (int i = 0; i < root->nchild; i++) {
+        if (wt[i] <= 0)
+            continue;
+        if (u < wt[i])
+            return ch[i].move;
+        u -= wt[i];
+    }
+    return t->pool[b].move;
+}
+
+int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
+{
+    for (int k = 0; k < t->r.pits; k++)
+        pi[k] = 0.0f;
+    int b = best_root_child(t);
+    if (b < 0)
+        return MCTS_EINVAL;
+    const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
+    double wsum = 0, wt[BASICO_MAX_PITS];
+    if (tau > 0)
+        for (int i = 0; i < root->nchild; i++)
+            wsum += wt[i] = ch[i].n > 0 ? pow((double)ch[i].n, 1.0 / tau) : 0.0;
+    if (!(wsum > 0) || !isfinite(wsum)) {
+        pi[t->pool[b].move] = 1.0f;
+        return MCTS_OK;
+    }
+    for (int i = 0; i < root->nchild; i++)
+        pi[ch[i].move] = (float)(wt[i] / wsum);
+    return MCTS_OK;
+}
+
+int mcts_mp_root_visits(const mcts_mp_tree *t, int *visits, float *q)
+{
+    const mpnode *root = &t->pool[0];
+    for (int k = 0; k < t->r.pits; k++) {
+        visits[k] = 0;
+        if (q)
+            q[k] = 0.0f;
+    }
+    if (root->flags & F_EXPANDED)
+        for (int i = 0; i < root->nchild; i++) {
+            const mpnode *c = &t->pool[root->child + i];
+            visits[c->move] = c->n;
+            if (q)
+                q[c->move] = c->n > 0 || (c->flags & F_DECIDED) ? child_q(c, root->mover) : 0.0f;
+        }
+    return root->n;
+}
+
+int mcts_mp_root_won(const mcts_mp_tree *t)
+{
+    const mpnode *root = &t->pool[0];
+    return (root->flags & F_DECIDED) && root->dv >= 1.0f;
+}
+
+int mcts_mp_root_value(const mcts_mp_tree *t, float *value)
+{
+    const mpnode *root = &t->pool[0];
+    for (int q = 0; q < t->r.players && q < NP; q++)
+        value[q] = (root->flags & F_PROVEN) ? root->pv[q] : root->n > 0 ? root->w[q] / (float)root->n : 0.0f;
+    return !!(root->flags & F_PROVEN);
+}
+
+/* ---- inspection ---- */
+
+int mcts_mp_root_index(const mcts_mp_tree *t)
+{
+    (void)t;
+    return 0;
+}
+
+int mcts_mp_node_count(const mcts_mp_tree *t) { return t->count; }
+
+int mcts_mp_node_get(const mcts_mp_tree *t, int index, mcts_mp_node_info *out)
+{
+    if (index < 0 || index >= t->count)
+        return MCTS_EINVAL;
+    const mpnode *n = &t->pool[index];
+    memset(out, 0, sizeof *out);
+    out->parent = n->parent;
+    out->move = n->parent < 0 ? -1 : n->move;
+    out->mover = n->flags & F_REACHED ? n->mover : -1;
+    out->visits = n->n;
+    out->expanded = !!(n->flags & F_EXPANDED);
+    out->terminal = !!(n->flags & F_TERMINAL);
+    out->proven = !!(n->flags & F_PROVEN);
+    out->decided = !!(n->flags & F_DECIDED);
+    out->decided_value = out->decided ? n->dv : 0.0f;
+    out->first_child = n->flags & F_EXPANDED ? n->child : -1;
+    out->n_children = n->flags & F_EXPANDED ? n->nchild : 0;
+    out->prior = n->prior;
+    for (int q = 0; q < NP; q++)
+        out->w[q] = n->w[q];
+    return MCTS_OK;
+}

@@ -1,0 +1,181 @@
+/* mcts_mp.h — PUCT Monte-Carlo tree search for games of 2–4 players with a value per player: Mancala
+ * básico (DESIGN.md §1.2, issue 8). The two-player Kalah search (mcts.h) is the model; what differs:
+ *
+ * Values are vectors. A value has one entry per player (absolute player order 0..players-1), each in
+ * [−1, 1]: the player's rank score mapped to [−1, 1], v_p = 2·basico_rank_score(p) − 1 (first place +1,
+ * last −1; shared places share the mean). Every node X stores its visit count N(X) and the vector sum W(X)
+ * of the values backed up through it; Q_p(X) = W_p(X) / N(X). Backup adds the leaf's whole vector to every
+ * node on the path — there is no sign to flip, so an extra sowing (the same player choosing again) needs no
+ * special case at all: each node simply chooses for ITS mover m, maximising
+ *     Q_m(X) + c_puct · P(X) · sqrt(N(P)) / (1 + N(X))          (PUCT, Silver et al. 2017/2018)
+ * over its children X (the max^n rule of Luckhardt & Irani 1986 applied to sampled values; Sturtevant 2003
+ * and Petosa & Balch 2019 use the same vector backup for multi-player UCT / AlphaZero). First-play urgency
+ * as in mcts.h: an unvisited child gets Q = Q_m(P) − fpu_reduction, clamped to [−1, 1].
+ *
+ * Leaves: an unexpanded, unfinished node is sent to the evaluator (mcts_mp_eval below), which returns move
+ * priors for the mover and a value vector; priors are masked to the legal pits and renormalised (uniform
+ * when they sum to 0 or are not finite). A finished position is valued exactly (its rank scores), never by
+ * the evaluator.
+ *
+ * Proofs (the max^n form of MCTS-Solver, when cfg.solver). Two kinds of exactness:
+ *   proven  — the whole value vector is exact: a finished position; a node all of whose children are proven
+ *             (it takes the vector of the child best for its mover m, ties to the lower pit); a node with a
+ *             proven child giving m first place (+1, the best possible).
+ *   decided — the value for the node's CHOOSER (the parent's mover) is exact: a proven node; a position
+ *             where the chooser's place is already decided (it just finished, or resigned); and, when the
+ *             chooser is the node's own mover (the node was reached by an extra sowing, or is the root), as
+ *             soon as one child is decided at +1 or every child is decided (the best of them). This is what
+ *             lets the search prove "I finish first with this chain of sowings" while the other players'
+ *             places are still open.
+ * A decided child's exact value replaces its Q in selection and the move choice; a child decided at −1
+ * (last place) is never chosen while another exists; a proven child is not descended again (its vector is
+ * backed up without an evaluation); the search stops once the root is decided (its best move is known).
+ * Noise, temperature, tree reuse, virtual loss (cfg.leaves_per_game > 1: a pending descent charges every
+ * node on its path with one loss (−1) for that node's parent's mover) and the mcts_config fields are as
+ * in mcts.h.
+ *
+ * Memory: nodes live in one pooled array that grows geometrically; reuse compacts the kept subtree.
+ * Errors: MCTS_* codes of evaluator.h, with a message where an err buffer (MCTS_ERRLEN) is taken.
+ */
+#ifndef SOWZERO_SELFPLAY_MCTS_MP_H
+#define SOWZERO_SELFPLAY_MCTS_MP_H
+
+#include <stdint.h>
+
+#include "env/basico.h"
+#include "nn/net.h"
+#include "selfplay/evaluator.h"
+#include "selfplay/mcts.h"
+#include "selfplay/rng.h"
+
+/* ---- evaluators ---- */
+
+typedef struct mcts_mp_eval mcts_mp_eval;
+
+/* The interface (as mcts_eval in evaluator.h, for básico positions). evaluate: n unfinished positions
+ * (1..max_batch) → prior (n × rules.pits floats, by the mover's relative pit, >= 0; illegal slots may hold
+ * anything finite) and value (n × rules.players floats, ABSOLUTE player order, each in [−1, 1]).
+ * Implementations embed it as their first member. One evaluator belongs to one thread at a time. */
+struct mcts_mp_eval {
+    int (*evaluate)(mcts_mp_eval *e, const basico_pos *pos, int n, float *prior, float *value);
+    void (*reseed)(mcts_mp_eval *e, uint64_t seed);   /* may be NULL */
+    void (*destroy)(mcts_mp_eval *e);
+    basico_rules rules;
+    int max_batch;
+    double forward_seconds;    /* wall time inside the expensive call (nn_forward / the playouts) */
+    uint64_t calls, positions;
+};
+
+/* The net evaluator: basico_encode of each position (mover first) and legal mask → one nn_forward call.
+ * The net must have input_dim basico_encode_dim(r), n_policy r->pits and n_value r->players; its value
+ * outputs are in the mover-relative order of the encoding (output j is player (mover + j) % players) and
+ * are rotated back to absolute order here. The net is borrowed and only read. NULL with a message on a
+ * mismatch / out of memory. */
+mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const basico_rules *r, int max_batch, char *err);
+
+/* Uniform priors over the legal pits; value = mean over `rollouts` (>= 1) uniformly random playouts to
+ * the end of the game of each player's 2·rank score − 1. Seeded by seed. */
+mcts_mp_eval *mcts_mp_eval_rollout_create(const basico_rules *r, int rollouts, int max_batch, uint64_t seed,
+                                          char *err);
+
+void mcts_mp_eval_free(mcts_mp_eval *e);
+
+/* One evaluator per worker thread (as mcts_eval_factory): net (shared, read-only) or rollouts. */
+typedef struct mcts_mp_eval_factory {
+    mcts_mp_eval *(*create)(const struct mcts_mp_eval_factory *f, const basico_rules *r, int max_batch,
+                            uint64_t seed, char *err);
+    const nn_net *net;
+    int rollouts;
+    void *user;
+} mcts_mp_eval_factory;
+
+mcts_mp_eval_factory mcts_mp_eval_factory_net(const nn_net *net);
+mcts_mp_eval_factory mcts_mp_eval_factory_rollout(int rollouts);
+
+/* ---- the single-position search (agents `mcts:` and `az:` for básico) ---- */
+
+typedef struct {
+    int move;                                 /* chosen relative pit */
+    int root_visits;
+    int visits[BASICO_MAX_PITS];              /* by relative pit, 0 on illegal pits */
+    float pi[BASICO_MAX_PITS];                /* visit shares, sum 1 */
+    float value[BASICO_MAX_PLAYERS];          /* Q(root) per player (absolute order) */
+    int proven;                               /* 1 if the root is proven (value is then exact) */
+    int won;                                  /* 1 if the chosen move assures the mover first place */
+    uint64_t evals;
+} mcts_mp_result;
+
+/* Searches p (unfinished) with cfg, WITHOUT noise, and picks the most visited root move (a child decided
+ * at +1 for the mover first; ties: the higher Q for the mover, then the lower pit). seed reseeds the tree
+ * and the evaluator (when it has reseed). ev->max_batch must be >= cfg.leaves_per_game.
+ * MCTS_OK, MCTS_EINVAL, MCTS_EOVER, MCTS_ENOMEM, MCTS_EEVAL (message in err). */
+int mcts_mp_search(const basico_rules *r, const basico_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
+                   uint64_t seed, mcts_mp_result *out, char *err);
+
+/* ---- the tree, for drivers that batch leaves across games ---- */
+
+typedef struct mcts_mp_tree mcts_mp_tree;
+
+mcts_mp_tree *mcts_mp_tree_create(const basico_rules *r, const mcts_config *cfg, uint64_t seed, char *err);
+void mcts_mp_tree_free(mcts_mp_tree *t);
+int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err);
+
+/* Discards the tree; the root becomes p (no pending leaves allowed). */
+void mcts_mp_set_root(mcts_mp_tree *t, const basico_pos *p);
+
+/* Plays relative pit `move` (legal at the root), keeping its subtree when cfg.reuse_tree. MCTS_OK,
+ * MCTS_EINVAL (illegal / leaves pending), MCTS_ENOMEM (tree reset to the new position, still usable). */
+int mcts_mp_advance(mcts_mp_tree *t, int move);
+
+const basico_pos *mcts_mp_root_pos(const mcts_mp_tree *t);
+
+/* 1 when cfg.sims simulations have completed since the root was set/reached, or the root is proven or
+ * finished. */
+int mcts_mp_done(const mcts_mp_tree *t);
+
+/* One descent (return values as mcts_select: a leaf handle >= 0 with *leaf filled, or MCTS_SIM_DONE,
+ * MCTS_COLLISION, MCTS_FULL, MCTS_ENOMEM). */
+int mcts_mp_select(mcts_mp_tree *t, basico_pos *leaf);
+
+/* Completes pending leaf `handle` with prior (pits floats) and value (players floats, absolute order,
+ * clamped to [−1, 1]): expands it and backs the vector up. MCTS_OK, MCTS_EINVAL, MCTS_ENOMEM. */
+int mcts_mp_complete(mcts_mp_tree *t, int handle, const float *prior, const float *value);
+
+int mcts_mp_pending(const mcts_mp_tree *t);
+
+/* Root statistics by relative pit (pits entries; illegal 0): visits and, when q != NULL, Q for the root's
+ * mover. Returns N(root). */
+int mcts_mp_root_visits(const mcts_mp_tree *t, int *visits, float *q);
+
+/* Q(root) per player (players floats, absolute order; zeros before any visit; the exact vector once the
+ * root is proven). Returns 1 if proven. */
+int mcts_mp_root_value(const mcts_mp_tree *t, float *value);
+
+/* 1 when the root is decided at +1: a move assures its mover first place (mcts_mp_choose plays it). */
+int mcts_mp_root_won(const mcts_mp_tree *t);
+
+/* Policy target π ∝ N^(1/tau) over the legal moves (tau == 0: one-hot of mcts_mp_choose(t, 0)).
+ * MCTS_OK or MCTS_EINVAL (no visited child). */
+int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi);
+
+/* The move to play: tau > 0 samples ∝ N^(1/tau) (tree RNG) among the children not decided at −1 (when
+ * another exists); tau == 0 the best (a child decided at +1, else the most visited not decided at −1, ties
+ * by Q then lower pit). A child decided at +1 is always played, even with tau > 0. Returns the relative pit or MCTS_EINVAL. */
+int mcts_mp_choose(mcts_mp_tree *t, double tau);
+
+mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t);
+
+/* Inspection for tests: node count, root index, and one node's fields. */
+typedef struct {
+    int parent, move, mover, visits, expanded, terminal, proven, first_child, n_children;
+    int decided;                    /* the chooser's value is exact: */
+    float decided_value;            /* that value (for the parent's mover) */
+    float prior;
+    double w[BASICO_MAX_PLAYERS];   /* value sums per player (absolute order) */
+} mcts_mp_node_info;
+int mcts_mp_node_count(const mcts_mp_tree *t);
+int mcts_mp_root_index(const mcts_mp_tree *t);
+int mcts_mp_node_get(const mcts_mp_tree *t, int index, mcts_mp_node_info *out);
+int mcts_mp_node_child(const mcts_mp_tree *t, int index, int move);
+
+#endif

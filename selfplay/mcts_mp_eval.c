@@ -1,0 +1,286 @@
+/* mcts_mp_eval.c — the básico evaluators (net: basico_encode → one nn_forward; random rollouts), their
+ * factories, and the single-position search mcts_mp_search (conventions in mcts_mp.h). */
+#include "selfplay/mcts_mp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void mcts_mp_eval_free(mcts_mp_eval *e)
+{
+    if (e)
+        e->destroy(e);
+}
+
+/* ---- net ---- */
+
+typedef struct {
+    mcts_mp_eval base;
+    const nn_net *net;
+    nn_workspace *ws;
+    float *x, *v;
+    uint8_t *legal;
+} net_eval;
+
+static int net_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *prior, float *value)
+{
+    net_eval *ne = (net_eval *)e;
+    const basico_rules *r = &e->rules;
+    const int dim = basico_encode_dim(r), m = r->pits, np = r->players;
+    if (n < 1 || n > e->max_batch)
+        return MCTS_EINVAL;
+    for (int i = 0; i < n; i++) {
+        basico_encode(r, &pos[i], ne->x + (size_t)i * dim);
+        unsigned legal = basico_legal(r, &pos[i]);
+        for (int k = 0; k < m; k++)
+            ne->legal[i * m + k] = (uint8_t)(legal >> k & 1u);
+    }
+    double t0 = now_s();
+    int rc = nn_forward(ne->net, ne->ws, ne->x, ne->legal, n, prior, ne->v);
+    e->forward_seconds += now_s() - t0;
+    e->calls++;
+    e->positions += (uint64_t)n;
+    /* value output j is relative player j (mover first): rotate to absolute order */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < np; j++)
+            value[i * np + (pos[i].to_move + j) % np] = ne->v[i * np + j];
+    return rc == NN_OK ? MCTS_OK : MCTS_EEVAL;
+}
+
+static void net_destroy(mcts_mp_eval *e)
+{
+    net_eval *ne = (net_eval *)e;
+    nn_workspace_free(ne->ws);
+    free(ne->x);
+    free(ne->v);
+    free(ne->legal);
+    free(ne);
+}
+
+mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const basico_rules *r, int max_batch, char *err)
+{
+    if (!net || !r || max_batch < 1) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "net evaluator: %s", !net ? "no net" : !r ? "no rules" : "max_batch < 1");
+        return NULL;
+    }
+    const nn_config *c = nn_net_config(net);
+    if (c->input_dim != basico_encode_dim(r) || c->n_policy != r->pits || c->n_value != r->players) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN,
+                     "net has input_dim %d, n_policy %d, n_value %d; these basico rules need %d, %d and %d",
+                     c->input_dim, c->n_policy, c->n_value, basico_encode_dim(r), r->pits, r->players);
+        return NULL;
+    }
+    net_eval *ne = calloc(1, sizeof *ne);
+    if (ne) {
+        ne->base = (mcts_mp_eval){.evaluate = net_evaluate, .destroy = net_destroy, .rules = *r,
+                                  .max_batch = max_batch};
+        ne->net = net;
+        ne->ws = nn_workspace_create(net, max_batch);
+        ne->x = malloc((size_t)max_batch * (size_t)basico_encode_dim(r) * sizeof *ne->x);
+        ne->v = malloc((size_t)max_batch * (size_t)r->players * sizeof *ne->v);
+        ne->legal = malloc((size_t)max_batch * (size_t)r->pits);
+    }
+    if (!ne || !ne->ws || !ne->x || !ne->v || !ne->legal) {
+        if (ne)
+            net_destroy(&ne->base);
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "net evaluator: out of memory (batch %d)", max_batch);
+        return NULL;
+    }
+    return &ne->base;
+}
+
+/* ---- random rollouts ---- */
+
+typedef struct {
+    mcts_mp_eval base;
+    int rollouts;
+    mcts_rng rng;
+} rollout_eval;
+
+/* A básico game ends: stones that reach a store never leave it and every lap of the circuit passes a
+ * store, so the pits empty. The cap only guards against a rules bug; a capped playout is scored by
+ * basico's static order (fewest stones left first) through the ranking of a resign-free position. */
+#define ROLLOUT_CAP 100000
+
+static void playout(const basico_rules *r, basico_pos p, mcts_rng *rng, float *acc)
+{
+    for (int s = 0; !p.over && s < ROLLOUT_CAP; s++) {
+        unsigned legal = basico_legal(r, &p);
+        uint32_t j = mcts_rng_below(rng, (uint32_t)__builtin_popcount(legal));
+        while (j--)
+            legal &= legal - 1;
+        basico_play(r, &p, __builtin_ctz(legal), NULL);
+    }
+    for (int q = 0; q < r->players; q++)
+        acc[q] += p.over ? (float)(2.0 * basico_rank_score(r, &p, q) - 1.0) : 0.0f;
+}
+
+static int rollout_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *prior, float *value)
+{
+    rollout_eval *re = (rollout_eval *)e;
+    const int m = e->rules.pits, np = e->rules.players;
+    double t0 = now_s();
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < m; k++)
+            prior[i * m + k] = 1.0f;
+        float acc[BASICO_MAX_PLAYERS] = {0};
+        for (int j = 0; j < re->rollouts; j++)
+            playout(&e->rules, pos[i], &re->rng, acc);
+        for (int q = 0; q < np; q++)
+            value[i * np + q] = acc[q] / (float)re->rollouts;
+    }
+    e->forward_seconds += now_s() - t0;
+    e->calls++;
+    e->positions += (uint64_t)n;
+    return MCTS_OK;
+}
+
+static void rollout_reseed(mcts_mp_eval *e, uint64_t seed) { mcts_rng_seed(&((rollout_eval *)e)->rng, seed); }
+static void rollout_destroy(mcts_mp_eval *e) { free(e); }
+
+mcts_mp_eval *mcts_mp_eval_rollout_create(const basico_rules *r, int rollouts, int max_batch, uint64_t seed,
+                                          char *err)
+{
+    if (!r || rollouts < 1 || max_batch < 1 || basico_rules_check(r, NULL) != BASICO_OK) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "rollout evaluator: %s",
+                     !r ? "no rules" : rollouts < 1 ? "rollouts must be >= 1" : max_batch < 1 ? "max_batch < 1"
+                                                                                 : "bad basico rules");
+        return NULL;
+    }
+    rollout_eval *re = calloc(1, sizeof *re);
+    if (!re) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "rollout evaluator: out of memory");
+        return NULL;
+    }
+    re->base = (mcts_mp_eval){.evaluate = rollout_evaluate, .reseed = rollout_reseed, .destroy = rollout_destroy,
+                              .rules = *r, .max_batch = max_batch};
+    re->rollouts = rollouts;
+    mcts_rng_seed(&re->rng, seed);
+    return &re->base;
+}
+
+/* ---- factories ---- */
+
+static mcts_mp_eval *net_factory(const mcts_mp_eval_factory *f, const basico_rules *r, int max_batch,
+                                 uint64_t seed, char *err)
+{
+    (void)seed;
+    return mcts_mp_eval_net_create(f->net, r, max_batch, err);
+}
+
+static mcts_mp_eval *rollout_factory(const mcts_mp_eval_factory *f, const basico_rules *r, int max_batch,
+                                     uint64_t seed, char *err)
+{
+    return mcts_mp_eval_rollout_create(r, f->rollouts, max_batch, seed, err);
+}
+
+mcts_mp_eval_factory mcts_mp_eval_factory_net(const nn_net *net)
+{
+    return (mcts_mp_eval_factory){.create = net_factory, .net = net};
+}
+
+mcts_mp_eval_factory mcts_mp_eval_factory_rollout(int rollouts)
+{
+    return (mcts_mp_eval_factory){.create = rollout_factory, .rollouts = rollouts};
+}
+
+/* ---- the single-position search ---- */
+
+int mcts_mp_search(const basico_rules *r, const basico_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
+                   uint64_t seed, mcts_mp_result *out, char *err)
+{
+    if (!r || !p || !cfg || !ev || !out) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "mcts_mp_search: NULL argument");
+        return MCTS_EINVAL;
+    }
+    int rc = mcts_config_check(cfg, err);
+    if (rc != MCTS_OK)
+        return rc;
+    if (ev->max_batch < cfg->leaves_per_game || ev->rules.pits != r->pits || ev->rules.players != r->players) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN,
+                     "mcts_mp_search: evaluator batch %d < mcts.leaves_per_game %d, or its rules differ",
+                     ev->max_batch, cfg->leaves_per_game);
+        return MCTS_EINVAL;
+    }
+    if (p->over || basico_legal(r, p) == 0) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "mcts_mp_search: the game is over");
+        return MCTS_EOVER;
+    }
+    mcts_config c = *cfg;
+    c.dirichlet_eps = 0.0;
+    mcts_mp_tree *t = mcts_mp_tree_create(r, &c, seed, err);
+    const int B = cfg->leaves_per_game, np = r->players, m = r->pits;
+    basico_pos *leaf = malloc((size_t)B * sizeof *leaf);
+    int *handle = malloc((size_t)B * sizeof *handle);
+    float *prior = malloc((size_t)B * (size_t)m * sizeof *prior);
+    float *value = malloc((size_t)B * (size_t)np * sizeof *value);
+    if (!t || !leaf || !handle || !prior || !value) {
+        rc = MCTS_ENOMEM;
+        goto done;
+    }
+    if (ev->reseed)
+        ev->reseed(ev, seed);
+    mcts_mp_set_root(t, p);
+    uint64_t evals0 = ev->positions;
+    /* Gather up to B leaves (collisions end a gather early: the rest of the tree is then pending), evaluate
+     * them in one call, complete them. */
+    while (!mcts_mp_done(t) && rc == MCTS_OK) {
+        int n = 0;
+        for (int tries = 0; n < B && tries < 4 * B && !mcts_mp_done(t); tries++) {
+            int h = mcts_mp_select(t, &leaf[n]);
+            if (h >= 0)
+                handle[n++] = h;
+            else if (h == MCTS_ENOMEM)
+                rc = MCTS_ENOMEM;
+            if (h == MCTS_FULL || h == MCTS_COLLISION || h == MCTS_ENOMEM)
+                break;
+        }
+        if (rc == MCTS_OK && n > 0 && ev->evaluate(ev, leaf, n, prior, value) != MCTS_OK) {
+            rc = MCTS_EEVAL;  /* the leaves are still completed (neutrally) so the tree is consistent */
+            memset(prior, 0, (size_t)n * (size_t)m * sizeof *prior);
+            memset(value, 0, (size_t)n * (size_t)np * sizeof *value);
+        }
+        for (int i = 0; i < n; i++) {
+            int crc = mcts_mp_complete(t, handle[i], prior + (size_t)i * m, value + (size_t)i * np);
+            if (crc != MCTS_OK && rc == MCTS_OK)
+                rc = crc;
+        }
+    }
+    if (rc == MCTS_OK) {
+        memset(out, 0, sizeof *out);
+        out->root_visits = mcts_mp_root_visits(t, out->visits, NULL);
+        mcts_mp_policy(t, 1.0, out->pi);
+        out->move = mcts_mp_choose(t, 0.0);
+        out->proven = mcts_mp_root_value(t, out->value);
+        out->won = mcts_mp_root_won(t);
+        out->evals = ev->positions - evals0;
+        if (out->move < 0)
+            rc = MCTS_EEVAL;
+    }
+done:
+    if (rc != MCTS_OK && err)
+        snprintf(err, MCTS_ERRLEN, "mcts_mp_search: %s",
+                 rc == MCTS_ENOMEM ? "out of memory" : "the evaluator failed");
+    mcts_mp_tree_free(t);
+    free(leaf);
+    free(handle);
+    free(prior);
+    free(value);
+    return rc;
+}
