@@ -24,6 +24,7 @@ typedef struct {
     uint8_t pside;      /* player to move at the parent; the root's own side for the root */
     uint8_t flags;
     int8_t proven;      /* −1/0/+1 for pside, or MCTS_UNPROVEN */
+    int32_t pos;        /* index of this node's position in the position pool once F_REACHED, else −1 */
 } mnode;
 
 struct mcts_tree {
@@ -33,6 +34,11 @@ struct mcts_tree {
     kalah_pos root_pos;
     mnode *pool, *spare;        /* spare: the second pool, the target of compaction on reuse */
     int cap, spare_cap, count;
+    /* Positions of the reached nodes (about one per simulation, not one per node): a descent reads them
+     * instead of re-sowing every move from the root, and sows only once, into a node reached the first
+     * time. Compacted together with the nodes on reuse. */
+    kalah_pos *ppool, *pspare;
+    int pcap, pspare_cap, pcount;
     int start_n;                /* N(root) when the current move's search began: it runs cfg.sims more */
     int npend;
     int32_t pend_node[MAX_PENDING];
@@ -86,19 +92,26 @@ int mcts_config_check(const mcts_config *c, char *err)
 
 /* ---- pool ---- */
 
-static int grow(mnode **pool, int *cap, int need)
+/* Makes *pool (elements of `size` bytes) hold at least `need`, growing geometrically. 0 when out of memory. */
+static int grow_pool(void **pool, int *cap, int need, size_t size)
 {
     if (need <= *cap)
         return 1;
     int nc = *cap ? *cap : 256;
     while (nc < need)
         nc = nc > (1 << 29) ? need : nc * 2;
-    mnode *p = realloc(*pool, (size_t)nc * sizeof *p);
+    void *p = realloc(*pool, (size_t)nc * size);
     if (!p)
         return 0;
     *pool = p;
     *cap = nc;
     return 1;
+}
+
+static int grow(mnode **pool, int *cap, int need) { return grow_pool((void **)pool, cap, need, sizeof **pool); }
+static int grow_pos(kalah_pos **pool, int *cap, int need)
+{
+    return grow_pool((void **)pool, cap, need, sizeof **pool);
 }
 
 /* The final result of finished position p for `side`: +1 win, 0 draw, −1 loss. */
@@ -119,6 +132,9 @@ static void init_root(mcts_tree *t)
     n->side = n->pside = t->root_pos.side;
     n->flags = F_REACHED;
     n->proven = MCTS_UNPROVEN;
+    n->pos = 0;
+    t->ppool[0] = t->root_pos;
+    t->pcount = 1;
     if (t->root_pos.over) {
         n->flags |= F_TERMINAL;
         if (t->cfg.solver)
@@ -136,7 +152,9 @@ mcts_tree *mcts_tree_create(const kalah_rules *r, const mcts_config *cfg, uint64
     if (!r || kalah_rules_check(r, err) != KALAH_OK || mcts_config_check(cfg, err) != MCTS_OK)
         return NULL;
     mcts_tree *t = calloc(1, sizeof *t);
-    if (!t || !grow(&t->pool, &t->cap, 1024)) {
+    if (!t || !grow(&t->pool, &t->cap, 1024) || !grow_pos(&t->ppool, &t->pcap, 256)) {
+        if (t)
+            free(t->pool);
         free(t);
         if (err)
             snprintf(err, MCTS_ERRLEN, "out of memory");
@@ -156,6 +174,8 @@ void mcts_tree_free(mcts_tree *t)
         return;
     free(t->pool);
     free(t->spare);
+    free(t->ppool);
+    free(t->pspare);
     free(t);
 }
 
@@ -282,22 +302,28 @@ int mcts_select(mcts_tree *t, kalah_pos *leaf)
     const mnode *root = &t->pool[0];
     if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->start_n + t->cfg.sims))
         return MCTS_FULL;
-    kalah_pos pos = t->root_pos;
+    /* A descent reaches at most one new node: room for its position now, before anything is charged. */
+    if (!grow_pos(&t->ppool, &t->pcap, t->pcount + 1))
+        return MCTS_ENOMEM;
     int x = 0;
     for (;;) {
         mnode *nd = &t->pool[x];
         if (!(nd->flags & F_REACHED)) {
+            kalah_pos *pp = &t->ppool[t->pcount];
+            *pp = t->ppool[t->pool[nd->parent].pos];
+            kalah_sow(&t->r, pp, nd->move, NULL);
+            nd->pos = t->pcount++;
             nd->flags |= F_REACHED;
-            nd->side = pos.side;
-            if (pos.over) {
+            nd->side = pp->side;
+            if (pp->over) {
                 nd->flags |= F_TERMINAL;
                 if (t->cfg.solver)
-                    nd->proven = (int8_t)result_for(&t->r, &pos, nd->pside);
+                    nd->proven = (int8_t)result_for(&t->r, pp, nd->pside);
             }
         }
         nd->vl++;
         if (nd->flags & F_TERMINAL) {
-            backup(t, x, (float)kalah_winner(&t->r, &pos));
+            backup(t, x, (float)kalah_winner(&t->r, &t->ppool[nd->pos]));
             return MCTS_SIM_DONE;
         }
         if (x != 0 && nd->proven != MCTS_UNPROVEN) {
@@ -312,16 +338,16 @@ int mcts_select(mcts_tree *t, kalah_pos *leaf)
             int h = 0; /* a free slot exists: npend < leaves_per_game <= MAX_PENDING */
             while (t->pend_node[h] >= 0)
                 h++;
+            const kalah_pos *pos = &t->ppool[nd->pos];
             nd->flags |= F_PENDING;
             t->pend_node[h] = x;
-            t->pend_side[h] = pos.side;
-            t->pend_legal[h] = kalah_legal(&t->r, &pos);
+            t->pend_side[h] = pos->side;
+            t->pend_legal[h] = kalah_legal(&t->r, pos);
             t->npend++;
-            *leaf = pos;
+            *leaf = *pos;
             return h;
         }
         x = best_child(t, nd);
-        kalah_sow(&t->r, &pos, t->pool[x].move, NULL);
     }
 }
 
@@ -356,6 +382,7 @@ static int expand(mcts_tree *t, int x, unsigned legal, int side, const float *pr
         c->move = (uint8_t)k;
         c->pside = (uint8_t)side;
         c->proven = MCTS_UNPROVEN;
+        c->pos = -1;
     }
     nd->child = t->count;
     nd->nchild = (uint8_t)nc;
@@ -392,7 +419,7 @@ int mcts_advance(mcts_tree *t, int move)
         init_root(t);
         return MCTS_OK;
     }
-    if (!grow(&t->spare, &t->spare_cap, t->count)) {
+    if (!grow(&t->spare, &t->spare_cap, t->count) || !grow_pos(&t->pspare, &t->pspare_cap, t->pcount)) {
         init_root(t);
         return MCTS_ENOMEM;
     }
@@ -420,6 +447,19 @@ int mcts_advance(mcts_tree *t, int move)
         dst[i].child = n;
         n += dst[i].nchild;
     }
+    int np = 0;
+    for (int i = 0; i < n; i++)
+        if (dst[i].flags & F_REACHED) {
+            t->pspare[np] = t->ppool[dst[i].pos];
+            dst[i].pos = np++;
+        }
+    kalah_pos *pp = t->ppool;
+    t->ppool = t->pspare;
+    t->pspare = pp;
+    int pcap = t->pcap;
+    t->pcap = t->pspare_cap;
+    t->pspare_cap = pcap;
+    t->pcount = np;
     t->spare = src;
     t->pool = dst;
     int cap = t->cap;
