@@ -1,0 +1,464 @@
+/* basico_match.c — the básico match runner (seat plans, openings, threads, statistics); see basico_match.h. */
+#include "eval/basico_match.h"
+#include "env/errbuf.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eval/agent_impl.h"   /* agent_mix, agent_splitmix */
+
+#define set_err(err, ...) errbuf_set(err, MATCH_ERRLEN, __VA_ARGS__)
+
+basico_match_config basico_match_config_default(void)
+{
+    basico_match_config c;
+    memset(&c, 0, sizeof c);
+    c.games = 120;
+    c.opening_plies = 2;
+    c.threads = 1;
+    c.seed = 1;
+    return c;
+}
+
+int basico_match_group_size(int n_agents, int players)
+{
+    if (players < 2 || players > BASICO_MAX_PLAYERS)
+        return 0;
+    if (n_agents == players) {
+        int f = 1;
+        for (int i = 2; i <= n_agents; i++)
+            f *= i;
+        return f;
+    }
+    return n_agents == 2 ? players : 0;
+}
+
+void basico_match_seats(int n_agents, int players, int game, int *agent_at)
+{
+    int j = game % basico_match_group_size(n_agents, players);
+    if (n_agents != players) {
+        for (int s = 0; s < players; s++)
+            agent_at[s] = s == j ? 0 : 1;
+        return;
+    }
+    /* The j-th permutation in lexicographic order (factorial number system). */
+    int pool[BASICO_MAX_PLAYERS], n = players, f = 1;
+    for (int i = 0; i < n; i++)
+        pool[i] = i;
+    for (int i = 2; i < n; i++)
+        f *= i;
+    for (int s = 0; s < players; s++) {
+        int idx = j / f;
+        j %= f;
+        agent_at[s] = pool[idx];
+        for (int i = idx; i + 1 < n; i++)
+            pool[i] = pool[i + 1];
+        n--;
+        if (n > 1)
+            f /= n;
+    }
+}
+
+static int random_pit(unsigned legal, uint64_t *state)
+{
+    unsigned n = (unsigned)__builtin_popcount(legal);
+    unsigned j = (unsigned)(((agent_splitmix(state) >> 32) * (uint64_t)n) >> 32);
+    for (int k = 0;; k++)
+        if (legal & (1u << k) && j-- == 0)
+            return k;
+}
+
+int basico_match_opening(const basico_rules *r, int plies, uint64_t seed, int group, basico_pos *out,
+                         uint8_t *moves)
+{
+    uint64_t state = agent_mix(seed ^ 0x626f70656e696e67ULL, (uint64_t)group);
+    basico_pos p;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        basico_start(r, &p);
+        for (int i = 0; i < plies && !p.over; i++) {
+            int k = random_pit(basico_legal(r, &p), &state);
+            if (moves)
+                moves[i] = (uint8_t)k;
+            basico_play(r, &p, k, NULL);
+        }
+        if (!p.over) {
+            *out = p;
+            return plies;
+        }
+    }
+    /* Tiny boards: the lowest pit that does not end the game, stopping where every pit would. */
+    basico_start(r, &p);
+    int i;
+    for (i = 0; i < plies; i++) {
+        unsigned legal = basico_legal(r, &p);
+        int pick = -1;
+        for (int k = 0; k < r->pits && pick < 0; k++) {
+            basico_pos q = p;
+            if (legal & (1u << k) && basico_play(r, &q, k, NULL) == BASICO_OK && !q.over)
+                pick = k;
+        }
+        if (pick < 0)
+            break;
+        if (moves)
+            moves[i] = (uint8_t)pick;
+        basico_play(r, &p, pick, NULL);
+    }
+    *out = p;
+    return i;
+}
+
+/* ---- the parallel runner ---- */
+
+typedef struct {
+    const basico_rules *r;
+    const basico_match_config *cfg;
+    const char *const *specs;
+    int n_agents, group;
+    pthread_mutex_t lock;
+    int next_game, done, failed, rc;
+    char err[MATCH_ERRLEN];
+    basico_match_game *game;
+    char **records;          /* per game, or NULL */
+} runner;
+
+typedef struct {
+    runner *run;
+    basico_agent *inst[BASICO_MAX_PLAYERS]; /* one per seat */
+    int inst_agent[BASICO_MAX_PLAYERS];     /* the spec index of each instance */
+    uint8_t *moves;                          /* the current game's moves (records) */
+    int cap;
+} worker_ctx;
+
+static void fail(runner *run, int rc, const char *msg)
+{
+    pthread_mutex_lock(&run->lock);
+    if (!run->failed) {
+        run->failed = 1;
+        run->rc = rc;
+        set_err(run->err, "%s", msg);
+    }
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* The game's record line (see basico_match.h), or NULL when out of memory. */
+static char *record_line(const runner *run, int g, const int *agent_at, const uint8_t *moves, int n_moves,
+                         int n_opening, const basico_match_game *res)
+{
+    const basico_rules *r = run->r;
+    size_t cap = 256 + 2 * (size_t)n_moves;
+    for (int s = 0; s < r->players; s++)
+        cap += strlen(run->specs[agent_at[s]]) + 16;
+    char *buf = malloc(cap), rules[128];
+    if (!buf)
+        return NULL;
+    size_t n = (size_t)snprintf(buf, cap, "game=%d\trules=%s", g + 1, basico_rules_format(r, rules, sizeof rules));
+    for (int s = 0; s < r->players; s++)
+        n += (size_t)snprintf(buf + n, cap - n, "\tseat%d=%s", s, run->specs[agent_at[s]]);
+    n += (size_t)snprintf(buf + n, cap - n, "\topening=%d\tmoves=", n_opening);
+    for (int i = 0; i < n_moves; i++) {
+        if (i)
+            buf[n++] = ' ';
+        buf[n++] = (char)('a' + moves[i]);
+    }
+    n += (size_t)snprintf(buf + n, cap - n, "\tplaces=");
+    for (int s = 0; s < r->players; s++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%d", s ? "," : "", res->place[s]);
+    snprintf(buf + n, cap - n, "\tsows=%d\n", res->sows);
+    return buf;
+}
+
+/* Plays game g with this worker's instances. 0, or a MATCH_* code with the message in err. */
+static int play_game(worker_ctx *w, int g, char *err)
+{
+    runner *run = w->run;
+    const basico_rules *r = run->r;
+    const basico_match_config *cfg = run->cfg;
+    int agent_at[BASICO_MAX_PLAYERS], used = 0;
+    basico_agent *seat[BASICO_MAX_PLAYERS];
+    basico_match_seats(run->n_agents, r->players, g, agent_at);
+    for (int s = 0; s < r->players; s++)
+        for (int m = 0; m < r->players; m++)
+            if (!(used & (1 << m)) && w->inst_agent[m] == agent_at[s]) {
+                used |= 1 << m;
+                seat[s] = w->inst[m];
+                break;
+            }
+    basico_pos p;
+    uint8_t opening[1000];
+    int n_open = basico_match_opening(r, cfg->opening_plies, cfg->seed, g / run->group, &p, opening);
+    basico_start(r, &p);
+    uint64_t game_seed = agent_mix(cfg->seed, (uint64_t)g + 1);
+    for (int s = 0; s < r->players; s++)
+        basico_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
+    int ply;
+    for (ply = 0; !p.over; ply++) {
+        int k;
+        if (ply < n_open) {
+            k = opening[ply];
+        } else {
+            if (ply >= BASICO_MATCH_MAX_SOWS) {
+                set_err(err, "game %d went past %d sowings", g + 1, BASICO_MATCH_MAX_SOWS);
+                return MATCH_EGAME;
+            }
+            basico_agent *mover = seat[p.to_move];
+            int rc = basico_agent_choose(mover, &p, &k);
+            if (rc != AGENT_OK) {
+                set_err(err, "game %d: agent '%s' (seat %d) failed: %s", g + 1, basico_agent_spec(mover), p.to_move,
+                        basico_agent_error(mover));
+                return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+            }
+        }
+        if (run->records) {
+            if (ply == w->cap) {
+                int cap = w->cap ? 2 * w->cap : 256;
+                uint8_t *m = realloc(w->moves, (size_t)cap);
+                if (!m) {
+                    set_err(err, "out of memory");
+                    return MATCH_ENOMEM;
+                }
+                w->moves = m;
+                w->cap = cap;
+            }
+            w->moves[ply] = (uint8_t)k;
+        }
+        for (int s = 0; s < r->players; s++)
+            basico_agent_notify(seat[s], &p, k);
+        if (basico_play(r, &p, k, NULL) != BASICO_OK) {
+            set_err(err, "game %d: illegal move %d at ply %d", g + 1, k, ply + 1);
+            return MATCH_EAGENT;
+        }
+    }
+    basico_match_game *res = &run->game[g];
+    for (int s = 0; s < r->players; s++) {
+        res->agent[s] = (uint8_t)agent_at[s];
+        res->place[s] = p.place[s];
+    }
+    res->sows = ply;
+    if (run->records && !(run->records[g] = record_line(run, g, agent_at, w->moves, ply, n_open, res))) {
+        set_err(err, "out of memory");
+        return MATCH_ENOMEM;
+    }
+    return MATCH_OK;
+}
+
+static void *worker(void *arg)
+{
+    worker_ctx *w = arg;
+    runner *run = w->run;
+    char err[MATCH_ERRLEN];
+    for (;;) {
+        pthread_mutex_lock(&run->lock);
+        int g = run->failed || run->next_game >= run->cfg->games ? -1 : run->next_game++;
+        pthread_mutex_unlock(&run->lock);
+        if (g < 0)
+            break;
+        int rc = play_game(w, g, err);
+        if (rc) {
+            fail(run, rc, err);
+            break;
+        }
+        pthread_mutex_lock(&run->lock);
+        run->done++;
+        if (run->cfg->progress)
+            run->cfg->progress(run->cfg->progress_ud, run->done, run->cfg->games);
+        pthread_mutex_unlock(&run->lock);
+    }
+    return NULL;
+}
+
+/* Per-agent statistics and the two-player tally, in game order. */
+static void tally(basico_match_result *out, const basico_rules *r)
+{
+    const int n = r->players;
+    long sows = 0;
+    for (int g = 0; g < out->games; g++) {
+        const basico_match_game *gm = &out->game[g];
+        int seen = 0, shared_first = 0;
+        for (int s = 0; s < n; s++)
+            shared_first += gm->place[s] == 1;
+        for (int s = 0; s < n; s++) {
+            basico_match_agent_stats *a = &out->agent[gm->agent[s]];
+            if (!(seen & (1 << gm->agent[s])))
+                a->games++;
+            seen |= 1 << gm->agent[s];
+            a->seats++;
+            a->place_sum += gm->place[s];
+            a->mean_score += (double)(n - gm->place[s]) / (n - 1); /* a sum until divided below */
+            a->seat_n[s]++;
+            a->seat_place[s] += gm->place[s];
+            if (gm->place[s] == 1) {
+                a->firsts++;
+                a->first_share += 1.0 / shared_first;
+            }
+        }
+        if (out->duel) {
+            int a_seat = gm->agent[0] == 0 ? 0 : 1;
+            int pa = gm->place[a_seat], pb = gm->place[1 - a_seat];
+            match_tally *ts[2] = {&out->two.all, &out->two.seat[a_seat]};
+            for (int i = 0; i < 2; i++) {
+                ts[i]->wins += pa < pb;
+                ts[i]->draws += pa == pb;
+                ts[i]->losses += pa > pb;
+            }
+        }
+        sows += gm->sows;
+    }
+    for (int i = 0; i < out->n_agents; i++) {
+        basico_match_agent_stats *a = &out->agent[i];
+        if (a->seats) {
+            a->mean_place = a->place_sum / a->seats;
+            a->mean_score /= a->seats;
+        }
+        for (int s = 0; s < n; s++)
+            if (a->seat_n[s])
+                a->seat_place[s] /= a->seat_n[s];
+    }
+    out->avg_sows = out->games ? (double)sows / out->games : 0;
+    if (out->duel)
+        match_result_stats(&out->two);
+}
+
+static int check(const char *const *specs, int n_agents, const basico_rules *r, const basico_match_config *cfg,
+                 char *err)
+{
+    char rerr[KALAH_ERRLEN];
+    if (basico_rules_check(r, rerr) != BASICO_OK) {
+        set_err(err, "rules: %s", rerr);
+        return MATCH_EINVAL;
+    }
+    if (!basico_match_group_size(n_agents, r->players)) {
+        set_err(err, "%d agents for %d players: give %d agents (every seat permutation) or 2 (A against a field "
+                "of B)", n_agents, r->players, r->players);
+        return MATCH_EINVAL;
+    }
+    if (cfg->games < 1 || cfg->games > 100000000) {
+        set_err(err, "games must be in 1..100000000, got %d", cfg->games);
+        return MATCH_EINVAL;
+    }
+    if (cfg->opening_plies < 0 || cfg->opening_plies > 1000) {
+        set_err(err, "opening plies must be in 0..1000, got %d", cfg->opening_plies);
+        return MATCH_EINVAL;
+    }
+    if (cfg->threads < 1 || cfg->threads > 1024) {
+        set_err(err, "threads must be in 1..1024, got %d", cfg->threads);
+        return MATCH_EINVAL;
+    }
+    for (int i = 0; i < n_agents; i++)
+        if (!specs[i] || (cfg->keep_records && strpbrk(specs[i], "\t\n\r"))) {
+            set_err(err, "agent %d: %s", i + 1,
+                    specs[i] ? "a spec with a tab or newline cannot be written to the records" : "no spec");
+            return MATCH_EINVAL;
+        }
+    return MATCH_OK;
+}
+
+int basico_match_run(const char *const *specs, int n_agents, const basico_rules *r, const basico_match_config *cfg,
+                     basico_match_result *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check(specs, n_agents, r, cfg, err);
+    if (rc)
+        return rc;
+    runner run;
+    memset(&run, 0, sizeof run);
+    run.r = r;
+    run.cfg = cfg;
+    run.specs = specs;
+    run.n_agents = n_agents;
+    run.group = basico_match_group_size(n_agents, r->players);
+    int nt = cfg->threads < cfg->games ? cfg->threads : cfg->games;
+    worker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
+    pthread_t *tid = calloc((size_t)nt, sizeof *tid);
+    run.game = calloc((size_t)cfg->games, sizeof *run.game);
+    if (cfg->keep_records)
+        run.records = calloc((size_t)cfg->games, sizeof *run.records);
+    rc = MATCH_ENOMEM;
+    if (!ctx || !tid || !run.game || (cfg->keep_records && !run.records)) {
+        set_err(err, "out of memory");
+        goto out;
+    }
+    /* Instances: one per seat. Agent i needs as many as the seats it fills in one game (the plan fixes that
+     * count): 1 each for k == players; A 1 and B players - 1 for a field. All created here, in one thread. */
+    int copies[BASICO_MAX_PLAYERS] = {0}, at[BASICO_MAX_PLAYERS];
+    basico_match_seats(n_agents, r->players, 0, at);
+    for (int s = 0; s < r->players; s++)
+        copies[at[s]]++;
+    char aerr[AGENT_ERRLEN];
+    rc = MATCH_EAGENT;
+    for (int t = 0; t < nt; t++) {
+        ctx[t].run = &run;
+        for (int i = 0, m = 0; i < n_agents; i++)
+            for (int c = 0; c < copies[i]; c++, m++) {
+                ctx[t].inst_agent[m] = i;
+                if (!(ctx[t].inst[m] = basico_agent_create(specs[i], r, aerr))) {
+                    set_err(err, "%s", aerr);
+                    goto out;
+                }
+            }
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_mutex_init(&run.lock, NULL);
+    int started = 0;
+    for (int t = 1; t < nt; t++) {
+        if (pthread_create(&tid[t], NULL, worker, &ctx[t]))
+            break;
+        started = t;
+    }
+    worker(&ctx[0]);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&run.lock);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (run.failed) {
+        rc = run.rc;
+        set_err(err, "%s", run.err);
+        goto out;
+    }
+    out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    out->players = r->players;
+    out->n_agents = n_agents;
+    out->games = cfg->games;
+    out->game = run.game;
+    run.game = NULL;
+    out->duel = r->players == 2;
+    tally(out, r);
+    if (run.records) {
+        out->records = run.records;
+        out->n_records = cfg->games;
+        run.records = NULL;
+    }
+    rc = MATCH_OK;
+out:
+    if (ctx)
+        for (int t = 0; t < nt; t++) {
+            for (int m = 0; m < BASICO_MAX_PLAYERS; m++)
+                basico_agent_free(ctx[t].inst[m]);
+            free(ctx[t].moves);
+        }
+    free(ctx);
+    free(tid);
+    free(run.game);
+    if (run.records) {
+        for (int g = 0; g < cfg->games; g++)
+            free(run.records[g]);
+        free(run.records);
+    }
+    return rc;
+}
+
+void basico_match_result_free(basico_match_result *res)
+{
+    free(res->game);
+    res->game = NULL;
+    if (res->records) {
+        for (int g = 0; g < res->n_records; g++)
+            free(res->records[g]);
+        free(res->records);
+    }
+    res->records = NULL;
+    res->n_records = 0;
+}

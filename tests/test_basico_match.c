@@ -1,0 +1,337 @@
+/* test_basico_match.c — Mancala básico matches (eval/basico_match.h): seat plans, place bookkeeping, records,
+ * independence from the thread count, the two-player statistics, and a real strength check. */
+// ctest-labels: threads
+#include "test_util.h"
+
+#include "eval/basico_match.h"
+
+static basico_rules rules_of(int players, int pits, int full_ranking)
+{
+    basico_rules r = basico_rules_default();
+    r.players = players;
+    r.pits = pits;
+    r.full_ranking = full_ranking;
+    return r;
+}
+
+static void test_seat_plans(void **state)
+{
+    (void)state;
+    assert_int_equal(basico_match_group_size(2, 2), 2);
+    assert_int_equal(basico_match_group_size(3, 3), 6);
+    assert_int_equal(basico_match_group_size(4, 4), 24);
+    assert_int_equal(basico_match_group_size(2, 4), 4);
+    assert_int_equal(basico_match_group_size(3, 4), 0);
+    assert_int_equal(basico_match_group_size(4, 3), 0);
+    for (int k = 2; k <= 4; k++) {
+        int g = basico_match_group_size(k, k), count[4][4] = {{0}};
+        int seen[24][4];
+        for (int j = 0; j < g; j++) {
+            int at[4];
+            basico_match_seats(k, k, j, at);
+            int used = 0;
+            for (int s = 0; s < k; s++) {
+                assert_true(at[s] >= 0 && at[s] < k);
+                used |= 1 << at[s];
+                count[at[s]][s]++;
+                seen[j][s] = at[s];
+            }
+            assert_int_equal(used, (1 << k) - 1); /* a permutation */
+            for (int i = 0; i < j; i++)
+                assert_true(memcmp(seen[i], seen[j], (size_t)k * sizeof(int)) != 0);
+            if (j > 0) { /* lexicographic order */
+                int i = 0;
+                while (seen[j - 1][i] == seen[j][i])
+                    i++;
+                assert_true(seen[j - 1][i] < seen[j][i]);
+            }
+            /* the plan repeats with the group */
+            int again[4];
+            basico_match_seats(k, k, j + 5 * g, again);
+            assert_memory_equal(at, again, (size_t)k * sizeof(int));
+        }
+        for (int a = 0; a < k; a++)
+            for (int s = 0; s < k; s++)
+                assert_int_equal(count[a][s], g / k);
+        int first[4];
+        basico_match_seats(k, k, 0, first);
+        for (int s = 0; s < k; s++)
+            assert_int_equal(first[s], s);
+    }
+    for (int players = 3; players <= 4; players++)
+        for (int j = 0; j < 2 * players; j++) {
+            int at[4];
+            basico_match_seats(2, players, j, at);
+            for (int s = 0; s < players; s++)
+                assert_int_equal(at[s], s == j % players ? 0 : 1);
+        }
+}
+
+static void test_opening(void **state)
+{
+    (void)state;
+    basico_rules r = rules_of(3, 4, 1);
+    basico_pos a, b;
+    uint8_t ma[6], mb[6];
+    assert_int_equal(basico_match_opening(&r, 6, 42, 3, &a, ma), 6);
+    assert_int_equal(basico_match_opening(&r, 6, 42, 3, &b, mb), 6);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_memory_equal(ma, mb, 6);
+    assert_false(a.over);
+    /* replaying the moves gives the position */
+    basico_pos p;
+    basico_start(&r, &p);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(basico_play(&r, &p, ma[i], NULL), BASICO_OK);
+    assert_memory_equal(&p, &a, sizeof p);
+    int differ = 0;
+    for (int g = 0; g < 8; g++) {
+        basico_match_opening(&r, 6, 42, g, &b, mb);
+        differ += memcmp(ma, mb, 6) != 0;
+    }
+    assert_true(differ >= 5);
+    assert_int_equal(basico_match_opening(&r, 0, 42, 0, &b, NULL), 0);
+    basico_start(&r, &p);
+    assert_memory_equal(&p, &b, sizeof p);
+}
+
+/* Every game's places form a standard competition ranking (1, 2, 2, 4): place = 1 + seats placed better. */
+static int check_games(const basico_match_result *res, int players)
+{
+    int place_total = 0;
+    for (int g = 0; g < res->games; g++) {
+        const basico_match_game *gm = &res->game[g];
+        for (int s = 0; s < players; s++) {
+            int better = 0;
+            for (int o = 0; o < players; o++)
+                better += gm->place[o] < gm->place[s];
+            assert_int_equal(gm->place[s], 1 + better);
+            place_total += gm->place[s];
+        }
+        assert_true(gm->sows > 0);
+    }
+    return place_total;
+}
+
+static void test_places_and_seats(void **state)
+{
+    (void)state;
+    const char *specs[3] = {"maxn:depth=1", "greedy", "random"};
+    for (int fr = 0; fr <= 1; fr++) {
+        basico_rules r = rules_of(3, 4, fr);
+        basico_match_config cfg = basico_match_config_default();
+        cfg.games = 36;
+        basico_match_result res;
+        char err[MATCH_ERRLEN];
+        assert_int_equal(basico_match_run(specs, 3, &r, &cfg, &res, err), MATCH_OK);
+        assert_int_equal(res.games, 36);
+        assert_int_equal(res.duel, 0);
+        int total = check_games(&res, 3), ties = 0;
+        double place_sum = 0, share = 0;
+        for (int g = 0; g < res.games; g++)
+            ties += res.game[g].place[0] + res.game[g].place[1] + res.game[g].place[2] != 6;
+        if (fr)
+            assert_int_equal(ties, 0); /* finishing order: no shared place */
+        for (int i = 0; i < 3; i++) {
+            const basico_match_agent_stats *a = &res.agent[i];
+            assert_int_equal(a->games, 36);
+            assert_int_equal(a->seats, 36);
+            for (int s = 0; s < 3; s++)
+                assert_int_equal(a->seat_n[s], 12); /* each agent in each seat equally often */
+            double seat_mean = (a->seat_place[0] + a->seat_place[1] + a->seat_place[2]) / 3;
+            assert_float_equal(seat_mean, a->mean_place, 1e-9);
+            assert_float_equal(a->mean_score, (3 - a->mean_place) / 2, 1e-9);
+            assert_true(a->mean_place >= 1 && a->mean_place <= 3);
+            place_sum += a->mean_place * a->seats;
+            share += a->first_share;
+            assert_float_equal(a->first_share, a->firsts, 1e-9); /* place 1 is never shared */
+        }
+        /* The agents' mean places add up to the places given: 6 per game, less one per tie of two. */
+        assert_float_equal(place_sum, total, 1e-6);
+        assert_true(total <= 6 * 36);
+        assert_float_equal(share, 36, 1e-9);
+        basico_match_result_free(&res);
+    }
+}
+
+static void test_threads_and_records(void **state)
+{
+    (void)state;
+    basico_rules r = rules_of(4, 4, 0);
+    const char *specs[2] = {"paranoid:depth=2", "random"};
+    basico_match_result res[2];
+    char err[MATCH_ERRLEN];
+    for (int t = 0; t < 2; t++) {
+        basico_match_config cfg = basico_match_config_default();
+        cfg.games = 22; /* a partial last group of 2 */
+        cfg.threads = t ? 3 : 1;
+        cfg.opening_plies = 3;
+        cfg.seed = 77;
+        cfg.keep_records = 1;
+        assert_int_equal(basico_match_run(specs, 2, &r, &cfg, &res[t], err), MATCH_OK);
+    }
+    assert_memory_equal(res[0].game, res[1].game, 22 * sizeof *res[0].game);
+    for (int g = 0; g < 22; g++)
+        assert_string_equal(res[0].records[g], res[1].records[g]);
+    for (int i = 0; i < 2; i++) {
+        assert_float_equal(res[0].agent[i].mean_place, res[1].agent[i].mean_place, 0);
+        assert_int_equal(res[0].agent[i].firsts, res[1].agent[i].firsts);
+    }
+    /* Field plan: A once a game (seat rotating), B in the three other seats. */
+    assert_int_equal(res[0].agent[0].games, 22);
+    assert_int_equal(res[0].agent[0].seats, 22);
+    assert_int_equal(res[0].agent[1].games, 22);
+    assert_int_equal(res[0].agent[1].seats, 66);
+    assert_int_equal(res[0].agent[0].seat_n[0], 6);
+    assert_int_equal(res[0].agent[0].seat_n[1], 6);
+    assert_int_equal(res[0].agent[0].seat_n[2], 5);
+    assert_int_equal(res[0].agent[0].seat_n[3], 5);
+    check_games(&res[0], 4);
+
+    /* Each record line replays to its places. */
+    assert_int_equal(res[0].n_records, 22);
+    for (int g = 0; g < 22; g++) {
+        char line[8192];
+        snprintf(line, sizeof line, "%s", res[0].records[g]);
+        assert_int_equal(line[strlen(line) - 1], '\n');
+        line[strlen(line) - 1] = 0;
+        char *field[16], *save = NULL;
+        int n = 0;
+        for (char *f = strtok_r(line, "\t", &save); f && n < 16; f = strtok_r(NULL, "\t", &save))
+            field[n++] = f;
+        assert_int_equal(n, 2 + 4 + 4);
+        char want[64];
+        snprintf(want, sizeof want, "game=%d", g + 1);
+        assert_string_equal(field[0], want);
+        assert_string_equal(field[1], "rules=basico:players=4,pits=4,seeds=4,full_ranking=0");
+        for (int s = 0; s < 4; s++) {
+            snprintf(want, sizeof want, "seat%d=%s", s, s == g % 4 ? "paranoid:depth=2" : "random");
+            assert_string_equal(field[2 + s], want);
+        }
+        assert_string_equal(field[6], "opening=3");
+        assert_true(!strncmp(field[7], "moves=", 6));
+        basico_pos p;
+        basico_start(&r, &p);
+        int plies = 0;
+        for (const char *m = field[7] + 6; *m; m++) {
+            if (*m == ' ')
+                continue;
+            assert_int_equal(basico_play(&r, &p, *m - 'a', NULL), BASICO_OK);
+            plies++;
+        }
+        assert_true(p.over);
+        assert_int_equal(plies, res[0].game[g].sows);
+        snprintf(want, sizeof want, "places=%d,%d,%d,%d", p.place[0], p.place[1], p.place[2], p.place[3]);
+        assert_string_equal(field[8], want);
+        for (int s = 0; s < 4; s++)
+            assert_int_equal(p.place[s], res[0].game[g].place[s]);
+        snprintf(want, sizeof want, "sows=%d", plies);
+        assert_string_equal(field[9], want);
+    }
+    basico_match_result_free(&res[0]);
+    basico_match_result_free(&res[1]);
+}
+
+/* A real check: max^n at depth 3 against random players over 60 three-player games. */
+static void test_maxn_beats_random(void **state)
+{
+    (void)state;
+    basico_rules r = rules_of(3, 4, 1);
+    const char *specs[2] = {"maxn:depth=3", "random"};
+    basico_match_config cfg = basico_match_config_default();
+    cfg.games = 60;
+    cfg.threads = 2;
+    basico_match_result res;
+    char err[MATCH_ERRLEN];
+    assert_int_equal(basico_match_run(specs, 2, &r, &cfg, &res, err), MATCH_OK);
+    const basico_match_agent_stats *a = &res.agent[0], *b = &res.agent[1];
+    print_message("maxn:depth=3 mean place %.3f (%d firsts of 60); random %.3f\n", a->mean_place, a->firsts,
+                  b->mean_place);
+    /* Random play would average place 2.0 (standard error about 0.1 over 60 games) and 20 firsts; max^n at
+     * depth 3 averages about 1.64 and 52% firsts (measured over 900 games). */
+    assert_true(a->mean_place < 1.8);
+    assert_true(a->firsts >= 27);
+    assert_true(b->mean_place > a->mean_place);
+    basico_match_result_free(&res);
+}
+
+static void test_two_players(void **state)
+{
+    (void)state;
+    basico_rules r = rules_of(2, 6, 1);
+    const char *specs[2] = {"greedy", "random"};
+    basico_match_config cfg = basico_match_config_default();
+    cfg.games = 40;
+    cfg.threads = 2;
+    basico_match_result res;
+    char err[MATCH_ERRLEN];
+    assert_int_equal(basico_match_run(specs, 2, &r, &cfg, &res, err), MATCH_OK);
+    assert_int_equal(res.duel, 1);
+    const match_result *t = &res.two;
+    assert_int_equal(t->games, 40);
+    assert_int_equal(t->all.wins + t->all.draws + t->all.losses, 40);
+    for (int s = 0; s < 2; s++)
+        assert_int_equal(t->seat[s].wins + t->seat[s].draws + t->seat[s].losses, 20);
+    /* The tally agrees with the places: A's wins are its first places. */
+    assert_int_equal(t->all.wins, res.agent[0].firsts);
+    assert_int_equal(t->all.losses, res.agent[1].firsts);
+    assert_float_equal(t->score, (t->all.wins + 0.5 * t->all.draws) / 40, 1e-12);
+    assert_float_equal(t->score, res.agent[0].mean_score, 1e-12);
+    assert_true(t->score_lo <= t->score && t->score <= t->score_hi);
+    assert_true(t->score > 0.5 && t->elo > 0); /* greedy beats random */
+    match_result ref;
+    memset(&ref, 0, sizeof ref);
+    ref.all = t->all;
+    ref.seat[0] = t->seat[0];
+    ref.seat[1] = t->seat[1];
+    match_result_stats(&ref);
+    assert_float_equal(ref.elo, t->elo, 0);
+    assert_float_equal(ref.score_lo, t->score_lo, 0);
+    basico_match_result_free(&res);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    basico_rules r = rules_of(4, 4, 1);
+    basico_match_config cfg = basico_match_config_default();
+    cfg.games = 4;
+    basico_match_result res;
+    char err[MATCH_ERRLEN];
+    const char *three[3] = {"random", "random", "greedy"};
+    assert_int_equal(basico_match_run(three, 3, &r, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "3 agents for 4 players"));
+    const char *bad[2] = {"random", "maxn:depth=99"};
+    assert_int_equal(basico_match_run(bad, 2, &r, &cfg, &res, err), MATCH_EAGENT);
+    assert_non_null(strstr(err, "depth=99"));
+    const char *ok[2] = {"random", "greedy"};
+    cfg.games = 0;
+    assert_int_equal(basico_match_run(ok, 2, &r, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "games"));
+    cfg.games = 4;
+    cfg.threads = 0;
+    assert_int_equal(basico_match_run(ok, 2, &r, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "threads"));
+    cfg.threads = 1;
+    cfg.keep_records = 1;
+    const char *tab[2] = {"random", "gre\tedy"};
+    assert_int_equal(basico_match_run(tab, 2, &r, &cfg, &res, err), MATCH_EINVAL);
+    basico_rules bad_rules = r;
+    bad_rules.pits = 5;
+    assert_int_equal(basico_match_run(ok, 2, &bad_rules, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "rules"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seat_plans),
+        cmocka_unit_test(test_opening),
+        cmocka_unit_test(test_places_and_seats),
+        cmocka_unit_test(test_threads_and_records),
+        cmocka_unit_test(test_maxn_beats_random),
+        cmocka_unit_test(test_two_players),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
