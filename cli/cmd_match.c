@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_basico.h"
 #include "cli/match_opts.h"
 #include "cli/commands.h"
 #include "cli/game_progress.h"
@@ -25,7 +26,7 @@ static void help(void)
          "  --games N      games, even (default 100)\n"
          "  --openings K   random sowings before the agents play (default 2)\n"
          "  --threads T    worker threads (default: the number of CPUs)\n"
-         "  --rules SPEC   rules (default: kalah)\n"
+         "  --rules SPEC   rules (default: kalah; basico:players=3,... see --rules basico --help)\n"
          "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
          "  --pgn FILE     write every game record to FILE (eval/record.h format)\n"
          "  --json         print {\"a\",\"b\",\"games\",\"wins\",\"draws\",\"losses\",\"score\",\"score_lo\",\n"
@@ -93,6 +94,8 @@ static int write_pgn(const char *path, match_result *res)
 
 int cmd_match(int argc, char **argv)
 {
+    if (cli_basico_wanted(argc, argv)) /* Mancala basico: cli/cmd_match_basico.c */
+        return cmd_match_basico(argc, argv);
     static const struct option opts[] = {MATCH_OPTIONS,
                                          {"rules", required_argument, 0, 'r'},
                                          {"pgn", required_argument, 0, 'p'},

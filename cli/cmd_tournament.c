@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_basico.h"
 #include "cli/match_opts.h"
 #include "cli/commands.h"
 #include "cli/elo_report.h"
@@ -28,7 +29,7 @@ static void help(void)
          "  --games N          games per pair, even (default 20)\n"
          "  --openings K       random sowings before the agents play (default 2)\n"
          "  --threads T        worker threads (default: the number of CPUs)\n"
-         "  --rules SPEC       rules (default: kalah)\n"
+         "  --rules SPEC       rules (default: kalah; basico:... see --rules basico --help)\n"
          "  --seed S           seed of the openings and the agents (default 1)\n"
          "  --anchor NAME=ELO  the agent whose rating is fixed (default: the first agent at 0)\n"
          "  --pgn FILE         write every game record to FILE\n"
@@ -52,6 +53,8 @@ static void split_agent(char *text, const char **name, const char **spec)
 
 int cmd_tournament(int argc, char **argv)
 {
+    if (cli_basico_wanted(argc, argv)) /* Mancala basico: cli/cmd_tournament_basico.c */
+        return cmd_tournament_basico(argc, argv);
     static const struct option opts[] = {MATCH_OPTIONS,{"agent", required_argument, 0, 'a'},
                                          {"rules", required_argument, 0, 'r'},
                                          {"anchor", required_argument, 0, 'A'},

@@ -1,0 +1,296 @@
+/* sowzero match --rules basico:... — games of Mancala básico among 2–4 agents (eval/basico_match.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_basico.h"
+#include "cli/game_progress.h"
+#include "cli/match_opts.h"
+
+#define CMD "match"
+
+int cli_basico_wanted(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            return 0;
+        size_t n = strcspn(a, "=");
+        if (n < 3 || strncmp(a, "--rules", n))
+            continue;
+        const char *v = a[n] == '=' ? a + n + 1 : i + 1 < argc ? argv[i + 1] : "";
+        if (!strncmp(v, "basico", 6))
+            return 1;
+    }
+    return 0;
+}
+
+int cli_basico_rules(const char *cmd, const char *spec, basico_rules *out)
+{
+    char err[KALAH_ERRLEN];
+    if (basico_rules_parse(spec, out, err) != BASICO_OK) {
+        cli_error(cmd, "--rules '%s': %s", spec, err);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_basico_match_option(const char *cmd, int c, const char *arg, basico_match_config *cfg)
+{
+    long v;
+    if (c == 'g') {
+        if (!cli_long(cmd, "--games", arg, 1, 100000000, &v))
+            return -1;
+        cfg->games = (int)v;
+        return 1;
+    }
+    match_config m = match_config_default();
+    int rc = cli_match_option(cmd, c, arg, &m);
+    if (rc == 1) {
+        if (c == 'o')
+            cfg->opening_plies = m.opening_plies;
+        else if (c == 't')
+            cfg->threads = m.threads;
+        else if (c == 's')
+            cfg->seed = m.seed;
+    }
+    return rc;
+}
+
+int cli_basico_write_records(FILE *f, const basico_match_result *res)
+{
+    for (int g = 0; g < res->n_records; g++)
+        if (fputs(res->records[g], f) == EOF)
+            return -1;
+    return 0;
+}
+
+static void help(void)
+{
+    puts("usage: sowzero match --rules basico[:players=P,pits=N,seeds=S,full_ranking=0|1] A B [C D]\n"
+         "                    [--games N] [--openings K] [--threads T] [--seed S] [--records FILE] [--json]\n"
+         "Mancala basico (DESIGN.md 1.2). With as many agents as players, the games cycle through every seat\n"
+         "permutation (groups of P! games share one random opening of K sowings); with two agents and more\n"
+         "players, A plays against copies of B in the other seats, A's seat rotating 0..P-1 (groups of P games).\n"
+         "Reports per agent its games, mean place (1 = first; a shared place counts as its number), mean rank\n"
+         "score (P - place)/(P - 1), first places and the mean place in each seat; with 2 players also A's\n"
+         "wins, draws and losses, score, 95% Wilson interval and implied Elo difference, as for Kalah.\n"
+         "Agents: random, greedy, maxn:depth=4, paranoid:depth=4, mcts:sims=800[,rollouts=1][,c_puct=1.5]\n"
+         "[,solver=1], az:net=PATH.h5,sims=200[,c_puct][,fpu][,batch], each with ,seed=N (eval/basico_agent.h).\n"
+         "  --games N       games (default 120, a multiple of 2, 3, 4, 6 and 24)\n"
+         "  --openings K    random sowings before the agents play (default 2)\n"
+         "  --threads T     worker threads (default: the number of CPUs)\n"
+         "  --seed S        seed of the openings and the agents' per-game randomness (default 1)\n"
+         "  --records FILE  write one line per game to FILE (format: eval/basico_match.h)\n"
+         "  --json          print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
+         "                  \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
+         "                  \"seat_games\"}],\"games\",\"group\",\"openings\",\"threads\",\"seed\",\"avg_sows\",\n"
+         "                  \"seconds\"}; with 2 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
+         "                  \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\" (A's\n"
+         "                  {wins,draws,losses,score} in seat 0 and in seat 1)");
+}
+
+static void tally_json(cJSON *o, const match_tally *t, double score)
+{
+    cJSON_AddNumberToObject(o, "wins", t->wins);
+    cJSON_AddNumberToObject(o, "draws", t->draws);
+    cJSON_AddNumberToObject(o, "losses", t->losses);
+    cJSON_AddNumberToObject(o, "score", score);
+}
+
+static cJSON *agent_json(const char *spec, const basico_match_agent_stats *a, int players)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "spec", spec);
+    cJSON_AddNumberToObject(e, "games", a->games);
+    cJSON_AddNumberToObject(e, "seats", a->seats);
+    cJSON_AddNumberToObject(e, "mean_place", a->mean_place);
+    cJSON_AddNumberToObject(e, "mean_score", a->mean_score);
+    cJSON_AddNumberToObject(e, "firsts", a->firsts);
+    cJSON_AddNumberToObject(e, "first_share", a->first_share);
+    cJSON *ps = cJSON_AddArrayToObject(e, "per_seat"), *sg = cJSON_AddArrayToObject(e, "seat_games");
+    for (int s = 0; s < players; s++) {
+        cJSON_AddItemToArray(ps, a->seat_n[s] ? cJSON_CreateNumber(a->seat_place[s]) : cJSON_CreateNull());
+        cJSON_AddItemToArray(sg, cJSON_CreateNumber(a->seat_n[s]));
+    }
+    return e;
+}
+
+static int print_json(char **spec, int k, const basico_rules *r, const basico_match_config *cfg, int threads,
+                      const basico_match_result *res)
+{
+    char rules[128];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "rules", basico_rules_format(r, rules, sizeof rules));
+    cJSON *arr = cJSON_AddArrayToObject(o, "agents");
+    for (int i = 0; i < k; i++)
+        cJSON_AddItemToArray(arr, agent_json(spec[i], &res->agent[i], r->players));
+    cJSON_AddNumberToObject(o, "games", res->games);
+    if (res->duel) {
+        const match_result *t = &res->two;
+        cJSON_AddStringToObject(o, "a", spec[0]);
+        cJSON_AddStringToObject(o, "b", spec[1]);
+        tally_json(o, &t->all, t->score);
+        cJSON_AddNumberToObject(o, "score_lo", t->score_lo);
+        cJSON_AddNumberToObject(o, "score_hi", t->score_hi);
+        cJSON_AddNumberToObject(o, "elo", t->elo);
+        cJSON_AddNumberToObject(o, "elo_lo", t->elo_lo);
+        cJSON_AddNumberToObject(o, "elo_hi", t->elo_hi);
+        if (t->elo_clamped)
+            cJSON_AddStringToObject(o, "elo_bound", t->elo_clamped > 0 ? "lower" : "upper");
+        else
+            cJSON_AddNullToObject(o, "elo_bound");
+        cJSON *seats = cJSON_AddArrayToObject(o, "per_seat");
+        for (int s = 0; s < 2; s++) {
+            cJSON *so = cJSON_CreateObject();
+            tally_json(so, &t->seat[s], t->seat_score[s]);
+            cJSON_AddItemToArray(seats, so);
+        }
+    }
+    cJSON_AddNumberToObject(o, "group", basico_match_group_size(k, r->players));
+    cJSON_AddNumberToObject(o, "openings", cfg->opening_plies);
+    cJSON_AddNumberToObject(o, "threads", threads);
+    cJSON_AddNumberToObject(o, "seed", (double)cfg->seed);
+    cJSON_AddNumberToObject(o, "avg_sows", res->avg_sows);
+    cJSON_AddNumberToObject(o, "seconds", res->seconds);
+    return cli_print_json(o);
+}
+
+static void print_text(char **spec, int k, const basico_rules *r, const basico_match_config *cfg, int threads,
+                       const basico_match_result *res)
+{
+    char rules[128];
+    int group = basico_match_group_size(k, r->players);
+    printf("match  rules %s\n", basico_rules_format(r, rules, sizeof rules));
+    for (int i = 0; i < k; i++)
+        printf("       %c = %s\n", 'A' + i, spec[i]);
+    if (k == r->players)
+        printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random sowings; "
+               "%d threads, seed %llu\n", res->games, group, cfg->opening_plies, threads,
+               (unsigned long long)cfg->seed);
+    else
+        printf("%d games: A in one seat (rotating), B in the other %d; groups of %d games sharing an opening of "
+               "%d random sowings; %d threads, seed %llu\n", res->games, r->players - 1, group, cfg->opening_plies,
+               threads, (unsigned long long)cfg->seed);
+    printf("\n     games  seats  mean place  mean score  firsts  |");
+    for (int s = 0; s < r->players; s++)
+        printf(" seat%d", s);
+    printf("  (mean place by seat)\n");
+    for (int i = 0; i < k; i++) {
+        const basico_match_agent_stats *a = &res->agent[i];
+        printf("  %c  %5d  %5d  %10.3f  %10.3f  %6d  |", 'A' + i, a->games, a->seats, a->mean_place, a->mean_score,
+               a->firsts);
+        for (int s = 0; s < r->players; s++)
+            if (a->seat_n[s])
+                printf(" %5.2f", a->seat_place[s]);
+            else
+                printf(" %5s", "-");
+        printf("\n");
+    }
+    if (res->duel) {
+        const match_result *t = &res->two;
+        printf("\n             wins  draws  losses   score\n");
+        printf("  A overall  %5d  %5d  %6d   %.3f  [%.3f, %.3f] 95%%\n", t->all.wins, t->all.draws, t->all.losses,
+               t->score, t->score_lo, t->score_hi);
+        for (int s = 0; s < 2; s++)
+            printf("  A seat %d   %5d  %5d  %6d   %.3f\n", s, t->seat[s].wins, t->seat[s].draws, t->seat[s].losses,
+                   t->seat_score[s]);
+        if (t->elo_clamped)
+            printf("\nElo A - B: %s %+.0f  (A scored %s point: shown at %s points, a bound)\n",
+                   t->elo_clamped > 0 ? ">" : "<", t->elo, t->elo_clamped > 0 ? "every" : "no",
+                   t->elo_clamped > 0 ? "n - 1/2 of n" : "1/2 of n");
+        else
+            printf("\nElo A - B: %+.1f  [%+.0f, %+.0f] 95%%\n", t->elo, t->elo_lo, t->elo_hi);
+    }
+    printf("%.1f sowings per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
+           res->seconds > 0 ? res->games / res->seconds : 0);
+}
+
+int cmd_match_basico(int argc, char **argv)
+{
+    static const struct option opts[] = {MATCH_OPTIONS,
+                                         {"rules", required_argument, 0, 'r'},
+                                         {"records", required_argument, 0, 'R'},
+                                         {"pgn", required_argument, 0, 'p'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    basico_match_config cfg = basico_match_config_default();
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg.threads = cpus > 0 ? (int)cpus : 1;
+    const char *rules_spec = "basico", *records = NULL;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': rules_spec = optarg; break;
+        case 'R': records = optarg; break;
+        case 'p':
+            cli_error(CMD, "--pgn: basico games are not PGN-like records; use --records FILE");
+            return 2;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default:
+            switch (cli_basico_match_option(CMD, c, optarg, &cfg)) {
+            case 1: break;
+            case 0: return cli_usage_error(CMD);
+            default: return 2;
+            }
+        }
+    }
+    basico_rules r;
+    if (!cli_basico_rules(CMD, rules_spec, &r))
+        return 2;
+    int k = argc - optind;
+    if (k != r.players && k != 2) {
+        cli_error(CMD, "needs %d agent specs (one per seat) or 2 (A against a field of B) for %d players (got %d)",
+                  r.players, r.players, k);
+        return cli_usage_error(CMD);
+    }
+    char **spec = argv + optind;
+    char aerr[AGENT_ERRLEN];
+    for (int i = 0; i < k; i++) {
+        basico_agent *ag = basico_agent_create(spec[i], &r, aerr);
+        if (!ag) {
+            cli_error(CMD, "%s", aerr);
+            return 2;
+        }
+        basico_agent_free(ag);
+    }
+    FILE *rf = NULL;
+    if (records && !(rf = fopen(records, "w"))) {
+        cli_error(CMD, "--records %s: cannot open for writing", records);
+        return 1;
+    }
+    game_progress prog;
+    game_progress_init(&prog, cfg.games);
+    cfg.progress = game_progress_cb;
+    cfg.progress_ud = &prog;
+    cfg.keep_records = rf != NULL;
+    basico_match_result res;
+    char err[MATCH_ERRLEN];
+    int rc = basico_match_run((const char *const *)spec, k, &r, &cfg, &res, err);
+    game_progress_end(&prog);
+    if (rc != MATCH_OK) {
+        cli_error(CMD, "%s", err);
+        basico_match_result_free(&res);
+        if (rf)
+            fclose(rf);
+        return rc == MATCH_EINVAL ? 2 : 1;
+    }
+    if (rf && (cli_basico_write_records(rf, &res) | fclose(rf))) {
+        cli_error(CMD, "--records %s: write failed", records);
+        basico_match_result_free(&res);
+        return 1;
+    }
+    int threads = cfg.threads < cfg.games ? cfg.threads : cfg.games;
+    if (json)
+        rc = print_json(spec, k, &r, &cfg, threads, &res);
+    else
+        print_text(spec, k, &r, &cfg, threads, &res);
+    basico_match_result_free(&res);
+    return rc;
+}

@@ -1,0 +1,460 @@
+/* sowzero tournament --rules basico:... — Mancala básico tournaments (issue 8): with 2 players a round robin
+ * of pairs rated by Bradley–Terry (eval/elo.h, the Kalah report); with 3–4 players every combination of
+ * `players` agents plays every seat permutation, reported as mean place and first places per agent. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_basico.h"
+#include "cli/elo_report.h"
+#include "cli/game_progress.h"
+#include "cli/match_opts.h"
+#include "eval/elo.h"
+
+#define CMD "tournament"
+#define MAX_AGENTS 64
+
+static void help(void)
+{
+    puts("usage: sowzero tournament --rules basico[:players=P,...] --agent NAME=SPEC --agent NAME=SPEC ...\n"
+         "                         [--games N] [--openings K] [--threads T] [--seed S] [--anchor NAME=ELO]\n"
+         "                         [--records FILE] [--csv FILE] [--json]\n"
+         "Mancala basico tournaments (agents as for `sowzero match --rules basico --help`).\n"
+         "2 players: every pair plays N games (seats swapped, pairs of games sharing an opening, the same\n"
+         "openings for every pair), then Bradley-Terry ratings with 95% intervals, as for Kalah.\n"
+         "3-4 players: every combination of P agents plays N games cycling through all P! seat permutations;\n"
+         "each agent is reported by its mean place (1 = first), mean rank score (P - place)/(P - 1), first places\n"
+         "and mean place by seat, over all its games.\n"
+         "  --agent NAME=SPEC  an agent (at least two, at least P for P > 2); a bare SPEC is its own name\n"
+         "  --games N          games per pair or combination (default 20 for 2 players, else 4 * P!)\n"
+         "  --openings K       random sowings before the agents play (default 2)\n"
+         "  --threads T        worker threads (default: the number of CPUs)\n"
+         "  --seed S           seed of the openings and the agents (default 1)\n"
+         "  --anchor NAME=ELO  2 players: the agent whose rating is fixed (default: the first at 0)\n"
+         "  --records FILE     write one line per game to FILE (format: eval/basico_match.h)\n"
+         "  --csv FILE         2 players: name,elo,lo,hi,games,score; else name,games,mean_place,mean_score,\n"
+         "                     firsts\n"
+         "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
+         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"seconds\",\"rules\"};\n"
+         "                     3-4 players: {\"rules\",\"agents\":[{\"name\",\"spec\",\"games\",\"seats\",\"mean_place\",\n"
+         "                     \"mean_score\",\"firsts\",\"first_share\",\"per_seat\"}] (best mean place first),\n"
+         "                     \"combinations\":[{\"agents\",\"mean_place\",\"firsts\",\"seconds\"}],\"games\",\n"
+         "                     \"seconds\"}");
+}
+
+/* NAME=SPEC, where NAME has no ':' (a bare spec such as maxn:depth=3 or greedy is its own name). */
+static void split_agent(char *text, const char **name, const char **spec)
+{
+    char *eq = strchr(text, '=');
+    if (eq && memchr(text, ':', (size_t)(eq - text)) == NULL && eq != text) {
+        *eq = 0;
+        *name = text;
+        *spec = eq + 1;
+    } else {
+        *name = *spec = text;
+    }
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct {
+    int n;
+    const char **name, **spec;
+    const basico_rules *r;
+    basico_match_config *cfg;
+    FILE *records;
+    const char *records_path;
+    int json;
+    game_progress *prog;
+} tourney;
+
+/* Runs one basico_match of the agents idx[0..k-1]; prints its error. 0 or 1. */
+static int run_one(tourney *t, const int *idx, int k, basico_match_result *res)
+{
+    const char *specs[BASICO_MAX_PLAYERS] = {NULL};
+    for (int i = 0; i < k; i++)
+        specs[i] = t->spec[idx[i]];
+    char err[MATCH_ERRLEN];
+    if (basico_match_run(specs, k, t->r, t->cfg, res, err) != MATCH_OK) {
+        char who[4 * (AGENT_SPEC_MAX + 8)];
+        size_t len = 0;
+        for (int i = 0; i < k && len < sizeof who; i++)
+            len += (size_t)snprintf(who + len, sizeof who - len, "%s%s", i ? (k > 2 ? ", " : " vs ") : "",
+                                    t->name[idx[i]]);
+        game_progress_end(t->prog);
+        cli_error(CMD, "%s: %s", who, err);
+        basico_match_result_free(res);
+        return 1;
+    }
+    t->prog->offset += t->cfg->games;
+    if (t->records && cli_basico_write_records(t->records, res)) {
+        game_progress_end(t->prog);
+        cli_error(CMD, "--records %s: write failed", t->records_path);
+        basico_match_result_free(res);
+        return 1;
+    }
+    return 0;
+}
+
+/* Two players: round robin of pairs, Bradley–Terry ratings (the Kalah tournament's report). */
+static int duel_tournament(tourney *t, const char *anchor, const char *csv)
+{
+    int n = t->n, rc = 1;
+    elo_pool *pool = elo_pool_create();
+    cJSON *pairs_json = cJSON_CreateArray();
+    if (!pool || !pairs_json) {
+        cli_error(CMD, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        if (elo_pool_player(pool, t->name[i]) != i) {
+            cli_error(CMD, "out of memory");
+            goto out;
+        }
+    double t0 = now();
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            basico_match_result res;
+            int idx[2] = {i, j};
+            if (run_one(t, idx, 2, &res))
+                goto out;
+            const match_result *m = &res.two;
+            elo_pool_add(pool, i, j, m->all.wins, m->all.draws, m->all.losses);
+            cJSON *pj = cJSON_CreateObject();
+            cJSON_AddStringToObject(pj, "a", t->name[i]);
+            cJSON_AddStringToObject(pj, "b", t->name[j]);
+            cJSON_AddNumberToObject(pj, "wins", m->all.wins);
+            cJSON_AddNumberToObject(pj, "draws", m->all.draws);
+            cJSON_AddNumberToObject(pj, "losses", m->all.losses);
+            cJSON_AddNumberToObject(pj, "score", m->score);
+            cJSON_AddNumberToObject(pj, "seconds", res.seconds);
+            cJSON_AddItemToArray(pairs_json, pj);
+            if (!t->json) {
+                game_progress_end(t->prog);
+                printf("  %-16s vs %-16s  +%d =%d -%d  score %.3f  (%.1f s)\n", t->name[i], t->name[j], m->all.wins,
+                       m->all.draws, m->all.losses, m->score, res.seconds);
+                fflush(stdout);
+            }
+            basico_match_result_free(&res);
+        }
+    game_progress_end(t->prog);
+    double secs = now() - t0;
+    int games = n * (n - 1) / 2 * t->cfg->games;
+    elo_options eo = {NULL, 0};
+    char anchor_buf[AGENT_SPEC_MAX + 32], eerr[ELO_ERRLEN];
+    if (anchor && elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo)) {
+        cli_error(CMD, "--anchor %s: expected NAME=ELO with a number", anchor);
+        rc = 2;
+        goto out;
+    }
+    elo_result *er;
+    int erc = elo_fit(pool, &eo, &er, eerr);
+    if (erc) {
+        cli_error(CMD, "%s%s", erc == ELO_EINVAL && anchor ? "--anchor: " : "", eerr);
+        rc = erc == ELO_EINVAL && anchor ? 2 : 1;
+        goto out;
+    }
+    if (csv && elo_report_csv(er, csv)) {
+        cli_error(CMD, "--csv %s: cannot write", csv);
+        elo_result_free(er);
+        goto out;
+    }
+    if (t->json) {
+        char rules[128];
+        cJSON *o = elo_report_json(er);
+        cJSON_AddItemToObject(o, "pairs", pairs_json);
+        pairs_json = NULL;
+        cJSON_AddNumberToObject(o, "games", games);
+        cJSON_AddNumberToObject(o, "seconds", secs);
+        cJSON_AddStringToObject(o, "rules", basico_rules_format(t->r, rules, sizeof rules));
+        rc = cli_print_json(o);
+    } else {
+        printf("\n%d games in %.1f s\n\n", games, secs);
+        elo_report_print(er, stdout);
+        rc = 0;
+    }
+    elo_result_free(er);
+out:
+    cJSON_Delete(pairs_json);
+    elo_pool_free(pool);
+    return rc;
+}
+
+/* Adds one match's per-agent statistics into the totals (sums; means are taken at the end). */
+static void accumulate(basico_match_agent_stats *tot, const basico_match_agent_stats *a, int players)
+{
+    tot->games += a->games;
+    tot->seats += a->seats;
+    tot->place_sum += a->place_sum;
+    tot->mean_score += a->mean_score * a->seats;
+    tot->firsts += a->firsts;
+    tot->first_share += a->first_share;
+    for (int s = 0; s < players; s++) {
+        tot->seat_n[s] += a->seat_n[s];
+        tot->seat_place[s] += a->seat_place[s] * a->seat_n[s];
+    }
+}
+
+/* Agents by mean place, best first (ties: the order given); n <= MAX_AGENTS, so insertion sort. */
+static void sort_by_place(int *order, int n, const basico_match_agent_stats *tot)
+{
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && tot[order[j]].mean_place < tot[order[j - 1]].mean_place; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+}
+
+/* 3–4 players: every combination of `players` agents (lexicographic), all seat permutations each. */
+static int field_tournament(tourney *t, const char *csv)
+{
+    const int n = t->n, P = t->r->players;
+    basico_match_agent_stats *tot = calloc((size_t)n, sizeof *tot);
+    int *order = calloc((size_t)n, sizeof *order), rc = 1, combos = 0;
+    cJSON *combos_json = cJSON_CreateArray();
+    if (!tot || !order || !combos_json) {
+        cli_error(CMD, "out of memory");
+        goto out;
+    }
+    double t0 = now();
+    int idx[BASICO_MAX_PLAYERS];
+    for (int i = 0; i < P; i++)
+        idx[i] = i;
+    for (;;) {
+        basico_match_result res;
+        if (run_one(t, idx, P, &res))
+            goto out;
+        combos++;
+        cJSON *cj = cJSON_CreateObject(), *names = cJSON_AddArrayToObject(cj, "agents"),
+              *mp = cJSON_AddArrayToObject(cj, "mean_place"), *fi = cJSON_AddArrayToObject(cj, "firsts");
+        for (int i = 0; i < P; i++) {
+            accumulate(&tot[idx[i]], &res.agent[i], P);
+            cJSON_AddItemToArray(names, cJSON_CreateString(t->name[idx[i]]));
+            cJSON_AddItemToArray(mp, cJSON_CreateNumber(res.agent[i].mean_place));
+            cJSON_AddItemToArray(fi, cJSON_CreateNumber(res.agent[i].firsts));
+        }
+        cJSON_AddNumberToObject(cj, "seconds", res.seconds);
+        cJSON_AddItemToArray(combos_json, cj);
+        if (!t->json) {
+            game_progress_end(t->prog);
+            printf(" ");
+            for (int i = 0; i < P; i++)
+                printf(" %s %.2f%s", t->name[idx[i]], res.agent[i].mean_place, i + 1 < P ? "," : "");
+            printf("  (mean places; %.1f s)\n", res.seconds);
+            fflush(stdout);
+        }
+        basico_match_result_free(&res);
+        /* Next combination in lexicographic order. */
+        int i = P - 1;
+        while (i >= 0 && idx[i] == n - P + i)
+            i--;
+        if (i < 0)
+            break;
+        idx[i]++;
+        for (int j = i + 1; j < P; j++)
+            idx[j] = idx[j - 1] + 1;
+    }
+    game_progress_end(t->prog);
+    double secs = now() - t0;
+    for (int i = 0; i < n; i++) {
+        basico_match_agent_stats *a = &tot[i];
+        a->mean_place = a->seats ? a->place_sum / a->seats : 0;
+        a->mean_score = a->seats ? a->mean_score / a->seats : 0;
+        for (int s = 0; s < P; s++)
+            if (a->seat_n[s])
+                a->seat_place[s] /= a->seat_n[s];
+    }
+    sort_by_place(order, n, tot);
+    if (csv) {
+        FILE *f = fopen(csv, "w");
+        int bad = !f;
+        if (f) {
+            fprintf(f, "name,games,mean_place,mean_score,firsts\n");
+            for (int k = 0; k < n; k++) {
+                const basico_match_agent_stats *a = &tot[order[k]];
+                fprintf(f, "%s,%d,%.6f,%.6f,%d\n", t->name[order[k]], a->games, a->mean_place, a->mean_score,
+                        a->firsts);
+            }
+            bad = fclose(f) != 0;
+        }
+        if (bad) {
+            cli_error(CMD, "--csv %s: cannot write", csv);
+            goto out;
+        }
+    }
+    int games = combos * t->cfg->games;
+    if (t->json) {
+        char rules[128];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "rules", basico_rules_format(t->r, rules, sizeof rules));
+        cJSON *arr = cJSON_AddArrayToObject(o, "agents");
+        for (int k = 0; k < n; k++) {
+            const basico_match_agent_stats *a = &tot[order[k]];
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "name", t->name[order[k]]);
+            cJSON_AddStringToObject(e, "spec", t->spec[order[k]]);
+            cJSON_AddNumberToObject(e, "games", a->games);
+            cJSON_AddNumberToObject(e, "seats", a->seats);
+            cJSON_AddNumberToObject(e, "mean_place", a->mean_place);
+            cJSON_AddNumberToObject(e, "mean_score", a->mean_score);
+            cJSON_AddNumberToObject(e, "firsts", a->firsts);
+            cJSON_AddNumberToObject(e, "first_share", a->first_share);
+            cJSON *ps = cJSON_AddArrayToObject(e, "per_seat");
+            for (int s = 0; s < P; s++)
+                cJSON_AddItemToArray(ps, a->seat_n[s] ? cJSON_CreateNumber(a->seat_place[s]) : cJSON_CreateNull());
+            cJSON_AddItemToArray(arr, e);
+        }
+        cJSON_AddItemToObject(o, "combinations", combos_json);
+        combos_json = NULL;
+        cJSON_AddNumberToObject(o, "games", games);
+        cJSON_AddNumberToObject(o, "seconds", secs);
+        rc = cli_print_json(o);
+    } else {
+        int w = 4;
+        for (int i = 0; i < n; i++)
+            if ((int)strlen(t->name[i]) > w)
+                w = (int)strlen(t->name[i]);
+        printf("\n%d games in %.1f s\n\n%4s  %-*s %6s  %10s  %10s  %6s   mean place by seat\n", games, secs, "rank", w,
+               "name", "games", "mean place", "mean score", "firsts");
+        for (int k = 0; k < n; k++) {
+            const basico_match_agent_stats *a = &tot[order[k]];
+            printf("%4d  %-*s %6d  %10.3f  %10.3f  %6d  ", k + 1, w, t->name[order[k]], a->games, a->mean_place,
+                   a->mean_score, a->firsts);
+            for (int s = 0; s < P; s++)
+                printf(" %5.2f", a->seat_place[s]);
+            printf("\n");
+        }
+        printf("\nplace 1 = first; rank score = (%d - place) / %d; every combination of %d agents played every seat "
+               "permutation.\n", P, P - 1, P);
+        rc = 0;
+    }
+out:
+    cJSON_Delete(combos_json);
+    free(tot);
+    free(order);
+    return rc;
+}
+
+int cmd_tournament_basico(int argc, char **argv)
+{
+    static const struct option opts[] = {MATCH_OPTIONS,
+                                         {"agent", required_argument, 0, 'a'},
+                                         {"rules", required_argument, 0, 'r'},
+                                         {"anchor", required_argument, 0, 'A'},
+                                         {"records", required_argument, 0, 'R'},
+                                         {"pgn", required_argument, 0, 'p'},
+                                         {"csv", required_argument, 0, 'c'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *name[MAX_AGENTS], *spec[MAX_AGENTS];
+    int n = 0, json = 0, c, games_given = 0;
+    basico_match_config cfg = basico_match_config_default();
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg.threads = cpus > 0 ? (int)cpus : 1;
+    const char *rules_spec = "basico", *anchor = NULL, *records = NULL, *csv = NULL;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a':
+            if (n == MAX_AGENTS) {
+                cli_error(CMD, "--agent: at most %d agents", MAX_AGENTS);
+                return 2;
+            }
+            split_agent(optarg, &name[n], &spec[n]);
+            n++;
+            break;
+        case 'r': rules_spec = optarg; break;
+        case 'A': anchor = optarg; break;
+        case 'R': records = optarg; break;
+        case 'p':
+            cli_error(CMD, "--pgn: basico games are not PGN-like records; use --records FILE");
+            return 2;
+        case 'c': csv = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': help(); return 0;
+        default:
+            games_given |= c == 'g';
+            switch (cli_basico_match_option(CMD, c, optarg, &cfg)) {
+            case 1: break;
+            case 0: return cli_usage_error(CMD);
+            default: return 2;
+            }
+        }
+    }
+    if (optind < argc) {
+        cli_error(CMD, "unexpected argument '%s' (agents are given with --agent NAME=SPEC)", argv[optind]);
+        return 2;
+    }
+    basico_rules r;
+    if (!cli_basico_rules(CMD, rules_spec, &r))
+        return 2;
+    const int P = r.players;
+    if (n < 2 || n < P) {
+        cli_error(CMD, "--agent: needs at least %d agents for %d players (got %d)", P > 2 ? P : 2, P, n);
+        return 2;
+    }
+    if (anchor && P > 2) {
+        cli_error(CMD, "--anchor: ratings are only fitted for 2 players (%d players report mean places)", P);
+        return 2;
+    }
+    if (!games_given)
+        cfg.games = P == 2 ? 20 : 4 * basico_match_group_size(P, P);
+    char aerr[AGENT_ERRLEN];
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++)
+            if (!strcmp(name[i], name[j])) {
+                cli_error(CMD, "--agent: the name '%s' is given twice", name[i]);
+                return 2;
+            }
+        basico_agent *ag = basico_agent_create(spec[i], &r, aerr);
+        if (!ag) {
+            cli_error(CMD, "--agent %s: %s", name[i], aerr);
+            return 2;
+        }
+        basico_agent_free(ag);
+    }
+    FILE *rf = NULL;
+    if (records && !(rf = fopen(records, "w"))) {
+        cli_error(CMD, "--records %s: cannot open for writing", records);
+        return 1;
+    }
+    long long matches = 1;
+    for (int i = 0; i < P; i++) /* C(n, P) */
+        matches = matches * (n - i) / (i + 1);
+    if (matches * cfg.games > 1000000000LL) {
+        cli_error(CMD, "--games: %lld matches of %d games is too many", matches, cfg.games);
+        if (rf)
+            fclose(rf);
+        return 2;
+    }
+    game_progress prog;
+    game_progress_init(&prog, (int)(matches * cfg.games));
+    cfg.progress = game_progress_cb;
+    cfg.progress_ud = &prog;
+    cfg.keep_records = rf != NULL;
+    tourney t = {n, name, spec, &r, &cfg, rf, records, json, &prog};
+    if (!json) {
+        char rules[128];
+        printf("%s: %d agents, %lld %s of %d games, rules %s\n\n", P == 2 ? "round robin" : "every combination", n,
+               matches, P == 2 ? "pairs" : "combinations", cfg.games, basico_rules_format(&r, rules, sizeof rules));
+    }
+    int rc = P == 2 ? duel_tournament(&t, anchor, csv) : field_tournament(&t, csv);
+    if (rf && fclose(rf) && !rc) {
+        cli_error(CMD, "--records %s: write failed", records);
+        rc = 1;
+    }
+    return rc;
+}
