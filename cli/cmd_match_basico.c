@@ -236,7 +236,9 @@ int cmd_match_basico(int argc, char **argv)
         default:
             switch (cli_basico_match_option(CMD, c, optarg, &cfg)) {
             case 1: break;
-            case 0: return cli_usage_error(CMD);
+            case 0:
+                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules basico --help'\n", CMD, CMD);
+                return 2;
             default: return 2;
             }
         }
@@ -248,7 +250,8 @@ int cmd_match_basico(int argc, char **argv)
     if (k != r.players && k != 2) {
         cli_error(CMD, "needs %d agent specs (one per seat) or 2 (A against a field of B) for %d players (got %d)",
                   r.players, r.players, k);
-        return cli_usage_error(CMD);
+        fprintf(stderr, "sowzero %s: see 'sowzero %s --rules basico --help'\n", CMD, CMD);
+        return 2;
     }
     char **spec = argv + optind;
     char aerr[AGENT_ERRLEN];

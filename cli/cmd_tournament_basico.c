@@ -389,7 +389,9 @@ int cmd_tournament_basico(int argc, char **argv)
             games_given |= c == 'g';
             switch (cli_basico_match_option(CMD, c, optarg, &cfg)) {
             case 1: break;
-            case 0: return cli_usage_error(CMD);
+            case 0:
+                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules basico --help'\n", CMD, CMD);
+                return 2;
             default: return 2;
             }
         }
