@@ -30,6 +30,15 @@ int mcts_batcher_capacity(const mcts_batcher *b);
  * (>= 0) or a negative MCTS_E* code. */
 int mcts_batcher_gather(mcts_batcher *b, mcts_tree *t);
 
+/* The same as mcts_batcher_gather(b, t[i]) for i = 0..n−1 in turn — the same simulations, leaves in the
+ * same batch order, the same trees afterwards — but with the descents of the n trees interleaved one tree
+ * level at a time (mcts_select_step), so that one tree's memory loads arrive while the others are worked on
+ * (the trees of a worker do not fit in cache; a plain descent waits on every level's load). Falls back to
+ * the plain loop when the batch might fill up (the sum of mcts_leaf_room exceeds the free capacity), where
+ * the order would decide which trees get slots. Returns the leaves added (>= 0) or a negative MCTS_E* code
+ * (MCTS_ENOMEM: leaves found so far stay gathered). */
+int mcts_batcher_gather_many(mcts_batcher *b, mcts_tree *const *t, int n);
+
 /* Evaluates every gathered leaf with ONE ev->evaluate call (or ceil(count / ev->max_batch) calls if the
  * evaluator's batch is smaller), completes each leaf in its tree, and clears. MCTS_OK or a negative code
  * (the leaves are then completed with uniform priors and value 0 so the trees stay consistent). */

@@ -44,6 +44,11 @@ struct mcts_tree {
     int32_t pend_node[MAX_PENDING];
     uint8_t pend_side[MAX_PENDING];
     unsigned pend_legal[MAX_PENDING];
+    /* The nodes of each slot's descent, root first: backup walks this array instead of chasing parent
+     * links, so its loads are independent of each other and overlap. The descent in progress that will
+     * take slot h records into path[h] too. */
+    int32_t *path[MAX_PENDING];
+    int plen[MAX_PENDING], pcap_path[MAX_PENDING];
 };
 
 mcts_config mcts_config_default(void)
@@ -176,6 +181,8 @@ void mcts_tree_free(mcts_tree *t)
     free(t->spare);
     free(t->ppool);
     free(t->pspare);
+    for (int h = 0; h < MAX_PENDING; h++)
+        free(t->path[h]);
     free(t);
 }
 
@@ -268,26 +275,25 @@ static int try_prove(mcts_tree *t, int p)
     return 1;
 }
 
-/* Backs up vs (the value in South's view) from node x to the root, removing one virtual loss per node;
- * with the solver, proofs travel up while they keep changing a node. */
-static void backup(mcts_tree *t, int x, float vs)
+/* Backs up vs (the value in South's view) along path[0..len) (root first) from its last node up, removing
+ * one virtual loss per node; with the solver, proofs travel up while they keep changing a node. */
+static void backup(mcts_tree *t, const int32_t *path, int len, float vs)
 {
-    int prop = t->cfg.solver && t->pool[x].proven != MCTS_UNPROVEN;
-    while (x >= 0) {
-        mnode *nd = &t->pool[x];
+    int prop = t->cfg.solver && t->pool[path[len - 1]].proven != MCTS_UNPROVEN;
+    for (int i = len - 1; i >= 0; i--) {
+        mnode *nd = &t->pool[path[i]];
         nd->vl--;
         nd->n++;
         nd->w += nd->pside == KALAH_SOUTH ? vs : -vs;
-        if (prop && nd->parent >= 0)
-            prop = try_prove(t, nd->parent);
-        x = nd->parent;
+        if (prop && i > 0)
+            prop = try_prove(t, path[i - 1]);
     }
 }
 
-static void uncharge(mcts_tree *t, int x)
+static void uncharge(mcts_tree *t, const int32_t *path, int len)
 {
-    for (; x >= 0; x = t->pool[x].parent)
-        t->pool[x].vl--;
+    for (int i = 0; i < len; i++)
+        t->pool[path[i]].vl--;
 }
 
 int mcts_done(const mcts_tree *t)
@@ -297,7 +303,33 @@ int mcts_done(const mcts_tree *t)
            root->n >= t->start_n + t->cfg.sims;
 }
 
-int mcts_select(mcts_tree *t, kalah_pos *leaf)
+int mcts_leaf_room(const mcts_tree *t)
+{
+    return mcts_done(t) || t->npend >= t->cfg.leaves_per_game ? 0 : t->cfg.leaves_per_game - t->npend;
+}
+
+/* Loads what the next step will read once node c is chosen below node x: c's children block (its
+ * selection), or the parent's position (c is reached the first time). always_inline: GCC deems a function
+ * made only of prefetches pure and drops its calls when it does not inline them. */
+static inline __attribute__((always_inline)) void prefetch_next(const mcts_tree *t, const mnode *x, const mnode *c)
+{
+    if (c->flags & F_EXPANDED) {
+        /* at most KALAH_MAX_PITS nodes: 4 lines when 64-byte aligned, 5 at worst (prefetch never faults) */
+        uintptr_t a = (uintptr_t)&t->pool[c->child] & ~(uintptr_t)63;
+        uintptr_t e = (uintptr_t)&t->pool[c->child + c->nchild];
+        __builtin_prefetch((const void *)a);
+        __builtin_prefetch((const void *)(a + 64));
+        __builtin_prefetch((const void *)(a + 128));
+        if (a + 192 < e)
+            __builtin_prefetch((const void *)(a + 192));
+        if (a + 256 < e)
+            __builtin_prefetch((const void *)(a + 256));
+    } else if (!(c->flags & F_REACHED)) {
+        __builtin_prefetch(&t->ppool[x->pos]);
+    }
+}
+
+int mcts_select_begin(mcts_tree *t, mcts_cursor *c)
 {
     const mnode *root = &t->pool[0];
     if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->start_n + t->cfg.sims))
@@ -305,50 +337,88 @@ int mcts_select(mcts_tree *t, kalah_pos *leaf)
     /* A descent reaches at most one new node: room for its position now, before anything is charged. */
     if (!grow_pos(&t->ppool, &t->pcap, t->pcount + 1))
         return MCTS_ENOMEM;
-    int x = 0;
-    for (;;) {
-        mnode *nd = &t->pool[x];
-        if (!(nd->flags & F_REACHED)) {
-            kalah_pos *pp = &t->ppool[t->pcount];
-            *pp = t->ppool[t->pool[nd->parent].pos];
-            kalah_sow(&t->r, pp, nd->move, NULL);
-            nd->pos = t->pcount++;
-            nd->flags |= F_REACHED;
-            nd->side = pp->side;
-            if (pp->over) {
-                nd->flags |= F_TERMINAL;
-                if (t->cfg.solver)
-                    nd->proven = (int8_t)result_for(&t->r, pp, nd->pside);
-            }
+    int h = 0; /* a free slot exists: npend < leaves_per_game <= MAX_PENDING */
+    while (t->pend_node[h] >= 0)
+        h++;
+    if (!t->path[h] && !(t->path[h] = malloc(64 * sizeof *t->path[h])))
+        return MCTS_ENOMEM;
+    if (t->pcap_path[h] < 64)
+        t->pcap_path[h] = 64;
+    t->plen[h] = 0;
+    c->node = 0;
+    c->slot = h;
+    prefetch_next(t, root, root);
+    __builtin_prefetch(&t->ppool[t->pcount], 1);
+    return MCTS_OK;
+}
+
+int mcts_select_step(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf)
+{
+    int x = c->node, h = c->slot;
+    mnode *nd = &t->pool[x];
+    if (t->plen[h] == t->pcap_path[h]) {
+        int32_t *p = realloc(t->path[h], 2 * (size_t)t->pcap_path[h] * sizeof *p);
+        if (!p) {
+            uncharge(t, t->path[h], t->plen[h]);
+            return MCTS_ENOMEM;
         }
-        nd->vl++;
-        if (nd->flags & F_TERMINAL) {
-            backup(t, x, (float)kalah_winner(&t->r, &t->ppool[nd->pos]));
-            return MCTS_SIM_DONE;
-        }
-        if (x != 0 && nd->proven != MCTS_UNPROVEN) {
-            backup(t, x, (float)(nd->pside == KALAH_SOUTH ? nd->proven : -nd->proven));
-            return MCTS_SIM_DONE;
-        }
-        if (!(nd->flags & F_EXPANDED)) {
-            if (nd->flags & F_PENDING) {
-                uncharge(t, x);
-                return MCTS_COLLISION;
-            }
-            int h = 0; /* a free slot exists: npend < leaves_per_game <= MAX_PENDING */
-            while (t->pend_node[h] >= 0)
-                h++;
-            const kalah_pos *pos = &t->ppool[nd->pos];
-            nd->flags |= F_PENDING;
-            t->pend_node[h] = x;
-            t->pend_side[h] = pos->side;
-            t->pend_legal[h] = kalah_legal(&t->r, pos);
-            t->npend++;
-            *leaf = *pos;
-            return h;
-        }
-        x = best_child(t, nd);
+        t->path[h] = p;
+        t->pcap_path[h] *= 2;
     }
+    int32_t *path = t->path[h];
+    int len = ++t->plen[h];
+    path[len - 1] = x;
+    if (!(nd->flags & F_REACHED)) {
+        kalah_pos *pp = &t->ppool[t->pcount];
+        *pp = t->ppool[t->pool[path[len - 2]].pos];
+        kalah_sow(&t->r, pp, nd->move, NULL);
+        nd->pos = t->pcount++;
+        nd->flags |= F_REACHED;
+        nd->side = pp->side;
+        if (pp->over) {
+            nd->flags |= F_TERMINAL;
+            if (t->cfg.solver)
+                nd->proven = (int8_t)result_for(&t->r, pp, nd->pside);
+        }
+    }
+    nd->vl++;
+    if (nd->flags & F_TERMINAL) {
+        backup(t, path, len, (float)kalah_winner(&t->r, &t->ppool[nd->pos]));
+        return MCTS_SIM_DONE;
+    }
+    if (x != 0 && nd->proven != MCTS_UNPROVEN) {
+        backup(t, path, len, (float)(nd->pside == KALAH_SOUTH ? nd->proven : -nd->proven));
+        return MCTS_SIM_DONE;
+    }
+    if (!(nd->flags & F_EXPANDED)) {
+        if (nd->flags & F_PENDING) {
+            uncharge(t, path, len);
+            return MCTS_COLLISION;
+        }
+        const kalah_pos *pos = &t->ppool[nd->pos];
+        nd->flags |= F_PENDING;
+        t->pend_node[h] = x;
+        t->pend_side[h] = pos->side;
+        t->pend_legal[h] = kalah_legal(&t->r, pos);
+        t->npend++;
+        *leaf = *pos;
+        return h;
+    }
+    c->node = best_child(t, nd);
+    prefetch_next(t, nd, &t->pool[c->node]);
+    return MCTS_STEP;
+}
+
+int mcts_select(mcts_tree *t, kalah_pos *leaf)
+{
+    mcts_cursor c;
+    int rc = mcts_select_begin(t, &c);
+    if (rc != MCTS_OK)
+        return rc;
+    do
+        rc = mcts_select_step(t, &c, leaf);
+    while (rc == MCTS_STEP);
+    return rc;
 }
 
 /* ---- expansion ---- */
@@ -401,7 +471,7 @@ int mcts_complete(mcts_tree *t, int h, const float *prior, float value)
     t->pool[x].flags &= (uint8_t)~F_PENDING;
     int rc = expand(t, x, t->pend_legal[h], side, prior);
     value = value != value ? 0.0f : value > 1.0f ? 1.0f : value < -1.0f ? -1.0f : value;
-    backup(t, x, side == KALAH_SOUTH ? value : -value);
+    backup(t, t->path[h], t->plen[h], side == KALAH_SOUTH ? value : -value);
     if (x == 0 && rc == MCTS_OK)
         add_root_noise(t);
     return rc;

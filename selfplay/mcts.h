@@ -132,14 +132,35 @@ int mcts_done(const mcts_tree *t);
 enum {
     MCTS_SIM_DONE = -10,  /* the simulation ended on a finished or proven node and is already backed up */
     MCTS_COLLISION = -11, /* it reached a leaf that is already pending: nothing to do, undone */
-    MCTS_FULL = -12       /* cfg.leaves_per_game leaves are already pending */
+    MCTS_FULL = -12,      /* cfg.leaves_per_game leaves are already pending */
+    MCTS_STEP = -13       /* mcts_select_step only: the descent goes on, call it again */
 };
 
 /* Runs one simulation's descent from the root. When it ends at a leaf that needs the evaluator, writes the
  * leaf's position into *leaf and returns a handle >= 0 to pass to mcts_complete (the leaf stays pending, its
  * path charged with virtual loss). Otherwise returns MCTS_SIM_DONE, MCTS_COLLISION or MCTS_FULL (*leaf
- * untouched). An unexpanded root is itself the first leaf. MCTS_ENOMEM if the node pool cannot grow. */
+ * untouched). An unexpanded root is itself the first leaf. MCTS_ENOMEM if a pool cannot grow (nothing is
+ * then left charged). */
 int mcts_select(mcts_tree *t, kalah_pos *leaf);
+
+/* The same descent one tree level at a time, so that a driver can interleave the descents of many trees
+ * (batcher.h): each step, after choosing a child, prefetches what the next step reads, and the driver works
+ * on other trees while those loads arrive. mcts_select(t, leaf) is exactly
+ *     rc = mcts_select_begin(t, &c); if (rc == MCTS_OK) do rc = mcts_select_step(t, &c, leaf); while (rc == MCTS_STEP);
+ * begin returns MCTS_OK, MCTS_FULL or MCTS_ENOMEM; step returns MCTS_STEP or what mcts_select returns.
+ * One descent per tree at a time, and no other call on that tree (complete, advance, ...) between its
+ * begin and its last step. The cursor is a plain value owned by the caller. */
+typedef struct {
+    int32_t node;  /* the node the next step processes */
+    int32_t slot;  /* the pending-leaf slot (handle) this descent records its path in */
+} mcts_cursor;
+
+int mcts_select_begin(mcts_tree *t, mcts_cursor *c);
+int mcts_select_step(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf);
+
+/* Leaves mcts_select could still add before the next mcts_complete: 0 when mcts_done, else
+ * cfg.leaves_per_game − mcts_pending (an upper bound: a descent may also end without a leaf). */
+int mcts_leaf_room(const mcts_tree *t);
 
 /* Finishes pending leaf `handle` with the evaluator's answer for its position: prior (pits floats by
  * relative pit; masked and renormalised here) and value (for the leaf's mover, clamped to [−1, 1]);
