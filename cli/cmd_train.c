@@ -74,6 +74,20 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
            s->iterations, s->games, s->samples, s->steps, train_format_duration(s->elapsed_s, el, sizeof el));
     if (!s->have_eval)
         return;
+    if (cfg->game == CFG_GAME_BASICO) {
+        printf("evaluation after iteration %" PRId64 ": az sims=%d in one seat (rotating), the opponent in the "
+               "other %d\n", s->eval_iteration, cfg->eval.sims, cfg->basico.players - 1);
+        printf("%-22s %6s %11s %15s %11s %8s %8s %12s\n", "opponent", "games", "rank score", "95% interval",
+               "mean place", "firsts", "seat 0", "other seats");
+        for (int k = 0; k < s->n_opponents; k++) {
+            const train_eval_result *r = &s->eval[k];
+            printf("%-22s %6d %11.3f    [%.3f, %.3f] %11.2f %8d %8.3f %12.3f\n", r->opponent, r->games, r->score,
+                   r->score_lo, r->score_hi, r->mean_place, r->wins, r->seat_score[0], r->seat_score[1]);
+        }
+        if (s->best_iteration > 0)
+            printf("best.h5: iteration %" PRId64 " (mean rank score %.3f)\n", s->best_iteration, s->best_score);
+        return;
+    }
     printf("evaluation after iteration %" PRId64 ": az sims=%d vs each opponent, colour-swapped games\n",
            s->eval_iteration, cfg->eval.sims);
     printf("%-22s %6s %7s %15s %20s %20s\n", "opponent", "games", "score", "95% interval", "as South (W-D-L)",

@@ -9,12 +9,16 @@
 #include <string.h>
 
 #include "eval/agent.h"
+#include "eval/basico_agent.h"
 #include "train/config_keys.h"
 
 void cfg_defaults(cfg_config *c)
 {
     memset(c, 0, sizeof *c);
+    c->game = CFG_GAME_KALAH;
     c->rules = kalah_rules_default();
+    c->players = 3;
+    c->full_ranking = 1;
     c->net = nn_config_default(kalah_encode_dim(&c->rules), c->rules.pits);
     c->mcts = mcts_config_default();
     c->selfplay = selfplay_config_default();
@@ -528,12 +532,46 @@ int cfg_finish(cfg_config *c, char *err)
                               "missing required key %s.%s (add it under [%s])", cfg_keys[i].section,
                               cfg_keys[i].key, cfg_keys[i].section);
     char msg[NN_ERRLEN + AGENT_ERRLEN], sec[32], key[32];
-    if (kalah_rules_check(&c->rules, msg) != KALAH_OK) {
-        key_of_message(msg, "rules", "seeds", sec, key);
-        return check_fail(c, err, sec, key, "[rules]: %s", msg);
+    const int basico = c->game == CFG_GAME_BASICO;
+    static const char *const kalah_only[] = {"capture", "end", "max_sows"}, *const basico_only[] = {
+        "players", "full_ranking"};
+    for (int i = 0; i < 3 && basico; i++) {
+        char k[48];
+        snprintf(k, sizeof k, "rules.%s", kalah_only[i]);
+        if (cfg_was_set(c, k))
+            return check_fail(c, err, "rules", kalah_only[i], "rules.%s applies to game = kalah only",
+                              kalah_only[i]);
     }
-    c->net.input_dim = kalah_encode_dim(&c->rules);
-    c->net.n_policy = c->rules.pits;
+    for (int i = 0; i < 2 && !basico; i++) {
+        char k[48];
+        snprintf(k, sizeof k, "rules.%s", basico_only[i]);
+        if (cfg_was_set(c, k))
+            return check_fail(c, err, "rules", basico_only[i],
+                              "rules.%s applies to game = basico only (set rules.game = basico)", basico_only[i]);
+    }
+    if (basico) {
+        c->basico = (basico_rules){.players = c->players, .pits = c->rules.pits, .seeds = c->rules.seeds,
+                                   .full_ranking = c->full_ranking};
+        if (basico_rules_check(&c->basico, msg) != BASICO_OK)
+            return check_fail(c, err, "rules",
+                              !strncmp(msg, "seeds", 5) ? "seeds" : !strncmp(msg, "players", 7) ? "players" : "pits",
+                              "[rules]: %s", msg);
+        if (c->net.margin_head && cfg_was_set(c, "net.margin_head"))
+            return check_fail(c, err, "net", "margin_head",
+                              "net.margin_head: basico has no store margin to predict; remove the key or set false");
+        c->net.margin_head = 0;
+        c->net.input_dim = basico_encode_dim(&c->basico);
+        c->net.n_policy = c->basico.pits;
+        c->net.n_value = c->basico.players;
+    } else {
+        if (kalah_rules_check(&c->rules, msg) != KALAH_OK) {
+            key_of_message(msg, "rules", "seeds", sec, key);
+            return check_fail(c, err, sec, key, "[rules]: %s", msg);
+        }
+        c->net.input_dim = kalah_encode_dim(&c->rules);
+        c->net.n_policy = c->rules.pits;
+        c->net.n_value = 1;
+    }
     if (nn_config_check(&c->net, msg) != NN_OK) /* blame the key the message is about */
         return check_fail(c, err, "net", strstr(msg, "activation") ? "activation" : "hidden", "[net]: %s", msg);
     if (mcts_config_check(&c->mcts, msg) != MCTS_OK) {
@@ -554,14 +592,21 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->train.min_replay > c->train.replay_window)
         return check_fail(c, err, "train", "min_replay", "train.min_replay (%d) exceeds train.replay_window (%d)",
                           c->train.min_replay, c->train.replay_window);
-    if (c->eval.games % 2)
+    if (c->eval.games % 2 && !basico)
         return check_fail(c, err, "eval", "games", "eval.games must be even (colour-swapped pairs), got %d",
                           c->eval.games);
-    if (c->eval.final_games % 2 || c->eval.final_games == 1)
+    if ((c->eval.final_games % 2 && !basico) || c->eval.final_games == 1)
         return check_fail(c, err, "eval", "final_games",
                           "eval.final_games must be 0 or even (colour-swapped pairs), got %d", c->eval.final_games);
     for (int i = 0; i < c->eval.n_opponents; i++) {
         char aerr[AGENT_ERRLEN];
+        if (basico) {
+            basico_agent *a = basico_agent_create(c->eval.opponents[i], &c->basico, aerr);
+            if (!a)
+                return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
+            basico_agent_free(a);
+            continue;
+        }
         agent *a = agent_create(c->eval.opponents[i], &c->rules, aerr);
         if (!a)
             return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
@@ -585,4 +630,9 @@ int cfg_finish(cfg_config *c, char *err)
             strcpy(c->run.name, "run");
     }
     return 0;
+}
+
+char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n)
+{
+    return c->game == CFG_GAME_BASICO ? basico_rules_format(&c->basico, buf, n) : kalah_rules_format(&c->rules, buf, n);
 }

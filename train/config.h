@@ -3,9 +3,13 @@
  *
  * Sections and what they fill (every key, its type, default and range: the table in config.c, printed with
  * documentation by cfg_write(..., CFG_WRITE_DOCS); the example configs in configs/ document each key in place):
- *   [rules]     kalah_rules            (pits, seeds, capture, end, max_sows)
+ *   [rules]     game = kalah: kalah_rules (pits, seeds, capture, end, max_sows);
+ *               game = basico: basico_rules (players, pits, seeds, full_ranking) — Mancala básico, DESIGN.md
+ *               §1.2; the Kalah-only keys are then errors when given, and so are players / full_ranking
+ *               with game = kalah
  *   [net]       nn_config              (hidden = 128,128 widths, residual, margin_head, activation);
- *                                       input_dim and n_policy follow from the rules (kalah_encode)
+ *                                       input_dim, n_policy and n_value follow from the rules (kalah_encode:
+ *                                       1 value; basico_encode: one value per player, no margin head)
  *   [mcts]      mcts_config            (the self-play search; key = field name, selfplay/mcts.h)
  *   [selfplay]  selfplay_config        (threads, games per iteration, ...; selfplay/selfplay.h)
  *   [train]     nn_optim_config + nn_loss_weights + cfg_train (batch, steps, replay window, ...)
@@ -33,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "env/basico.h"
 #include "env/kalah.h"
 #include "nn/net.h"
 #include "nn/optim.h"
@@ -81,8 +86,15 @@ typedef struct {
     char dir[CFG_PATH_LEN];   /* parent of default run directories ("runs") */
 } cfg_run;
 
+/* [rules] game: which game the run trains. */
+typedef enum { CFG_GAME_KALAH = 0, CFG_GAME_BASICO = 1 } cfg_game;
+
 typedef struct {
-    kalah_rules rules;
+    int game;                 /* cfg_game */
+    kalah_rules rules;        /* game = kalah (pits and seeds are also read for basico) */
+    int players;              /* game = basico: 2..4 */
+    int full_ranking;         /* game = basico: 0/1 */
+    basico_rules basico;      /* game = basico: filled by cfg_finish from pits, seeds, players, full_ranking */
     nn_config net;            /* input_dim, n_policy: filled by cfg_finish from the rules */
     mcts_config mcts;
     selfplay_config selfplay;
@@ -112,22 +124,31 @@ int cfg_load(cfg_config *c, const char *path, char *err);
  * as a file line. -1 with "--set ASSIGNMENT: message" in err. */
 int cfg_set(cfg_config *c, const char *assignment, char *err);
 
-/* Checks required keys, fills derived fields (net.input_dim, net.n_policy, optim.sched.total_steps,
- * run.name from the file name), and runs the cross-field checks (kalah_rules_check, nn_config_check,
- * nn_optim_config_check, mcts_config_check, selfplay_config_check, every opponent spec through
- * agent_create under the rules, min_replay <= replay_window). -1 with a message naming the key. */
+/* Checks required keys, fills derived fields (basico, net.input_dim, net.n_policy, net.n_value,
+ * optim.sched.total_steps, run.name from the file name), and runs the cross-field checks (kalah_rules_check
+ * or basico_rules_check and the keys of the other game, nn_config_check, nn_optim_config_check,
+ * mcts_config_check, selfplay_config_check, every opponent spec through agent_create / basico_agent_create
+ * under the rules, min_replay <= replay_window). -1 with a message naming the key. */
+
+/* The run's rules as a spec string ("kalah:..." or "basico:..."), as nets and checkpoints record them. */
+char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n);
 int cfg_finish(cfg_config *c, char *err);
 
 enum { CFG_WRITE_PLAIN = 0, CFG_WRITE_DOCS = 1 };
 
-/* Writes every key of c as INI that cfg_load reads back to the same values (doubles with 17 significant
- * digits). CFG_WRITE_DOCS adds each key's documentation, default and range as comments. 0, or -1 on a write
+/* Writes every key of c that applies to its game (cfg_key_applies) as INI that cfg_load reads back to the
+ * same values (doubles with 17 significant digits). CFG_WRITE_DOCS adds each key's documentation, default and range as comments. 0, or -1 on a write
  * error. */
 int cfg_write(const cfg_config *c, FILE *f, int flags);
 
 /* Number of keys in the table, and key i as "section.key" (NULL past the end). */
 int cfg_key_count(void);
 const char *cfg_key_name(int i, char *buf, size_t n);
+
+/* 1 when key i belongs to c's game: the Kalah-only rules keys (capture, end, max_sows) and the básico-only
+ * ones (players, full_ranking) belong to one game each, every other key to both. cfg_write leaves out the
+ * keys that do not apply (cfg_finish would refuse them when given). */
+int cfg_key_applies(const cfg_config *c, int i);
 
 /* 1 when "section.key" was given in the file or by --set (not just defaulted). */
 int cfg_was_set(const cfg_config *c, const char *section_dot_key);

@@ -14,6 +14,7 @@
 #define B(sec, name, field, doc) {sec, name, CK_BOOL, F(field), 0, 1, 0, 0, NULL, 0, 0, doc}
 #define E(sec, name, field, names, doc) {sec, name, CK_ENUM, F(field), 0, 0, 0, 0, names, 0, 0, doc}
 
+static const char *const game_names[] = {"kalah", "basico", NULL};
 static const char *const capture_names[] = {"opposite", "always", "none", NULL};
 static const char *const end_names[] = {"either-empty", "mover-empty", NULL};
 static const char *const opt_names[] = {"sgd", "adam", NULL};
@@ -22,16 +23,25 @@ static const char *const sched_names[] = {"constant", "step", "cosine", NULL};
 const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", NULL};
 
 const cfg_key cfg_keys[] = {
-    /* ---- [rules] (DESIGN.md §1.1) ---- */
-    I("rules", "pits", rules.pits, 1, KALAH_MAX_PITS, "Pits per player."),
-    I("rules", "seeds", rules.seeds, 1, 18, "Seeds per pit at the start; 2*pits*seeds must be <= 255."),
+    /* ---- [rules] (DESIGN.md §1.1 Kalah, §1.2 Mancala básico) ---- */
+    E("rules", "game", game, game_names,
+      "kalah: two-player Kalah (DESIGN.md 1.1); basico: Mancala basico for 2-4 players (DESIGN.md 1.2), "
+      "with a value head of one output per player."),
+    I("rules", "pits", rules.pits, 1, KALAH_MAX_PITS,
+      "Pits per player (basico: 6; 7 with 2 players; 4 with 3-4 players)."),
+    I("rules", "seeds", rules.seeds, 1, 18,
+      "Seeds per pit at the start; kalah: 2*pits*seeds must be <= 255; basico: 4 or 3."),
+    I("rules", "players", players, 2, BASICO_MAX_PLAYERS, "basico only: players (2..4)."),
+    B("rules", "full_ranking", full_ranking,
+      "basico only: true ranks by finishing order; false: the first to finish wins and the others rank by "
+      "fewest stones left (ties share a place)."),
     E("rules", "capture", rules.capture, capture_names,
-      "opposite: a capture needs a non-empty opposite pit; always: an empty opposite pit still banks the "
+      "kalah only. opposite: a capture needs a non-empty opposite pit; always: an empty opposite pit still banks the "
       "capturing seed; none: no captures."),
     E("rules", "end", rules.end, end_names,
-      "either-empty: the game ends as soon as either row is empty, both rows swept home; mover-empty: it "
-      "ends when the player to move has no seeds, the other player sweeps."),
-    I("rules", "max_sows", rules.max_sows, 0, 65535, "0 = no limit; else the game ends (with the sweep) after "
+      "kalah only. either-empty: the game ends as soon as either row is empty, both rows swept home; "
+      "mover-empty: it ends when the player to move has no seeds, the other player sweeps."),
+    I("rules", "max_sows", rules.max_sows, 0, 65535, "kalah only. 0 = no limit; else the game ends (with the sweep) after "
       "that many sowings in total."),
 
     /* ---- [net] (nn/net.h) ---- */
@@ -43,7 +53,7 @@ const cfg_key cfg_keys[] = {
       "block)."),
     B("net", "margin_head", net.margin_head,
       "An auxiliary head predicting the final store margin (weighted by train.margin_weight); it gives the "
-      "trunk a denser signal than the win/draw/loss value alone."),
+      "trunk a denser signal than the win/draw/loss value alone. kalah only (basico: false)."),
     {"net", "activation", CK_STR, F(net.activation), 1, 0, 0, 0, NULL, sizeof(((nn_config *)0)->activation), 0,
      "Hidden activation; only relu is implemented."},
 
@@ -117,10 +127,13 @@ const cfg_key cfg_keys[] = {
     /* ---- [eval] ---- */
     {"eval", "opponents", CK_OPPONENTS, F(eval), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,
      "Opponents of the evaluation matches: agent specs (DESIGN.md §2: random, greedy, ab:depth=N, "
-     "mcts:sims=N, az:net=FILE) separated by commas or spaces (a key=value after a spec belongs to it); "
-     "empty = no evaluation. best.h5 is the net with the best mean score over them."},
+     "mcts:sims=N, az:net=FILE; basico: random, greedy, maxn:depth=N, paranoid:depth=N, mcts:sims=N) "
+     "separated by commas or spaces (a key=value after a spec belongs to it); empty = no evaluation. "
+     "best.h5 is the net with the best mean score over them (basico: mean rank score, the trained agent "
+     "in one seat and the opponent in all the others)."},
     I("eval", "games", eval.games, 2, 100000,
-      "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even."),
+      "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even (basico: "
+      "groups of `players` games in which the trained agent takes each seat once)."),
     I("eval", "final_games", eval.final_games, 0, 100000,
       "Games per opponent after the last iteration (0 = games); the run's headline result."),
     I("eval", "every", eval.every, 0, 1000000, "Evaluate after every k-th iteration; 0 = only after the last."),
@@ -152,6 +165,6 @@ const cfg_key cfg_keys[] = {
 const int cfg_nkeys = (int)(sizeof cfg_keys / sizeof cfg_keys[0]);
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
-_Static_assert(sizeof(kalah_capture) == sizeof(int) && sizeof(kalah_end) == sizeof(int) &&
+_Static_assert(sizeof(cfg_game) == sizeof(int) && sizeof(kalah_capture) == sizeof(int) && sizeof(kalah_end) == sizeof(int) &&
                    sizeof(nn_opt_kind) == sizeof(int) && sizeof(nn_lr_kind) == sizeof(int),
                "CK_ENUM fields are accessed as int");

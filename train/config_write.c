@@ -130,6 +130,19 @@ static void comment(FILE *f, const char *text)
     }
 }
 
+static int applies(const cfg_config *c, const cfg_key *k)
+{
+    static const char *const kalah_only[] = {"capture", "end", "max_sows", NULL},
+                             *const basico_only[] = {"players", "full_ranking", NULL};
+    if (strcmp(k->section, "rules"))
+        return 1;
+    const char *const *other = c->game == CFG_GAME_BASICO ? kalah_only : basico_only;
+    for (int i = 0; other[i]; i++)
+        if (!strcmp(k->key, other[i]))
+            return 0;
+    return 1;
+}
+
 int cfg_write(const cfg_config *c, FILE *f, int flags)
 {
     cfg_config def;
@@ -137,10 +150,14 @@ int cfg_write(const cfg_config *c, FILE *f, int flags)
     char value[2048], dvalue[2048], range[256];
     for (int s = 0; cfg_sections[s]; s++) {
         fprintf(f, "%s[%s]\n", s ? "\n" : "", cfg_sections[s]);
+        int first = 1;
         for (int i = 0; i < cfg_nkeys; i++) {
             const cfg_key *k = &cfg_keys[i];
-            if (strcmp(k->section, cfg_sections[s]))
+            if (strcmp(k->section, cfg_sections[s]) || !applies(c, k))
                 continue;
+            if ((flags & CFG_WRITE_DOCS) && !first)
+                fputc('\n', f);
+            first = 0;
             if (flags & CFG_WRITE_DOCS) {
                 char line[2600];
                 comment(f, k->doc);
@@ -151,11 +168,14 @@ int cfg_write(const cfg_config *c, FILE *f, int flags)
                 comment(f, line);
             }
             fprintf(f, "%s = %s\n", k->key, cfg_format_value(c, k, value, sizeof value));
-            if ((flags & CFG_WRITE_DOCS) && i + 1 < cfg_nkeys && !strcmp(cfg_keys[i + 1].section, k->section))
-                fputc('\n', f);
         }
     }
     return ferror(f) ? -1 : 0;
+}
+
+int cfg_key_applies(const cfg_config *c, int i)
+{
+    return i >= 0 && i < cfg_nkeys && applies(c, &cfg_keys[i]);
 }
 
 int cfg_key_count(void)

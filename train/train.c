@@ -16,6 +16,7 @@
 #endif
 
 #include "nn/h5io.h"
+#include "selfplay/basico_selfplay.h"
 #include "selfplay/selfplay.h"
 #include "train/plot.h"
 #include "train/rundir.h"
@@ -98,7 +99,7 @@ static int export_net(trainer *t, const char *name, char *err)
 {
     char path[TRAIN_PATH_LEN + 32], nerr[NN_ERRLEN];
     train_join(path, sizeof path, t->dir, name);
-    if (nn_export_save(path, t->net, t->rules_spec, KALAH_ENCODING_NAME, nerr) != NN_OK) {
+    if (nn_export_save(path, t->net, t->rules_spec, t->encoding, nerr) != NN_OK) {
         train_err(err, "cannot write %s: %s", name, nerr);
         return TRAIN_EIO;
     }
@@ -110,7 +111,8 @@ static int setup(trainer *t, char *err)
 {
     const cfg_config *c = t->cfg;
     char nerr[NN_ERRLEN + MCTS_ERRLEN];
-    kalah_rules_format(&c->rules, t->rules_spec, sizeof t->rules_spec);
+    cfg_rules_spec(c, t->rules_spec, sizeof t->rules_spec);
+    t->encoding = c->game == CFG_GAME_BASICO ? BASICO_ENCODING_NAME : KALAH_ENCODING_NAME;
     t->net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
     if (!t->net) {
         train_err(err, "cannot create the net: %s", nerr);
@@ -323,7 +325,13 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
     const cfg_config *c = t->cfg;
     train_msg(t, TRAIN_MSG_INFO, "evaluation after iteration %" PRId64 " (%d games per opponent): mean score %.3f%s",
               t->iteration, games, mean, t->best_iteration == t->iteration ? " (new best)" : "");
-    for (int k = 0; k < c->eval.n_opponents; k++)
+    for (int k = 0; k < c->eval.n_opponents && c->game == CFG_GAME_BASICO; k++)
+        train_msg(t, TRAIN_MSG_INFO,
+                  "  vs a field of %-12s rank score %.3f [%.2f, %.2f]  mean place %.2f of %d  first %d of %d  "
+                  "(seat 0 %.3f, other seats %.3f)",
+                  res[k].opponent, res[k].score, res[k].score_lo, res[k].score_hi, res[k].mean_place,
+                  c->basico.players, res[k].wins, res[k].games, res[k].seat_score[0], res[k].seat_score[1]);
+    for (int k = 0; k < c->eval.n_opponents && c->game != CFG_GAME_BASICO; k++)
         train_msg(t, TRAIN_MSG_INFO, "  vs %-20s %.3f [%.2f, %.2f]  as South %.3f  as North %.3f  (W-D-L %d-%d-%d)",
                   res[k].opponent, res[k].score, res[k].score_lo, res[k].score_hi, res[k].seat_score[0],
                   res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
@@ -381,11 +389,21 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
 
     /* self-play with the current net */
     selfplay_stats st;
-    mcts_eval_factory ef = mcts_eval_factory_net(t->net);
     char serr[MCTS_ERRLEN];
     nn_set_blas_threads(1);
-    if (selfplay_run(&c->rules, &c->selfplay, &c->mcts, &ef, t->rb, train_seed(c->run.seed, 3, (uint64_t)it), NULL,
-                     &st, serr) != MCTS_OK) {
+    uint64_t sp_seed = train_seed(c->run.seed, 3, (uint64_t)it);
+    int sp_rc;
+    if (c->game == CFG_GAME_BASICO) {
+        mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(t->net);
+        basico_selfplay_stats bs;
+        sp_rc = basico_selfplay_run(&c->basico, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, &bs, serr);
+        st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
+                              .positions_per_s = bs.positions_per_s};
+    } else {
+        mcts_eval_factory ef = mcts_eval_factory_net(t->net);
+        sp_rc = selfplay_run(&c->rules, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, NULL, &st, serr);
+    }
+    if (sp_rc != MCTS_OK) {
         train_err(err, "self-play failed in iteration %" PRId64 ": %s", it, serr);
         return TRAIN_EFAIL;
     }

@@ -71,13 +71,19 @@ typedef struct {
     void *ud;
 } train_options;
 
-/* One opponent's evaluation result, from the trained agent's point of view. */
+/* One opponent's evaluation result, from the trained agent's point of view.
+ * Kalah: a colour-swapped match (eval/match.h). Básico: the trained agent in one seat, the opponent in all
+ * the others, the trained agent's seat rotating (eval/basico_match.h); then score is its mean rank score
+ * (1 = always first; (players − place) / (players − 1)) with a normal-approximation 95% interval, wins its
+ * first places, draws and losses 0, mean_place its mean place, and seat_score[0] / [1] its mean rank score
+ * in seat 0 (moving first) / in the other seats (seat_games likewise). */
 typedef struct {
     char opponent[CFG_SPEC_LEN];
     int games, wins, draws, losses;
     int seat_games[2], seat_wins[2], seat_draws[2], seat_losses[2];   /* [KALAH_SOUTH], [KALAH_NORTH] */
     double score, score_lo, score_hi;   /* (wins + draws/2) / games and its 95% Wilson interval */
     double seat_score[2];
+    double mean_place;                  /* básico: mean place (1 = first); 0 for Kalah */
 } train_eval_result;
 
 typedef struct {

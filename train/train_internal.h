@@ -16,6 +16,7 @@ typedef struct {
     const train_options *opt;
     char dir[TRAIN_PATH_LEN];
     char rules_spec[128];
+    const char *encoding;   /* KALAH_ENCODING_NAME or BASICO_ENCODING_NAME, recorded in nets and checkpoints */
 
     nn_net *net;            /* trained in place; self-play and exports read it between SGD phases */
     nn_optim *optim;

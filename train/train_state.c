@@ -46,7 +46,7 @@ int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
         train_err(err, "out of memory saving a checkpoint");
         return TRAIN_ENOMEM;
     }
-    rc = nn_ckpt_save(path, t->net, t->optim, st, t->rules_spec, KALAH_ENCODING_NAME, nerr);
+    rc = nn_ckpt_save(path, t->net, t->optim, st, t->rules_spec, t->encoding, nerr);
     nn_ckpt_free(st);
     if (rc != NN_OK) {
         train_err(err, "cannot write checkpoint: %s", nerr);

@@ -1,0 +1,164 @@
+/* test_train_basico.c — training Mancala básico from a config (rules.game = basico): the config checks that
+ * tie keys to their game, the derived net shape (one value output per player, no margin head), a short run
+ * whose files record the básico rules and encoding and whose evaluation plays the trained agent against a
+ * field of an opponent, and a stopped-and-resumed run ending bit-identical to a straight one. */
+// ctest-labels: threads
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "nn/h5io.h"
+#include "test_util.h"
+#include "train/config.h"
+#include "train/train.h"
+
+static const char *const tiny_sets[] = {
+    "rules.game=basico", "rules.players=3", "rules.pits=4", "run.iterations=1", "net.hidden=16,16",
+    "mcts.sims=8", "selfplay.threads=1", "selfplay.games=6", "selfplay.games_per_thread=6",
+    "train.batch_size=32", "train.steps_per_iteration=4", "train.min_replay=10", "train.replay_window=3000",
+    "eval.opponents=greedy", "eval.games=6", "eval.every=1", "eval.sims=4", "run.checkpoint_every=1",
+};
+
+/* Applies the tiny sets plus `extra` (space-separated); returns cfg_finish's result, message in err. */
+static int tiny(cfg_config *c, const char *extra, char *err)
+{
+    cfg_defaults(c);
+    for (size_t i = 0; i < sizeof tiny_sets / sizeof tiny_sets[0]; i++)
+        if (cfg_set(c, tiny_sets[i], err))
+            return -1;
+    if (extra) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", extra);
+        char *save = NULL;
+        for (char *s = strtok_r(buf, " ", &save); s; s = strtok_r(NULL, " ", &save))
+            if (cfg_set(c, s, err))
+                return -1;
+    }
+    return cfg_finish(c, err);
+}
+
+static void expect_error(const char *extra, const char *needle)
+{
+    cfg_config c;
+    char err[CFG_ERRLEN] = "";
+    if (tiny(&c, extra, err) == 0)
+        fail_msg("'%s' was accepted", extra);
+    if (!strstr(err, needle))
+        fail_msg("'%s': message '%s' lacks '%s'", extra, err, needle);
+}
+
+static void test_config(void **state)
+{
+    (void)state;
+    cfg_config c;
+    char err[CFG_ERRLEN], spec[128];
+    if (tiny(&c, NULL, err))
+        fail_msg("%s", err);
+    assert_int_equal(c.game, CFG_GAME_BASICO);
+    assert_int_equal(c.net.input_dim, 3 * (4 + 2));
+    assert_int_equal(c.net.n_policy, 4);
+    assert_int_equal(c.net.n_value, 3);
+    assert_int_equal(c.net.margin_head, 0);
+    assert_string_equal(cfg_rules_spec(&c, spec, sizeof spec), "basico:players=3,pits=4,seeds=4,full_ranking=1");
+    expect_error("rules.capture=none", "rules.capture applies to game = kalah only");
+    expect_error("rules.max_sows=100", "rules.max_sows");
+    expect_error("rules.pits=5", "rules.pits");
+    expect_error("rules.seeds=5", "rules.seeds");
+    expect_error("net.margin_head=true", "net.margin_head");
+    expect_error("eval.opponents=ab:depth=3", "eval.opponents");
+    expect_error("rules.players=5", "rules.players");
+    /* and the other way round: básico keys with Kalah */
+    cfg_defaults(&c);
+    assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);
+    assert_int_equal(cfg_set(&c, "rules.players=3", err), 0);
+    assert_int_not_equal(cfg_finish(&c, err), 0);
+    assert_non_null(strstr(err, "rules.players applies to game = basico only"));
+}
+
+static const char *scratch(const char *name)
+{
+    static char bufs[4][1024];
+    static int slot;
+    char *p = bufs[slot++ % 4];
+    snprintf(p, 1024, "%s/train-basico-%s", SOWZERO_TMP, name);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", p);
+    assert_int_equal(system(cmd), 0);
+    return p;
+}
+
+static nn_net *load_net(const char *dir, const char *name, const char *rules, nn_file_info *info)
+{
+    char path[2400], err[NN_ERRLEN];
+    nn_net *net = NULL;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (nn_load(path, rules, &net, info, err) != NN_OK)
+        fail_msg("%s", err);
+    return net;
+}
+
+static void test_run_and_resume(void **state)
+{
+    (void)state;
+    cfg_config c;
+    char err[TRAIN_ERRLEN > CFG_ERRLEN ? TRAIN_ERRLEN : CFG_ERRLEN];
+    if (tiny(&c, "run.iterations=3 train.replay_window=300 train.min_replay=40", err))
+        fail_msg("%s", err);
+    const char *straight = scratch("straight"), *split = scratch("split");
+    train_options o = {.run_dir = straight};
+    train_summary sum;
+    int rc = train_run(&c, &o, &sum, err);
+    if (rc != TRAIN_OK)
+        fail_msg("%s", err);
+    assert_int_equal(sum.iterations, 3);
+    assert_int_equal(sum.games, 18);
+    /* the evaluation: 6 games with the trained agent in each seat twice, scores in range */
+    assert_true(sum.have_eval);
+    assert_int_equal(sum.eval[0].games, 6);
+    assert_int_equal(sum.eval[0].seat_games[0], 2);
+    assert_int_equal(sum.eval[0].seat_games[1], 4);
+    assert_true(sum.eval[0].mean_place >= 1.0 && sum.eval[0].mean_place <= 3.0);
+    assert_true(sum.eval[0].score >= sum.eval[0].score_lo && sum.eval[0].score <= sum.eval[0].score_hi);
+    /* mean place and rank score describe the same games: score = (3 − place) / 2 */
+    assert_true(fabs(sum.eval[0].score - (3.0 - sum.eval[0].mean_place) / 2.0) < 1e-9);
+
+    nn_file_info info;
+    nn_net *a = load_net(straight, "latest.h5", "basico:players=3,pits=4,seeds=4,full_ranking=1", &info);
+    assert_string_equal(info.encoding, BASICO_ENCODING_NAME);
+    assert_int_equal(nn_net_config(a)->n_value, 3);
+
+    /* stopped after 1, resumed from the run's own config.ini: the same weights as the straight run */
+    train_options o1 = {.run_dir = split, .stop_after = 1};
+    rc = train_run(&c, &o1, &sum, err);
+    assert_int_equal(rc, TRAIN_STOPPED);
+    char path[2400];
+    snprintf(path, sizeof path, "%s/config.ini", split);
+    cfg_config r;
+    cfg_defaults(&r);
+    if (cfg_load(&r, path, err) || cfg_finish(&r, err))
+        fail_msg("%s", err);
+    assert_int_equal(r.game, CFG_GAME_BASICO);
+    train_options o2 = {.run_dir = split, .resume = 1};
+    rc = train_run(&r, &o2, &sum, err);
+    if (rc != TRAIN_OK)
+        fail_msg("resume: %s", err);
+    nn_net *b = load_net(split, "latest.h5", NULL, NULL);
+    assert_int_equal(nn_param_count(a), nn_param_count(b));
+    assert_memory_equal(nn_params(a), nn_params(b), nn_param_count(a) * sizeof(float));
+    nn_net_free(a);
+    nn_net_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_config),
+        cmocka_unit_test(test_run_and_resume),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
