@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -19,7 +20,11 @@ int cli_rules(const char *cmd, const char *spec, kalah_rules *out)
 {
     char err[KALAH_ERRLEN];
     if (kalah_rules_parse(spec, out, err) != KALAH_OK) {
-        cli_error(cmd, "--rules '%s': %s", spec, err);
+        if (spec && !strncasecmp(spec, "basico", 6))
+            cli_error(cmd, "--rules '%s': this command plays Kalah only; Mancala basico works with perft, "
+                      "replay, bench env, match, tournament, net and train (rules.game = basico)", spec);
+        else
+            cli_error(cmd, "--rules '%s': %s", spec, err);
         return 0;
     }
     return 1;

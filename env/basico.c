@@ -76,14 +76,24 @@ int basico_rules_parse(const char *spec, basico_rules *out, char *err)
                 return BASICO_EINVAL;
             }
             seen |= 1u << which;
+            const char *val = eq + 1;
+            if (which == 3 && (!strcmp(val, "true") || !strcmp(val, "false"))) { /* as config files write it */
+                r.full_ranking = val[0] == 't';
+                continue;
+            }
             char *end;
             errno = 0;
-            long v = strtol(eq + 1, &end, 10);
-            if (errno || end == eq + 1 || *end || v < 0 || v > 99) {
-                set_err(err, "rules key %s: bad value '%s' (expected a whole number)", kv, eq + 1);
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 0 || v > 99) {
+                set_err(err, "rules key %s: bad value '%s' (expected a whole number%s)", kv, val,
+                        which == 3 ? ", or true/false" : "");
                 return BASICO_EINVAL;
             }
             *fields[which] = (int)v;
+        }
+        if (!seen) {
+            set_err(err, "'basico:' needs at least one key=value (or write just 'basico')");
+            return BASICO_EINVAL;
         }
     } else if (spec[game_len]) {
         set_err(err, "unexpected text after 'basico'");

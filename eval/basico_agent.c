@@ -260,7 +260,7 @@ basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char 
         switch (kd->id) {
         case K_MAXN:
         case K_PARANOID:
-            bad = agent_arg_long(&args, "depth", 1, 64, &depth, err);
+            bad = agent_arg_long(&args, "depth", 1, 12, &depth, err); /* ~4x time per ply: 12 is minutes a move */
             a->depth = (int)depth;
             break;
         case K_MCTS: bad = init_mcts(a, &args, err); break;

@@ -7,8 +7,9 @@
  *                                   stones in the mover's pits at the end of its turn (extra sowings followed
  *                                   greedily); ties go to the LOWEST pit, so greedy is deterministic and its
  *                                   seed has no effect
- *   maxn:depth=4                    max^n search to `depth` plies (1..64, default 4) with basico_estimate at
- *   paranoid:depth=4                the horizon (bs_search); ties to the lowest pit, deterministic
+ *   maxn:depth=4                    max^n search to `depth` plies (1..12, default 4) with basico_estimate at
+ *   paranoid:depth=4                the horizon (bs_search); ties to the lowest pit, deterministic; no
+ *                                   pruning for max^n, so each ply costs about 4x the time
  *   mcts:sims=800[,rollouts=1]      multi-player PUCT (selfplay/mcts_mp.h, mcts_mp_search) valued by random
  *      [,c_puct=1.5][,solver=1]     playouts (mcts_mp_eval_rollout_create), no noise, most-visited move
  *   az:net=PATH.h5,sims=200         multi-player PUCT guided by the net in PATH (export or checkpoint); the

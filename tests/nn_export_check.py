@@ -1,8 +1,11 @@
 """Reproduce `sowzero net --net NET --position POS --json` with numpy + h5py (the README quotes this).
 
 usage: python3 tests/nn_export_check.py NET.h5 "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"
-prints {"policy": [...], "value": v}: probabilities over the mover's pits (a.. order) and the value; a net
-with several value outputs (the n_value root attribute, absent = 1) prints "value" as a list of them.
+       python3 tests/nn_export_check.py BASICO.h5 "4,4,4,4,4,4,0,4,4,4,4,4,4,0,4,4,4,4,4,4,0 0"
+prints {"policy": [...], "value": v}: probabilities over the mover's pits (a.. order) and the value; a Kalah-
+encoded net with several value outputs (the n_value root attribute, absent = 1) prints "value" as a list of
+them. A Mancala basico net (encoding basico-mover-v1, env/basico.h) prints, like `sowzero net`, the mover's
+"value" and "values": one per player, player 0 first (the net's outputs are mover first).
 """
 import json
 import sys
@@ -14,12 +17,42 @@ import numpy as np
 def load(path):
     with h5py.File(path, "r") as f:
         assert f.attrs["format"] == "sowzero-net" and f.attrs["format_version"] == 1
-        assert f.attrs["encoding"] == "kalah-mover-v1" and f.attrs["activation"] == "relu"
+        encoding, rules = f.attrs["encoding"], f.attrs["rules"]
+        encoding = encoding.decode() if isinstance(encoding, bytes) else str(encoding)
+        rules = rules.decode() if isinstance(rules, bytes) else str(rules)
+        assert encoding in ("kalah-mover-v1", "basico-mover-v1") and f.attrs["activation"] == "relu"
         residual = bool(f.attrs["residual"])
         # /layers/NN_kind sorted by name = evaluation order: hidden..., policy, value, [margin]
         layers = [(k.split("_", 1)[1], f["layers"][k]["W"][()], f["layers"][k]["b"][()])
                   for k in sorted(f["layers"])]
-    return residual, layers
+    return residual, layers, encoding, rules
+
+
+def encode_basico(rules, pos):
+    """basico-mover-v1 (env/basico.h): for each player from the mover on, in playing order, its pits / seeds,
+    1 if still in the circuit, and its rank score (players - place) / (players - 1) once its place is
+    decided. Places: finishers take 1, 2, ... in order of finishing, resigners the last places from the
+    bottom (a position still in play under full_ranking=0 has no finisher)."""
+    r = dict(kv.split("=") for kv in rules.split(":", 1)[1].split(","))
+    n, pits, seeds = int(r["players"]), int(r["pits"]), int(r["seeds"])
+    fields = pos.split()
+    cells = [0 if v == "-" else int(v) for v in fields[0].split(",")]
+    mover = int(fields[1])
+    place, top, bottom = {}, 1, n
+    for leaver in (fields[2].split(",") if len(fields) > 2 else []):
+        if leaver[1] == "r":
+            place[int(leaver[0])] = bottom
+            bottom -= 1
+        else:
+            place[int(leaver[0])] = top
+            top += 1
+    x = []
+    for q in range(n):
+        pl = (mover + q) % n
+        x += [c / seeds for c in cells[pl * (pits + 1):pl * (pits + 1) + pits]]
+        x += [0.0 if pl in place else 1.0, (n - place[pl]) / (n - 1) if pl in place else 0.0]
+    mine = cells[mover * (pits + 1):mover * (pits + 1) + pits]
+    return np.array(x, dtype=np.float32), np.array(mine) > 0, mover, n
 
 
 def encode(pos):
@@ -47,7 +80,14 @@ def forward(residual, layers, x, legal):
 
 
 if __name__ == "__main__":
-    residual, layers = load(sys.argv[1])
-    x, legal = encode(sys.argv[2])
-    policy, value = forward(residual, layers, x, legal)
-    print(json.dumps({"policy": policy.tolist(), "value": float(value[0]) if value.size == 1 else value.tolist()}))
+    residual, layers, encoding, rules = load(sys.argv[1])
+    if encoding == "basico-mover-v1":
+        x, legal, mover, n = encode_basico(rules, sys.argv[2])
+        policy, value = forward(residual, layers, x, legal)
+        values = [float(value[(q - mover) % n]) for q in range(n)]  # output j is player (mover + j) % n
+        print(json.dumps({"policy": policy.tolist(), "value": values[mover], "values": values}))
+    else:
+        x, legal = encode(sys.argv[2])
+        policy, value = forward(residual, layers, x, legal)
+        print(json.dumps({"policy": policy.tolist(),
+                          "value": float(value[0]) if value.size == 1 else value.tolist()}))

@@ -293,6 +293,7 @@ static void test_errors(void **state)
         {"basico:players=5", "players"},    {"basico:players=3,pits=7", "pits=7"},
         {"basico:players=2,pits=4", "pits=4"}, {"basico:seeds=5", "seeds"},
         {"basico:colour=red", "unknown rules key"}, {"basico:full_ranking=2", "full_ranking"},
+        {"basico:", "at least one key=value"}, {"basico:full_ranking=maybe", "or true/false"},
     };
     basico_rules r;
     char err[KALAH_ERRLEN];
@@ -301,6 +302,8 @@ static void test_errors(void **state)
         if (!strstr(err, bad_rules[i].needle))
             fail_msg("'%s': '%s' lacks '%s'", bad_rules[i].spec, err, bad_rules[i].needle);
     }
+    assert_int_equal(basico_rules_parse("basico:full_ranking=false,players=4", &r, err), BASICO_OK);
+    assert_true(r.full_ranking == 0 && r.players == 4);
     r = rules("basico:players=3,pits=4");
     static const struct { const char *text, *needle; } bad_pos[] = {
         {"4,4,4,4,0,4,4,4,4,0,4,4,4,4 0", "14 counts"},

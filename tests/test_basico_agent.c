@@ -180,8 +180,8 @@ static void test_bad_specs(void **state)
         {"", "empty agent spec"},
         {"ab:depth=3", "agent 'ab:depth=3': unknown kind 'ab' for basico (random, greedy, maxn, paranoid, mcts, az)"},
         {"maxn:dept=3", "agent 'maxn:dept=3': unknown key 'dept' for maxn (keys: depth, seed)"},
-        {"maxn:depth=0", "agent 'maxn:depth=0': depth=0 is not a whole number in 1..64"},
-        {"paranoid:depth=x", "depth=x is not a whole number in 1..64"},
+        {"maxn:depth=0", "agent 'maxn:depth=0': depth=0 is not a whole number in 1..12"},
+        {"paranoid:depth=x", "depth=x is not a whole number in 1..12"},
         {"mcts:players=3", "agent 'mcts:players=3': 'players' is a rules key, not an agent key (give the rules "
                            "with --rules)"},
         {"greedy:pits=4", "'pits' is a rules key"},

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <cjson/cJSON.h>
+
 #include "nn/h5io.h"
 #include "test_util.h"
 #include "train/config.h"
@@ -132,6 +134,38 @@ static void test_run_and_resume(void **state)
     nn_net *a = load_net(straight, "latest.h5", "basico:players=3,pits=4,seeds=4,full_ranking=1", &info);
     assert_string_equal(info.encoding, BASICO_ENCODING_NAME);
     assert_int_equal(nn_net_config(a)->n_value, 3);
+
+    /* `sowzero net` on the básico net, reproduced by the README's numpy code (tests/nn_export_check.py) */
+    static const char *positions[] = {"4,4,4,4,0,4,4,4,4,0,4,4,4,4,0 0", "-,-,-,-,-,4,0,8,2,3,1,4,4,12,0 2 0f",
+                                      "-,-,-,-,-,4,0,8,2,3,1,4,4,12,0 1 0r", "1,0,3,0,2,4,4,0,1,0,2,2,2,2,0 1"};
+    for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
+        char *a_out, *b_out;
+        assert_int_equal(tu_run(&a_out, 0, "net --net '%s/latest.h5' --position '%s' --json", straight, positions[i]), 0);
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "'%s' '%s/tests/nn_export_check.py' '%s/latest.h5' '%s'", SOWZERO_PYTHON3,
+                 SOWZERO_SOURCE_DIR, straight, positions[i]);
+        FILE *py = popen(cmd, "r");
+        assert_non_null(py);
+        b_out = calloc(1, 65536);
+        assert_true(fread(b_out, 1, 65535, py) > 0);
+        assert_int_equal(pclose(py), 0);
+        cJSON *ja = cJSON_Parse(a_out), *jb = cJSON_Parse(b_out);
+        if (!ja || !jb)
+            fail_msg("unparsable: sowzero '%s', numpy '%s'", a_out, b_out);
+        const char *keys[] = {"policy", "values"};
+        for (int k = 0; k < 2; k++) {
+            cJSON *xa = cJSON_GetObjectItem(ja, keys[k]), *xb = cJSON_GetObjectItem(jb, keys[k]);
+            assert_int_equal(cJSON_GetArraySize(xa), k ? 3 : 4);
+            assert_int_equal(cJSON_GetArraySize(xb), cJSON_GetArraySize(xa));
+            for (int j = 0; j < cJSON_GetArraySize(xa); j++)
+                if (fabs(cJSON_GetArrayItem(xa, j)->valuedouble - cJSON_GetArrayItem(xb, j)->valuedouble) > 1e-5)
+                    fail_msg("%s %s[%d]: sowzero %s, numpy %s", positions[i], keys[k], j, a_out, b_out);
+        }
+        assert_true(fabs(cJSON_GetObjectItem(ja, "value")->valuedouble - cJSON_GetObjectItem(jb, "value")->valuedouble) <
+                    1e-5);
+        cJSON_Delete(ja), cJSON_Delete(jb);
+        free(a_out), free(b_out);
+    }
 
     /* stopped after 1, resumed from the run's own config.ini: the same weights as the straight run */
     train_options o1 = {.run_dir = split, .stop_after = 1};

@@ -560,6 +560,19 @@ int cfg_finish(cfg_config *c, char *err)
             return check_fail(c, err, "net", "margin_head",
                               "net.margin_head: basico has no store margin to predict; remove the key or set false");
         c->net.margin_head = 0;
+        if (!cfg_was_set(c, "eval.opponents")) { /* the Kalah default (ab:) is no básico agent */
+            c->eval.n_opponents = 1;
+            strcpy(c->eval.opponents[0], "greedy");
+        }
+        const int np = c->basico.players;
+        if (c->eval.games % np)
+            return check_fail(c, err, "eval", "games",
+                              "eval.games must be a multiple of rules.players (%d: the trained agent takes each seat "
+                              "equally often), got %d", np, c->eval.games);
+        if (c->eval.final_games % np)
+            return check_fail(c, err, "eval", "final_games",
+                              "eval.final_games must be 0 or a multiple of rules.players (%d), got %d", np,
+                              c->eval.final_games);
         c->net.input_dim = basico_encode_dim(&c->basico);
         c->net.n_policy = c->basico.pits;
         c->net.n_value = c->basico.players;

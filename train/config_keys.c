@@ -88,7 +88,8 @@ const cfg_key cfg_keys[] = {
       "Keep games_per_thread * threads <= games."),
     I("selfplay", "games", selfplay.games, 1, 100000000, "Self-play games per iteration."),
     I("selfplay", "max_moves", selfplay.max_moves, 1, 1000000,
-      "Plies after which an unfinished game is scored by sweeping (a safety net)."),
+      "Plies after which an unfinished game is scored as if it ended there (a safety net): kalah by "
+      "sweeping; basico by the first-finisher rule (the rest ranked by fewest stones left)."),
     B("selfplay", "pi_visits", selfplay.pi_visits,
       "Policy target: 0 = visit counts sharpened like the move choice (one-hot after temp_moves), 1 = plain "
       "visit shares at every ply."),
@@ -130,10 +131,10 @@ const cfg_key cfg_keys[] = {
      "mcts:sims=N, az:net=FILE; basico: random, greedy, maxn:depth=N, paranoid:depth=N, mcts:sims=N) "
      "separated by commas or spaces (a key=value after a spec belongs to it); empty = no evaluation. "
      "best.h5 is the net with the best mean score over them (basico: mean rank score, the trained agent "
-     "in one seat and the opponent in all the others)."},
+     "in one seat and the opponent in all the others; the default for basico is greedy)."},
     I("eval", "games", eval.games, 2, 100000,
       "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even (basico: "
-      "groups of `players` games in which the trained agent takes each seat once)."),
+      "a multiple of players, the trained agent taking each seat once per group)."),
     I("eval", "final_games", eval.final_games, 0, 100000,
       "Games per opponent after the last iteration (0 = games); the run's headline result."),
     I("eval", "every", eval.every, 0, 1000000, "Evaluate after every k-th iteration; 0 = only after the last."),
