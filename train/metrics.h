@@ -15,7 +15,10 @@
  *   [A-Za-z0-9] replaced by '_', e.g. "ab:depth=4" -> "ab_depth_4"):
  *   score_<k>, south_<k>, north_<k>
  *                        the trained agent's score (wins + draws/2) / games, overall, as South and as North;
- *                        empty in iterations without an evaluation
+ *                        empty in iterations without an evaluation. Mancala básico runs keep the column
+ *                        names (one schema for every run) with the básico meaning (train.h,
+ *                        train_eval_result): the mean rank score overall, in seat 0 (south_) and in the
+ *                        other seats (north_)
  *   elapsed_s            wall-clock seconds since the run started (resumed runs continue the count)
  *
  * On resume the file is cut back to the rows of iterations <= the checkpoint's (rows written after the
