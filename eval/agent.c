@@ -170,17 +170,16 @@ static int init_greedy(agent *a, agent_args *args, char *err)
     return 0;
 }
 
-static const struct kind {
-    const char *name;
-    const char *keys; /* allowed keys, comma-separated, also shown in messages */
-    int (*init)(agent *a, agent_args *args, char *err);
-} kinds[] = {
-    {"random", "seed", init_random},
-    {"greedy", "seed", init_greedy},
-    {"ab", "depth, nodes, ms, tt_mb, seed", agent_init_ab},
-    {"mcts", "sims, rollouts, c_puct, solver, seed", agent_init_mcts},
-    {"az", "net, sims, c_puct, fpu, batch, seed", agent_init_az},
+static const agent_kind_desc kinds[] = {
+    {"random", "seed"},
+    {"greedy", "seed"},
+    {"ab", "depth, nodes, ms, tt_mb, seed"},
+    {"mcts", "sims, rollouts, c_puct, solver, seed"},
+    {"az", "net, sims, c_puct, fpu, batch, seed"},
 };
+static int (*const kind_init[])(agent *a, agent_args *args, char *err) = {init_random, init_greedy, agent_init_ab,
+                                                                          agent_init_mcts, agent_init_az};
+_Static_assert(sizeof kinds / sizeof kinds[0] == sizeof kind_init / sizeof kind_init[0], "one init per kind");
 
 static int key_allowed(const char *keys, const char *key)
 {
@@ -196,13 +195,62 @@ static int key_allowed(const char *keys, const char *key)
     return 0;
 }
 
-static int is_rules_key(const char *key)
+int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds_, int n_kinds, const char *unknown_text,
+                     const char *const *rules_keys, agent_args *args, char *err)
 {
-    static const char *rk[] = {"pits", "seeds", "capture", "end", "max_sows"};
-    for (size_t i = 0; i < sizeof rk / sizeof rk[0]; i++)
-        if (!strcmp(key, rk[i]))
-            return 1;
-    return 0;
+    memset(args, 0, sizeof *args);
+    args->spec = spec;
+    char *colon = buf + strcspn(buf, ":,");
+    if (*colon)
+        *colon = 0;
+    else
+        colon = NULL;
+    int kd = -1;
+    for (int i = 0; i < n_kinds; i++)
+        if (!strcmp(buf, kinds_[i].name))
+            kd = i;
+    if (kd < 0) {
+        set_err(err, "agent '%s': unknown kind '%s' %s", spec, buf, unknown_text);
+        return -1;
+    }
+    args->kind = kinds_[kd].name;
+    if (!colon)
+        return kd;
+    if (!colon[1]) {
+        set_err(err, "agent '%s': nothing after ':' (expected key=value,...)", spec);
+        return -1;
+    }
+    char *save = NULL;
+    for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq || eq == kv || !eq[1]) {
+            set_err(err, "agent '%s': '%s' is not key=value", spec, kv);
+            return -1;
+        }
+        *eq = 0;
+        for (int i = 0; rules_keys[i]; i++)
+            if (!strcmp(kv, rules_keys[i])) {
+                set_err(err, "agent '%s': '%s' is a rules key, not an agent key (give the rules with --rules)", spec,
+                        kv);
+                return -1;
+            }
+        if (!key_allowed(kinds_[kd].keys, kv)) {
+            set_err(err, "agent '%s': unknown key '%s' for %s (keys: %s)", spec, kv, kinds_[kd].name, kinds_[kd].keys);
+            return -1;
+        }
+        for (int i = 0; i < args->n; i++)
+            if (!strcmp(args->key[i], kv)) {
+                set_err(err, "agent '%s': key '%s' given twice", spec, kv);
+                return -1;
+            }
+        if (args->n == AGENT_MAX_KEYS) {
+            set_err(err, "agent '%s': too many keys", spec);
+            return -1;
+        }
+        args->key[args->n] = kv;
+        args->val[args->n++] = eq + 1;
+    }
+    return kd;
 }
 
 agent *agent_create(const char *spec, const kalah_rules *r, char *err)
@@ -223,65 +271,18 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
     char buf[AGENT_SPEC_MAX];
     strcpy(buf, spec);
     agent_args args;
-    memset(&args, 0, sizeof args);
-    args.spec = spec;
-    /* KIND:key=value,... or, as DESIGN.md §2 writes the seed of a key-less kind, KIND,seed=N. */
-    char *colon = buf + strcspn(buf, ":,");
-    if (*colon)
-        *colon = 0;
-    else
-        colon = NULL;
-    const struct kind *kd = NULL;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(buf, kinds[i].name))
-            kd = &kinds[i];
-    if (!kd) {
-        set_err(err, "agent '%s': unknown kind '%s' (random, greedy, ab, mcts, az)", spec, buf);
+    static const char *const rules_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(random, greedy, ab, mcts, az)",
+                              rules_keys, &args, err);
+    if (kd < 0)
         return NULL;
-    }
-    args.kind = kd->name;
-    if (colon) {
-        if (!colon[1]) {
-            set_err(err, "agent '%s': nothing after ':' (expected key=value,...)", spec);
-            return NULL;
-        }
-        char *save = NULL;
-        for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(kv, '=');
-            if (!eq || eq == kv || !eq[1]) {
-                set_err(err, "agent '%s': '%s' is not key=value", spec, kv);
-                return NULL;
-            }
-            *eq = 0;
-            if (is_rules_key(kv)) {
-                set_err(err, "agent '%s': '%s' is a rules key, not an agent key (give the rules with --rules)", spec,
-                        kv);
-                return NULL;
-            }
-            if (!key_allowed(kd->keys, kv)) {
-                set_err(err, "agent '%s': unknown key '%s' for %s (keys: %s)", spec, kv, kd->name, kd->keys);
-                return NULL;
-            }
-            for (int i = 0; i < args.n; i++)
-                if (!strcmp(args.key[i], kv)) {
-                    set_err(err, "agent '%s': key '%s' given twice", spec, kv);
-                    return NULL;
-                }
-            if (args.n == AGENT_MAX_KEYS) {
-                set_err(err, "agent '%s': too many keys", spec);
-                return NULL;
-            }
-            args.key[args.n] = kv;
-            args.val[args.n++] = eq + 1;
-        }
-    }
     agent *a = calloc(1, sizeof *a);
     if (!a || !(a->spec = strdup(spec))) {
         free(a);
         set_err(err, "out of memory");
         return NULL;
     }
-    a->kind = kd->name;
+    a->kind = kinds[kd].name;
     a->rules = *r;
     long long seed = 0;
     if (agent_arg_long(&args, "seed", 0, LLONG_MAX, &seed, err)) {
@@ -289,13 +290,13 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
         return NULL;
     }
     a->seed = (uint64_t)seed;
-    if (kd->init(a, &args, err)) {
+    if (kind_init[kd](a, &args, err)) {
         agent_free(a);
         return NULL;
     }
     for (int i = 0; i < args.n; i++)
         if (!args.used[i]) { /* a key the kind lists but its constructor ignored: a bug here, not the user's */
-            set_err(err, "agent '%s': key '%s' is not used by %s", spec, args.key[i], kd->name);
+            set_err(err, "agent '%s': key '%s' is not used by %s", spec, args.key[i], kinds[kd].name);
             agent_free(a);
             return NULL;
         }

@@ -34,6 +34,20 @@ typedef struct {
     int used[AGENT_MAX_KEYS];
 } agent_args;
 
+/* A kind of agent spec: its name and the keys it takes, comma-separated (shown in messages as they are). */
+typedef struct {
+    const char *name, *keys;
+} agent_kind_desc;
+
+/* The spec grammar of DESIGN.md §2, shared by the Kalah agents and the básico ones (basico_agent.c):
+ * KIND, KIND:key=value,... or, for a kind without keys, KIND,seed=N. buf is a writable copy of spec (the args
+ * point into it). kinds[0..n_kinds) are the kinds known; unknown_text follows "unknown kind 'X'" in the
+ * message (e.g. "(random, greedy, ab, mcts, az)"); rules_keys (NULL-terminated) are refused with a pointer to
+ * --rules. Checks every key against the kind's list and for repeats. Returns the kind's index, or -1 with
+ * a message naming the spec and what is wrong in err (AGENT_ERRLEN). */
+int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds, int n_kinds, const char *unknown_text,
+                     const char *const *rules_keys, agent_args *args, char *err);
+
 /* Value of key (marks it used) or NULL. */
 const char *agent_arg_str(agent_args *a, const char *key);
 /* Whole number in [lo, hi] for key; *out untouched if absent. 0 ok, -1 bad value (message in err). */

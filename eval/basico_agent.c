@@ -31,99 +31,16 @@ struct basico_agent {
     char err[AGENT_ERRLEN];
 };
 
-static const struct kind {
-    const char *name;
-    kind_id id;
-    const char *keys; /* allowed keys, also shown in messages */
-} kinds[] = {
-    {"random", K_RANDOM, "seed"},
-    {"greedy", K_GREEDY, "seed"},
-    {"maxn", K_MAXN, "depth, seed"},
-    {"paranoid", K_PARANOID, "depth, seed"},
-    {"mcts", K_MCTS, "sims, rollouts, c_puct, solver, seed"},
-    {"az", K_AZ, "net, sims, c_puct, fpu, batch, seed"},
+/* In kind_id order. */
+static const agent_kind_desc kinds[] = {
+    {"random", "seed"},
+    {"greedy", "seed"},
+    {"maxn", "depth, seed"},
+    {"paranoid", "depth, seed"},
+    {"mcts", "sims, rollouts, c_puct, solver, seed"},
+    {"az", "net, sims, c_puct, fpu, batch, seed"},
 };
 #define KIND_LIST "random, greedy, maxn, paranoid, mcts, az"
-
-static int key_allowed(const char *keys, const char *key)
-{
-    size_t n = strlen(key);
-    for (const char *s = keys; *s;) {
-        size_t len = strcspn(s, ",");
-        if (len == n && !strncmp(s, key, n))
-            return 1;
-        s += len;
-        while (*s == ',' || *s == ' ')
-            s++;
-    }
-    return 0;
-}
-
-static int is_rules_key(const char *key)
-{
-    static const char *rk[] = {"players", "pits", "seeds", "full_ranking"};
-    for (size_t i = 0; i < sizeof rk / sizeof rk[0]; i++)
-        if (!strcmp(key, rk[i]))
-            return 1;
-    return 0;
-}
-
-/* Splits buf (a copy of spec) into its kind and key=value pairs; the same grammar and messages as
- * agent_create. Returns the kind or NULL with the message in err. */
-static const struct kind *parse_spec(const char *spec, char *buf, agent_args *args, char *err)
-{
-    memset(args, 0, sizeof *args);
-    args->spec = spec;
-    char *colon = buf + strcspn(buf, ":,");
-    if (*colon)
-        *colon = 0;
-    else
-        colon = NULL;
-    const struct kind *kd = NULL;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(buf, kinds[i].name))
-            kd = &kinds[i];
-    if (!kd) {
-        set_err(err, "agent '%s': unknown kind '%s' for basico (" KIND_LIST ")", spec, buf);
-        return NULL;
-    }
-    args->kind = kd->name;
-    if (!colon)
-        return kd;
-    if (!colon[1]) {
-        set_err(err, "agent '%s': nothing after ':' (expected key=value,...)", spec);
-        return NULL;
-    }
-    char *save = NULL;
-    for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '=');
-        if (!eq || eq == kv || !eq[1]) {
-            set_err(err, "agent '%s': '%s' is not key=value", spec, kv);
-            return NULL;
-        }
-        *eq = 0;
-        if (is_rules_key(kv)) {
-            set_err(err, "agent '%s': '%s' is a rules key, not an agent key (give the rules with --rules)", spec, kv);
-            return NULL;
-        }
-        if (!key_allowed(kd->keys, kv)) {
-            set_err(err, "agent '%s': unknown key '%s' for %s (keys: %s)", spec, kv, kd->name, kd->keys);
-            return NULL;
-        }
-        for (int i = 0; i < args->n; i++)
-            if (!strcmp(args->key[i], kv)) {
-                set_err(err, "agent '%s': key '%s' given twice", spec, kv);
-                return NULL;
-            }
-        if (args->n == AGENT_MAX_KEYS) {
-            set_err(err, "agent '%s': too many keys", spec);
-            return NULL;
-        }
-        args->key[args->n] = kv;
-        args->val[args->n++] = eq + 1;
-    }
-    return kd;
-}
 
 /* ---- the kinds' constructors ---- */
 
@@ -241,8 +158,10 @@ basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char 
     char buf[AGENT_SPEC_MAX];
     strcpy(buf, spec);
     agent_args args;
-    const struct kind *kd = parse_spec(spec, buf, &args, err);
-    if (!kd)
+    static const char *const rules_keys[] = {"players", "pits", "seeds", "full_ranking", NULL};
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "for basico (" KIND_LIST ")",
+                              rules_keys, &args, err);
+    if (kd < 0)
         return NULL;
     basico_agent *a = calloc(1, sizeof *a);
     if (!a || !(a->spec = strdup(spec))) {
@@ -250,14 +169,14 @@ basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char 
         set_err(err, "out of memory");
         return NULL;
     }
-    a->kind = kd->id;
-    a->kind_name = kd->name;
+    a->kind = (kind_id)kd;
+    a->kind_name = kinds[kd].name;
     a->rules = *r;
     long long seed = 0, depth = 4;
     int bad = agent_arg_long(&args, "seed", 0, LLONG_MAX, &seed, err);
     a->seed = (uint64_t)seed;
     if (!bad) {
-        switch (kd->id) {
+        switch ((kind_id)kd) {
         case K_MAXN:
         case K_PARANOID:
             bad = agent_arg_long(&args, "depth", 1, 12, &depth, err); /* ~4x time per ply: 12 is minutes a move */
@@ -270,7 +189,7 @@ basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char 
     }
     for (int i = 0; !bad && i < args.n; i++)
         if (!args.used[i]) { /* a listed key that its constructor ignored: a bug here, not the user's */
-            set_err(err, "agent '%s': key '%s' is not used by %s", spec, args.key[i], kd->name);
+            set_err(err, "agent '%s': key '%s' is not used by %s", spec, args.key[i], kinds[kd].name);
             bad = 1;
         }
     if (bad) {
