@@ -2,21 +2,14 @@
  * (basico_selfplay.h). The structure follows selfplay.c; the trees are mcts_mp trees. */
 #include "selfplay/basico_selfplay.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "selfplay/workers.h"
 
 #define BAD(...) (err ? snprintf(err, MCTS_ERRLEN, __VA_ARGS__) : 0, MCTS_EINVAL)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void basico_selfplay_score(const basico_rules *r, const basico_pos *p, float *out)
 {
@@ -170,7 +163,7 @@ static void *worker_main(void *arg)
     const basico_rules *r = sh->r;
     const int G = sh->sc->games_per_thread, L = sh->mc->leaves_per_game, cap = G * L;
     const int m = r->pits, np = r->players;
-    double t0 = now_s();
+    double t0 = sp_now();
     uint64_t st = w->seed;
     mcts_mp_eval *ev = sh->ef->create(sh->ef, r, cap, mcts_splitmix64(&st), w->err);
     game *games = calloc((size_t)G, sizeof *games);
@@ -237,7 +230,7 @@ static void *worker_main(void *arg)
         game_free(&games[i]);
     free(games), free(leaf), free(owner), free(handle), free(prior), free(value);
     mcts_mp_eval_free(ev);
-    w->st.thread_seconds = now_s() - t0;
+    w->st.thread_seconds = sp_now() - t0;
     return NULL;
 }
 
@@ -263,29 +256,20 @@ int basico_selfplay_run(const basico_rules *r, const selfplay_config *sc, const 
     atomic_init(&sh.abort, 0);
     const int n = sc->threads;
     worker *w = calloc((size_t)n, sizeof *w);
-    pthread_t *th = calloc((size_t)n, sizeof *th);
-    if (!w || !th) {
-        free(w), free(th);
+    if (!w)
         return BAD("basico self-play: out of memory");
-    }
     uint64_t state = seed;
-    double t0 = now_s();
-    int started = 0;
+    double t0 = sp_now();
     rc = MCTS_OK;
     for (int i = 0; i < n; i++) {
         w[i].sh = &sh;
         w[i].seed = mcts_splitmix64(&state);
     }
-    for (; started < n; started++)
-        if (pthread_create(&th[started], NULL, worker_main, &w[started]) != 0) {
-            atomic_store(&sh.abort, 1);
-            rc = BAD("basico self-play: cannot start worker thread %d", started);
-            break;
-        }
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    int started = sp_run_threads(n, w, sizeof *w, worker_main, &sh.abort);
+    if (started < n)
+        rc = BAD("basico self-play: cannot start worker thread %d", started);
     basico_selfplay_stats tot = {0};
-    tot.seconds = now_s() - t0;
+    tot.seconds = sp_now() - t0;
     for (int i = 0; i < started; i++) {
         basico_selfplay_stats *s = &w[i].st;
         tot.games += s->games, tot.samples += s->samples, tot.capped += s->capped;
@@ -305,6 +289,6 @@ int basico_selfplay_run(const basico_rules *r, const selfplay_config *sc, const 
     tot.games_per_s = tot.seconds > 0 ? (double)tot.games / tot.seconds : 0.0;
     if (st)
         *st = tot;
-    free(w), free(th);
+    free(w);
     return rc;
 }

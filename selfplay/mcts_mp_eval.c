@@ -1,18 +1,11 @@
 /* mcts_mp_eval.c — the básico evaluators (net: basico_encode → one nn_forward; random rollouts), their
  * factories, and the single-position search mcts_mp_search (conventions in mcts_mp.h). */
 #include "selfplay/mcts_mp.h"
+#include "selfplay/workers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void mcts_mp_eval_free(mcts_mp_eval *e)
 {
@@ -43,9 +36,9 @@ static int net_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *pr
         for (int k = 0; k < m; k++)
             ne->legal[i * m + k] = (uint8_t)(legal >> k & 1u);
     }
-    double t0 = now_s();
+    double t0 = sp_now();
     int rc = nn_forward(ne->net, ne->ws, ne->x, ne->legal, n, prior, ne->v);
-    e->forward_seconds += now_s() - t0;
+    e->forward_seconds += sp_now() - t0;
     e->calls++;
     e->positions += (uint64_t)n;
     /* value output j is relative player j (mover first): rotate to absolute order */
@@ -130,7 +123,7 @@ static int rollout_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float
 {
     rollout_eval *re = (rollout_eval *)e;
     const int m = e->rules.pits, np = e->rules.players;
-    double t0 = now_s();
+    double t0 = sp_now();
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < m; k++)
             prior[i * m + k] = 1.0f;
@@ -140,7 +133,7 @@ static int rollout_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float
         for (int q = 0; q < np; q++)
             value[i * np + q] = acc[q] / (float)re->rollouts;
     }
-    e->forward_seconds += now_s() - t0;
+    e->forward_seconds += sp_now() - t0;
     e->calls++;
     e->positions += (uint64_t)n;
     return MCTS_OK;

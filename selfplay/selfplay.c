@@ -5,9 +5,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "selfplay/batcher.h"
+#include "selfplay/workers.h"
 
 selfplay_config selfplay_config_default(void)
 {
@@ -32,13 +32,6 @@ int selfplay_config_check(const selfplay_config *c, char *err)
     if (c->pi_visits != 0 && c->pi_visits != 1)
         return BAD("selfplay.pi_visits must be 0 or 1, got %d", c->pi_visits);
     return MCTS_OK;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 typedef struct {
@@ -197,7 +190,7 @@ static void *worker_main(void *arg)
     shared *sh = w->sh;
     const kalah_rules *r = sh->r;
     int G = sh->sc->games_per_thread, cap = G * sh->mc->leaves_per_game;
-    double t0 = now_s();
+    double t0 = sp_now();
     uint64_t st = w->seed;
     mcts_eval *ev = sh->ef->create(sh->ef, r, cap, mcts_splitmix64(&st), w->err);
     mcts_batcher *b = mcts_batcher_create(r, cap);
@@ -247,7 +240,7 @@ static void *worker_main(void *arg)
     free(games);
     mcts_batcher_free(b);
     mcts_eval_free(ev);
-    w->st.thread_seconds = now_s() - t0;
+    w->st.thread_seconds = sp_now() - t0;
     return NULL;
 }
 
@@ -274,30 +267,22 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     atomic_init(&sh.abort, 0);
     int n = sc->threads;
     worker *w = calloc((size_t)n, sizeof *w);
-    pthread_t *th = calloc((size_t)n, sizeof *th);
-    if (!w || !th) {
-        free(w), free(th);
+    if (!w) {
         pthread_mutex_destroy(&sh.records_mu);
         return BAD("selfplay: out of memory");
     }
     uint64_t state = seed;
-    double t0 = now_s();
-    int started = 0;
+    double t0 = sp_now();
     rc = MCTS_OK;
     for (int i = 0; i < n; i++) {
         w[i].sh = &sh;
         w[i].seed = mcts_splitmix64(&state);
     }
-    for (; started < n; started++)
-        if (pthread_create(&th[started], NULL, worker_main, &w[started]) != 0) {
-            atomic_store(&sh.abort, 1);
-            rc = BAD("selfplay: cannot start worker thread %d", started);
-            break;
-        }
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    int started = sp_run_threads(n, w, sizeof *w, worker_main, &sh.abort);
+    if (started < n)
+        rc = BAD("selfplay: cannot start worker thread %d", started);
     selfplay_stats tot = {0};
-    tot.seconds = now_s() - t0;
+    tot.seconds = sp_now() - t0;
     for (int i = 0; i < started; i++) {
         selfplay_stats *s = &w[i].st;
         tot.games += s->games, tot.samples += s->samples;
@@ -316,7 +301,7 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     tot.games_per_s = tot.seconds > 0 ? (double)tot.games / tot.seconds : 0.0;
     if (st)
         *st = tot;
-    free(w), free(th);
+    free(w);
     pthread_mutex_destroy(&sh.records_mu);
     return rc;
 }
