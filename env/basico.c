@@ -121,23 +121,35 @@ void basico_start(const basico_rules *r, basico_pos *out)
     out->active = (uint8_t)((1u << r->players) - 1);
 }
 
+/* A player's row of pits (at most 7 bytes) as one little-endian word, byte k = pit k, the rest 0. One
+ * 8-byte load (a row starts at most at cell 21, so it stays inside cell[32]), then the bytes past the row
+ * are masked off: a byte-wise copy would stall on store forwarding. */
+static inline uint64_t row_word(const basico_rules *r, const basico_pos *p, int player)
+{
+    size_t off = (size_t)player * (size_t)(r->pits + 1);
+    if (off > BASICO_CELLS - 8) /* never (at most 21); keeps the load provably inside cell[] */
+        off = BASICO_CELLS - 8;
+    uint64_t x;
+    memcpy(&x, p->cell + off, 8);
+    return x & ((1ULL << (8 * (r->pits & 7))) - 1);
+}
+
 unsigned basico_legal(const basico_rules *r, const basico_pos *p)
 {
     if (p->over)
         return 0;
-    unsigned legal = 0;
-    const uint8_t *row = p->cell + p->to_move * (r->pits + 1);
-    for (int k = 0; k < r->pits; k++)
-        if (row[k])
-            legal |= 1u << k;
-    return legal;
+    /* SWAR: the top bit of each byte says "non-zero"; one multiply gathers those bits into the low byte
+     * (byte k's bit lands on bit k). */
+    uint64_t x = row_word(r, p, p->to_move);
+    uint64_t y = (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x) & 0x8080808080808080ULL;
+    return (unsigned)(((y >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
 int basico_pit_stones(const basico_rules *r, const basico_pos *p, int player)
 {
-    int t = 0;
-    for (int k = 0; k < r->pits; k++)
-        t += p->cell[player * (r->pits + 1) + k];
+    int t = 0; /* byte loads: right after a sowing, a wide load would stall on the byte stores */
+    for (int k = 0; k < r->pits && k < BASICO_MAX_PITS; k++)
+        t += p->cell[(player * (r->pits + 1) + k) & (BASICO_CELLS - 1)];
     return t;
 }
 
@@ -203,25 +215,29 @@ int basico_play(const basico_rules *r, basico_pos *p, int k, basico_step *info)
         return BASICO_EOVER;
     if (k < 0 || k >= r->pits || !(basico_legal(r, p) & (1u << k)))
         return BASICO_EILLEGAL;
-    const int mover = p->to_move, w = r->pits + 1;
-    int circuit[BASICO_CELLS], len = 0, at = 0;
+    const int mover = p->to_move, w = r->pits + 1, cells = basico_cells(r);
     const int origin = mover * w + k;
-    for (int i = 0; i < basico_cells(r); i++)
-        if (p->active & (1u << (i / w))) {
-            if (i == origin)
-                at = len;
-            circuit[len++] = i;
-        }
     int n = p->cell[origin];
     p->cell[origin] = 0;
-    const int laps = n / len, rem = n % len;
+    /* The circuit is every position of the players still in play, the origin included (DESIGN.md §1.2):
+     * whole laps first (rare), then the remainder one position at a time, skipping departed blocks. */
+    const int len = (int)((0x4332322132212110ULL >> (4 * (p->active & 15))) & 15) * w, /* popcount */
+               laps = n / len, rem = n % len;
     if (laps)
-        for (int i = 0; i < len; i++)
-            p->cell[circuit[i]] = (uint8_t)(p->cell[circuit[i]] + laps);
-    for (int j = 1; j <= rem; j++)
-        p->cell[circuit[(at + j) % len]]++;
-    const int last = circuit[(at + rem) % len]; /* rem = 0: a whole number of laps ends on the origin */
-    const int in_store = last % w == r->pits;
+        for (int i = 0; i < cells && i < BASICO_CELLS; i++)
+            if (p->active & (1u << (i / w)))
+                p->cell[i] = (uint8_t)(p->cell[i] + laps);
+    int blk = mover, off = k; /* the position blk·w + off; rem = 0: whole laps end on the origin */
+    for (int j = 0; j < rem; j++) {
+        if (++off == w) { /* past a store: the next player still in play */
+            off = 0;
+            do
+                blk = blk + 1 == r->players ? 0 : blk + 1;
+            while (!(p->active & (1u << blk)));
+        }
+        p->cell[(blk * w + off) & (BASICO_CELLS - 1)]++;
+    }
+    const int last = blk * w + off, in_store = off == r->pits;
     int finished = 0;
     if (basico_pit_stones(r, p, mover) == 0) {
         finished = 1;
