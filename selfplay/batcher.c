@@ -11,12 +11,9 @@ struct mcts_batcher {
     kalah_pos *pos;
     float *prior, *value;
     uint64_t batches, leaves;
-    /* gather_many: one descent per tree in flight, and each tree's leaves until they are put in order */
+    /* gather_many: mcts_select_many's scratch for many_cap trees */
     int many_cap;
-    mcts_cursor *cur;
-    int *live, *found;      /* trees still descending; leaves found per tree (at most leaves_per_game) */
-    int *tleaf_handle;      /* tree i's leaves: handles at [i * MAX_LEAVES ...), positions alike */
-    kalah_pos *tleaf_pos;
+    mcts_many m;
 };
 
 #define MAX_LEAVES 64  /* mcts.leaves_per_game is at most 64 */
@@ -51,11 +48,11 @@ void mcts_batcher_free(mcts_batcher *b)
     free(b->pos);
     free(b->prior);
     free(b->value);
-    free(b->cur);
-    free(b->live);
-    free(b->found);
-    free(b->tleaf_handle);
-    free(b->tleaf_pos);
+    free(b->m.cur);
+    free(b->m.live);
+    free(b->m.found);
+    free(b->m.handle);
+    free(b->m.leaf);
     free(b);
 }
 
@@ -89,28 +86,16 @@ static int many_reserve(mcts_batcher *b, int n)
 {
     if (n <= b->many_cap)
         return 1;
-    free(b->cur), free(b->live), free(b->found), free(b->tleaf_handle), free(b->tleaf_pos);
-    b->cur = malloc((size_t)n * sizeof *b->cur);
-    b->live = malloc((size_t)n * sizeof *b->live);
-    b->found = malloc((size_t)n * sizeof *b->found);
-    b->tleaf_handle = malloc((size_t)n * MAX_LEAVES * sizeof *b->tleaf_handle);
-    b->tleaf_pos = malloc((size_t)n * MAX_LEAVES * sizeof *b->tleaf_pos);
-    b->many_cap = b->cur && b->live && b->found && b->tleaf_handle && b->tleaf_pos ? n : 0;
+    mcts_many *m = &b->m;
+    free(m->cur), free(m->live), free(m->found), free(m->handle), free(m->leaf);
+    m->cur = malloc((size_t)n * sizeof *m->cur);
+    m->live = malloc((size_t)n * sizeof *m->live);
+    m->found = malloc((size_t)n * sizeof *m->found);
+    m->handle = malloc((size_t)n * MAX_LEAVES * sizeof *m->handle);
+    m->leaf = malloc((size_t)n * MAX_LEAVES * sizeof *m->leaf);
+    m->stride = MAX_LEAVES;
+    b->many_cap = m->cur && m->live && m->found && m->handle && m->leaf ? n : 0;
     return b->many_cap > 0;
-}
-
-/* Appends the leaves found per tree to the batch in tree order (the order the plain loop gives). */
-static int many_commit(mcts_batcher *b, mcts_tree *const *t, int n)
-{
-    int added = 0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < b->found[i]; j++) {
-            b->tree[b->count] = t[i];
-            b->handle[b->count] = b->tleaf_handle[i * MAX_LEAVES + j];
-            b->pos[b->count++] = b->tleaf_pos[i * MAX_LEAVES + j];
-            added++;
-        }
-    return added;
 }
 
 int mcts_batcher_gather_many(mcts_batcher *b, mcts_tree *const *t, int n)
@@ -128,47 +113,15 @@ int mcts_batcher_gather_many(mcts_batcher *b, mcts_tree *const *t, int n)
         }
         return added;
     }
-    /* Round-robin over the live descents, one level each. A tree whose simulation ended without a leaf
-     * starts the next one, as the plain loop would, until its search is done or a descent stops it. */
-    int nlive = 0, rc = MCTS_OK;
-    for (int i = 0; i < n; i++) {
-        b->found[i] = 0;
-        if (mcts_done(t[i]))
-            continue;
-        int r = rc == MCTS_OK ? mcts_select_begin(t[i], &b->cur[i]) : MCTS_FULL;
-        if (r == MCTS_OK)
-            b->live[nlive++] = i;
-        else if (r == MCTS_ENOMEM)
-            rc = r;
-    }
-    /* After an error no new descent starts, but those under way still finish (nothing stays charged). */
-    while (nlive > 0) {
-        int keep = 0;
-        for (int k = 0; k < nlive; k++) {
-            int i = b->live[k];
-            int r = mcts_select_step(t[i], &b->cur[i], &b->tleaf_pos[i * MAX_LEAVES + b->found[i]]);
-            if (r == MCTS_STEP) {
-                b->live[keep++] = i;
-                continue;
-            }
-            if (r >= 0)
-                b->tleaf_handle[i * MAX_LEAVES + b->found[i]++] = r;
-            else if (r != MCTS_SIM_DONE) {
-                if (r == MCTS_ENOMEM)
-                    rc = r;
-                continue;  /* collision: this tree is finished for this batch */
-            }
-            if (rc != MCTS_OK || mcts_done(t[i]))
-                continue;
-            r = mcts_select_begin(t[i], &b->cur[i]);
-            if (r == MCTS_OK)
-                b->live[keep++] = i;
-            else if (r == MCTS_ENOMEM)
-                rc = r;
+    int rc = mcts_select_many(t, n, &b->m), added = 0;
+    /* into the batch in tree order, the order the plain loop gives */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < b->m.found[i]; j++) {
+            b->tree[b->count] = t[i];
+            b->handle[b->count] = b->m.handle[i * MAX_LEAVES + j];
+            b->pos[b->count++] = b->m.leaf[i * MAX_LEAVES + j];
+            added++;
         }
-        nlive = keep;
-    }
-    int added = many_commit(b, t, n);
     return rc == MCTS_OK ? added : rc;
 }
 
@@ -185,6 +138,10 @@ int mcts_batcher_flush(mcts_batcher *b, mcts_eval *ev)
                 b->prior[i * m + k] = 1.0f;
             b->value[i] = 0.0f;
         }
+    /* each tree's memory is cold after the evaluation: load every leaf's in overlapping passes first */
+    for (int stage = 0; stage < 3; stage++)
+        for (int i = 0; i < n; i++)
+            mcts_complete_prefetch(b->tree[i], b->handle[i], stage);
     for (int i = 0; i < n; i++) {
         int c = mcts_complete(b->tree[i], b->handle[i], &b->prior[(size_t)i * m], b->value[i]);
         if (c != MCTS_OK && rc == MCTS_OK)

@@ -1,55 +1,15 @@
-/* mcts.c — the PUCT tree: pools, descent, expansion, backup, solver, noise, reuse (conventions in mcts.h). */
-#include "selfplay/mcts.h"
+/* mcts.c — the PUCT tree: pools, descent, expansion, backup, solver, noise, reuse (conventions in mcts.h,
+ * layout in mcts_impl.h; results and inspection in mcts_results.c). */
+#include "selfplay/mcts_impl.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
-
-#define MAX_PENDING 64
-
-enum { F_EXPANDED = 1, F_TERMINAL = 2, F_PENDING = 4, F_REACHED = 8 };
-
-/* One node = the position reached by `move` from its parent. w, n, proven: parent mover's view (mcts.h). */
-typedef struct {
-    float prior;
-    float w;
-    int32_t n;
-    int32_t parent;
-    int32_t child;      /* first child in the pool, −1 when not expanded */
-    int16_t vl;         /* pending virtual losses (descents through this node not yet backed up) */
-    uint8_t nchild;
-    uint8_t move;
-    uint8_t side;       /* player to move here (valid once F_REACHED) */
-    uint8_t pside;      /* player to move at the parent; the root's own side for the root */
-    uint8_t flags;
-    int8_t proven;      /* −1/0/+1 for pside, or MCTS_UNPROVEN */
-    int32_t pos;        /* index of this node's position in the position pool once F_REACHED, else −1 */
-} mnode;
-
-struct mcts_tree {
-    kalah_rules r;
-    mcts_config cfg;
-    mcts_rng rng;
-    kalah_pos root_pos;
-    mnode *pool, *spare;        /* spare: the second pool, the target of compaction on reuse */
-    int cap, spare_cap, count;
-    /* Positions of the reached nodes (about one per simulation, not one per node): a descent reads them
-     * instead of re-sowing every move from the root, and sows only once, into a node reached the first
-     * time. Compacted together with the nodes on reuse. */
-    kalah_pos *ppool, *pspare;
-    int pcap, pspare_cap, pcount;
-    int start_n;                /* N(root) when the current move's search began: it runs cfg.sims more */
-    int npend;
-    int32_t pend_node[MAX_PENDING];
-    uint8_t pend_side[MAX_PENDING];
-    unsigned pend_legal[MAX_PENDING];
-    /* The nodes of each slot's descent, root first: backup walks this array instead of chasing parent
-     * links, so its loads are independent of each other and overlap. The descent in progress that will
-     * take slot h records into path[h] too. */
-    int32_t *path[MAX_PENDING];
-    int plen[MAX_PENDING], pcap_path[MAX_PENDING];
-};
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
 
 mcts_config mcts_config_default(void)
 {
@@ -95,17 +55,62 @@ int mcts_config_check(const mcts_config *c, char *err)
     return MCTS_OK;
 }
 
-/* ---- pool ---- */
+/* sqrtf(k) for small k, filled once: the visit counts on a descent's path are mostly small, and a load
+ * is shorter than sqrtss on the chain every descent step waits on. The same values as sqrtf. */
+#define SQRT_TABLE 2048
+static float sqrt_table[SQRT_TABLE];
+static pthread_once_t sqrt_once = PTHREAD_ONCE_INIT;
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__SSE2__)
+#define MCTS_AVX2 1
+static int have_avx2;  /* the CPU runs best_child8 (set with the table) */
+#endif
+static void sqrt_fill(void)
+{
+#ifdef MCTS_AVX2
+    __builtin_cpu_init();
+    have_avx2 = __builtin_cpu_supports("avx2");
+#endif
+    for (int k = 0; k < SQRT_TABLE; k++)
+        sqrt_table[k] = sqrtf((float)k);
+}
 
-/* Makes *pool (elements of `size` bytes) hold at least `need`, growing geometrically. 0 when out of memory. */
-static int grow_pool(void **pool, int *cap, int need, size_t size)
+static inline float sqrt_count(int k) { return k < SQRT_TABLE ? sqrt_table[k] : sqrtf((float)k); }
+
+/* ---- pools ---- */
+
+/* Geometric growth of a pool to hold at least `need` elements; 0 when out of memory. */
+static int next_cap(int cap, int need)
+{
+    int nc = cap ? cap : 256;
+    while (nc < need)
+        nc = nc > (1 << 29) ? need : nc * 2;
+    return nc;
+}
+
+/* Node pools are 64-byte aligned (a node never straddles a line; selection loads nodes with aligned SSE
+ * loads), so they grow by copying instead of realloc. */
+static int grow(mnode **pool, int *cap, int need)
 {
     if (need <= *cap)
         return 1;
-    int nc = *cap ? *cap : 256;
-    while (nc < need)
-        nc = nc > (1 << 29) ? need : nc * 2;
-    void *p = realloc(*pool, (size_t)nc * size);
+    int nc = next_cap(*cap, need);
+    mnode *p = aligned_alloc(64, ((size_t)nc * sizeof *p + 63) & ~(size_t)63);
+    if (!p)
+        return 0;
+    if (*pool)
+        memcpy(p, *pool, (size_t)*cap * sizeof *p);
+    free(*pool);
+    *pool = p;
+    *cap = nc;
+    return 1;
+}
+
+static int grow_pos(kalah_pos **pool, int *cap, int need)
+{
+    if (need <= *cap)
+        return 1;
+    int nc = next_cap(*cap, need);
+    kalah_pos *p = realloc(*pool, (size_t)nc * sizeof *p);
     if (!p)
         return 0;
     *pool = p;
@@ -113,17 +118,22 @@ static int grow_pool(void **pool, int *cap, int need, size_t size)
     return 1;
 }
 
-static int grow(mnode **pool, int *cap, int need) { return grow_pool((void **)pool, cap, need, sizeof **pool); }
-static int grow_pos(kalah_pos **pool, int *cap, int need)
-{
-    return grow_pool((void **)pool, cap, need, sizeof **pool);
-}
-
 /* The final result of finished position p for `side`: +1 win, 0 draw, −1 loss. */
 static int result_for(const kalah_rules *r, const kalah_pos *p, int side)
 {
     int w = kalah_winner(r, p);
     return side == KALAH_SOUTH ? w : -w;
+}
+
+/* cfg (checked) and the copies of it the hot paths read from the tree's first cache line. */
+static void set_config(mcts_tree *t, const mcts_config *cfg)
+{
+    t->cfg = *cfg;
+    t->c_puct = (float)cfg->c_puct;
+    t->fpu_reduction = (float)cfg->fpu_reduction;
+    t->sims = cfg->sims;
+    t->leaves = cfg->leaves_per_game;
+    t->solver = (uint8_t)cfg->solver;
 }
 
 static void init_root(mcts_tree *t)
@@ -140,6 +150,7 @@ static void init_root(mcts_tree *t)
     n->pos = 0;
     t->ppool[0] = t->root_pos;
     t->pcount = 1;
+    t->over = t->root_pos.over;
     if (t->root_pos.over) {
         n->flags |= F_TERMINAL;
         if (t->cfg.solver)
@@ -148,15 +159,19 @@ static void init_root(mcts_tree *t)
     t->count = 1;
     t->start_n = 0;
     t->npend = 0;
+    t->pend_used = 0;
     for (int h = 0; h < MAX_PENDING; h++)
-        t->pend_node[h] = -1;
+        t->slot[h].node = -1;
 }
 
 mcts_tree *mcts_tree_create(const kalah_rules *r, const mcts_config *cfg, uint64_t seed, char *err)
 {
     if (!r || kalah_rules_check(r, err) != KALAH_OK || mcts_config_check(cfg, err) != MCTS_OK)
         return NULL;
-    mcts_tree *t = calloc(1, sizeof *t);
+    pthread_once(&sqrt_once, sqrt_fill);
+    mcts_tree *t = aligned_alloc(64, sizeof *t);  /* sizeof is a multiple of the 64-byte alignment */
+    if (t)
+        memset(t, 0, sizeof *t);
     if (!t || !grow(&t->pool, &t->cap, 1024) || !grow_pos(&t->ppool, &t->pcap, 256)) {
         if (t)
             free(t->pool);
@@ -166,7 +181,7 @@ mcts_tree *mcts_tree_create(const kalah_rules *r, const mcts_config *cfg, uint64
         return NULL;
     }
     t->r = *r;
-    t->cfg = *cfg;
+    set_config(t, cfg);
     mcts_rng_seed(&t->rng, seed);
     kalah_start(r, &t->root_pos);
     init_root(t);
@@ -182,7 +197,7 @@ void mcts_tree_free(mcts_tree *t)
     free(t->ppool);
     free(t->pspare);
     for (int h = 0; h < MAX_PENDING; h++)
-        free(t->path[h]);
+        free(t->slot[h].path);
     free(t);
 }
 
@@ -190,7 +205,7 @@ int mcts_tree_set_config(mcts_tree *t, const mcts_config *cfg, char *err)
 {
     int rc = mcts_config_check(cfg, err);
     if (rc == MCTS_OK)
-        t->cfg = *cfg;
+        set_config(t, cfg);
     return rc;
 }
 
@@ -223,21 +238,123 @@ static void add_root_noise(mcts_tree *t)
 
 /* PUCT over p's children (mcts.h); ties go to the lower pit. A child proven lost for p's mover is skipped
  * while another exists (a proven node's Q is its exact value). */
-static int best_child(const mcts_tree *t, const mnode *p)
+/* PUCT (mcts.h): child X of node p maximises Q(X) + c_puct · P(X) · sqrt(N(p)) / (1 + N(X)), ties to the
+ * lower pit; a child proven lost for p's mover is skipped while another exists (a proven node's Q is its
+ * exact value). The vector forms below compute each child's score with the same IEEE float operations in
+ * the same order as the scalar loop at the end, so the same bits; every real score is finite (priors in
+ * [0, 1], W a sum of clamped values, −1e30 for a lost child), so the first lane equal to the maximum is
+ * exactly the scalar loop's strict-> argmax. Lanes past the last child read a "lost" dummy row (score
+ * −1e30, after every real child with that score), so they never win and never read past the block. */
+
+/* c_puct · sqrt(N(p) + vl(p)) and the first-play-urgency value of p's unvisited children */
+static inline __attribute__((always_inline)) void parent_terms(const mcts_tree *t, const mnode *p, float *cp,
+                                                              float *fpu)
 {
-    const mnode *ch = &t->pool[p->child];
-    float sqrt_n = sqrtf((float)(p->n + p->vl));
+    *cp = t->c_puct * sqrt_count(p->n + p->vl);
     float qp = p->n > 0 ? p->w / (float)p->n : 0.0f;
     if (p->side != p->pside)
         qp = -qp;
-    float fpu = qp - (float)t->cfg.fpu_reduction;
-    fpu = fpu < -1.0f ? -1.0f : fpu > 1.0f ? 1.0f : fpu;
-    float cp = (float)t->cfg.c_puct * sqrt_n, best = -INFINITY;
+    float f = qp - t->fpu_reduction;
+    *fpu = f < -1.0f ? -1.0f : f > 1.0f ? 1.0f : f;
+}
+
+/* rows {prior, w, n, vl | proven << 16 | flags << 24}: a child proven lost for the selecting player */
+static const mnode lost_row __attribute__((aligned(64))) = {.proven = -1};
+
+#ifdef __SSE2__
+/* Scores of the four children whose rows are at r[0..3]. */
+static inline __attribute__((always_inline)) __m128 puct4(const float *const *r, __m128 vcp, __m128 vfpu)
+{
+    __m128 r0 = _mm_load_ps(r[0]), r1 = _mm_load_ps(r[1]), r2 = _mm_load_ps(r[2]), r3 = _mm_load_ps(r[3]);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    __m128i n = _mm_castps_si128(r2), misc = _mm_castps_si128(r3);
+    __m128i vl = _mm_srai_epi32(_mm_slli_epi32(misc, 16), 16);
+    __m128i pv = _mm_srai_epi32(_mm_slli_epi32(misc, 8), 24);
+    __m128i ne = _mm_add_epi32(n, vl);
+    /* lanes with ne == 0 divide by zero here and take fpu instead just below */
+    __m128 qv = _mm_div_ps(_mm_sub_ps(r1, _mm_cvtepi32_ps(vl)), _mm_cvtepi32_ps(ne));
+    __m128 visited = _mm_castsi128_ps(_mm_cmpgt_epi32(ne, _mm_setzero_si128()));
+    __m128 q = _mm_or_ps(_mm_and_ps(visited, qv), _mm_andnot_ps(visited, vfpu));
+    __m128 open = _mm_castsi128_ps(_mm_cmpeq_epi32(pv, _mm_set1_epi32(MCTS_UNPROVEN)));
+    q = _mm_or_ps(_mm_and_ps(open, q), _mm_andnot_ps(open, _mm_cvtepi32_ps(pv)));
+    __m128 u = _mm_div_ps(_mm_mul_ps(vcp, r0), _mm_cvtepi32_ps(_mm_add_epi32(ne, _mm_set1_epi32(1))));
+    __m128 s = _mm_add_ps(q, u);
+    __m128 out = _mm_castsi128_ps(_mm_cmpeq_epi32(pv, _mm_set1_epi32(-1)));
+    return _mm_or_ps(_mm_and_ps(out, _mm_set1_ps(-1e30f)), _mm_andnot_ps(out, s));
+}
+
+static inline __attribute__((always_inline)) int best_child(const mcts_tree *t, const mnode *p)
+{
+    const mnode *ch = &t->pool[p->child];
+    int nc = p->nchild;
+    float cp, fpu;
+    parent_terms(t, p, &cp, &fpu);
+    const float *r[8];
+    for (int i = 0; i < 8; i++)
+        r[i] = i < nc ? &ch[i].prior : &lost_row.prior;
+    __m128 vcp = _mm_set1_ps(cp), vfpu = _mm_set1_ps(fpu);
+    __m128 s0 = puct4(r, vcp, vfpu), s1 = _mm_set1_ps(-INFINITY);
+    if (nc > 4)
+        s1 = puct4(r + 4, vcp, vfpu);
+    __m128 m = _mm_max_ps(s0, s1);
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    int bits = _mm_movemask_ps(_mm_cmpeq_ps(s0, m)) | _mm_movemask_ps(_mm_cmpeq_ps(s1, m)) << 4;
+    return p->child + __builtin_ctz((unsigned)bits | 1u << 8) % 8;  /* lane 0 when no children (never) */
+}
+
+#ifdef MCTS_AVX2
+/* All (up to eight) children in one 256-bit pass: no branch on the child count. Used when the CPU has
+ * AVX2 (mcts_select_many checks once); the same operations as puct4, eight lanes wide. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) int best_child8(const mcts_tree *t,
+                                                                                          const mnode *p)
+{
+    const mnode *ch = &t->pool[p->child];
+    int nc = p->nchild;
+    float cp, fpu;
+    parent_terms(t, p, &cp, &fpu);
+    const float *r[8];
+    for (int i = 0; i < 8; i++)
+        r[i] = i < nc ? &ch[i].prior : &lost_row.prior;
+    __m256 r0 = _mm256_loadu2_m128(r[4], r[0]), r1 = _mm256_loadu2_m128(r[5], r[1]);
+    __m256 r2 = _mm256_loadu2_m128(r[6], r[2]), r3 = _mm256_loadu2_m128(r[7], r[3]);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    __m256 prior = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    __m256 w = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256i n = _mm256_castps_si256(_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)));
+    __m256i misc = _mm256_castps_si256(_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)));
+    __m256i vl = _mm256_srai_epi32(_mm256_slli_epi32(misc, 16), 16);
+    __m256i pv = _mm256_srai_epi32(_mm256_slli_epi32(misc, 8), 24);
+    __m256i ne = _mm256_add_epi32(n, vl);
+    __m256 qv = _mm256_div_ps(_mm256_sub_ps(w, _mm256_cvtepi32_ps(vl)), _mm256_cvtepi32_ps(ne));
+    __m256 visited = _mm256_castsi256_ps(_mm256_cmpgt_epi32(ne, _mm256_setzero_si256()));
+    __m256 q = _mm256_blendv_ps(_mm256_set1_ps(fpu), qv, visited);
+    __m256 open = _mm256_castsi256_ps(_mm256_cmpeq_epi32(pv, _mm256_set1_epi32(MCTS_UNPROVEN)));
+    q = _mm256_blendv_ps(_mm256_cvtepi32_ps(pv), q, open);
+    __m256 u = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(cp), prior),
+                             _mm256_cvtepi32_ps(_mm256_add_epi32(ne, _mm256_set1_epi32(1))));
+    __m256 s = _mm256_add_ps(q, u);
+    __m256 out = _mm256_castsi256_ps(_mm256_cmpeq_epi32(pv, _mm256_set1_epi32(-1)));
+    s = _mm256_blendv_ps(s, _mm256_set1_ps(-1e30f), out);
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    int bits = _mm256_movemask_ps(_mm256_cmp_ps(s, _mm256_set_m128(m, m), _CMP_EQ_OQ));
+    return p->child + __builtin_ctz((unsigned)bits | 1u << 8) % 8;
+}
+#endif
+#else
+static inline __attribute__((always_inline)) int best_child(const mcts_tree *t, const mnode *p)
+{
+    const mnode *ch = &t->pool[p->child];
+    float cp, fpu, best = -INFINITY;
+    parent_terms(t, p, &cp, &fpu);
     int bi = 0;
     for (int i = 0; i < p->nchild; i++) {
         const mnode *c = &ch[i];
-        float score;
         int ne = c->n + c->vl;
+        float score;
         if (c->proven == -1) {
             score = -1e30f;
         } else {
@@ -253,6 +370,7 @@ static int best_child(const mcts_tree *t, const mnode *p)
     }
     return p->child + bi;
 }
+#endif
 
 /* Can node p be proven from its children's proofs? Sets p->proven and returns 1 when it changes. */
 static int try_prove(mcts_tree *t, int p)
@@ -279,7 +397,7 @@ static int try_prove(mcts_tree *t, int p)
  * one virtual loss per node; with the solver, proofs travel up while they keep changing a node. */
 static void backup(mcts_tree *t, const int32_t *path, int len, float vs)
 {
-    int prop = t->cfg.solver && t->pool[path[len - 1]].proven != MCTS_UNPROVEN;
+    int prop = t->solver && t->pool[path[len - 1]].proven != MCTS_UNPROVEN;
     for (int i = len - 1; i >= 0; i--) {
         mnode *nd = &t->pool[path[i]];
         nd->vl--;
@@ -299,31 +417,31 @@ static void uncharge(mcts_tree *t, const int32_t *path, int len)
 int mcts_done(const mcts_tree *t)
 {
     const mnode *root = &t->pool[0];
-    return t->root_pos.over || (t->cfg.solver && root->proven != MCTS_UNPROVEN) ||
-           root->n >= t->start_n + t->cfg.sims;
+    return t->over || (t->solver && root->proven != MCTS_UNPROVEN) || root->n >= t->start_n + t->sims;
 }
 
 int mcts_leaf_room(const mcts_tree *t)
 {
-    return mcts_done(t) || t->npend >= t->cfg.leaves_per_game ? 0 : t->cfg.leaves_per_game - t->npend;
+    return mcts_done(t) || t->npend >= t->leaves ? 0 : t->leaves - t->npend;
 }
 
 /* Loads what the next step will read once node c is chosen below node x: c's children block (its
  * selection), or the parent's position (c is reached the first time). always_inline: GCC deems a function
  * made only of prefetches pure and drops its calls when it does not inline them. */
-static inline __attribute__((always_inline)) void prefetch_next(const mcts_tree *t, const mnode *x, const mnode *c)
+static inline __attribute__((always_inline)) void prefetch_next(const mcts_tree *t, const mnode *x,
+                                                                const mnode *c)
 {
     if (c->flags & F_EXPANDED) {
-        /* at most KALAH_MAX_PITS nodes: 4 lines when 64-byte aligned, 5 at worst (prefetch never faults) */
+        /* at most KALAH_MAX_PITS 32-byte nodes: 4 lines at most (prefetch never faults) */
         uintptr_t a = (uintptr_t)&t->pool[c->child] & ~(uintptr_t)63;
         uintptr_t e = (uintptr_t)&t->pool[c->child + c->nchild];
         __builtin_prefetch((const void *)a);
-        __builtin_prefetch((const void *)(a + 64));
-        __builtin_prefetch((const void *)(a + 128));
+        if (a + 64 < e)
+            __builtin_prefetch((const void *)(a + 64));
+        if (a + 128 < e)
+            __builtin_prefetch((const void *)(a + 128));
         if (a + 192 < e)
             __builtin_prefetch((const void *)(a + 192));
-        if (a + 256 < e)
-            __builtin_prefetch((const void *)(a + 256));
     } else if (!(c->flags & F_REACHED)) {
         __builtin_prefetch(&t->ppool[x->pos]);
     }
@@ -332,74 +450,90 @@ static inline __attribute__((always_inline)) void prefetch_next(const mcts_tree 
 int mcts_select_begin(mcts_tree *t, mcts_cursor *c)
 {
     const mnode *root = &t->pool[0];
-    if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->start_n + t->cfg.sims))
+    if (t->npend >= t->leaves || (t->npend > 0 && root->n + root->vl >= t->start_n + t->sims))
         return MCTS_FULL;
     /* A descent reaches at most one new node: room for its position now, before anything is charged. */
     if (!grow_pos(&t->ppool, &t->pcap, t->pcount + 1))
         return MCTS_ENOMEM;
-    int h = 0; /* a free slot exists: npend < leaves_per_game <= MAX_PENDING */
-    while (t->pend_node[h] >= 0)
-        h++;
-    if (!t->path[h] && !(t->path[h] = malloc(64 * sizeof *t->path[h])))
-        return MCTS_ENOMEM;
-    if (t->pcap_path[h] < 64)
-        t->pcap_path[h] = 64;
-    t->plen[h] = 0;
+    int h = __builtin_ctzll(~t->pend_used); /* a free slot exists: npend < leaves_per_game <= MAX_PENDING */
+    mslot *sl = &t->slot[h];
+    if (!sl->path) {
+        if (!(sl->path = malloc(64 * sizeof *sl->path)))
+            return MCTS_ENOMEM;
+        sl->cap = 64;
+    }
     c->node = 0;
     c->slot = h;
+    c->len = 0;
+    c->cap = sl->cap;
+    c->path = sl->path;
     prefetch_next(t, root, root);
-    __builtin_prefetch(&t->ppool[t->pcount], 1);
     return MCTS_OK;
 }
 
-int mcts_select_step(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf)
+/* The descent ends: its path goes back to its slot (it may have been reallocated). */
+static inline void end_descent(mcts_tree *t, const mcts_cursor *c)
 {
-    int x = c->node, h = c->slot;
+    mslot *sl = &t->slot[c->slot];
+    sl->path = c->path;
+    sl->cap = c->cap;
+    sl->len = c->len;
+}
+
+/* One descent step in general: reaching a node the first time, finished and proven nodes, leaves. */
+static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf)
+{
+    int x = c->node;
     mnode *nd = &t->pool[x];
-    if (t->plen[h] == t->pcap_path[h]) {
-        int32_t *p = realloc(t->path[h], 2 * (size_t)t->pcap_path[h] * sizeof *p);
+    if (c->len == c->cap) {
+        int32_t *p = realloc(c->path, 2 * (size_t)c->cap * sizeof *p);
         if (!p) {
-            uncharge(t, t->path[h], t->plen[h]);
+            uncharge(t, c->path, c->len);
+            end_descent(t, c);
             return MCTS_ENOMEM;
         }
-        t->path[h] = p;
-        t->pcap_path[h] *= 2;
+        c->path = p;
+        c->cap *= 2;
     }
-    int32_t *path = t->path[h];
-    int len = ++t->plen[h];
-    path[len - 1] = x;
+    c->path[c->len++] = x;
     if (!(nd->flags & F_REACHED)) {
         kalah_pos *pp = &t->ppool[t->pcount];
-        *pp = t->ppool[t->pool[path[len - 2]].pos];
+        *pp = t->ppool[t->pool[c->path[c->len - 2]].pos];
         kalah_sow(&t->r, pp, nd->move, NULL);
         nd->pos = t->pcount++;
         nd->flags |= F_REACHED;
         nd->side = pp->side;
         if (pp->over) {
             nd->flags |= F_TERMINAL;
-            if (t->cfg.solver)
+            if (t->solver)
                 nd->proven = (int8_t)result_for(&t->r, pp, nd->pside);
         }
     }
     nd->vl++;
     if (nd->flags & F_TERMINAL) {
-        backup(t, path, len, (float)kalah_winner(&t->r, &t->ppool[nd->pos]));
+        end_descent(t, c);
+        backup(t, c->path, c->len, (float)kalah_winner(&t->r, &t->ppool[nd->pos]));
         return MCTS_SIM_DONE;
     }
     if (x != 0 && nd->proven != MCTS_UNPROVEN) {
-        backup(t, path, len, (float)(nd->pside == KALAH_SOUTH ? nd->proven : -nd->proven));
+        end_descent(t, c);
+        backup(t, c->path, c->len, (float)(nd->pside == KALAH_SOUTH ? nd->proven : -nd->proven));
         return MCTS_SIM_DONE;
     }
     if (!(nd->flags & F_EXPANDED)) {
+        end_descent(t, c);
         if (nd->flags & F_PENDING) {
-            uncharge(t, path, len);
+            uncharge(t, c->path, c->len);
             return MCTS_COLLISION;
         }
+        int h = c->slot;
+        mslot *sl = &t->slot[h];
         const kalah_pos *pos = &t->ppool[nd->pos];
         nd->flags |= F_PENDING;
-        t->pend_node[h] = x;
-        t->pend_side[h] = pos->side;
-        t->pend_legal[h] = kalah_legal(&t->r, pos);
+        sl->node = x;
+        sl->side = pos->side;
+        sl->legal = kalah_legal(&t->r, pos);
+        t->pend_used |= 1ull << h;
         t->npend++;
         *leaf = *pos;
         return h;
@@ -409,6 +543,41 @@ int mcts_select_step(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf)
     return MCTS_STEP;
 }
 
+/* The common step, inlined into the loops: a reached, expanded, unfinished and unproven node (or the root)
+ * with room in the path. Does exactly what step_slow does for such a node. */
+static inline __attribute__((always_inline)) int fast_ok(const mcts_tree *t, const mcts_cursor *c)
+{
+    const mnode *nd = &t->pool[c->node];
+    return (nd->flags & (F_REACHED | F_TERMINAL | F_EXPANDED)) == (F_REACHED | F_EXPANDED) &&
+           (nd->proven == MCTS_UNPROVEN || c->node == 0) && c->len < c->cap;
+}
+
+/* The common step once fast_ok holds: exactly what step_slow does for such a node, with the selection
+ * passed in (BEST: best_child, or best_child8 inside AVX2 code). */
+#define FAST_GO(t, c, BEST)                                                                                        \
+    do {                                                                                                           \
+        mnode *nd_ = &(t)->pool[(c)->node];                                                                        \
+        (c)->path[(c)->len++] = (c)->node;                                                                         \
+        nd_->vl++;                                                                                                 \
+        (c)->node = BEST((t), nd_);                                                                                \
+    } while (0)
+
+static inline __attribute__((always_inline)) int fast_step(mcts_tree *t, mcts_cursor *c)
+{
+    if (!fast_ok(t, c))
+        return MCTS_FULL;  /* not the common case: step_slow decides */
+    FAST_GO(t, c, best_child);
+    return MCTS_STEP;
+}
+
+static inline __attribute__((always_inline)) int step(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf)
+{
+    int r = fast_step(t, c);
+    return r == MCTS_STEP ? r : step_slow(t, c, leaf);
+}
+
+int mcts_select_step(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf) { return step(t, c, leaf); }
+
 int mcts_select(mcts_tree *t, kalah_pos *leaf)
 {
     mcts_cursor c;
@@ -416,9 +585,109 @@ int mcts_select(mcts_tree *t, kalah_pos *leaf)
     if (rc != MCTS_OK)
         return rc;
     do
-        rc = mcts_select_step(t, &c, leaf);
+        rc = step(t, &c, leaf);
     while (rc == MCTS_STEP);
     return rc;
+}
+
+/* One step of tree i's descent inside mcts_select_many, with what follows its end: the leaf recorded, the
+ * next simulation begun. Appends i to m->live at keep while it has a descent under way; returns keep. */
+static inline __attribute__((always_inline)) int many_step(mcts_tree *const *t, const mcts_many *m, int i,
+                                                           int keep, int *rc)
+{
+    mcts_tree *ti = t[i];
+    int r = fast_step(ti, &m->cur[i]);
+    if (r != MCTS_STEP)
+        r = step_slow(ti, &m->cur[i], &m->leaf[i * m->stride + m->found[i]]);
+    if (r == MCTS_STEP) {
+        m->live[keep++] = i;
+        return keep;
+    }
+    if (r >= 0)
+        m->handle[i * m->stride + m->found[i]++] = r;
+    else if (r != MCTS_SIM_DONE) {
+        if (r == MCTS_ENOMEM)
+            *rc = r;
+        return keep;  /* collision: this tree is finished for this batch */
+    }
+    if (*rc != MCTS_OK || mcts_done(ti))
+        return keep;
+    r = mcts_select_begin(ti, &m->cur[i]);
+    if (r == MCTS_OK)
+        m->live[keep++] = i;
+    else if (r == MCTS_ENOMEM)
+        *rc = r;
+    return keep;
+}
+
+/* Round-robin over the live descents m->live[0..nlive), one level each. A tree whose simulation ended
+ * without a leaf starts the next one, as the plain loop would, until its search is done or a descent stops
+ * it. After an error no new descent starts, but those under way still finish (nothing stays charged). Two
+ * trees per iteration when both take the common step: their two selections have no data in common, so the
+ * core overlaps them. Instantiated once per selection function (BEST). */
+#define SELECT_ROUNDS(BEST)                                                                                        \
+    while (nlive > 0) {                                                                                            \
+        int keep = 0, k = 0;                                                                                       \
+        for (; k + 1 < nlive; k += 2) {                                                                            \
+            int i = m->live[k], j = m->live[k + 1];                                                                \
+            int fi = fast_ok(t[i], &m->cur[i]), fj = fast_ok(t[j], &m->cur[j]);                                   \
+            if (fi && fj) {                                                                                        \
+                FAST_GO(t[i], &m->cur[i], BEST);                                                                   \
+                FAST_GO(t[j], &m->cur[j], BEST);                                                                   \
+                m->live[keep++] = i;                                                                               \
+                m->live[keep++] = j;                                                                               \
+            } else {                                                                                               \
+                keep = many_step(t, m, i, keep, &rc);                                                              \
+                keep = many_step(t, m, j, keep, &rc);                                                              \
+            }                                                                                                      \
+        }                                                                                                          \
+        if (k < nlive)                                                                                             \
+            keep = many_step(t, m, m->live[k], keep, &rc);                                                         \
+        nlive = keep;                                                                                              \
+    }                                                                                                              \
+    return rc
+
+static int select_rounds_sse(mcts_tree *const *t, const mcts_many *m, int nlive, int rc) { SELECT_ROUNDS(best_child); }
+
+#ifdef MCTS_AVX2
+__attribute__((target("avx2"))) static int select_rounds_avx2(mcts_tree *const *t, const mcts_many *m, int nlive,
+                                                             int rc)
+{
+    SELECT_ROUNDS(best_child8);
+}
+#endif
+
+static int select_rounds(mcts_tree *const *t, const mcts_many *m, int nlive, int rc)
+{
+#ifdef MCTS_AVX2
+    if (have_avx2)
+        return select_rounds_avx2(t, m, nlive, rc);
+#endif
+    return select_rounds_sse(t, m, nlive, rc);
+}
+
+int mcts_select_many(mcts_tree *const *t, int n, const mcts_many *m)
+{
+    /* The first touches of each tree (its first lines, then its root node) are prefetched a whole pass
+     * ahead of their use; each begin then prefetches its root's children. */
+    for (int i = 0; i < n; i++) {
+        __builtin_prefetch(t[i]);
+        __builtin_prefetch((const char *)t[i] + 64);
+    }
+    for (int i = 0; i < n; i++)
+        __builtin_prefetch(t[i]->pool);
+    int nlive = 0, rc = MCTS_OK;
+    for (int i = 0; i < n; i++) {
+        m->found[i] = 0;
+        if (mcts_done(t[i]))
+            continue;
+        int r = mcts_select_begin(t[i], &m->cur[i]);
+        if (r == MCTS_OK)
+            m->live[nlive++] = i;
+        else if (r == MCTS_ENOMEM)
+            rc = r;
+    }
+    return select_rounds(t, m, nlive, rc);
 }
 
 /* ---- expansion ---- */
@@ -461,17 +730,40 @@ static int expand(mcts_tree *t, int x, unsigned legal, int side, const float *pr
     return MCTS_OK;
 }
 
+void mcts_complete_prefetch(const mcts_tree *t, int h, int stage)
+{
+    if (h < 0 || h >= MAX_PENDING)
+        return;
+    const mslot *sl = &t->slot[h];
+    if (stage == 0) {
+        __builtin_prefetch(t);
+        __builtin_prefetch(sl);
+    } else if (stage == 1 && sl->node >= 0) {
+        __builtin_prefetch(&t->pool[sl->node]);
+        __builtin_prefetch(sl->path);
+        const char *end = (const char *)&t->pool[t->count];  /* where the children will go */
+        __builtin_prefetch(end, 1);
+        __builtin_prefetch(end + 64, 1);
+        __builtin_prefetch(end + 128, 1);
+    } else if (stage == 2 && sl->node >= 0) {
+        for (int i = 0; i < sl->len; i++)
+            __builtin_prefetch(&t->pool[sl->path[i]]);
+    }
+}
+
 int mcts_complete(mcts_tree *t, int h, const float *prior, float value)
 {
-    if (h < 0 || h >= MAX_PENDING || t->pend_node[h] < 0)
+    if (h < 0 || h >= MAX_PENDING || t->slot[h].node < 0)
         return MCTS_EINVAL;
-    int x = t->pend_node[h], side = t->pend_side[h];
-    t->pend_node[h] = -1;
+    mslot *sl = &t->slot[h];
+    int x = sl->node, side = sl->side;
+    sl->node = -1;
+    t->pend_used &= ~(1ull << h);
     t->npend--;
     t->pool[x].flags &= (uint8_t)~F_PENDING;
-    int rc = expand(t, x, t->pend_legal[h], side, prior);
+    int rc = expand(t, x, sl->legal, side, prior);
     value = value != value ? 0.0f : value > 1.0f ? 1.0f : value < -1.0f ? -1.0f : value;
-    backup(t, t->path[h], t->plen[h], side == KALAH_SOUTH ? value : -value);
+    backup(t, sl->path, sl->len, side == KALAH_SOUTH ? value : -value);
     if (x == 0 && rc == MCTS_OK)
         add_root_noise(t);
     return rc;
@@ -485,6 +777,7 @@ int mcts_advance(mcts_tree *t, int move)
         return MCTS_EINVAL;
     int c = mcts_node_child(t, 0, move);
     kalah_sow(&t->r, &t->root_pos, move, NULL);
+    t->over = t->root_pos.over;
     if (!t->cfg.reuse_tree || c < 0 || !(t->pool[c].flags & F_REACHED) || t->pool[c].n == 0) {
         init_root(t);
         return MCTS_OK;
@@ -541,164 +834,3 @@ int mcts_advance(mcts_tree *t, int move)
     return MCTS_OK;
 }
 
-/* ---- results ---- */
-
-static float child_q(const mnode *c)
-{
-    if (c->proven != MCTS_UNPROVEN)
-        return (float)c->proven;
-    return c->n > 0 ? c->w / (float)c->n : 0.0f;
-}
-
-/* The best root child (tau = 0 rule of mcts_choose), or −1 when the root is not expanded. */
-static int best_root_child(const mcts_tree *t)
-{
-    const mnode *root = &t->pool[0];
-    if (!(root->flags & F_EXPANDED) || root->nchild == 0)
-        return -1;
-    const mnode *ch = &t->pool[root->child];
-    int any_win = 0, any_ok = 0, any_visit = 0;
-    for (int i = 0; i < root->nchild; i++) {
-        any_win |= ch[i].proven == 1;
-        any_ok |= ch[i].proven != -1;
-        any_visit |= ch[i].n > 0;
-    }
-    int bi = -1;
-    for (int i = 0; i < root->nchild; i++) {
-        const mnode *c = &ch[i];
-        if ((any_win && c->proven != 1) || (any_ok && c->proven == -1))
-            continue;
-        if (bi < 0) {
-            bi = i;
-            continue;
-        }
-        const mnode *b = &ch[bi];
-        int better = any_visit ? (c->n > b->n || (c->n == b->n && child_q(c) > child_q(b))) : c->prior > b->prior;
-        if (better)
-            bi = i;
-    }
-    return root->child + bi;
-}
-
-int mcts_choose(mcts_tree *t, double tau)
-{
-    int b = best_root_child(t);
-    if (b < 0)
-        return MCTS_EINVAL;
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    if (tau <= 0 || t->pool[b].proven == 1)
-        return t->pool[b].move;
-    int any_ok = 0;
-    for (int i = 0; i < root->nchild; i++)
-        any_ok |= ch[i].proven != -1;
-    double wsum = 0, wt[KALAH_MAX_PITS];
-    for (int i = 0; i < root->nchild; i++) {
-        wt[i] = (any_ok && ch[i].proven == -1) || ch[i].n == 0 ? 0.0 : pow((double)ch[i].n, 1.0 / tau);
-        wsum += wt[i];
-    }
-    if (!(wsum > 0) || !isfinite(wsum))
-        return t->pool[b].move;
-    double u = mcts_rng_uniform(&t->rng) * wsum;
-    for (int i = 0; i < root->nchild; i++) {
-        if (wt[i] <= 0)
-            continue;
-        if (u < wt[i])
-            return ch[i].move;
-        u -= wt[i];
-    }
-    return t->pool[b].move;  /* rounding at the very end of the range */
-}
-
-int mcts_policy(const mcts_tree *t, double tau, float *pi)
-{
-    for (int k = 0; k < t->r.pits; k++)
-        pi[k] = 0.0f;
-    int b = best_root_child(t);
-    if (b < 0)
-        return MCTS_EINVAL;
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    double wsum = 0, wt[KALAH_MAX_PITS];
-    if (tau > 0) {
-        for (int i = 0; i < root->nchild; i++)
-            wsum += wt[i] = ch[i].n > 0 ? pow((double)ch[i].n, 1.0 / tau) : 0.0;
-    }
-    if (!(wsum > 0) || !isfinite(wsum)) {
-        pi[t->pool[b].move] = 1.0f;
-        return MCTS_OK;
-    }
-    for (int i = 0; i < root->nchild; i++)
-        pi[ch[i].move] = (float)(wt[i] / wsum);
-    return MCTS_OK;
-}
-
-int mcts_root_visits(const mcts_tree *t, int *visits, float *q)
-{
-    const mnode *root = &t->pool[0];
-    for (int k = 0; k < t->r.pits; k++) {
-        visits[k] = 0;
-        if (q)
-            q[k] = 0.0f;
-    }
-    if (root->flags & F_EXPANDED)
-        for (int i = 0; i < root->nchild; i++) {
-            const mnode *c = &t->pool[root->child + i];
-            visits[c->move] = c->n;
-            if (q)
-                q[c->move] = c->n > 0 || c->proven != MCTS_UNPROVEN ? child_q(c) : 0.0f;
-        }
-    return root->n;
-}
-
-float mcts_root_value(const mcts_tree *t)
-{
-    const mnode *root = &t->pool[0];
-    return root->n > 0 ? root->w / (float)root->n : 0.0f;
-}
-
-int mcts_root_proven(const mcts_tree *t) { return t->pool[0].proven; }
-
-/* ---- inspection ---- */
-
-int mcts_root_index(const mcts_tree *t)
-{
-    (void)t;
-    return 0;
-}
-
-int mcts_node_count(const mcts_tree *t) { return t->count; }
-
-int mcts_node_get(const mcts_tree *t, int index, mcts_node_info *out)
-{
-    if (index < 0 || index >= t->count)
-        return MCTS_EINVAL;
-    const mnode *n = &t->pool[index];
-    out->parent = n->parent;
-    out->move = n->parent < 0 ? -1 : n->move;
-    out->side = n->flags & F_REACHED ? n->side : -1;
-    out->parent_side = n->pside;
-    out->visits = n->n;
-    out->w = n->w;
-    out->prior = n->prior;
-    out->vloss = n->vl;
-    out->q_select = n->n + n->vl > 0 ? (n->w - (float)n->vl) / (float)(n->n + n->vl) : 0.0f;
-    out->expanded = !!(n->flags & F_EXPANDED);
-    out->terminal = !!(n->flags & F_TERMINAL);
-    out->pending = !!(n->flags & F_PENDING);
-    out->proven = n->proven;
-    out->first_child = n->flags & F_EXPANDED ? n->child : -1;
-    out->n_children = n->flags & F_EXPANDED ? n->nchild : 0;
-    return MCTS_OK;
-}
-
-int mcts_node_child(const mcts_tree *t, int index, int move)
-{
-    if (index < 0 || index >= t->count)
-        return -1;
-    const mnode *n = &t->pool[index];
-    if (!(n->flags & F_EXPANDED))
-        return -1;
-    for (int i = 0; i < n->nchild; i++)
-        if (t->pool[n->child + i].move == move)
-            return n->child + i;
-    return -1;
-}

@@ -39,8 +39,11 @@
  * pool) with its statistics and proofs; the next search still runs cfg.sims new simulations on top, so the
  * root noise of the new move always acts on fresh visits.
  *
- * Memory: nodes live in pooled arrays (32 bytes each) that grow geometrically when needed; a tree allocates
- * nothing per node in steady state.
+ * Memory: nodes live in pooled arrays (32 bytes each, 64-byte aligned) that grow geometrically when needed,
+ * with the positions of the nodes reached so far in a second pool (one per simulation, not one per node), so
+ * a descent sows once, into the node it reaches the first time; a tree allocates nothing per node in
+ * steady state. The descent can run one level at a time (mcts_select_step) so that a driver interleaves
+ * the descents of many trees and their memory loads overlap (batcher.h).
  */
 #ifndef SOWZERO_SELFPLAY_MCTS_H
 #define SOWZERO_SELFPLAY_MCTS_H
@@ -151,12 +154,31 @@ int mcts_select(mcts_tree *t, kalah_pos *leaf);
  * One descent per tree at a time, and no other call on that tree (complete, advance, ...) between its
  * begin and its last step. The cursor is a plain value owned by the caller. */
 typedef struct {
-    int32_t node;  /* the node the next step processes */
-    int32_t slot;  /* the pending-leaf slot (handle) this descent records its path in */
+    int32_t node;   /* the node the next step processes */
+    int32_t slot;   /* the pending-leaf slot (handle) this descent records its path in */
+    int32_t len, cap;
+    int32_t *path;  /* the path so far (the slot's buffer, lent to the cursor until the descent ends) */
 } mcts_cursor;
 
 int mcts_select_begin(mcts_tree *t, mcts_cursor *c);
 int mcts_select_step(mcts_tree *t, mcts_cursor *c, kalah_pos *leaf);
+
+/* Scratch of mcts_select_many, owned by the caller: n cursors, n ints of live, n of found, and n × stride
+ * leaf handles and positions (tree i's j-th leaf at index i * stride + j). */
+typedef struct {
+    mcts_cursor *cur;
+    int *live, *found, *handle;
+    kalah_pos *leaf;
+    int stride;  /* >= the largest cfg.leaves_per_game of the trees */
+} mcts_many;
+
+/* For each tree t[i] in turn, what the loop
+ *     while (!mcts_done(t[i]) && (h = mcts_select(t[i], &leaf)) != MCTS_COLLISION && h != MCTS_FULL) ...
+ * does (every leaf h >= 0 recorded, simulations ending with MCTS_SIM_DONE followed by the next one), with
+ * the descents of all n trees interleaved one level at a time. The result is the same as running the loops
+ * one tree after the other: the trees are independent. found[i] leaves of tree i are written in the order
+ * found. MCTS_OK, or MCTS_ENOMEM (no new descent starts after it; the leaves found are still recorded). */
+int mcts_select_many(mcts_tree *const *t, int n, const mcts_many *m);
 
 /* Leaves mcts_select could still add before the next mcts_complete: 0 when mcts_done, else
  * cfg.leaves_per_game − mcts_pending (an upper bound: a descent may also end without a leaf). */
@@ -167,6 +189,11 @@ int mcts_leaf_room(const mcts_tree *t);
  * expands the leaf and backs the value up to the root. MCTS_OK, MCTS_EINVAL (no such pending handle),
  * MCTS_ENOMEM (pool exhausted: the value is still backed up but the leaf stays unexpanded). */
 int mcts_complete(mcts_tree *t, int handle, const float *prior, float value);
+
+/* A hint, no effect on results: starts loading what mcts_complete(t, handle) will touch. Stage 0 needs
+ * nothing loaded, stage 1 reads what stage 0 loads, stage 2 what stage 1 loads; a driver completing many
+ * leaves runs each stage over all of them before completing any, so the loads of all leaves overlap. */
+void mcts_complete_prefetch(const mcts_tree *t, int handle, int stage);
 
 /* Pending leaves (selected, not completed). */
 int mcts_pending(const mcts_tree *t);

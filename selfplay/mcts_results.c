@@ -1,0 +1,167 @@
+/* mcts_results.c — what a finished search tells: the move to play, the policy target, root statistics, and
+ * node inspection for tests (conventions in mcts.h, layout in mcts_impl.h). */
+#include "selfplay/mcts_impl.h"
+
+#include <math.h>
+
+/* ---- results ---- */
+
+static float child_q(const mnode *c)
+{
+    if (c->proven != MCTS_UNPROVEN)
+        return (float)c->proven;
+    return c->n > 0 ? c->w / (float)c->n : 0.0f;
+}
+
+/* The best root child (tau = 0 rule of mcts_choose), or −1 when the root is not expanded. */
+static int best_root_child(const mcts_tree *t)
+{
+    const mnode *root = &t->pool[0];
+    if (!(root->flags & F_EXPANDED) || root->nchild == 0)
+        return -1;
+    const mnode *ch = &t->pool[root->child];
+    int any_win = 0, any_ok = 0, any_visit = 0;
+    for (int i = 0; i < root->nchild; i++) {
+        any_win |= ch[i].proven == 1;
+        any_ok |= ch[i].proven != -1;
+        any_visit |= ch[i].n > 0;
+    }
+    int bi = -1;
+    for (int i = 0; i < root->nchild; i++) {
+        const mnode *c = &ch[i];
+        if ((any_win && c->proven != 1) || (any_ok && c->proven == -1))
+            continue;
+        if (bi < 0) {
+            bi = i;
+            continue;
+        }
+        const mnode *b = &ch[bi];
+        int better = any_visit ? (c->n > b->n || (c->n == b->n && child_q(c) > child_q(b))) : c->prior > b->prior;
+        if (better)
+            bi = i;
+    }
+    return root->child + bi;
+}
+
+int mcts_choose(mcts_tree *t, double tau)
+{
+    int b = best_root_child(t);
+    if (b < 0)
+        return MCTS_EINVAL;
+    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
+    if (tau <= 0 || t->pool[b].proven == 1)
+        return t->pool[b].move;
+    int any_ok = 0;
+    for (int i = 0; i < root->nchild; i++)
+        any_ok |= ch[i].proven != -1;
+    double wsum = 0, wt[KALAH_MAX_PITS];
+    for (int i = 0; i < root->nchild; i++) {
+        wt[i] = (any_ok && ch[i].proven == -1) || ch[i].n == 0 ? 0.0 : pow((double)ch[i].n, 1.0 / tau);
+        wsum += wt[i];
+    }
+    if (!(wsum > 0) || !isfinite(wsum))
+        return t->pool[b].move;
+    double u = mcts_rng_uniform(&t->rng) * wsum;
+    for (int i = 0; i < root->nchild; i++) {
+        if (wt[i] <= 0)
+            continue;
+        if (u < wt[i])
+            return ch[i].move;
+        u -= wt[i];
+    }
+    return t->pool[b].move;  /* rounding at the very end of the range */
+}
+
+int mcts_policy(const mcts_tree *t, double tau, float *pi)
+{
+    for (int k = 0; k < t->r.pits; k++)
+        pi[k] = 0.0f;
+    int b = best_root_child(t);
+    if (b < 0)
+        return MCTS_EINVAL;
+    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
+    double wsum = 0, wt[KALAH_MAX_PITS];
+    if (tau > 0) {
+        for (int i = 0; i < root->nchild; i++)
+            wsum += wt[i] = ch[i].n > 0 ? pow((double)ch[i].n, 1.0 / tau) : 0.0;
+    }
+    if (!(wsum > 0) || !isfinite(wsum)) {
+        pi[t->pool[b].move] = 1.0f;
+        return MCTS_OK;
+    }
+    for (int i = 0; i < root->nchild; i++)
+        pi[ch[i].move] = (float)(wt[i] / wsum);
+    return MCTS_OK;
+}
+
+int mcts_root_visits(const mcts_tree *t, int *visits, float *q)
+{
+    const mnode *root = &t->pool[0];
+    for (int k = 0; k < t->r.pits; k++) {
+        visits[k] = 0;
+        if (q)
+            q[k] = 0.0f;
+    }
+    if (root->flags & F_EXPANDED)
+        for (int i = 0; i < root->nchild; i++) {
+            const mnode *c = &t->pool[root->child + i];
+            visits[c->move] = c->n;
+            if (q)
+                q[c->move] = c->n > 0 || c->proven != MCTS_UNPROVEN ? child_q(c) : 0.0f;
+        }
+    return root->n;
+}
+
+float mcts_root_value(const mcts_tree *t)
+{
+    const mnode *root = &t->pool[0];
+    return root->n > 0 ? root->w / (float)root->n : 0.0f;
+}
+
+int mcts_root_proven(const mcts_tree *t) { return t->pool[0].proven; }
+
+/* ---- inspection ---- */
+
+int mcts_root_index(const mcts_tree *t)
+{
+    (void)t;
+    return 0;
+}
+
+int mcts_node_count(const mcts_tree *t) { return t->count; }
+
+int mcts_node_get(const mcts_tree *t, int index, mcts_node_info *out)
+{
+    if (index < 0 || index >= t->count)
+        return MCTS_EINVAL;
+    const mnode *n = &t->pool[index];
+    out->parent = n->parent;
+    out->move = n->parent < 0 ? -1 : n->move;
+    out->side = n->flags & F_REACHED ? n->side : -1;
+    out->parent_side = n->pside;
+    out->visits = n->n;
+    out->w = n->w;
+    out->prior = n->prior;
+    out->vloss = n->vl;
+    out->q_select = n->n + n->vl > 0 ? (n->w - (float)n->vl) / (float)(n->n + n->vl) : 0.0f;
+    out->expanded = !!(n->flags & F_EXPANDED);
+    out->terminal = !!(n->flags & F_TERMINAL);
+    out->pending = !!(n->flags & F_PENDING);
+    out->proven = n->proven;
+    out->first_child = n->flags & F_EXPANDED ? n->child : -1;
+    out->n_children = n->flags & F_EXPANDED ? n->nchild : 0;
+    return MCTS_OK;
+}
+
+int mcts_node_child(const mcts_tree *t, int index, int move)
+{
+    if (index < 0 || index >= t->count)
+        return -1;
+    const mnode *n = &t->pool[index];
+    if (!(n->flags & F_EXPANDED))
+        return -1;
+    for (int i = 0; i < n->nchild; i++)
+        if (t->pool[n->child + i].move == move)
+            return n->child + i;
+    return -1;
+}
