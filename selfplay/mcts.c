@@ -425,26 +425,17 @@ int mcts_leaf_room(const mcts_tree *t)
     return mcts_done(t) || t->npend >= t->leaves ? 0 : t->leaves - t->npend;
 }
 
-/* Loads what the next step will read once node c is chosen below node x: c's children block (its
- * selection), or the parent's position (c is reached the first time). always_inline: GCC deems a function
- * made only of prefetches pure and drops its calls when it does not inline them. */
-static inline __attribute__((always_inline)) void prefetch_next(const mcts_tree *t, const mnode *x,
-                                                                const mnode *c)
+/* Starts loading what the next step of a descent at node c reads: c's children block (at most
+ * KALAH_MAX_PITS 32-byte nodes, so four lines). Unconditional (no branches: they would mispredict); when c is not expanded the addresses are junk,
+ * which a prefetch ignores. always_inline: GCC deems a function made only of prefetches pure and drops
+ * its calls when it does not inline them. */
+static inline __attribute__((always_inline)) void prefetch_below(const mcts_tree *t, const mnode *c)
 {
-    if (c->flags & F_EXPANDED) {
-        /* at most KALAH_MAX_PITS 32-byte nodes: 4 lines at most (prefetch never faults) */
-        uintptr_t a = (uintptr_t)&t->pool[c->child] & ~(uintptr_t)63;
-        uintptr_t e = (uintptr_t)&t->pool[c->child + c->nchild];
-        __builtin_prefetch((const void *)a);
-        if (a + 64 < e)
-            __builtin_prefetch((const void *)(a + 64));
-        if (a + 128 < e)
-            __builtin_prefetch((const void *)(a + 128));
-        if (a + 192 < e)
-            __builtin_prefetch((const void *)(a + 192));
-    } else if (!(c->flags & F_REACHED)) {
-        __builtin_prefetch(&t->ppool[x->pos]);
-    }
+    uintptr_t a = (uintptr_t)t->pool + (uintptr_t)(intptr_t)c->child * sizeof(mnode);
+    __builtin_prefetch((const void *)a);
+    __builtin_prefetch((const void *)(a + 64));
+    __builtin_prefetch((const void *)(a + 128));
+    __builtin_prefetch((const void *)(a + 192));
 }
 
 int mcts_select_begin(mcts_tree *t, mcts_cursor *c)
@@ -467,7 +458,9 @@ int mcts_select_begin(mcts_tree *t, mcts_cursor *c)
     c->len = 0;
     c->cap = sl->cap;
     c->path = sl->path;
-    prefetch_next(t, root, root);
+    prefetch_below(t, root);
+    __builtin_prefetch(&t->ppool[t->pcount], 1);  /* where a first reach writes its position */
+    __builtin_prefetch(c->path);
     return MCTS_OK;
 }
 
@@ -539,7 +532,7 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
         return h;
     }
     c->node = best_child(t, nd);
-    prefetch_next(t, nd, &t->pool[c->node]);
+    prefetch_below(t, &t->pool[c->node]);
     return MCTS_STEP;
 }
 
@@ -560,6 +553,9 @@ static inline __attribute__((always_inline)) int fast_ok(const mcts_tree *t, con
         (c)->path[(c)->len++] = (c)->node;                                                                         \
         nd_->vl++;                                                                                                 \
         (c)->node = BEST((t), nd_);                                                                                \
+        prefetch_below((t), &(t)->pool[(c)->node]);                                                                \
+        if (!((t)->pool[(c)->node].flags & F_REACHED)) /* the next step sows from here */                         \
+            __builtin_prefetch(&(t)->ppool[nd_->pos]);                                                             \
     } while (0)
 
 static inline __attribute__((always_inline)) int fast_step(mcts_tree *t, mcts_cursor *c)
@@ -782,12 +778,13 @@ int mcts_advance(mcts_tree *t, int move)
         init_root(t);
         return MCTS_OK;
     }
-    if (!grow(&t->spare, &t->spare_cap, t->count) || !grow_pos(&t->pspare, &t->pspare_cap, t->pcount)) {
+    if (!grow(&t->spare, &t->spare_cap, t->count)) {
         init_root(t);
         return MCTS_ENOMEM;
     }
     /* Breadth-first copy: node i of the new pool still holds its OLD first-child index until processed,
-     * and every child block is appended contiguously, so one pass over the growing new pool suffices. */
+     * and every child block is appended contiguously, so one pass over the growing new pool suffices. The
+     * old blocks are scattered and cold: each is prefetched a few nodes ahead of its copy. */
     mnode *dst = t->spare, *src = t->pool;
     dst[0] = src[c];
     dst[0].parent = -1;
@@ -799,30 +796,38 @@ int mcts_advance(mcts_tree *t, int move)
             dst[0].proven = (int8_t)-dst[0].proven;
         dst[0].pside = dst[0].side;
     }
-    int n = 1;
+    int n = 1, reached = 0;
     for (int i = 0; i < n; i++) {
+        if (i + 8 < n && (dst[i + 8].flags & F_EXPANDED))
+            prefetch_below(t, &dst[i + 8]);  /* t->pool is still the old pool */
+        reached += !!(dst[i].flags & F_REACHED);
         if (!(dst[i].flags & F_EXPANDED))
             continue;
-        int old = dst[i].child;
-        memcpy(&dst[n], &src[old], (size_t)dst[i].nchild * sizeof *dst);
-        for (int j = 0; j < dst[i].nchild; j++)
+        const mnode *from = &src[dst[i].child];
+        for (int j = 0; j < dst[i].nchild; j++) {  /* not memcpy: it became rep movs, slow on 32-224 bytes */
+            dst[n + j] = from[j];
             dst[n + j].parent = i;
+        }
         dst[i].child = n;
         n += dst[i].nchild;
     }
-    int np = 0;
-    for (int i = 0; i < n; i++)
-        if (dst[i].flags & F_REACHED) {
-            t->pspare[np] = t->ppool[dst[i].pos];
-            dst[i].pos = np++;
-        }
-    kalah_pos *pp = t->ppool;
-    t->ppool = t->pspare;
-    t->pspare = pp;
-    int pcap = t->pcap;
-    t->pcap = t->pspare_cap;
-    t->pspare_cap = pcap;
-    t->pcount = np;
+    /* The positions move only once most of the pool is garbage (the kept nodes' indices stay valid
+     * meanwhile): copying them every move cost as much as copying the nodes. */
+    if (t->pcount > 4 * reached + 256 && grow_pos(&t->pspare, &t->pspare_cap, reached)) {
+        int np = 0;
+        for (int i = 0; i < n; i++)
+            if (dst[i].flags & F_REACHED) {
+                t->pspare[np] = t->ppool[dst[i].pos];
+                dst[i].pos = np++;
+            }
+        kalah_pos *pp = t->ppool;
+        t->ppool = t->pspare;
+        t->pspare = pp;
+        int pcap = t->pcap;
+        t->pcap = t->pspare_cap;
+        t->pspare_cap = pcap;
+        t->pcount = np;
+    }
     t->spare = src;
     t->pool = dst;
     int cap = t->cap;
