@@ -261,6 +261,17 @@ static inline __attribute__((always_inline)) void parent_terms(const mcts_tree *
 /* rows {prior, w, n, vl | proven << 16 | flags << 24}: a child proven lost for the selecting player */
 static const mnode lost_row __attribute__((aligned(64))) = {.proven = -1};
 
+/* r[i] = child i's row for i < nc, else the lost row: with masks, not branches (a branch per step on the
+ * child count mispredicts) */
+static inline __attribute__((always_inline)) void rows8(const mnode *ch, int nc, const float **r)
+{
+    uintptr_t base = (uintptr_t)&ch[0].prior, lost = (uintptr_t)&lost_row.prior;
+    for (int i = 0; i < 8; i++) {
+        uintptr_t in = (uintptr_t)0 - (uintptr_t)(i < nc);
+        r[i] = (const float *)(((base + (uintptr_t)i * sizeof(mnode)) & in) | (lost & ~in));
+    }
+}
+
 #ifdef __SSE2__
 /* Scores of the four children whose rows are at r[0..3]. */
 static inline __attribute__((always_inline)) __m128 puct4(const float *const *r, __m128 vcp, __m128 vfpu)
@@ -290,8 +301,7 @@ static inline __attribute__((always_inline)) int best_child(const mcts_tree *t, 
     float cp, fpu;
     parent_terms(t, p, &cp, &fpu);
     const float *r[8];
-    for (int i = 0; i < 8; i++)
-        r[i] = i < nc ? &ch[i].prior : &lost_row.prior;
+    rows8(ch, nc, r);
     __m128 vcp = _mm_set1_ps(cp), vfpu = _mm_set1_ps(fpu);
     __m128 s0 = puct4(r, vcp, vfpu), s1 = _mm_set1_ps(-INFINITY);
     if (nc > 4)
@@ -314,8 +324,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) int
     float cp, fpu;
     parent_terms(t, p, &cp, &fpu);
     const float *r[8];
-    for (int i = 0; i < 8; i++)
-        r[i] = i < nc ? &ch[i].prior : &lost_row.prior;
+    rows8(ch, nc, r);
     __m256 r0 = _mm256_loadu2_m128(r[4], r[0]), r1 = _mm256_loadu2_m128(r[5], r[1]);
     __m256 r2 = _mm256_loadu2_m128(r[6], r[2]), r3 = _mm256_loadu2_m128(r[7], r[3]);
     __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
@@ -688,10 +697,19 @@ int mcts_select_many(mcts_tree *const *t, int n, const mcts_many *m)
 
 /* ---- expansion ---- */
 
+/* Bits set in a legal-move mask (KALAH_MAX_PITS <= 8 bits): __builtin_popcount is a library call without
+ * -mpopcnt. */
+static inline int popcount8(unsigned v)
+{
+    v = v - ((v >> 1) & 0x55u);
+    v = (v & 0x33u) + ((v >> 2) & 0x33u);
+    return (int)((v + (v >> 4)) & 0x0fu);
+}
+
 /* Children of x for every legal move, in pit order, with priors masked and renormalised (cases 3, 4). */
 static int expand(mcts_tree *t, int x, unsigned legal, int side, const float *prior)
 {
-    int nc = __builtin_popcount(legal);
+    int nc = popcount8(legal);
     if (!grow(&t->pool, &t->cap, t->count + nc))
         return MCTS_ENOMEM;
     double sum = 0;
