@@ -712,30 +712,26 @@ static int expand(mcts_tree *t, int x, unsigned legal, int side, const float *pr
     int nc = popcount8(legal);
     if (!grow(&t->pool, &t->cap, t->count + nc))
         return MCTS_ENOMEM;
-    double sum = 0;
-    for (int k = 0; k < t->r.pits; k++)
-        if (legal >> k & 1u) {
-            float p = prior[k];
-            if (p > 0)
-                sum += p;
-            else if (p != p)
-                sum = NAN;
-        }
+    double sum = 0;  /* in pit order, as the priors are read below */
+    for (unsigned l = legal; l; l &= l - 1) {
+        float p = prior[__builtin_ctz(l)];
+        if (p > 0)
+            sum += p;
+        else if (p != p)
+            sum = NAN;
+    }
     int uniform = !(sum > 0) || !isfinite(sum);
+    float up = 1.0f / (float)nc;
     mnode *nd = &t->pool[x], *ch = &t->pool[t->count];
+    /* each child built in registers and stored whole: the block is fresh memory */
+    const mnode proto = {.parent = x, .child = -1, .pos = -1, .pside = (uint8_t)side, .proven = MCTS_UNPROVEN};
     int i = 0;
-    for (int k = 0; k < t->r.pits; k++) {
-        if (!(legal >> k & 1u))
-            continue;
-        mnode *c = &ch[i++];
-        memset(c, 0, sizeof *c);
-        c->prior = uniform ? 1.0f / (float)nc : prior[k] > 0 ? (float)(prior[k] / sum) : 0.0f;
-        c->parent = x;
-        c->child = -1;
-        c->move = (uint8_t)k;
-        c->pside = (uint8_t)side;
-        c->proven = MCTS_UNPROVEN;
-        c->pos = -1;
+    for (unsigned l = legal; l; l &= l - 1, i++) {
+        int k = __builtin_ctz(l);
+        mnode c = proto;
+        c.prior = uniform ? up : prior[k] > 0 ? (float)(prior[k] / sum) : 0.0f;
+        c.move = (uint8_t)k;
+        ch[i] = c;
     }
     nd->child = t->count;
     nd->nchild = (uint8_t)nc;
