@@ -429,10 +429,7 @@ int mcts_done(const mcts_tree *t)
     return t->over || (t->solver && root->proven != MCTS_UNPROVEN) || root->n >= t->start_n + t->sims;
 }
 
-int mcts_leaf_room(const mcts_tree *t)
-{
-    return mcts_done(t) || t->npend >= t->leaves ? 0 : t->leaves - t->npend;
-}
+int mcts_leaf_room(const mcts_tree *t) { return t->npend >= t->leaves ? 0 : t->leaves - t->npend; }
 
 /* Starts loading what the next step of a descent at node c reads: c's children block (at most
  * KALAH_MAX_PITS 32-byte nodes, so four lines). Unconditional (no branches: they would mispredict); when c is not expanded the addresses are junk,
@@ -608,9 +605,11 @@ static inline __attribute__((always_inline)) int many_step(mcts_tree *const *t, 
         m->live[keep++] = i;
         return keep;
     }
-    if (r >= 0)
+    if (r >= 0) {
         m->handle[i * m->stride + m->found[i]++] = r;
-    else if (r != MCTS_SIM_DONE) {
+        if (ti->npend >= ti->leaves)
+            return keep;  /* what mcts_select_begin would say (MCTS_FULL), without touching the root */
+    } else if (r != MCTS_SIM_DONE) {
         if (r == MCTS_ENOMEM)
             *rc = r;
         return keep;  /* collision: this tree is finished for this batch */
@@ -755,9 +754,6 @@ void mcts_complete_prefetch(const mcts_tree *t, int h, int stage)
         __builtin_prefetch(end, 1);
         __builtin_prefetch(end + 64, 1);
         __builtin_prefetch(end + 128, 1);
-    } else if (stage == 2 && sl->node >= 0) {
-        for (int i = 0; i < sl->len; i++)
-            __builtin_prefetch(&t->pool[sl->path[i]]);
     }
 }
 

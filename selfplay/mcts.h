@@ -180,8 +180,9 @@ typedef struct {
  * found. MCTS_OK, or MCTS_ENOMEM (no new descent starts after it; the leaves found are still recorded). */
 int mcts_select_many(mcts_tree *const *t, int n, const mcts_many *m);
 
-/* Leaves mcts_select could still add before the next mcts_complete: 0 when mcts_done, else
- * cfg.leaves_per_game − mcts_pending (an upper bound: a descent may also end without a leaf). */
+/* At most this many leaves can mcts_select still add before the next mcts_complete:
+ * cfg.leaves_per_game − mcts_pending (a bound only: a search may be done, a descent may end without a
+ * leaf). Reads nothing but the tree's first cache line. */
 int mcts_leaf_room(const mcts_tree *t);
 
 /* Finishes pending leaf `handle` with the evaluator's answer for its position: prior (pits floats by
@@ -190,9 +191,10 @@ int mcts_leaf_room(const mcts_tree *t);
  * MCTS_ENOMEM (pool exhausted: the value is still backed up but the leaf stays unexpanded). */
 int mcts_complete(mcts_tree *t, int handle, const float *prior, float value);
 
-/* A hint, no effect on results: starts loading what mcts_complete(t, handle) will touch. Stage 0 needs
- * nothing loaded, stage 1 reads what stage 0 loads, stage 2 what stage 1 loads; a driver completing many
- * leaves runs each stage over all of them before completing any, so the loads of all leaves overlap. */
+/* A hint, no effect on results: starts loading what mcts_complete(t, handle) will touch (the leaf, where
+ * its children go). Stage 0 needs nothing loaded, stage 1 reads what stage 0 loads; a driver completing
+ * many leaves runs stage 0 a few leaves ahead and stage 1 fewer, so the loads of several leaves overlap.
+ * (The path the backup walks was loaded by the descent and is mostly still cached.) */
 void mcts_complete_prefetch(const mcts_tree *t, int handle, int stage);
 
 /* Pending leaves (selected, not completed). */
