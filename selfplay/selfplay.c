@@ -195,8 +195,9 @@ static void *worker_main(void *arg)
     mcts_eval *ev = sh->ef->create(sh->ef, r, cap, mcts_splitmix64(&st), w->err);
     mcts_batcher *b = mcts_batcher_create(r, cap);
     game *games = calloc((size_t)G, sizeof *games);
+    mcts_tree **live = calloc((size_t)G, sizeof *live);
     int rc = ev ? MCTS_OK : MCTS_EEVAL;
-    if (rc == MCTS_OK && (!b || !games))
+    if (rc == MCTS_OK && (!b || !games || !live))
         rc = MCTS_ENOMEM;
     for (int i = 0; i < G && rc == MCTS_OK; i++)
         if (!(games[i].tree = mcts_tree_create(r, sh->mc, mcts_splitmix64(&st), w->err)))
@@ -205,16 +206,19 @@ static void *worker_main(void *arg)
         for (int i = 0; i < G; i++)
             game_start(sh, &games[i]);
     for (int active = 1; rc == MCTS_OK && active;) {
+        /* Moves first, then all live trees descend together: gather_many interleaves their descents
+         * (batcher.h), with the same leaves in the same order as gathering one game after the other. */
         active = 0;
         for (int i = 0; i < G && rc == MCTS_OK; i++) {
             game *g = &games[i];
             while (g->active && rc == MCTS_OK && mcts_done(g->tree))
                 rc = game_move(w, g);
-            if (g->active && rc == MCTS_OK) {
-                active = 1;
-                int k = mcts_batcher_gather(b, g->tree);
-                rc = k < 0 ? k : MCTS_OK;
-            }
+            if (g->active && rc == MCTS_OK)
+                live[active++] = g->tree;
+        }
+        if (rc == MCTS_OK && active) {
+            int k = mcts_batcher_gather_many(b, live, active);
+            rc = k < 0 ? k : MCTS_OK;
         }
         if (rc == MCTS_OK)
             rc = mcts_batcher_flush(b, ev);
@@ -238,6 +242,7 @@ static void *worker_main(void *arg)
     for (int i = 0; games && i < G; i++)
         game_free(&games[i]);
     free(games);
+    free(live);
     mcts_batcher_free(b);
     mcts_eval_free(ev);
     w->st.thread_seconds = sp_now() - t0;
