@@ -1,6 +1,7 @@
 /* test_mcts.c — the PUCT search: search-cases.md cases 1, 3–9, forced wins with the rollout evaluator, the
  * value perspective across extra turns, root-only noise, policy targets, terminal leaves, the Dirichlet
- * sampler, tree reuse and the configuration checks. */
+ * sampler, tree reuse, interleaved descents identical to plain ones, the selection against the documented
+ * scalar PUCT formula, and the configuration checks. */
 #include "tests/test_util.h"
 
 #include <math.h>
@@ -693,6 +694,209 @@ static void test_tree_reuse(void **state)
     mcts_eval_free(ev);
 }
 
+/* ---- the interleaved descents and the vector selection are the documented search, bit for bit ---- */
+
+/* A deterministic evaluator with varied answers: priors and value from a hash of the position. */
+static int hash_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
+{
+    int m = e->rules.pits;
+    for (int i = 0; i < n; i++) {
+        uint64_t h = 1469598103934665603ULL ^ pos[i].side;
+        for (int k = 0; k < KALAH_CELLS; k++)
+            h = (h ^ pos[i].cell[k]) * 1099511628211ULL;
+        for (int k = 0; k < m; k++)
+            prior[i * m + k] = (float)((h >> (5 * k)) & 31) / 7.0f;  /* zeros included */
+        value[i] = (float)((int)(h >> 40 & 255) - 128) / 130.0f;
+    }
+    e->positions += (uint64_t)n;
+    return MCTS_OK;
+}
+
+static void hash_init(mcts_eval *e, const kalah_rules *r, int max_batch)
+{
+    *e = (mcts_eval){.evaluate = hash_evaluate, .destroy = fake_destroy, .rules = *r, .max_batch = max_batch};
+}
+
+/* Every observable of two trees is the same: node count, then every field of every node. */
+static void assert_same_tree(mcts_tree *a, mcts_tree *b)
+{
+    assert_int_equal(mcts_node_count(a), mcts_node_count(b));
+    assert_memory_equal(mcts_root_pos(a), mcts_root_pos(b), sizeof(kalah_pos));
+    for (int x = 0; x < mcts_node_count(a); x++) {
+        mcts_node_info u, v;
+        assert_int_equal(mcts_node_get(a, x, &u), MCTS_OK);
+        assert_int_equal(mcts_node_get(b, x, &v), MCTS_OK);
+        assert_int_equal(u.parent, v.parent);
+        assert_int_equal(u.move, v.move);
+        assert_int_equal(u.side, v.side);
+        assert_int_equal(u.visits, v.visits);
+        assert_int_equal(u.vloss, v.vloss);
+        assert_int_equal(u.proven, v.proven);
+        assert_int_equal(u.first_child, v.first_child);
+        assert_int_equal(u.n_children, v.n_children);
+        assert_int_equal(u.expanded | u.terminal << 1 | u.pending << 2, v.expanded | v.terminal << 1 | v.pending << 2);
+        assert_memory_equal(&u.w, &v.w, sizeof u.w);
+        assert_memory_equal(&u.prior, &v.prior, sizeof u.prior);
+    }
+}
+
+/* mcts_batcher_gather_many (descents interleaved level by level) leaves every tree exactly as gathering
+ * one tree after the other does, move after move, with and without virtual loss, solver and noise. */
+static void test_gather_many_matches_gather(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    enum { G = 6 };
+    for (int variant = 0; variant < 3; variant++) {
+        mcts_config c = mcts_config_default();
+        c.sims = 60;
+        c.leaves_per_game = variant == 1 ? 3 : 1;
+        c.solver = variant != 2;
+        mcts_eval ev;
+        hash_init(&ev, &r, G * c.leaves_per_game);
+        mcts_tree *ta[G], *tb[G];
+        for (int i = 0; i < G; i++) {
+            ta[i] = mcts_tree_create(&r, &c, 100 + (uint64_t)i, NULL);
+            tb[i] = mcts_tree_create(&r, &c, 100 + (uint64_t)i, NULL);
+        }
+        mcts_batcher *ba = mcts_batcher_create(&r, G * c.leaves_per_game);
+        mcts_batcher *bb = mcts_batcher_create(&r, G * c.leaves_per_game);
+        for (int round = 0; round < 400; round++) {
+            mcts_tree *live[G];
+            int n = 0, ka = 0;
+            for (int i = 0; i < G; i++) {
+                if (mcts_done(ta[i]) && !mcts_root_pos(ta[i])->over) {
+                    int mv = mcts_choose(ta[i], round < 120 ? 1.0 : 0.0);
+                    assert_int_equal(mcts_choose(tb[i], round < 120 ? 1.0 : 0.0), mv);
+                    assert_int_equal(mcts_advance(ta[i], mv), MCTS_OK);
+                    assert_int_equal(mcts_advance(tb[i], mv), MCTS_OK);
+                }
+                if (mcts_root_pos(ta[i])->over)
+                    continue;
+                int k = mcts_batcher_gather(ba, ta[i]);
+                assert_true(k >= 0);
+                ka += k;
+                live[n++] = tb[i];
+            }
+            if (n == 0)
+                break;
+            assert_int_equal(mcts_batcher_gather_many(bb, live, n), ka);
+            assert_int_equal(mcts_batcher_count(bb), mcts_batcher_count(ba));
+            assert_int_equal(mcts_batcher_flush(ba, &ev), MCTS_OK);
+            assert_int_equal(mcts_batcher_flush(bb, &ev), MCTS_OK);
+            for (int i = 0; i < G; i++)
+                assert_same_tree(ta[i], tb[i]);
+        }
+        for (int i = 0; i < G; i++) {
+            mcts_tree_free(ta[i]);
+            mcts_tree_free(tb[i]);
+        }
+        mcts_batcher_free(ba);
+        mcts_batcher_free(bb);
+    }
+}
+
+/* The child every descent step takes is the argmax of the documented PUCT score (mcts.h), computed here
+ * in plain scalar float from the node statistics: the vector selection changes nothing, not even ties.
+ * Checked along every descent of a few searches, for mcts_select and for the interleaved descents. */
+static int puct_argmax(mcts_tree *t, const mcts_config *c, int x)
+{
+    mcts_node_info p, ch;
+    mcts_node_get(t, x, &p);
+    /* the descent charged x with its own virtual loss before choosing (vloss 1 here: nothing else pends) */
+    float cp = (float)c->c_puct * sqrtf((float)(p.visits + p.vloss));
+    float qp = p.visits > 0 ? (float)p.w / (float)p.visits : 0.0f;
+    if (p.side != p.parent_side)
+        qp = -qp;
+    float fpu = qp - (float)c->fpu_reduction;
+    fpu = fpu < -1.0f ? -1.0f : fpu > 1.0f ? 1.0f : fpu;
+    float best = -INFINITY;
+    int bi = -1;
+    for (int i = 0; i < p.n_children; i++) {
+        mcts_node_get(t, p.first_child + i, &ch);
+        int vl = ch.vloss - (ch.vloss > 0);  /* its charge by this very descent came after the choice */
+        int ne = ch.visits + vl;
+        float score;
+        if (ch.proven == -1) {
+            score = -1e30f;
+        } else {
+            float q = ch.proven != MCTS_UNPROVEN ? (float)ch.proven
+                      : ne > 0                   ? ((float)ch.w - (float)vl) / (float)ne
+                                                 : fpu;
+            score = q + cp * ch.prior / (float)(1 + ne);
+        }
+        if (score > best) {
+            best = score;
+            bi = p.first_child + i;
+        }
+    }
+    return bi;
+}
+
+/* Follows the charged path of the single pending descent from the root, checking each choice. */
+static int check_pending_path(mcts_tree *t, const mcts_config *c)
+{
+    int x = mcts_root_index(t), steps = 0;
+    mcts_node_info ni;
+    for (;;) {
+        mcts_node_get(t, x, &ni);
+        if (!ni.expanded)
+            return steps;
+        int want = puct_argmax(t, c, x), got = -1;
+        for (int i = 0; i < ni.n_children; i++) {
+            mcts_node_info ch;
+            mcts_node_get(t, ni.first_child + i, &ch);
+            if (ch.vloss > 0)
+                got = ni.first_child + i;
+        }
+        assert_int_equal(got, want);
+        x = got;
+        steps++;
+    }
+}
+
+static void test_selection_is_documented_puct(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    mcts_config c = mcts_config_default();
+    c.sims = 150;
+    enum { G = 4 };  /* several trees: the interleaved descents take two at a time */
+    mcts_eval ev;
+    hash_init(&ev, &r, G);
+    long checked = 0;
+    for (int many = 0; many <= 1; many++) {
+        mcts_tree *t[G];
+        for (int i = 0; i < G; i++)
+            t[i] = mcts_tree_create(&r, &c, 7 + (uint64_t)i, NULL);
+        mcts_batcher *b = mcts_batcher_create(&r, G);
+        for (int round = 0; round < 1500; round++) {
+            mcts_tree *live[G];
+            int n = 0;
+            for (int i = 0; i < G; i++) {
+                if (mcts_done(t[i]) && !mcts_root_pos(t[i])->over)
+                    assert_int_equal(mcts_advance(t[i], mcts_choose(t[i], 1.0)), MCTS_OK);
+                if (!mcts_root_pos(t[i])->over)
+                    live[n++] = t[i];
+            }
+            if (n == 0)
+                break;
+            for (int i = 0; i < n && !many; i++)
+                assert_true(mcts_batcher_gather(b, live[i]) >= 0);
+            if (many)
+                assert_true(mcts_batcher_gather_many(b, live, n) >= 0);
+            for (int i = 0; i < n; i++)
+                if (mcts_pending(live[i]) == 1)
+                    checked += check_pending_path(live[i], &c);
+            assert_int_equal(mcts_batcher_flush(b, &ev), MCTS_OK);
+        }
+        mcts_batcher_free(b);
+        for (int i = 0; i < G; i++)
+            mcts_tree_free(t[i]);
+    }
+    assert_true(checked > 20000);
+}
+
 /* ---- configuration checks name the field ---- */
 
 static void test_config_check(void **state)
@@ -742,6 +946,8 @@ int main(void)
         cmocka_unit_test(test_rollout_forced_wins),
         cmocka_unit_test(test_terminal_never_evaluated),
         cmocka_unit_test(test_tree_reuse),
+        cmocka_unit_test(test_gather_many_matches_gather),
+        cmocka_unit_test(test_selection_is_documented_puct),
         cmocka_unit_test(test_config_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
