@@ -41,8 +41,8 @@
  *
  * Memory: nodes live in pooled arrays (32 bytes each, 64-byte aligned) that grow geometrically when needed,
  * with the positions of the nodes reached so far in a second pool (one per simulation, not one per node), so
- * a descent sows once, into the node it reaches the first time; a tree allocates nothing per node in
- * steady state. The descent can run one level at a time (mcts_select_step) so that a driver interleaves
+ * a descent sows once, into the node it reaches the first time (that pool is compacted on reuse only once
+ * it is mostly garbage); a tree allocates nothing per node in steady state. The descent can run one level at a time (mcts_select_step) so that a driver interleaves
  * the descents of many trees and their memory loads overlap (batcher.h).
  */
 #ifndef SOWZERO_SELFPLAY_MCTS_H

@@ -62,7 +62,7 @@ struct mcts_tree {
     int spare_cap;
     /* Positions of the reached nodes (about one per simulation, not one per node): a descent reads them
      * instead of re-sowing every move from the root, and sows only once, into a node reached the first
-     * time. Compacted together with the nodes on reuse. */
+     * time. On reuse they move (compacted, in the nodes' order) only once most of the pool is garbage. */
     kalah_pos *pspare;
     int pspare_cap;
     kalah_rules r;
