@@ -9,6 +9,8 @@
 /* The shortest "%.*g" form that reads back as exactly x. */
 static char *fmt_double(double x, char *buf, size_t n)
 {
+    if (!buf || n == 0) /* never here; GCC 12 with -O3 and ASan cannot see it and warns */
+        return buf;
     for (int prec = 6; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, x);
         if (strtod(buf, NULL) == x)
