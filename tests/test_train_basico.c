@@ -167,6 +167,18 @@ static void test_run_and_resume(void **state)
         free(a_out), free(b_out);
     }
 
+    /* bad input on the básico paths of the CLI: clear messages, non-zero exits */
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "net --net '%s/latest.h5' --rules basico:players=4", straight), 1);
+    assert_non_null(strstr(out, "the net was trained for 'basico:players=3,pits=4,seeds=4,full_ranking=1'"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "net --net '%s/latest.h5' --position '4,4,4,4,0 0'", straight), 2);
+    assert_non_null(strstr(out, "--position"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules basico:players=3"), 2);
+    assert_non_null(strstr(out, "plays Kalah only"));
+    free(out);
+
     /* stopped after 1, resumed from the run's own config.ini: the same weights as the straight run */
     train_options o1 = {.run_dir = split, .stop_after = 1};
     rc = train_run(&c, &o1, &sum, err);
