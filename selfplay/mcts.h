@@ -215,6 +215,15 @@ int mcts_policy(const mcts_tree *t, double tau, float *pi);
  * or MCTS_EINVAL when the root has no visited child. */
 int mcts_choose(mcts_tree *t, double tau);
 
+/* The temperature rule behind mcts_policy / mcts_choose, shared with mcts_mp.h: wt[i] = n[i]^(1/tau) for
+ * `count` root children (0 where n[i] == 0 or skip[i] is nonzero; skip may be NULL). Returns the sum of the
+ * weights (the caller treats a sum that is not > 0 or not finite as "no weights"). */
+double mcts_visit_weights(const int *n, const uint8_t *skip, int count, double tau, double *wt);
+
+/* Draws an index with probability wt[i] / wsum (wsum = their sum, > 0) from one uniform of rng; −1 when
+ * rounding runs past the end of the range. */
+int mcts_visit_draw(mcts_rng *rng, const double *wt, int count, double wsum);
+
 /* Q(root) for the root's mover (0 before any visit) and the root's proven value for its mover (+1/0/−1 or
  * MCTS_UNPROVEN). */
 float mcts_root_value(const mcts_tree *t);

@@ -495,26 +495,19 @@ int mcts_mp_choose(mcts_mp_tree *t, double tau)
     const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
     if (tau <= 0 || ((t->pool[b].flags & F_DECIDED) && t->pool[b].dv >= 1.0f))
         return t->pool[b].move;
-    int any_ok = 0;
+    int any_ok = 0, n[BASICO_MAX_PITS];
+    uint8_t lost[BASICO_MAX_PITS];
     for (int i = 0; i < root->nchild; i++)
         any_ok |= !((ch[i].flags & F_DECIDED) && ch[i].dv <= -1.0f);
-    double wsum = 0, wt[BASICO_MAX_PITS];
     for (int i = 0; i < root->nchild; i++) {
-        int lost = (ch[i].flags & F_DECIDED) && ch[i].dv <= -1.0f;
-        wt[i] = (any_ok && lost) || ch[i].n == 0 ? 0.0 : pow((double)ch[i].n, 1.0 / tau);
-        wsum += wt[i];
+        n[i] = ch[i].n;
+        lost[i] = any_ok && (ch[i].flags & F_DECIDED) && ch[i].dv <= -1.0f;
     }
+    double wt[BASICO_MAX_PITS], wsum = mcts_visit_weights(n, lost, root->nchild, tau, wt);
     if (!(wsum > 0) || !isfinite(wsum))
         return t->pool[b].move;
-    double u = mcts_rng_uniform(&t->rng) * wsum;
-    for (int i = 0; i < root->nchild; i++) {
-        if (wt[i] <= 0)
-            continue;
-        if (u < wt[i])
-            return ch[i].move;
-        u -= wt[i];
-    }
-    return t->pool[b].move;
+    int i = mcts_visit_draw(&t->rng, wt, root->nchild, wsum);
+    return i >= 0 ? ch[i].move : t->pool[b].move;
 }
 
 int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
@@ -525,10 +518,10 @@ int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
     if (b < 0)
         return MCTS_EINVAL;
     const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    double wsum = 0, wt[BASICO_MAX_PITS];
-    if (tau > 0)
-        for (int i = 0; i < root->nchild; i++)
-            wsum += wt[i] = ch[i].n > 0 ? pow((double)ch[i].n, 1.0 / tau) : 0.0;
+    int n[BASICO_MAX_PITS];
+    for (int i = 0; i < root->nchild; i++)
+        n[i] = ch[i].n;
+    double wt[BASICO_MAX_PITS], wsum = mcts_visit_weights(n, NULL, root->nchild, tau, wt);
     if (!(wsum > 0) || !isfinite(wsum)) {
         pi[t->pool[b].move] = 1.0f;
         return MCTS_OK;

@@ -51,25 +51,42 @@ int mcts_choose(mcts_tree *t, double tau)
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
     if (tau <= 0 || t->pool[b].proven == 1)
         return t->pool[b].move;
-    int any_ok = 0;
+    int any_ok = 0, n[KALAH_MAX_PITS];
+    uint8_t lost[KALAH_MAX_PITS];
     for (int i = 0; i < root->nchild; i++)
         any_ok |= ch[i].proven != -1;
-    double wsum = 0, wt[KALAH_MAX_PITS];
     for (int i = 0; i < root->nchild; i++) {
-        wt[i] = (any_ok && ch[i].proven == -1) || ch[i].n == 0 ? 0.0 : pow((double)ch[i].n, 1.0 / tau);
-        wsum += wt[i];
+        n[i] = ch[i].n;
+        lost[i] = any_ok && ch[i].proven == -1;
     }
+    double wt[KALAH_MAX_PITS], wsum = mcts_visit_weights(n, lost, root->nchild, tau, wt);
     if (!(wsum > 0) || !isfinite(wsum))
         return t->pool[b].move;
-    double u = mcts_rng_uniform(&t->rng) * wsum;
-    for (int i = 0; i < root->nchild; i++) {
+    int i = mcts_visit_draw(&t->rng, wt, root->nchild, wsum);
+    return i >= 0 ? ch[i].move : t->pool[b].move;  /* −1: rounding at the very end of the range */
+}
+
+double mcts_visit_weights(const int *n, const uint8_t *skip, int count, double tau, double *wt)
+{
+    double wsum = 0;
+    for (int i = 0; i < count; i++) {
+        wt[i] = (skip && skip[i]) || n[i] == 0 || tau <= 0 ? 0.0 : pow((double)n[i], 1.0 / tau);
+        wsum += wt[i];
+    }
+    return wsum;
+}
+
+int mcts_visit_draw(mcts_rng *rng, const double *wt, int count, double wsum)
+{
+    double u = mcts_rng_uniform(rng) * wsum;
+    for (int i = 0; i < count; i++) {
         if (wt[i] <= 0)
             continue;
         if (u < wt[i])
-            return ch[i].move;
+            return i;
         u -= wt[i];
     }
-    return t->pool[b].move;  /* rounding at the very end of the range */
+    return -1;
 }
 
 int mcts_policy(const mcts_tree *t, double tau, float *pi)
@@ -80,11 +97,10 @@ int mcts_policy(const mcts_tree *t, double tau, float *pi)
     if (b < 0)
         return MCTS_EINVAL;
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    double wsum = 0, wt[KALAH_MAX_PITS];
-    if (tau > 0) {
-        for (int i = 0; i < root->nchild; i++)
-            wsum += wt[i] = ch[i].n > 0 ? pow((double)ch[i].n, 1.0 / tau) : 0.0;
-    }
+    int n[KALAH_MAX_PITS];
+    for (int i = 0; i < root->nchild; i++)
+        n[i] = ch[i].n;
+    double wt[KALAH_MAX_PITS], wsum = mcts_visit_weights(n, NULL, root->nchild, tau, wt);
     if (!(wsum > 0) || !isfinite(wsum)) {
         pi[t->pool[b].move] = 1.0f;
         return MCTS_OK;
