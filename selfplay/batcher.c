@@ -138,14 +138,14 @@ int mcts_batcher_flush(mcts_batcher *b, mcts_eval *ev)
                 b->prior[i * m + k] = 1.0f;
             b->value[i] = 0.0f;
         }
-    /* Each tree's memory is cold after the evaluation: leaf i + 6 gets its first prefetch stage and leaf
-     * i + 3 its second while leaf i is completed (measured best of a few distances). */
-    static const int ahead[2] = {6, 3};
-    for (int stage = 0; stage < 2; stage++)
+    /* Each tree's memory is cold after the evaluation: leaf i + 6 gets its first prefetch stage, leaf i + 4
+     * its second and leaf i + 2 its third (the path) while leaf i is completed. */
+    static const int ahead[3] = {6, 4, 2};
+    for (int stage = 0; stage < 3; stage++)
         for (int i = 0; i < n && i < ahead[stage]; i++)
             mcts_complete_prefetch(b->tree[i], b->handle[i], stage);
     for (int i = 0; i < n; i++) {
-        for (int stage = 0; stage < 2; stage++)
+        for (int stage = 0; stage < 3; stage++)
             if (i + ahead[stage] < n)
                 mcts_complete_prefetch(b->tree[i + ahead[stage]], b->handle[i + ahead[stage]], stage);
         int c = mcts_complete(b->tree[i], b->handle[i], &b->prior[(size_t)i * m], b->value[i]);

@@ -432,16 +432,20 @@ int mcts_done(const mcts_tree *t)
 int mcts_leaf_room(const mcts_tree *t) { return t->npend >= t->leaves ? 0 : t->leaves - t->npend; }
 
 /* Starts loading what the next step of a descent at node c reads: c's children block (at most
- * KALAH_MAX_PITS 32-byte nodes, so four lines). Unconditional (no branches: they would mispredict); when c is not expanded the addresses are junk,
- * which a prefetch ignores. always_inline: GCC deems a function made only of prefetches pure and drops
+ * KALAH_MAX_PITS 32-byte nodes, so four lines), and only the lines it spans: with ~45 descents in flight the
+ * line fill buffers are the limit, and a wasted prefetch holds one. Unconditional (no branches: they would
+ * mispredict); when c is not expanded the addresses are junk, which a prefetch ignores. always_inline: GCC deems a function made only of prefetches pure and drops
  * its calls when it does not inline them. */
 static inline __attribute__((always_inline)) void prefetch_below(const mcts_tree *t, const mnode *c)
 {
     uintptr_t a = (uintptr_t)t->pool + (uintptr_t)(intptr_t)c->child * sizeof(mnode);
+    uintptr_t last = a + (uintptr_t)c->nchild * sizeof(mnode) - 1; /* a - 1 when not expanded: no new line */
+    uintptr_t a1 = a + 64 < last ? a + 64 : last, a2 = a + 128 < last ? a + 128 : last;
+    uintptr_t a3 = a + 192 < last ? a + 192 : last;
     __builtin_prefetch((const void *)a);
-    __builtin_prefetch((const void *)(a + 64));
-    __builtin_prefetch((const void *)(a + 128));
-    __builtin_prefetch((const void *)(a + 192));
+    __builtin_prefetch((const void *)a1);
+    __builtin_prefetch((const void *)a2);
+    __builtin_prefetch((const void *)a3);
 }
 
 int mcts_select_begin(mcts_tree *t, mcts_cursor *c)
@@ -754,6 +758,10 @@ void mcts_complete_prefetch(const mcts_tree *t, int h, int stage)
         __builtin_prefetch(end, 1);
         __builtin_prefetch(end + 64, 1);
         __builtin_prefetch(end + 128, 1);
+    } else if (stage == 2 && sl->node >= 0) {
+        /* the path's nodes, which backup updates: independent lines, loaded in parallel */
+        for (int i = 1; i < sl->len - 1; i++)
+            __builtin_prefetch(&t->pool[sl->path[i]], 1);
     }
 }
 

@@ -192,9 +192,10 @@ int mcts_leaf_room(const mcts_tree *t);
 int mcts_complete(mcts_tree *t, int handle, const float *prior, float value);
 
 /* A hint, no effect on results: starts loading what mcts_complete(t, handle) will touch (the leaf, where
- * its children go). Stage 0 needs nothing loaded, stage 1 reads what stage 0 loads; a driver completing
- * many leaves runs stage 0 a few leaves ahead and stage 1 fewer, so the loads of several leaves overlap.
- * (The path the backup walks was loaded by the descent and is mostly still cached.) */
+ * its children go, the nodes of the path the backup walks). Stage 0 needs nothing loaded, stage 1 reads
+ * what stage 0 loads, stage 2 what stage 1 loads; a driver completing many leaves runs stage 0 a few leaves
+ * ahead, stage 1 fewer and stage 2 fewer still, so the loads of several leaves overlap. (The evaluation
+ * in between has evicted most of the tree from the caches.) */
 void mcts_complete_prefetch(const mcts_tree *t, int handle, int stage);
 
 /* Pending leaves (selected, not completed). */
