@@ -1,6 +1,7 @@
 /* mcts.c — the PUCT tree: pools, descent, expansion, backup, solver, noise, reuse (conventions in mcts.h,
  * layout in mcts_impl.h; results and inspection in mcts_results.c). */
 #include "selfplay/mcts_impl.h"
+#include "selfplay/mcts_pages.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -87,19 +88,20 @@ static int next_cap(int cap, int need)
     return nc;
 }
 
-/* Node pools are 64-byte aligned (a node never straddles a line; selection loads nodes with aligned SSE
- * loads), so they grow by copying instead of realloc. */
+/* Pools live in huge pages (mcts_pages.h: the descents are bound by memory, TLB misses included) and grow
+ * by copying; node pools are 64-byte aligned (a node never straddles a line; selection loads nodes with
+ * aligned SSE loads). */
 static int grow(mnode **pool, int *cap, int need)
 {
     if (need <= *cap)
         return 1;
     int nc = next_cap(*cap, need);
-    mnode *p = aligned_alloc(64, ((size_t)nc * sizeof *p + 63) & ~(size_t)63);
+    mnode *p = mcts_pages_alloc((size_t)nc * sizeof *p);
     if (!p)
         return 0;
     if (*pool)
         memcpy(p, *pool, (size_t)*cap * sizeof *p);
-    free(*pool);
+    mcts_pages_free(*pool, (size_t)*cap * sizeof *p);
     *pool = p;
     *cap = nc;
     return 1;
@@ -110,9 +112,12 @@ static int grow_pos(kalah_pos **pool, int *cap, int need)
     if (need <= *cap)
         return 1;
     int nc = next_cap(*cap, need);
-    kalah_pos *p = realloc(*pool, (size_t)nc * sizeof *p);
+    kalah_pos *p = mcts_pages_alloc((size_t)nc * sizeof *p);
     if (!p)
         return 0;
+    if (*pool)
+        memcpy(p, *pool, (size_t)*cap * sizeof *p);
+    mcts_pages_free(*pool, (size_t)*cap * sizeof *p);
     *pool = p;
     *cap = nc;
     return 1;
@@ -174,7 +179,7 @@ mcts_tree *mcts_tree_create(const kalah_rules *r, const mcts_config *cfg, uint64
         memset(t, 0, sizeof *t);
     if (!t || !grow(&t->pool, &t->cap, 1024) || !grow_pos(&t->ppool, &t->pcap, 256)) {
         if (t)
-            free(t->pool);
+            mcts_pages_free(t->pool, (size_t)t->cap * sizeof *t->pool);
         free(t);
         if (err)
             snprintf(err, MCTS_ERRLEN, "out of memory");
@@ -192,10 +197,10 @@ void mcts_tree_free(mcts_tree *t)
 {
     if (!t)
         return;
-    free(t->pool);
-    free(t->spare);
-    free(t->ppool);
-    free(t->pspare);
+    mcts_pages_free(t->pool, (size_t)t->cap * sizeof *t->pool);
+    mcts_pages_free(t->spare, (size_t)t->spare_cap * sizeof *t->spare);
+    mcts_pages_free(t->ppool, (size_t)t->pcap * sizeof *t->ppool);
+    mcts_pages_free(t->pspare, (size_t)t->pspare_cap * sizeof *t->pspare);
     for (int h = 0; h < MAX_PENDING; h++)
         free(t->slot[h].path);
     free(t);

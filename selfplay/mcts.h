@@ -39,7 +39,8 @@
  * pool) with its statistics and proofs; the next search still runs cfg.sims new simulations on top, so the
  * root noise of the new move always acts on fresh visits.
  *
- * Memory: nodes live in pooled arrays (32 bytes each, 64-byte aligned) that grow geometrically when needed,
+ * Memory: nodes live in pooled arrays (32 bytes each, 64-byte aligned, in huge pages: mcts_pages.h) that
+ * grow geometrically when needed,
  * with the positions of the nodes reached so far in a second pool (one per simulation, not one per node), so
  * a descent sows once, into the node it reaches the first time (that pool is compacted on reuse only once
  * it is mostly garbage); a tree allocates nothing per node in steady state. The descent can run one level at a time (mcts_select_step) so that a driver interleaves
