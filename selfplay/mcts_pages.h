@@ -4,8 +4,9 @@
  * Why: a self-play worker descends 64 trees of a few thousand nodes each between two forward passes; with
  * 4 KB pages their descents touch more pages than the TLB holds once the forward pass has run, and in a VM
  * every TLB miss is a two-level page walk. With the pools in huge pages the search's own time per
- * evaluation fell by about a fifth (`sowzero bench selfplay --sims 400`, README). Stockfish backs its
- * transposition table with large pages for the same reason.
+ * evaluation fell by 10-20% (`sowzero bench selfplay --sims 400`, README). Stockfish backs its
+ * transposition table with large pages for the same reason. (The net's weights were tried too: no
+ * difference measurable on the development machine.)
  *
  * Blocks are powers of two from 4 KB (smaller requests are rounded up), 64-byte aligned. Blocks up to 1 MB
  * are cut from 32 MB regions mapped once with madvise(MADV_HUGEPAGE) (only the pages touched take memory),
@@ -14,7 +15,7 @@
  * is kept for the life of the process (bounded by the peak use of each size). Thread-safe (one mutex; the
  * pools allocate only when they grow or a tree is created, never per simulation).
  *
- * Under AddressSanitizer the blocks come from aligned_alloc instead, so the sanitizer still sees every pool
+ * Under AddressSanitizer the blocks come from aligned_alloc instead, so the sanitizer still sees every
  * overrun. */
 #ifndef SOWZERO_SELFPLAY_MCTS_PAGES_H
 #define SOWZERO_SELFPLAY_MCTS_PAGES_H
