@@ -439,8 +439,8 @@ int mcts_leaf_room(const mcts_tree *t) { return t->npend >= t->leaves ? 0 : t->l
 /* Starts loading what the next step of a descent at node c reads: c's children block (at most
  * KALAH_MAX_PITS 32-byte nodes, so four lines), and only the lines it spans: with ~45 descents in flight the
  * line fill buffers are the limit, and a wasted prefetch holds one. Unconditional (no branches: they would
- * mispredict); when c is not expanded the addresses are junk, which a prefetch ignores. always_inline: GCC deems a function made only of prefetches pure and drops
- * its calls when it does not inline them. */
+ * mispredict); when c is not expanded the addresses are junk, which a prefetch ignores. always_inline: GCC
+ * deems a function made only of prefetches pure and drops its calls when it does not inline them. */
 static inline __attribute__((always_inline)) void prefetch_below(const mcts_tree *t, const mnode *c)
 {
     uintptr_t a = (uintptr_t)t->pool + (uintptr_t)(intptr_t)c->child * sizeof(mnode);

@@ -21,8 +21,10 @@
 
 size_t mcts_pages_block_size(size_t bytes)
 {
+    if (bytes > SIZE_MAX / 2 + 1)
+        return 0;  /* no power of two that large */
     size_t s = (size_t)1 << MIN_SHIFT;
-    while (s < bytes && s <= SIZE_MAX / 2)
+    while (s < bytes)
         s <<= 1;
     return s;
 }
@@ -30,7 +32,12 @@ size_t mcts_pages_block_size(size_t bytes)
 #ifdef PAGES_MALLOC
 
 int mcts_pages_huge(void) { return 0; }
-void *mcts_pages_alloc(size_t bytes) { return bytes ? aligned_alloc(64, mcts_pages_block_size(bytes)) : NULL; }
+/* The size asked for (to a multiple of the alignment), not the block size: ASan then sees an overrun
+ * past the request itself. */
+void *mcts_pages_alloc(size_t bytes)
+{
+    return bytes && bytes <= SIZE_MAX - 63 ? aligned_alloc(64, (bytes + 63) & ~(size_t)63) : NULL;
+}
 void mcts_pages_free(void *p, size_t bytes)
 {
     (void)bytes;
@@ -65,6 +72,8 @@ void *mcts_pages_alloc(size_t bytes)
     if (bytes == 0)
         return NULL;
     size_t size = mcts_pages_block_size(bytes);
+    if (size == 0)
+        return NULL;
     if (size > ((size_t)1 << MAX_SHIFT)) {
         if (size > SIZE_MAX - HUGE_PAGE)
             return NULL;

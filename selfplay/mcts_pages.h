@@ -12,7 +12,9 @@
  * are cut from 32 MB regions mapped once with madvise(MADV_HUGEPAGE) (only the pages touched take memory),
  * and a freed block waits on a free list of its size for the next request of that size: the pools grow by
  * doubling, so the sizes repeat. Larger blocks are mapped and unmapped on their own. Memory on the free lists
- * is kept for the life of the process (bounded by the peak use of each size). Thread-safe (one mutex; the
+ * is kept for the life of the process (bounded by the peak use of each size); with the 2 MB pages filled
+ * on first touch, a process holds more memory than with malloc (`bench selfplay --threads 2 --sims 400`:
+ * 177 MB instead of 117 MB at its peak). Thread-safe (one mutex; the
  * pools allocate only when they grow or a tree is created, never per simulation).
  *
  * Under AddressSanitizer the blocks come from aligned_alloc instead, so the sanitizer still sees every
@@ -29,7 +31,8 @@ void *mcts_pages_alloc(size_t bytes);
 /* Returns a block of mcts_pages_alloc; `bytes` must be the size it was allocated with. NULL is a no-op. */
 void mcts_pages_free(void *p, size_t bytes);
 
-/* The size class a request of `bytes` gets: the power of two >= max(bytes, 4096). */
+/* The size class a request of `bytes` gets: the power of two >= max(bytes, 4096); 0 when there is none
+ * (bytes > SIZE_MAX / 2 + 1: mcts_pages_alloc then says NULL). */
 size_t mcts_pages_block_size(size_t bytes);
 
 /* 1 when blocks come from the huge-page regions, 0 when from aligned_alloc (sanitizer builds). */
