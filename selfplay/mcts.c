@@ -91,36 +91,36 @@ static int next_cap(int cap, int need)
 /* Pools live in huge pages (mcts_pages.h: the descents are bound by memory, TLB misses included) and grow
  * by copying; node pools are 64-byte aligned (a node never straddles a line; selection loads nodes with
  * aligned SSE loads). */
-static int grow(mnode **pool, int *cap, int need)
+static int grow_block(void **pool, int *cap, int need, size_t elem)
 {
     if (need <= *cap)
         return 1;
     int nc = next_cap(*cap, need);
-    mnode *p = mcts_pages_alloc((size_t)nc * sizeof *p);
+    void *p = mcts_pages_alloc((size_t)nc * elem);
     if (!p)
         return 0;
     if (*pool)
-        memcpy(p, *pool, (size_t)*cap * sizeof *p);
-    mcts_pages_free(*pool, (size_t)*cap * sizeof *p);
+        memcpy(p, *pool, (size_t)*cap * elem);
+    mcts_pages_free(*pool, (size_t)*cap * elem);
     *pool = p;
     *cap = nc;
     return 1;
 }
 
+static int grow(mnode **pool, int *cap, int need)
+{
+    void *p = *pool;
+    int ok = grow_block(&p, cap, need, sizeof **pool);
+    *pool = p;
+    return ok;
+}
+
 static int grow_pos(kalah_pos **pool, int *cap, int need)
 {
-    if (need <= *cap)
-        return 1;
-    int nc = next_cap(*cap, need);
-    kalah_pos *p = mcts_pages_alloc((size_t)nc * sizeof *p);
-    if (!p)
-        return 0;
-    if (*pool)
-        memcpy(p, *pool, (size_t)*cap * sizeof *p);
-    mcts_pages_free(*pool, (size_t)*cap * sizeof *p);
+    void *p = *pool;
+    int ok = grow_block(&p, cap, need, sizeof **pool);
     *pool = p;
-    *cap = nc;
-    return 1;
+    return ok;
 }
 
 /* The final result of finished position p for `side`: +1 win, 0 draw, −1 loss. */
