@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything sowzero needs to build, test and plot on Debian 12 (bookworm) or Ubuntu 22.04+.
-# Run as root (or through sudo). The one place that lists the project's system packages.
+# Run it as root (the usual container) or as a user who may sudo: it asks sudo only when not root.
+# The one place that lists the project's system packages.
 set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup-debian.sh: run as root, or install sudo" >&2; exit 1; }
+  exec sudo "$0" "$@"
+fi
 packages=(
   build-essential cmake pkg-config          # compiler and build
   libopenblas-dev                           # cblas_sgemm for the net

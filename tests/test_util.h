@@ -29,11 +29,11 @@ static inline int tu_split(char *line, char **fields, int max)
     return n;
 }
 
-/* Opens SOWZERO_SHARED_DIR/vectors/<name>; fails the test if missing. */
+/* Opens tests/vectors/<name> (the project's copy of the team's vectors); fails the test if missing. */
 static inline FILE *tu_open_vector(const char *name)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/vectors/%s", SOWZERO_SHARED_DIR, name);
+    snprintf(path, sizeof path, "%s/%s", SOWZERO_VECTORS_DIR, name);
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("cannot open vector file %s", path);
