@@ -19,7 +19,7 @@
 static void help(void)
 {
     puts("usage: sowzero train CONFIG.ini [--set SECTION.KEY=VALUE]... [--run-dir DIR]\n"
-         "       sowzero train --resume RUN_DIR [--set SECTION.KEY=VALUE]...\n"
+         "       sowzero train --resume RUN_DIR [--checkpoint FILE] [--set SECTION.KEY=VALUE]...\n"
          "Trains a Kalah or Mancala basico agent by self-play as the INI config says (configs/kalah.ini and\n"
          "configs/basico-3p.ini document every key).\n"
          "Writes a run directory: config.ini (the effective config), metrics.csv, checkpoints/, latest.h5,\n"
@@ -29,9 +29,14 @@ static void help(void)
          "  --set S.K=V       override one config key (validated like the file), repeatable\n"
          "  --run-dir DIR     the run directory (default: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS>)\n"
          "  --resume DIR      continue the run in DIR from its newest checkpoint (its config.ini, plus any\n"
-         "                    --set, e.g. --set run.iterations=200 to train further)\n"
+         "                    --set, e.g. --set run.iterations=200 to train further); an evaluation the\n"
+         "                    stop skipped is played first; a run with no checkpoint starts again from\n"
+         "                    iteration 0; a damaged checkpoint is set aside (*.corrupt), the one before used\n"
+         "  --checkpoint FILE with --resume: continue from FILE instead of the newest checkpoint (newer ones\n"
+         "                    are set aside as *.abandoned)\n"
          "  --stop-after N    stop as if interrupted once N iterations are done (checkpoint, exit 0)\n"
          "  --print-config    print the effective config with every key documented, and exit\n"
+         "One process at a time trains in a run directory (DIR/lock); a second one exits 2 naming the first.\n"
          "Exit status: 0 done or stopped, 1 runtime error (I/O, divergence: NaN loss), 2 usage/config error.");
 }
 
@@ -114,9 +119,10 @@ int cmd_train(int argc, char **argv)
                                          {"resume", required_argument, NULL, 'r'},
                                          {"stop-after", required_argument, NULL, 'a'},
                                          {"print-config", no_argument, NULL, 'p'},
+                                         {"checkpoint", required_argument, NULL, 'c'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *sets[MAX_SETS], *run_dir = NULL, *resume = NULL;
+    const char *sets[MAX_SETS], *run_dir = NULL, *resume = NULL, *checkpoint = NULL;
     int n_sets = 0, print_config = 0, c;
     long stop_after = 0;
     optind = 1;
@@ -142,6 +148,9 @@ int cmd_train(int argc, char **argv)
         case 'p':
             print_config = 1;
             break;
+        case 'c':
+            checkpoint = optarg;
+            break;
         case 'h':
             help();
             return 0;
@@ -156,6 +165,14 @@ int cmd_train(int argc, char **argv)
     }
     if (resume && (config_path || run_dir)) {
         cli_error("train", "--resume DIR continues DIR with its own config.ini: give no CONFIG and no --run-dir");
+        return 2;
+    }
+    if (checkpoint && !resume) {
+        cli_error("train", "--checkpoint FILE chooses where --resume DIR continues from: give --resume too");
+        return 2;
+    }
+    if (checkpoint && access(checkpoint, R_OK) != 0) {
+        cli_error("train", "--checkpoint %s: cannot read it", checkpoint);
         return 2;
     }
     if (!resume && !config_path) {
@@ -212,7 +229,8 @@ int cmd_train(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
-    train_options o = {.run_dir = resume ? resume : run_dir, .resume = resume != NULL, .stop = &stop_flag,
+    train_options o = {.run_dir = resume ? resume : run_dir, .resume = resume != NULL, .checkpoint = checkpoint,
+                       .stop = &stop_flag,
                        .stop_after = stop_after, .config_header = header, .message = on_message,
                        .progress = on_progress, .ud = &u};
     train_summary sum;

@@ -115,6 +115,45 @@ static int cut_back(const char *path, const char *hdr, int64_t keep, char *err, 
     return rc;
 }
 
+int train_metrics_check(const char *path, const char *const *opponents, int n_opp, char *err, size_t errlen)
+{
+    if (n_opp < 0 || n_opp > TRAIN_MAX_OPPONENTS) {
+        if (err && errlen)
+            snprintf(err, errlen, "metrics: bad arguments for '%s'", path);
+        return -1;
+    }
+    char hdr[TRAIN_MAX_OPPONENTS * 420 + 256];
+    header(hdr, sizeof hdr, opponents, n_opp);
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        set_err(err, errlen, "cannot open", path);
+        return -1;
+    }
+    size_t cap = 0;
+    char *line = NULL;
+    ssize_t got = getline(&line, &cap, in);
+    int io = ferror(in);
+    fclose(in);
+    while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+        line[--got] = 0;
+    int rc = 0;
+    if (io) {
+        set_err(err, errlen, "cannot read", path);
+        rc = -1;
+    } else if (got < 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "'%s' is empty", path);
+        rc = 1;
+    } else if (strcmp(line, hdr) != 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "'%s' has other columns than this config gives (were the evaluation opponents "
+                     "changed?)", path);
+        rc = 1;
+    }
+    free(line);
+    return rc;
+}
+
 train_metrics *train_metrics_open(const char *path, const char *const *opponents, int n_opp,
                                   int64_t keep_through, char *err, size_t errlen)
 {

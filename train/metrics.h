@@ -51,6 +51,11 @@ typedef struct train_metrics train_metrics;
 train_metrics *train_metrics_open(const char *path, const char *const *opponents, int n_opp,
                                   int64_t keep_through, char *err, size_t errlen);
 
+/* Checks, changing nothing, that path exists and has the header line of these opponents' columns (what
+ * train_metrics_open with keep_through >= 0 needs). 0 when it has, 1 when it has another header or is empty
+ * (the config does not fit the run: bad input), -1 when it cannot be read; err says which. */
+int train_metrics_check(const char *path, const char *const *opponents, int n_opp, char *err, size_t errlen);
+
 /* Appends one row and flushes it to the file. 0 or -1 (message in err). */
 int train_metrics_append(train_metrics *m, const train_row *row, char *err, size_t errlen);
 

@@ -2,10 +2,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -181,4 +183,122 @@ int train_prune_checkpoints(const char *run_dir, int keep, char *err, size_t err
     }
     free(v);
     return deleted;
+}
+
+int train_list_checkpoints(const char *run_dir, int64_t **iterations, int *count, char *err, size_t errlen)
+{
+    return list_checkpoints(run_dir, iterations, count, err, errlen);
+}
+
+char *train_create_default_run_dir(char *buf, size_t n, const char *parent, const char *name, time_t t, char *err,
+                                   size_t errlen)
+{
+    char base[4096];
+    if (!train_default_run_dir(base, sizeof base, parent, name, t)) {
+        errno = ENAMETOOLONG;
+        fail(err, errlen, "cannot name a run directory in", parent);
+        return NULL;
+    }
+    if (train_mkdirs(parent, err, errlen) != 0)
+        return NULL;
+    /* mkdir is atomic: of two runs started in the same second, one gets the name, the other "-2". */
+    for (int k = 1; k < 1000; k++) {
+        int w = k == 1 ? snprintf(buf, n, "%s", base) : snprintf(buf, n, "%s-%d", base, k);
+        if (w < 0 || (size_t)w >= n) {
+            errno = ENAMETOOLONG;
+            fail(err, errlen, "cannot name a run directory in", parent);
+            return NULL;
+        }
+        if (mkdir(buf, 0777) == 0)
+            return buf;
+        if (errno != EEXIST) {
+            fail(err, errlen, "cannot create directory", buf);
+            return NULL;
+        }
+    }
+    errno = EEXIST;
+    fail(err, errlen, "cannot create a new run directory beside", base);
+    return NULL;
+}
+
+int train_lock(const char *run_dir, long *holder, char *err, size_t errlen)
+{
+    char path[4096];
+    *holder = 0;
+    if (!train_join(path, sizeof path, run_dir, "lock")) {
+        errno = ENAMETOOLONG;
+        return fail(err, errlen, "cannot lock", run_dir);
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return fail(err, errlen, "cannot open", path);
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        if (e == EWOULDBLOCK) {
+            char pid[32] = "";
+            ssize_t got = pread(fd, pid, sizeof pid - 1, 0);
+            pid[got > 0 ? got : 0] = 0;
+            *holder = strtol(pid, NULL, 10);
+            if (*holder <= 0)
+                *holder = -1;   /* locked, the pid not written yet */
+            close(fd);
+            return -2;
+        }
+        close(fd);
+        errno = e;
+        return fail(err, errlen, "cannot lock", path);
+    }
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return fail(err, errlen, "cannot write", path);
+    }
+    return fd;
+}
+
+void train_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Removes the files named "*.tmp" in dir; returns how many, -1 on error. */
+static int remove_tmp_in(const char *dir, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : fail(err, errlen, "cannot read", dir);
+    int removed = 0, rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || strcmp(e->d_name + len - 4, ".tmp") != 0)
+            continue;
+        char path[4096];
+        if (!train_join(path, sizeof path, dir, e->d_name))
+            continue;
+        if (unlink(path) == 0)
+            removed++;
+        else if (errno != ENOENT) {
+            rc = fail(err, errlen, "cannot delete", path);
+            break;
+        }
+    }
+    closedir(d);
+    return rc ? rc : removed;
+}
+
+int train_remove_tmp(const char *run_dir, char *err, size_t errlen)
+{
+    char ck[4096];
+    int a = remove_tmp_in(run_dir, err, errlen);
+    if (a < 0)
+        return -1;
+    if (!train_join(ck, sizeof ck, run_dir, "checkpoints"))
+        return a;
+    int b = remove_tmp_in(ck, err, errlen);
+    return b < 0 ? -1 : a + b;
 }

@@ -7,6 +7,12 @@
  *   checkpoints/iter-NNNNNN.h5 checkpoints (nn_ckpt_save: tmp + rename), NNNNNN = iterations completed
  *   latest.h5, best.h5         exports of the newest net and of the best-evaluated one
  *   loss.png, eval.png         plots (train/plot.h)
+ *   lock                       the pid of the process training in it, flock()ed while it runs
+ *
+ * Crash safety: every file is written to "<name>.tmp" and renamed, so a killed run leaves whole files and
+ * perhaps some *.tmp (removed when the directory is next opened, under the lock). A checkpoint that cannot
+ * be read is renamed "iter-NNNNNN.h5.corrupt" and checkpoints newer than one chosen to resume from
+ * "iter-NNNNNN.h5.abandoned": both are kept for inspection and no longer match the checkpoint pattern.
  *
  * Errors: functions return 0 or -1 and, where given, fill err (errlen bytes) with a message naming the
  * path and strerror. They never print.
@@ -36,6 +42,30 @@ int train_find_latest_checkpoint(const char *run_dir, char *path, size_t n, int6
 
 /* Deletes all but the `keep` newest checkpoints (keep >= 1). Returns the number deleted, -1 on error. */
 int train_prune_checkpoints(const char *run_dir, int keep, char *err, size_t errlen);
+
+/* The iterations of all checkpoints in <run_dir>/checkpoints, ascending, into *iterations (malloc'd, the
+ * caller frees; NULL when none) and their number into *count. 0, or -1 on error (err filled). */
+int train_list_checkpoints(const char *run_dir, int64_t **iterations, int *count, char *err, size_t errlen);
+
+/* Creates a new default run directory "<parent>/<name>-<YYYYmmdd-HHMMSS>" (local time t), or with "-2",
+ * "-3", ... appended when that exists: mkdir() is atomic, so two runs started in the same second get two
+ * directories. Parents are created. Returns buf (n bytes), or NULL with err. */
+char *train_create_default_run_dir(char *buf, size_t n, const char *parent, const char *name, time_t t, char *err,
+                                   size_t errlen);
+
+/* Takes the run directory's lock: <run_dir>/lock opened and flock()ed (exclusive, non-blocking) and this
+ * process's pid written into it. The kernel releases an flock when its process dies, so a lock left by a
+ * killed run never blocks (no stale-pid guessing). Returns the lock's file descriptor (>= 0; keep it open
+ * while training, train_unlock releases it), -2 when another process holds it (*holder = its pid, or -1
+ * when it has not written it yet), -1 on error (err filled). */
+int train_lock(const char *run_dir, long *holder, char *err, size_t errlen);
+
+/* Releases a lock from train_lock (fd < 0: nothing). */
+void train_unlock(int fd);
+
+/* Deletes every "*.tmp" file in run_dir and run_dir/checkpoints (what a killed run leaves behind; call it
+ * only under the lock). Returns the number deleted, -1 on error (err filled). */
+int train_remove_tmp(const char *run_dir, char *err, size_t errlen);
 
 /* "<a>/<b>" into buf; NULL when it does not fit. */
 char *train_join(char *buf, size_t n, const char *a, const char *b);

@@ -95,11 +95,11 @@ static int write_config(trainer *t, char *err)
     return TRAIN_OK;
 }
 
-static int export_net(trainer *t, const char *name, char *err)
+static int export_net(trainer *t, const nn_net *net, const char *name, char *err)
 {
     char path[TRAIN_PATH_LEN + 32], nerr[NN_ERRLEN];
     train_join(path, sizeof path, t->dir, name);
-    if (nn_export_save(path, t->net, t->rules_spec, t->encoding, nerr) != NN_OK) {
+    if (nn_export_save(path, net, t->rules_spec, t->encoding, nerr) != NN_OK) {
         train_err(err, "cannot write %s: %s", name, nerr);
         return TRAIN_EIO;
     }
@@ -114,7 +114,9 @@ static int setup(trainer *t, char *err)
     cfg_rules_spec(c, t->rules_spec, sizeof t->rules_spec);
     t->encoding = c->game == CFG_GAME_BASICO ? BASICO_ENCODING_NAME : KALAH_ENCODING_NAME;
     t->net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
-    if (!t->net) {
+    if (t->net)
+        t->best_net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
+    if (!t->net || !t->best_net) {
         train_err(err, "cannot create the net: %s", nerr);
         return TRAIN_EINVAL;
     }
@@ -149,6 +151,7 @@ static void teardown(trainer *t)
     nn_workspace_free(t->ws);
     nn_optim_free(t->optim);
     nn_net_free(t->net);
+    nn_net_free(t->best_net);
     replay_free(t->rb);
     free(t->x);
     free(t->pi);
@@ -156,6 +159,7 @@ static void teardown(trainer *t)
     free(t->margin);
     free(t->legal);
     free(t->grad);
+    train_unlock(t->lock_fd);
 }
 
 /* The run directory: a fresh one (must not already hold a run) or the one to resume. */
@@ -163,7 +167,13 @@ static int open_run_dir(trainer *t, char *err)
 {
     const cfg_config *c = t->cfg;
     const train_options *o = t->opt;
+    char path[TRAIN_PATH_LEN + 32], lerr[512];
     if (o->run_dir) {
+        if (!*o->run_dir) {
+            train_err(err, "the run directory is empty (--run-dir \"\"); name a directory, or leave --run-dir out "
+                      "for <run.dir>/<run.name>-<date-time>");
+            return TRAIN_EINVAL;
+        }
         if (strlen(o->run_dir) >= sizeof t->dir - 64) {
             train_err(err, "run directory path too long");
             return TRAIN_EINVAL;
@@ -172,8 +182,12 @@ static int open_run_dir(trainer *t, char *err)
     } else if (o->resume) {
         train_err(err, "resuming needs the run directory");
         return TRAIN_EINVAL;
-    } else if (!train_default_run_dir(t->dir, sizeof t->dir - 64, c->run.dir, c->run.name, time(NULL))) {
-        train_err(err, "run directory path too long");
+    } else if (!*c->run.dir) {
+        train_err(err, "run.dir is empty; name the directory that receives the runs (default: runs)");
+        return TRAIN_EINVAL;
+    } else if (!train_create_default_run_dir(t->dir, sizeof t->dir - 64, c->run.dir, c->run.name, time(NULL), lerr,
+                                             sizeof lerr)) {
+        train_err(err, "%s", lerr);
         return TRAIN_EINVAL;
     }
     if (c->eval.n_opponents > 0 && strchr(t->dir, ',')) {
@@ -181,21 +195,41 @@ static int open_run_dir(trainer *t, char *err)
                   "names latest.h5 in one); choose another --run-dir", t->dir);
         return TRAIN_EINVAL;
     }
-    char path[TRAIN_PATH_LEN + 32], lerr[512];
-    if (!o->resume) {
-        train_join(path, sizeof path, t->dir, "config.ini");
-        if (train_exists(path)) {
-            train_err(err,
-                     "'%s' already holds a run (config.ini); continue it with --resume %s or choose another "
-                     "--run-dir", t->dir, t->dir);
-            return TRAIN_EINVAL;
-        }
-    }
+    /* An unusable path is the user's input: exit status 2 with the system's reason. */
     train_join(path, sizeof path, t->dir, "checkpoints");
     if (train_mkdirs(path, lerr, sizeof lerr) != 0) {
-        train_err(err, "%s", lerr);
+        train_err(err, "run directory: %s", lerr);
+        return TRAIN_EINVAL;
+    }
+    long holder;
+    t->lock_fd = train_lock(t->dir, &holder, lerr, sizeof lerr);
+    if (t->lock_fd == -2) {
+        if (holder > 0)
+            train_err(err, "run %s is in use by process %ld (another sowzero train); wait for it to finish or stop "
+                      "it first", t->dir, holder);
+        else
+            train_err(err, "run %s is in use by another process (sowzero train starting)", t->dir);
+        return TRAIN_EINVAL;
+    }
+    if (t->lock_fd < 0) {
+        train_err(err, "run directory: %s", lerr);
         return TRAIN_EIO;
     }
+    /* Under the lock: a fresh run racing another for the same --run-dir sees its config.ini now. */
+    train_join(path, sizeof path, t->dir, "config.ini");
+    if (!o->resume && train_exists(path)) {
+        train_err(err, "'%s' already holds a run (config.ini); continue it with --resume %s (a run without a "
+                  "checkpoint starts again from iteration 0) or choose another --run-dir", t->dir, t->dir);
+        return TRAIN_EINVAL;
+    }
+    int removed = train_remove_tmp(t->dir, lerr, sizeof lerr);
+    if (removed < 0) {
+        train_err(err, "run directory: %s", lerr);
+        return TRAIN_EIO;
+    }
+    if (removed > 0)
+        train_msg(t, TRAIN_MSG_INFO, "removed %d unfinished *.tmp file%s left by a stopped run", removed,
+                  removed > 1 ? "s" : "");
     return TRAIN_OK;
 }
 
@@ -337,8 +371,22 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
                   res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
 }
 
-/* Evaluates latest.h5, updates best.h5, fills the row's scores and the summary. */
-static int evaluate(trainer *t, int games, train_row *row, char *err)
+/* Copies the last evaluation (t->last_eval, t->eval_iteration) and best.h5's record into the summary. */
+static void summarise_eval(trainer *t)
+{
+    if (!t->sum || t->eval_iteration <= 0)
+        return;
+    t->sum->have_eval = 1;
+    t->sum->eval_iteration = t->eval_iteration;
+    t->sum->n_opponents = t->cfg->eval.n_opponents;
+    memcpy(t->sum->eval, t->last_eval, sizeof t->last_eval);
+    t->sum->best_score = t->best_score;
+    t->sum->best_iteration = t->best_iteration;
+}
+
+/* Evaluates latest.h5 (which must hold t->net), fills the row's scores, the last evaluation and the summary;
+ * a better mean score makes the current net the best one (*new_best = 1; best.h5 follows the checkpoint). */
+static int evaluate(trainer *t, int games, train_row *row, int *new_best, char *err)
 {
     const cfg_config *c = t->cfg;
     train_eval_result res[CFG_MAX_OPPONENTS];
@@ -359,19 +407,49 @@ static int evaluate(trainer *t, int games, train_row *row, char *err)
     if (mean > t->best_score) {
         t->best_score = mean;
         t->best_iteration = t->iteration;
-        if ((rc = export_net(t, "best.h5", err)) != TRAIN_OK)
-            return rc;
+        if (nn_net_copy_params(t->best_net, t->net) != NN_OK) {
+            train_err(err, "cannot copy the best net");
+            return TRAIN_EFAIL;
+        }
+        t->have_best_net = 1;
+        *new_best = 1;
     }
-    if (t->sum) {
-        t->sum->have_eval = 1;
-        t->sum->eval_iteration = t->iteration;
-        t->sum->n_opponents = c->eval.n_opponents;
-        memcpy(t->sum->eval, res, sizeof res);
-        t->sum->best_score = t->best_score;
-        t->sum->best_iteration = t->best_iteration;
-    }
+    t->eval_iteration = t->iteration;
+    memcpy(t->last_eval, res, sizeof res);
+    summarise_eval(t);
     report_eval(t, res, games, mean);
     return TRAIN_OK;
+}
+
+/* Whether iteration it plays an evaluation: every eval.every-th and the last (DESIGN.md §3.4). */
+static int eval_due(const cfg_config *c, int64_t it)
+{
+    return c->eval.n_opponents > 0 && it > 0 &&
+           (it == c->run.iterations || (c->eval.every > 0 && it % c->eval.every == 0));
+}
+
+static int eval_games(const cfg_config *c, int64_t it)
+{
+    return it == c->run.iterations && c->eval.final_games ? c->eval.final_games : c->eval.games;
+}
+
+/* Plays iteration it's evaluation (announcing the final one). */
+static int evaluate_iteration(trainer *t, train_row *row, int *new_best, char *err)
+{
+    const cfg_config *c = t->cfg;
+    int games = eval_games(c, t->iteration), n_opp = c->eval.n_opponents;
+    if (t->iteration == c->run.iterations)
+        train_msg(t, TRAIN_MSG_INFO, "final evaluation: %d games against each of %d opponent%s...", games, n_opp,
+                  n_opp > 1 ? "s" : "");
+    return evaluate(t, games, row, new_best, err);
+}
+
+/* best.h5 after a checkpoint: the best evaluated net, or (no evaluation opponents) the current one. */
+static int export_best(trainer *t, char *err)
+{
+    if (t->cfg->eval.n_opponents == 0)
+        return export_net(t, t->net, "best.h5", err);
+    return t->have_best_net && t->best_iteration > 0 ? export_net(t, t->best_net, "best.h5", err) : TRAIN_OK;
 }
 
 static int stop_requested(const trainer *t)
@@ -379,7 +457,10 @@ static int stop_requested(const trainer *t)
     return (t->opt->stop && *t->opt->stop) || (t->opt->stop_after > 0 && t->iteration >= t->opt->stop_after);
 }
 
-/* One whole iteration. TRAIN_OK to go on, TRAIN_STOPPED, or an error. */
+/* One whole iteration. TRAIN_OK to go on, TRAIN_STOPPED, or an error.
+ * Order of the writes, so that a kill at any point leaves a run that resumes exactly: latest.h5 (rewritten
+ * from the checkpoint on resume), the checkpoint (holding this iteration's metrics row, best net and
+ * evaluation), then best.h5 from it, then the metrics row (both redone from the checkpoint on resume). */
 static int iteration(trainer *t, double session_t0, int64_t session_it0, char *err)
 {
     const cfg_config *c = t->cfg;
@@ -419,30 +500,14 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     row.train_s = train_now() - t_train;
     t->iteration = it;
 
-    if ((rc = export_net(t, "latest.h5", err)) != TRAIN_OK)
+    if ((rc = export_net(t, t->net, "latest.h5", err)) != TRAIN_OK)
         return rc;
     int last = it == c->run.iterations;
     int n_opp = c->eval.n_opponents;
-    int due = n_opp > 0 && (last || (c->eval.every > 0 && it % c->eval.every == 0));
-    if (due && !stop_requested(t)) {
-        int games = last && c->eval.final_games ? c->eval.final_games : c->eval.games;
-        if (last)
-            train_msg(t, TRAIN_MSG_INFO, "final evaluation: %d games against each of %d opponent%s...", games, n_opp,
-                      n_opp > 1 ? "s" : "");
-        if ((rc = evaluate(t, games, &row, err)) != TRAIN_OK)
-            return rc;
-    }
-    if (n_opp == 0 && (rc = export_net(t, "best.h5", err)) != TRAIN_OK)
+    int new_best = 0;
+    /* Stopped: the evaluation is skipped; the checkpoint records it as owed and a resume plays it. */
+    if (eval_due(c, it) && !stop_requested(t) && (rc = evaluate_iteration(t, &row, &new_best, err)) != TRAIN_OK)
         return rc;
-
-    int stopping = stop_requested(t);
-    int saved = 0;
-    char ckpt[TRAIN_PATH_LEN + 64];
-    if (last || stopping || it % c->run.checkpoint_every == 0) {
-        if ((rc = train_save_checkpoint(t, ckpt, sizeof ckpt, err)) != TRAIN_OK)
-            return rc;
-        saved = 1;
-    }
 
     row.iteration = it;
     row.games = t->games;
@@ -450,6 +515,21 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     row.replay = (int64_t)replay_size(t->rb);
     row.steps = nn_optim_steps(t->optim);
     row.elapsed_s = train_elapsed(t);
+    t->row = row;
+    t->have_row = 1;
+
+    int stopping = stop_requested(t);
+    int saved = 0;
+    char ckpt[TRAIN_PATH_LEN + 64];
+    /* A new best forces a checkpoint: best.h5 is only ever written from one (train_state.c). */
+    if (last || stopping || new_best || it % c->run.checkpoint_every == 0) {
+        if ((rc = train_save_checkpoint(t, ckpt, sizeof ckpt, err)) != TRAIN_OK)
+            return rc;
+        saved = 1;
+        if ((new_best || n_opp == 0) && (rc = export_best(t, err)) != TRAIN_OK)
+            return rc;
+    }
+
     char merr[512];
     if (train_metrics_append(t->metrics, &row, merr, sizeof merr) != 0) {
         train_err(err, "%s", merr);
@@ -488,6 +568,112 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     return TRAIN_OK;
 }
 
+/* Renames path to path.suffix (kept for inspection, no longer a checkpoint name). */
+static void set_aside(trainer *t, const char *path, const char *suffix)
+{
+    char to[TRAIN_PATH_LEN + 96];
+    snprintf(to, sizeof to, "%s.%s", path, suffix);
+    if (rename(path, to) != 0)
+        train_msg(t, TRAIN_MSG_WARN, "warning: cannot rename %s: %s", path, strerror(errno));
+}
+
+/* Loads the checkpoint to resume from into t: opt->checkpoint when given (newer checkpoints are set aside
+ * as *.abandoned, so they are not taken for this run's next ones), else the newest that reads back (damaged
+ * newer ones are set aside as *.corrupt, with a warning). TRAIN_OK with the file in used; 1 when the run
+ * has no checkpoint at all; an error otherwise. */
+static int load_resume_checkpoint(trainer *t, char *used, size_t n, char *err)
+{
+    char lerr[512];
+    int64_t *its;
+    int count, corrupt;
+    if (train_list_checkpoints(t->dir, &its, &count, lerr, sizeof lerr) != 0) {
+        train_err(err, "cannot resume '%s': %s", t->dir, lerr);
+        return TRAIN_EIO;
+    }
+    int rc = 1;
+    if (t->opt->checkpoint) {
+        snprintf(used, n, "%s", t->opt->checkpoint);
+        rc = train_load_checkpoint(t, used, &corrupt, err);
+        if (rc == TRAIN_EIO)
+            rc = TRAIN_EINVAL;   /* the file the user named: bad input */
+        for (int i = 0; i < count && rc == TRAIN_OK; i++) {
+            char path[TRAIN_PATH_LEN + 64];
+            if (its[i] > t->iteration && train_checkpoint_path(path, sizeof path, t->dir, its[i])) {
+                set_aside(t, path, "abandoned");
+                train_msg(t, TRAIN_MSG_INFO, "%s is newer than the chosen checkpoint: set aside as %s.abandoned",
+                          path, path);
+            }
+        }
+        free(its);
+        return rc;
+    }
+    for (int i = count - 1; i >= 0 && rc != TRAIN_OK; i--) {
+        if (!train_checkpoint_path(used, n, t->dir, its[i]))
+            continue;
+        rc = train_load_checkpoint(t, used, &corrupt, err);
+        if (rc == TRAIN_OK || !corrupt)
+            break;
+        train_msg(t, TRAIN_MSG_WARN, "warning: %s; set aside as %s.corrupt, trying the checkpoint before it", err,
+                  used);
+        set_aside(t, used, "corrupt");
+        if (i == 0) {
+            train_err(err, "cannot resume '%s': none of its %d checkpoint%s can be read (set aside as *.corrupt); "
+                      "resume from a copy with --checkpoint FILE", t->dir, count, count > 1 ? "s" : "");
+            rc = TRAIN_EIO;
+        }
+    }
+    free(its);
+    return rc;
+}
+
+/* latest.h5 and best.h5 as the loaded checkpoint says (a crash may have left newer ones from iterations that
+ * are being redone); before the first checkpoint, neither. */
+static int sync_exports(trainer *t, char *err)
+{
+    char path[TRAIN_PATH_LEN + 32];
+    int rc = TRAIN_OK;
+    if (t->iteration > 0)
+        rc = export_net(t, t->net, "latest.h5", err);
+    else if (train_join(path, sizeof path, t->dir, "latest.h5"))
+        remove(path);
+    if (rc != TRAIN_OK)
+        return rc;
+    if (t->cfg->eval.n_opponents == 0 ? t->iteration > 0 : t->have_best_net && t->best_iteration > 0)
+        return export_best(t, err);
+    /* No best net recorded: an older checkpoint format keeps its best.h5; a run before its first
+     * evaluation has none (one left there came from abandoned iterations). */
+    if (t->best_iteration == 0 && train_join(path, sizeof path, t->dir, "best.h5"))
+        remove(path);
+    return TRAIN_OK;
+}
+
+/* What the checkpoint still owes on resume: the evaluation of its iteration when that was due and skipped
+ * (stopped), then its metrics row (metrics.csv was cut back to the rows before it). */
+static int settle_owed(trainer *t, char *err)
+{
+    if (!t->have_row)
+        return TRAIN_OK;
+    int rc;
+    if (eval_due(t->cfg, t->iteration) && t->eval_iteration != t->iteration) {
+        train_msg(t, TRAIN_MSG_INFO, "iteration %" PRId64 "'s evaluation was not played (the run stopped first): "
+                  "playing it now", t->iteration);
+        int new_best = 0;
+        char ckpt[TRAIN_PATH_LEN + 64];
+        if ((rc = evaluate_iteration(t, &t->row, &new_best, err)) != TRAIN_OK ||
+            (rc = train_save_checkpoint(t, ckpt, sizeof ckpt, err)) != TRAIN_OK ||
+            (new_best && (rc = export_best(t, err)) != TRAIN_OK))
+            return rc;
+    }
+    char merr[512];
+    if (train_metrics_append(t->metrics, &t->row, merr, sizeof merr) != 0) {
+        train_err(err, "%s", merr);
+        return TRAIN_EIO;
+    }
+    if (t->row.have_eval)
+        plot(t);
+    return TRAIN_OK;
+}
+
 int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err)
 {
     trainer tr, *t = &tr;
@@ -496,6 +682,7 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
     t->opt = opt;
     t->sum = sum;
     t->t0 = train_now();
+    t->lock_fd = -1;
     unsigned fp_mode = fp_fast_begin();
     if (sum) {
         memset(sum, 0, sizeof *sum);
@@ -509,40 +696,50 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
     if (sum)
         memcpy(sum->run_dir, t->dir, sizeof sum->run_dir);
 
-    int64_t keep = -1;
-    if (opt->resume) {
-        char path[TRAIN_PATH_LEN + 64], lerr[512];
-        int64_t it;
-        int found = train_find_latest_checkpoint(t->dir, path, sizeof path, &it, lerr, sizeof lerr);
-        if (found <= 0) {
-            train_err(err, "cannot resume '%s': %s", t->dir, found < 0 ? lerr : "no checkpoint in checkpoints/");
-            rc = found < 0 ? TRAIN_EIO : TRAIN_EINVAL;
-            goto out;
-        }
-        if ((rc = train_load_checkpoint(t, path, err)) != TRAIN_OK)
-            goto out;
-        flush_state(t);  /* checkpoints written before the flush existed may hold subnormals */
-        keep = t->iteration;
-        t->have_loss_rows = nn_optim_steps(t->optim) > 0;
-        t->have_eval_rows = t->best_iteration > 0;
-        train_msg(t, TRAIN_MSG_INFO, "resuming %s from %s (iteration %" PRId64 " of %" PRId64 ")", t->dir, path,
-                  t->iteration, cfg->run.iterations);
-    } else {
-        train_msg(t, TRAIN_MSG_INFO, "run directory: %s", t->dir);
-    }
-    if ((rc = write_config(t, err)) != TRAIN_OK)
-        goto out;
     const char *opp[CFG_MAX_OPPONENTS];
     for (int k = 0; k < cfg->eval.n_opponents; k++)
         opp[k] = cfg->eval.opponents[k];
-    char path[TRAIN_PATH_LEN + 32], merr[512];
+    char path[TRAIN_PATH_LEN + 64], merr[512];
     train_join(path, sizeof path, t->dir, "metrics.csv");
+    int64_t keep = -1;
+    if (opt->resume) {
+        char ckpt[TRAIN_PATH_LEN + 64];
+        rc = load_resume_checkpoint(t, ckpt, sizeof ckpt, err);
+        if (rc == 1) {
+            train_msg(t, TRAIN_MSG_INFO, "%s has no checkpoint (the run stopped before its first): starting it "
+                      "again from iteration 0 with its config", t->dir);
+            rc = TRAIN_OK;
+        } else if (rc != TRAIN_OK) {
+            goto out;
+        } else {
+            flush_state(t);  /* checkpoints written before the flush existed may hold subnormals */
+            /* the checkpoint's own row is appended again by settle_owed */
+            keep = t->have_row ? t->iteration - 1 : t->iteration;
+            t->have_loss_rows = nn_optim_steps(t->optim) > 0;
+            t->have_eval_rows = t->best_iteration > 0;
+            train_msg(t, TRAIN_MSG_INFO, "resuming %s from %s (iteration %" PRId64 " of %" PRId64 ")", t->dir, ckpt,
+                      t->iteration, cfg->run.iterations);
+        }
+        /* Everything is checked before anything is written: a rejected --set changes nothing on disk. */
+        int bad = keep >= 0 ? train_metrics_check(path, opp, cfg->eval.n_opponents, merr, sizeof merr) : 0;
+        if (bad) {
+            train_err(err, "%s", merr);
+            rc = bad > 0 ? TRAIN_EINVAL : TRAIN_EIO;
+            goto out;
+        }
+    } else {
+        train_msg(t, TRAIN_MSG_INFO, "run directory: %s", t->dir);
+    }
     t->metrics = train_metrics_open(path, opp, cfg->eval.n_opponents, keep, merr, sizeof merr);
     if (!t->metrics) {
         train_err(err, "%s", merr);
         rc = TRAIN_EIO;
         goto out;
     }
+    if ((rc = write_config(t, err)) != TRAIN_OK)
+        goto out;
+    if (opt->resume && ((rc = sync_exports(t, err)) != TRAIN_OK || (rc = settle_owed(t, err)) != TRAIN_OK))
+        goto out;
     if (sum) {
         sum->iterations = t->iteration;
         sum->games = t->games;
@@ -551,6 +748,7 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         sum->elapsed_s = t->elapsed_base;
         sum->best_score = t->best_score;
         sum->best_iteration = t->best_iteration;
+        summarise_eval(t);
     }
     if (t->iteration >= cfg->run.iterations) {
         train_msg(t, TRAIN_MSG_INFO, "the run has done all %" PRId64 " iterations; raise run.iterations (--set "

@@ -9,7 +9,8 @@
  *     evaluate   every eval.every iterations and after the last: a colour-swapped match of the trained
  *                agent (az:net=latest.h5 with eval.sims) against each eval.opponents spec (eval/match.h);
  *                the mean score over opponents picks best.h5
- *     checkpoint every run.checkpoint_every iterations, after the last, and when stopped
+ *     checkpoint every run.checkpoint_every iterations, after the last, when stopped and when the evaluation
+ *                found a new best net; best.h5 is written from the checkpoint's best net right after it
  *     metrics    one metrics.csv row; plots when something new was evaluated or checkpointed
  *
  * Randomness: everything follows from run.seed. The net's initialisation, each iteration's self-play seed and
@@ -27,6 +28,16 @@
  *
  * Stopping: when *opt->stop becomes nonzero (a signal handler sets it) the loop finishes the current
  * iteration's self-play and SGD, skips a pending evaluation, writes a checkpoint and returns TRAIN_STOPPED.
+ * The checkpoint says what is still owed: a resume first plays that iteration's skipped evaluation (the
+ * final one included, so a finished run always ends with its final table), then goes on.
+ *
+ * Crash safety (a kill at any moment): the run directory is locked while a process trains in it (rundir.h
+ * train_lock: a second train on it fails with TRAIN_EINVAL naming the holder's pid); every file is written
+ * through *.tmp + rename, leftovers of a killed run are deleted on the next start; the checkpoint holds the
+ * iteration's metrics row, the best net and the last evaluation, and on resume latest.h5, best.h5 and
+ * metrics.csv are rebuilt from it, so none of them can describe iterations the crash abandoned. A checkpoint
+ * that does not read back is set aside (*.corrupt) and the one before it used. A run with no checkpoint yet
+ * (killed or diverged in its first iterations) resumes from iteration 0 with its config.
  * A non-finite loss or parameter stops the run with TRAIN_EDIVERGED before anything of that iteration is
  * saved: the last checkpoint on disk is the last good one.
  *
@@ -63,6 +74,8 @@ enum { TRAIN_MSG_INFO = 0, TRAIN_MSG_WARN = 1 };
 typedef struct {
     const char *run_dir;             /* NULL: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS> */
     int resume;                      /* 1: continue run_dir (required) from its newest checkpoint */
+    const char *checkpoint;          /* resume: this checkpoint file instead of the newest (may be NULL); the
+                                        run directory's newer checkpoints are set aside as *.abandoned */
     volatile sig_atomic_t *stop;     /* may be NULL; nonzero = stop after the current iteration */
     int64_t stop_after;              /* > 0: stop as if signalled once this many iterations are done */
     const char *config_header;       /* comment text written at the top of the run's config.ini (may be NULL) */
@@ -100,7 +113,10 @@ typedef struct {
 } train_summary;
 
 /* Runs (or, with opt->resume, continues) the training described by cfg (which must have passed
- * cfg_finish; on resume the caller loads <run_dir>/config.ini). sum (may be NULL) receives what happened,
+ * cfg_finish; on resume the caller loads <run_dir>/config.ini). A run_dir of "" is TRAIN_EINVAL, as is a
+ * directory that cannot be created or, for a fresh run, already holds a run (config.ini). On resume,
+ * everything (checkpoint, config against the checkpoint and metrics.csv) is checked before anything is
+ * written: a config that does not fit changes nothing on disk. sum (may be NULL) receives what happened,
  * also on errors as far as it got. Returns TRAIN_OK (all iterations done), TRAIN_STOPPED, or a negative
  * TRAIN_E* code with a message in err (TRAIN_ERRLEN bytes). */
 int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err);

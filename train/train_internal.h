@@ -34,6 +34,13 @@ typedef struct {
     double t0;              /* monotonic clock at this session's start */
     double best_score;      /* mean evaluation score of best.h5, -1 = none yet */
     int64_t best_iteration;
+    nn_net *best_net;       /* the net of best_iteration (saved in checkpoints; best.h5 is written from it) */
+    int have_best_net;      /* best_net holds it (0 after loading a checkpoint older than /train/best_params) */
+    int64_t eval_iteration; /* iteration of the last evaluation played, 0 = none */
+    train_eval_result last_eval[CFG_MAX_OPPONENTS];   /* its results (cfg->eval.n_opponents entries) */
+    train_row row;          /* the metrics row of iteration `iteration` (saved in checkpoints) */
+    int have_row;           /* row is valid (0 before the first iteration or from an older checkpoint) */
+    int lock_fd;            /* the run directory's lock (rundir.h train_lock), -1 when not held */
 
     train_metrics *metrics;
     int warned_gnuplot, warned_plot;
@@ -61,9 +68,14 @@ void train_msg(const trainer *t, int level, const char *fmt, ...) __attribute__(
  * prunes old ones. TRAIN_OK or TRAIN_EIO / TRAIN_ENOMEM with err. *path_out (may be NULL) gets the file. */
 int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err);
 
-/* Restores t (net, optimiser, counters, RNG, replay buffer; the buffers t already allocated for the config
- * are kept) from the checkpoint at path. The optimiser gets cfg's hyperparameters with the saved state. */
-int train_load_checkpoint(trainer *t, const char *path, char *err);
+/* Restores t (net, optimiser, counters, RNG, replay buffer, best net, last evaluation, the iteration's
+ * metrics row; the buffers t already allocated for the config are kept) from the checkpoint at path. The
+ * optimiser gets cfg's hyperparameters with the saved state. Items added later (best_params, row,
+ * eval_iteration, eval) may be absent (older checkpoints): have_best_net / have_row / eval_iteration say.
+ * Returns TRAIN_OK; TRAIN_EINVAL when the file does not fit the config (rules, net, optimiser: bad input);
+ * TRAIN_EIO when it cannot be read, with *corrupt (may be NULL) = 1 when it is not a whole sowzero training
+ * checkpoint (truncated, damaged, items missing) rather than unopenable; TRAIN_ENOMEM. err says why. */
+int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err);
 
 /* Plays the evaluation matches of the net in latest.h5 against every opponent, `games` games each.
  * res gets one entry per opponent, *mean the mean score. TRAIN_OK or TRAIN_EFAIL with err. */

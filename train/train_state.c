@@ -6,6 +6,18 @@
  *   best_score   a double (native byte order), -1 when nothing was evaluated yet
  *   replay       the replay buffer (replay_save blob: contents + position)
  *   seed         run.seed (a resume under another seed would not be a continuation; reported)
+ *   best_params  the parameters of best_iteration's net (floats, native byte order), when best_iteration > 0:
+ *                best.h5 is written from them after the checkpoint, and rewritten from them on resume, so
+ *                it always belongs to the checkpointed run, never to iterations a crash abandoned
+ *   row          the metrics row of this iteration (train_row, native layout): metrics.csv is cut back to
+ *                the rows before it on resume and it is appended again, so a kill between the checkpoint
+ *                and the row leaves no gap
+ *   eval_iteration  iteration of the last evaluation (0: none); with it
+ *   eval         its results (n_opponents × train_eval_result, native layout): an evaluation still owed
+ *                (eval_iteration < iteration, which was due) is played on resume, and a finished run
+ *                resumed prints its final table
+ * Native layouts: checkpoints move between runs of one build on one machine; an item of the wrong size is
+ * reported as not a sowzero training checkpoint.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -39,8 +51,16 @@ int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
              nn_ckpt_put_i64(st, "seed", (int64_t)t->cfg->run.seed) |
              nn_ckpt_put_blob(st, "rng", &t->rng, sizeof t->rng) |
              nn_ckpt_put_blob(st, "best_score", &t->best_score, sizeof t->best_score) |
-             nn_ckpt_put_blob(st, "replay", blob, blob_n);
+             nn_ckpt_put_blob(st, "replay", blob, blob_n) |
+             nn_ckpt_put_i64(st, "eval_iteration", t->eval_iteration);
     free(blob);
+    if (t->have_row)
+        rc |= nn_ckpt_put_blob(st, "row", &t->row, sizeof t->row);
+    if (t->eval_iteration > 0)
+        rc |= nn_ckpt_put_blob(st, "eval", t->last_eval, (size_t)t->cfg->eval.n_opponents * sizeof t->last_eval[0]);
+    if (t->best_iteration > 0 && t->have_best_net)
+        rc |= nn_ckpt_put_blob(st, "best_params", nn_params_const(t->best_net),
+                               nn_param_count(t->best_net) * sizeof(float));
     if (rc != NN_OK) {
         nn_ckpt_free(st);
         train_err(err, "out of memory saving a checkpoint");
@@ -94,17 +114,39 @@ static int same_net(const nn_config *a, const nn_config *b)
     return 1;
 }
 
-int train_load_checkpoint(trainer *t, const char *path, char *err)
+/* An optional blob of exactly n bytes into out: 1 when present, 0 when absent, -1 when of another size. */
+static int opt_blob(const nn_ckpt *st, const char *name, void *out, size_t n, const char *path, char *err)
+{
+    const void *data;
+    size_t got;
+    if (nn_ckpt_get_blob(st, name, &data, &got) != NN_OK)
+        return 0;
+    if (got != n) {
+        train_err(err, "%s: not a checkpoint of this build and config (/train/%s has %zu bytes, expected %zu)", path,
+                  name, got, n);
+        return -1;
+    }
+    memcpy(out, data, n);
+    return 1;
+}
+
+int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
 {
     nn_net *net = NULL;
     nn_optim *saved = NULL;
     nn_ckpt *st = NULL;
     char nerr[NN_ERRLEN];
+    int dummy;
+    if (!corrupt)
+        corrupt = &dummy;
+    *corrupt = 0;
     int rc = nn_ckpt_load(path, t->rules_spec, &net, &saved, &st, NULL, nerr);
     if (rc != NN_OK) {
         train_err(err, "cannot resume from %s: %s", path, nerr);
-        return rc == NN_ENOMEM ? TRAIN_ENOMEM : TRAIN_EIO;
+        *corrupt = rc == NN_EFORMAT;
+        return rc == NN_ENOMEM ? TRAIN_ENOMEM : rc == NN_EMISMATCH ? TRAIN_EINVAL : TRAIN_EIO;
     }
+    *corrupt = 1;   /* until every item has been read */
     rc = TRAIN_EIO;
     int64_t iteration, step, games, samples, elapsed_ms, best_it, seed;
     if (need_i64(st, "iteration", &iteration, path, err) || need_i64(st, "step", &step, path, err) ||
@@ -116,6 +158,7 @@ int train_load_checkpoint(trainer *t, const char *path, char *err)
     if (!same_net(nn_net_config(net), &t->cfg->net)) {
         train_err(err, "%s: the checkpoint's net differs from the config's [net] section", path);
         rc = TRAIN_EINVAL;
+        *corrupt = 0;
         goto out;
     }
     if ((uint64_t)seed != t->cfg->run.seed)
@@ -140,6 +183,7 @@ int train_load_checkpoint(trainer *t, const char *path, char *err)
         train_err(err, "%s: the checkpoint was trained with %s, the config says %s", path,
                  nn_opt_kind_name(nn_optim_get_config(saved)->kind), nn_opt_kind_name(t->cfg->optim.kind));
         rc = TRAIN_EINVAL;
+        *corrupt = 0;
         goto out;
     }
     for (int i = 0; i < nn_optim_state_count(saved); i++) {
@@ -151,13 +195,36 @@ int train_load_checkpoint(trainer *t, const char *path, char *err)
     if (nn_net_copy_params(t->net, net) != NN_OK) {
         train_err(err, "%s: parameter layout differs from the config's net", path);
         rc = TRAIN_EINVAL;
+        *corrupt = 0;
         goto out;
     }
+    int64_t eval_it = 0;
+    size_t n_eval = (size_t)t->cfg->eval.n_opponents * sizeof t->last_eval[0];
+    int have_best = best_it > 0 ? opt_blob(st, "best_params", nn_params(t->best_net),
+                                          nn_param_count(t->best_net) * sizeof(float), path, err) : 0;
+    int have_row = opt_blob(st, "row", &t->row, sizeof t->row, path, err);
+    if (nn_ckpt_get_i64(st, "eval_iteration", &eval_it) != NN_OK)
+        eval_it = 0;
+    /* Another size: evaluated against another number of opponents than the config now names (a --set
+     * that the metrics check refuses next, with a clear message); not damage. */
+    const void *ev;
+    size_t ev_n;
+    int have_eval = eval_it > 0 && nn_ckpt_get_blob(st, "eval", &ev, &ev_n) == NN_OK && ev_n == n_eval;
+    if (have_eval)
+        memcpy(t->last_eval, ev, n_eval);
+    else
+        eval_it = 0;
+    if (have_best < 0 || have_row < 0)
+        goto out;
     t->iteration = iteration;
     t->games = games;
     t->samples = samples;
     t->elapsed_base = (double)elapsed_ms / 1000.0;
     t->best_iteration = best_it;
+    t->have_best_net = have_best == 1;
+    t->have_row = have_row == 1 && t->row.iteration == iteration;
+    t->eval_iteration = eval_it;
+    *corrupt = 0;
     rc = TRAIN_OK;
 out:
     nn_net_free(net);
