@@ -1,8 +1,8 @@
 /* selfplay.c — worker threads, each running many games whose leaves share one evaluator call (selfplay.h). */
 #include "selfplay/selfplay.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +40,8 @@ typedef struct {
     const mcts_config *mc;
     const mcts_eval_factory *ef;
     replay_buffer *rb;
-    FILE *records;
-    pthread_mutex_t records_mu;
-    atomic_int started, abort;
+    int records;            /* game records wanted (each worker writes its own, joined in order) */
+    atomic_int abort;
 } shared;
 
 /* One game slot of a worker: its tree and the decisions recorded so far. */
@@ -53,9 +52,22 @@ typedef struct {
     uint8_t *legal, *side, *moves;
 } game;
 
+/* A worker's finished games' samples, in the order its games ended, until selfplay_run hands them to the
+ * replay buffer worker after worker (so that the buffer's order does not depend on thread timing). */
+typedef struct {
+    float *x, *pi, *z, *margin;
+    uint8_t *legal;
+    size_t n, cap;
+} staged;
+
 typedef struct {
     shared *sh;
     uint64_t seed;
+    int first, count, next;   /* this worker's games: indices first .. first + count - 1; next = started */
+    staged out;
+    FILE *records;            /* open_memstream over rec_buf when records are wanted */
+    char *rec_buf;
+    size_t rec_len;
     int rc;
     char err[MCTS_ERRLEN];
     selfplay_stats st;
@@ -93,10 +105,12 @@ static void game_free(game *g)
     free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves);
 }
 
-/* Claims a new game from the shared counter; starts it in g or deactivates g. */
-static void game_start(shared *sh, game *g)
+/* Starts the worker's next game in g, or deactivates g when all of its games have started. */
+static void game_start(worker *w, game *g)
 {
-    g->active = !atomic_load(&sh->abort) && atomic_fetch_add(&sh->started, 1) < sh->sc->games;
+    shared *sh = w->sh;
+    g->active = !atomic_load(&sh->abort) && w->next < w->count;
+    w->next += g->active;
     g->n = 0;
     if (g->active) {
         kalah_pos p;
@@ -114,6 +128,57 @@ static int final_margin(const kalah_rules *r, const kalah_pos *p)
     return d;
 }
 
+/* Room for k more samples in the worker's staging arrays. */
+static int staged_reserve(staged *o, size_t k, int dim, int m)
+{
+    if (o->n + k <= o->cap)
+        return 1;
+    size_t nc = o->cap ? 2 * o->cap : 1024;
+    while (nc < o->n + k)
+        nc *= 2;
+    float *x = realloc(o->x, nc * (size_t)dim * sizeof *x);
+    if (x)
+        o->x = x;
+    float *pi = realloc(o->pi, nc * (size_t)m * sizeof *pi);
+    if (pi)
+        o->pi = pi;
+    float *z = realloc(o->z, nc * sizeof *z);
+    if (z)
+        o->z = z;
+    float *margin = realloc(o->margin, nc * sizeof *margin);
+    if (margin)
+        o->margin = margin;
+    uint8_t *legal = realloc(o->legal, nc * (size_t)m);
+    if (legal)
+        o->legal = legal;
+    if (!x || !pi || !z || !margin || !legal)
+        return 0;
+    o->cap = nc;
+    return 1;
+}
+
+static void staged_free(staged *o)
+{
+    free(o->x), free(o->pi), free(o->z), free(o->margin), free(o->legal);
+}
+
+/* Appends a worker's staged samples to rb, 256 at a time. */
+static int staged_flush(const staged *o, replay_buffer *rb, int dim, int m)
+{
+    replay_sample s[256];
+    int rc = MCTS_OK;
+    for (size_t i = 0; i < o->n && rc == MCTS_OK; i += 256) {
+        int k = o->n - i < 256 ? (int)(o->n - i) : 256;
+        for (int j = 0; j < k; j++) {
+            size_t t = i + (size_t)j;
+            s[j] = (replay_sample){.x = o->x + t * (size_t)dim, .legal = o->legal + t * (size_t)m,
+                                   .pi = o->pi + t * (size_t)m, .z = &o->z[t], .margin = o->margin[t]};
+        }
+        rc = replay_add(rb, s, k);
+    }
+    return rc;
+}
+
 static int game_finish(worker *w, game *g)
 {
     shared *sh = w->sh;
@@ -127,29 +192,24 @@ static int game_finish(worker *w, game *g)
     w->st.north_wins += res < 0;
     w->st.draws += res == 0;
     if (sh->rb) {
-        replay_sample s[256];
-        float z[256];
-        for (int i = 0; i < g->n && rc == MCTS_OK; i += 256) {
-            int k = g->n - i < 256 ? g->n - i : 256;
-            for (int j = 0; j < k; j++) {
-                int t = i + j, sgn = g->side[t] == KALAH_SOUTH ? 1 : -1;
-                z[j] = (float)(sgn * res);
-                s[j] = (replay_sample){.x = g->x + (size_t)t * dim,
-                                       .legal = g->legal + (size_t)t * m,
-                                       .pi = g->pi + (size_t)t * m,
-                                       .z = &z[j],
-                                       .margin = (float)(sgn * margin) * scale};
-            }
-            rc = replay_add(sh->rb, s, k);
+        staged *o = &w->out;
+        if (!staged_reserve(o, (size_t)g->n, dim, m))
+            return MCTS_ENOMEM;
+        memcpy(o->x + o->n * (size_t)dim, g->x, (size_t)g->n * dim * sizeof *g->x);
+        memcpy(o->pi + o->n * (size_t)m, g->pi, (size_t)g->n * m * sizeof *g->pi);
+        memcpy(o->legal + o->n * (size_t)m, g->legal, (size_t)g->n * m);
+        for (int t = 0; t < g->n; t++) {
+            int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1;
+            o->z[o->n + (size_t)t] = (float)(sgn * res);
+            o->margin[o->n + (size_t)t] = (float)(sgn * margin) * scale;
         }
+        o->n += (size_t)g->n;
     }
-    if (sh->records && rc == MCTS_OK) {
+    if (w->records && rc == MCTS_OK) {
         kalah_pos start;
         kalah_start(r, &start);
-        pthread_mutex_lock(&sh->records_mu);
-        rc = selfplay_record_write(sh->records, r, &start, g->moves, g->n, "sowzero self-play", "selfplay",
+        rc = selfplay_record_write(w->records, r, &start, g->moves, g->n, "sowzero self-play", "selfplay",
                                    "selfplay");
-        pthread_mutex_unlock(&sh->records_mu);
     }
     return rc;
 }
@@ -179,7 +239,7 @@ static int game_move(worker *w, game *g)
         return rc;
     if (mcts_root_pos(g->tree)->over || g->n >= sh->sc->max_moves) {
         rc = game_finish(w, g);
-        game_start(sh, g);
+        game_start(w, g);
     }
     return rc;
 }
@@ -202,9 +262,11 @@ static void *worker_main(void *arg)
     for (int i = 0; i < G && rc == MCTS_OK; i++)
         if (!(games[i].tree = mcts_tree_create(r, sh->mc, mcts_splitmix64(&st), w->err)))
             rc = MCTS_ENOMEM;
+    if (rc == MCTS_OK && sh->records && !(w->records = open_memstream(&w->rec_buf, &w->rec_len)))
+        rc = MCTS_ENOMEM;
     if (rc == MCTS_OK)
         for (int i = 0; i < G; i++)
-            game_start(sh, &games[i]);
+            game_start(w, &games[i]);
     for (int active = 1; rc == MCTS_OK && active;) {
         /* Moves first, then all live trees descend together: gather_many interleaves their descents
          * (batcher.h), with the same leaves in the same order as gathering one game after the other. */
@@ -266,26 +328,41 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     /* Workers call the net concurrently: BLAS must not add threads of its own (nn/net.h). Set here, before
      * any worker exists, so no BLAS call is in flight. */
     nn_set_blas_threads(1);
-    shared sh = {.r = r, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .records = records};
-    pthread_mutex_init(&sh.records_mu, NULL);
-    atomic_init(&sh.started, 0);
+    shared sh = {.r = r, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .records = records != NULL};
     atomic_init(&sh.abort, 0);
     int n = sc->threads;
     worker *w = calloc((size_t)n, sizeof *w);
-    if (!w) {
-        pthread_mutex_destroy(&sh.records_mu);
+    if (!w)
         return BAD("selfplay: out of memory");
-    }
     uint64_t state = seed;
     double t0 = sp_now();
     rc = MCTS_OK;
+    /* Games are dealt to workers by index (worker i: a contiguous block), not claimed from a shared counter:
+     * which games a worker plays, with which seeds, does not depend on thread timing. */
     for (int i = 0; i < n; i++) {
         w[i].sh = &sh;
         w[i].seed = mcts_splitmix64(&state);
+        w[i].first = (int)((int64_t)sc->games * i / n);
+        w[i].count = (int)((int64_t)sc->games * (i + 1) / n) - w[i].first;
     }
     int started = sp_run_threads(n, w, sizeof *w, worker_main, &sh.abort);
     if (started < n)
         rc = BAD("selfplay: cannot start worker thread %d", started);
+    /* Samples and records worker by worker (each in the order its games ended): the same for a seed. */
+    int dim = kalah_encode_dim(r);
+    for (int i = 0; i < started; i++) {
+        int frc = rb ? staged_flush(&w[i].out, rb, dim, r->pits) : MCTS_OK;
+        if (w[i].records && fclose(w[i].records) != 0)
+            frc = frc ? frc : MCTS_ENOMEM;
+        w[i].records = NULL;
+        if (frc == MCTS_OK && records && w[i].rec_len && fwrite(w[i].rec_buf, 1, w[i].rec_len, records) != w[i].rec_len)
+            frc = MCTS_EIO;
+        if (frc != MCTS_OK && w[i].rc == MCTS_OK) {
+            w[i].rc = frc;
+            snprintf(w[i].err, MCTS_ERRLEN, "self-play: %s", frc == MCTS_EIO ? "cannot write the game records"
+                                                                            : "cannot keep the samples");
+        }
+    }
     selfplay_stats tot = {0};
     tot.seconds = sp_now() - t0;
     for (int i = 0; i < started; i++) {
@@ -306,8 +383,13 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     tot.games_per_s = tot.seconds > 0 ? (double)tot.games / tot.seconds : 0.0;
     if (st)
         *st = tot;
+    for (int i = 0; i < n; i++) {
+        if (w[i].records)
+            fclose(w[i].records);
+        free(w[i].rec_buf);
+        staged_free(&w[i].out);
+    }
     free(w);
-    pthread_mutex_destroy(&sh.records_mu);
     return rc;
 }
 

@@ -5,13 +5,16 @@
  * one batch (batcher.h) evaluated by ONE evaluator call (one nn_forward for the net), then each game backs
  * up and continues; a game whose search is done plays its move (temperature for the first
  * mcts_config.temp_moves plies, then the best move), reuses the subtree and searches again. Workers share
- * only the read-only net (inside the factory) and the replay buffer; games are handed out from a shared
- * counter until `games` have started.
+ * only the read-only net (inside the factory).
  *
- * Randomness: worker i's seed is the i-th SplitMix64 output of `seed`; it seeds the worker's evaluator
- * (factory) and, through further SplitMix64 outputs, each of its game slots' trees. Same seed and one
- * thread → identical games, samples and records (with several threads the games are the same per worker
- * but their interleaving in the buffer may differ).
+ * Determinism (issue 16): games are dealt to workers by index, worker i of n getting the contiguous block
+ * [games·i/n, games·(i+1)/n), which its slots start in order; worker i's seed is the i-th SplitMix64 output
+ * of `seed`; it seeds the worker's evaluator (factory) and, through further SplitMix64 outputs, each of its
+ * game slots' trees. A worker keeps its finished games' samples (and records) in the order they ended;
+ * after all workers are joined they go to the replay buffer (and the records file) worker 0 first. So the
+ * games, the buffer's contents and order and the records are a function of (seed, threads, config), not of
+ * thread timing; with one thread they are what a shared-counter driver gives (the weights trained by
+ * configs/quick.ini with selfplay.threads=1 did not change). Different thread counts give different games.
  *
  * Samples: one per decision (every ply of every game, extra turns included), appended to the replay
  * buffer when the game ends (replay.h: x, legal, π, z, margin). π comes from mcts_policy: with pi_visits = 0
@@ -66,8 +69,9 @@ typedef struct {
 
 /* Plays sc->games self-play games of rules r with search mc, evaluators from ef (one per worker, created
  * with max_batch = games_per_thread × leaves_per_game and the worker's seed), appending samples to rb
- * (may be NULL: samples are then counted only; else rb's dim/pits must match r). When records is non-NULL
- * every finished game is written to it as a game record (selfplay_record_write; one writer at a time).
+ * (may be NULL: samples are then counted only; else rb's dim/pits must match r), all after the workers end.
+ * When records is non-NULL every finished game is written to it as a game record (selfplay_record_write),
+ * in the order above, after the workers end.
  * st may be NULL. Returns MCTS_OK, or a negative code with a message in err (bad config, evaluator
  * creation failed, out of memory, evaluator error); games finished before an error stay in rb. */
 int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_config *mc,

@@ -265,6 +265,41 @@ static void test_threads(void **state)
     nn_net_free(net);
 }
 
+/* Two workers, a net evaluator: the same seed gives the same games, the same records text and the same
+ * replay buffer, byte for byte, whatever the threads' timing (games dealt by index, samples handed over
+ * worker by worker after the join; issue 16). Four runs, so that a timing-dependent order shows. */
+static void test_threads_deterministic(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    nn_net *net = tiny_net(&r, 5);
+    selfplay_config sc = selfplay_config_default();
+    sc.threads = 2;
+    sc.games_per_thread = 2;
+    sc.games = 41;
+    mcts_config mc = fast_search(8);
+    mcts_eval_factory ef = mcts_eval_factory_net(net);
+    char *text[4];
+    void *blob[4];
+    size_t n[4];
+    for (int i = 0; i < 4; i++) {
+        replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 100000, NULL);
+        selfplay_stats st;
+        text[i] = play(&r, &sc, &mc, &ef, rb, 77, &st);
+        assert_int_equal(st.games, 41);
+        assert_int_equal(replay_save(rb, &blob[i], &n[i]), MCTS_OK);
+        replay_free(rb);
+    }
+    for (int i = 1; i < 4; i++) {
+        assert_string_equal(text[0], text[i]);
+        assert_int_equal(n[0], n[i]);
+        assert_memory_equal(blob[0], blob[i], n[0]);
+    }
+    for (int i = 0; i < 4; i++)
+        free(text[i]), free(blob[i]);
+    nn_net_free(net);
+}
+
 static void test_max_moves_and_errors(void **state)
 {
     (void)state;
@@ -712,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_samples_match_records),
         cmocka_unit_test(test_batches_span_games),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_threads_deterministic),
         cmocka_unit_test(test_max_moves_and_errors),
         cmocka_unit_test(test_replay_window_and_sampling),
         cmocka_unit_test(test_replay_save_restore),
