@@ -55,28 +55,8 @@ int match_opening(const kalah_rules *r, int plies, uint64_t seed, int pair, kala
             return plies;
         }
     }
-    /* Tiny boards: stop before the sowing that would end the game. */
-    kalah_start(r, &p);
-    int i;
-    for (i = 0; i < plies; i++) {
-        unsigned legal = kalah_legal(r, &p);
-        int pick = -1;
-        for (int k = 0; k < r->pits && pick < 0; k++) {
-            kalah_pos q = p;
-            if (legal & (1u << k)) {
-                kalah_sow(r, &q, k, NULL);
-                if (!q.over)
-                    pick = k;
-            }
-        }
-        if (pick < 0)
-            break;
-        if (moves)
-            moves[i] = (uint8_t)pick;
-        kalah_sow(r, &p, pick, NULL);
-    }
-    *out = p;
-    return i;
+    kalah_start(r, out);
+    return -1;
 }
 
 int match_play_game(agent *south, agent *north, const kalah_rules *r, const uint8_t *opening, int n_opening,
@@ -177,6 +157,28 @@ typedef struct {
     agent *a, *b;
 } worker_ctx;
 
+/* Records the run's first failure (later ones are consequences). */
+static void fail_run(runner *run, int rc, const char *msg)
+{
+    pthread_mutex_lock(&run->lock);
+    if (!run->failed) {
+        run->failed = 1;
+        run->rc = rc;
+        set_err(run->err, "%s", msg);
+    }
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* Openings are redrawn while they end the game; a length that ends all 1000 draws does not fit the board.
+ * Refused, not shortened: the opening length is one of the match's stated conditions (--json "openings"). */
+static void opening_error(char *err, const kalah_rules *r, int plies, int pair)
+{
+    char rules[128];
+    kalah_rules_format(r, rules, sizeof rules);
+    set_err(err, "openings of %d random sowings: all 1000 draws for pair %d end the game (%s) before the agents "
+            "play; use fewer opening plies", plies, pair + 1, rules);
+}
+
 static void *worker(void *arg)
 {
     worker_ctx *w = arg;
@@ -185,13 +187,7 @@ static void *worker(void *arg)
     uint8_t *opening = malloc((size_t)(cfg->opening_plies ? cfg->opening_plies : 1));
     char err[MATCH_ERRLEN];
     if (!opening) {
-        pthread_mutex_lock(&run->lock);
-        if (!run->failed) {
-            run->failed = 1;
-            run->rc = MATCH_ENOMEM;
-            set_err(run->err, "out of memory");
-        }
-        pthread_mutex_unlock(&run->lock);
+        fail_run(run, MATCH_ENOMEM, "out of memory");
         return NULL;
     }
     for (;;) {
@@ -202,6 +198,11 @@ static void *worker(void *arg)
             break;
         kalah_pos start;
         int n_open = match_opening(run->r, cfg->opening_plies, cfg->seed, pair, &start, opening);
+        if (n_open < 0) {
+            opening_error(err, run->r, cfg->opening_plies, pair);
+            fail_run(run, MATCH_EINVAL, err);
+            break;
+        }
         for (int g = 2 * pair; g < 2 * pair + 2; g++) {
             agent *south = g % 2 ? w->b : w->a, *north = g % 2 ? w->a : w->b;
             record_game *rec = run->records ? &run->records[g] : NULL;
@@ -270,6 +271,13 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
     int rc = MATCH_ENOMEM;
     if (!ctx || !tid || !run.outcome || !run.sows || (cfg->keep_records && !run.records)) {
         set_err(err, "out of memory");
+        goto out;
+    }
+    /* Pair 0 first: a length that ends every game inside the opening is refused before agents are made. */
+    kalah_pos start0;
+    if (match_opening(r, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
+        opening_error(err, r, cfg->opening_plies, 0);
+        rc = MATCH_EINVAL;
         goto out;
     }
     if (run.records)

@@ -83,9 +83,10 @@ void match_result_free(match_result *res);
 void match_result_stats(match_result *res);
 
 /* The opening of pair `pair`: plies random sowings from the start of r, redrawn (up to 1000 times) while
- * the game would end inside it; on boards so small that every draw ends early, the opening stops before
- * the sowing that would end the game. *out receives the position and moves[] (plies entries, may be NULL)
- * the relative pits played. Returns the number of sowings played. Deterministic in (seed, pair). */
+ * the game would end inside it. *out receives the position and moves[] (plies entries, may be NULL) the
+ * relative pits played. Returns plies, or -1 when all 1000 draws end the game (the length does not fit
+ * the board: match_run refuses it with MATCH_EINVAL; *out is then the start). Deterministic in (seed,
+ * pair). */
 int match_opening(const kalah_rules *r, int plies, uint64_t seed, int pair, kalah_pos *out, uint8_t *moves);
 
 /* Plays one game to the end from position `start` reached by the opening moves (n_opening of them, may be

@@ -120,16 +120,35 @@ static void test_config_errors(void **state)
     cfg.games = 4;
     assert_int_equal(match_run("random", "ab:dept=3", &r, &cfg, &res, err), MATCH_EAGENT);
     assert_non_null(strstr(err, "'dept'"));
-    /* Tiny boards: openings never end the game, even when every long opening would. */
+    /* An opening length that ends every game before the agents play is refused, never shortened (issue 16:
+     * --openings 1000 used to be accepted and played by the fallback's moves). */
     kalah_rules tiny;
     assert_int_equal(kalah_rules_parse("kalah:pits=1,seeds=1", &tiny, NULL), KALAH_OK);
     kalah_pos p;
-    int n = match_opening(&tiny, 4, 1, 0, &p, NULL);
-    assert_true(n < 4 && !p.over);
+    assert_int_equal(match_opening(&tiny, 4, 1, 0, &p, NULL), -1);
     cfg.opening_plies = 4;
+    assert_int_equal(match_run("random", "greedy", &tiny, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "openings of 4 random sowings"));
+    assert_non_null(strstr(err, "fewer opening plies"));
+    kalah_rules std = kalah_rules_default();
+    cfg.opening_plies = 1000;
+    assert_int_equal(match_run("random", "random", &std, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "openings of 1000 random sowings"));
+    /* lengths that fit are played in full, also on the tiny board */
+    cfg.opening_plies = 0;
     assert_int_equal(match_run("random", "greedy", &tiny, &cfg, &res, err), MATCH_OK);
     assert_int_equal(res.games, 4);
     match_result_free(&res);
+    cfg.opening_plies = 12;
+    cfg.keep_records = 1;
+    assert_int_equal(match_run("random", "random", &std, &cfg, &res, err), MATCH_OK);
+    for (int g = 0; g < res.n_records; g++)
+        assert_int_equal(res.records[g].opening, 12);
+    match_result_free(&res);
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "match random random --games 2 --openings 1000"), 2);
+    assert_non_null(strstr(out, "fewer opening plies"));
+    free(out);
 }
 
 static cJSON *run_json(const char *fmt, const char *arg)

@@ -16,9 +16,11 @@
  * Randomness: everything follows from run.seed. The net's initialisation, each iteration's self-play seed and
  * the evaluation seed are fixed functions of (run.seed, iteration); the replay sampler is an mcts_rng whose
  * state is saved in each checkpoint together with the whole replay buffer, the optimiser state and the
- * counters. With one self-play thread, training is therefore a deterministic function of the config: a run
- * stopped after k iterations and resumed ends with the same weights, bit for bit, as a run that never
- * stopped (tests/test_train.c checks it). OpenBLAS with a fixed thread count computes the same sgemm
+ * counters. Self-play is deterministic for a seed at any fixed selfplay.threads (selfplay.h), and so is
+ * training for Kalah: a function of the config, and a run stopped (or killed) after k iterations and resumed
+ * ends with the same weights, bit for bit, as a run that never stopped (tests/test_train.c and
+ * tests/test_train_crash.c check it; the básico driver still claims games from a shared counter, so there
+ * only one thread is deterministic). OpenBLAS with a fixed thread count computes the same sgemm
  * results in the same order on one machine; across machines (other kernels) only near-equality holds.
  *
  * Floating point: train_run switches the calling thread to flush-to-zero / denormals-are-zero (x86 MXCSR;
