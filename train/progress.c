@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 struct train_progress {
     FILE *out;
@@ -64,25 +66,54 @@ static void fields(const train_progress_info *in, char *buf, size_t n)
                  in->eta_s < 0 ? "?" : train_format_duration(in->eta_s, eta, sizeof eta));
 }
 
-void train_progress_update(train_progress *p, const train_progress_info *in)
+char *train_progress_bar(const train_progress_info *in, int cols, char *buf, size_t n)
 {
     char text[256];
     fields(in, text, sizeof text);
+    /* The bar shrinks first (24 marks down to 8), then goes; the text is cut last. One column stays free:
+     * a line that fills the last column wraps on many terminals. */
+    int room = cols - 1 - (int)strlen(text) - 3, width = room > 24 ? 24 : room;
+    if (width < 8)
+        width = 0;
+    char bar[32];
+    int filled = width && in->iterations > 0 ? (int)(width * in->iteration / in->iterations) : 0;
+    if (filled > width)
+        filled = width;
+    memset(bar, '#', (size_t)filled);
+    memset(bar + filled, '.', (size_t)(width - filled));
+    bar[width] = 0;
+    if (width)
+        snprintf(buf, n, "[%s] %s", bar, text);
+    else
+        snprintf(buf, n, "%s", text);
+    size_t max = cols > 1 ? (size_t)cols - 1 : 1;
+    if (strlen(buf) > max && max < n)
+        buf[max] = 0;
+    return buf;
+}
+
+/* Columns of the terminal on out; 80 when it cannot be asked. */
+static int terminal_columns(FILE *out)
+{
+    struct winsize ws;
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    return 80;
+}
+
+void train_progress_update(train_progress *p, const train_progress_info *in)
+{
+    char text[300];
     if (!p->tty) {
+        fields(in, text, sizeof text);
         fprintf(p->out, "iteration %s\n", text);
         fflush(p->out);
         return;
     }
-    enum { WIDTH = 24 };
-    char bar[WIDTH + 1];
-    int filled = in->iterations > 0 ? (int)(WIDTH * in->iteration / in->iterations) : 0;
-    if (filled > WIDTH)
-        filled = WIDTH;
-    memset(bar, '#', (size_t)filled);
-    memset(bar + filled, '.', (size_t)(WIDTH - filled));
-    bar[WIDTH] = 0;
+    /* Asked at every update: the terminal may have been resized. */
+    train_progress_bar(in, terminal_columns(p->out), text, sizeof text);
     /* \r returns to the line start, \033[K clears what a longer previous bar left behind. */
-    fprintf(p->out, "\r[%s] %s\033[K", bar, text);
+    fprintf(p->out, "\r%s\033[K", text);
     fflush(p->out);
     p->bar_drawn = 1;
 }

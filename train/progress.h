@@ -32,6 +32,12 @@ train_progress *train_progress_create(FILE *out, int tty);
 /* Redraws the bar (tty) or writes one log line. */
 void train_progress_update(train_progress *p, const train_progress_info *info);
 
+/* The bar line for a terminal of cols columns into buf (n bytes, >= cols): at most cols - 1 characters,
+ * so it never wraps (a wrapped bar is redrawn below itself at every update). The bar shrinks (24 to 8
+ * marks) and then is dropped before the numbers are cut. Returns buf. train_progress_update asks the
+ * terminal's width (TIOCGWINSZ; 80 when unknown) at every update. */
+char *train_progress_bar(const train_progress_info *info, int cols, char *buf, size_t n);
+
 /* Prints a message on its own line(s) (the bar, if any, is redrawn on the next update). */
 void train_progress_message(train_progress *p, const char *msg);
 

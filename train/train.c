@@ -182,9 +182,6 @@ static int open_run_dir(trainer *t, char *err)
     } else if (o->resume) {
         train_err(err, "resuming needs the run directory");
         return TRAIN_EINVAL;
-    } else if (!*c->run.dir) {
-        train_err(err, "run.dir is empty; name the directory that receives the runs (default: runs)");
-        return TRAIN_EINVAL;
     } else if (!train_create_default_run_dir(t->dir, sizeof t->dir - 64, c->run.dir, c->run.name, time(NULL), lerr,
                                              sizeof lerr)) {
         train_err(err, "%s", lerr);
