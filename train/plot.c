@@ -90,7 +90,7 @@ int train_plot(const char *run_dir, const char *const *opponents, int n_opp, int
                size_t errlen)
 {
     char script[4200];
-    snprintf(script, sizeof script, "%s/.plot.gp", run_dir);
+    snprintf(script, sizeof script, "%s/.plot.gp.tmp", run_dir);   /* *.tmp: removed on resume if a kill leaves it */
     FILE *f = fopen(script, "w");
     if (!f) {
         if (err && errlen)
