@@ -157,7 +157,8 @@ const cfg_key cfg_keys[] = {
     {"run", "iterations", CK_I64, F(run.iterations), 1, 100000000, 0, 0, NULL, 0, 1,
      "Iterations (self-play, then SGD, then maybe evaluation and checkpoint). Required."},
     I("run", "checkpoint_every", run.checkpoint_every, 1, 1000000,
-      "Write a checkpoint after every k-th iteration (and after the last, and on Ctrl-C)."),
+      "Write a checkpoint after every k-th iteration (and after the last, on Ctrl-C, and when an evaluation "
+      "finds a new best net: best.h5 is only written from a checkpoint)."),
     I("run", "keep_checkpoints", run.keep_checkpoints, 1, 1000000, "Newest checkpoints to keep."),
     {"run", "dir", CK_STR, F(run.dir), 1, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
      "Parent directory of default run directories (--run-dir overrides the whole path)."},
