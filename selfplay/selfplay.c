@@ -63,7 +63,7 @@ typedef struct {
 typedef struct {
     shared *sh;
     uint64_t seed;
-    int first, count, next;   /* this worker's games: indices first .. first + count - 1; next = started */
+    int count, next;          /* this worker's block of games (see selfplay_run), and how many have started */
     staged out;
     FILE *records;            /* open_memstream over rec_buf when records are wanted */
     char *rec_buf;
@@ -342,8 +342,7 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     for (int i = 0; i < n; i++) {
         w[i].sh = &sh;
         w[i].seed = mcts_splitmix64(&state);
-        w[i].first = (int)((int64_t)sc->games * i / n);
-        w[i].count = (int)((int64_t)sc->games * (i + 1) / n) - w[i].first;
+        w[i].count = (int)((int64_t)sc->games * (i + 1) / n - (int64_t)sc->games * i / n);
     }
     int started = sp_run_threads(n, w, sizeof *w, worker_main, &sh.abort);
     if (started < n)
@@ -355,7 +354,8 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
         if (w[i].records && fclose(w[i].records) != 0)
             frc = frc ? frc : MCTS_ENOMEM;
         w[i].records = NULL;
-        if (frc == MCTS_OK && records && w[i].rec_len && fwrite(w[i].rec_buf, 1, w[i].rec_len, records) != w[i].rec_len)
+        if (frc == MCTS_OK && records && w[i].rec_len &&
+            fwrite(w[i].rec_buf, 1, w[i].rec_len, records) != w[i].rec_len)
             frc = MCTS_EIO;
         if (frc != MCTS_OK && w[i].rc == MCTS_OK) {
             w[i].rc = frc;

@@ -283,7 +283,8 @@ static void test_exports_from_checkpoint(void **state)
     const char *dir = scratch("tie"), *other = scratch("tie-other");
     make_run(dir, "run.iterations=2", 0);
     make_run(other, "run.iterations=1 run.seed=99 net.hidden=16,16", 0);
-    nn_net *best = load_net(dir, "best.h5"), *latest = load_net(dir, "latest.h5"), *alien = load_net(other, "latest.h5");
+    nn_net *best = load_net(dir, "best.h5"), *latest = load_net(dir, "latest.h5");
+    nn_net *alien = load_net(other, "latest.h5");
     assert_false(same_params(best, alien));
     char cmd[5000];
     snprintf(cmd, sizeof cmd, "cp '%s/latest.h5' '%s/best.h5' && cp '%s/latest.h5' '%s/latest.h5'", other, dir,
