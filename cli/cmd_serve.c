@@ -2,6 +2,7 @@
  * logic is serve/srv_app.h, the HTTP side serve/srv_http.h. Runs until SIGINT (Ctrl-C) or SIGTERM, then
  * finishes the requests in flight and exits 0. */
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,12 +37,14 @@ static void help(void)
          "  --max-sims N       refuse mcts/az specs with more simulations per move (default 20000)\n"
          "  --solve-seeds N    the analysis solves every move exactly once at most N seeds are in the pits\n"
          "                     (default 20); --solve-nodes N: its node budget (default 3000000)\n"
+         "  --seed N          games' seeds (agents' randomness, the random side) follow from N, in the order\n"
+         "                     the games are started (default: fresh random seeds)\n"
          "  --json             print {\"url\",\"bind\",\"port\",\"agents\",\"games\"} once listening");
 }
 
 int cmd_serve(int argc, char **argv)
 {
-    enum { O_BIND = 1, O_PORT, O_AGENT, O_GAME, O_THREADS, O_SESS, O_IDLE, O_BODY, O_MS, O_SIMS, O_SSEEDS, O_SNODES };
+    enum { O_BIND = 1, O_PORT, O_AGENT, O_GAME, O_THREADS, O_SESS, O_IDLE, O_BODY, O_MS, O_SIMS, O_SSEEDS, O_SNODES, O_SEED };
     static const struct option opts[] = {{"bind", required_argument, 0, O_BIND},
                                          {"port", required_argument, 0, O_PORT},
                                          {"agent", required_argument, 0, O_AGENT},
@@ -54,6 +57,7 @@ int cmd_serve(int argc, char **argv)
                                          {"max-sims", required_argument, 0, O_SIMS},
                                          {"solve-seeds", required_argument, 0, O_SSEEDS},
                                          {"solve-nodes", required_argument, 0, O_SNODES},
+                                         {"seed", required_argument, 0, O_SEED},
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
@@ -61,6 +65,7 @@ int cmd_serve(int argc, char **argv)
     char *agent_args[MAX_AGENTS];
     int n_agents = 0, n_games = 0, json = 0, c, rc = 2;
     long port = 8080, threads = 4, v;
+    uint64_t seed = 0;
     srv_limits lim = srv_limits_default();
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -75,6 +80,7 @@ int cmd_serve(int argc, char **argv)
         case O_SIMS: if (!cli_long("serve", "--max-sims", optarg, 1, 10000000, &v)) goto done; lim.max_sims = (int)v; break;
         case O_SSEEDS: if (!cli_long("serve", "--solve-seeds", optarg, 0, 255, &v)) goto done; lim.solve_seeds = (int)v; break;
         case O_SNODES: if (!cli_long("serve", "--solve-nodes", optarg, 1, 1L << 40, &v)) goto done; lim.solve_nodes = (uint64_t)v; break;
+        case O_SEED: if (!cli_long("serve", "--seed", optarg, 1, LONG_MAX, &v)) goto done; seed = (uint64_t)v; break;
         case O_GAME:
             if (n_games == MAX_GAMES) {
                 cli_error("serve", "at most %d --game options", MAX_GAMES);
@@ -117,7 +123,7 @@ int cmd_serve(int argc, char **argv)
         goto done;
     }
     char err[SRV_ERRLEN];
-    srv_app *app = srv_app_create(&lim, n_agents, names, specs, n_games, n_games ? games : NULL, err);
+    srv_app *app = srv_app_create(&lim, seed, n_agents, names, specs, n_games, n_games ? games : NULL, err);
     if (!app) {
         cli_error("serve", "%s", err);
         goto done;

@@ -174,7 +174,7 @@ static int name_ok(const char *s)
     return 1;
 }
 
-srv_app *srv_app_create(const srv_limits *lim, int n, const char *const *names, const char *const *specs,
+srv_app *srv_app_create(const srv_limits *lim, uint64_t seed, int n, const char *const *names, const char *const *specs,
                         int n_games, const char *const *games, char *err)
 {
     if (n < 1 || n > SRV_MAX_AGENTS) {
@@ -240,8 +240,7 @@ srv_app *srv_app_create(const srv_limits *lim, int n, const char *const *names, 
             goto fail;
         }
     }
-    uint64_t seed = 0;
-    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+    if (!seed && getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
         seed = (uint64_t)time(NULL);
     app->next_seed = seed;
     return app;
@@ -315,11 +314,12 @@ static cJSON *state_json(srv_app *app, const session *s)
         cJSON_AddItemToArray(seats, cJSON_CreateString(q == s->human ? "human" : app->agents[s->agent].name));
     char buf[192];
     cJSON_AddStringToObject(o, "start", srv_pos_format(&s->rules, &s->start, buf, sizeof buf));
-    cJSON *mv = cJSON_AddArrayToObject(o, "moves");
+    cJSON *mv = cJSON_AddArrayToObject(o, "moves"), *movers = cJSON_AddArrayToObject(o, "movers");
     srv_pos p = s->start;
     for (int i = 0; i < s->n_moves; i++) {
         char l[2] = {srv_move_letter(&s->rules, &p, s->moves[i]), 0};
         cJSON_AddItemToArray(mv, cJSON_CreateString(l));
+        cJSON_AddItemToArray(movers, cJSON_CreateNumber(srv_to_move(&s->rules, &p)));
         srv_play(&s->rules, &p, s->moves[i], NULL);
     }
     cJSON_AddItemToObject(o, "board", srv_board_json(&s->rules, &s->pos));

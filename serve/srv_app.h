@@ -46,8 +46,10 @@ typedef struct srv_app srv_app;
  * kalah:pits=4,seeds=3, basico:players=2, basico:players=3, basico:players=4). Every spec is bounded
  * (srv_spec_bound) and tried on every game: an agent is offered for the games it can play (a Kalah-only kind
  * such as ab is not offered for básico); a spec that fits no game, a bad name, or a bad game is an error.
+ * Games get their seeds (agents' randomness, the "random" side) from a generator started at seed; 0 = from
+ * the system's random bytes. Session ids always come from the system's random bytes.
  * NULL with the message in err (SRV_ERRLEN). */
-srv_app *srv_app_create(const srv_limits *lim, int n, const char *const *names, const char *const *specs,
+srv_app *srv_app_create(const srv_limits *lim, uint64_t seed, int n, const char *const *names, const char *const *specs,
                         int n_games, const char *const *games, char *err);
 void srv_app_free(srv_app *app);
 
