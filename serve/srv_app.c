@@ -736,6 +736,14 @@ static reply dispatch(srv_app *app, const char *method, const char *path, const 
             return error_reply(400, "the request body holds a NUL byte");
         const char *end = NULL;
         req = cJSON_ParseWithLengthOpts(body, len, &end, 0);
+        /* One JSON value and nothing after it but white space. */
+        size_t at = req && end ? (size_t)(end - body) : len;
+        while (at < len && strchr(" \t\r\n", body[at]))
+            at++;
+        if (req && at < len) {
+            cJSON_Delete(req);
+            return error_reply(400, "the request body has text after its JSON value (byte %zu)", at);
+        }
         if (!req)
             return error_reply(400, "the request body is not valid JSON (near byte %ld)",
                                end ? (long)(end - body) : cJSON_GetErrorPtr() ? (long)(cJSON_GetErrorPtr() - body) : 0L);

@@ -6,6 +6,7 @@ let info = null;        // /api/info
 let game = null;        // the session's state (the API's state object)
 let replay = null;      // {layout, frames: [board...], steps: [event...], at}
 let skipping = false;
+let hint = null;        // {seat, letter} of the last hint, shown until the next move
 const SEAT_NAMES2 = ['South', 'North'];
 
 function seatLabel(layout, q) {
@@ -138,8 +139,12 @@ function resultText(layout, board, seats) {
 
 function render() {
   if (replay) return renderReplay();
-  const b = game.board, L = game.layout;
-  draw(L, b.cells, b, null, game.seats, game.turn === 'human');
+  const b = game.board, L = game.layout, marks = {};
+  if (hint && hint.seat === b.to_move) {
+    const lc = hint.letter.toLowerCase();
+    marks[hint.seat * (L.pits + 1) + lc.charCodeAt(0) - 97] = 'hint';
+  }
+  draw(L, b.cells, b, marks, game.seats, game.turn === 'human');
   document.body.dataset.turn = game.turn;
   $('status').textContent = b.over ? resultText(L, b, game.seats)
     : game.turn === 'human' ? 'Your move (' + seatLabel(L, b.to_move) + ')' : game.seats[b.to_move] + ' is thinking…';
@@ -207,6 +212,7 @@ async function playEvents(events) {
 }
 
 function adopt(state) {
+  hint = null;
   game = state;
   game._cells = state.board.cells;
   shownMoves = state.moves.slice();
@@ -374,11 +380,10 @@ async function init() {
   $('hint').addEventListener('click', () => run(async () => {
     replay = null;
     const h = await api('POST', '/api/hint', { session: game.session });
+    hint = { seat: game.board.to_move, letter: h.move };
     render();
     showView(h.view, null, null);
     $('banner').textContent = 'Hint: ' + h.move;
-    const el = document.querySelector('.pit[data-seat="' + game.board.to_move + '"][data-letter="' + h.move + '"]');
-    if (el) el.classList.add('hint');
   }));
   $('analyse').addEventListener('click', () => run(async () => {
     const a = await api('POST', '/api/analysis', { session: game.session });
