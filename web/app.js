@@ -54,7 +54,7 @@ function geometry(layout) {
   const w = 2 * R + d + 60, h = w, cx = w / 2, cy = h / 2;
   for (let i = 0; i < N; i++) {
     const th = (-90 + (i - m / 2) * 360 / N) * Math.PI / 180;
-    cells[i] = { x: cx + R * Math.cos(th), y: cy - R * Math.sin(th), d, store: i % (m + 1) === m };
+    cells[i] = { x: cx + R * Math.cos(th), y: cy - R * Math.sin(th), d, store: i % (m + 1) === m, th };
   }
   for (let q = 0; q < P; q++) {
     const th = (-90 + (q * (m + 1) + (m - 1) / 2 - m / 2) * 360 / N) * Math.PI / 180;
@@ -106,6 +106,11 @@ function draw(layout, cells, board, marks, seats, clickable) {
       const lb = document.createElement('div');
       lb.className = 'label';
       lb.textContent = letter;
+      if (c.th !== undefined) {   // on the ring: outside the pit, away from the centre
+        const r = c.d / 2 + 11;
+        Object.assign(lb.style, { left: c.d / 2 + r * Math.cos(c.th) - 10 + 'px', top: c.d / 2 - r * Math.sin(c.th) - 9 + 'px',
+          right: 'auto', bottom: 'auto', width: '20px' });
+      }
       p.appendChild(lb);
     }
     if (marks && marks[i]) p.classList.add(marks[i]);
@@ -118,7 +123,7 @@ function draw(layout, cells, board, marks, seats, clickable) {
   for (let q = 0; q < layout.players; q++) {
     const nm = document.createElement('div'), pos = g.names[q];
     nm.className = 'seatname' + (board && !board.over && board.to_move === q ? ' tomove' : '');
-    nm.textContent = seatLabel(layout, q) + (seats ? ': ' + seats[q] : '');
+    nm.textContent = seatLabel(layout, q) + (seats ? ': ' + (seats[q] === 'human' ? 'you' : seats[q]) : '');
     nm.style.left = pos.x + 'px';
     nm.style.top = pos.y + 'px';
     nm.style.transform = 'translate(-50%, -50%)';
@@ -132,9 +137,13 @@ function resultText(layout, board, seats) {
   const res = board.result;
   if (layout.kind === 'kalah') {
     const st = res.stores.join('–');
-    return res.winner === null ? 'Draw ' + st : seatLabel(layout, res.winner) + ' (' + seats[res.winner] + ') wins ' + st;
+    const who = (q) => seatLabel(layout, q) + (seats && seats[q] ? ' (' + (seats[q] === 'human' ? 'you' : seats[q]) + ')' : '');
+    return res.winner === null ? 'Draw ' + st : who(res.winner) + ' wins ' + st;
   }
-  return 'Game over: places ' + res.places.map((pl, q) => seatLabel(layout, q) + ' ' + pl).join(', ');
+  const th = (n) => n + (n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th');
+  const order = res.places.map((pl, q) => [pl, q]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return 'Game over — ' + order.map(([pl, q]) => th(pl) + ' ' + seatLabel(layout, q) +
+    (seats && seats[q] ? ' (' + (seats[q] === 'human' ? 'you' : seats[q]) + ')' : '')).join(', ');
 }
 
 function render() {
@@ -276,7 +285,7 @@ function showView(view, solver, chosen) {
         : L.kind === 'kalah' && !chosen && mover === 1 ? String.fromCharCode(65 + k) : String.fromCharCode(97 + k);
       let html = '<td>' + letter + '</td>';
       if (view.prior) html += '<td style="width:40%"><div class="bar" style="width:' + (100 * view.prior[k]).toFixed(1) + '%"></div></td><td>' + (100 * view.prior[k]).toFixed(0) + '%</td>';
-      if (view.visits) html += '<td style="width:30%"><div class="bar visits" style="width:' + (100 * view.visits[k] / maxV).toFixed(1) + '%"></div></td><td>' + view.visits[k] + '</td><td>q ' + view.q[k].toFixed(2) + '</td>';
+      if (view.visits) html += '<td style="width:30%"><div class="bar visits" style="width:' + (100 * view.visits[k] / maxV).toFixed(1) + '%"></div></td><td>' + view.visits[k] + '</td><td>' + (view.visits[k] ? 'q ' + view.q[k].toFixed(2) : '') + '</td>';
       tr.innerHTML = html;
       t.appendChild(tr);
     }
@@ -307,7 +316,7 @@ function renderReplay() {
   draw(r.layout, b.cells, b, null, null, false);
   $('step').textContent = r.at + ' / ' + r.steps.length + (r.at ? ' (' + r.steps[r.at - 1].move + ')' : '');
   $('step').dataset.at = r.at;
-  $('status').textContent = 'Replay: ' + r.layout.rules + (b.over ? ' — ' + resultText(r.layout, b, r.layout.players === 2 ? ['', ''].map((_, q) => seatLabel(r.layout, q)) : Array(r.layout.players).fill('')) : '');
+  $('status').textContent = 'Replay: ' + r.layout.rules + (b.over ? ' — ' + resultText(r.layout, b, null) : '');
   document.body.dataset.turn = 'replay';
 }
 
