@@ -145,7 +145,7 @@ static int play_fn(const void *r, kalah_pos *p, int k) { return congklak_play(r,
 
 twoside_game congklak_game(const congklak_rules *r)
 {
-    return (twoside_game){.name = "congklak", .rules = r, .pits = r->pits, .max_sows = r->max_sows,
+    return (twoside_game){.name = "congklak", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 1,
                           .legal = legal_fn, .play = play_fn};
 }
 

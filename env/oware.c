@@ -198,7 +198,7 @@ static int play_fn(const void *r, kalah_pos *p, int k) { return oware_play(r, p,
 
 twoside_game oware_game(const oware_rules *r)
 {
-    return (twoside_game){.name = "oware", .rules = r, .pits = r->pits, .max_sows = r->max_sows,
+    return (twoside_game){.name = "oware", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 0,
                           .legal = legal_fn, .play = play_fn};
 }
 

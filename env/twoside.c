@@ -13,7 +13,7 @@ static int kalah_play_fn(const void *r, kalah_pos *p, int k)
 
 twoside_game twoside_kalah(const kalah_rules *r)
 {
-    return (twoside_game){.name = "kalah", .rules = r, .pits = r->pits, .max_sows = r->max_sows,
+    return (twoside_game){.name = "kalah", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 1,
                           .legal = kalah_legal_fn, .play = kalah_play_fn};
 }
 

@@ -17,6 +17,8 @@ typedef struct {
     const void *rules;  /* the game's rules struct (borrowed; must outlive the table) */
     int pits;           /* pits per player m: the board has 2m+2 cells */
     int max_sows;       /* the rules' ply limit (0 = none), counted in kalah_pos.sows */
+    int stores_inert;   /* 1 when play never reads the two store cells (Kalah, Congklak): the rest of the
+                         * game depends on the pits, side and sows only; 0 for Oware (majority end) */
     /* Bit k set when the mover's relative pit k is a legal move; 0 once the game is over. */
     unsigned (*legal)(const void *rules, const kalah_pos *p);
     /* Plays legal move k (the caller checked legal); 0, or a negative error code of the game (the
