@@ -15,4 +15,9 @@ int bench_search(int argc, char **argv);
  * for `seconds`; prints like bench env (JSON adds first_place_rate per player). Returns the exit status. */
 int bench_env_basico(const char *spec, long threads, double seconds, long seed, int json);
 
+/* bench env's path for the other registered games without a batched stepper (Congklak, Oware;
+ * cli/bench_env_game.c): scalar random playouts through env/game.h, `sows` = plies (a whole relay chain is
+ * one); JSON adds sows_per_game, relays_per_sow, south_win_rate, draw_rate. Returns the exit status. */
+int bench_env_game(const char *spec, long threads, double seconds, long seed, int json);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "env/game.h"
 #include "env/vecenv.h"
 
 #define CMD "bench env"
@@ -25,7 +26,8 @@ static void help(void)
          "                   kernel for the same seed)\n"
          "  --batch B        boards per thread, a multiple of 64 (default 128)\n"
          "  --rules SPEC     rules (default kalah); basico:players=3,pits=4 runs Mancala basico's scalar\n"
-         "                   stepper instead\n"
+         "                   stepper instead; congklak:... or oware:... (any other registered game) the\n"
+         "                   scalar stepper of the game interface (sows = plies, a relay chain is one)\n"
          "  --kernel K       auto, avx512, avx2 or scalar (default auto: the best this CPU runs)\n"
          "  --seed N         random seed (default 1)\n"
          "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
@@ -93,7 +95,7 @@ int bench_env(int argc, char **argv)
     kalah_rules rules = kalah_rules_default();
     vecenv_kernel kernel = VECENV_AUTO;
     int json = 0, c;
-    const char *basico_spec = NULL;
+    const char *basico_spec = NULL, *game_spec = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -120,6 +122,8 @@ int bench_env(int argc, char **argv)
         case 'r':
             if (!strncmp(optarg, "basico", 6))
                 basico_spec = optarg;
+            else if (game_kind_find(optarg) && game_kind_find(optarg) != game_kind_find("kalah"))
+                game_spec = optarg; /* a registered game without a SIMD stepper: bench_env_game */
             else if (!cli_rules(CMD, optarg, &rules))
                 return 2;
             break;
@@ -141,6 +145,13 @@ int bench_env(int argc, char **argv)
     if (optind != argc) {
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
+    }
+    if (game_spec) {
+        if ((kernel != VECENV_AUTO && kernel != VECENV_SCALAR) || steps) {
+            cli_error(CMD, "--kernel/--steps: %s has only the scalar stepper, timed by --seconds", game_spec);
+            return 2;
+        }
+        return bench_env_game(game_spec, threads, seconds, seed, json);
     }
     if (basico_spec) {
         if (kernel != VECENV_AUTO && kernel != VECENV_SCALAR) {

@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/solve_family.h"
+#include "env/game.h"
 #include "eval/alphabeta.h"
 
 #define CMD "solve"
@@ -20,7 +22,9 @@ static void help(void)
          "and every move that achieves it. A position that is already over prints its final margin and no\n"
          "moves (best = []).\n"
          "  --rules SPEC     rules, e.g. kalah:pits=4,seeds=3,capture=always (default: kalah, or the pits and\n"
-         "                   seeds the position implies)\n"
+         "                   seeds the position implies); congklak:... and oware:... are solved by the\n"
+         "                   solver of the two-row games (eval/family_search.h: no --endgame; Oware needs\n"
+         "                   max_sows > 0, its positions can repeat)\n"
          "  --position POS   position string (default: the start position)\n"
          "  --tt-mb N        transposition table size in MiB, 1..65536 (default 256)\n"
          "  --endgame N      build and use an endgame database of every arrangement of at most N seeds in\n"
@@ -77,6 +81,13 @@ int cmd_solve(int argc, char **argv)
     if (optind != argc) {
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
+    }
+    if (rules_spec && game_kind_find(rules_spec) && game_kind_find(rules_spec) != game_kind_find("kalah")) {
+        if (endgame) {
+            cli_error(CMD, "--endgame: only Kalah has an endgame database");
+            return 2;
+        }
+        return solve_family(rules_spec, pos_text, tt_mb, sows, json);
     }
     kalah_rules r;
     kalah_pos p;
