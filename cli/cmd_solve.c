@@ -82,7 +82,8 @@ int cmd_solve(int argc, char **argv)
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
     }
-    if (rules_spec && game_kind_find(rules_spec) && game_kind_find(rules_spec) != game_kind_find("kalah")) {
+    const void *kind = rules_spec ? game_kind_find(rules_spec) : NULL;
+    if (kind && kind != game_kind_find("kalah") && kind != game_kind_find("basico")) {
         if (endgame) {
             cli_error(CMD, "--endgame: only Kalah has an endgame database");
             return 2;
@@ -130,39 +131,11 @@ int cmd_solve(int argc, char **argv)
         return 1;
     }
 
-    char rbuf[128], pbuf[80], best[3 * KALAH_MAX_PITS + 1] = "";
+    char rbuf[128], pbuf[80];
     kalah_rules_format(&r, rbuf, sizeof rbuf);
     kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "value", res.value);
-        cJSON *arr = cJSON_AddArrayToObject(o, "best");
-        for (int k = 0; k < r.pits; k++)
-            if (res.best_mask >> k & 1) {
-                char l[2] = {kalah_move_letter(p.side, k), 0};
-                cJSON_AddItemToArray(arr, cJSON_CreateString(l));
-            }
-        cJSON_AddNumberToObject(o, "nodes", (double)res.nodes);
-        cJSON_AddNumberToObject(o, "seconds", res.seconds);
-        cJSON_AddStringToObject(o, "rules", rbuf);
-        cJSON_AddStringToObject(o, "position", pbuf);
-        cJSON_AddBoolToObject(o, "over", rc == AB_EOVER);
-        cJSON_AddNumberToObject(o, "endgame_seconds", db_seconds);
-        return cli_print_json(o);
-    }
-    for (int k = 0; k < r.pits; k++)
-        if (res.best_mask >> k & 1) {
-            size_t n = strlen(best);
-            snprintf(best + n, sizeof best - n, "%s%c", n ? " " : "", kalah_move_letter(p.side, k));
-        }
-    printf("rules %s\nposition %s\n", rbuf, pbuf);
-    if (rc == AB_EOVER)
-        printf("the game is over: final margin %+d for %s\n", res.value, p.side ? "North" : "South");
-    else
-        printf("value %+d for %s (final margin under perfect play)\nbest %s\n", res.value,
-               p.side ? "North" : "South", best);
-    printf("nodes %llu\nseconds %.3f\n", (unsigned long long)res.nodes, res.seconds);
-    if (endgame)
-        printf("endgame database build %.3f s\n", db_seconds);
-    return 0;
+    solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.side, .pits = r.pits,
+                        .nodes = res.nodes, .seconds = res.seconds, .rules = rbuf, .position = pbuf,
+                        .over = rc == AB_EOVER, .endgame = (int)endgame, .endgame_seconds = db_seconds};
+    return solve_print(&rep, json);
 }

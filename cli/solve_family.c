@@ -1,5 +1,6 @@
 /* solve_family.c — `sowzero solve --rules congklak:...|oware:...`: the exact solver of eval/family_search.h
- * on the games that share Kalah's position (DESIGN.md §1.3, §1.4, §3.5). */
+ * on the games that share Kalah's position (DESIGN.md §1.3, §1.4, §3.5); and solve's one printer of a
+ * result, for Kalah's path too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -68,34 +69,46 @@ int solve_family(const char *spec, const char *pos_text, long tt_mb, long sows, 
         cli_error(CMD, "%s", err);
         return 1;
     }
+    solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.side, .pits = g.pits,
+                        .nodes = res.nodes, .seconds = res.seconds, .rules = rbuf, .position = pbuf,
+                        .over = rc == FS_EOVER, .endgame_seconds = -1};
+    return solve_print(&rep, json);
+}
+
+int solve_print(const solve_report *r, int json)
+{
+    const char *who = r->side ? "North" : "South";
     char best[3 * KALAH_MAX_PITS + 1] = "";
     if (json) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "value", res.value);
+        cJSON_AddNumberToObject(o, "value", r->value);
         cJSON *arr = cJSON_AddArrayToObject(o, "best");
-        for (int k = 0; k < g.pits; k++)
-            if (res.best_mask >> k & 1) {
-                char l[2] = {kalah_move_letter(p.side, k), 0};
+        for (int k = 0; k < r->pits; k++)
+            if (r->best_mask >> k & 1) {
+                char l[2] = {kalah_move_letter(r->side, k), 0};
                 cJSON_AddItemToArray(arr, cJSON_CreateString(l));
             }
-        cJSON_AddNumberToObject(o, "nodes", (double)res.nodes);
-        cJSON_AddNumberToObject(o, "seconds", res.seconds);
-        cJSON_AddStringToObject(o, "rules", rbuf);
-        cJSON_AddStringToObject(o, "position", pbuf);
-        cJSON_AddBoolToObject(o, "over", rc == FS_EOVER);
+        cJSON_AddNumberToObject(o, "nodes", (double)r->nodes);
+        cJSON_AddNumberToObject(o, "seconds", r->seconds);
+        cJSON_AddStringToObject(o, "rules", r->rules);
+        cJSON_AddStringToObject(o, "position", r->position);
+        cJSON_AddBoolToObject(o, "over", r->over);
+        if (r->endgame_seconds >= 0)
+            cJSON_AddNumberToObject(o, "endgame_seconds", r->endgame_seconds);
         return cli_print_json(o);
     }
-    for (int k = 0; k < g.pits; k++)
-        if (res.best_mask >> k & 1) {
+    for (int k = 0; k < r->pits; k++)
+        if (r->best_mask >> k & 1) {
             size_t n = strlen(best);
-            snprintf(best + n, sizeof best - n, "%s%c", n ? " " : "", kalah_move_letter(p.side, k));
+            snprintf(best + n, sizeof best - n, "%s%c", n ? " " : "", kalah_move_letter(r->side, k));
         }
-    printf("rules %s\nposition %s\n", rbuf, pbuf);
-    if (rc == FS_EOVER)
-        printf("the game is over: final margin %+d for %s\n", res.value, p.side ? "North" : "South");
+    printf("rules %s\nposition %s\n", r->rules, r->position);
+    if (r->over)
+        printf("the game is over: final margin %+d for %s\n", r->value, who);
     else
-        printf("value %+d for %s (final margin under perfect play)\nbest %s\n", res.value,
-               p.side ? "North" : "South", best);
-    printf("nodes %llu\nseconds %.3f\n", (unsigned long long)res.nodes, res.seconds);
+        printf("value %+d for %s (final margin under perfect play)\nbest %s\n", r->value, who, best);
+    printf("nodes %llu\nseconds %.3f\n", (unsigned long long)r->nodes, r->seconds);
+    if (r->endgame)
+        printf("endgame database build %.3f s\n", r->endgame_seconds);
     return 0;
 }

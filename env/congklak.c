@@ -46,26 +46,6 @@ char *congklak_rules_format(const congklak_rules *r, char *buf, size_t n)
     return rspec_format("congklak", keys, NKEYS, v, buf, n);
 }
 
-static int row_empty(const uint8_t *cell, int m, int side)
-{
-    int lo = side ? m + 1 : 0;
-    for (int i = lo; i < lo + m; i++)
-        if (cell[i])
-            return 0;
-    return 1;
-}
-
-/* Each side's remaining pit seeds go to that side's own store (the end sweep, DESIGN.md §1.1). */
-static void sweep(uint8_t *cell, int m)
-{
-    for (int i = 0; i < m; i++) {
-        cell[m] = (uint8_t)(cell[m] + cell[i]);
-        cell[i] = 0;
-        cell[2 * m + 1] = (uint8_t)(cell[2 * m + 1] + cell[m + 1 + i]);
-        cell[m + 1 + i] = 0;
-    }
-}
-
 int congklak_play(const congklak_rules *r, kalah_pos *p, int k, congklak_step *info)
 {
     if (p->over)
@@ -119,12 +99,12 @@ int congklak_play(const congklak_rules *r, kalah_pos *p, int k, congklak_step *i
         break;
     }
     const int next = extra ? s : !s;
-    int over = r->end == KALAH_END_EITHER_EMPTY ? row_empty(cell, m, 0) || row_empty(cell, m, 1)
-                                                : row_empty(cell, m, next);
+    int over = r->end == KALAH_END_EITHER_EMPTY ? !twoside_row_seeds(cell, m, 0) || !twoside_row_seeds(cell, m, 1)
+                                                : !twoside_row_seeds(cell, m, next);
     if (!over && r->max_sows && p->sows + 1 >= r->max_sows)
         over = 1;
     if (over)
-        sweep(cell, m);
+        twoside_sweep(cell, m);
     memcpy(p->cell, cell, sizeof cell);
     p->side = (uint8_t)next;
     p->over = (uint8_t)over;

@@ -67,15 +67,6 @@ void oware_start(const oware_rules *r, kalah_pos *out)
     kalah_start(&k, out);
 }
 
-/* Seeds in side's pits. */
-static int row_seeds(const uint8_t *cell, int m, int side)
-{
-    int lo = side ? m + 1 : 0, t = 0;
-    for (int i = lo; i < lo + m; i++)
-        t += cell[i];
-    return t;
-}
-
 /* Board index of circuit position c (0..2m-1: South's pits, then North's; the capture cells are not on
  * the circuit). */
 static inline int board_index(int m, int c) { return c < m ? c : c + 1; }
@@ -85,7 +76,7 @@ unsigned oware_legal(const oware_rules *r, const kalah_pos *p)
     if (p->over)
         return 0;
     const int m = r->pits, lo = p->side ? m + 1 : 0;
-    const int feed = row_seeds(p->cell, m, !p->side) == 0;
+    const int feed = twoside_row_seeds(p->cell, m, !p->side) == 0;
     unsigned legal = 0;
     for (int k = 0; k < m; k++) {
         int n = p->cell[lo + k];
@@ -93,17 +84,6 @@ unsigned oware_legal(const oware_rules *r, const kalah_pos *p)
             legal |= 1u << k;
     }
     return legal;
-}
-
-/* Each player captures the seeds in its own pits. */
-static void sweep(uint8_t *cell, int m)
-{
-    for (int i = 0; i < m; i++) {
-        cell[m] = (uint8_t)(cell[m] + cell[i]);
-        cell[i] = 0;
-        cell[2 * m + 1] = (uint8_t)(cell[2 * m + 1] + cell[m + 1 + i]);
-        cell[m + 1 + i] = 0;
-    }
 }
 
 /* The end tests in their order (see oware.h); `plies_done` says whether max_sows applies (not for a
@@ -116,7 +96,7 @@ static void settle(const oware_rules *r, kalah_pos *p, int plies_done)
         return;
     }
     if ((plies_done && r->max_sows && p->sows >= r->max_sows) || !oware_legal(r, p)) {
-        sweep(p->cell, m);
+        twoside_sweep(p->cell, m); /* each player captures the seeds in its own pits */
         p->over = 1;
     }
 }
@@ -144,7 +124,7 @@ int oware_play(const oware_rules *r, kalah_pos *p, int k, oware_step *info)
         take += cell[board_index(m, from)];
         from--;
     }
-    const int slam = take && take == row_seeds(cell, m, !s);
+    const int slam = take && take == twoside_row_seeds(cell, m, !s);
     int captured = 0;
     if (take && (!slam || r->grand_slam == OWARE_GRAND_SLAM_CAPTURE)) {
         for (int c = last_c; c > from; c--)

@@ -26,6 +26,13 @@ typedef struct {
     int (*play)(const void *rules, kalah_pos *p, int k);
 } twoside_game;
 
+/* Seeds in side's pits (0 South, 1 North) of a board with m pits per side. */
+int twoside_row_seeds(const uint8_t *cell, int m, int side);
+
+/* The end's sweep of Kalah, Congklak and Oware (DESIGN.md §1.1, §1.4): each side's pit seeds go to its own
+ * store (or captures) cell. */
+void twoside_sweep(uint8_t *cell, int m);
+
 /* The table of Kalah under r (r borrowed). */
 twoside_game twoside_kalah(const kalah_rules *r);
 

@@ -46,9 +46,6 @@ static void test_solve(void **state)
     assert_int_equal(tu_run(&out, 1, "solve --rules oware --position '4,4,4,4,4,4,0,4,4,4,4,4,4,1 S'"), 2);
     assert_non_null(strstr(out, "49 seeds"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules basico"), 2);
-    assert_non_null(strstr(out, "no exact solver"));
-    free(out);
     assert_int_equal(tu_run(&out, 1, "solve --rules congklak --endgame 4"), 2);
     assert_non_null(strstr(out, "endgame"));
     free(out);

@@ -1,5 +1,5 @@
 /* test_congklak.c — Congklak (DESIGN.md §1.3) against the team's vectors (congklak-moves.txt,
- * congklak-perft.txt, the congklak lines of families-legal.txt: every line), rules-spec and notation
+ * congklak-perft.txt: every line; families-legal.txt is read in test_twoside.c), rules-spec and notation
  * errors, illegal moves, and seed conservation over random games under every rule set. */
 #include "tests/test_util.h"
 
@@ -77,40 +77,6 @@ static void test_perft_vectors(void **state)
     }
     fclose(f);
     assert_int_equal(count, 112);
-}
-
-static void test_legal_vectors(void **state)
-{
-    (void)state;
-    FILE *f = tu_open_vector("families-legal.txt");
-    char line[512], err[KALAH_ERRLEN];
-    int count = 0;
-    while (tu_next_line(f, line, sizeof line)) {
-        if (strncmp(line, "congklak", 8))
-            continue;
-        char *fl[3];
-        assert_int_equal(tu_split(line, fl, 3), 3);
-        congklak_rules r;
-        kalah_pos p;
-        parse_rules_or_fail(fl[0], &r);
-        if (congklak_pos_parse(fl[1], &r, &p, err) != KALAH_OK)
-            fail_msg("%s: %s", fl[1], err);
-        unsigned legal = congklak_legal(&r, &p);
-        char got[64] = "";
-        for (int k = 0; k < r.pits; k++)
-            if (legal & (1u << k)) {
-                size_t o = strlen(got);
-                snprintf(got + o, sizeof got - o, "%s%c", o ? " " : "", kalah_move_letter(p.side, k));
-            }
-        if (!legal)
-            strcpy(got, "-");
-        if (strcmp(got, fl[2]))
-            fail_msg("legal moves of '%s' under %s: got '%s', want '%s'", fl[1], fl[0], got, fl[2]);
-        assert_int_equal(!legal, p.over);
-        count++;
-    }
-    fclose(f);
-    assert_int_equal(count, 6);
 }
 
 static void test_rules_spec(void **state)
@@ -266,7 +232,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_move_vectors),      cmocka_unit_test(test_perft_vectors),
-        cmocka_unit_test(test_legal_vectors),     cmocka_unit_test(test_rules_spec),
+        cmocka_unit_test(test_rules_spec),
         cmocka_unit_test(test_notation_and_illegal_moves), cmocka_unit_test(test_encode),
         cmocka_unit_test(test_random_games),
     };

@@ -1,5 +1,5 @@
 /* test_oware.c — Oware, Abapa rules (DESIGN.md §1.4), against the team's vectors (oware-moves.txt,
- * oware-perft.txt, the oware lines of families-legal.txt: every line), rules-spec and notation errors,
+ * oware-perft.txt: every line; families-legal.txt is read in test_twoside.c), rules-spec and notation errors,
  * illegal moves (must feed included), and seed conservation over random games. */
 #include "tests/test_util.h"
 
@@ -75,39 +75,6 @@ static void test_perft_vectors(void **state)
     }
     fclose(f);
     assert_int_equal(count, 122);
-}
-
-static void test_legal_vectors(void **state)
-{
-    (void)state;
-    FILE *f = tu_open_vector("families-legal.txt");
-    char line[512];
-    int count = 0;
-    while (tu_next_line(f, line, sizeof line)) {
-        if (strncmp(line, "oware", 5))
-            continue;
-        char *fl[3];
-        assert_int_equal(tu_split(line, fl, 3), 3);
-        oware_rules r;
-        kalah_pos p;
-        parse_rules_or_fail(fl[0], &r);
-        parse_pos_or_fail(fl[1], &r, &p);
-        unsigned legal = oware_legal(&r, &p);
-        char got[64] = "";
-        for (int k = 0; k < r.pits; k++)
-            if (legal & (1u << k)) {
-                size_t o = strlen(got);
-                snprintf(got + o, sizeof got - o, "%s%c", o ? " " : "", kalah_move_letter(p.side, k));
-            }
-        if (!legal)
-            strcpy(got, "-");
-        if (strcmp(got, fl[2]))
-            fail_msg("legal moves of '%s' under %s: got '%s', want '%s'", fl[1], fl[0], got, fl[2]);
-        assert_int_equal(!legal, p.over);
-        count++;
-    }
-    fclose(f);
-    assert_int_equal(count, 18);
 }
 
 static void test_rules_spec(void **state)
@@ -273,7 +240,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_move_vectors),      cmocka_unit_test(test_perft_vectors),
-        cmocka_unit_test(test_legal_vectors),     cmocka_unit_test(test_rules_spec),
+        cmocka_unit_test(test_rules_spec),
         cmocka_unit_test(test_notation_and_illegal_moves), cmocka_unit_test(test_grand_slam_event),
         cmocka_unit_test(test_encode),            cmocka_unit_test(test_random_games),
     };
