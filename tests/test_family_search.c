@@ -54,7 +54,7 @@ static double check_line(const char *spec, int want, int cross_check)
         oware_start(&orr, &p);
         g = oware_game(&orr);
     }
-    fs_solver *s = fs_create(&g, 16, err);
+    fs_solver *s = fs_create(&g, 2, err);
     assert_non_null(s);
     fs_result res;
     int rc = fs_solve(s, &p, 0, &res, err);
