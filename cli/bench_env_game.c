@@ -1,6 +1,6 @@
 /* Random playouts of any game but Kalah for `sowzero bench env --rules GAME:...`: the scalar game
- * interface (env/game.h: game_apply, or the kind's batched stepper when it has one) on N threads. Kalah's
- * bench env keeps its SIMD batched stepper (bench_env.c). */
+ * interface (env/game.h) on N threads; `sows` = plies (a whole relay chain is one). Kalah's bench env keeps
+ * its SIMD batched stepper (bench_env.c). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@ typedef struct {
     const game *g;
     double seconds;
     uint64_t rng;
-    uint64_t games, sows, first[GAME_MAX_PLAYERS];
+    uint64_t games, sows, relays, draws, first[GAME_MAX_PLAYERS];
 } game_worker;
 
 static double now(void)
@@ -43,8 +43,10 @@ static void *game_work(void *arg)
                 int pick = (int)(((x >> 32) * (uint64_t)__builtin_popcount(legal)) >> 32);
                 while (pick--)
                     legal &= legal - 1;
-                game_apply(g, &p, __builtin_ctz(legal), NULL);
+                game_step ev;
+                game_apply(g, &p, __builtin_ctz(legal), &ev);
                 w->sows++;
+                w->relays += ev.relays;
             }
             w->games++;
             double v[GAME_MAX_PLAYERS], best = -2;
@@ -53,6 +55,7 @@ static void *game_work(void *arg)
                 best = v[q] > best ? v[q] : best;
             for (int q = 0; q < np; q++) /* the first place, shared included (a two-player draw) */
                 w->first[q] += v[q] == best;
+            w->draws += np == 2 && v[0] == v[1];
         }
     } while (now() < deadline);
     return NULL;
@@ -86,11 +89,13 @@ int bench_env_game(const char *spec, long threads, double seconds, long seed, in
         }
         started++;
     }
-    uint64_t games = 0, sows = 0, first[GAME_MAX_PLAYERS] = {0};
+    uint64_t games = 0, sows = 0, relays = 0, draws = 0, first[GAME_MAX_PLAYERS] = {0};
     for (long t = 0; t < started; t++) {
         pthread_join(tid[t], NULL);
         games += w[t].games;
         sows += w[t].sows;
+        relays += w[t].relays;
+        draws += w[t].draws;
         for (int q = 0; q < GAME_MAX_PLAYERS; q++)
             first[q] += w[t].first[q];
     }
@@ -111,15 +116,20 @@ int bench_env_game(const char *spec, long threads, double seconds, long seed, in
         cJSON_AddNumberToObject(o, "seconds", secs);
         cJSON_AddNumberToObject(o, "games", (double)games);
         cJSON_AddNumberToObject(o, "sows_per_game", (double)sows / (double)(games ? games : 1));
+        cJSON_AddNumberToObject(o, "relays_per_sow", (double)relays / (double)(sows ? sows : 1));
+        if (np == 2) { /* as Kalah's bench env reports them */
+            cJSON_AddNumberToObject(o, "south_win_rate", (double)(first[0] - draws) / (double)(games ? games : 1));
+            cJSON_AddNumberToObject(o, "draw_rate", (double)draws / (double)(games ? games : 1));
+        }
         fr = cJSON_AddArrayToObject(o, "first_place_rate");
         for (int q = 0; q < np; q++)
             cJSON_AddItemToArray(fr, cJSON_CreateNumber((double)first[q] / (double)(games ? games : 1)));
         cJSON_AddStringToObject(o, "rules", rbuf);
         return cli_print_json(o);
     }
-    printf("rules=%s kernel=scalar threads=%ld seconds=%.3f games=%llu\ngames/s=%.0f sows/s=%.0f sows/game=%.2f first:",
-           rbuf, threads, secs, (unsigned long long)games, (double)games / secs, (double)sows / secs,
-           (double)sows / (double)(games ? games : 1));
+    printf("rules=%s kernel=scalar threads=%ld seconds=%.3f games=%llu\ngames/s=%.0f sows/s=%.0f sows/game=%.2f "
+           "relays/sow=%.3f first:", rbuf, threads, secs, (unsigned long long)games, (double)games / secs,
+           (double)sows / secs, (double)sows / (double)(games ? games : 1), (double)relays / (double)(sows ? sows : 1));
     for (int q = 0; q < np; q++)
         printf(" %d=%.4f", q, (double)first[q] / (double)(games ? games : 1));
     putchar('\n');
