@@ -21,8 +21,8 @@
 #define SRV_MAX_GAMES 16
 #define SRV_ID_LEN 32
 
-static const char *const default_games[] = {"kalah", "kalah:pits=4,seeds=3", "basico:players=2", "basico:players=3",
-                                            "basico:players=4"};
+static const char *const default_games[] = {"kalah",            "kalah:pits=4,seeds=3", "congklak", "oware",
+                                            "basico:players=2", "basico:players=3",     "basico:players=4"};
 
 typedef struct {
     char name[33];
@@ -50,8 +50,7 @@ struct srv_app {
     srv_limits lim;
     int n_agents, n_games;
     app_agent agents[SRV_MAX_AGENTS];
-    char games[SRV_MAX_GAMES][192];
-    srv_rules game_rules[SRV_MAX_GAMES];
+    srv_rules game_rules[SRV_MAX_GAMES]; /* owned */
     pthread_mutex_t mu;  /* the table */
     session **tab;       /* max_sessions slots */
     int live;
@@ -149,7 +148,10 @@ static void session_close(srv_app *app, session *s)
     pthread_mutex_unlock(&app->mu);
 }
 
-const char *srv_app_game(const srv_app *app, int i) { return i >= 0 && i < app->n_games ? app->games[i] : NULL; }
+const char *srv_app_game(const srv_app *app, int i)
+{
+    return i >= 0 && i < app->n_games ? srv_rules_spec(&app->game_rules[i]) : NULL;
+}
 
 size_t srv_app_max_body(const srv_app *app) { return app->lim.max_body; }
 
@@ -202,11 +204,15 @@ srv_app *srv_app_create(const srv_limits *lim, uint64_t seed, int n, const char 
     }
     app->lim = *lim;
     pthread_mutex_init(&app->mu, NULL);
-    app->n_games = n_games;
     for (int g = 0; g < n_games; g++) {
         if (srv_rules_parse(games[g], &app->game_rules[g], err) != SRV_OK)
             goto fail;
-        srv_rules_format(&app->game_rules[g], app->games[g], sizeof app->games[g]);
+        app->n_games = g + 1;
+        for (int h = 0; h < g; h++)
+            if (!strcmp(srv_rules_spec(&app->game_rules[h]), srv_rules_spec(&app->game_rules[g]))) {
+                set_err(err, "game '%s' is given twice", games[g]);
+                goto fail;
+            }
     }
     app->n_agents = n;
     for (int i = 0; i < n; i++) {
@@ -253,8 +259,10 @@ void srv_app_free(srv_app *app)
 {
     if (!app)
         return;
-    for (int i = 0; i < app->lim.max_sessions; i++)
+    for (int i = 0; app->tab && i < app->lim.max_sessions; i++)
         session_free(app->tab[i]);
+    for (int g = 0; g < app->n_games; g++)
+        srv_rules_free(&app->game_rules[g]);
     free(app->tab);
     pthread_mutex_destroy(&app->mu);
     free(app);
@@ -310,15 +318,14 @@ static cJSON *state_json(srv_app *app, const session *s)
     cJSON_AddStringToObject(ag, "spec", app->agents[s->agent].spec);
     cJSON_AddNumberToObject(o, "human", s->human);
     cJSON *seats = cJSON_AddArrayToObject(o, "seats");
-    for (int q = 0; q < srv_players(&s->rules); q++)
+    for (int q = 0; q < s->rules.players; q++)
         cJSON_AddItemToArray(seats, cJSON_CreateString(q == s->human ? "human" : app->agents[s->agent].name));
-    char buf[192];
+    char buf[GAME_POS_STR];
     cJSON_AddStringToObject(o, "start", srv_pos_format(&s->rules, &s->start, buf, sizeof buf));
     cJSON *mv = cJSON_AddArrayToObject(o, "moves"), *movers = cJSON_AddArrayToObject(o, "movers");
     srv_pos p = s->start;
     for (int i = 0; i < s->n_moves; i++) {
-        char l[2] = {srv_move_letter(&s->rules, &p, s->moves[i]), 0};
-        cJSON_AddItemToArray(mv, cJSON_CreateString(l));
+        cJSON_AddItemToArray(mv, cJSON_CreateString(srv_move_text(&s->rules, &p, s->moves[i], buf)));
         cJSON_AddItemToArray(movers, cJSON_CreateNumber(srv_to_move(&s->rules, &p)));
         srv_play(&s->rules, &p, s->moves[i], NULL);
     }
@@ -433,7 +440,7 @@ static reply api_info(srv_app *app)
         gl = cJSON_AddArrayToObject(a, "games");
         for (int g = 0; g < app->n_games; g++)
             if (app->agents[i].games & (1u << g))
-                cJSON_AddItemToArray(gl, cJSON_CreateString(app->games[g]));
+                cJSON_AddItemToArray(gl, cJSON_CreateString(srv_rules_spec(&app->game_rules[g])));
         cJSON_AddItemToArray(agents, a);
     }
     cJSON *l = cJSON_AddObjectToObject(o, "limits");
@@ -451,17 +458,19 @@ static reply api_new(srv_app *app, cJSON *req)
     const char *game = get_string(req, "game", 0, &err), *agent_name = get_string(req, "agent", 1, &err);
     if (err.status)
         return err;
-    srv_rules rules;
-    char e[SRV_ERRLEN], canon[192];
-    if (srv_rules_parse(game ? game : "kalah", &rules, e) != SRV_OK)
+    srv_rules parsed;
+    char e[SRV_ERRLEN], canon[GAME_SPEC_MAX];
+    if (srv_rules_parse(game ? game : "kalah", &parsed, e) != SRV_OK)
         return error_reply(422, "game: %s", e);
-    srv_rules_format(&rules, canon, sizeof canon);
+    snprintf(canon, sizeof canon, "%s", srv_rules_spec(&parsed));
+    srv_rules_free(&parsed);
     int g = -1, a = -1;
     for (int i = 0; i < app->n_games; i++)
-        if (!strcmp(app->games[i], canon))
+        if (!strcmp(srv_rules_spec(&app->game_rules[i]), canon))
             g = i;
     if (g < 0)
         return error_reply(422, "game '%s' is not served here (see /api/info)", game);
+    srv_rules rules = app->game_rules[g]; /* borrowed: the app owns its games */
     for (int i = 0; i < app->n_agents; i++)
         if (!strcmp(app->agents[i].name, agent_name))
             a = i;
@@ -469,7 +478,7 @@ static reply api_new(srv_app *app, cJSON *req)
         return error_reply(422, "unknown agent '%s' (see /api/info)", agent_name);
     if (!(app->agents[a].games & (1u << g)))
         return error_reply(422, "agent '%s' does not play %s", agent_name, canon);
-    int players = srv_players(&rules), human;
+    int players = rules.players, human;
     pthread_mutex_lock(&app->mu);
     uint64_t seed = app->next_seed = app->next_seed * 6364136223846793005ULL + 1442695040888963407ULL;
     pthread_mutex_unlock(&app->mu);
@@ -615,9 +624,9 @@ static reply api_hint(srv_app *app, session *s, int analysis)
     if (srv_player_choose(pl, &s->pos, &k, e) != SRV_OK)
         return error_reply(500, "agent '%s' failed: %s", app->agents[s->agent].name, e);
     cJSON *o = cJSON_CreateObject();
-    char l[2] = {srv_move_letter(&s->rules, &s->pos, k), 0};
+    char l[8];
     cJSON_AddStringToObject(o, "session", s->id);
-    cJSON_AddStringToObject(o, "move", l);
+    cJSON_AddStringToObject(o, "move", srv_move_text(&s->rules, &s->pos, k, l));
     cJSON_AddStringToObject(o, "position", srv_pos_format(&s->rules, &s->pos, e, sizeof e));
     cJSON_AddItemToObject(o, "view", srv_player_view(pl));
     if (analysis)
@@ -630,7 +639,7 @@ static reply api_record(srv_app *app, session *s)
 {
     char e[SRV_ERRLEN];
     const char *names[SRV_MAX_PLAYERS];
-    for (int q = 0; q < srv_players(&s->rules); q++)
+    for (int q = 0; q < s->rules.players; q++)
         names[q] = q == s->human ? "human" : app->agents[s->agent].spec;
     char *text = srv_record_write(&s->rules, &s->start, s->moves, s->n_moves, names, e);
     if (!text)
@@ -641,7 +650,6 @@ static reply api_record(srv_app *app, session *s)
 
 static reply api_replay(srv_app *app, cJSON *req)
 {
-    (void)app;
     reply err = {0};
     const char *text = get_string(req, "record", 0, &err);
     if (err.status)
@@ -660,32 +668,35 @@ static reply api_replay(srv_app *app, cJSON *req)
         if (err.status)
             return err;
         if (!cJSON_IsArray(mv))
-            return error_reply(400, "field 'moves' must be an array of move letters (or give 'record')");
-        if (srv_rules_parse(game, &rules, e) != SRV_OK)
-            return error_reply(422, "game: %s", e);
-        srv_start(&rules, &start);
-        if (st && srv_pos_parse(&rules, st, &start, e) != SRV_OK)
-            return error_reply(422, "start: %s", e);
+            return error_reply(400, "field 'moves' must be an array of moves (or give 'record')");
         int cnt = cJSON_GetArraySize(mv);
         if (cnt > app->lim.max_plies)
             return error_reply(422, "%d moves is above the server's limit of %d", cnt, app->lim.max_plies);
-        moves = malloc((size_t)cnt + 1);
-        if (!moves)
-            return error_reply(500, "out of memory");
-        srv_pos p = start;
-        for (int i = 0; i < cnt; i++) {
-            cJSON *m = cJSON_GetArrayItem(mv, i);
-            if (!cJSON_IsString(m)) {
-                free(moves);
+        for (int i = 0; i < cnt; i++)
+            if (!cJSON_IsString(cJSON_GetArrayItem(mv, i)))
                 return error_reply(400, "moves[%d] must be a string", i);
+        if (srv_rules_parse(game, &rules, e) != SRV_OK)
+            return error_reply(422, "game: %s", e);
+        srv_start(&rules, &start);
+        reply bad = {0};
+        if (st && srv_pos_parse(&rules, st, &start, e) != SRV_OK)
+            bad = error_reply(422, "start: %s", e);
+        else if (!(moves = malloc((size_t)cnt + 1)))
+            bad = error_reply(500, "out of memory");
+        srv_pos p = start;
+        for (int i = 0; !bad.status && i < cnt; i++) {
+            int k = srv_move_parse(&rules, &p, cJSON_GetArrayItem(mv, i)->valuestring, e);
+            if (k < 0)
+                bad = error_reply(422, "moves[%d]: %s", i, e);
+            else {
+                srv_play(&rules, &p, k, NULL);
+                moves[n++] = (uint8_t)k;
             }
-            int k = srv_move_parse(&rules, &p, m->valuestring, e);
-            if (k < 0) {
-                free(moves);
-                return error_reply(422, "moves[%d]: %s", i, e);
-            }
-            srv_play(&rules, &p, k, NULL);
-            moves[n++] = (uint8_t)k;
+        }
+        if (bad.status) {
+            free(moves);
+            srv_rules_free(&rules);
+            return bad;
         }
     }
     cJSON *o = cJSON_CreateObject(), *steps;
@@ -701,6 +712,7 @@ static reply api_replay(srv_app *app, cJSON *req)
         cJSON_AddItemToArray(steps, x);
     }
     free(moves);
+    srv_rules_free(&rules);
     return ok_reply(o);
 }
 

@@ -42,8 +42,9 @@ srv_limits srv_limits_default(void);
 typedef struct srv_app srv_app;
 
 /* An app serving the agents NAME=SPEC (names[i], specs[i], n >= 1; names unique, 1..32 characters of
- * [A-Za-z0-9_.-]) for the games of games[0..n_games) (rules specs; NULL = the default list: kalah,
- * kalah:pits=4,seeds=3, basico:players=2, basico:players=3, basico:players=4). Every spec is bounded
+ * [A-Za-z0-9_.-]) for the games of games[0..n_games) (rules specs of the game interface, env/game.h;
+ * NULL = the default list: kalah, kalah:pits=4,seeds=3, congklak, oware, basico:players=2, basico:players=3,
+ * basico:players=4). Every spec is bounded
  * (srv_spec_bound) and tried on every game: an agent is offered for the games it can play (a Kalah-only kind
  * such as ab is not offered for básico); a spec that fits no game, a bad name, or a bad game is an error.
  * Games get their seeds (agents' randomness, the "random" side) from a generator started at seed; 0 = from

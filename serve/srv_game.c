@@ -1,6 +1,7 @@
-/* srv_game.c — Kalah and básico behind the server's game interface, with seed-by-seed move events. */
+/* srv_game.c — the served games on the game interface, with seed-by-seed move events (srv_game.h). */
 #include "serve/srv_game.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,187 +9,210 @@
 
 #define set_err(err, ...) errbuf_set(err, SRV_ERRLEN, __VA_ARGS__)
 
+/* game_basico.c's layout of game_pos.extra: extra[0] has bit p set while player p is in the circuit. */
+#define BASICO_X_ACTIVE 0
+
 int srv_rules_parse(const char *spec, srv_rules *out, char *err)
 {
-    char e[KALAH_ERRLEN];
+    char e[GAME_ERRLEN];
     memset(out, 0, sizeof *out);
-    if (!strncmp(spec, "basico", 6) && (spec[6] == 0 || spec[6] == ':')) {
-        out->kind = SRV_GAME_BASICO;
-        if (basico_rules_parse(spec, &out->b, e) != BASICO_OK) {
-            set_err(err, "rules '%s': %s", spec, e);
-            return SRV_EINVAL;
-        }
-        return SRV_OK;
+    game *g = game_create(spec, e);
+    if (!g) {
+        set_err(err, "rules '%s': %s", spec, e);
+        return SRV_EINVAL;
     }
-    if (!strncmp(spec, "kalah", 5) && (spec[5] == 0 || spec[5] == ':')) {
-        out->kind = SRV_GAME_KALAH;
-        if (kalah_rules_parse(spec, &out->k, e) != KALAH_OK) {
-            set_err(err, "rules '%s': %s", spec, e);
-            return SRV_EINVAL;
-        }
-        return SRV_OK;
+    const char *name = game_name(g);
+    out->g = g;
+    out->players = game_players(g);
+    out->pits = game_moves(g);
+    if (!strcmp(name, "kalah")) {
+        out->fam = SRV_KALAH;
+        out->k = *(const kalah_rules *)game_rules(g);
+    } else if (!strcmp(name, "congklak")) {
+        out->fam = SRV_CONGKLAK;
+    } else if (!strcmp(name, "oware")) {
+        out->fam = SRV_OWARE;
+    } else if (!strcmp(name, "basico")) {
+        out->fam = SRV_BASICO;
+    } else {
+        set_err(err, "rules '%s': the page has no board drawing for the game '%s' (serve/srv_game.h)", spec, name);
+        srv_rules_free(out);
+        return SRV_EINVAL;
     }
-    set_err(err, "rules '%s': unknown game (games: kalah, basico)", spec);
-    return SRV_EINVAL;
+    out->cells = out->players * (out->pits + 1);
+    return SRV_OK;
 }
 
-char *srv_rules_format(const srv_rules *r, char *buf, size_t n)
+void srv_rules_free(srv_rules *r)
 {
-    return r->kind == SRV_GAME_BASICO ? basico_rules_format(&r->b, buf, n) : kalah_rules_format(&r->k, buf, n);
+    game_free(r->g);
+    memset(r, 0, sizeof *r);
 }
 
-int srv_players(const srv_rules *r) { return r->kind == SRV_GAME_BASICO ? r->b.players : 2; }
-int srv_pits(const srv_rules *r) { return r->kind == SRV_GAME_BASICO ? r->b.pits : r->k.pits; }
-int srv_cells(const srv_rules *r) { return r->kind == SRV_GAME_BASICO ? basico_cells(&r->b) : 2 * r->k.pits + 2; }
-int srv_store(const srv_rules *r, int player)
+const char *srv_rules_spec(const srv_rules *r) { return game_spec(r->g); }
+
+int srv_store(const srv_rules *r, int player) { return player * (r->pits + 1) + r->pits; }
+
+int srv_cell_live(const srv_rules *r, const srv_pos *p, int cell)
 {
-    return r->kind == SRV_GAME_BASICO ? basico_store(&r->b, player) : kalah_store(&r->k, player);
+    return r->fam != SRV_BASICO || (p->extra[BASICO_X_ACTIVE] >> (cell / (r->pits + 1)) & 1u);
 }
 
-void srv_start(const srv_rules *r, srv_pos *out)
+int srv_pit_seeds(const srv_rules *r, const srv_pos *p)
 {
-    memset(out, 0, sizeof *out);
-    if (r->kind == SRV_GAME_BASICO)
-        basico_start(&r->b, &out->b);
-    else
-        kalah_start(&r->k, &out->k);
-}
-
-int srv_to_move(const srv_rules *r, const srv_pos *p) { return r->kind == SRV_GAME_BASICO ? p->b.to_move : p->k.side; }
-int srv_over(const srv_rules *r, const srv_pos *p) { return r->kind == SRV_GAME_BASICO ? p->b.over : p->k.over; }
-unsigned srv_legal(const srv_rules *r, const srv_pos *p)
-{
-    return r->kind == SRV_GAME_BASICO ? basico_legal(&r->b, &p->b) : kalah_legal(&r->k, &p->k);
-}
-
-char srv_move_letter(const srv_rules *r, const srv_pos *p, int k)
-{
-    return r->kind == SRV_GAME_BASICO ? (char)('a' + k) : kalah_move_letter(p->k.side, k);
-}
-
-/* The drops of a sowing of `n` seeds from `origin` in the game's order (see srv_game.h). */
-static int sow_path(const srv_rules *r, const srv_pos *before, int origin, int n, unsigned char *path)
-{
-    int cells = srv_cells(r), idx = origin;
-    if (n > SRV_MAX_PATH)
-        return 0;
-    for (int i = 0; i < n; i++) {
-        for (int guard = 0; guard <= cells; guard++) {
-            idx = (idx + 1) % cells;
-            if (r->kind == SRV_GAME_KALAH) {
-                if (idx != kalah_store(&r->k, !before->k.side))
-                    break;
-            } else if (before->b.active & (1u << (idx / (r->b.pits + 1)))) {
-                break;
-            }
-        }
-        path[i] = (unsigned char)idx;
-    }
+    int n = 0;
+    for (int i = 0; i < r->cells; i++)
+        if (i % (r->pits + 1) != r->pits)
+            n += p->cell[i];
     return n;
 }
 
-/* Does the path, with the capture and the end sweep, build the engine's board? */
-static int path_checks(const srv_rules *r, const srv_pos *before, const srv_pos *after, const srv_event *ev)
+void srv_start(const srv_rules *r, srv_pos *out) { game_start(r->g, out); }
+unsigned srv_legal(const srv_rules *r, const srv_pos *p) { return game_legal(r->g, p); }
+
+char *srv_move_text(const srv_rules *r, const srv_pos *p, int k, char *buf) { return game_move_format(r->g, p, k, buf, 8); }
+
+/* The next cell a seed goes to after `idx` in the family's order (see srv_game.h). */
+static int next_cell(const srv_rules *r, const srv_pos *before, int origin, int idx)
 {
-    int cells = srv_cells(r), c[SRV_MAX_CELLS];
-    const uint8_t *b = r->kind == SRV_GAME_KALAH ? before->k.cell : before->b.cell;
-    const uint8_t *a = r->kind == SRV_GAME_KALAH ? after->k.cell : after->b.cell;
-    for (int i = 0; i < cells; i++)
-        c[i] = b[i];
-    c[ev->origin] = 0;
-    for (int i = 0; i < ev->path_len; i++)
-        c[ev->path[i]]++;
-    if (r->kind == SRV_GAME_KALAH) {
-        int m = r->k.pits, store = kalah_store(&r->k, ev->mover);
-        if (ev->captured) {
-            c[store] += c[ev->capture_pit] + c[ev->capture_opposite];
-            c[ev->capture_pit] = c[ev->capture_opposite] = 0;
+    int m = r->pits;
+    for (int guard = 0; guard <= r->cells; guard++) {
+        idx = (idx + 1) % r->cells;
+        int store = idx % (m + 1) == m;
+        switch (r->fam) {
+        case SRV_KALAH:
+        case SRV_CONGKLAK:
+            if (idx != srv_store(r, !before->to_move))
+                return idx;
+            break;
+        case SRV_OWARE:
+            if (!store && idx != origin)
+                return idx;
+            break;
+        case SRV_BASICO:
+            if (srv_cell_live(r, before, idx))
+                return idx;
+            break;
         }
-        if (ev->over)
-            for (int s = 0; s < 2; s++)
-                for (int k = 0; k < m; k++) {
-                    int i = kalah_pit_index(&r->k, s, k);
-                    c[kalah_store(&r->k, s)] += c[i];
-                    c[i] = 0;
-                }
-        for (int i = 0; i < cells; i++)
-            if (c[i] != a[i])
-                return 0;
-        return 1;
     }
-    for (int i = 0; i < cells; i++)
-        if ((after->b.active & (1u << (i / (r->b.pits + 1)))) && c[i] != a[i])
+    return idx;
+}
+
+/* Sows on the copy c[] of the board before the move and records the drops (and relay pick-ups) in ev. */
+static void sow_path(const srv_rules *r, const srv_pos *before, srv_event *ev, int *c)
+{
+    int hand = c[ev->origin], idx = ev->origin, own_store = srv_store(r, ev->mover);
+    c[ev->origin] = 0;
+    ev->path_len = ev->n_pickups = 0;
+    while (hand > 0) {
+        if (ev->path_len == SRV_MAX_PATH) {
+            ev->path_len = 0;
+            return;
+        }
+        idx = next_cell(r, before, ev->origin, idx);
+        c[idx]++;
+        hand--;
+        ev->path[ev->path_len++] = (unsigned char)idx;
+        /* Congklak: a run ending in a pit that held seeds before the seed landed picks them all up. */
+        if (!hand && r->fam == SRV_CONGKLAK && idx != own_store && c[idx] > 1 &&
+            ev->n_pickups < SRV_MAX_PATH / 2) {
+            ev->pickup_at[ev->n_pickups] = (short)ev->path_len;
+            ev->pickup_cell[ev->n_pickups++] = (unsigned char)idx;
+            hand = c[idx];
+            c[idx] = 0;
+        }
+    }
+}
+
+/* Applies the capture and the end sweep of the move to c[] and says whether that is the engine's board. */
+static int path_checks(const srv_rules *r, const srv_pos *after, srv_event *ev, int *c)
+{
+    int m = r->pits, store = srv_store(r, ev->mover), last = ev->path_len ? ev->path[ev->path_len - 1] : -1;
+    ev->n_capture = 0;
+    if (ev->captured && (r->fam == SRV_KALAH || r->fam == SRV_CONGKLAK) && last >= 0) {
+        int opp = 2 * m - last;
+        ev->capture[ev->n_capture++] = (unsigned char)last;
+        ev->capture[ev->n_capture++] = (unsigned char)opp;
+        c[store] += c[last] + c[opp];
+        c[last] = c[opp] = 0;
+    }
+    if (r->fam == SRV_OWARE) {
+        if (ev->over)
+            return 1; /* majority, must-feed and max_sows ends move seeds the path does not show */
+        int got = 0;
+        for (int i = last; ev->captured && i >= 0 && (i / (m + 1)) != ev->mover && i % (m + 1) != m &&
+                           (c[i] == 2 || c[i] == 3) && ev->n_capture < SRV_MAX_CAPTURE;
+             i--) {
+            ev->capture[ev->n_capture++] = (unsigned char)i;
+            got += c[i];
+            c[store] += c[i];
+            c[i] = 0;
+        }
+        if (got != ev->captured)
+            return 0;
+    }
+    if (ev->over && r->fam != SRV_BASICO)
+        for (int s = 0; s < 2; s++)
+            for (int k = 0; k < m; k++) {
+                int i = s * (m + 1) + k;
+                c[srv_store(r, s)] += c[i];
+                c[i] = 0;
+            }
+    for (int i = 0; i < r->cells; i++)
+        if (srv_cell_live(r, after, i) && c[i] != after->cell[i])
             return 0;
     return 1;
 }
 
 int srv_play(const srv_rules *r, srv_pos *p, int k, srv_event *ev)
 {
-    if (srv_over(r, p))
+    if (p->over)
         return SRV_EOVER;
-    if (k < 0 || k >= srv_pits(r) || !(srv_legal(r, p) & (1u << k)))
+    if (k < 0 || k >= r->pits || !(srv_legal(r, p) & (1u << k)))
         return SRV_EILLEGAL;
     srv_pos before = *p;
-    srv_event e;
-    memset(&e, 0, sizeof e);
-    e.mover = srv_to_move(r, p);
-    e.move = k;
-    e.letter = srv_move_letter(r, p, k);
-    e.capture_pit = e.capture_opposite = -1;
-    if (r->kind == SRV_GAME_KALAH) {
-        kalah_step st;
-        e.origin = kalah_pit_index(&r->k, p->k.side, k);
-        if (kalah_play(&r->k, &p->k, k, &st) != KALAH_OK)
-            return SRV_EILLEGAL;
-        e.extra_turn = st.extra_turn;
-        e.over = st.over;
-        e.captured = st.captured;
-        if (st.captured) {
-            e.capture_pit = st.last;
-            e.capture_opposite = 2 * r->k.pits - st.last;
-        }
-        e.path_len = sow_path(r, &before, e.origin, before.k.cell[e.origin], e.path);
-    } else {
-        basico_step st;
-        e.origin = e.mover * (r->b.pits + 1) + k;
-        if (basico_play(&r->b, &p->b, k, &st) != BASICO_OK)
-            return SRV_EILLEGAL;
-        e.extra_turn = st.extra_turn;
-        e.finished = st.finished;
-        e.over = st.over;
-        e.path_len = sow_path(r, &before, e.origin, before.b.cell[e.origin], e.path);
+    game_step st;
+    if (game_apply(r->g, p, k, &st) != GAME_OK)
+        return SRV_EILLEGAL;
+    if (!ev)
+        return SRV_OK;
+    memset(ev, 0, offsetof(srv_event, path));
+    ev->n_pickups = ev->n_capture = 0;
+    ev->mover = before.to_move;
+    ev->move = k;
+    srv_move_text(r, &before, k, ev->letter);
+    ev->origin = ev->mover * (r->pits + 1) + k;
+    ev->extra_turn = st.extra_turn;
+    ev->relays = st.relays;
+    ev->finished = st.finished;
+    ev->over = st.over;
+    ev->captured = st.captured;
+    int c[SRV_MAX_CELLS];
+    for (int i = 0; i < r->cells; i++)
+        c[i] = before.cell[i];
+    sow_path(r, &before, ev, c);
+    if (!ev->path_len || !path_checks(r, p, ev, c)) {
+        ev->path_len = ev->n_pickups = 0;
+        if (r->fam != SRV_OWARE)
+            ev->n_capture = 0;
     }
-    if (!path_checks(r, &before, p, &e))
-        e.path_len = 0;
-    if (ev)
-        *ev = e;
     return SRV_OK;
 }
 
 int srv_move_parse(const srv_rules *r, const srv_pos *p, const char *text, char *err)
 {
-    if (srv_over(r, p)) {
+    char e[GAME_ERRLEN];
+    if (p->over) {
         set_err(err, "move '%s': the game is over", text);
         return SRV_EOVER;
     }
-    int pits = srv_pits(r), k;
-    if (r->kind == SRV_GAME_KALAH) {
-        k = kalah_move_parse(&r->k, p->k.side, text, 0);
-        if (k == KALAH_EILLEGAL) {
-            set_err(err, "move '%s': that is %s's pit, but %s is to move", text, p->k.side ? "South" : "North",
-                    p->k.side ? "North" : "South");
-            return SRV_EINVAL;
-        }
-    } else {
-        k = text[0] >= 'a' && text[0] < 'a' + pits && !text[1] ? text[0] - 'a' : -1;
-    }
+    int k = game_move_parse(r->g, p, text, e);
     if (k < 0) {
-        set_err(err, "move '%s' is not a pit letter of the player to move (%c..%c)", text,
-                srv_move_letter(r, p, 0), srv_move_letter(r, p, pits - 1));
+        set_err(err, "move '%s': %s", text, e);
         return SRV_EINVAL;
     }
-    if (!(srv_legal(r, p) & (1u << k))) {
-        set_err(err, "move '%s': the pit is empty", text);
+    if (k >= r->pits || !(srv_legal(r, p) & (1u << k))) {
+        set_err(err, "move '%s': the pit is empty%s", text, r->fam == SRV_OWARE ? " or does not feed the opponent" : "");
         return SRV_EILLEGAL;
     }
     return k;
@@ -196,30 +220,31 @@ int srv_move_parse(const srv_rules *r, const srv_pos *p, const char *text, char 
 
 int srv_pos_parse(const srv_rules *r, const char *text, srv_pos *out, char *err)
 {
-    char e[KALAH_ERRLEN];
-    memset(out, 0, sizeof *out);
-    int rc = r->kind == SRV_GAME_BASICO ? basico_pos_parse(text, &r->b, &out->b, e)
-                                        : kalah_pos_parse(text, &r->k, &out->k, NULL, e);
-    if (rc != 0) {
+    char e[GAME_ERRLEN];
+    if (game_pos_parse(r->g, text, out, e) != GAME_OK) {
         set_err(err, "position '%s': %s", text, e);
         return SRV_EINVAL;
     }
     return SRV_OK;
 }
 
-char *srv_pos_format(const srv_rules *r, const srv_pos *p, char *buf, size_t n)
-{
-    return r->kind == SRV_GAME_BASICO ? basico_pos_format(&r->b, &p->b, buf, n) : kalah_pos_format(&r->k, &p->k, buf, n);
-}
+char *srv_pos_format(const srv_rules *r, const srv_pos *p, char *buf, size_t n) { return game_pos_format(r->g, p, buf, n); }
 
 int srv_pos_equal(const srv_rules *r, const srv_pos *x, const srv_pos *y)
 {
-    char a[192], b[192];
-    srv_pos_format(r, x, a, sizeof a);
-    srv_pos_format(r, y, b, sizeof b);
-    if (r->kind == SRV_GAME_KALAH)
-        return !strcmp(a, b) && x->k.over == y->k.over && x->k.sows == y->k.sows;
-    return !strcmp(a, b) && x->b.over == y->b.over;
+    (void)r;
+    return !memcmp(x, y, sizeof *x);
+}
+
+void srv_places(const srv_rules *r, const srv_pos *p, int *places)
+{
+    double v[GAME_MAX_PLAYERS];
+    game_values(r->g, p, v);
+    for (int q = 0; q < r->players; q++) {
+        places[q] = 1;
+        for (int o = 0; o < r->players; o++)
+            places[q] += v[o] > v[q] + 1e-9;
+    }
 }
 
 cJSON *srv_board_json(const srv_rules *r, const srv_pos *p)
@@ -228,38 +253,37 @@ cJSON *srv_board_json(const srv_rules *r, const srv_pos *p)
     if (!o)
         return NULL;
     cJSON *cells = cJSON_AddArrayToObject(o, "cells"), *legal = cJSON_AddArrayToObject(o, "legal");
-    int n = srv_cells(r);
-    for (int i = 0; i < n; i++) {
-        int gone = r->kind == SRV_GAME_BASICO && !(p->b.active & (1u << (i / (r->b.pits + 1))));
-        uint8_t v = r->kind == SRV_GAME_BASICO ? p->b.cell[i] : p->k.cell[i];
-        cJSON_AddItemToArray(cells, gone ? cJSON_CreateNull() : cJSON_CreateNumber(v));
-    }
+    for (int i = 0; i < r->cells; i++)
+        cJSON_AddItemToArray(cells, srv_cell_live(r, p, i) ? cJSON_CreateNumber(p->cell[i]) : cJSON_CreateNull());
     unsigned lg = srv_legal(r, p);
-    for (int k = 0; k < srv_pits(r); k++)
-        if (lg & (1u << k)) {
-            char s[2] = {srv_move_letter(r, p, k), 0};
-            cJSON_AddItemToArray(legal, cJSON_CreateString(s));
-        }
-    cJSON_AddNumberToObject(o, "to_move", srv_to_move(r, p));
-    cJSON_AddBoolToObject(o, "over", srv_over(r, p));
-    char buf[192];
+    char buf[GAME_POS_STR];
+    for (int k = 0; k < r->pits; k++)
+        if (lg & (1u << k))
+            cJSON_AddItemToArray(legal, cJSON_CreateString(srv_move_text(r, p, k, buf)));
+    cJSON_AddNumberToObject(o, "to_move", p->to_move);
+    cJSON_AddBoolToObject(o, "over", p->over);
     cJSON_AddStringToObject(o, "position", srv_pos_format(r, p, buf, sizeof buf));
-    if (!srv_over(r, p)) {
+    if (!p->over) {
         cJSON_AddNullToObject(o, "result");
-    } else if (r->kind == SRV_GAME_KALAH) {
-        cJSON *res = cJSON_AddObjectToObject(o, "result");
-        int w = kalah_winner(&r->k, &p->k);
-        if (w)
-            cJSON_AddNumberToObject(res, "winner", w > 0 ? 0 : 1);
-        else
+        return o;
+    }
+    cJSON *res = cJSON_AddObjectToObject(o, "result"), *pl = cJSON_AddArrayToObject(res, "places");
+    int places[GAME_MAX_PLAYERS], score;
+    srv_places(r, p, places);
+    for (int q = 0; q < r->players; q++)
+        cJSON_AddItemToArray(pl, cJSON_CreateNumber(places[q]));
+    if (game_score(r->g, p, 0, &score)) {
+        cJSON *sc = cJSON_AddArrayToObject(res, "scores");
+        for (int q = 0; q < r->players; q++) {
+            game_score(r->g, p, q, &score);
+            cJSON_AddItemToArray(sc, cJSON_CreateNumber(score));
+        }
+    }
+    if (r->players == 2) {
+        if (places[0] == places[1])
             cJSON_AddNullToObject(res, "winner");
-        cJSON *st = cJSON_AddArrayToObject(res, "stores");
-        cJSON_AddItemToArray(st, cJSON_CreateNumber(p->k.cell[r->k.pits]));
-        cJSON_AddItemToArray(st, cJSON_CreateNumber(p->k.cell[2 * r->k.pits + 1]));
-    } else {
-        cJSON *res = cJSON_AddObjectToObject(o, "result"), *pl = cJSON_AddArrayToObject(res, "places");
-        for (int q = 0; q < r->b.players; q++)
-            cJSON_AddItemToArray(pl, cJSON_CreateNumber(p->b.place[q]));
+        else
+            cJSON_AddNumberToObject(res, "winner", places[0] < places[1] ? 0 : 1);
     }
     return o;
 }
@@ -269,22 +293,24 @@ cJSON *srv_event_json(const srv_event *ev)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    char s[2] = {ev->letter, 0};
     cJSON_AddNumberToObject(o, "mover", ev->mover);
-    cJSON_AddStringToObject(o, "move", s);
+    cJSON_AddStringToObject(o, "move", ev->letter);
     cJSON_AddNumberToObject(o, "pit", ev->origin);
-    cJSON *path = cJSON_AddArrayToObject(o, "path");
+    cJSON *path = cJSON_AddArrayToObject(o, "path"), *pk = cJSON_AddArrayToObject(o, "pickups");
     for (int i = 0; i < ev->path_len; i++)
         cJSON_AddItemToArray(path, cJSON_CreateNumber(ev->path[i]));
-    cJSON_AddBoolToObject(o, "extra_turn", ev->extra_turn);
-    cJSON_AddNumberToObject(o, "captured", ev->captured);
-    if (ev->captured) {
-        cJSON_AddNumberToObject(o, "capture_pit", ev->capture_pit);
-        cJSON_AddNumberToObject(o, "capture_opposite", ev->capture_opposite);
-    } else {
-        cJSON_AddNullToObject(o, "capture_pit");
-        cJSON_AddNullToObject(o, "capture_opposite");
+    for (int i = 0; i < ev->n_pickups; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddNumberToObject(x, "at", ev->pickup_at[i]);
+        cJSON_AddNumberToObject(x, "cell", ev->pickup_cell[i]);
+        cJSON_AddItemToArray(pk, x);
     }
+    cJSON_AddBoolToObject(o, "extra_turn", ev->extra_turn);
+    cJSON_AddNumberToObject(o, "relays", ev->relays);
+    cJSON_AddNumberToObject(o, "captured", ev->captured);
+    cJSON *cc = cJSON_AddArrayToObject(o, "capture_cells");
+    for (int i = 0; i < ev->n_capture; i++)
+        cJSON_AddItemToArray(cc, cJSON_CreateNumber(ev->capture[i]));
     cJSON_AddBoolToObject(o, "finished", ev->finished);
     cJSON_AddBoolToObject(o, "over", ev->over);
     return o;
@@ -295,14 +321,15 @@ cJSON *srv_layout_json(const srv_rules *r)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    char buf[192];
-    cJSON_AddStringToObject(o, "kind", r->kind == SRV_GAME_BASICO ? "basico" : "kalah");
-    cJSON_AddStringToObject(o, "rules", srv_rules_format(r, buf, sizeof buf));
-    cJSON_AddNumberToObject(o, "players", srv_players(r));
-    cJSON_AddNumberToObject(o, "pits", srv_pits(r));
-    cJSON_AddNumberToObject(o, "cells", srv_cells(r));
+    cJSON_AddStringToObject(o, "kind", game_name(r->g));
+    cJSON_AddStringToObject(o, "board", r->fam == SRV_BASICO ? "ring" : "rows");
+    cJSON_AddStringToObject(o, "rules", srv_rules_spec(r));
+    cJSON_AddNumberToObject(o, "players", r->players);
+    cJSON_AddNumberToObject(o, "pits", r->pits);
+    cJSON_AddNumberToObject(o, "cells", r->cells);
+    cJSON_AddNumberToObject(o, "seeds", game_seeds(r->g));
     cJSON *st = cJSON_AddArrayToObject(o, "stores");
-    for (int q = 0; q < srv_players(r); q++)
+    for (int q = 0; q < r->players; q++)
         cJSON_AddItemToArray(st, cJSON_CreateNumber(srv_store(r, q)));
     return o;
 }

@@ -8,15 +8,16 @@
 
 #include "env/errbuf.h"
 #include "eval/agent.h"
-#include "eval/basico_agent.h"
+#include "eval/game_agent.h"
 
 #define set_err(err, ...) errbuf_set(err, SRV_ERRLEN, __VA_ARGS__)
 
+/* Kalah plays through eval/agent.h (the fast path, whose searches report their statistics); every other
+ * game through eval/game_agent.h. */
 struct srv_player {
-    srv_game_kind kind;
     int pits;
     agent *k;
-    basico_agent *b;
+    game_agent *b;
 };
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -80,6 +81,14 @@ int srv_spec_bound(const char *spec, int max_ms, int max_sims, char *out, size_t
             set_err(err, "agent '%s': depth above 8 plies is above the server's bound", spec);
             return SRV_EINVAL;
         }
+    } else if (kind_len == 5 && !strncmp(spec, "solve", 5)) {
+        long long nodes = spec_number(spec, "nodes");
+        if (nodes > SRV_SOLVE_AGENT_NODES) {
+            set_err(err, "agent '%s': nodes=%lld is above the server's bound of %d", spec, nodes, SRV_SOLVE_AGENT_NODES);
+            return SRV_EINVAL;
+        }
+        if (nodes == -1)
+            snprintf(out, n, "%s%snodes=%d", spec, spec[kind_len] == ':' ? "," : ":", SRV_SOLVE_AGENT_NODES);
     }
     return SRV_OK;
 }
@@ -91,14 +100,13 @@ srv_player *srv_player_create(const char *spec, const srv_rules *r, char *err)
         set_err(err, "out of memory");
         return NULL;
     }
-    pl->kind = r->kind;
-    pl->pits = srv_pits(r);
+    pl->pits = r->pits;
     char e[AGENT_ERRLEN];
     pthread_mutex_lock(&create_lock);
-    if (r->kind == SRV_GAME_BASICO)
-        pl->b = basico_agent_create(spec, &r->b, e);
-    else
+    if (r->fam == SRV_KALAH)
         pl->k = agent_create(spec, &r->k, e);
+    else
+        pl->b = game_agent_create(spec, r->g, e);
     pthread_mutex_unlock(&create_lock);
     if (!pl->k && !pl->b) {
         set_err(err, "%s", e);
@@ -113,36 +121,52 @@ void srv_player_free(srv_player *pl)
     if (!pl)
         return;
     agent_free(pl->k);
-    basico_agent_free(pl->b);
+    game_agent_free(pl->b);
     free(pl);
+}
+
+/* The Kalah agents see a kalah_pos: the same cells, side and sow count as the game_pos of "kalah"
+ * (env/game_kalah.c). */
+static kalah_pos as_kalah(const srv_pos *p)
+{
+    kalah_pos k;
+    memset(&k, 0, sizeof k);
+    memcpy(k.cell, p->cell, KALAH_CELLS);
+    k.side = p->to_move;
+    k.over = p->over;
+    k.sows = p->ply;
+    return k;
 }
 
 void srv_player_new_game(srv_player *pl, const srv_pos *start, uint64_t seed)
 {
+    kalah_pos k = as_kalah(start);
     if (pl->k)
-        agent_new_game(pl->k, &start->k, seed);
+        agent_new_game(pl->k, &k, seed);
     else
-        basico_agent_new_game(pl->b, &start->b, seed);
+        game_agent_new_game(pl->b, start, seed);
 }
 
 void srv_player_notify(srv_player *pl, const srv_pos *before, int move)
 {
+    kalah_pos k = as_kalah(before);
     if (pl->k)
-        agent_notify(pl->k, &before->k, move);
+        agent_notify(pl->k, &k, move);
     else
-        basico_agent_notify(pl->b, &before->b, move);
+        game_agent_notify(pl->b, before, move);
 }
 
 int srv_player_choose(srv_player *pl, const srv_pos *p, int *move, char *err)
 {
-    int rc = pl->k ? agent_choose(pl->k, &p->k, move) : basico_agent_choose(pl->b, &p->b, move);
+    kalah_pos k = as_kalah(p);
+    int rc = pl->k ? agent_choose(pl->k, &k, move) : game_agent_choose(pl->b, p, move);
     if (rc == AGENT_OK)
         return SRV_OK;
     if (rc == AGENT_EOVER) {
         set_err(err, "the game is over");
         return SRV_EOVER;
     }
-    set_err(err, "%s", pl->k ? agent_error(pl->k) : basico_agent_error(pl->b));
+    set_err(err, "%s", pl->k ? agent_error(pl->k) : game_agent_error(pl->b));
     return SRV_EFAIL;
 }
 
@@ -164,8 +188,8 @@ cJSON *srv_player_view(const srv_player *pl)
     int pits = pl->pits;
     if (pl->k)
         agent_last_stats(pl->k, &st);
-    cJSON_AddStringToObject(o, "kind", pl->k ? agent_kind(pl->k) : basico_agent_kind(pl->b));
-    cJSON_AddStringToObject(o, "spec", pl->k ? agent_spec(pl->k) : basico_agent_spec(pl->b));
+    cJSON_AddStringToObject(o, "kind", pl->k ? agent_kind(pl->k) : game_agent_kind(pl->b));
+    cJSON_AddStringToObject(o, "spec", pl->k ? agent_spec(pl->k) : game_agent_spec(pl->b));
     int ok = st.valid;
     if (ok && st.have_prior)
         cJSON_AddItemToObject(o, "prior", float_array(st.prior, pits));

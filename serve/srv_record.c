@@ -11,16 +11,23 @@
 
 #define set_err(err, ...) errbuf_set(err, SRV_ERRLEN, __VA_ARGS__)
 
-/* The básico result token: places per seat joined by '-', or "*". */
-static void basico_result(const srv_rules *r, const srv_pos *p, char *buf, size_t n)
+/* The result token of the generic layout: two-player games 1-0 / 0-1 / 1/2-1/2, others the places per
+ * seat joined by '-'; "*" while unfinished. */
+static void result_token(const srv_rules *r, const srv_pos *p, char *buf, size_t n)
 {
-    if (!p->b.over) {
+    int places[SRV_MAX_PLAYERS];
+    if (!p->over) {
         snprintf(buf, n, "*");
         return;
     }
+    srv_places(r, p, places);
+    if (r->players == 2) {
+        snprintf(buf, n, "%s", places[0] == places[1] ? "1/2-1/2" : places[0] < places[1] ? "1-0" : "0-1");
+        return;
+    }
     size_t at = 0;
-    for (int q = 0; q < r->b.players && at < n; q++)
-        at += (size_t)snprintf(buf + at, n - at, "%s%d", q ? "-" : "", p->b.place[q]);
+    for (int q = 0; q < r->players && at < n; q++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%d", q ? "-" : "", places[q]);
 }
 
 /* A tag value with \" and \\ escaped, as eval/record.h writes them. */
@@ -43,10 +50,15 @@ char *srv_record_write(const srv_rules *r, const srv_pos *start, const uint8_t *
         return NULL;
     }
     int ok = 1;
-    if (r->kind == SRV_GAME_KALAH) {
+    if (r->fam == SRV_KALAH) {
         record_game g = {0};
         char e[RECORD_ERRLEN];
-        record_game_init(&g, &r->k, &start->k);
+        kalah_pos ks;
+        memset(&ks, 0, sizeof ks);
+        memcpy(ks.cell, start->cell, KALAH_CELLS);
+        ks.side = start->to_move;
+        ks.over = start->over;
+        record_game_init(&g, &r->k, &ks);
         ok = record_set(&g.event, "sowzero serve") == RECORD_OK && record_set(&g.south, names[0]) == RECORD_OK &&
              record_set(&g.north, names[1]) == RECORD_OK;
         for (int i = 0; ok && i < n; i++)
@@ -59,25 +71,28 @@ char *srv_record_write(const srv_rules *r, const srv_pos *start, const uint8_t *
         }
         record_game_clear(&g);
     } else {
-        char buf[192], res[32];
+        char buf[GAME_POS_STR], res[32], mv[8];
         srv_pos p = *start, s0;
         srv_start(r, &s0);
         put_tag(f, "Event", "sowzero serve");
-        put_tag(f, "Rules", srv_rules_format(r, buf, sizeof buf));
-        for (int q = 0; q < r->b.players; q++) {
+        put_tag(f, "Rules", srv_rules_spec(r));
+        for (int q = 0; q < r->players; q++) {
             char tag[16];
             snprintf(tag, sizeof tag, "Seat%d", q);
             put_tag(f, tag, names[q]);
         }
         if (!srv_pos_equal(r, start, &s0))
             put_tag(f, "Start", srv_pos_format(r, start, buf, sizeof buf));
+        srv_pos end = p;
         for (int i = 0; i < n; i++)
-            srv_play(r, &p, moves[i], NULL);
-        basico_result(r, &p, res, sizeof res);
+            srv_play(r, &end, moves[i], NULL);
+        result_token(r, &end, res, sizeof res);
         put_tag(f, "Result", res);
         fputc('\n', f);
-        for (int i = 0; i < n; i++)
-            fprintf(f, "%c%s", 'a' + moves[i], (i + 1) % 30 ? " " : "\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(f, "%s%s", srv_move_text(r, &p, moves[i], mv), (i + 1) % 30 ? " " : "\n");
+            srv_play(r, &p, moves[i], NULL);
+        }
         fprintf(f, "%s\n\n", res);
     }
     if (fclose(f) || !ok) {
@@ -109,7 +124,7 @@ static int tag_value(const char *text, const char *name, char *buf, size_t n)
     return 0;
 }
 
-static int read_basico(const char *text, srv_rules *r, srv_pos *start, uint8_t **moves, int *n, char *err)
+static int read_generic(const char *text, srv_rules *r, srv_pos *start, uint8_t **moves, int *n, char *err)
 {
     char buf[256], want[64];
     if (tag_value(text, "Start", buf, sizeof buf) && srv_pos_parse(r, buf, start, err) != SRV_OK)
@@ -167,7 +182,7 @@ static int read_basico(const char *text, srv_rules *r, srv_pos *start, uint8_t *
         l = e + 1;
     }
     char got[64];
-    basico_result(r, &p, got, sizeof got);
+    result_token(r, &p, got, sizeof got);
     if (!seen_result || strcmp(got, want)) {
         set_err(err, "the record's result '%s' %s; replaying its moves gives '%s'", want,
                 seen_result ? "does not match" : "does not end the movetext", got);
@@ -191,8 +206,12 @@ int srv_record_read(const char *text, srv_rules *r, srv_pos *start, uint8_t **mo
     if (srv_rules_parse(spec, r, err) != SRV_OK)
         return SRV_EINVAL;
     srv_start(r, start);
-    if (r->kind == SRV_GAME_BASICO)
-        return read_basico(text, r, start, moves, n, err);
+    if (r->fam != SRV_KALAH) {
+        int rc = read_generic(text, r, start, moves, n, err);
+        if (rc != SRV_OK)
+            srv_rules_free(r);
+        return rc;
+    }
     FILE *f = fmemopen((void *)text, strlen(text), "r");
     char e[RECORD_ERRLEN];
     record_reader *rd = f ? record_reader_from_stream(f, "record", e) : NULL;
@@ -200,6 +219,7 @@ int srv_record_read(const char *text, srv_rules *r, srv_pos *start, uint8_t **mo
         if (f)
             fclose(f);
         set_err(err, "%s", f ? e : "out of memory");
+        srv_rules_free(r);
         return SRV_EINVAL;
     }
     record_game g = {0};
@@ -208,14 +228,28 @@ int srv_record_read(const char *text, srv_rules *r, srv_pos *start, uint8_t **mo
     fclose(f);
     if (rc != RECORD_OK) {
         set_err(err, "%s", rc == RECORD_EOF ? "the record holds no game" : e);
+        srv_rules_free(r);
         return SRV_EINVAL;
     }
-    r->k = g.rules;
-    start->k = g.start;
+    /* The record's rules and start (the reader canonicalised them) as the game interface sees them. */
+    char canon[128], pos[80];
+    kalah_rules_format(&g.rules, canon, sizeof canon);
+    kalah_pos_format(&g.rules, &g.start, pos, sizeof pos);
+    srv_rules_free(r);
     *moves = malloc((size_t)g.n_moves + 1);
-    if (!*moves) {
-        record_game_clear(&g);
+    int bad = !*moves;
+    if (bad)
         set_err(err, "out of memory");
+    else if (srv_rules_parse(canon, r, err) != SRV_OK)
+        bad = 1;
+    else if (srv_pos_parse(r, pos, start, err) != SRV_OK) {
+        srv_rules_free(r);
+        bad = 1;
+    }
+    if (bad) {
+        free(*moves);
+        *moves = NULL;
+        record_game_clear(&g);
         return SRV_EINVAL;
     }
     memcpy(*moves, g.moves, (size_t)g.n_moves);

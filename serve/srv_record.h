@@ -4,15 +4,17 @@
  * [Event "sowzero serve"], the seats' agent specs ("human" for the page's player) and [Start] when the
  * game did not start from the rules' start position.
  *
- * Mancala básico has no record format in eval/record.h (it is Kalah's); its games use the same layout:
+ * The other games (Congklak, Oware, Mancala básico) have no record format in eval/record.h (it is
+ * Kalah's); their games use the same layout:
  *
  *   [Event "sowzero serve"]
  *   [Rules "basico:players=3,pits=6,seeds=4,full_ranking=1"]
  *   [Seat0 "human"] [Seat1 "greedy"] [Seat2 "greedy"]   one tag per seat, each on its own line
  *   [Start "..."]                                        optional (basico_pos_format notation)
- *   [Result "2-1-3"]                                     each seat's final place, '-'-joined; "*" unfinished
+ *   [Result "2-1-3"]                                     two players: 1-0, 0-1, 1/2-1/2; more: each seat's
+ *                                                        final place, '-'-joined; "*" unfinished
  *   <blank line>
- *   a c f b ... 2-1-3                                    the movers' pit letters, then the result token
+ *   a c f b ... 2-1-3                                    the moves in the game's notation, then the result
  *
  * The reader takes either format (by the game of the Rules tag), validates every move by replaying it and
  * the result token against the replayed end. Library code: errors are codes with messages (SRV_ERRLEN).
@@ -29,8 +31,9 @@
 char *srv_record_write(const srv_rules *r, const srv_pos *start, const uint8_t *moves, int n,
                        const char *const *names, char *err);
 
-/* Reads the first game of text: its rules, start and moves (*moves malloc'd, caller frees; *n of them).
- * SRV_OK, or SRV_EINVAL with "line L: ..." (básico) or eval/record.h's message in err. */
+/* Reads the first game of text: its rules (*r owns its game on success: srv_rules_free), start and moves
+ * (*moves malloc'd, caller frees; *n of them). SRV_OK, or SRV_EINVAL with "line L: ..." or eval/record.h's
+ * message in err (nothing to free then). */
 int srv_record_read(const char *text, srv_rules *r, srv_pos *start, uint8_t **moves, int *n, char *err);
 
 #endif

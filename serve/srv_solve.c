@@ -1,9 +1,12 @@
-/* srv_solve.c — exact values of every move of a small Kalah position (see srv_solve.h). */
+/* srv_solve.c — exact values of every move of a small position (see srv_solve.h). */
 #include "serve/srv_solve.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "eval/alphabeta.h"
+#include "eval/game_search.h"
 
 /* 4 MiB of table per call: solving positions of up to ~20 seeds needs no more, and a call allocates it
  * afresh so concurrent analyses share nothing. */
@@ -18,6 +21,52 @@ static cJSON *refuse(cJSON *o, const char *reason)
     return o;
 }
 
+/* The exact final margin for the mover after slot k, or 0 with *known = 0 when not solved in budget. */
+static int move_value(const srv_rules *r, ab_search *ab, const srv_pos *p, int k, uint64_t budget, int *known,
+                      uint64_t *nodes, double *secs)
+{
+    srv_pos c = *p;
+    int mover = p->to_move;
+    srv_play(r, &c, k, NULL);
+    *known = 0;
+    if (c.over) {
+        int d = game_margin(r->g, &c);
+        *known = 1;
+        return mover ? -d : d;
+    }
+    int v = 0;
+    if (ab) {
+        kalah_pos kc;
+        memset(&kc, 0, sizeof kc);
+        memcpy(kc.cell, c.cell, KALAH_CELLS);
+        kc.side = c.to_move;
+        kc.sows = c.ply;
+        ab_limits lim = {0};
+        lim.exact = 1;
+        lim.nodes = budget;
+        ab_result res = {0};
+        if (ab_think(ab, &kc, &lim, &res) == AB_OK && res.exact) {
+            v = res.value;
+            *known = 1;
+        }
+        *nodes += res.nodes;
+        *secs += res.seconds;
+    } else {
+        gs_solution sol = {0};
+        struct timespec t0, t1;
+        char err[GAME_ERRLEN];
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if (gs_solve(r->g, &c, budget, &sol, err) == GAME_OK) {
+            v = sol.value;
+            *known = 1;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        *nodes += sol.nodes;
+        *secs += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    }
+    return c.to_move == mover ? v : -v;
+}
+
 cJSON *srv_solve_moves(const srv_rules *r, const srv_pos *p, int max_seeds, uint64_t nodes)
 {
     cJSON *o = cJSON_CreateObject();
@@ -25,51 +74,28 @@ cJSON *srv_solve_moves(const srv_rules *r, const srv_pos *p, int max_seeds, uint
         return NULL;
     cJSON_AddNumberToObject(o, "max_seeds", max_seeds);
     cJSON_AddNumberToObject(o, "budget", (double)nodes);
-    if (r->kind != SRV_GAME_KALAH)
-        return refuse(o, "no exact solver for this game");
-    const kalah_rules *kr = &r->k;
-    const kalah_pos *kp = &p->k;
-    if (kp->over)
+    if (r->players != 2 || !game_has_margin(r->g))
+        return refuse(o, "no exact solver for this game (two-player games with a margin only)");
+    if (p->over)
         return refuse(o, "the game is over");
-    int in_pits = 0, m = kr->pits;
-    for (int i = 0; i < 2 * m + 2; i++)
-        if (i != m && i != 2 * m + 1)
-            in_pits += kp->cell[i];
+    int in_pits = srv_pit_seeds(r, p);
     if (in_pits > max_seeds) {
         char why[96];
         snprintf(why, sizeof why, "%d seeds in the pits; the solver runs from %d", in_pits, max_seeds);
         return refuse(o, why);
     }
-    ab_search *s = ab_create(kr, SOLVE_TT_MB, NULL);
-    if (!s)
+    ab_search *ab = NULL;
+    if (r->fam == SRV_KALAH && !(ab = ab_create(&r->k, SOLVE_TT_MB, NULL)))
         return refuse(o, "out of memory for the solver");
-    unsigned legal = kalah_legal(kr, kp);
-    int n_legal = __builtin_popcount(legal), all = 1, have = 0, best = 0, val[KALAH_MAX_PITS] = {0};
-    int known[KALAH_MAX_PITS] = {0};
+    unsigned legal = srv_legal(r, p);
+    int n_legal = __builtin_popcount(legal), all = 1, have = 0, best = 0, val[GAME_MAX_MOVES] = {0};
+    int known[GAME_MAX_MOVES] = {0};
     uint64_t used = 0;
     double secs = 0;
-    for (int k = 0; k < m; k++) {
+    for (int k = 0; k < r->pits; k++) {
         if (!(legal & (1u << k)))
             continue;
-        kalah_pos c = *kp;
-        kalah_play(kr, &c, k, NULL);
-        int mover = kp->side;
-        if (c.over) {
-            int d = kalah_margin(kr, &c);
-            val[k] = mover ? -d : d;
-            known[k] = 1;
-        } else {
-            ab_limits lim = {0};
-            lim.exact = 1;
-            lim.nodes = nodes / (uint64_t)n_legal + 1;
-            ab_result res = {0};
-            if (ab_think(s, &c, &lim, &res) == AB_OK && res.exact) {
-                val[k] = c.side == mover ? res.value : -res.value;
-                known[k] = 1;
-            }
-            used += res.nodes;
-            secs += res.seconds;
-        }
+        val[k] = move_value(r, ab, p, k, nodes / (uint64_t)n_legal + 1, &known[k], &used, &secs);
         if (!known[k])
             all = 0;
         else if (!have || val[k] > best) {
@@ -77,19 +103,18 @@ cJSON *srv_solve_moves(const srv_rules *r, const srv_pos *p, int max_seeds, uint
             have = 1;
         }
     }
-    ab_free(s);
+    ab_free(ab);
     cJSON_AddBoolToObject(o, "solved", all);
     if (all)
         cJSON_AddNullToObject(o, "reason");
     else
         cJSON_AddStringToObject(o, "reason", "a move was not solved within the node budget");
     cJSON *v = cJSON_AddArrayToObject(o, "values"), *b = cJSON_AddArrayToObject(o, "best");
-    for (int k = 0; k < m; k++) {
+    char text[8];
+    for (int k = 0; k < r->pits; k++) {
         cJSON_AddItemToArray(v, known[k] ? cJSON_CreateNumber(val[k]) : cJSON_CreateNull());
-        if (all && known[k] && val[k] == best) {
-            char l[2] = {kalah_move_letter(kp->side, k), 0};
-            cJSON_AddItemToArray(b, cJSON_CreateString(l));
-        }
+        if (all && known[k] && val[k] == best)
+            cJSON_AddItemToArray(b, cJSON_CreateString(srv_move_text(r, p, k, text)));
     }
     cJSON_AddNumberToObject(o, "nodes", (double)used);
     cJSON_AddNumberToObject(o, "seconds", secs);

@@ -81,10 +81,11 @@ def play(c, sess, rng, limit=3000):
 
 def concurrent_games(srv):
     c = srv.conn()
-    kinds = [(KALAH, "random"), (KALAH, "greedy"), (BASICO, "random"), (BASICO, "greedy")]
+    kinds = [(KALAH, "random"), (KALAH, "greedy"), (BASICO, "random"), (BASICO, "greedy"),
+             ("congklak", "random"), ("oware", "greedy"), (KALAH, "ab"), ("basico:players=4", "random")]
     sessions = []
     for i in range(200):
-        game, agent = kinds[i % 4]
+        game, agent = kinds[i % len(kinds)]
         st = ok(c, "POST", "/api/new", {"game": game, "agent": agent, "side": ["first", "second", "random"][i % 3]})
         sessions.append((game, st["session"]))
     finals, errors = {}, []
@@ -127,7 +128,7 @@ def concurrent_games(srv):
         rr = ok(c, "POST", "/api/replay", {"record": rec})
         if rr["steps"][-1]["board"]["cells"] != st["board"]["cells"]:
             fail(f"game {s}: its downloaded record replays to another board")
-        if i % 10 == 0:
+        if i % 5 == 0:
             out = subprocess.run([BIN, "replay", "--rules", game, "--json", *st["moves"]], capture_output=True,
                                  text=True, timeout=60)
             pos = json.loads(out.stdout)["positions"][-1]

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Drives `sowzero serve` in headless Chromium (issue 19): whole games of Kalah and of Mancala basico
-(3 players) against `random` and `greedy`, every board the page shows after a move checked against
+(3 players) against `random` and `greedy`, and one of Congklak (relay sowing) against `random`, every board the page shows after a move checked against
 `sowzero replay --json` of the moves so far, plus undo, hint, analysis and the replay of a downloaded
 record; screenshots go to OUT_DIR.
 
@@ -235,10 +235,13 @@ def main():
         total += n
         driver.save_screenshot(os.path.join(OUT, "serve-basico-over.png"))
         steps += check_replay(page, basico, sess_b)
+        congklak = "congklak:pits=7,seeds=7,capture=opposite,end=either-empty,max_sows=0"
+        n, _ = play_game(page, congklak, "random", "first", rng, animate_moves=1, shot="serve-congklak.png")
+        total += n
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "409" not in e["message"]]
         if errors:
             fail(f"browser console errors: {errors}")
-        print(f"ok: 4 games, {total} boards after moves checked against sowzero replay, {steps} replay steps")
+        print(f"ok: 5 games, {total} boards after moves checked against sowzero replay, {steps} replay steps")
     finally:
         if driver:
             driver.quit()

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "eval/alphabeta.h"
+#include "eval/game_search.h"
 #include "serve/srv_app.h"
 #include "serve/srv_game.h"
 #include "serve/srv_player.h"
@@ -44,25 +45,54 @@ static void test_kalah_events(void **state)
     for (int i = 0; i < 4; i++)
         assert_int_equal(ev.path[i], want[i]);
     assert_true(ev.extra_turn);
-    assert_int_equal(ev.letter, 'c');
+    assert_string_equal(ev.letter, "c");
     /* A capture that also ends the game: a's seed lands in the empty b, opposite E (index 11) holds 4. */
     char err[SRV_ERRLEN];
     assert_int_equal(srv_pos_parse(&r, "1,0,0,0,0,0,23,4,4,4,4,4,4,0 S", &p, err), SRV_OK);
     assert_int_equal(srv_play(&r, &p, 0, &ev), SRV_OK);
     assert_int_equal(ev.captured, 5);
-    assert_int_equal(ev.capture_pit, 1);
-    assert_int_equal(ev.capture_opposite, 11);
+    assert_int_equal(ev.n_capture, 2);
+    assert_int_equal(ev.capture[0], 1);
+    assert_int_equal(ev.capture[1], 11);
     assert_true(ev.over);
     assert_int_equal(ev.path_len, 1);
-    assert_int_equal(p.k.cell[6], 28);
-    assert_int_equal(p.k.cell[13], 20);
+    assert_int_equal(p.cell[6], 28);
+    assert_int_equal(p.cell[13], 20);
     /* North's letters are upper case; an empty pit and the opponent's pit are refused. */
     srv_start(&r, &p);
     srv_play(&r, &p, 0, NULL);
-    assert_int_equal(srv_move_letter(&r, &p, 0), 'A');
+    char text[8];
+    assert_string_equal(srv_move_text(&r, &p, 0, text), "A");
     assert_int_equal(srv_move_parse(&r, &p, "a", err), SRV_EINVAL);
     assert_int_equal(srv_move_parse(&r, &p, "B", err), 1);
     assert_int_equal(srv_play(&r, &p, 7, NULL), SRV_EILLEGAL);
+    srv_rules_free(&r);
+    /* A game the page cannot draw does not exist; an unknown one is named. */
+    assert_int_equal(srv_rules_parse("chess", &r, err), SRV_EINVAL);
+    assert_non_null(strstr(err, "chess"));
+}
+
+/* Congklak (DESIGN.md §1.3): a relay picks up the pit where a run ends when it held seeds. From
+ * 1,1,0,... South sows a: the seed lands in b, which held one, so both are picked up and sown on into c
+ * and d (empty: the turn ends there, a capture if the opposite pit holds seeds). */
+static void test_congklak_relay(void **state)
+{
+    (void)state;
+    srv_rules r = rules_of("congklak:pits=3,seeds=2");
+    srv_pos p;
+    srv_event ev;
+    char err[SRV_ERRLEN];
+    assert_int_equal(srv_pos_parse(&r, "1,1,0,0,2,2,2,4 S", &p, err), SRV_OK);
+    assert_int_equal(srv_play(&r, &p, 0, &ev), SRV_OK);
+    assert_int_equal(ev.relays, 1);
+    assert_int_equal(ev.n_pickups, 1);
+    assert_int_equal(ev.pickup_cell[0], 1);
+    assert_int_equal(ev.pickup_at[0], 1);
+    assert_int_equal(ev.path_len, 3);
+    assert_int_equal(ev.path[0], 1);
+    assert_int_equal(ev.path[1], 2);
+    assert_int_equal(ev.path[2], 3);
+    srv_rules_free(&r);
 }
 
 /* Random games of many rule sets: every move's seed-by-seed path, with the capture and the end sweep,
@@ -73,7 +103,9 @@ static void test_paths_rebuild_the_engine(void **state)
     const char *specs[] = {"kalah", "kalah:pits=4,seeds=3", "kalah:capture=always", "kalah:capture=none",
                            "kalah:end=mover-empty", "kalah:pits=6,seeds=12", "kalah:pits=7,seeds=18",
                            "kalah:pits=1,seeds=1", "basico:players=2", "basico:players=3", "basico:players=4",
-                           "basico:players=4,pits=4,seeds=3", "basico:players=2,pits=7,full_ranking=0"};
+                           "basico:players=4,pits=4,seeds=3", "basico:players=2,pits=7,full_ranking=0",
+                           "congklak", "congklak:pits=5,seeds=3,capture=always", "congklak:capture=none",
+                           "oware", "oware:grand_slam=capture", "oware:pits=4,seeds=3"};
     uint64_t seed = 19;
     long moves = 0, laps = 0;
     for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
@@ -87,14 +119,15 @@ static void test_paths_rebuild_the_engine(void **state)
                 for (;; k++)
                     if (legal & (1u << k) && pick-- == 0)
                         break;
-                const uint8_t *cells = r.kind == SRV_GAME_KALAH ? p.k.cell : p.b.cell;
-                int origin = r.kind == SRV_GAME_KALAH ? kalah_pit_index(&r.k, p.k.side, k)
-                                                      : p.b.to_move * (r.b.pits + 1) + k;
-                int sown = cells[origin];
+                int origin = p.to_move * (r.pits + 1) + k, sown = p.cell[origin];
                 srv_event ev;
                 assert_int_equal(srv_play(&r, &p, k, &ev), SRV_OK);
-                if (ev.path_len != sown)
-                    fail_msg("%s: a move of %d seeds from %d got a path of %d", specs[s], sown, origin, ev.path_len);
+                /* Congklak's path also holds the relayed seeds: one pick-up per relay of the engine. */
+                if (r.fam == SRV_CONGKLAK ? ev.path_len < sown || ev.n_pickups != ev.relays : ev.path_len != sown)
+                    fail_msg("%s: a move of %d seeds from %d got a path of %d (%d pick-ups, %d relays)", specs[s],
+                             sown, origin, ev.path_len, ev.n_pickups, ev.relays);
+                if (ev.captured && !ev.n_capture && !(r.fam == SRV_OWARE && ev.over))
+                    fail_msg("%s: a capture of %d without its cells", specs[s], ev.captured);
                 for (int i = 0; i < ev.path_len; i++)
                     if (ev.path[i] == origin)
                         laps++;
@@ -102,6 +135,7 @@ static void test_paths_rebuild_the_engine(void **state)
             }
             assert_true(srv_over(&r, &p));
         }
+        srv_rules_free(&r);
     }
     assert_true(moves > 10000);
     assert_true(laps > 0); /* full laps (the origin receiving a seed) were exercised */
@@ -138,17 +172,22 @@ static void test_spec_bound(void **state)
     assert_int_equal(cJSON_GetObjectItem(v, "depth")->valueint, 4);
     cJSON_Delete(v);
     srv_player_free(pl);
+    srv_rules_free(&r);
     srv_rules b = rules_of("basico:players=3");
-    assert_null(srv_player_create("ab", &b, err)); /* a Kalah-only kind */
+    assert_null(srv_player_create("ab", &b, err)); /* two players only */
+    srv_rules_free(&b);
+    assert_int_equal(srv_spec_bound("solve", 500, 1000, out, sizeof out, err), SRV_OK);
+    assert_string_equal(out, "solve:nodes=5000000");
+    assert_int_equal(srv_spec_bound("solve:nodes=99000000", 500, 1000, out, sizeof out, err), SRV_EINVAL);
 }
 
 /* Written records read back to the same game, for both formats; a wrong result is refused. */
 static void test_records(void **state)
 {
     (void)state;
-    const char *specs[] = {"kalah", "basico:players=3"};
+    const char *specs[] = {"kalah", "basico:players=3", "congklak", "oware"};
     uint64_t seed = 7;
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 4; s++) {
         srv_rules r = rules_of(specs[s]), r2;
         srv_pos p, start, start2;
         srv_start(&r, &start);
@@ -159,7 +198,7 @@ static void test_records(void **state)
             unsigned legal = srv_legal(&r, &p);
             int k;
             do
-                k = (int)(rng_next(&seed) % (uint64_t)srv_pits(&r));
+                k = (int)(rng_next(&seed) % (uint64_t)r.pits);
             while (!(legal & (1u << k)));
             srv_play(&r, &p, k, NULL);
             moves[n++] = (uint8_t)k;
@@ -175,13 +214,16 @@ static void test_records(void **state)
         assert_int_equal(n2, n);
         assert_memory_equal(back, moves, (size_t)n);
         assert_true(srv_pos_equal(&r, &start, &start2));
+        assert_string_equal(srv_rules_spec(&r2), srv_rules_spec(&r));
         free(back);
+        srv_rules_free(&r2);
         /* Corrupt the result tag: the reader replays and refuses. */
         char *res = strstr(text, "[Result \"");
         assert_non_null(res);
         res[9] = res[9] == '1' ? '2' : '1';
         assert_int_equal(srv_record_read(text, &r2, &start2, &back, &n2, err), SRV_EINVAL);
         free(text);
+        srv_rules_free(&r);
     }
 }
 
@@ -202,7 +244,11 @@ static void test_solver_values(void **state)
                 assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "solved")));
                 ab_search *ab = ab_create(&r.k, 4, NULL);
                 int values[KALAH_MAX_PITS];
-                assert_int_equal(ab_root_values(ab, &p.k, 0, values, NULL), AB_OK);
+                kalah_pos kp;
+                memset(&kp, 0, sizeof kp);
+                memcpy(kp.cell, p.cell, KALAH_CELLS);
+                kp.side = p.to_move;
+                assert_int_equal(ab_root_values(ab, &kp, 0, values, NULL), AB_OK);
                 ab_free(ab);
                 cJSON *v = cJSON_GetObjectItem(o, "values");
                 for (int k = 0; k < r.k.pits; k++) {
@@ -217,13 +263,41 @@ static void test_solver_values(void **state)
                 unsigned legal = srv_legal(&r, &p);
                 int k;
                 do
-                    k = (int)(rng_next(&seed) % (uint64_t)srv_pits(&r));
+                    k = (int)(rng_next(&seed) % (uint64_t)r.pits);
                 while (!(legal & (1u << k)));
                 srv_play(&r, &p, k, NULL);
             }
         }
+        srv_rules_free(&r);
     }
     assert_true(compared > 100);
+    /* Congklak and Oware: the best move's value is gs_solve's value of the position itself. */
+    const char *others[] = {"congklak:pits=3,seeds=3", "oware:pits=3,seeds=2"};
+    for (int s = 0; s < 2; s++) {
+        srv_rules r = rules_of(others[s]);
+        srv_pos p;
+        srv_start(&r, &p);
+        for (int ply = 0; ply < 40 && !p.over; ply++) {
+            cJSON *o = srv_solve_moves(&r, &p, 24, 50000000);
+            assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "solved")));
+            gs_solution sol;
+            char err[GAME_ERRLEN];
+            assert_int_equal(gs_solve(r.g, &p, 0, &sol, err), GAME_OK);
+            int best = -1000;
+            cJSON *x;
+            cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "values")) if (cJSON_IsNumber(x) && x->valueint > best) best = x->valueint;
+            assert_int_equal(best, sol.value);
+            cJSON_Delete(o);
+            unsigned legal = srv_legal(&r, &p);
+            int k;
+            do
+                k = (int)(rng_next(&seed) % (uint64_t)r.pits);
+            while (!(legal & (1u << k)));
+            srv_play(&r, &p, k, NULL);
+            compared++;
+        }
+        srv_rules_free(&r);
+    }
     /* Too many seeds, básico, and a tiny budget: no values, with the reason. */
     srv_rules r = rules_of("kalah");
     srv_pos p;
@@ -235,11 +309,13 @@ static void test_solver_values(void **state)
     o = srv_solve_moves(&r, &p, 48, 10);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "solved")));
     cJSON_Delete(o);
+    srv_rules_free(&r);
     srv_rules b = rules_of("basico");
     srv_start(&b, &p);
     o = srv_solve_moves(&b, &p, 48, 1000);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "solved")));
     cJSON_Delete(o);
+    srv_rules_free(&b);
 }
 
 /* Calls the app and returns the parsed JSON body; *status gets the HTTP status. */
@@ -347,7 +423,8 @@ static void test_app_flow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kalah_events), cmocka_unit_test(test_paths_rebuild_the_engine),
+        cmocka_unit_test(test_kalah_events), cmocka_unit_test(test_congklak_relay),
+        cmocka_unit_test(test_paths_rebuild_the_engine),
         cmocka_unit_test(test_spec_bound),   cmocka_unit_test(test_records),
         cmocka_unit_test(test_solver_values), cmocka_unit_test(test_app_flow),
     };

@@ -10,7 +10,7 @@ let hint = null;        // {seat, letter} of the last hint, shown until the next
 const SEAT_NAMES2 = ['South', 'North'];
 
 function seatLabel(layout, q) {
-  if (layout.players === 2 && layout.kind === 'kalah') return SEAT_NAMES2[q];
+  if (layout.board === 'rows') return SEAT_NAMES2[q];
   return 'Player ' + q;
 }
 
@@ -66,7 +66,7 @@ function geometry(layout) {
 function letterOf(layout, i) {
   const m = layout.pits, q = Math.floor(i / (m + 1)), k = i % (m + 1);
   if (k === m) return '';
-  if (layout.kind === 'kalah' && q === 1) return String.fromCharCode(65 + k);
+  if (layout.board === 'rows' && q === 1) return String.fromCharCode(65 + k);
   return String.fromCharCode(97 + k);
 }
 
@@ -135,8 +135,8 @@ function draw(layout, cells, board, marks, seats, clickable) {
 function resultText(layout, board, seats) {
   if (!board.over) return '';
   const res = board.result;
-  if (layout.kind === 'kalah') {
-    const st = res.stores.join('–');
+  if (layout.board === 'rows') {
+    const st = res.scores.join('–');
     const who = (q) => seatLabel(layout, q) + (seats && seats[q] ? ' (' + (seats[q] === 'human' ? 'you' : seats[q]) + ')' : '');
     return res.winner === null ? 'Draw ' + st : who(res.winner) + ' wins ' + st;
   }
@@ -176,26 +176,39 @@ async function animate(layout, cells, ev, seats) {
   const banner = $('banner');
   if ($('animate').checked && !skipping && ev.path.length) {
     const c = cells.slice(), marks = {};
+    let from = ev.pit;
     c[ev.pit] = 0;
     marks[ev.pit] = 'origin';
     draw(layout, c, null, marks, seats, false);
     await sleep(220);
-    for (const i of ev.path) {
+    for (let j = 0; j < ev.path.length; j++) {
+      const pick = ev.pickups.find((x) => x.at === j);
+      if (pick) {   // a relay: the pit where the run ended is picked up and sown on
+        from = pick.cell;
+        c[from] = 0;
+        const mk = {}; mk[from] = 'origin';
+        draw(layout, c, null, mk, seats, false);
+        banner.textContent = 'Relay: sowing on from ' + letterOf(layout, from);
+        await sleep(300);
+      }
+      const i = ev.path[j];
       c[i] += 1;
-      const mk = {}; mk[ev.pit] = 'origin'; mk[i] = 'drop';
+      const mk = {}; mk[from] = 'origin'; mk[i] = 'drop';
       draw(layout, c, null, mk, seats, false);
       await sleep(170);
     }
-    if (ev.captured) {
-      const mk = {}; mk[ev.capture_pit] = 'capture'; mk[ev.capture_opposite] = 'capture';
+    if (ev.captured && ev.capture_cells.length) {
+      const mk = {};
+      for (const i of ev.capture_cells) mk[i] = 'capture';
       draw(layout, c, null, mk, seats, false);
-      banner.textContent = 'Capture: ' + ev.captured + ' seeds to the store';
+      banner.textContent = 'Capture: ' + ev.captured + ' seeds';
       await sleep(700);
     }
   }
   const who = seatLabel(layout, ev.mover);
-  banner.textContent = ev.over ? 'Game over' + (layout.kind === 'kalah' ? ': the pits are swept to the stores' : '')
-    : ev.captured ? who + ' captures ' + ev.captured + ' seeds'
+  banner.textContent = ev.over ? 'Game over'
+    : ev.captured ? who + ' captures ' + ev.captured + ' seeds' + (ev.relays ? ' after ' + ev.relays + ' relays' : '')
+    : ev.relays ? who + ' relayed ' + ev.relays + (ev.relays === 1 ? ' time' : ' times') + (ev.extra_turn ? ', and sows again' : '')
     : ev.finished ? who + ' has emptied its side and finishes'
     : ev.extra_turn ? who + ' sows again (extra turn)' : '';
 }
@@ -281,8 +294,9 @@ function showView(view, solver, chosen) {
     for (let k = 0; k < L.pits; k++) {
       if (!view.prior && !view.visits) break;
       const tr = document.createElement('tr');
-      const letter = L.kind === 'kalah' && chosen && chosen === chosen.toUpperCase() ? String.fromCharCode(65 + k)
-        : L.kind === 'kalah' && !chosen && mover === 1 ? String.fromCharCode(65 + k) : String.fromCharCode(97 + k);
+      const rows = L.board === 'rows';
+      const letter = rows && chosen && chosen === chosen.toUpperCase() ? String.fromCharCode(65 + k)
+        : rows && !chosen && mover === 1 ? String.fromCharCode(65 + k) : String.fromCharCode(97 + k);
       let html = '<td>' + letter + '</td>';
       if (view.prior) html += '<td style="width:40%"><div class="bar" style="width:' + (100 * view.prior[k]).toFixed(1) + '%"></div></td><td>' + (100 * view.prior[k]).toFixed(0) + '%</td>';
       if (view.visits) html += '<td style="width:30%"><div class="bar visits" style="width:' + (100 * view.visits[k] / maxV).toFixed(1) + '%"></div></td><td>' + view.visits[k] + '</td><td>' + (view.visits[k] ? 'q ' + view.q[k].toFixed(2) : '') + '</td>';
@@ -294,7 +308,7 @@ function showView(view, solver, chosen) {
     const s = $('solver');
     if (!solver.solved && !solver.values) { s.textContent = solver.reason; return; }
     s.innerHTML = '';
-    const base = game.board.to_move === 1 && L.kind === 'kalah' ? 65 : 97;
+    const base = game.board.to_move === 1 && L.board === 'rows' ? 65 : 97;
     solver.values.forEach((v, k) => {
       if (v === null) return;
       const sp = document.createElement('span'), letter = String.fromCharCode(base + k);
@@ -356,12 +370,16 @@ function fillAgents() {
 }
 
 function gameLabel(l) {
-  if (l.kind === 'kalah') return 'Kalah (' + l.pits + ' pits, ' + l.rules.match(/seeds=(\d+)/)[1] + ' seeds)';
+  const per = l.seeds / (l.pits * l.players);
+  if (l.kind === 'kalah') return 'Kalah (' + l.pits + ' pits, ' + per + ' seeds)';
+  if (l.kind === 'congklak') return 'Congklak (' + l.pits + ' pits, ' + per + ' seeds, relay sowing)';
+  if (l.kind === 'oware') return 'Oware (' + l.pits + ' pits, ' + per + ' seeds, Abapa)';
   return 'Mancala básico, ' + l.players + ' players';
 }
 
 async function newGame() {
   replay = null;
+  $('step').textContent = '–';
   $('banner').textContent = '';
   $('view').innerHTML = '';
   $('view-head').textContent = 'Ask for a hint or an analysis, or let the agent move.';
@@ -408,7 +426,7 @@ async function init() {
   $('prev').addEventListener('click', () => run(() => replayTo(replay ? replay.at - 1 : 0)));
   $('next').addEventListener('click', () => run(() => replayTo(replay ? replay.at + 1 : 0)));
   $('last').addEventListener('click', () => run(() => replayTo(replay ? replay.steps.length : 0)));
-  $('back').addEventListener('click', () => { replay = null; if (game) render(); });
+  $('back').addEventListener('click', () => { replay = null; $('step').textContent = '–'; if (game) render(); });
   await newGame();
 }
 
