@@ -757,8 +757,8 @@ static reply dispatch(srv_app *app, const char *method, const char *path, const 
             return error_reply(400, "the request body has text after its JSON value (byte %zu)", at);
         }
         if (!req)
-            return error_reply(400, "the request body is not valid JSON (near byte %ld)",
-                               end ? (long)(end - body) : cJSON_GetErrorPtr() ? (long)(cJSON_GetErrorPtr() - body) : 0L);
+            /* cJSON sets `end` at the error too; its global cJSON_GetErrorPtr is not thread-safe. */
+            return error_reply(400, "the request body is not valid JSON (near byte %ld)", end ? (long)(end - body) : 0L);
         if (!cJSON_IsObject(req)) {
             cJSON_Delete(req);
             return error_reply(400, "the request body must be a JSON object");

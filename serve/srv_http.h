@@ -2,7 +2,8 @@
  * (web/, embedded in the binary: serve/srv_assets.h) and passing /api/ requests to srv_app (issue 19).
  *
  * The daemon runs a fixed pool of threads (threads, 1..64) with MHD's internal polling; request bodies
- * are read up to the app's max_body (the rest is discarded and the request answered 413), idle
+ * are read up to the app's max_body (the rest is discarded and the request answered 413; past 16 times
+ * the limit the connection is closed instead of read to its end), idle
  * connections are closed after 30 s and at most 512 are open at once. Only GET/HEAD reach the page's files.
  * Binding: `bind` is a numeric IPv4 address (default 127.0.0.1: loopback only unless told otherwise);
  * port 0 picks a free port (srv_http_port tells which).
