@@ -30,6 +30,16 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* A uniformly drawn legal slot of the player to move at p (p unfinished). */
+static int random_move(const srv_rules *r, const srv_pos *p, uint64_t *seed)
+{
+    unsigned legal = srv_legal(r, p);
+    int pick = (int)(rng_next(seed) % (uint64_t)__builtin_popcount(legal));
+    for (int k = 0;; k++)
+        if (legal & (1u << k) && pick-- == 0)
+            return k;
+}
+
 /* Kalah(6,4): c from the start ends in the store (DESIGN.md §1.1): drops d, e, f, store; an extra turn. */
 static void test_kalah_events(void **state)
 {
@@ -114,11 +124,7 @@ static void test_paths_rebuild_the_engine(void **state)
             srv_pos p;
             srv_start(&r, &p);
             for (int ply = 0; ply < 3000 && !srv_over(&r, &p); ply++) {
-                unsigned legal = srv_legal(&r, &p);
-                int n = __builtin_popcount(legal), pick = (int)(rng_next(&seed) % (uint64_t)n), k = 0;
-                for (;; k++)
-                    if (legal & (1u << k) && pick-- == 0)
-                        break;
+                int k = random_move(&r, &p, &seed);
                 int origin = p.to_move * (r.pits + 1) + k, sown = p.cell[origin];
                 srv_event ev;
                 assert_int_equal(srv_play(&r, &p, k, &ev), SRV_OK);
@@ -195,11 +201,7 @@ static void test_records(void **state)
         uint8_t moves[3000];
         int n = 0;
         while (!srv_over(&r, &p) && n < 3000) {
-            unsigned legal = srv_legal(&r, &p);
-            int k;
-            do
-                k = (int)(rng_next(&seed) % (uint64_t)r.pits);
-            while (!(legal & (1u << k)));
+            int k = random_move(&r, &p, &seed);
             srv_play(&r, &p, k, NULL);
             moves[n++] = (uint8_t)k;
         }
@@ -260,11 +262,7 @@ static void test_solver_values(void **state)
                     compared++;
                 }
                 cJSON_Delete(o);
-                unsigned legal = srv_legal(&r, &p);
-                int k;
-                do
-                    k = (int)(rng_next(&seed) % (uint64_t)r.pits);
-                while (!(legal & (1u << k)));
+                int k = random_move(&r, &p, &seed);
                 srv_play(&r, &p, k, NULL);
             }
         }
@@ -288,11 +286,7 @@ static void test_solver_values(void **state)
             cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "values")) if (cJSON_IsNumber(x) && x->valueint > best) best = x->valueint;
             assert_int_equal(best, sol.value);
             cJSON_Delete(o);
-            unsigned legal = srv_legal(&r, &p);
-            int k;
-            do
-                k = (int)(rng_next(&seed) % (uint64_t)r.pits);
-            while (!(legal & (1u << k)));
+            int k = random_move(&r, &p, &seed);
             srv_play(&r, &p, k, NULL);
             compared++;
         }
