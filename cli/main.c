@@ -19,6 +19,7 @@ static const struct command {
     {"elo", cmd_elo, "Bradley-Terry Elo ratings from game-record files"},
     {"play", cmd_play, "play against an agent in the terminal"},
     {"solve", cmd_solve, "exact value of a position under perfect play and every best move"},
+    {"serve", cmd_serve, "play against the agents in a browser (a page and a JSON API over HTTP)"},
     {"train", cmd_train, "train an agent by self-play from an INI config (the main job)"},
 };
 

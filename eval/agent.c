@@ -334,9 +334,12 @@ void agent_notify(agent *a, const kalah_pos *before, int move)
         a->ops->notify(a, before, move);
 }
 
+void agent_last_stats(const agent *a, agent_stats *out) { *out = a->stats; }
+
 int agent_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     a->err[0] = 0;
+    memset(&a->stats, 0, sizeof a->stats);
     if (p->over || !kalah_legal(&a->rules, p)) {
         set_err(a->err, "the game is over");
         return AGENT_EOVER;
@@ -346,6 +349,12 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out)
                            !(kalah_legal(&a->rules, p) & (1u << *move_out)))) {
         set_err(a->err, "agent '%s' chose an illegal move (%d)", a->spec, *move_out);
         return AGENT_EFAIL;
+    }
+    if (rc == AGENT_OK) {
+        a->stats.valid = 1;
+        a->stats.pos = *p;
+    } else {
+        memset(&a->stats, 0, sizeof a->stats);
     }
     return rc;
 }

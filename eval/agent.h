@@ -76,4 +76,29 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out);
 /* The message of the last failed agent_choose ("" if none). */
 const char *agent_error(const agent *a);
 
+/* What the agent saw when it last chose a move (for analysis displays such as `sowzero serve`). Arrays are
+ * indexed by relative pit 0..pits-1 of the mover; entries of illegal pits are 0. `have_*` says which fields
+ * the kind fills:
+ *   mcts, az   visits (root child visit counts N), q (Q of each child for the mover, [-1, 1]), prior (the
+ *              root's masked priors P: uniform for mcts, the policy head for az), value (Q of the root for
+ *              the mover); selfplay/mcts.h gives the conventions
+ *   az sims=0  prior (the policy head's softmax over the legal pits) and value (the value head, [-1, 1])
+ *   ab         value (seed margin for the mover at the last completed depth, eval/alphabeta.h), depth,
+ *              nodes, exact
+ *   random, greedy: nothing (have_* all 0). */
+typedef struct {
+    int valid;                       /* 1 after a successful agent_choose (its position is `pos`) */
+    kalah_pos pos;
+    int have_visits, have_prior, have_value;
+    int visits[KALAH_MAX_PITS];
+    float q[KALAH_MAX_PITS];
+    float prior[KALAH_MAX_PITS];
+    float value;                     /* mcts/az: expected result in [-1, 1]; ab: seed margin */
+    int depth, exact;                /* ab only */
+    uint64_t nodes;                  /* ab: positions searched; mcts/az: root visits */
+} agent_stats;
+
+/* Copies the statistics of the last successful agent_choose into *out (valid = 0 before any). */
+void agent_last_stats(const agent *a, agent_stats *out);
+
 #endif

@@ -22,6 +22,7 @@ struct agent {
     uint64_t game_seed; /* the seed mixed into rng (kinds with their own generators derive from it) */
     void *impl;
     char err[AGENT_ERRLEN];
+    agent_stats stats;  /* of the last choose; the search kinds fill it (agent_last_stats) */
 };
 
 /* key=value pairs of a spec, in order. Parsers take the keys they know; whatever is left is an error. */

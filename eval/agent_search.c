@@ -32,6 +32,11 @@ static int ab_choose(agent *a, const kalah_pos *p, int *move_out)
         return AGENT_EFAIL;
     }
     *move_out = res.move;
+    a->stats.have_value = 1;
+    a->stats.value = (float)res.value;
+    a->stats.depth = res.depth;
+    a->stats.exact = res.exact;
+    a->stats.nodes = res.nodes;
     return AGENT_OK;
 }
 
@@ -149,7 +154,30 @@ static int raw_choose(agent *a, const kalah_pos *p, int *move_out)
         if (legal & (1u << k) && (best < 0 || x->prior[k] > x->prior[best]))
             best = k;
     *move_out = best;
+    /* The shown policy is the one the choice used: renormalised over the legal pits. */
+    double sum = 0;
+    for (int k = 0; k < a->rules.pits; k++)
+        sum += legal & (1u << k) ? x->prior[k] : 0;
+    for (int k = 0; k < a->rules.pits; k++)
+        a->stats.prior[k] = legal & (1u << k) && sum > 0 ? (float)(x->prior[k] / sum) : 0;
+    a->stats.have_prior = a->stats.have_value = 1;
+    a->stats.value = x->value[0];
     return AGENT_OK;
+}
+
+/* The root's statistics for agent_last_stats: visits and Q per pit, and the priors of the root's children. */
+static void tree_stats(agent *a, const mcts_tree *t)
+{
+    agent_stats *st = &a->stats;
+    st->nodes = (uint64_t)mcts_root_visits(t, st->visits, st->q);
+    st->value = mcts_root_value(t);
+    mcts_node_info root, child;
+    if (mcts_node_get(t, mcts_root_index(t), &root) == MCTS_OK)
+        for (int i = 0; i < root.n_children; i++)
+            if (mcts_node_get(t, root.first_child + i, &child) == MCTS_OK && child.move >= 0 &&
+                child.move < a->rules.pits)
+                st->prior[child.move] = child.prior;
+    st->have_visits = st->have_prior = st->have_value = 1;
 }
 
 static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
@@ -194,6 +222,7 @@ static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
         return AGENT_EFAIL;
     }
     *move_out = mv;
+    tree_stats(a, x->t);
     return AGENT_OK;
 }
 

@@ -16,6 +16,8 @@ packages=(
   libcjson-dev                              # --json output, reading vectors
   python3 python3-numpy python3-h5py        # the export round-trip test (numpy reproduces the net)
   gnuplot-nox                               # training plots (PNG)
+  libmicrohttpd-dev                         # sowzero serve (HTTP)
+  chromium chromium-driver python3-selenium # the browser test of sowzero serve
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

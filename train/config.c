@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "eval/agent.h"
-#include "eval/basico_agent.h"
+#include "eval/game_agent.h"
 #include "train/config_keys.h"
 
 void cfg_defaults(cfg_config *c)
@@ -613,11 +613,14 @@ int cfg_finish(cfg_config *c, char *err)
                           "eval.final_games must be 0 or even (colour-swapped pairs), got %d", c->eval.final_games);
     for (int i = 0; i < c->eval.n_opponents; i++) {
         char aerr[AGENT_ERRLEN];
-        if (basico) {
-            basico_agent *a = basico_agent_create(c->eval.opponents[i], &c->basico, aerr);
+        if (c->game != CFG_GAME_KALAH) { /* every other game: the generic agents */
+            char spec[GAME_SPEC_MAX], gerr[GAME_ERRLEN];
+            game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), gerr);
+            game_agent *a = g ? game_agent_create(c->eval.opponents[i], g, aerr) : NULL;
+            game_agent_free(a);
+            game_free(g);
             if (!a)
-                return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
-            basico_agent_free(a);
+                return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", g ? aerr : gerr);
             continue;
         }
         agent *a = agent_create(c->eval.opponents[i], &c->rules, aerr);
