@@ -3,7 +3,8 @@
  * best.h5, a plot or config.ini being written), each followed by `train --resume`. After every kill all
  * checkpoints and nets read back and metrics.csv holds rows 1..k with no gap or duplicate; at the end the
  * run is complete, no *.tmp is left, and latest.h5, best.h5 and the deterministic metrics columns equal
- * those of the same run never interrupted (two self-play threads: training is deterministic).
+ * those of the same run never interrupted (two self-play threads: training is deterministic). A run that
+ * completes before 24 kills is followed by a fresh one, so the count does not depend on the machine's speed.
  * Slow but bounded: ~20 s on 2 cores, a few times that under ASan. */
 // ctest-labels: threads slow
 #include <dirent.h>
@@ -186,42 +187,39 @@ static int wait_exit(pid_t pid, double timeout_s)
     return st;
 }
 
-static void test_kill_and_resume(void **state)
+/* Kills and resumes one run in dir until it completes; adds its kills to *kills (and *at_tmp, *left_tmp).
+ * Each restart is killed at a random moment within 1.5 iterations, or the moment a *.tmp of a drawn kind
+ * appears (by 6 iterations at the latest); once *kills reaches KILLS the run is left to complete. */
+static void kill_until_done(const char *dir, double per_it, uint64_t *rng, int *kills, int *at_tmp,
+                            int *left_tmp, const char *log)
 {
-    (void)state;
-    const char *ref = scratch("crash-ref"), *dir = scratch("crash");
-    char log[1200], ck[1200];
-    snprintf(log, sizeof log, "%s.log", dir);
-    unlink(log);
-    snprintf(ck, sizeof ck, "%s/checkpoints", dir);
-
-    /* The same run, never interrupted: the expected files and the pace of an iteration. */
-    double t0 = now();
-    int st = wait_exit(start(ref, 1, log), 600);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    double per_it = (now() - t0) / ITERATIONS;
-
-    uint64_t rng = 20261201;
     static const char *const kinds[] = {"iter-", "latest.h5", "best.h5", ".png", "config.ini", ""};
-    int kills = 0, left_tmp = 0, at_tmp = 0, done = 0;
-    while (!done && kills < KILLS) {
-        char cfg[1200];
-        snprintf(cfg, sizeof cfg, "%s/config.ini", dir);
+    char ck[1200], cfg[1200];
+    snprintf(ck, sizeof ck, "%s/checkpoints", dir);
+    snprintf(cfg, sizeof cfg, "%s/config.ini", dir);
+    for (int done = 0; !done;) {
+        int st = 0;
         pid_t pid = start(dir, access(cfg, F_OK) != 0, log);
-        int mode = (int)(next_rand(&rng) % 3);
-        double until = now() + (mode == 0 ? (double)(next_rand(&rng) % 1000) / 1000.0 * 1.5 * per_it : 6 * per_it);
-        const char *kind = kinds[next_rand(&rng) % (sizeof kinds / sizeof kinds[0])];
+        if (*kills >= KILLS) {
+            st = wait_exit(pid, 600);
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                fail_msg("the last resume failed (%d); log:\n%s", st, slurp(SOWZERO_TMP, strrchr(log, '/') + 1));
+            break;
+        }
+        int mode = (int)(next_rand(rng) % 3);
+        double until = now() + (mode == 0 ? (double)(next_rand(rng) % 1000) / 1000.0 * 1.5 * per_it : 6 * per_it);
+        const char *kind = kinds[next_rand(rng) % (sizeof kinds / sizeof kinds[0])];
         /* mode 0: a random moment; otherwise the first moment a *.tmp of that kind exists (or the deadline) */
         while (now() < until && waitpid(pid, &st, WNOHANG) == 0) {
             if (mode && (count_tmp(dir, kind) || count_tmp(ck, kind))) {
-                at_tmp++;
+                (*at_tmp)++;
                 break;
             }
             struct timespec ts = {0, 100 * 1000};
             nanosleep(&ts, NULL);
         }
         if (kill(pid, SIGKILL) == 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st)) {
-            kills++;
+            (*kills)++;
         } else {
             done = 1;   /* it finished before the kill */
             assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -230,21 +228,17 @@ static void test_kill_and_resume(void **state)
          * wait for it, as a machine is quiet again before someone resumes. */
         while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
             ;
-        left_tmp += count_tmp(dir, "") + count_tmp(ck, "") > 0;
+        *left_tmp += count_tmp(dir, "") + count_tmp(ck, "") > 0;
         check_files(dir);
         metrics_rows(dir);
     }
-    print_message("%d kills (%d the moment a *.tmp appeared), %d left *.tmp files behind\n", kills, at_tmp,
-                  left_tmp);
-    if (kills < 20)
-        fail_msg("the run finished after only %d kills", kills);
+}
 
-    /* Resumed once more without a kill, it completes. */
-    char cfg[1200];
-    snprintf(cfg, sizeof cfg, "%s/config.ini", dir);
-    st = wait_exit(start(dir, access(cfg, F_OK) != 0, log), 600);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        fail_msg("the last resume failed (%d); log:\n%s", st, slurp(SOWZERO_TMP, strrchr(log, '/') + 1));
+/* The killed run's end state: complete, no *.tmp, and the same as the uninterrupted run's. */
+static void check_complete(const char *dir, const char *ref)
+{
+    char ck[1200];
+    snprintf(ck, sizeof ck, "%s/checkpoints", dir);
     check_files(dir);
     assert_int_equal(metrics_rows(dir), ITERATIONS);
     assert_int_equal(count_tmp(dir, ""), 0);
@@ -259,6 +253,37 @@ static void test_kill_and_resume(void **state)
             fail_msg("%s differs from the uninterrupted run's", nets[i]);
         nn_net_free(x), nn_net_free(y);
     }
+}
+
+static void test_kill_and_resume(void **state)
+{
+    (void)state;
+    const char *ref = scratch("crash-ref");
+    char log[1200];
+    snprintf(log, sizeof log, "%s/train-crash.log", SOWZERO_TMP);
+    unlink(log);
+
+    /* The same run, never interrupted: the expected files and the pace of an iteration. */
+    double t0 = now();
+    int st = wait_exit(start(ref, 1, log), 600);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    double per_it = (now() - t0) / ITERATIONS;
+
+    /* The pace of a loaded machine changes while the test runs: a run that completes before KILLS kills is
+     * checked and followed by another, so the count of kills never depends on the machine's speed. */
+    uint64_t rng = 20261201;
+    int kills = 0, left_tmp = 0, at_tmp = 0, runs = 0;
+    while (kills < KILLS) {
+        if (++runs > 8)
+            fail_msg("only %d kills in 8 runs", kills);
+        char name[32];
+        snprintf(name, sizeof name, "crash-%d", runs);
+        const char *dir = scratch(name);
+        kill_until_done(dir, per_it, &rng, &kills, &at_tmp, &left_tmp, log);
+        check_complete(dir, ref);
+    }
+    print_message("%d kills over %d runs (%d the moment a *.tmp appeared), %d left *.tmp files behind\n", kills,
+                  runs, at_tmp, left_tmp);
 }
 
 int main(void)
