@@ -113,8 +113,12 @@ static void kalah_observe(szpy_vecenv *e)
     vecenv_legal(e->ve, e->legal);
     uint8_t *mask = u8(e->mask);
     const size_t m = (size_t)e->moves;
-    for (int i = 0; i < e->n; i++) /* little-endian: byte k of mask_row is pit k (x86-64, aarch64) */
-        memcpy(mask + (size_t)i * m, &mask_row[e->legal[i] & 127], m);
+    /* Little-endian: byte k of mask_row is pit k (x86-64, aarch64). Each row is stored as a whole word
+     * (m <= 7 < 8 bytes); its tail spills into the next row, which the next store rewrites. */
+    const int n = e->n;
+    for (int i = 0; i + 1 < n; i++)
+        memcpy(mask + (size_t)i * m, &mask_row[e->legal[i] & 127], 8);
+    memcpy(mask + (size_t)(n - 1) * m, &mask_row[e->legal[n - 1] & 127], m);
     vecenv_observe(e->ve, f32(e->obs_all));
 }
 
