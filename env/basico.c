@@ -404,3 +404,71 @@ void basico_perft(const basico_rules *r, const basico_pos *p, int depth, uint64_
     if (depth > 0 && !p->over)
         perft_rec(r, p, 0, depth, nodes);
 }
+
+/* ---- the baselines' static knowledge (moved from eval/basico_search.c: the game interface's estimate
+ * and greedy hooks need it in env) ---- */
+
+void basico_estimate(const basico_rules *r, const basico_pos *p, double *out)
+{
+    const int n = r->players;
+    if (p->over) {
+        for (int q = 0; q < n && q < BASICO_MAX_PLAYERS; q++)
+            out[q] = basico_rank_score(r, p, q);
+        return;
+    }
+    int first_free = 1; /* top places already given to finishers */
+    for (int i = 0; i < p->n_left; i++)
+        first_free += !p->resigned[i];
+    for (int q = 0; q < n && q < BASICO_MAX_PLAYERS; q++) {
+        if (!(p->active & (1u << q))) {
+            out[q] = basico_rank_score(r, p, q);
+            continue;
+        }
+        /* Equal counts share the mean of the places they span, so the estimate sums to a constant
+         * (with two players max^n then equals minimax). */
+        int better = 0, equal = 0, mine = basico_pit_stones(r, p, q);
+        for (int o = 0; o < n && o < BASICO_MAX_PLAYERS; o++)
+            if (p->active & (1u << o)) {
+                int theirs = basico_pit_stones(r, p, o);
+                better += theirs < mine;
+                equal += theirs == mine;
+            }
+        double place = first_free + better + (equal - 1) / 2.0;
+        out[q] = (n - place) / (double)(n - 1);
+    }
+}
+
+/* Fewest stones the mover can leave in its pits by the end of its turn from p (greedy on extra sowings). */
+static int turn_leftover(const basico_rules *r, const basico_pos *p, int k, int budget)
+{
+    basico_pos c = *p;
+    basico_step st;
+    basico_play(r, &c, k, &st);
+    if (st.finished)
+        return 0;
+    int mine = basico_pit_stones(r, &c, p->to_move);
+    if (!st.extra_turn || budget == 0)
+        return mine;
+    unsigned legal = basico_legal(r, &c);
+    while (legal) {
+        int j = __builtin_ctz(legal), left;
+        legal &= legal - 1;
+        if ((left = turn_leftover(r, &c, j, budget - 1)) < mine)
+            mine = left;
+    }
+    return mine;
+}
+
+int basico_greedy_move(const basico_rules *r, const basico_pos *p)
+{
+    unsigned legal = basico_legal(r, p);
+    int best = -1, best_left = 1 << 30;
+    while (legal) {
+        int k = __builtin_ctz(legal), left;
+        legal &= legal - 1;
+        /* The budget bounds extra-sowing chains, which can be long with many stores to hit. */
+        if ((left = turn_leftover(r, p, k, 6)) < best_left)
+            best = k, best_left = left;
+    }
+    return best;
+}

@@ -115,4 +115,15 @@ void basico_encode(const basico_rules *r, const basico_pos *p, float *out);
 /* Leaf counts at exactly 1..depth plies (one ply = one sowing; resignations are not moves). */
 void basico_perft(const basico_rules *r, const basico_pos *p, int depth, uint64_t *nodes);
 
+/* ---- static knowledge for the baselines (eval/basico_search.h, the game interface's hooks) ---- */
+
+/* Static value vector of p: exact rank scores once over; else players still in play are ranked by
+ * fewest stones left in their pits among the places not yet given (equal counts share the mean of the
+ * places they span), and scored as basico_rank_score would. out has r->players entries. */
+void basico_estimate(const basico_rules *r, const basico_pos *p, double *out);
+
+/* The greedy baseline: the move that leaves the fewest stones in the mover's pits after its whole turn
+ * (extra sowings followed greedily, finishing counts as zero), ties to the lowest pit. -1 if over. */
+int basico_greedy_move(const basico_rules *r, const basico_pos *p);
+
 #endif

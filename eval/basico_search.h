@@ -6,7 +6,7 @@
  *   max^n    (Luckhardt & Irani 1986): every node's mover picks the child that maximises its own entry;
  *   paranoid (Sturtevant & Korf 2000): the root player maximises its own entry, every other player is
  *            assumed to minimise it — a two-sided game, so alpha-beta pruning applies.
- * At the horizon a position is valued by the static estimate basico_estimate. Ties between moves go to
+ * At the horizon a position is valued by the static estimate basico_estimate (env/basico.h). Ties between moves go to
  * the lowest pit, so searches are deterministic. Library code: no printing, no allocation.
  */
 #ifndef SOWZERO_BASICO_SEARCH_H
@@ -25,17 +25,8 @@ typedef struct {
     uint64_t nodes;                    /* positions visited */
 } bs_result;
 
-/* Static value vector of p: exact rank scores once over; else players still in play are ranked by
- * fewest stones left in their pits among the places not yet given (equal counts share the mean of the
- * places they span), and scored as basico_rank_score would. out has r->players entries. */
-void basico_estimate(const basico_rules *r, const basico_pos *p, double *out);
-
 /* Searches p to `depth` plies (1..64) with the given method. Returns BASICO_OK, BASICO_EOVER if p is over
  * (out->move = -1, value = the final scores), BASICO_EINVAL for a bad depth or kind. */
 int bs_search(const basico_rules *r, const basico_pos *p, bs_kind kind, int depth, bs_result *out);
-
-/* The greedy baseline: the move that leaves the fewest stones in the mover's pits after its whole turn
- * (extra sowings followed greedily, finishing counts as zero), ties to the lowest pit. -1 if over. */
-int basico_greedy_move(const basico_rules *r, const basico_pos *p);
 
 #endif

@@ -1,0 +1,243 @@
+/* game.c — the registry of game kinds and the rules-instance wrapper of the game interface (game.h). The
+ * defaults for the optional entries live here, written once for every game. */
+#include "env/game.h"
+#include "env/errbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define set_err(err, ...) errbuf_set(err, GAME_ERRLEN, __VA_ARGS__)
+
+#define GAME_KIND(k) extern const game_kind k;
+#include "env/games.def"
+#undef GAME_KIND
+
+static const game_kind *const kinds[] = {
+#define GAME_KIND(k) &k,
+#include "env/games.def"
+#undef GAME_KIND
+};
+#define N_KINDS ((int)(sizeof kinds / sizeof kinds[0]))
+
+struct game {
+    const game_kind *kind;
+    int players, moves, seeds, encode_dim, value_dim;
+    char spec[GAME_SPEC_MAX];
+    _Alignas(16) unsigned char rules[GAME_RULES_MAX];
+};
+
+int game_kind_count(void) { return N_KINDS; }
+const game_kind *game_kind_at(int i) { return i >= 0 && i < N_KINDS ? kinds[i] : NULL; }
+
+const game_kind *game_kind_find(const char *spec)
+{
+    if (!spec)
+        return NULL;
+    size_t n = strcspn(spec, ":");
+    for (int i = 0; i < N_KINDS; i++)
+        if (strlen(kinds[i]->name) == n && !strncmp(kinds[i]->name, spec, n))
+            return kinds[i];
+    return NULL;
+}
+
+game *game_create(const char *spec, char *err)
+{
+    const game_kind *k = game_kind_find(spec);
+    if (!k) {
+        char names[96] = "";
+        for (int i = 0; i < N_KINDS; i++) {
+            if (i)
+                strncat(names, ", ", sizeof names - strlen(names) - 1);
+            strncat(names, kinds[i]->name, sizeof names - strlen(names) - 1);
+        }
+        size_t n = spec ? strcspn(spec, ":") : 0;
+        set_err(err, "unknown game '%.*s' in rules '%s' (known: %s)", (int)n, spec ? spec : "", spec ? spec : "",
+                names);
+        return NULL;
+    }
+    if (k->rules_size > GAME_RULES_MAX) { /* a kind written wrong; caught by the conformance suite */
+        set_err(err, "game %s: rules struct of %zu bytes exceeds GAME_RULES_MAX", k->name, k->rules_size);
+        return NULL;
+    }
+    game *g = calloc(1, sizeof *g);
+    if (!g) {
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    g->kind = k;
+    if (k->rules_parse(spec, g->rules, err) != GAME_OK) {
+        free(g);
+        return NULL;
+    }
+    k->rules_format(g->rules, g->spec, sizeof g->spec);
+    g->players = k->players(g->rules);
+    g->moves = k->moves(g->rules);
+    g->seeds = k->seeds(g->rules);
+    g->encode_dim = k->encode_dim(g->rules);
+    g->value_dim = k->value_dim(g->rules);
+    return g;
+}
+
+void game_free(game *g) { free(g); }
+
+const game_kind *game_get_kind(const game *g) { return g->kind; }
+const char *game_name(const game *g) { return g->kind->name; }
+const char *game_spec(const game *g) { return g->spec; }
+const void *game_rules(const game *g) { return g->rules; }
+int game_players(const game *g) { return g->players; }
+int game_moves(const game *g) { return g->moves; }
+int game_seeds(const game *g) { return g->seeds; }
+int game_encode_dim(const game *g) { return g->encode_dim; }
+int game_value_dim(const game *g) { return g->value_dim; }
+const char *game_encoding_name(const game *g) { return g->kind->encoding_name; }
+int game_has_margin(const game *g) { return g->kind->margin != NULL; }
+
+void game_start(const game *g, game_pos *out) { g->kind->start(g->rules, out); }
+unsigned game_legal(const game *g, const game_pos *p) { return g->kind->legal(g->rules, p); }
+
+int game_apply(const game *g, game_pos *p, int move, game_step *ev)
+{
+    return g->kind->apply(g->rules, p, move, ev);
+}
+
+void game_apply_batch(const game *g, game_pos *pos, const int *moves, int n, game_step *ev)
+{
+    if (g->kind->apply_batch) {
+        g->kind->apply_batch(g->rules, pos, moves, n, ev);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        g->kind->apply(g->rules, &pos[i], moves[i], ev ? &ev[i] : NULL);
+}
+
+int game_resign(const game *g, game_pos *p)
+{
+    if (!g->kind->resign)
+        return GAME_EINVAL;
+    return g->kind->resign(g->rules, p);
+}
+
+void game_values(const game *g, const game_pos *p, double *v)
+{
+    for (int i = 0; i < g->players; i++)
+        v[i] = 0.0;
+    if (p->over)
+        g->kind->values(g->rules, p, v);
+}
+
+int game_margin(const game *g, const game_pos *p) { return g->kind->margin ? g->kind->margin(g->rules, p) : 0; }
+int game_board_seeds(const game *g, const game_pos *p) { return g->kind->board_seeds(g->rules, p); }
+
+void game_estimate(const game *g, const game_pos *p, double *v)
+{
+    if (p->over || !g->kind->estimate)
+        game_values(g, p, v);
+    else
+        g->kind->estimate(g->rules, p, v);
+}
+
+/* The mover's best estimate at the end of its turn from p (its move), following extra turns `depth` deep. */
+static double turn_best(const game *g, const game_pos *p, int mover, int depth)
+{
+    double v[GAME_MAX_PLAYERS];
+    if (p->over || p->to_move != mover || depth == 0) {
+        game_estimate(g, p, v);
+        return v[mover];
+    }
+    double best = -2.0;
+    for (unsigned legal = game_legal(g, p); legal; legal &= legal - 1) {
+        game_pos q = *p;
+        game_apply(g, &q, __builtin_ctz(legal), NULL);
+        double x = turn_best(g, &q, mover, depth - 1);
+        if (x > best)
+            best = x;
+    }
+    return best;
+}
+
+unsigned game_greedy(const game *g, const game_pos *p)
+{
+    if (p->over)
+        return 0;
+    if (g->kind->greedy)
+        return g->kind->greedy(g->rules, p);
+    unsigned ties = 0;
+    double best = -3.0;
+    for (unsigned legal = game_legal(g, p); legal; legal &= legal - 1) {
+        int k = __builtin_ctz(legal);
+        game_pos q = *p;
+        game_apply(g, &q, k, NULL);
+        double x = turn_best(g, &q, p->to_move, 4);
+        if (x > best + 1e-12) {
+            best = x;
+            ties = 0;
+        }
+        if (x >= best - 1e-12)
+            ties |= 1u << k;
+    }
+    return ties;
+}
+
+int game_endgame(const game *g, const game_pos *p, int *margin)
+{
+    return g->kind->endgame ? g->kind->endgame(g->rules, p, margin) : 0;
+}
+
+void game_encode(const game *g, const game_pos *p, float *out) { g->kind->encode(g->rules, p, out); }
+
+int game_pos_parse(const game *g, const char *s, game_pos *out, char *err)
+{
+    if (!s) {
+        set_err(err, "no position given");
+        return GAME_EINVAL;
+    }
+    return g->kind->pos_parse(g->rules, s, out, err);
+}
+
+char *game_pos_format(const game *g, const game_pos *p, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = 0;
+    g->kind->pos_format(g->rules, p, buf, n);
+    return buf;
+}
+
+int game_move_parse(const game *g, const game_pos *p, const char *s, char *err)
+{
+    if (g->kind->move_parse)
+        return g->kind->move_parse(g->rules, p, s, err);
+    if (!s || !s[0] || s[1] || s[0] < 'a' || s[0] >= 'a' + g->moves) {
+        set_err(err, "'%s' is not a move of this board (pits a..%c)", s ? s : "", 'a' + g->moves - 1);
+        return GAME_EINVAL;
+    }
+    return s[0] - 'a';
+}
+
+char *game_move_format(const game *g, const game_pos *p, int move, char *buf, size_t n)
+{
+    if (g->kind->move_format)
+        g->kind->move_format(g->rules, p, move, buf, n);
+    else if (n >= 2) {
+        buf[0] = (char)('a' + move);
+        buf[1] = 0;
+    }
+    return buf;
+}
+
+static void perft_rec(const game *g, const game_pos *p, int ply, int depth, uint64_t *nodes)
+{
+    for (unsigned legal = game_legal(g, p); legal; legal &= legal - 1) {
+        game_pos q = *p;
+        game_apply(g, &q, __builtin_ctz(legal), NULL);
+        nodes[ply]++;
+        if (ply + 1 < depth && !q.over)
+            perft_rec(g, &q, ply + 1, depth, nodes);
+    }
+}
+
+void game_perft(const game *g, const game_pos *p, int depth, uint64_t *nodes)
+{
+    memset(nodes, 0, (size_t)(depth > 0 ? depth : 0) * sizeof *nodes);
+    if (depth > 0 && !p->over)
+        perft_rec(g, p, 0, depth, nodes);
+}

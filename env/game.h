@@ -1,0 +1,201 @@
+/* game.h — the one game interface every layer above env/ is written against (DESIGN.md §3, issue 14).
+ *
+ * In the spirit of OpenSpiel's Game/State (Lanctot et al. 2019, "OpenSpiel: A Framework for Reinforcement
+ * Learning in Games"): a game KIND (a table of functions, game_kind) is looked up by the name of a rules
+ * spec ("kalah", "basico", "congklak", "oware"); game_create parses a full spec into an opaque rules
+ * instance (game); positions are plain values (game_pos) that any search copies freely.
+ *
+ * Conventions, the same for every game:
+ *   players   2..GAME_MAX_PLAYERS, numbered 0.. in playing order (Kalah/Congklak/Oware: 0 = South,
+ *             1 = North; básico: its player digits).
+ *   moves     a move is a SLOT 0..game_moves(g)-1 of the player to move (its pit a, b, ... counted from
+ *             its own first pit); a legal-move set is a bit mask over slots (bit k = slot k).
+ *   plies     one ply = one move (a whole sowing with its relays); an extra turn is the next ply by the
+ *             same player. p->ply counts plies since the start (positions parsed from a string start at 0).
+ *   values    the result of a finished game as one value per player in [-1, 1] (1 = best, -1 = worst);
+ *             for two-player games v[0] = -v[1] (win 1, draw 0, loss -1), for básico 2·rank score - 1.
+ *   margin    two-player games only: player 0's score minus player 1's (stores or captures), the value
+ *             `solve` reports; meaningful once over.
+ *
+ * Library code: no printing; errors are GAME_E* codes and a message in a GAME_ERRLEN buffer (may be NULL).
+ * A game instance is immutable after game_create: one instance may serve many threads at once.
+ *
+ * Adding a game: write env/<name>.{h,c} (its rules) and env/game_<name>.c (its game_kind), and add one
+ * line GAME_KIND(game_kind_<name>) to env/games.def. README.md, "Adding a game", says the rest.
+ */
+#ifndef SOWZERO_GAME_H
+#define SOWZERO_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GAME_MAX_PLAYERS 4
+#define GAME_MAX_MOVES 8       /* move slots (pits per player) of any game: bits of a legal mask */
+#define GAME_MAX_CELLS 32      /* board cells (pits and stores) of any game */
+#define GAME_EXTRA 16          /* per-game state bytes beyond cells/to_move/over/ply */
+#define GAME_RULES_MAX 64      /* bytes of any game's rules struct */
+#define GAME_SPEC_MAX 160      /* bytes of a canonical rules spec, NUL included */
+#define GAME_ERRLEN 160        /* size of an error-message buffer (= KALAH_ERRLEN) */
+#define GAME_POS_STR 160       /* bytes that always hold a formatted position */
+
+enum { GAME_OK = 0, GAME_EINVAL = -1, GAME_EILLEGAL = -2, GAME_EOVER = -3, GAME_ENOMEM = -4 };
+
+/* A position of any game: plain old data, 64 bytes, copied by value (`q = *p`). The meaning of cell[]
+ * and extra[] belongs to the game (its header documents the layout); to_move, over and ply mean the same
+ * in every game and are kept up to date by the game's functions, so callers read them directly. Unused
+ * bytes are zero, so two equal positions compare equal with memcmp. */
+typedef struct {
+    _Alignas(16) uint8_t cell[GAME_MAX_CELLS];
+    uint8_t to_move;           /* player to move (after the end: the player who would have moved) */
+    uint8_t over;              /* 1 once the game has ended */
+    uint16_t ply;              /* plies since the start (max_sows counts these) */
+    uint8_t extra[GAME_EXTRA]; /* per-game state (básico: who has left and their places) */
+    uint8_t pad_[12];
+} game_pos;
+
+/* What one move did (every field 0 when it did not happen). */
+typedef struct {
+    uint8_t extra_turn;        /* the same player moves again */
+    uint8_t captured;          /* seeds captured by this move (Kalah: opposite seeds + the capturing one) */
+    uint8_t relays;            /* pits picked up by relay sowing (Congklak) */
+    uint8_t finished;          /* the mover emptied its pits and left the circuit (básico) */
+    uint8_t over;              /* the game ended with this move */
+    uint8_t last;              /* cell index where the last seed fell */
+} game_step;
+
+typedef struct game game;       /* an opaque rules instance: a kind and its parsed rules */
+
+/* One game kind. Required entries are marked; the others may be NULL and are then supplied by game.c
+ * (see each). Every function receives the kind's own rules struct (rules_size bytes, filled by
+ * rules_parse) as `r`. */
+typedef struct game_kind {
+    const char *name;          /* required: the rules spec's game name, e.g. "kalah" */
+    const char *summary;       /* required: one line for --help */
+    size_t rules_size;         /* required: <= GAME_RULES_MAX */
+    /* required: rules specs that tests/test_game_conformance.c plays (NULL-terminated; the default first,
+     * then variants and small boards, so every rule option is exercised). */
+    const char *const *examples;
+    /* required: parses "NAME" or "NAME:key=value,..." into r; GAME_EINVAL with the key/value named. */
+    int (*rules_parse)(const char *spec, void *r, char *err);
+    /* required: the full canonical spec (every key) into buf[n]. */
+    void (*rules_format)(const void *r, char *buf, size_t n);
+    int (*players)(const void *r);                      /* required */
+    int (*moves)(const void *r);                        /* required: move slots, 1..GAME_MAX_MOVES */
+    int (*seeds)(const void *r);                        /* required: seeds at the start */
+    void (*start)(const void *r, game_pos *out);        /* required */
+    unsigned (*legal)(const void *r, const game_pos *p); /* required: slot mask; 0 once over */
+    /* required: plays slot `move` for the player to move (checked: GAME_EOVER, GAME_EILLEGAL, position
+     * unchanged on error); fills *ev when non-NULL; increments p->ply. */
+    int (*apply)(const void *r, game_pos *p, int move, game_step *ev);
+    /* required: v[players] of a finished position (see the conventions above). */
+    void (*values)(const void *r, const game_pos *p, double *v);
+    /* two-player games: player 0's score minus player 1's; NULL for games without a margin. */
+    int (*margin)(const void *r, const game_pos *p);
+    /* required: seeds on the board (pits and stores/captures) — conserved by every move that does not
+     * take seeds out of the game (a departure in básico). */
+    int (*board_seeds)(const void *r, const game_pos *p);
+    /* ---- the net's input ---- */
+    int (*encode_dim)(const void *r);                   /* required: floats per position */
+    void (*encode)(const void *r, const game_pos *p, float *out); /* required: mover's point of view */
+    const char *encoding_name;                          /* required: the export's `encoding` attribute */
+    /* required: value outputs of the net: 1 (the mover's value; two-player zero-sum games) or players
+     * (per player in mover-relative order: output j is player (mover + j) % players). */
+    int (*value_dim)(const void *r);
+    /* ---- notation ---- */
+    /* required: a position string (the game's notation, DESIGN.md §2 for the Kalah family); errors name
+     * the field. */
+    int (*pos_parse)(const void *r, const char *s, game_pos *out, char *err);
+    void (*pos_format)(const void *r, const game_pos *p, char *buf, size_t n); /* required */
+    /* move text → slot of the player to move at p; GAME_EINVAL (not a move) or GAME_EILLEGAL (not this
+     * player's pit) with a message. NULL: letters a.. for every player. */
+    int (*move_parse)(const void *r, const game_pos *p, const char *s, char *err);
+    /* slot → text for the player to move at p (NUL-terminated, at most 7 chars). NULL: 'a' + slot. */
+    void (*move_format)(const void *r, const game_pos *p, int move, char *buf, size_t n);
+    /* ---- optional hooks (NULL when the game has none) ---- */
+    /* The player to move resigns (básico): it leaves and takes the lowest free place. */
+    int (*resign)(const void *r, game_pos *p);
+    /* Static evaluation for depth-limited search at the horizon: v[players], each in [-1, 1], on the scale
+     * of `values` (a win must outrank every estimate). NULL: values once over, else 0 for everyone. */
+    void (*estimate)(const void *r, const game_pos *p, double *v);
+    /* The greedy baseline's best slots for the mover (a mask; the agent picks among ties). NULL: see
+     * game_greedy. */
+    unsigned (*greedy)(const void *r, const game_pos *p);
+    /* Batched stepper: applies moves[i] (legal) to pos[i], i < n. NULL: a loop of apply. */
+    void (*apply_batch)(const void *r, game_pos *pos, const int *moves, int n, game_step *ev);
+    /* Endgame database: 1 and the exact margin (player 0 - player 1 under perfect play) when p is in it,
+     * else 0. NULL: none. */
+    int (*endgame)(const void *r, const game_pos *p, int *margin);
+} game_kind;
+
+/* ---- the registry ---- */
+
+/* The kind named by a spec's game name: `spec` may be a bare name or a full spec ("kalah:pits=4"), only the
+ * text before ':' counts. NULL when no game has that name. */
+const game_kind *game_kind_find(const char *spec);
+
+/* Registered kinds in registration order (env/games.def); NULL past the end. */
+const game_kind *game_kind_at(int i);
+int game_kind_count(void);
+
+/* ---- rules instances ---- */
+
+/* Parses a full rules spec ("kalah", "basico:players=4,pits=4", ...) into a new instance, owned by the
+ * caller (game_free). NULL with a message in err: an unknown game name (the message lists the known ones),
+ * a bad key or value (the kind's message), out of memory. */
+game *game_create(const char *spec, char *err);
+void game_free(game *g);                 /* NULL allowed */
+
+const game_kind *game_get_kind(const game *g);
+const char *game_name(const game *g);    /* the kind's name */
+const char *game_spec(const game *g);    /* the canonical full spec (owned by g) */
+const void *game_rules(const game *g);   /* the kind's rules struct (e.g. a kalah_rules for "kalah") */
+int game_players(const game *g);
+int game_moves(const game *g);           /* move slots */
+int game_seeds(const game *g);
+int game_encode_dim(const game *g);
+int game_value_dim(const game *g);
+const char *game_encoding_name(const game *g);
+int game_has_margin(const game *g);      /* 1 when the kind has a margin (two-player games) */
+
+/* ---- positions ---- */
+
+void game_start(const game *g, game_pos *out);
+unsigned game_legal(const game *g, const game_pos *p);
+/* Checked move (see game_kind.apply). ev may be NULL. */
+int game_apply(const game *g, game_pos *p, int move, game_step *ev);
+/* n legal moves on n positions (the kind's batched stepper when it has one). ev may be NULL. */
+void game_apply_batch(const game *g, game_pos *pos, const int *moves, int n, game_step *ev);
+/* GAME_EINVAL when the kind has no resign hook. */
+int game_resign(const game *g, game_pos *p);
+static inline int game_to_move(const game_pos *p) { return p->to_move; }
+static inline int game_over(const game_pos *p) { return p->over; }
+/* Values per player of a finished position (v[game_players(g)]); all 0 when p is not over. */
+void game_values(const game *g, const game_pos *p, double *v);
+/* Player 0 - player 1 (0 when the game has no margin). */
+int game_margin(const game *g, const game_pos *p);
+int game_board_seeds(const game *g, const game_pos *p);
+/* Horizon estimate, v[players] (see game_kind.estimate). */
+void game_estimate(const game *g, const game_pos *p, double *v);
+/* The greedy baseline's best slots (non-empty mask for an unfinished position, 0 once over): the kind's
+ * hook, else the slots maximising the mover's game_estimate at the end of its turn, extra turns followed
+ * (the best chain, at most 4 extra plies deep). */
+unsigned game_greedy(const game *g, const game_pos *p);
+/* Exact margin from the endgame database: 1 when known. */
+int game_endgame(const game *g, const game_pos *p, int *margin);
+
+void game_encode(const game *g, const game_pos *p, float *out);
+
+/* ---- notation ---- */
+
+int game_pos_parse(const game *g, const char *s, game_pos *out, char *err);
+/* Writes into buf[n] (GAME_POS_STR always suffices); returns buf. */
+char *game_pos_format(const game *g, const game_pos *p, char *buf, size_t n);
+int game_move_parse(const game *g, const game_pos *p, const char *s, char *err);
+/* Returns buf (8 bytes suffice). */
+char *game_move_format(const game *g, const game_pos *p, int move, char *buf, size_t n);
+
+/* Leaf counts at exactly 1..depth plies from p (a finished game contributes nothing deeper):
+ * nodes[d-1] = positions at ply d; nodes has `depth` entries. */
+void game_perft(const game *g, const game_pos *p, int depth, uint64_t *nodes);
+
+#endif
