@@ -7,8 +7,8 @@
 typedef struct {
     PyObject_HEAD
     szpy_rules rules;
-    agent *kalah;        /* rules.game == SZPY_KALAH */
-    basico_agent *basico; /* rules.game == SZPY_BASICO */
+    agent *kalah;        /* rules.is_kalah */
+    basico_agent *basico; /* rules.is_basico */
     int busy;            /* a search runs without the GIL; an instance is not thread-safe (eval/agent.h) */
 } szpy_agent;
 
@@ -16,6 +16,7 @@ static void agent_dealloc(szpy_agent *a)
 {
     agent_free(a->kalah);
     basico_agent_free(a->basico);
+    szpy_rules_free(&a->rules);
     Py_TYPE(a)->tp_free((PyObject *)a);
 }
 
@@ -23,16 +24,21 @@ static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"spec", "rules", NULL};
     const char *spec, *rules = "kalah";
-    if (a->kalah || a->basico) {
+    if (a->rules.g) {
         PyErr_SetString(PyExc_RuntimeError, "Agent: already created");
         return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s:Agent", kwlist, &spec, &rules) ||
         szpy_rules_parse(rules, &a->rules))
         return -1;
+    if (!a->rules.is_kalah && !a->rules.is_basico) {
+        szpy_value_error("Agent: no agents play '%s' yet (Kalah: eval/agent.h, basico: eval/basico_agent.h)",
+                         game_name(a->rules.g));
+        return -1;
+    }
     char err[AGENT_ERRLEN];
     /* az agents read HDF5, which is not thread-safe: creation keeps the GIL. */
-    if (a->rules.game == SZPY_BASICO)
+    if (a->rules.is_basico)
         a->basico = basico_agent_create(spec, &a->rules.basico, err);
     else
         a->kalah = agent_create(spec, &a->rules.kalah, err);
@@ -53,13 +59,36 @@ static int claim(szpy_agent *a)
     return 0;
 }
 
-/* The relative pit the agent chooses at position text, or -1 with an exception set. */
-static int choose(szpy_agent *a, const char *text)
+/* The agents' own position forms of one string. */
+typedef struct {
+    kalah_pos kalah;
+    basico_pos basico;
+} agent_pos;
+
+/* Parses text for a's game: ValueError and -1 on error. */
+static int parse_pos(const szpy_agent *a, const char *text, agent_pos *p, int *over)
 {
-    szpy_pos p;
-    if (szpy_pos_parse(&a->rules, text, &p))
+    char err[KALAH_ERRLEN];
+    int pits, rc;
+    if (a->kalah) {
+        rc = kalah_pos_parse(text, &a->rules.kalah, &p->kalah, &pits, err) == KALAH_OK ? 0 : -1;
+        *over = p->kalah.over;
+    } else {
+        rc = basico_pos_parse(text, &a->rules.basico, &p->basico, err) == BASICO_OK ? 0 : -1;
+        *over = p->basico.over;
+    }
+    if (rc)
+        szpy_value_error("position '%s': %s", text, err);
+    return rc;
+}
+
+/* The relative pit the agent chooses at position text, or -1 with an exception set. */
+static int choose(szpy_agent *a, const char *text, agent_pos *p)
+{
+    int over;
+    if (parse_pos(a, text, p, &over))
         return -1;
-    if (szpy_over(&a->rules, &p)) {
+    if (over) {
         szpy_value_error("Agent.move: position '%s': the game is over, there is no move", text);
         return -1;
     }
@@ -68,9 +97,9 @@ static int choose(szpy_agent *a, const char *text)
     int rc, move = -1;
     Py_BEGIN_ALLOW_THREADS
     if (a->kalah)
-        rc = agent_choose(a->kalah, &p.kalah, &move);
+        rc = agent_choose(a->kalah, &p->kalah, &move);
     else
-        rc = basico_agent_choose(a->basico, &p.basico, &move);
+        rc = basico_agent_choose(a->basico, &p->basico, &move);
     Py_END_ALLOW_THREADS
     a->busy = 0;
     if (rc == AGENT_ENOMEM) {
@@ -90,11 +119,10 @@ static PyObject *agent_move(szpy_agent *a, PyObject *args)
     const char *text;
     if (!PyArg_ParseTuple(args, "s:move", &text))
         return NULL;
-    const int k = choose(a, text);
+    agent_pos p;
+    const int k = choose(a, text, &p);
     if (k < 0)
         return NULL;
-    szpy_pos p;
-    szpy_pos_parse(&a->rules, text, &p); /* parsed above */
     const char letter[2] = {a->kalah ? kalah_move_letter(p.kalah.side, k) : (char)('a' + k), 0};
     return PyUnicode_FromString(letter);
 }
@@ -104,7 +132,8 @@ static PyObject *agent_pit(szpy_agent *a, PyObject *args)
     const char *text;
     if (!PyArg_ParseTuple(args, "s:pit", &text))
         return NULL;
-    const int k = choose(a, text);
+    agent_pos p;
+    const int k = choose(a, text, &p);
     return k < 0 ? NULL : PyLong_FromLong(k);
 }
 
@@ -115,9 +144,16 @@ static PyObject *agent_new_game_py(szpy_agent *a, PyObject *args, PyObject *kw)
     unsigned long long seed = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK:new_game", kwlist, &text, &seed))
         return NULL;
-    szpy_pos p;
-    if (text ? szpy_pos_parse(&a->rules, text, &p) : (szpy_start(&a->rules, &p), 0))
+    agent_pos p;
+    int over;
+    if (!text) {
+        if (a->kalah)
+            kalah_start(&a->rules.kalah, &p.kalah);
+        else
+            basico_start(&a->rules.basico, &p.basico);
+    } else if (parse_pos(a, text, &p, &over)) {
         return NULL;
+    }
     if (claim(a))
         return NULL;
     if (a->kalah)
@@ -140,8 +176,7 @@ static PyObject *get_spec(szpy_agent *a, void *kind)
 static PyObject *get_rules(szpy_agent *a, void *unused)
 {
     (void)unused;
-    char buf[SZPY_RULESLEN];
-    return PyUnicode_FromString(szpy_rules_format(&a->rules, buf));
+    return PyUnicode_FromString(a->rules.g ? game_spec(a->rules.g) : "");
 }
 
 static PyMethodDef agent_methods[] = {

@@ -36,14 +36,15 @@ static int net_init(szpy_net *s, PyObject *args, PyObject *kw)
     }
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|z:Net", kwlist, PyUnicode_FSConverter, &path_obj, &rules))
         return -1;
-    char err[NN_ERRLEN], expect[SZPY_RULESLEN];
+    char err[NN_ERRLEN], expect[GAME_SPEC_MAX];
     if (rules) { /* compare canonical specs, as the file stores them */
         szpy_rules r;
         if (szpy_rules_parse(rules, &r)) {
             Py_DECREF(path_obj);
             return -1;
         }
-        szpy_rules_format(&r, expect);
+        snprintf(expect, sizeof expect, "%s", game_spec(r.g));
+        szpy_rules_free(&r);
     }
     /* HDF5 is not thread-safe (nn/h5io.h): the load keeps the GIL. */
     const int rc = nn_load(PyBytes_AS_STRING(path_obj), rules ? expect : NULL, &s->net, &s->info, err);

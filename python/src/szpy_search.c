@@ -22,18 +22,25 @@ PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
     long tt_mb = 256, endgame = 0, threads = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|zs$lll:solve", kwlist, &text, &spec, &tt_mb, &endgame, &threads))
         return NULL;
-    szpy_rules r;
-    szpy_pos p;
-    if (szpy_setup(spec, text, &r, &p))
-        return NULL;
-    if (r.game != SZPY_KALAH)
-        return szpy_value_error("solve: the exact solver plays Kalah only, not %s", szpy_game_name(r.game));
     if (tt_mb < 1 || tt_mb > 65536)
         return szpy_value_error("solve: tt_mb=%ld is not in 1..65536", tt_mb);
     if (endgame < 0 || endgame > 127)
         return szpy_value_error("solve: endgame=%ld is not in 0..127", endgame);
     if (threads < 1 || threads > 64)
         return szpy_value_error("solve: threads=%ld is not in 1..64", threads);
+    szpy_rules r;
+    game_pos gp;
+    if (szpy_setup(spec, text, &r, &gp))
+        return NULL;
+    szpy_rules_free(&r); /* only the Kalah form is used below */
+    if (!r.is_kalah)
+        return szpy_value_error("solve: the exact solver plays Kalah only, not '%s'", spec);
+    kalah_pos kp;
+    int pits;
+    if (text)
+        kalah_pos_parse(text, &r.kalah, &kp, &pits, NULL); /* valid: the game interface accepted it */
+    else
+        kalah_start(&r.kalah, &kp);
     if (endgame && r.kalah.max_sows > 0)
         return szpy_value_error("solve: endgame is not available with max_sows=%d (the value then depends on "
                                 "the sow count)", r.kalah.max_sows);
@@ -49,7 +56,7 @@ PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
     if (endgame)
         rc = ab_set_endgame(s, (int)endgame, err);
     if (rc == AB_OK)
-        rc = ab_think(s, &p.kalah, &lim, &res);
+        rc = ab_think(s, &kp, &lim, &res);
     Py_END_ALLOW_THREADS
     ab_free(s);
     if (endgame && rc == AB_EINVAL)
@@ -59,7 +66,7 @@ PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *best = PyList_New(0);
     for (int k = 0; best && k < r.kalah.pits; k++)
         if (res.best_mask >> k & 1) {
-            PyObject *l = PyUnicode_FromFormat("%c", kalah_move_letter(p.kalah.side, k));
+            PyObject *l = PyUnicode_FromFormat("%c", kalah_move_letter(kp.side, k));
             if (!l || PyList_Append(best, l)) {
                 Py_XDECREF(l);
                 Py_CLEAR(best);
@@ -69,16 +76,19 @@ PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
         }
     if (!best)
         return NULL;
-    char rbuf[SZPY_RULESLEN], pbuf[SZPY_POSLEN];
+    char rbuf[GAME_SPEC_MAX], pbuf[GAME_POS_STR];
+    kalah_rules_format(&r.kalah, rbuf, sizeof rbuf);
+    kalah_pos_format(&r.kalah, &kp, pbuf, sizeof pbuf);
     return Py_BuildValue("{sisNsKsdsssssO}", "value", res.value, "best", best, "nodes",
-                         (unsigned long long)res.nodes, "seconds", res.seconds, "rules", szpy_rules_format(&r, rbuf),
-                         "position", szpy_pos_format(&r, &p, pbuf), "over", rc == AB_EOVER ? Py_True : Py_False);
+                         (unsigned long long)res.nodes, "seconds", res.seconds, "rules", rbuf, "position", pbuf,
+                         "over", rc == AB_EOVER ? Py_True : Py_False);
 }
 
 const char szpy_perft_doc[] =
     "perft(rules='kalah', position=None, depth=1) -> list of int\n"
     "Positions reached at exactly 1..depth plies (one ply = one sowing; a finished game contributes\n"
-    "nothing deeper), any game's rules (`sowzero perft --json`). depth 1..64. The GIL is released.";
+    "nothing deeper), any registered game (env/game.h; `sowzero perft --json`). depth 1..64. The GIL is\n"
+    "released.";
 
 PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -91,18 +101,18 @@ PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw)
     if (depth < 1 || depth > 64)
         return szpy_value_error("perft: depth=%d is not in 1..64", depth);
     szpy_rules r;
-    szpy_pos p;
+    game_pos p;
     if (szpy_setup(spec, text, &r, &p))
         return NULL;
     uint64_t *nodes = calloc((size_t)depth, sizeof *nodes);
-    if (!nodes)
+    if (!nodes) {
+        szpy_rules_free(&r);
         return PyErr_NoMemory();
+    }
     Py_BEGIN_ALLOW_THREADS
-    if (r.game == SZPY_BASICO)
-        basico_perft(&r.basico, &p.basico, depth, nodes);
-    else
-        kalah_perft(&r.kalah, &p.kalah, depth, nodes);
+    game_perft(r.g, &p, depth, nodes);
     Py_END_ALLOW_THREADS
+    szpy_rules_free(&r);
     PyObject *list = PyList_New(depth);
     for (int d = 0; list && d < depth; d++) {
         PyObject *v = PyLong_FromUnsignedLongLong(nodes[d]);

@@ -3,8 +3,8 @@
  * Two engines behind one type. Kalah runs on the SIMD batch stepper (env/vecenv.h): the boards live in
  * its byte planes, a step is one vecenv_step over all boards, observations and legal masks come out of
  * vecenv_observe / vecenv_legal in one pass each. The batch is rounded up to VECENV_LANES; the padding
- * boards hold a finished position, which the stepper skips. Every other game keeps an array of
- * positions and steps them one by one through szpy_util's game functions.
+ * boards hold a finished position, which the stepper skips. Every other game of the registry keeps an
+ * array of positions and steps them one by one through the game interface (env/game.h).
  *
  * The stepper is created without its own auto-reset: Gymnasium's NEXT_STEP rule needs the terminal
  * position to stay visible for one step, so a board whose game ended is reset here at the start of the
@@ -31,7 +31,7 @@ typedef struct {
     uint8_t *mv, *ended, *extra; /* batch bytes each */
     uint8_t *legal;     /* batch bytes: each env's legal-move bits (both engines) */
     /* every other game */
-    szpy_pos *pos;      /* n positions */
+    game_pos *pos;      /* n positions */
     uint8_t *pending;   /* n: the game ended at the previous step; this step resets it */
     /* the arrays handed out (owned here, read-only for Python, overwritten by every reset and step) */
     PyArrayObject *obs_all; /* batch (or n) x dim float32: vecenv_observe writes every board */
@@ -97,14 +97,14 @@ static float *f32(PyArrayObject *a) { return (float *)PyArray_DATA(a); }
 static int32_t *i32(PyArrayObject *a) { return (int32_t *)PyArray_DATA(a); }
 
 /* One row of the outputs from a position (set_position, the generic engine). */
-static void write_row(szpy_vecenv *e, int i, const szpy_pos *p)
+static void write_row(szpy_vecenv *e, int i, const game_pos *p)
 {
-    szpy_encode(&e->rules, p, f32(e->obs_all) + (size_t)i * (size_t)e->dim);
-    const unsigned legal = szpy_legal(&e->rules, p);
+    game_encode(e->rules.g, p, f32(e->obs_all) + (size_t)i * (size_t)e->dim);
+    const unsigned legal = game_legal(e->rules.g, p);
     e->legal[i] = (uint8_t)legal;
     for (int k = 0; k < e->moves; k++)
         u8(e->mask)[(size_t)i * (size_t)e->moves + (size_t)k] = (uint8_t)(legal >> k & 1);
-    i32(e->to_play)[i] = szpy_to_play(&e->rules, p);
+    i32(e->to_play)[i] = p->to_move;
 }
 
 /* Kalah: the masks and observations of every board from the stepper. */
@@ -138,7 +138,7 @@ static void reset_all(szpy_vecenv *e)
         return;
     }
     for (int i = 0; i < e->n; i++) {
-        szpy_start(&e->rules, &e->pos[i]);
+        game_start(e->rules.g, &e->pos[i]);
         write_row(e, i, &e->pos[i]);
     }
 }
@@ -191,13 +191,15 @@ static void kalah_step_all(szpy_vecenv *e, const int64_t *act)
                 tp[i] = 0;
                 resets++;
             } else if (e->ended[i]) {
-                szpy_pos sp = {0};
-                vecenv_get(e->ve, i, &sp.kalah);
-                szpy_result(&e->rules, &sp, rew + (size_t)i * (size_t)P);
+                kalah_pos p;
+                vecenv_get(e->ve, i, &p);
+                const int w = kalah_winner(&e->rules.kalah, &p); /* game_values of the Kalah kind */
+                rew[(size_t)i * (size_t)P] = (float)w;
+                rew[(size_t)i * (size_t)P + 1] = (float)-w;
                 term[i] = 1;
                 e->pending[i] = 1;
                 e->games++;
-                tp[i] = sp.kalah.side;
+                tp[i] = p.side;
             }
         }
     }
@@ -212,19 +214,21 @@ static void generic_step_all(szpy_vecenv *e, const int64_t *act)
     float *rew = f32(e->rewards);
     uint8_t *term = u8(e->term);
     for (int i = 0; i < e->n; i++) {
-        szpy_pos *p = &e->pos[i];
+        game_pos *p = &e->pos[i];
         term[i] = 0;
         for (int q = 0; q < P; q++)
             rew[(size_t)i * (size_t)P + (size_t)q] = 0.0f;
         if (e->pending[i]) {
-            szpy_start(&e->rules, p);
+            game_start(e->rules.g, p);
             e->pending[i] = 0;
         } else {
-            int extra;
-            szpy_play(&e->rules, p, (int)act[i], &extra);
+            game_apply(e->rules.g, p, (int)act[i], NULL); /* checked legal: cannot fail */
             e->sows++;
-            if (szpy_over(&e->rules, p)) {
-                szpy_result(&e->rules, p, rew + (size_t)i * (size_t)P);
+            if (p->over) {
+                double v[GAME_MAX_PLAYERS];
+                game_values(e->rules.g, p, v);
+                for (int q = 0; q < P; q++)
+                    rew[(size_t)i * (size_t)P + (size_t)q] = (float)v[q];
                 term[i] = 1;
                 e->pending[i] = 1;
                 e->games++;
@@ -269,6 +273,7 @@ static void vecenv_dealloc(szpy_vecenv *e)
     free(e->extra);
     free(e->legal);
     free(e->pos);
+    szpy_rules_free(&e->rules);
     free(e->pending);
     Py_XDECREF(e->obs_all);
     Py_XDECREF(e->obs);
@@ -287,7 +292,7 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     const char *game = "kalah", *spec = NULL, *kernel_name = "auto";
     Py_ssize_t n = 1;
     unsigned long long seed = 0;
-    if (e->obs_all) {
+    if (e->rules.g || e->obs_all) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
         return -1;
     }
@@ -296,9 +301,9 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
         return -1;
     if (szpy_rules_parse(spec ? spec : game, &e->rules))
         return -1;
-    if (strcmp(game, szpy_game_name(e->rules.game))) {
+    if (strcmp(game, game_name(e->rules.g))) {
         szpy_value_error("VecEnv: game '%s' does not match rules '%s' (a %s rule set)", game, spec,
-                         szpy_game_name(e->rules.game));
+                         game_name(e->rules.g));
         return -1;
     }
     if (n < 1 || n > VECENV_MAX_BATCH) {
@@ -311,13 +316,13 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
         return -1;
     }
     e->n = (int)n;
-    e->players = szpy_players(&e->rules);
-    e->moves = szpy_moves(&e->rules);
-    e->dim = szpy_obs_dim(&e->rules);
+    e->players = game_players(e->rules.g);
+    e->moves = game_moves(e->rules.g);
+    e->dim = game_encode_dim(e->rules.g);
     e->pending = calloc((size_t)(n + VECENV_LANES), 1); /* whole words past n (kalah_step_all) */
     if (!e->pending)
         goto nomem;
-    if (e->rules.game == SZPY_KALAH) {
+    if (e->rules.is_kalah) {
         char err[KALAH_ERRLEN];
         e->batch = (int)((n + VECENV_LANES - 1) / VECENV_LANES * VECENV_LANES);
         if (vecenv_create(&e->rules.kalah, e->batch, kernel, 0, seed, &e->ve, err) != KALAH_OK) {
@@ -332,7 +337,7 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     } else {
         if (strcmp(kernel_name, "auto")) {
             szpy_value_error("VecEnv: kernel= applies to Kalah's batch stepper only, not %s",
-                             szpy_game_name(e->rules.game));
+                             game_name(e->rules.g));
             return -1;
         }
         e->batch = e->n;
@@ -475,25 +480,18 @@ static int check_index(const szpy_vecenv *e, Py_ssize_t i, const char *what)
     return 0;
 }
 
-static void get_pos(const szpy_vecenv *e, int i, szpy_pos *p)
-{
-    if (e->ve) {
-        memset(p, 0, sizeof *p);
-        vecenv_get(e->ve, i, &p->kalah);
-    } else {
-        *p = e->pos[i];
-    }
-}
-
 static PyObject *vecenv_get_position(szpy_vecenv *e, PyObject *args)
 {
     Py_ssize_t i;
     if (!PyArg_ParseTuple(args, "n:get_position", &i) || check_index(e, i, "get_position") || idle(e))
         return NULL;
-    szpy_pos p;
-    char buf[SZPY_POSLEN];
-    get_pos(e, (int)i, &p);
-    return PyUnicode_FromString(szpy_pos_format(&e->rules, &p, buf));
+    char buf[GAME_POS_STR];
+    if (e->ve) {
+        kalah_pos p;
+        vecenv_get(e->ve, (int)i, &p);
+        return PyUnicode_FromString(kalah_pos_format(&e->rules.kalah, &p, buf, sizeof buf));
+    }
+    return PyUnicode_FromString(game_pos_format(e->rules.g, &e->pos[i], buf, sizeof buf));
 }
 
 static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
@@ -502,18 +500,21 @@ static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
     const char *text;
     if (!PyArg_ParseTuple(args, "ns:set_position", &i, &text) || check_index(e, i, "set_position"))
         return NULL;
-    szpy_pos p;
+    game_pos p;
     if (szpy_pos_parse(&e->rules, text, &p) || idle(e))
         return NULL;
-    if (e->ve) {
-        const int rc = vecenv_set(e->ve, (int)i, &p.kalah);
+    if (e->ve) { /* the stepper's own form of the same string */
+        kalah_pos kp;
+        int pits, rc = kalah_pos_parse(text, &e->rules.kalah, &kp, &pits, NULL);
+        if (rc == KALAH_OK)
+            rc = vecenv_set(e->ve, (int)i, &kp);
         if (rc != KALAH_OK)
             return szpy_value_error("set_position: the batch stepper rejects position '%s' (vecenv_set: %d)",
                                     text, rc);
     } else {
         e->pos[i] = p;
     }
-    e->pending[i] = (uint8_t)szpy_over(&e->rules, &p); /* a finished position resets at the next step */
+    e->pending[i] = p.over; /* a finished position resets at the next step */
     write_row(e, (int)i, &p);
     Py_RETURN_NONE;
 }
@@ -570,14 +571,13 @@ static PyObject *get_int(szpy_vecenv *e, void *which)
 static PyObject *get_rules(szpy_vecenv *e, void *unused)
 {
     (void)unused;
-    char buf[SZPY_RULESLEN];
-    return PyUnicode_FromString(szpy_rules_format(&e->rules, buf));
+    return PyUnicode_FromString(game_spec(e->rules.g));
 }
 
 static PyObject *get_game(szpy_vecenv *e, void *unused)
 {
     (void)unused;
-    return PyUnicode_FromString(szpy_game_name(e->rules.game));
+    return PyUnicode_FromString(game_name(e->rules.g));
 }
 
 static PyObject *get_kernel(szpy_vecenv *e, void *unused)
@@ -613,15 +613,16 @@ static PyTypeObject szpy_VecEnvType = {
     .tp_doc =
         "VecEnv(game='kalah', rules=None, num_envs=1, seed=0, *, kernel='auto')\n"
         "num_envs games of one rule set stepped together (Gymnasium's vector-env API, without gymnasium).\n"
-        "rules: a spec such as 'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the game's\n"
-        "default rules); its game must be `game`. Kalah runs on the SIMD batch stepper (kernel = auto,\n"
-        "avx512, avx2 or scalar); other games step their positions one by one.\n"
+        "game: any game of the registry (env/game.h; 'kalah', 'basico', ...). rules: a spec such as\n"
+        "'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the game's default rules); its game\n"
+        "must be `game`. Kalah runs on the SIMD batch stepper (kernel = auto, avx512, avx2 or scalar); other\n"
+        "games step their positions one by one through the game interface.\n"
         "reset() -> (obs, info); step(actions) -> (obs, rewards, terminations, truncations, info):\n"
         "  obs           float32 (num_envs, obs_dim): the net's encoding of each position, from the mover's\n"
-        "                view (kalah_encode / basico_encode)\n"
+        "                view (game_encode: kalah_encode for Kalah, basico_encode for basico)\n"
         "  rewards       float32 (num_envs, num_players), by absolute player (Kalah: 0 South, 1 North): 0,\n"
-        "                except on the step that ends a game: its final result per player (Kalah +1 win,\n"
-        "                -1 loss, 0 draw; basico 2*rank_score-1: first +1, last -1)\n"
+        "                except on the step that ends a game: its final value per player (game_values:\n"
+        "                two-player games +1 win, -1 loss, 0 draw; basico 2*rank_score-1: first +1, last -1)\n"
         "  terminations  bool (num_envs,): the game ended with this step (the rules' end, max_sows included)\n"
         "  truncations   bool (num_envs,): always False (no time limit is imposed)\n"
         "  info          {'action_mask': bool (num_envs, num_actions), 'to_play': int32 (num_envs,)}: the\n"
