@@ -28,5 +28,5 @@ def test_bench_runs():
                "--rounds", "1", "--json"])
     r = json.loads(out)
     assert r["envs"] == 128 and r["c_sows_per_s"] > 0
-    for key in ("sampler", "numpy"):
+    for key in ("sampler", "table", "numpy"):
         assert r[key]["sows_per_s"] > 0 and 0 < r[key]["ratio"]
