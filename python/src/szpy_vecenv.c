@@ -113,12 +113,15 @@ static void kalah_observe(szpy_vecenv *e)
     vecenv_legal(e->ve, e->legal);
     uint8_t *mask = u8(e->mask);
     const size_t m = (size_t)e->moves;
-    /* Little-endian: byte k of mask_row is pit k (x86-64, aarch64). Each row is stored as a whole word
-     * (m <= 7 < 8 bytes); its tail spills into the next row, which the next store rewrites. */
-    const int n = e->n;
-    for (int i = 0; i + 1 < n; i++)
-        memcpy(mask + (size_t)i * m, &mask_row[e->legal[i] & 127], 8);
-    memcpy(mask + (size_t)(n - 1) * m, &mask_row[e->legal[n - 1] & 127], m);
+    /* Little-endian: byte k of mask_row is pit k (x86-64, aarch64). A row is stored as a whole word
+     * (m <= 7 < 8 bytes) while the word fits in the array; its tail spills into the next row, which the
+     * next store rewrites. The last rows get exactly m bytes. */
+    const size_t n = (size_t)e->n, end = n * m;
+    size_t i = 0;
+    for (; i * m + 8 <= end; i++)
+        memcpy(mask + i * m, &mask_row[e->legal[i] & 127], 8);
+    for (; i < n; i++)
+        memcpy(mask + i * m, &mask_row[e->legal[i] & 127], m);
     vecenv_observe(e->ve, f32(e->obs_all));
 }
 

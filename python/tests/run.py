@@ -44,6 +44,9 @@ def main():
         env["LD_PRELOAD"] = libasan
         env["ASAN_OPTIONS"] = "detect_leaks=0:" + env.get("ASAN_OPTIONS", "")
         env["SOWZERO_SANITIZE"] = "1"
+        # capture at the Python level only, so a sanitizer's report (written to fd 2 as the process
+        # dies) reaches ctest's output
+        rest = ["--capture=sys"] + rest
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", here] + rest
     return subprocess.run(cmd, env=env).returncode

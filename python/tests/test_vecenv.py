@@ -278,3 +278,20 @@ def test_gil_released_while_stepping():
     for _ in range(300):
         alone.step(alone.sample_actions())
     assert results[1] == alone.stats()["sows"]
+
+
+@pytest.mark.parametrize("pits", [1, 2, 3, 7])
+def test_action_mask_rows_for_any_shape(pits):
+    """Masks of narrow boards and few envs (the rows are written as words: none may spill past the
+    array or into a row already written)."""
+    for n in (1, 2, 3, 9):
+        env = sowzero.VecEnv(rules="kalah:pits=%d,seeds=2" % pits, num_envs=n, seed=n)
+        _, info = env.reset()
+        for _ in range(6):
+            for i in range(n):
+                counts, side = env.get_position(i).split()
+                c = [int(v) for v in counts.split(",")]
+                row = c[:pits] if side == "S" else c[pits + 1:2 * pits + 1]
+                live = info["action_mask"][i].any()
+                assert list(info["action_mask"][i]) == ([v > 0 for v in row] if live else [False] * pits)
+            env.step(env.sample_actions())
