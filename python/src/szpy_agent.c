@@ -114,13 +114,17 @@ static int choose(szpy_agent *a, const char *text, agent_pos *p)
     return move;
 }
 
-static PyObject *agent_move(szpy_agent *a, PyObject *args)
+/* move(position) and pit(position): the chosen relative pit, or -1 with an exception set. */
+static int choose_arg(szpy_agent *a, PyObject *args, const char *format, agent_pos *p)
 {
     const char *text;
-    if (!PyArg_ParseTuple(args, "s:move", &text))
-        return NULL;
+    return PyArg_ParseTuple(args, format, &text) ? choose(a, text, p) : -1;
+}
+
+static PyObject *agent_move(szpy_agent *a, PyObject *args)
+{
     agent_pos p;
-    const int k = choose(a, text, &p);
+    const int k = choose_arg(a, args, "s:move", &p);
     if (k < 0)
         return NULL;
     const char letter[2] = {a->kalah ? kalah_move_letter(p.kalah.side, k) : (char)('a' + k), 0};
@@ -129,11 +133,8 @@ static PyObject *agent_move(szpy_agent *a, PyObject *args)
 
 static PyObject *agent_pit(szpy_agent *a, PyObject *args)
 {
-    const char *text;
-    if (!PyArg_ParseTuple(args, "s:pit", &text))
-        return NULL;
     agent_pos p;
-    const int k = choose(a, text, &p);
+    const int k = choose_arg(a, args, "s:pit", &p);
     return k < 0 ? NULL : PyLong_FromLong(k);
 }
 
@@ -215,12 +216,5 @@ static PyTypeObject szpy_AgentType = {
 
 int szpy_agent_register(PyObject *m)
 {
-    if (PyType_Ready(&szpy_AgentType) < 0)
-        return -1;
-    Py_INCREF(&szpy_AgentType);
-    if (PyModule_AddObject(m, "Agent", (PyObject *)&szpy_AgentType) < 0) {
-        Py_DECREF(&szpy_AgentType);
-        return -1;
-    }
-    return 0;
+    return szpy_add_type(m, "Agent", &szpy_AgentType);
 }

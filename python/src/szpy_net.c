@@ -216,12 +216,5 @@ static PyTypeObject szpy_NetType = {
 
 int szpy_net_register(PyObject *m)
 {
-    if (PyType_Ready(&szpy_NetType) < 0)
-        return -1;
-    Py_INCREF(&szpy_NetType);
-    if (PyModule_AddObject(m, "Net", (PyObject *)&szpy_NetType) < 0) {
-        Py_DECREF(&szpy_NetType);
-        return -1;
-    }
-    return 0;
+    return szpy_add_type(m, "Net", &szpy_NetType);
 }

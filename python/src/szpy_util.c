@@ -16,6 +16,18 @@ PyObject *szpy_value_error(const char *fmt, ...)
     return NULL;
 }
 
+int szpy_add_type(PyObject *m, const char *name, PyTypeObject *t)
+{
+    if (PyType_Ready(t) < 0)
+        return -1;
+    Py_INCREF(t);
+    if (PyModule_AddObject(m, name, (PyObject *)t) < 0) {
+        Py_DECREF(t);
+        return -1;
+    }
+    return 0;
+}
+
 int szpy_rules_parse(const char *spec, szpy_rules *out)
 {
     char err[GAME_ERRLEN];

@@ -49,6 +49,9 @@ int szpy_pos_parse(const szpy_rules *r, const char *text, game_pos *out);
  * the start. Raises ValueError and returns -1 on bad input (r is then freed). */
 int szpy_setup(const char *rules_spec, const char *pos_text, szpy_rules *r, game_pos *p);
 
+/* Readies type t and adds it to module m under name: 0, or -1 with a Python exception set. */
+int szpy_add_type(PyObject *m, const char *name, PyTypeObject *t);
+
 /* Sets ValueError with a printf-formatted message; returns NULL (for `return szpy_value_error(...)`). */
 PyObject *szpy_value_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

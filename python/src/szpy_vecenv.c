@@ -645,12 +645,5 @@ static PyTypeObject szpy_VecEnvType = {
 int szpy_vecenv_register(PyObject *m)
 {
     fill_tables();
-    if (PyType_Ready(&szpy_VecEnvType) < 0)
-        return -1;
-    Py_INCREF(&szpy_VecEnvType);
-    if (PyModule_AddObject(m, "VecEnv", (PyObject *)&szpy_VecEnvType) < 0) {
-        Py_DECREF(&szpy_VecEnvType);
-        return -1;
-    }
-    return 0;
+    return szpy_add_type(m, "VecEnv", &szpy_VecEnvType);
 }
