@@ -292,19 +292,19 @@ static void vecenv_dealloc(szpy_vecenv *e)
 static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"game", "rules", "num_envs", "seed", "kernel", NULL};
-    const char *game = "kalah", *spec = NULL, *kernel_name = "auto";
+    const char *game = NULL, *spec = NULL, *kernel_name = "auto";
     Py_ssize_t n = 1;
     unsigned long long seed = 0;
     if (e->rules.g || e->obs_all) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|szn$Ks:VecEnv", kwlist, &game, &spec, &n, &seed,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$Ks:VecEnv", kwlist, &game, &spec, &n, &seed,
                                      &kernel_name))
         return -1;
-    if (szpy_rules_parse(spec ? spec : game, &e->rules))
+    if (szpy_rules_parse(spec ? spec : game ? game : "kalah", &e->rules))
         return -1;
-    if (strcmp(game, game_name(e->rules.g))) {
+    if (game && strcmp(game, game_name(e->rules.g))) {
         szpy_value_error("VecEnv: game '%s' does not match rules '%s' (a %s rule set)", game, spec,
                          game_name(e->rules.g));
         return -1;
@@ -614,11 +614,11 @@ static PyTypeObject szpy_VecEnvType = {
     .tp_dealloc = (destructor)vecenv_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "VecEnv(game='kalah', rules=None, num_envs=1, seed=0, *, kernel='auto')\n"
+        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto')\n"
         "num_envs games of one rule set stepped together (Gymnasium's vector-env API, without gymnasium).\n"
-        "game: any game of the registry (env/game.h; 'kalah', 'basico', ...). rules: a spec such as\n"
-        "'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the game's default rules); its game\n"
-        "must be `game`. Kalah runs on the SIMD batch stepper (kernel = auto, avx512, avx2 or scalar); other\n"
+        "game: any game of the registry (env/game.h; 'kalah', 'basico', ...; default: the rules' game, or\n"
+        "'kalah'). rules: a spec such as 'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the\n"
+        "game's default rules); when both are given, the rules must be of that game. Kalah runs on the SIMD batch stepper (kernel = auto, avx512, avx2 or scalar); other\n"
         "games step their positions one by one through the game interface.\n"
         "reset() -> (obs, info); step(actions) -> (obs, rewards, terminations, truncations, info):\n"
         "  obs           float32 (num_envs, obs_dim): the net's encoding of each position, from the mover's\n"

@@ -208,6 +208,10 @@ def test_constructor_errors():
         sowzero.VecEnv(num_envs=0)
     with pytest.raises(ValueError, match="game 'kalah' does not match"):
         sowzero.VecEnv(game="kalah", rules="basico")
+    with pytest.raises(ValueError, match="chess"):
+        sowzero.VecEnv(game="chess")
+    assert sowzero.VecEnv(rules="basico:players=4,pits=4").game == "basico"  # the game from the rules
+    assert sowzero.VecEnv(game="basico").rules == sowzero.VecEnv(rules="basico").rules
     with pytest.raises(ValueError, match="kernel"):
         sowzero.VecEnv(kernel="avx9")
     with pytest.raises(TypeError):
