@@ -5,6 +5,7 @@ Net        a network file evaluated on numpy batches (the project's forward pass
 Agent      any agent spec of `sowzero match` choosing moves for position strings
 solve      the exact solver (Kalah)
 perft      move-generator leaf counts
+export_onnx  a network file as an ONNX model (needs Debian's python3-onnx)
 
 Positions and moves are the project's notation (DESIGN.md section 2): position strings in and out, move
 letters (South a.., North A..), and relative pits 0..pits-1 as VecEnv actions. help(sowzero.VecEnv) etc.
@@ -19,5 +20,6 @@ from ._sowzero import (  # noqa: F401  (the C extension, python/src/)
     perft,
     solve,
 )
+from .onnx_export import export_onnx  # noqa: F401  (imports onnx only when called)
 
-__all__ = ["VecEnv", "Net", "Agent", "solve", "perft", "KALAH_ENCODING", "BASICO_ENCODING"]
+__all__ = ["VecEnv", "Net", "Agent", "solve", "perft", "export_onnx", "KALAH_ENCODING", "BASICO_ENCODING"]

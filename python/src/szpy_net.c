@@ -173,7 +173,45 @@ static PyObject *get_hidden(szpy_net *s, void *unused)
     return t;
 }
 
+/* Net.layers(): copies of every tensor, in evaluation order (nn_layer_get). */
+static PyObject *net_layers(szpy_net *s, PyObject *noargs)
+{
+    (void)noargs;
+    if (!s->net) {
+        PyErr_SetString(PyExc_RuntimeError, "Net: not loaded");
+        return NULL;
+    }
+    const float *params = nn_params_const(s->net);
+    const int count = nn_layer_count(s->net);
+    PyObject *list = PyList_New(0);
+    for (int i = 0; list && i < count; i++) {
+        nn_layer l;
+        nn_layer_get(s->net, i, &l);
+        npy_intp dw[2] = {l.out, l.in}, db[1] = {l.out};
+        PyArrayObject *w = (PyArrayObject *)PyArray_SimpleNew(2, dw, NPY_FLOAT32);
+        PyArrayObject *b = (PyArrayObject *)PyArray_SimpleNew(1, db, NPY_FLOAT32);
+        PyObject *d = NULL;
+        if (w && b) {
+            memcpy(PyArray_DATA(w), params + l.w_offset, (size_t)l.out * (size_t)l.in * sizeof(float));
+            memcpy(PyArray_DATA(b), params + l.b_offset, (size_t)l.out * sizeof(float));
+            d = Py_BuildValue("{sssOsOsO}", "name", l.name, "W", w, "b", b, "residual",
+                              l.residual ? Py_True : Py_False);
+        }
+        Py_XDECREF(w);
+        Py_XDECREF(b);
+        if (!d || PyList_Append(list, d))
+            Py_CLEAR(list);
+        Py_XDECREF(d);
+    }
+    return list;
+}
+
 static PyMethodDef net_methods[] = {
+    {"layers", (PyCFunction)net_layers, METH_NOARGS,
+     "layers() -> list of {'name', 'W', 'b', 'residual'}\n"
+     "Copies of every tensor in evaluation order (nn/net.h): the hidden layers ('00_hidden', ...), then\n"
+     "'NN_policy', 'NN_value' and, if the net has one, 'NN_margin'. W float32 (out, in), b float32 (out,);\n"
+     "residual: the hidden layer adds its input before the ReLU."},
     {"load", SZPY_KW(net_load), METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "Net.load(path, rules=None) -> Net\n"
      "Loads an export or a checkpoint (nn/h5io.h). rules, when given, must equal the file's rules.\n"
