@@ -299,3 +299,11 @@ def test_action_mask_rows_for_any_shape(pits):
                 live = info["action_mask"][i].any()
                 assert list(info["action_mask"][i]) == ([v > 0 for v in row] if live else [False] * pits)
             env.step(env.sample_actions())
+
+
+def test_arrays_outlive_the_env():
+    env = sowzero.VecEnv(num_envs=3)
+    obs, info = env.reset()
+    mask = info["action_mask"]
+    del env, info
+    assert obs.shape == (3, 14) and float(obs.sum()) == 36.0 and mask.all()
