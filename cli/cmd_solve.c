@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/solve_family.h"
+#include "env/game.h"
 #include "eval/alphabeta.h"
 
 #define CMD "solve"
@@ -20,7 +22,9 @@ static void help(void)
          "and every move that achieves it. A position that is already over prints its final margin and no\n"
          "moves (best = []).\n"
          "  --rules SPEC     rules, e.g. kalah:pits=4,seeds=3,capture=always (default: kalah, or the pits and\n"
-         "                   seeds the position implies)\n"
+         "                   seeds the position implies); congklak:... and oware:... are solved by the\n"
+         "                   solver of the two-row games (eval/family_search.h: no --endgame; Oware needs\n"
+         "                   max_sows > 0, its positions can repeat)\n"
          "  --position POS   position string (default: the start position)\n"
          "  --tt-mb N        transposition table size in MiB, 1..65536 (default 256)\n"
          "  --endgame N      build and use an endgame database of every arrangement of at most N seeds in\n"
@@ -78,6 +82,14 @@ int cmd_solve(int argc, char **argv)
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
     }
+    const void *kind = rules_spec ? game_kind_find(rules_spec) : NULL;
+    if (kind && kind != game_kind_find("kalah") && kind != game_kind_find("basico")) {
+        if (endgame) {
+            cli_error(CMD, "--endgame: only Kalah has an endgame database");
+            return 2;
+        }
+        return solve_family(rules_spec, pos_text, tt_mb, sows, json);
+    }
     kalah_rules r;
     kalah_pos p;
     if (!cli_setup(CMD, rules_spec, pos_text, &r, &p))
@@ -119,39 +131,11 @@ int cmd_solve(int argc, char **argv)
         return 1;
     }
 
-    char rbuf[128], pbuf[80], best[3 * KALAH_MAX_PITS + 1] = "";
+    char rbuf[128], pbuf[80];
     kalah_rules_format(&r, rbuf, sizeof rbuf);
     kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "value", res.value);
-        cJSON *arr = cJSON_AddArrayToObject(o, "best");
-        for (int k = 0; k < r.pits; k++)
-            if (res.best_mask >> k & 1) {
-                char l[2] = {kalah_move_letter(p.side, k), 0};
-                cJSON_AddItemToArray(arr, cJSON_CreateString(l));
-            }
-        cJSON_AddNumberToObject(o, "nodes", (double)res.nodes);
-        cJSON_AddNumberToObject(o, "seconds", res.seconds);
-        cJSON_AddStringToObject(o, "rules", rbuf);
-        cJSON_AddStringToObject(o, "position", pbuf);
-        cJSON_AddBoolToObject(o, "over", rc == AB_EOVER);
-        cJSON_AddNumberToObject(o, "endgame_seconds", db_seconds);
-        return cli_print_json(o);
-    }
-    for (int k = 0; k < r.pits; k++)
-        if (res.best_mask >> k & 1) {
-            size_t n = strlen(best);
-            snprintf(best + n, sizeof best - n, "%s%c", n ? " " : "", kalah_move_letter(p.side, k));
-        }
-    printf("rules %s\nposition %s\n", rbuf, pbuf);
-    if (rc == AB_EOVER)
-        printf("the game is over: final margin %+d for %s\n", res.value, p.side ? "North" : "South");
-    else
-        printf("value %+d for %s (final margin under perfect play)\nbest %s\n", res.value,
-               p.side ? "North" : "South", best);
-    printf("nodes %llu\nseconds %.3f\n", (unsigned long long)res.nodes, res.seconds);
-    if (endgame)
-        printf("endgame database build %.3f s\n", db_seconds);
-    return 0;
+    solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.side, .pits = r.pits,
+                        .nodes = res.nodes, .seconds = res.seconds, .rules = rbuf, .position = pbuf,
+                        .over = rc == AB_EOVER, .endgame = (int)endgame, .endgame_seconds = db_seconds};
+    return solve_print(&rep, json);
 }

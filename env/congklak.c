@@ -1,0 +1,136 @@
+/* congklak.c — relay sowing (DESIGN.md §1.3) on Kalah's board. */
+#include "env/congklak.h"
+#include "env/errbuf.h"
+#include "env/rules_spec.h"
+
+#include <string.h>
+
+#define set_err(err, ...) errbuf_set(err, KALAH_ERRLEN, __VA_ARGS__)
+
+congklak_rules congklak_rules_default(void)
+{
+    return (congklak_rules){.pits = 7, .seeds = 7, .capture = KALAH_CAPTURE_OPPOSITE,
+                            .end = KALAH_END_EITHER_EMPTY, .max_sows = 0};
+}
+
+int congklak_rules_check(const congklak_rules *r, char *err) { return kalah_rules_check(r, err); }
+
+static const char *const capture_names[] = {"opposite", "always", "none"};
+static const char *const end_names[] = {"either-empty", "mover-empty"};
+static const rspec_key keys[] = {
+    {"pits", 1, KALAH_MAX_PITS, NULL},
+    {"seeds", 1, 18, NULL},
+    {"capture", 0, KALAH_CAPTURE_NONE, capture_names},
+    {"end", 0, KALAH_END_MOVER_EMPTY, end_names},
+    {"max_sows", 0, 65535, NULL},
+};
+enum { NKEYS = sizeof keys / sizeof keys[0] };
+
+int congklak_rules_parse(const char *spec, congklak_rules *out, char *err)
+{
+    congklak_rules d = congklak_rules_default();
+    int v[NKEYS] = {d.pits, d.seeds, (int)d.capture, (int)d.end, d.max_sows};
+    if (rspec_parse(spec, "congklak", keys, NKEYS, v, err) != RSPEC_OK)
+        return KALAH_EINVAL;
+    congklak_rules r = {.pits = v[0], .seeds = v[1], .capture = (kalah_capture)v[2], .end = (kalah_end)v[3],
+                        .max_sows = v[4]};
+    if (congklak_rules_check(&r, err) != KALAH_OK)
+        return KALAH_EINVAL;
+    *out = r;
+    return KALAH_OK;
+}
+
+char *congklak_rules_format(const congklak_rules *r, char *buf, size_t n)
+{
+    int v[NKEYS] = {r->pits, r->seeds, (int)r->capture, (int)r->end, r->max_sows};
+    return rspec_format("congklak", keys, NKEYS, v, buf, n);
+}
+
+int congklak_play(const congklak_rules *r, kalah_pos *p, int k, congklak_step *info)
+{
+    if (p->over)
+        return KALAH_EOVER;
+    if (k < 0 || k >= r->pits || !(kalah_legal(r, p) & (1u << k)))
+        return KALAH_EILLEGAL;
+    const int m = r->pits, s = p->side, ncell = 2 * m + 2;
+    const int store = s ? 2 * m + 1 : m, skip = s ? m : 2 * m + 1, own_lo = s ? m + 1 : 0;
+    uint8_t cell[KALAH_CELLS];
+    memcpy(cell, p->cell, sizeof cell);
+    int in_pits = 0;
+    for (int i = 0; i < ncell; i++)
+        if (i != m && i != 2 * m + 1)
+            in_pits += cell[i];
+    const int bound = (2 * m + 1) * (in_pits + 1);
+
+    int pos = own_lo + k, n = cell[pos], sown = 0, relays = 0, captured = 0, extra = 0;
+    cell[pos] = 0;
+    for (;;) {
+        sown += n;
+        if (sown > bound)
+            return CONGKLAK_ELOOP;
+        while (n--) {
+            do
+                pos = pos + 1 == ncell ? 0 : pos + 1;
+            while (pos == skip);
+            cell[pos]++;
+        }
+        if (pos == store) {
+            extra = 1;
+            break;
+        }
+        if (cell[pos] > 1) { /* it held seeds before the seed landed: relay */
+            n = cell[pos];
+            cell[pos] = 0;
+            relays++;
+            continue;
+        }
+        if (pos >= own_lo && pos < own_lo + m && r->capture != KALAH_CAPTURE_NONE) {
+            int opp = 2 * m - pos;
+            if (cell[opp]) {
+                captured = cell[opp] + 1;
+                cell[opp] = 0;
+                cell[pos] = 0;
+            } else if (r->capture == KALAH_CAPTURE_ALWAYS) {
+                captured = 1;
+                cell[pos] = 0;
+            }
+            cell[store] = (uint8_t)(cell[store] + captured);
+        }
+        break;
+    }
+    const int next = extra ? s : !s;
+    int over = r->end == KALAH_END_EITHER_EMPTY ? !twoside_row_seeds(cell, m, 0) || !twoside_row_seeds(cell, m, 1)
+                                                : !twoside_row_seeds(cell, m, next);
+    if (!over && r->max_sows && p->sows + 1 >= r->max_sows)
+        over = 1;
+    if (over)
+        twoside_sweep(cell, m);
+    memcpy(p->cell, cell, sizeof cell);
+    p->side = (uint8_t)next;
+    p->over = (uint8_t)over;
+    p->sows++;
+    if (info) {
+        info->extra_turn = (uint8_t)(extra && !over);
+        info->captured = (uint8_t)captured;
+        info->over = (uint8_t)over;
+        info->last = (uint8_t)pos;
+        info->relays = (uint16_t)relays;
+        info->seeds_sown = (uint16_t)sown;
+    }
+    return KALAH_OK;
+}
+
+static unsigned legal_fn(const void *r, const kalah_pos *p) { return kalah_legal(r, p); }
+static int play_fn(const void *r, kalah_pos *p, int k) { return congklak_play(r, p, k, NULL); }
+
+twoside_game congklak_game(const congklak_rules *r)
+{
+    return (twoside_game){.name = "congklak", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 1,
+                          .legal = legal_fn, .play = play_fn};
+}
+
+int congklak_perft(const congklak_rules *r, const kalah_pos *p, int depth, uint64_t *nodes)
+{
+    twoside_game g = congklak_game(r);
+    return twoside_perft(&g, p, depth, nodes);
+}

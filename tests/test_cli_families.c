@@ -1,0 +1,91 @@
+/* test_cli_families.c — the command-line presence of Congklak and Oware: `solve` (eval/family_search.h)
+ * against the oracle, `bench env` through the game interface, and their errors (exit status 2, a message
+ * naming the problem). */
+#include "tests/test_util.h"
+
+#include <cjson/cJSON.h>
+
+static cJSON *run_json(const char *args)
+{
+    char *out;
+    int rc = tu_run(&out, 0, "%s --json", args);
+    if (rc != 0)
+        fail_msg("sowzero %s: exit status %d", args, rc);
+    cJSON *o = cJSON_Parse(out);
+    if (!o)
+        fail_msg("sowzero %s: not one JSON object: %s", args, out);
+    free(out);
+    return o;
+}
+
+static void test_solve(void **state)
+{
+    (void)state;
+    /* Two lines of families-solved.txt, one per game. */
+    cJSON *o = run_json("solve --rules congklak:pits=4,seeds=3,capture=none,end=mover-empty,max_sows=8");
+    assert_int_equal((int)cJSON_GetObjectItem(o, "value")->valuedouble, 20);
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(o, "best")) >= 1);
+    assert_string_equal(cJSON_GetObjectItem(o, "position")->valuestring, "3,3,3,3,0,3,3,3,3,0 S");
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(o, "over")));
+    cJSON_Delete(o);
+    o = run_json("solve --rules oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
+    assert_int_equal((int)cJSON_GetObjectItem(o, "value")->valuedouble, 4);
+    assert_string_equal(cJSON_GetObjectItem(o, "rules")->valuestring, "oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
+    cJSON_Delete(o);
+    /* A finished position: its margin for the side token, no best move. */
+    o = run_json("solve --rules oware --position '0,0,0,0,0,1,20,0,0,0,0,0,0,27 S'");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "over")));
+    assert_int_equal((int)cJSON_GetObjectItem(o, "value")->valuedouble, -7);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "best")), 0);
+    cJSON_Delete(o);
+
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=9"), 2);
+    assert_non_null(strstr(out, "pits"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules oware --position '4,4,4,4,4,4,0,4,4,4,4,4,4,1 S'"), 2);
+    assert_non_null(strstr(out, "49 seeds"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak --endgame 4"), 2);
+    assert_non_null(strstr(out, "endgame"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=0"), 1);
+    assert_non_null(strstr(out, "max_sows"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=5 --sows 5"), 2);
+    assert_non_null(strstr(out, "--sows"));
+    free(out);
+}
+
+static void test_bench_env(void **state)
+{
+    (void)state;
+    static const char *specs[] = {"congklak:pits=4,seeds=3", "oware:pits=3,seeds=2,max_sows=40"};
+    /* Only the keys of DESIGN.md §4 (and the rules), so that the check holds for any implementation of the
+     * game interface's bench path. */
+    for (int i = 0; i < 2; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "bench env --rules %s --seconds 0.05 --threads 2", specs[i]);
+        cJSON *o = run_json(args);
+        assert_true(cJSON_GetObjectItem(o, "games_per_s")->valuedouble > 0);
+        assert_true(cJSON_GetObjectItem(o, "sows_per_s")->valuedouble >= cJSON_GetObjectItem(o, "games_per_s")->valuedouble);
+        assert_string_equal(cJSON_GetObjectItem(o, "kernel")->valuestring, "scalar");
+        assert_int_equal((int)cJSON_GetObjectItem(o, "threads")->valuedouble, 2);
+        cJSON_Delete(o);
+    }
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "bench env --rules oware --kernel avx2 --seconds 0.01"), 2);
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "bench env --rules oware:grand_slam=maybe --seconds 0.01"), 2);
+    assert_non_null(strstr(out, "grand_slam"));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solve),
+        cmocka_unit_test(test_bench_env),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
