@@ -2,20 +2,20 @@
 #include "python/src/szpy_agent.h"
 
 #include "eval/agent.h"
-#include "eval/basico_agent.h"
+#include "eval/game_agent.h"
 
 typedef struct {
     PyObject_HEAD
     szpy_rules rules;
-    agent *kalah;        /* rules.is_kalah */
-    basico_agent *basico; /* rules.is_basico */
+    agent *kalah;        /* rules.is_kalah: eval/agent.h, Kalah's fast path */
+    game_agent *generic; /* every other game: eval/game_agent.h (borrows rules.g) */
     int busy;            /* a search runs without the GIL; an instance is not thread-safe (eval/agent.h) */
 } szpy_agent;
 
 static void agent_dealloc(szpy_agent *a)
 {
     agent_free(a->kalah);
-    basico_agent_free(a->basico);
+    game_agent_free(a->generic);
     szpy_rules_free(&a->rules);
     Py_TYPE(a)->tp_free((PyObject *)a);
 }
@@ -31,18 +31,13 @@ static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s:Agent", kwlist, &spec, &rules) ||
         szpy_rules_parse(rules, &a->rules))
         return -1;
-    if (!a->rules.is_kalah && !a->rules.is_basico) {
-        szpy_value_error("Agent: no agents play '%s' yet (Kalah: eval/agent.h, basico: eval/basico_agent.h)",
-                         game_name(a->rules.g));
-        return -1;
-    }
     char err[AGENT_ERRLEN];
     /* az agents read HDF5, which is not thread-safe: creation keeps the GIL. */
-    if (a->rules.is_basico)
-        a->basico = basico_agent_create(spec, &a->rules.basico, err);
-    else
+    if (a->rules.is_kalah)
         a->kalah = agent_create(spec, &a->rules.kalah, err);
-    if (!a->kalah && !a->basico) {
+    else
+        a->generic = game_agent_create(spec, a->rules.g, err);
+    if (!a->kalah && !a->generic) {
         szpy_value_error("%s", err);
         return -1;
     }
@@ -59,36 +54,29 @@ static int claim(szpy_agent *a)
     return 0;
 }
 
-/* The agents' own position forms of one string. */
+/* A position in both forms: the game interface's, and Kalah's own for eval/agent.h. */
 typedef struct {
+    game_pos g;
     kalah_pos kalah;
-    basico_pos basico;
 } agent_pos;
 
 /* Parses text for a's game: ValueError and -1 on error. */
-static int parse_pos(const szpy_agent *a, const char *text, agent_pos *p, int *over)
+static int parse_pos(const szpy_agent *a, const char *text, agent_pos *p)
 {
-    char err[KALAH_ERRLEN];
-    int pits, rc;
-    if (a->kalah) {
-        rc = kalah_pos_parse(text, &a->rules.kalah, &p->kalah, &pits, err) == KALAH_OK ? 0 : -1;
-        *over = p->kalah.over;
-    } else {
-        rc = basico_pos_parse(text, &a->rules.basico, &p->basico, err) == BASICO_OK ? 0 : -1;
-        *over = p->basico.over;
-    }
-    if (rc)
-        szpy_value_error("position '%s': %s", text, err);
-    return rc;
+    int pits;
+    if (szpy_pos_parse(&a->rules, text, &p->g))
+        return -1;
+    if (a->kalah) /* the same string, valid: the game interface accepted it */
+        kalah_pos_parse(text, &a->rules.kalah, &p->kalah, &pits, NULL);
+    return 0;
 }
 
-/* The relative pit the agent chooses at position text, or -1 with an exception set. */
+/* The slot the agent chooses at position text, or -1 with an exception set. */
 static int choose(szpy_agent *a, const char *text, agent_pos *p)
 {
-    int over;
-    if (parse_pos(a, text, p, &over))
+    if (parse_pos(a, text, p))
         return -1;
-    if (over) {
+    if (p->g.over) {
         szpy_value_error("Agent.move: position '%s': the game is over, there is no move", text);
         return -1;
     }
@@ -99,7 +87,7 @@ static int choose(szpy_agent *a, const char *text, agent_pos *p)
     if (a->kalah)
         rc = agent_choose(a->kalah, &p->kalah, &move);
     else
-        rc = basico_agent_choose(a->basico, &p->basico, &move);
+        rc = game_agent_choose(a->generic, &p->g, &move);
     Py_END_ALLOW_THREADS
     a->busy = 0;
     if (rc == AGENT_ENOMEM) {
@@ -107,14 +95,14 @@ static int choose(szpy_agent *a, const char *text, agent_pos *p)
         return -1;
     }
     if (rc != AGENT_OK) {
-        PyErr_Format(PyExc_RuntimeError, "Agent '%s': %s", a->kalah ? agent_spec(a->kalah) : basico_agent_spec(a->basico),
-                     a->kalah ? agent_error(a->kalah) : basico_agent_error(a->basico));
+        PyErr_Format(PyExc_RuntimeError, "Agent '%s': %s", a->kalah ? agent_spec(a->kalah) : game_agent_spec(a->generic),
+                     a->kalah ? agent_error(a->kalah) : game_agent_error(a->generic));
         return -1;
     }
     return move;
 }
 
-/* move(position) and pit(position): the chosen relative pit, or -1 with an exception set. */
+/* move(position) and pit(position): the chosen slot, or -1 with an exception set. */
 static int choose_arg(szpy_agent *a, PyObject *args, const char *format, agent_pos *p)
 {
     const char *text;
@@ -127,8 +115,8 @@ static PyObject *agent_move(szpy_agent *a, PyObject *args)
     const int k = choose_arg(a, args, "s:move", &p);
     if (k < 0)
         return NULL;
-    const char letter[2] = {a->kalah ? kalah_move_letter(p.kalah.side, k) : (char)('a' + k), 0};
-    return PyUnicode_FromString(letter);
+    char text[8];
+    return PyUnicode_FromString(game_move_format(a->rules.g, &p.g, k, text, sizeof text));
 }
 
 static PyObject *agent_pit(szpy_agent *a, PyObject *args)
@@ -146,13 +134,11 @@ static PyObject *agent_new_game_py(szpy_agent *a, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK:new_game", kwlist, &text, &seed))
         return NULL;
     agent_pos p;
-    int over;
     if (!text) {
+        game_start(a->rules.g, &p.g);
         if (a->kalah)
             kalah_start(&a->rules.kalah, &p.kalah);
-        else
-            basico_start(&a->rules.basico, &p.basico);
-    } else if (parse_pos(a, text, &p, &over)) {
+    } else if (parse_pos(a, text, &p)) {
         return NULL;
     }
     if (claim(a))
@@ -160,18 +146,18 @@ static PyObject *agent_new_game_py(szpy_agent *a, PyObject *args, PyObject *kw)
     if (a->kalah)
         agent_new_game(a->kalah, &p.kalah, seed);
     else
-        basico_agent_new_game(a->basico, &p.basico, seed);
+        game_agent_new_game(a->generic, &p.g, seed);
     a->busy = 0;
     Py_RETURN_NONE;
 }
 
 static PyObject *get_spec(szpy_agent *a, void *kind)
 {
-    if (!a->kalah && !a->basico)
+    if (!a->kalah && !a->generic)
         Py_RETURN_NONE;
     if (kind)
-        return PyUnicode_FromString(a->kalah ? agent_kind(a->kalah) : basico_agent_kind(a->basico));
-    return PyUnicode_FromString(a->kalah ? agent_spec(a->kalah) : basico_agent_spec(a->basico));
+        return PyUnicode_FromString(a->kalah ? agent_kind(a->kalah) : game_agent_kind(a->generic));
+    return PyUnicode_FromString(a->kalah ? agent_spec(a->kalah) : game_agent_spec(a->generic));
 }
 
 static PyObject *get_rules(szpy_agent *a, void *unused)
@@ -182,8 +168,9 @@ static PyObject *get_rules(szpy_agent *a, void *unused)
 
 static PyMethodDef agent_methods[] = {
     {"move", (PyCFunction)agent_move, METH_VARARGS,
-     "move(position) -> str\nThe move letter the agent plays at the position string (South a.., North A..;\n"
-     "basico: the mover's a..). ValueError for a bad or finished position."},
+     "move(position) -> str\nThe move the agent plays at the position string, in the game's notation\n"
+     "(game_move_format: Kalah South a.., North A..; basico the mover's a..). ValueError for a bad or\n"
+     "finished position."},
     {"pit", (PyCFunction)agent_pit, METH_VARARGS,
      "pit(position) -> int\nThe same choice as a relative pit 0..pits-1 (VecEnv's action)."},
     {"new_game", SZPY_KW(agent_new_game_py), METH_VARARGS | METH_KEYWORDS,
@@ -193,7 +180,7 @@ static PyMethodDef agent_methods[] = {
 
 static PyGetSetDef agent_getset[] = {
     {"spec", (getter)get_spec, NULL, "the spec as given", NULL},
-    {"kind", (getter)get_spec, NULL, "the spec's kind (random, greedy, ab, mcts, az, maxn, paranoid)", (void *)1},
+    {"kind", (getter)get_spec, NULL, "the spec's kind (random, greedy, ab, mcts, az; maxn, paranoid, solve)", (void *)1},
     {"rules", (getter)get_rules, NULL, "the canonical rules spec", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -204,10 +191,11 @@ static PyTypeObject szpy_AgentType = {
     .tp_dealloc = (destructor)agent_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Agent(spec, rules='kalah')\n"
-              "A move-choosing agent from a spec of eval/agent.h (Kalah: random, greedy, ab:depth=8, mcts:sims=800,\n"
-              "az:net=PATH,sims=200, ...) or eval/basico_agent.h (basico rules: random, greedy, maxn, paranoid,\n"
-              "mcts, az). ValueError with the library's message for a bad spec. The search runs without the GIL;\n"
-              "an instance serves one thread at a time.",
+              "A move-choosing agent from a spec of eval/agent.h for Kalah (random, greedy, ab:depth=8,\n"
+              "mcts:sims=800, az:net=PATH,sims=200, ...) or of eval/game_agent.h for every other registered game\n"
+              "(random, greedy, maxn, paranoid, ab and solve for two players, mcts, az). ValueError with the\n"
+              "library's message for a bad spec. The search runs without the GIL; an instance serves one thread\n"
+              "at a time.",
     .tp_methods = agent_methods,
     .tp_getset = agent_getset,
     .tp_init = (initproc)agent_init,

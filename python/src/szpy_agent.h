@@ -1,5 +1,5 @@
-/* szpy_agent.h — sowzero.Agent: every agent spec of eval/agent.h (Kalah) and eval/basico_agent.h
- * (Mancala básico) choosing moves for position strings. */
+/* szpy_agent.h — sowzero.Agent: every agent spec of eval/agent.h (Kalah) and eval/game_agent.h (every
+ * other game of the registry) choosing moves for position strings. */
 #ifndef SOWZERO_SZPY_AGENT_H
 #define SOWZERO_SZPY_AGENT_H
 

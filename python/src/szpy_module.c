@@ -4,6 +4,8 @@
 #define SZPY_MODULE_MAIN
 #include "python/src/szpy_util.h"
 
+#include "env/basico.h"
+
 #include "python/src/szpy_agent.h"
 #include "python/src/szpy_net.h"
 #include "python/src/szpy_search.h"

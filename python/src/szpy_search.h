@@ -1,5 +1,5 @@
 /* szpy_search.h — sowzero.solve (the exact solver, eval/alphabeta.h, as `sowzero solve`) and
- * sowzero.perft (kalah_perft / basico_perft, as `sowzero perft`). */
+ * sowzero.perft (game_perft of any registered game, as `sowzero perft`). */
 #ifndef SOWZERO_SZPY_SEARCH_H
 #define SOWZERO_SZPY_SEARCH_H
 

@@ -39,8 +39,6 @@ int szpy_rules_parse(const char *spec, szpy_rules *out)
     const char *name = game_name(out->g);
     if ((out->is_kalah = !strcmp(name, "kalah")))
         out->kalah = *(const kalah_rules *)game_rules(out->g);
-    if ((out->is_basico = !strcmp(name, "basico")))
-        out->basico = *(const basico_rules *)game_rules(out->g);
     return 0;
 }
 

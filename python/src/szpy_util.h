@@ -3,8 +3,8 @@
  * the Python exception a C library's error stands for.
  *
  * Games: every game of the registry (env/games.def) is served through the game interface; Kalah keeps
- * its own fast paths (the SIMD batch stepper, the exact solver, eval/agent.h's agents) on kalah_rules,
- * Mancala básico its agents (eval/basico_agent.h) on basico_rules. Exceptions follow Python's own split:
+ * its own fast paths (the SIMD batch stepper, the exact solver, eval/agent.h's agents) on kalah_rules.
+ * Exceptions follow Python's own split:
  * TypeError for an argument of the wrong type (raised by the argument parsers and numpy's converters),
  * ValueError for a value the library rejects (its message as the text), OSError for a file that cannot be
  * opened, MemoryError when allocation fails, RuntimeError for a failure inside the library.
@@ -22,18 +22,14 @@
 #endif
 #include <numpy/arrayobject.h>
 
-#include "env/basico.h"
 #include "env/game.h"
 #include "env/kalah.h"
 
-/* The rules of one game: the game interface's instance, and the game's own rules struct where the
- * extension has a fast path or agents for it. */
+/* The rules of one game: the game interface's instance, and Kalah's own rules for its fast paths. */
 typedef struct {
     game *g;             /* owned: szpy_rules_free */
     int is_kalah;        /* game "kalah": kalah is valid */
-    int is_basico;       /* game "basico": basico is valid */
     kalah_rules kalah;
-    basico_rules basico;
 } szpy_rules;
 
 /* Parses a rules spec of any registered game ("kalah:pits=6,seeds=4", "basico:players=3,pits=4", ...)

@@ -497,6 +497,34 @@ static PyObject *vecenv_get_position(szpy_vecenv *e, PyObject *args)
     return PyUnicode_FromString(game_pos_format(e->rules.g, &e->pos[i], buf, sizeof buf));
 }
 
+/* The game interface's position of env i (the stepper's board for Kalah, through its string). */
+static int env_pos(const szpy_vecenv *e, int i, game_pos *out)
+{
+    if (!e->ve) {
+        *out = e->pos[i];
+        return 0;
+    }
+    kalah_pos p;
+    char buf[GAME_POS_STR];
+    vecenv_get(e->ve, i, &p);
+    return szpy_pos_parse(&e->rules, kalah_pos_format(&e->rules.kalah, &p, buf, sizeof buf), out);
+}
+
+static PyObject *vecenv_move_name(szpy_vecenv *e, PyObject *args)
+{
+    Py_ssize_t i;
+    long k;
+    if (!PyArg_ParseTuple(args, "nl:move_name", &i, &k) || check_index(e, i, "move_name") || idle(e))
+        return NULL;
+    if (k < 0 || k >= e->moves)
+        return szpy_value_error("move_name: action %ld is not in 0..%d", k, e->moves - 1);
+    game_pos p;
+    if (env_pos(e, (int)i, &p))
+        return NULL;
+    char text[8];
+    return PyUnicode_FromString(game_move_format(e->rules.g, &p, (int)k, text, sizeof text));
+}
+
 static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
 {
     Py_ssize_t i;
@@ -552,6 +580,9 @@ static PyMethodDef vecenv_methods[] = {
      "env's xorshift64 stream (seeded by seed=); the same array is overwritten by the next call."},
     {"get_position", (PyCFunction)vecenv_get_position, METH_VARARGS,
      "get_position(i) -> str\nThe position string (DESIGN.md section 2) of env i."},
+    {"move_name", (PyCFunction)vecenv_move_name, METH_VARARGS,
+     "move_name(i, action) -> str\nThe action (a slot of env i's mover) in the game's notation, e.g. 'c' for\n"
+     "South and 'C' for North in Kalah (game_move_format): what `sowzero replay` reads."},
     {"set_position", (PyCFunction)vecenv_set_position, METH_VARARGS,
      "set_position(i, position)\n"
      "Loads a position string into env i and updates its rows of obs, action_mask and to_play. A finished\n"

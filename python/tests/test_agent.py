@@ -55,14 +55,27 @@ def test_agent_determinism_by_game_seed():
     assert [a.move(START) for _ in range(10)] == [b.move(START) for _ in range(10)]
 
 
-def test_basico_agents():
-    rules = "basico:players=3,pits=4"
-    env = sowzero.VecEnv(game="basico", rules=rules, num_envs=1)
+@pytest.mark.parametrize("rules", ["basico:players=3,pits=4", "congklak:pits=4,seeds=3", "oware"])
+def test_other_games_agents(rules):
+    """eval/game_agent.h's kinds on every other game, for a few plies of a game."""
+    env = sowzero.VecEnv(rules=rules, num_envs=1)
     _, info = env.reset()
-    for spec in ["random", "greedy", "maxn:depth=2", "paranoid:depth=2", "mcts:sims=20"]:
+    specs = ["random", "greedy", "maxn:depth=2", "paranoid:depth=2", "mcts:sims=20"]
+    if env.num_players == 2:
+        specs += ["ab:depth=3"]
+    for spec in specs:
         agent = sowzero.Agent(spec, rules=rules)
-        k = agent.pit(env.get_position(0))
-        assert info["action_mask"][0, k] and agent.move(env.get_position(0)) in "abcd"
+        assert agent.kind == spec.split(":")[0]
+        for _ in range(3):
+            pos = env.get_position(0)
+            k = agent.pit(pos)
+            legal = [env.move_name(0, j) for j in np.flatnonzero(info["action_mask"][0])]
+            assert info["action_mask"][0, k] and agent.move(pos) in legal  # random, greedy: a fresh draw
+            _, _, term, _, info = env.step([k])
+            if term[0]:
+                _, info = env.reset()
+    if env.num_players == 2 and rules.startswith("congklak"):
+        assert sowzero.Agent("solve", rules=rules).move(env.get_position(0)) in "abcd"
 
 
 def test_agent_errors():

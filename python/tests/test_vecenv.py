@@ -81,6 +81,7 @@ def test_against_replay_cli():
         acts = np.argmax(rng.random(mask.shape) + mask, axis=1)
         side = info["to_play"][0]
         letters.append(chr((ord("a") if side == 0 else ord("A")) + int(acts[0])))
+        assert env.move_name(0, int(acts[0])) == letters[-1]
         obs, rew, term, trunc, info = env.step(acts)
         positions.append(env.get_position(0))
         if term[0]:
@@ -235,30 +236,40 @@ def test_max_sows_ends_as_termination():
         assert bool(term[0]) == t and not trunc[0]
 
 
-def test_basico_against_replay_cli():
-    rules = "basico:players=3,pits=4,seeds=3"
-    env = sowzero.VecEnv(game="basico", rules=rules, num_envs=3, seed=1)
-    assert (env.num_players, env.num_actions, env.obs_dim, env.kernel) == (3, 4, 18, "positions")
+@pytest.mark.parametrize("rules", ["basico:players=3,pits=4,seeds=3", "basico:players=4,pits=4,seeds=3",
+                                   "congklak", "congklak:pits=5,seeds=4", "oware"])
+def test_other_games_against_replay_cli(rules):
+    """Every other game of the registry, through the game interface: a random game of env 0 replayed by
+    `sowzero replay --json` (positions, end), its rewards, to_play, and the next-step reset."""
+    env = sowzero.VecEnv(rules=rules, num_envs=3, seed=1)
+    game = rules.split(":")[0]
+    assert env.game == game and env.kernel == "positions"
     obs, info = env.reset()
+    start = env.get_position(0)
     rng = np.random.default_rng(1)
-    letters, positions = [], []
-    while True:
+    moves, positions = [], []
+    for _ in range(2000):
         mask = info["action_mask"]
         acts = np.argmax(rng.random(mask.shape) + mask, axis=1)
-        letters.append("abcd"[acts[0]])
+        moves.append(env.move_name(0, int(acts[0])))
         obs, rew, term, trunc, info = env.step(acts)
         positions.append(env.get_position(0))
         if term[0]:
             break
-        assert info["to_play"][0] == int(positions[-1].split(" ")[1])
-    rep = cli("replay", "--rules", rules, "--json", *letters)
+        np.testing.assert_array_equal(rew[0], 0)
+    assert term[0]
+    rep = cli("replay", "--rules", rules, "--json", *moves)
     assert rep["positions"] == positions and rep["over"]
-    places = rep["places"]
-    want = [2.0 * (3 - p) / 2 - 1.0 for p in places]
+    P = env.num_players
+    if game == "basico":
+        want = [2.0 * (P - p) / (P - 1) - 1.0 for p in rep["places"]]
+    else:
+        south, north = rep["stores"]
+        want = [float(np.sign(south - north)), float(np.sign(north - south))]
     np.testing.assert_allclose(rew[0], want)
-    # next step: env 0 restarts
+    assert abs(float(rew[0].sum())) < 1e-6 or game == "basico"
     env.step(env.sample_actions())
-    assert env.get_position(0) == "3,3,3,3,0,3,3,3,3,0,3,3,3,3,0 0"
+    assert env.get_position(0) == start and info["to_play"][0] == 0
 
 
 def test_gil_released_while_stepping():
