@@ -1,6 +1,6 @@
-/* cmd_game.h — the forms of `match` and `tournament` for every game but Kalah (issues 8 and 14): cmd_match /
- * cmd_tournament hand their whole argv over when --rules names another registered game (env/game.h);
- * Kalah keeps its own fast paths there. */
+/* cmd_game.h — the forms of `match`, `tournament` and `play` for every game but Kalah (issues 8 and 14):
+ * cmd_match / cmd_tournament / cmd_play hand their whole argv over when --rules names another registered
+ * game (env/game.h); Kalah keeps its own fast paths there. */
 #ifndef SOWZERO_CLI_CMD_GAME_H
 #define SOWZERO_CLI_CMD_GAME_H
 
@@ -27,5 +27,6 @@ int cli_game_write_records(FILE *f, const game_match_result *res);
 
 int cmd_match_game(int argc, char **argv);
 int cmd_tournament_game(int argc, char **argv);
+int cmd_play_game(int argc, char **argv);
 
 #endif

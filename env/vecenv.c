@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "env/vecenv_impl.h"
 
@@ -402,18 +405,73 @@ void vecenv_legal(const vecenv *v, uint8_t *out)
     }
 }
 
+#ifdef __SSE2__
+/* One SSE2 stage of the 16 x 16 byte transpose: row i gets the low halves of rows 2i and 2i+1
+ * interleaved in units of the stage's width, row i+8 the high halves. */
+#define VE_STAGE(r, t, W)                                                                                \
+    for (int i = 0; i < 8; i++) {                                                                      \
+        t[i] = _mm_unpacklo_##W(r[2 * i], r[2 * i + 1]);                                               \
+        t[i + 8] = _mm_unpackhi_##W(r[2 * i], r[2 * i + 1]);                                           \
+    }
+
+/* Boards i0..i0+15: their d planes (in kalah_encode order) are transposed in registers, so every board's
+ * row is written with whole-vector stores (the column-by-column loop below stores one float at a time).
+ * Stages of width 8, 16, 32, 64 bits leave board bitrev4(k) in row k (checked by enumeration). The
+ * floats are the same: the exact int -> float conversion times the same float scale. */
+static void observe16(const uint8_t *const *plane, int d, size_t i0, float scale, float *out)
+{
+    static const int rev[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+    __m128i r[16], t[16];
+    for (int j = 0; j < 16; j++)
+        r[j] = j < d ? _mm_loadu_si128((const __m128i *)(plane[j] + i0)) : _mm_setzero_si128();
+    VE_STAGE(r, t, epi8)
+    VE_STAGE(t, r, epi16)
+    VE_STAGE(r, t, epi32)
+    VE_STAGE(t, r, epi64)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128 sc = _mm_set1_ps(scale);
+    for (int k = 0; k < 16; k++) {
+        const __m128i lo = _mm_unpacklo_epi8(r[k], zero), hi = _mm_unpackhi_epi8(r[k], zero);
+        const __m128 f[4] = {_mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)), sc),
+                             _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)), sc),
+                             _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)), sc),
+                             _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)), sc)};
+        float *row = out + (i0 + (size_t)rev[k]) * (size_t)d;
+        int j = 0;
+        for (; j + 4 <= d; j += 4)
+            _mm_storeu_ps(row + j, f[j / 4]);
+        if (j < d) /* d = 2m + 2 is even: two floats left */
+            _mm_storel_pi((__m64 *)(row + j), f[j / 4]);
+    }
+}
+#undef VE_STAGE
+#endif
+
 void vecenv_observe(const vecenv *v, float *out)
 {
     const int m = v->st.m, d = 2 * m + 2;
     const size_t B = (size_t)v->st.batch;
     const float scale = 1.0f / (float)v->st.seeds; /* as kalah_encode: count * (1/seeds) */
-    for (int j = 0; j < d; j++) {
-        /* kalah_encode order: own pits, opponent's pits, own store, opponent's store */
-        const int c = j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1;
-        const uint8_t *plane = v->st.cell + (size_t)c * B;
-        for (size_t i = 0; i < B; i++)
-            out[i * (size_t)d + (size_t)j] = plane[i] * scale;
+#ifdef __SSE2__
+    const uint8_t *plane[2 * KALAH_MAX_PITS + 2];
+    for (int j = 0; j < d; j++) /* kalah_encode order: own pits, opponent's pits, own store, opponent's */
+        plane[j] = v->st.cell + (size_t)(j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1) * B;
+    for (size_t i0 = 0; i0 < B; i0 += 16) /* B is a multiple of 64 */
+        observe16(plane, d, i0, scale, out);
+#else
+    /* Without SSE2: tiles of VECENV_LANES boards, whose rows (at most 64 x 16 floats) stay in L1 while
+     * every plane writes its column, instead of each plane striding over the whole output. */
+    for (size_t i0 = 0; i0 < B; i0 += VECENV_LANES) {
+        float *tile = out + i0 * (size_t)d;
+        for (int j = 0; j < d; j++) {
+            /* kalah_encode order: own pits, opponent's pits, own store, opponent's store */
+            const int c = j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1;
+            const uint8_t *plane = v->st.cell + (size_t)c * B + i0;
+            for (size_t i = 0; i < VECENV_LANES; i++)
+                tile[i * (size_t)d + (size_t)j] = plane[i] * scale;
+        }
     }
+#endif
 }
 
 /* ---- stepping ---- */

@@ -11,14 +11,7 @@
 #include "nn/h5io.h"
 #include "nn/net.h"
 
-static game *G(const char *spec)
-{
-    char err[GAME_ERRLEN];
-    game *g = game_create(spec, err);
-    if (!g)
-        fail_msg("%s: %s", spec, err);
-    return g;
-}
+#define G tu_game
 
 static game *rules3(void) { return G("basico:players=3,pits=4"); }
 

@@ -9,12 +9,9 @@
 /* The game (freed by the caller): basico with these keys, seeds 4. */
 static game *rules_of(int players, int pits, int full_ranking)
 {
-    char spec[96], err[GAME_ERRLEN];
+    char spec[96];
     snprintf(spec, sizeof spec, "basico:players=%d,pits=%d,full_ranking=%d", players, pits, full_ranking);
-    game *r = game_create(spec, err);
-    if (!r)
-        fail_msg("%s: %s", spec, err);
-    return r;
+    return tu_game(spec);
 }
 
 static void test_seat_plans(void **state)

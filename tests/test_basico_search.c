@@ -5,24 +5,13 @@
 #include "env/basico.h"
 #include "eval/game_search.h"
 
-static game *G(const char *spec)
-{
-    char err[GAME_ERRLEN];
-    game *g = game_create(spec, err);
-    if (!g)
-        fail_msg("%s: %s", spec, err);
-    return g;
-}
+#define G tu_game
 
 /* The same position read through the interface. */
 static game_pos gpos(const game *g, const basico_rules *r, const basico_pos *p)
 {
-    char s[GAME_POS_STR], err[GAME_ERRLEN];
-    game_pos q;
-    basico_pos_format(r, p, s, sizeof s);
-    if (game_pos_parse(g, s, &q, err) != GAME_OK)
-        fail_msg("'%s': %s", s, err);
-    return q;
+    char s[GAME_POS_STR];
+    return tu_game_pos(g, basico_pos_format(r, p, s, sizeof s));
 }
 
 static basico_rules rules(const char *spec)

@@ -30,14 +30,7 @@ static int random_slot(unsigned legal, uint64_t *s)
     return __builtin_ctz(legal);
 }
 
-static game *make(const char *spec)
-{
-    char err[GAME_ERRLEN] = "";
-    game *g = game_create(spec, err);
-    if (!g)
-        fail_msg("game_create('%s'): %s", spec, err);
-    return g;
-}
+#define make tu_game
 
 static void test_registry(void **state)
 {

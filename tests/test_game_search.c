@@ -7,14 +7,7 @@
 #include "env/kalah.h"
 #include "eval/game_search.h"
 
-static game *G(const char *spec)
-{
-    char err[GAME_ERRLEN];
-    game *g = game_create(spec, err);
-    if (!g)
-        fail_msg("%s: %s", spec, err);
-    return g;
-}
+#define G tu_game
 
 /* Boards small enough for the suite's time (the larger ones are eval/alphabeta.c's, with its own tests). */
 static int small(const game *g) { return game_seeds(g) <= 16 && game_moves(g) <= 4; }

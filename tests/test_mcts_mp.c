@@ -23,24 +23,13 @@ static basico_rules rules(const char *spec)
     return r;
 }
 
-static game *G(const char *spec)
-{
-    char err[GAME_ERRLEN];
-    game *g = game_create(spec, err);
-    if (!g)
-        fail_msg("%s: %s", spec, err);
-    return g;
-}
+#define G tu_game
 
 /* The básico position p read through the game interface (the searches take game_pos). */
 static game_pos gp(const game *g, const basico_rules *r, const basico_pos *p)
 {
-    char s[GAME_POS_STR], err[GAME_ERRLEN];
-    game_pos q;
-    basico_pos_format(r, p, s, sizeof s);
-    if (game_pos_parse(g, s, &q, err) != GAME_OK)
-        fail_msg("'%s': %s", s, err);
-    return q;
+    char s[GAME_POS_STR];
+    return tu_game_pos(g, basico_pos_format(r, p, s, sizeof s));
 }
 
 /* ---- a fake evaluator that counts what it sees ---- */

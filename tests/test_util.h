@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+#include "env/game.h"
+
 /* Splits a vector line "f1 | f2 | ..." in place into trimmed fields; returns the count (<= max). */
 static inline int tu_split(char *line, char **fields, int max)
 {
@@ -82,6 +84,27 @@ static inline int tu_run(char **out, int merge_stderr, const char *fmt, ...)
     else
         free(buf);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The game of a rules spec (env/game.h; the caller frees it with game_free); fails the test with the
+ * message when the spec does not parse. */
+static inline game *tu_game(const char *spec)
+{
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
+        fail_msg("game_create('%s'): %s", spec, err);
+    return g;
+}
+
+/* A position string of g, parsed; fails the test with the message when it does not parse. */
+static inline game_pos tu_game_pos(const game *g, const char *text)
+{
+    char err[GAME_ERRLEN];
+    game_pos p;
+    if (game_pos_parse(g, text, &p, err) != GAME_OK)
+        fail_msg("%s: position '%s': %s", game_spec(g), text, err);
+    return p;
 }
 
 #endif

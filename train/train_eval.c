@@ -60,6 +60,11 @@ static int evaluate_game(trainer *t, const char *spec, int games, train_eval_res
             r->wins = mr.two.all.wins;
             r->draws = mr.two.all.draws;
             r->losses = mr.two.all.losses;
+            for (int s = 0; s < 2; s++) {
+                r->seat_wins[s] = mr.two.seat[s].wins;
+                r->seat_draws[s] = mr.two.seat[s].draws;
+                r->seat_losses[s] = mr.two.seat[s].losses;
+            }
         }
         r->score = a->mean_score;
         r->mean_place = a->mean_place;

@@ -1,0 +1,133 @@
+"""python3 -m sowzero.bench: random-playout throughput through VecEnv.step beside `sowzero bench env`.
+
+    PYTHONPATH=build/python python3 -m sowzero.bench --sowzero build/sowzero [--envs 4096] [--json]
+
+One thread, num_envs boards. Three measurements, alternated round by round (default 3 rounds), each
+reported as the median over the rounds:
+  c        `sowzero bench env --threads 1 --batch ENVS`: the C stepper's random playouts
+           (vecenv_run_random: moves drawn inside the SIMD kernel, no observations, no Python)
+  sampler  VecEnv.step(env.sample_actions()): actions from the env's own C sampler
+  table    VecEnv.step(table[packbits(mask), rng.integers(0, 420)]): drawn in numpy through a table of
+           the r-th legal pit (r mod count) per legal set; 420 = lcm(1..7), so every pit is exactly
+           equally likely
+  numpy    VecEnv.step(argmax(rng.random(mask.shape) + mask)): drawn in numpy, the plain way
+Each Python step writes every observation (float32), action mask, reward, termination and to_play, as
+the Gymnasium API asks; the C bench writes none of these. sows/s counts sowings (a step that resets an
+env after its game ended sows nothing there), the unit of `sowzero bench env`. ratio = Python sows/s
+divided by the C stepper's. sample_us is the time of sample_actions alone, per call.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from . import VecEnv
+
+
+def c_bench(binary, envs, seconds, rules):
+    out = subprocess.run([binary, "bench", "env", "--threads", "1", "--batch", str(envs), "--seconds",
+                          str(seconds), "--rules", rules, "--json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("sowzero bench env failed: " + out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+LCM = 420  # lcm(1..7): r mod count is uniform for every count of legal pits
+
+
+def pit_table(moves):
+    """table[legal set as bits, r] = the (r mod count)-th legal pit."""
+    table = np.zeros((256, LCM), dtype=np.int64)
+    for code in range(1, 1 << moves):
+        pits = [k for k in range(moves) if code >> k & 1]
+        table[code] = [pits[r % len(pits)] for r in range(LCM)]
+    return table
+
+
+def py_bench(envs, seconds, rules, how, seed):
+    env = VecEnv(rules=rules, num_envs=envs, seed=seed)
+    obs, info = env.reset()
+    rng = np.random.default_rng(seed)
+    mask = info["action_mask"]
+    table = pit_table(env.num_actions)
+    if how == "sampler":
+        draw = env.sample_actions
+    elif how == "table":
+        def draw():
+            return table[np.packbits(mask, axis=1, bitorder="little")[:, 0], rng.integers(0, LCM, size=envs)]
+    else:
+        def draw():
+            return np.argmax(rng.random(mask.shape, dtype=np.float32) + mask, axis=1)
+    for _ in range(20):  # warm-up: first touch of the buffers
+        env.step(draw())
+    before = env.stats()["sows"]
+    steps, t0 = 0, time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        for _ in range(50):
+            env.step(draw())
+        steps += 50
+        if time.perf_counter() >= deadline:
+            break
+    dt = time.perf_counter() - t0
+    sows = env.stats()["sows"] - before
+    t1 = time.perf_counter()
+    for _ in range(200):
+        env.sample_actions()
+    sample_us = (time.perf_counter() - t1) / 200 * 1e6
+    return {"steps_per_s": steps / dt, "sows_per_s": sows / dt, "us_per_step": dt / steps * 1e6,
+            "sample_us": sample_us, "kernel": env.kernel}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m sowzero.bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--sowzero", default=os.environ.get("SOWZERO_BIN", "build/sowzero"),
+                    help="the sowzero binary for the C side (default: $SOWZERO_BIN or build/sowzero)")
+    ap.add_argument("--envs", type=int, default=4096, help="boards (num_envs and --batch; default 4096)")
+    ap.add_argument("--seconds", type=float, default=2.0, help="per measurement (default 2)")
+    ap.add_argument("--rounds", type=int, default=3, help="alternated rounds; medians reported (default 3)")
+    ap.add_argument("--rules", default="kalah", help="Kalah rules (default kalah)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+    if args.envs < 64 or args.envs % 64:
+        ap.error("--envs must be a positive multiple of 64 (the C bench's batch)")
+    if args.rounds < 1 or args.seconds <= 0:
+        ap.error("--rounds must be >= 1 and --seconds > 0")
+    if not os.path.exists(args.sowzero):
+        ap.error("--sowzero %s: no such file (build the project first)" % args.sowzero)
+    kinds = ("sampler", "table", "numpy")
+    runs = {"c": [], "sampler": [], "table": [], "numpy": []}
+    for _ in range(args.rounds):
+        runs["c"].append(c_bench(args.sowzero, args.envs, args.seconds, args.rules))
+        for how in kinds:
+            runs[how].append(py_bench(args.envs, args.seconds, args.rules, how, args.seed))
+    med = lambda rows, key: statistics.median(r[key] for r in rows)  # noqa: E731
+    c_sows = med(runs["c"], "sows_per_s")
+    result = {"envs": args.envs, "rounds": args.rounds, "seconds": args.seconds, "rules": runs["c"][0]["rules"],
+              "kernel": runs["c"][0]["kernel"], "c_sows_per_s": c_sows}
+    for key in kinds:
+        result[key] = {k: med(runs[key], k) for k in ("steps_per_s", "sows_per_s", "us_per_step", "sample_us")}
+        result[key]["ratio"] = result[key]["sows_per_s"] / c_sows
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print("rules %s, %d envs, one thread, kernel %s, medians of %d alternated rounds of %.1f s"
+          % (result["rules"], args.envs, result["kernel"], args.rounds, args.seconds))
+    print("  %-34s %14.0f sows/s" % ("sowzero bench env (C stepper)", c_sows))
+    for key, label in (("sampler", "VecEnv.step + sample_actions"), ("table", "VecEnv.step + numpy table"),
+                       ("numpy", "VecEnv.step + numpy argmax")):
+        r = result[key]
+        print("  %-34s %14.0f sows/s  %10.0f steps/s  %7.1f us/step  ratio %.3f"
+              % (label, r["sows_per_s"], r["steps_per_s"], r["us_per_step"], r["ratio"]))
+    print("  sample_actions alone: %.1f us per call" % result["sampler"]["sample_us"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

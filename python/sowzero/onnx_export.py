@@ -1,0 +1,72 @@
+"""sowzero.export_onnx: a network file as an ONNX model (Debian's python3-onnx; onnx.checker-valid).
+
+The graph is the forward pass of nn/net.h, layer for layer (Net.layers()):
+
+    inputs   obs   float32 [batch, input_dim]   the net's encoding (VecEnv's obs)
+             mask  bool    [batch, n_policy]    legal moves (VecEnv's info["action_mask"])
+    h_i      Relu(Gemm(h_{i-1}, W_i, b_i, transB=1) [+ h_{i-1} when the layer is residual])
+    policy   Softmax(Where(mask, Gemm(h_L, W_p, b_p), -inf), axis=-1)   (a row without a legal move is NaN;
+             sowzero's own forward pass gives zeros there)
+    value    Tanh(Gemm(h_L, W_v, b_v))            [batch, n_value]
+    margin   Gemm(h_L, W_m, b_m)                  [batch, 1], only for a net with a margin head
+
+Opset 13 (ONNX's Softmax over one axis). The metadata carries the file's rules and encoding.
+"""
+import numpy as np
+
+from ._sowzero import Net
+
+
+def export_onnx(net, path, opset=13):
+    """Writes `net` (a sowzero.Net or the path of a network file) to `path` as ONNX and returns the
+    onnx.ModelProto, after onnx.checker.check_model. ImportError when python3-onnx is missing."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    if not isinstance(net, Net):
+        net = Net.load(net)
+    layers = net.layers()
+    inits, nodes = [], []
+
+    def const(name, array):
+        inits.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+        return name
+
+    def gemm(x, layer, out):
+        nodes.append(helper.make_node("Gemm", [x, const(layer["name"] + "/W", layer["W"]),
+                                               const(layer["name"] + "/b", layer["b"])], [out], transB=1))
+        return out
+
+    h = "obs"
+    heads = {}
+    for layer in layers:
+        kind = layer["name"].split("_", 1)[1]
+        if kind != "hidden":
+            heads[kind] = layer
+            continue
+        y = gemm(h, layer, layer["name"] + "/linear")
+        if layer["residual"]:
+            nodes.append(helper.make_node("Add", [y, h], [layer["name"] + "/sum"]))
+            y = layer["name"] + "/sum"
+        nodes.append(helper.make_node("Relu", [y], [layer["name"] + "/out"]))
+        h = layer["name"] + "/out"
+    logits = gemm(h, heads["policy"], "logits")
+    nodes.append(helper.make_node("Where", ["mask", logits, const("minus_inf", np.array(-np.inf, np.float32))],
+                                  ["masked_logits"]))
+    nodes.append(helper.make_node("Softmax", ["masked_logits"], ["policy"], axis=-1))
+    nodes.append(helper.make_node("Tanh", [gemm(h, heads["value"], "value_linear")], ["value"]))
+    outputs = [helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", net.n_policy]),
+               helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", net.n_value])]
+    if "margin" in heads:
+        gemm(h, heads["margin"], "margin")
+        outputs.append(helper.make_tensor_value_info("margin", TensorProto.FLOAT, ["batch", 1]))
+    inputs = [helper.make_tensor_value_info("obs", TensorProto.FLOAT, ["batch", net.input_dim]),
+              helper.make_tensor_value_info("mask", TensorProto.BOOL, ["batch", net.n_policy])]
+    graph = helper.make_graph(nodes, "sowzero_net", inputs, outputs, inits)
+    model = helper.make_model(graph, producer_name="sowzero", opset_imports=[helper.make_opsetid("", opset)])
+    for key, value in (("rules", net.rules), ("encoding", net.encoding)):
+        entry = model.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+    return model

@@ -1,0 +1,208 @@
+/* szpy_agent.c — sowzero.Agent (szpy_agent.h). */
+#include "python/src/szpy_agent.h"
+
+#include "eval/agent.h"
+#include "eval/game_agent.h"
+
+typedef struct {
+    PyObject_HEAD
+    szpy_rules rules;
+    agent *kalah;        /* rules.is_kalah: eval/agent.h, Kalah's fast path */
+    game_agent *generic; /* every other game: eval/game_agent.h (borrows rules.g) */
+    int busy;            /* a search runs without the GIL; an instance is not thread-safe (eval/agent.h) */
+} szpy_agent;
+
+static void agent_dealloc(szpy_agent *a)
+{
+    agent_free(a->kalah);
+    game_agent_free(a->generic);
+    szpy_rules_free(&a->rules);
+    Py_TYPE(a)->tp_free((PyObject *)a);
+}
+
+static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"spec", "rules", NULL};
+    const char *spec, *rules = "kalah";
+    if (a->rules.g) {
+        PyErr_SetString(PyExc_RuntimeError, "Agent: already created");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s:Agent", kwlist, &spec, &rules) ||
+        szpy_rules_parse(rules, &a->rules))
+        return -1;
+    char err[AGENT_ERRLEN];
+    /* az agents read HDF5, which is not thread-safe: creation keeps the GIL. */
+    if (a->rules.is_kalah)
+        a->kalah = agent_create(spec, &a->rules.kalah, err);
+    else
+        a->generic = game_agent_create(spec, a->rules.g, err);
+    if (!a->kalah && !a->generic) {
+        szpy_value_error("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int claim(szpy_agent *a)
+{
+    if (a->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Agent: another thread is using this agent");
+        return -1;
+    }
+    a->busy = 1;
+    return 0;
+}
+
+/* A position in both forms: the game interface's, and Kalah's own for eval/agent.h. */
+typedef struct {
+    game_pos g;
+    kalah_pos kalah;
+} agent_pos;
+
+/* Parses text for a's game: ValueError and -1 on error. */
+static int parse_pos(const szpy_agent *a, const char *text, agent_pos *p)
+{
+    int pits;
+    if (szpy_pos_parse(&a->rules, text, &p->g))
+        return -1;
+    if (a->kalah) /* the same string, valid: the game interface accepted it */
+        kalah_pos_parse(text, &a->rules.kalah, &p->kalah, &pits, NULL);
+    return 0;
+}
+
+/* The slot the agent chooses at position text, or -1 with an exception set. */
+static int choose(szpy_agent *a, const char *text, agent_pos *p)
+{
+    if (parse_pos(a, text, p))
+        return -1;
+    if (p->g.over) {
+        szpy_value_error("Agent.move: position '%s': the game is over, there is no move", text);
+        return -1;
+    }
+    if (claim(a))
+        return -1;
+    int rc, move = -1;
+    Py_BEGIN_ALLOW_THREADS
+    if (a->kalah)
+        rc = agent_choose(a->kalah, &p->kalah, &move);
+    else
+        rc = game_agent_choose(a->generic, &p->g, &move);
+    Py_END_ALLOW_THREADS
+    a->busy = 0;
+    if (rc == AGENT_ENOMEM) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (rc != AGENT_OK) {
+        PyErr_Format(PyExc_RuntimeError, "Agent '%s': %s", a->kalah ? agent_spec(a->kalah) : game_agent_spec(a->generic),
+                     a->kalah ? agent_error(a->kalah) : game_agent_error(a->generic));
+        return -1;
+    }
+    return move;
+}
+
+/* move(position) and pit(position): the chosen slot, or -1 with an exception set. */
+static int choose_arg(szpy_agent *a, PyObject *args, const char *format, agent_pos *p)
+{
+    const char *text;
+    return PyArg_ParseTuple(args, format, &text) ? choose(a, text, p) : -1;
+}
+
+static PyObject *agent_move(szpy_agent *a, PyObject *args)
+{
+    agent_pos p;
+    const int k = choose_arg(a, args, "s:move", &p);
+    if (k < 0)
+        return NULL;
+    char text[8];
+    return PyUnicode_FromString(game_move_format(a->rules.g, &p.g, k, text, sizeof text));
+}
+
+static PyObject *agent_pit(szpy_agent *a, PyObject *args)
+{
+    agent_pos p;
+    const int k = choose_arg(a, args, "s:pit", &p);
+    return k < 0 ? NULL : PyLong_FromLong(k);
+}
+
+static PyObject *agent_new_game_py(szpy_agent *a, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"position", "seed", NULL};
+    const char *text = NULL;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK:new_game", kwlist, &text, &seed))
+        return NULL;
+    agent_pos p;
+    if (!text) {
+        game_start(a->rules.g, &p.g);
+        if (a->kalah)
+            kalah_start(&a->rules.kalah, &p.kalah);
+    } else if (parse_pos(a, text, &p)) {
+        return NULL;
+    }
+    if (claim(a))
+        return NULL;
+    if (a->kalah)
+        agent_new_game(a->kalah, &p.kalah, seed);
+    else
+        game_agent_new_game(a->generic, &p.g, seed);
+    a->busy = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *get_spec(szpy_agent *a, void *kind)
+{
+    if (!a->kalah && !a->generic)
+        Py_RETURN_NONE;
+    if (kind)
+        return PyUnicode_FromString(a->kalah ? agent_kind(a->kalah) : game_agent_kind(a->generic));
+    return PyUnicode_FromString(a->kalah ? agent_spec(a->kalah) : game_agent_spec(a->generic));
+}
+
+static PyObject *get_rules(szpy_agent *a, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(a->rules.g ? game_spec(a->rules.g) : "");
+}
+
+static PyMethodDef agent_methods[] = {
+    {"move", (PyCFunction)agent_move, METH_VARARGS,
+     "move(position) -> str\nThe move the agent plays at the position string, in the game's notation\n"
+     "(game_move_format: Kalah South a.., North A..; basico the mover's a..). ValueError for a bad or\n"
+     "finished position."},
+    {"pit", (PyCFunction)agent_pit, METH_VARARGS,
+     "pit(position) -> int\nThe same choice as a relative pit 0..pits-1 (VecEnv's action)."},
+    {"new_game", SZPY_KW(agent_new_game_py), METH_VARARGS | METH_KEYWORDS,
+     "new_game(position=None, seed=0)\nStarts a new game (default: the start position) and reseeds the\n"
+     "agent from (its spec seed, seed): eval/agent.h's determinism rule."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef agent_getset[] = {
+    {"spec", (getter)get_spec, NULL, "the spec as given", NULL},
+    {"kind", (getter)get_spec, NULL, "the spec's kind (random, greedy, ab, mcts, az; maxn, paranoid, solve)", (void *)1},
+    {"rules", (getter)get_rules, NULL, "the canonical rules spec", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject szpy_AgentType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "sowzero.Agent",
+    .tp_basicsize = sizeof(szpy_agent),
+    .tp_dealloc = (destructor)agent_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Agent(spec, rules='kalah')\n"
+              "A move-choosing agent from a spec of eval/agent.h for Kalah (random, greedy, ab:depth=8,\n"
+              "mcts:sims=800, az:net=PATH,sims=200, ...) or of eval/game_agent.h for every other registered game\n"
+              "(random, greedy, maxn, paranoid, ab and solve for two players, mcts, az). ValueError with the\n"
+              "library's message for a bad spec. The search runs without the GIL; an instance serves one thread\n"
+              "at a time.",
+    .tp_methods = agent_methods,
+    .tp_getset = agent_getset,
+    .tp_init = (initproc)agent_init,
+    .tp_new = PyType_GenericNew,
+};
+
+int szpy_agent_register(PyObject *m)
+{
+    return szpy_add_type(m, "Agent", &szpy_AgentType);
+}

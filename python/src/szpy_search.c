@@ -1,0 +1,127 @@
+/* szpy_search.c — sowzero.solve and sowzero.perft (szpy_search.h). */
+#include "python/src/szpy_search.h"
+
+#include <stdlib.h>
+
+#include "eval/alphabeta.h"
+
+const char szpy_solve_doc[] =
+    "solve(position=None, rules='kalah', *, tt_mb=256, endgame=0, threads=1) -> dict\n"
+    "The exact value of a Kalah position under perfect play (eval/alphabeta.h; `sowzero solve --json`):\n"
+    "{'value': final margin for the player to move (own store - opponent's), 'best': every optimal move\n"
+    "letter, 'nodes', 'seconds', 'rules', 'position', 'over': the position was already finished}.\n"
+    "position: a position string (default: the start). tt_mb: transposition table MiB (1..65536); endgame:\n"
+    "an endgame database of up to that many seeds in the pits (0 = none; needs max_sows=0), built with\n"
+    "`threads` threads. The GIL is released while searching.";
+
+PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"position", "rules", "tt_mb", "endgame", "threads", NULL};
+    const char *text = NULL, *spec = "kalah";
+    long tt_mb = 256, endgame = 0, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zs$lll:solve", kwlist, &text, &spec, &tt_mb, &endgame, &threads))
+        return NULL;
+    if (tt_mb < 1 || tt_mb > 65536)
+        return szpy_value_error("solve: tt_mb=%ld is not in 1..65536", tt_mb);
+    if (endgame < 0 || endgame > 127)
+        return szpy_value_error("solve: endgame=%ld is not in 0..127", endgame);
+    if (threads < 1 || threads > 64)
+        return szpy_value_error("solve: threads=%ld is not in 1..64", threads);
+    szpy_rules r;
+    game_pos gp;
+    if (szpy_setup(spec, text, &r, &gp))
+        return NULL;
+    szpy_rules_free(&r); /* only the Kalah form is used below */
+    if (!r.is_kalah)
+        return szpy_value_error("solve: the exact solver plays Kalah only, not '%s'", spec);
+    kalah_pos kp;
+    int pits;
+    if (text)
+        kalah_pos_parse(text, &r.kalah, &kp, &pits, NULL); /* valid: the game interface accepted it */
+    else
+        kalah_start(&r.kalah, &kp);
+    if (endgame && r.kalah.max_sows > 0)
+        return szpy_value_error("solve: endgame is not available with max_sows=%d (the value then depends on "
+                                "the sow count)", r.kalah.max_sows);
+    char err[KALAH_ERRLEN] = "";
+    ab_search *s = ab_create(&r.kalah, (size_t)tt_mb, err);
+    if (!s)
+        return PyErr_Format(PyExc_MemoryError, "solve: %s", err);
+    ab_set_threads(s, (int)threads);
+    ab_result res;
+    int rc = AB_OK;
+    const ab_limits lim = {.exact = 1};
+    Py_BEGIN_ALLOW_THREADS
+    if (endgame)
+        rc = ab_set_endgame(s, (int)endgame, err);
+    if (rc == AB_OK)
+        rc = ab_think(s, &kp, &lim, &res);
+    Py_END_ALLOW_THREADS
+    ab_free(s);
+    if (endgame && rc == AB_EINVAL)
+        return szpy_value_error("solve: endgame=%ld: %s", endgame, err); /* too large, or no memory */
+    if (rc != AB_OK && rc != AB_EOVER)
+        return PyErr_Format(PyExc_RuntimeError, "solve: search failed (code %d)", rc);
+    PyObject *best = PyList_New(0);
+    for (int k = 0; best && k < r.kalah.pits; k++)
+        if (res.best_mask >> k & 1) {
+            PyObject *l = PyUnicode_FromFormat("%c", kalah_move_letter(kp.side, k));
+            if (!l || PyList_Append(best, l)) {
+                Py_XDECREF(l);
+                Py_CLEAR(best);
+            } else {
+                Py_DECREF(l);
+            }
+        }
+    if (!best)
+        return NULL;
+    char rbuf[GAME_SPEC_MAX], pbuf[GAME_POS_STR];
+    kalah_rules_format(&r.kalah, rbuf, sizeof rbuf);
+    kalah_pos_format(&r.kalah, &kp, pbuf, sizeof pbuf);
+    return Py_BuildValue("{sisNsKsdsssssO}", "value", res.value, "best", best, "nodes",
+                         (unsigned long long)res.nodes, "seconds", res.seconds, "rules", rbuf, "position", pbuf,
+                         "over", rc == AB_EOVER ? Py_True : Py_False);
+}
+
+const char szpy_perft_doc[] =
+    "perft(rules='kalah', position=None, depth=1) -> list of int\n"
+    "Positions reached at exactly 1..depth plies (one ply = one sowing; a finished game contributes\n"
+    "nothing deeper), any registered game (env/game.h; `sowzero perft --json`). depth 1..64. The GIL is\n"
+    "released.";
+
+PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"rules", "position", "depth", NULL};
+    const char *spec = "kalah", *text = NULL;
+    int depth = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|szi:perft", kwlist, &spec, &text, &depth))
+        return NULL;
+    if (depth < 1 || depth > 64)
+        return szpy_value_error("perft: depth=%d is not in 1..64", depth);
+    szpy_rules r;
+    game_pos p;
+    if (szpy_setup(spec, text, &r, &p))
+        return NULL;
+    uint64_t *nodes = calloc((size_t)depth, sizeof *nodes);
+    if (!nodes) {
+        szpy_rules_free(&r);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    game_perft(r.g, &p, depth, nodes);
+    Py_END_ALLOW_THREADS
+    szpy_rules_free(&r);
+    PyObject *list = PyList_New(depth);
+    for (int d = 0; list && d < depth; d++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(nodes[d]);
+        if (!v) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, d, v);
+    }
+    free(nodes);
+    return list;
+}

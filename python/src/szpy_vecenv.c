@@ -1,0 +1,680 @@
+/* szpy_vecenv.c — sowzero.VecEnv (szpy_vecenv.h).
+ *
+ * Two engines behind one type. Kalah runs on the SIMD batch stepper (env/vecenv.h): the boards live in
+ * its byte planes, a step is one vecenv_step over all boards, observations and legal masks come out of
+ * vecenv_observe / vecenv_legal in one pass each. The batch is rounded up to VECENV_LANES; the padding
+ * boards hold a finished position, which the stepper skips. Every other game of the registry keeps an
+ * array of positions and steps them one by one through the game interface (env/game.h).
+ *
+ * The stepper is created without its own auto-reset: Gymnasium's NEXT_STEP rule needs the terminal
+ * position to stay visible for one step, so a board whose game ended is reset here at the start of the
+ * following step (vecenv_set with the start position), after the stepper has skipped it.
+ */
+#include "python/src/szpy_vecenv.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env/vecenv.h"
+
+typedef struct {
+    PyObject_HEAD
+    szpy_rules rules;
+    int n, players, moves, dim;
+    int busy;           /* a step runs without the GIL: a second thread must not enter meanwhile */
+    uint64_t rng;       /* sample_actions' stream */
+    uint64_t sows, games;
+    /* Kalah fast path (ve != NULL) */
+    vecenv *ve;
+    int batch;          /* boards in ve, n rounded up to VECENV_LANES */
+    uint8_t *mv, *ended, *extra; /* batch bytes each */
+    uint8_t *legal;     /* batch bytes: each env's legal-move bits (both engines) */
+    /* every other game */
+    game_pos *pos;      /* n positions */
+    uint8_t *pending;   /* n: the game ended at the previous step; this step resets it */
+    /* the arrays handed out (owned here, read-only for Python, overwritten by every reset and step) */
+    PyArrayObject *obs_all; /* batch (or n) x dim float32: vecenv_observe writes every board */
+    PyObject *obs;          /* its first n rows */
+    PyArrayObject *mask, *to_play, *rewards, *term, *trunc, *actions;
+} szpy_vecenv;
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void seed_sampler(szpy_vecenv *e, uint64_t seed)
+{
+    uint64_t s = seed;
+    e->rng = splitmix64(&s);
+    if (!e->rng)
+        e->rng = 1; /* xorshift64 must not start at zero */
+    if (e->ve)
+        vecenv_seed(e->ve, seed);
+}
+
+/* A finished Kalah position (every seed in South's store) for the padding boards. */
+static void padding_pos(const kalah_rules *r, kalah_pos *p)
+{
+    kalah_start(r, p);
+    memset(p->cell, 0, sizeof p->cell);
+    p->cell[r->pits] = (uint8_t)(2 * r->pits * r->seeds);
+    p->over = 1;
+}
+
+static PyArrayObject *new_array(int nd, npy_intp *dims, int type)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_ZEROS(nd, dims, type, 0);
+    if (a)
+        PyArray_CLEARFLAGS(a, NPY_ARRAY_WRITEABLE);
+    return a;
+}
+
+/* Lookup tables over a legal-move bit set (at most 7 pits, KALAH_MAX_PITS = BASICO_MAX_PITS = 7):
+ * its mask row as bytes, its size, and its k-th member. Filled once by szpy_vecenv_register. */
+static uint64_t mask_row[128];
+static uint8_t bit_count[128], kth_bit[128][8];
+
+static void fill_tables(void)
+{
+    for (unsigned l = 0; l < 128; l++) {
+        int n = 0;
+        for (int k = 0; k < 7; k++)
+            if (l >> k & 1) {
+                mask_row[l] |= (uint64_t)1 << (8 * k); /* byte k of the row (little-endian memcpy below) */
+                kth_bit[l][n++] = (uint8_t)k;
+            }
+        bit_count[l] = (uint8_t)n;
+    }
+}
+
+static uint8_t *u8(PyArrayObject *a) { return (uint8_t *)PyArray_DATA(a); }
+static float *f32(PyArrayObject *a) { return (float *)PyArray_DATA(a); }
+static int32_t *i32(PyArrayObject *a) { return (int32_t *)PyArray_DATA(a); }
+
+/* One row of the outputs from a position (set_position, the generic engine). */
+static void write_row(szpy_vecenv *e, int i, const game_pos *p)
+{
+    game_encode(e->rules.g, p, f32(e->obs_all) + (size_t)i * (size_t)e->dim);
+    const unsigned legal = game_legal(e->rules.g, p);
+    e->legal[i] = (uint8_t)legal;
+    for (int k = 0; k < e->moves; k++)
+        u8(e->mask)[(size_t)i * (size_t)e->moves + (size_t)k] = (uint8_t)(legal >> k & 1);
+    i32(e->to_play)[i] = p->to_move;
+}
+
+/* Kalah: the masks and observations of every board from the stepper. */
+static void kalah_observe(szpy_vecenv *e)
+{
+    vecenv_legal(e->ve, e->legal);
+    uint8_t *mask = u8(e->mask);
+    const size_t m = (size_t)e->moves;
+    /* Little-endian: byte k of mask_row is pit k (x86-64, aarch64). A row is stored as a whole word
+     * (m <= 7 < 8 bytes) while the word fits in the array; its tail spills into the next row, which the
+     * next store rewrites. The last rows get exactly m bytes. */
+    const size_t n = (size_t)e->n, end = n * m;
+    size_t i = 0;
+    for (; i * m + 8 <= end; i++)
+        memcpy(mask + i * m, &mask_row[e->legal[i] & 127], 8);
+    for (; i < n; i++)
+        memcpy(mask + i * m, &mask_row[e->legal[i] & 127], m);
+    vecenv_observe(e->ve, f32(e->obs_all));
+}
+
+static void reset_all(szpy_vecenv *e)
+{
+    memset(e->pending, 0, (size_t)e->n);
+    memset(PyArray_DATA(e->rewards), 0, (size_t)e->n * (size_t)e->players * sizeof(float));
+    memset(PyArray_DATA(e->term), 0, (size_t)e->n);
+    if (e->ve) {
+        vecenv_reset(e->ve);
+        kalah_pos pad;
+        padding_pos(&e->rules.kalah, &pad);
+        for (int i = e->n; i < e->batch; i++)
+            vecenv_set(e->ve, i, &pad);
+        memset(PyArray_DATA(e->to_play), 0, (size_t)e->n * sizeof(int32_t));
+        kalah_observe(e);
+        return;
+    }
+    for (int i = 0; i < e->n; i++) {
+        game_start(e->rules.g, &e->pos[i]);
+        write_row(e, i, &e->pos[i]);
+    }
+}
+
+/* Checks every action before anything moves: returns the first bad env index, or -1. Envs that reset
+ * this step ignore their action. */
+static int check_actions(szpy_vecenv *e, const int64_t *act)
+{
+    const int64_t m = e->moves;
+    for (int i = 0; i < e->n; i++) {
+        const int64_t a = act[i];
+        if (!e->pending[i] && (a < 0 || a >= m || !(e->legal[i] >> a & 1)))
+            return i;
+    }
+    return -1;
+}
+
+/* One step of the Kalah engine; actions checked. */
+static void kalah_step_all(szpy_vecenv *e, const int64_t *act)
+{
+    const int n = e->n, P = e->players;
+    for (int i = 0; i < n; i++)
+        e->mv[i] = e->pending[i] ? 0 : (uint8_t)act[i];
+    const vecenv_out out = {.extra_turn = e->extra, .ended = e->ended};
+    vecenv_step(e->ve, e->mv, &out, NULL); /* cannot fail: every move was checked legal */
+    kalah_pos start;
+    kalah_start(&e->rules.kalah, &start);
+    float *rew = f32(e->rewards);
+    uint8_t *term = u8(e->term);
+    int32_t *tp = i32(e->to_play);
+    memset(term, 0, (size_t)n);
+    memset(rew, 0, (size_t)n * (size_t)P * sizeof(float));
+    /* The common case, branch-free: the game goes on and the turn passes unless the sowing earned an
+     * extra turn. */
+    for (int i = 0; i < n; i++)
+        tp[i] ^= !(e->extra[i] | e->ended[i] | e->pending[i]);
+    /* The rare boards (a game ended now or at the previous step), found 8 at a time; pending and ended
+     * are allocated in whole words past n and are 0 there. */
+    uint64_t resets = 0;
+    for (int i0 = 0; i0 < n; i0 += 8) {
+        uint64_t wp, we;
+        memcpy(&wp, e->pending + i0, 8);
+        memcpy(&we, e->ended + i0, 8);
+        if (!(wp | we))
+            continue;
+        for (int i = i0; i < i0 + 8 && i < n; i++) {
+            if (e->pending[i]) {
+                vecenv_set(e->ve, i, &start);
+                e->pending[i] = 0;
+                tp[i] = 0;
+                resets++;
+            } else if (e->ended[i]) {
+                kalah_pos p;
+                vecenv_get(e->ve, i, &p);
+                const int w = kalah_winner(&e->rules.kalah, &p); /* game_values of the Kalah kind */
+                rew[(size_t)i * (size_t)P] = (float)w;
+                rew[(size_t)i * (size_t)P + 1] = (float)-w;
+                term[i] = 1;
+                e->pending[i] = 1;
+                e->games++;
+                tp[i] = p.side;
+            }
+        }
+    }
+    e->sows += (uint64_t)n - resets;
+    kalah_observe(e);
+}
+
+/* One step of the generic engine; actions checked. */
+static void generic_step_all(szpy_vecenv *e, const int64_t *act)
+{
+    const int P = e->players;
+    float *rew = f32(e->rewards);
+    uint8_t *term = u8(e->term);
+    for (int i = 0; i < e->n; i++) {
+        game_pos *p = &e->pos[i];
+        term[i] = 0;
+        for (int q = 0; q < P; q++)
+            rew[(size_t)i * (size_t)P + (size_t)q] = 0.0f;
+        if (e->pending[i]) {
+            game_start(e->rules.g, p);
+            e->pending[i] = 0;
+        } else {
+            game_apply(e->rules.g, p, (int)act[i], NULL); /* checked legal: cannot fail */
+            e->sows++;
+            if (p->over) {
+                double v[GAME_MAX_PLAYERS];
+                game_values(e->rules.g, p, v);
+                for (int q = 0; q < P; q++)
+                    rew[(size_t)i * (size_t)P + (size_t)q] = (float)v[q];
+                term[i] = 1;
+                e->pending[i] = 1;
+                e->games++;
+            }
+        }
+        write_row(e, i, p);
+    }
+}
+
+static PyObject *info_dict(szpy_vecenv *e)
+{
+    return Py_BuildValue("{sOsO}", "action_mask", (PyObject *)e->mask, "to_play", (PyObject *)e->to_play);
+}
+
+/* The env's arrays and boards change only under a step or reset, which runs without the GIL: every
+ * other method refuses to look at them meanwhile (idle), and a second step or reset may not start
+ * (enter). */
+static int idle(const szpy_vecenv *e)
+{
+    if (e->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: another thread is stepping this env");
+        return -1;
+    }
+    return 0;
+}
+
+static int enter(szpy_vecenv *e)
+{
+    if (idle(e))
+        return -1;
+    e->busy = 1;
+    return 0;
+}
+
+/* ---- Python methods ---- */
+
+static void vecenv_dealloc(szpy_vecenv *e)
+{
+    vecenv_free(e->ve);
+    free(e->mv);
+    free(e->ended);
+    free(e->extra);
+    free(e->legal);
+    free(e->pos);
+    szpy_rules_free(&e->rules);
+    free(e->pending);
+    Py_XDECREF(e->obs_all);
+    Py_XDECREF(e->obs);
+    Py_XDECREF(e->mask);
+    Py_XDECREF(e->to_play);
+    Py_XDECREF(e->rewards);
+    Py_XDECREF(e->term);
+    Py_XDECREF(e->trunc);
+    Py_XDECREF(e->actions);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"game", "rules", "num_envs", "seed", "kernel", NULL};
+    const char *game = NULL, *spec = NULL, *kernel_name = "auto";
+    Py_ssize_t n = 1;
+    unsigned long long seed = 0;
+    if (e->rules.g || e->obs_all) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$Ks:VecEnv", kwlist, &game, &spec, &n, &seed,
+                                     &kernel_name))
+        return -1;
+    if (szpy_rules_parse(spec ? spec : game ? game : "kalah", &e->rules))
+        return -1;
+    if (game && strcmp(game, game_name(e->rules.g))) {
+        szpy_value_error("VecEnv: game '%s' does not match rules '%s' (a %s rule set)", game, spec,
+                         game_name(e->rules.g));
+        return -1;
+    }
+    if (n < 1 || n > VECENV_MAX_BATCH) {
+        szpy_value_error("VecEnv: num_envs=%zd is not in 1..%d", n, VECENV_MAX_BATCH);
+        return -1;
+    }
+    vecenv_kernel kernel;
+    if (vecenv_kernel_parse(kernel_name, &kernel) != KALAH_OK) {
+        szpy_value_error("VecEnv: kernel '%s' is not one of auto, scalar, avx2, avx512", kernel_name);
+        return -1;
+    }
+    e->n = (int)n;
+    e->players = game_players(e->rules.g);
+    e->moves = game_moves(e->rules.g);
+    e->dim = game_encode_dim(e->rules.g);
+    e->pending = calloc((size_t)(n + VECENV_LANES), 1); /* whole words past n (kalah_step_all) */
+    if (!e->pending)
+        goto nomem;
+    if (e->rules.is_kalah) {
+        char err[KALAH_ERRLEN];
+        e->batch = (int)((n + VECENV_LANES - 1) / VECENV_LANES * VECENV_LANES);
+        if (vecenv_create(&e->rules.kalah, e->batch, kernel, 0, seed, &e->ve, err) != KALAH_OK) {
+            szpy_value_error("VecEnv: %s", err);
+            return -1;
+        }
+        e->mv = calloc((size_t)e->batch, 1);
+        e->ended = calloc((size_t)e->batch, 1);
+        e->extra = calloc((size_t)e->batch, 1);
+        if (!e->mv || !e->ended || !e->extra)
+            goto nomem;
+    } else {
+        if (strcmp(kernel_name, "auto")) {
+            szpy_value_error("VecEnv: kernel= applies to Kalah's batch stepper only, not %s",
+                             game_name(e->rules.g));
+            return -1;
+        }
+        e->batch = e->n;
+        e->pos = calloc((size_t)n, sizeof *e->pos);
+        if (!e->pos)
+            goto nomem;
+    }
+    if (!(e->legal = calloc((size_t)e->batch, 1)))
+        goto nomem;
+    npy_intp d_obs[2] = {e->batch, e->dim}, d_mask[2] = {n, e->moves}, d_rew[2] = {n, e->players}, d_n[1] = {n};
+    if (!(e->obs_all = new_array(2, d_obs, NPY_FLOAT32)) || !(e->mask = new_array(2, d_mask, NPY_BOOL)) ||
+        !(e->to_play = new_array(1, d_n, NPY_INT32)) || !(e->rewards = new_array(2, d_rew, NPY_FLOAT32)) ||
+        !(e->term = new_array(1, d_n, NPY_BOOL)) || !(e->trunc = new_array(1, d_n, NPY_BOOL)) ||
+        !(e->actions = new_array(1, d_n, NPY_INT64)))
+        return -1;
+    if (!(e->obs = PySequence_GetSlice((PyObject *)e->obs_all, 0, n)))
+        return -1;
+    seed_sampler(e, seed);
+    reset_all(e);
+    return 0;
+nomem:
+    PyErr_NoMemory();
+    return -1;
+}
+
+static PyObject *vecenv_reset_py(szpy_vecenv *e, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seed", "options", NULL};
+    PyObject *seed = Py_None, *options = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OO:reset", kwlist, &seed, &options))
+        return NULL;
+    if (options != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "reset: no options are defined (pass None)");
+        return NULL;
+    }
+    if (seed != Py_None) {
+        unsigned long long s = PyLong_AsUnsignedLongLong(seed);
+        if (PyErr_Occurred()) {
+            if (PyErr_ExceptionMatches(PyExc_OverflowError))
+                PyErr_SetString(PyExc_ValueError, "reset: seed must be an integer in 0..2**64-1");
+            return NULL;
+        }
+        seed_sampler(e, s);
+    }
+    if (enter(e))
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    reset_all(e);
+    Py_END_ALLOW_THREADS
+    e->busy = 0;
+    PyObject *info = info_dict(e);
+    return info ? Py_BuildValue("(ON)", e->obs, info) : NULL;
+}
+
+static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
+{
+    /* Integers of any width; no copy when they already are contiguous int64. numpy alone would turn
+     * floats into integers silently. */
+    PyArrayObject *raw = (PyArrayObject *)PyArray_FROM_O(arg);
+    if (!raw)
+        return NULL;
+    if (!PyArray_ISINTEGER(raw)) {
+        PyErr_Format(PyExc_TypeError, "step: actions must be integers (relative pits), not %R",
+                     (PyObject *)PyArray_DESCR(raw));
+        Py_DECREF(raw);
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY((PyObject *)raw, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
+    Py_DECREF(raw);
+    if (!a)
+        return NULL; /* numpy's ValueError: not one-dimensional, or TypeError: uint64 does not fit */
+    if (PyArray_DIM(a, 0) != e->n) {
+        Py_DECREF(a);
+        return szpy_value_error("step: %zd actions for %d envs", (Py_ssize_t)PyArray_DIM(a, 0), e->n);
+    }
+    if (enter(e)) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    const int64_t *act = (const int64_t *)PyArray_DATA(a);
+    int bad;
+    Py_BEGIN_ALLOW_THREADS
+    bad = check_actions(e, act);
+    if (bad < 0) {
+        if (e->ve)
+            kalah_step_all(e, act);
+        else
+            generic_step_all(e, act);
+    }
+    Py_END_ALLOW_THREADS
+    e->busy = 0;
+    if (bad >= 0) {
+        char legal[3 * 8 + 1] = "";
+        for (int k = 0, len = 0; k < e->moves; k++)
+            if (u8(e->mask)[(size_t)bad * (size_t)e->moves + (size_t)k])
+                len += snprintf(legal + len, sizeof legal - (size_t)len, "%s%d", len ? "," : "", k);
+        szpy_value_error("step: env %d: action %lld is not a legal move (legal: %s)", bad, (long long)act[bad],
+                         legal[0] ? legal : "none, the game is over");
+        Py_DECREF(a);
+        return NULL;
+    }
+    Py_DECREF(a);
+    PyObject *info = info_dict(e);
+    return info ? Py_BuildValue("(OOOON)", e->obs, e->rewards, e->term, e->trunc, info) : NULL;
+}
+
+static inline uint64_t xorshift64(uint64_t x)
+{
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
+
+static PyObject *vecenv_sample_py(szpy_vecenv *e, PyObject *noargs)
+{
+    (void)noargs;
+    if (idle(e))
+        return NULL;
+    int64_t *out = (int64_t *)PyArray_DATA(e->actions);
+    uint64_t s = e->rng;
+    for (int i = 0; i < e->n; i++) {
+        const unsigned legal = e->legal[i] & 127;
+        s = xorshift64(s);
+        /* the k-th legal pit with k = (u * count) >> 16 for the top 16 bits u: vecenv.h's pick rule;
+         * 0 when nothing is legal (the env resets at this step and ignores its action) */
+        out[i] = kth_bit[legal][((s >> 48) * bit_count[legal]) >> 16];
+    }
+    e->rng = s;
+    Py_INCREF(e->actions);
+    return (PyObject *)e->actions;
+}
+
+static int check_index(const szpy_vecenv *e, Py_ssize_t i, const char *what)
+{
+    if (i < 0 || i >= e->n) {
+        szpy_value_error("%s: env index %zd is not in 0..%d", what, i, e->n - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *vecenv_get_position(szpy_vecenv *e, PyObject *args)
+{
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "n:get_position", &i) || check_index(e, i, "get_position") || idle(e))
+        return NULL;
+    char buf[GAME_POS_STR];
+    if (e->ve) {
+        kalah_pos p;
+        vecenv_get(e->ve, (int)i, &p);
+        return PyUnicode_FromString(kalah_pos_format(&e->rules.kalah, &p, buf, sizeof buf));
+    }
+    return PyUnicode_FromString(game_pos_format(e->rules.g, &e->pos[i], buf, sizeof buf));
+}
+
+/* The game interface's position of env i (the stepper's board for Kalah, through its string). */
+static int env_pos(const szpy_vecenv *e, int i, game_pos *out)
+{
+    if (!e->ve) {
+        *out = e->pos[i];
+        return 0;
+    }
+    kalah_pos p;
+    char buf[GAME_POS_STR];
+    vecenv_get(e->ve, i, &p);
+    return szpy_pos_parse(&e->rules, kalah_pos_format(&e->rules.kalah, &p, buf, sizeof buf), out);
+}
+
+static PyObject *vecenv_move_name(szpy_vecenv *e, PyObject *args)
+{
+    Py_ssize_t i;
+    long k;
+    if (!PyArg_ParseTuple(args, "nl:move_name", &i, &k) || check_index(e, i, "move_name") || idle(e))
+        return NULL;
+    if (k < 0 || k >= e->moves)
+        return szpy_value_error("move_name: action %ld is not in 0..%d", k, e->moves - 1);
+    game_pos p;
+    if (env_pos(e, (int)i, &p))
+        return NULL;
+    char text[8];
+    return PyUnicode_FromString(game_move_format(e->rules.g, &p, (int)k, text, sizeof text));
+}
+
+static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
+{
+    Py_ssize_t i;
+    const char *text;
+    if (!PyArg_ParseTuple(args, "ns:set_position", &i, &text) || check_index(e, i, "set_position"))
+        return NULL;
+    game_pos p;
+    if (szpy_pos_parse(&e->rules, text, &p) || idle(e))
+        return NULL;
+    if (e->ve) { /* the stepper's own form of the same string */
+        kalah_pos kp;
+        int pits, rc = kalah_pos_parse(text, &e->rules.kalah, &kp, &pits, NULL);
+        if (rc == KALAH_OK)
+            rc = vecenv_set(e->ve, (int)i, &kp);
+        if (rc != KALAH_OK)
+            return szpy_value_error("set_position: the batch stepper rejects position '%s' (vecenv_set: %d)",
+                                    text, rc);
+    } else {
+        e->pos[i] = p;
+    }
+    e->pending[i] = p.over; /* a finished position resets at the next step */
+    write_row(e, (int)i, &p);
+    Py_RETURN_NONE;
+}
+
+static PyObject *vecenv_stats_py(szpy_vecenv *e, PyObject *noargs)
+{
+    (void)noargs;
+    return Py_BuildValue("{sKsK}", "sows", (unsigned long long)e->sows, "games", (unsigned long long)e->games);
+}
+
+static PyObject *vecenv_close_py(szpy_vecenv *e, PyObject *noargs)
+{
+    (void)noargs;
+    (void)e;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef vecenv_methods[] = {
+    {"reset", SZPY_KW(vecenv_reset_py), METH_VARARGS | METH_KEYWORDS,
+     "reset(*, seed=None, options=None) -> (obs, info)\n"
+     "Every env back to the start position. seed (an int) re-seeds sample_actions' stream; options must be\n"
+     "None. Returns the env's own arrays (see the class docstring)."},
+    {"step", (PyCFunction)vecenv_step_py, METH_O,
+     "step(actions) -> (obs, rewards, terminations, truncations, info)\n"
+     "actions: num_envs integers, the mover's relative pit 0..num_actions-1 per env (an env whose game\n"
+     "ended at the previous step ignores its action and resets: Gymnasium's next-step autoreset).\n"
+     "ValueError naming the first env index whose action is not legal; nothing moves then.\n"
+     "The GIL is released while stepping."},
+    {"sample_actions", (PyCFunction)vecenv_sample_py, METH_NOARGS,
+     "sample_actions() -> actions\n"
+     "A uniformly random legal action per env (int64, num_envs; 0 where nothing is legal), drawn from the\n"
+     "env's xorshift64 stream (seeded by seed=); the same array is overwritten by the next call."},
+    {"get_position", (PyCFunction)vecenv_get_position, METH_VARARGS,
+     "get_position(i) -> str\nThe position string (DESIGN.md section 2) of env i."},
+    {"move_name", (PyCFunction)vecenv_move_name, METH_VARARGS,
+     "move_name(i, action) -> str\nThe action (a slot of env i's mover) in the game's notation, e.g. 'c' for\n"
+     "South and 'C' for North in Kalah (game_move_format): what `sowzero replay` reads."},
+    {"set_position", (PyCFunction)vecenv_set_position, METH_VARARGS,
+     "set_position(i, position)\n"
+     "Loads a position string into env i and updates its rows of obs, action_mask and to_play. A finished\n"
+     "position resets at the next step, as if its game had just ended."},
+    {"stats", (PyCFunction)vecenv_stats_py, METH_NOARGS,
+     "stats() -> {'sows': int, 'games': int}\nSowings played and games ended since creation."},
+    {"close", (PyCFunction)vecenv_close_py, METH_NOARGS, "close()\nNothing to release early (Gymnasium API)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyObject *get_int(szpy_vecenv *e, void *which)
+{
+    switch ((intptr_t)which) {
+    case 0: return PyLong_FromLong(e->n);
+    case 1: return PyLong_FromLong(e->players);
+    case 2: return PyLong_FromLong(e->moves);
+    default: return PyLong_FromLong(e->dim);
+    }
+}
+
+static PyObject *get_rules(szpy_vecenv *e, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(game_spec(e->rules.g));
+}
+
+static PyObject *get_game(szpy_vecenv *e, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(game_name(e->rules.g));
+}
+
+static PyObject *get_kernel(szpy_vecenv *e, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(e->ve ? vecenv_kernel_name(vecenv_kernel_used(e->ve)) : "positions");
+}
+
+static PyObject *get_autoreset(szpy_vecenv *e, void *unused)
+{
+    (void)e;
+    (void)unused;
+    return PyUnicode_FromString("next_step");
+}
+
+static PyGetSetDef vecenv_getset[] = {
+    {"num_envs", (getter)get_int, NULL, "number of envs N", (void *)0},
+    {"num_players", (getter)get_int, NULL, "players of the game (columns of rewards)", (void *)1},
+    {"num_actions", (getter)get_int, NULL, "moves per turn: the mover's pits (columns of action_mask)", (void *)2},
+    {"obs_dim", (getter)get_int, NULL, "floats per observation (columns of obs)", (void *)3},
+    {"rules", (getter)get_rules, NULL, "the canonical rules spec", NULL},
+    {"game", (getter)get_game, NULL, "the game's name", NULL},
+    {"kernel", (getter)get_kernel, NULL, "Kalah: the stepper's SIMD kernel; other games: 'positions'", NULL},
+    {"autoreset_mode", (getter)get_autoreset, NULL, "'next_step' (Gymnasium's AutoresetMode.NEXT_STEP)", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject szpy_VecEnvType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "sowzero.VecEnv",
+    .tp_basicsize = sizeof(szpy_vecenv),
+    .tp_dealloc = (destructor)vecenv_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc =
+        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto')\n"
+        "num_envs games of one rule set stepped together (Gymnasium's vector-env API, without gymnasium).\n"
+        "game: any game of the registry (env/game.h; 'kalah', 'basico', ...; default: the rules' game, or\n"
+        "'kalah'). rules: a spec such as 'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the\n"
+        "game's default rules); when both are given, the rules must be of that game. Kalah runs on the SIMD batch stepper (kernel = auto, avx512, avx2 or scalar); other\n"
+        "games step their positions one by one through the game interface.\n"
+        "reset() -> (obs, info); step(actions) -> (obs, rewards, terminations, truncations, info):\n"
+        "  obs           float32 (num_envs, obs_dim): the net's encoding of each position, from the mover's\n"
+        "                view (game_encode: kalah_encode for Kalah, basico_encode for basico)\n"
+        "  rewards       float32 (num_envs, num_players), by absolute player (Kalah: 0 South, 1 North): 0,\n"
+        "                except on the step that ends a game: its final value per player (game_values:\n"
+        "                two-player games +1 win, -1 loss, 0 draw; basico 2*rank_score-1: first +1, last -1)\n"
+        "  terminations  bool (num_envs,): the game ended with this step (the rules' end, max_sows included)\n"
+        "  truncations   bool (num_envs,): always False (no time limit is imposed)\n"
+        "  info          {'action_mask': bool (num_envs, num_actions), 'to_play': int32 (num_envs,)}: the\n"
+        "                legal moves and the player to move next (an extra turn keeps the mover); at the\n"
+        "                terminal step the mask is all False\n"
+        "Autoreset: NEXT_STEP (Gymnasium's default). The step that ends a game returns the terminal position;\n"
+        "the next step resets that env, ignores its action and returns the start position with reward 0\n"
+        "and termination False.\n"
+        "No copies: the arrays are the env's own buffers, read-only for Python and overwritten in place by\n"
+        "the next reset or step (copy what you keep). The GIL is released while stepping.",
+    .tp_methods = vecenv_methods,
+    .tp_getset = vecenv_getset,
+    .tp_init = (initproc)vecenv_init,
+    .tp_new = PyType_GenericNew,
+};
+
+int szpy_vecenv_register(PyObject *m)
+{
+    fill_tables();
+    return szpy_add_type(m, "VecEnv", &szpy_VecEnvType);
+}

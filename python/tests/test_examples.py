@@ -1,0 +1,32 @@
+"""The examples/ scripts and the benchmark run and do what they say (briefly)."""
+import json
+import os
+import subprocess
+import sys
+
+from conftest import ROOT, sowzero_bin
+
+
+def run(args):
+    p = subprocess.run([sys.executable] + args, capture_output=True, text=True, env=dict(os.environ))
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_reinforce_example_learns():
+    """Ten iterations of REINFORCE lift the linear policy's score against random North well above the
+    untrained (all-zero) policy's."""
+    out = run([os.path.join(ROOT, "examples", "reinforce_kalah.py"), "--iterations", "10", "--envs", "256",
+               "--eval-every", "10", "--eval-games", "256"])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows[0]["iteration"] == 0 and rows[-1]["iteration"] == 10
+    assert rows[-1]["score_vs_random"] > rows[0]["score_vs_random"] + 0.2
+
+
+def test_bench_runs():
+    out = run(["-m", "sowzero.bench", "--sowzero", sowzero_bin(), "--envs", "128", "--seconds", "0.05",
+               "--rounds", "1", "--json"])
+    r = json.loads(out)
+    assert r["envs"] == 128 and r["c_sows_per_s"] > 0
+    for key in ("sampler", "table", "numpy"):
+        assert r[key]["sows_per_s"] > 0 and 0 < r[key]["ratio"]
