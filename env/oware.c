@@ -119,9 +119,13 @@ int oware_play(const oware_rules *r, kalah_pos *p, int k, oware_step *info)
     }
     const int last_c = (origin_c + (rest ? rest : L)) % (2 * m);
 
+    /* Walk back from the last pit while it is the opponent's and holds 2 or 3. */
     int take = 0, from = last_c;
-    while (from >= opp_lo && from < opp_lo + m && (cell[board_index(m, from)] == 2 || cell[board_index(m, from)] == 3)) {
-        take += cell[board_index(m, from)];
+    while (from >= opp_lo && from < opp_lo + m) {
+        int n_here = cell[board_index(m, from)];
+        if (n_here != 2 && n_here != 3)
+            break;
+        take += n_here;
         from--;
     }
     const int slam = take && take == twoside_row_seeds(cell, m, !s);

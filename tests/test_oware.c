@@ -83,7 +83,8 @@ static void test_rules_spec(void **state)
     oware_rules r;
     char err[KALAH_ERRLEN], buf[128];
     assert_int_equal(oware_rules_parse("oware", &r, err), KALAH_OK);
-    assert_string_equal(oware_rules_format(&r, buf, sizeof buf), "oware:pits=6,seeds=4,grand_slam=nocapture,max_sows=300");
+    assert_string_equal(oware_rules_format(&r, buf, sizeof buf),
+                        "oware:pits=6,seeds=4,grand_slam=nocapture,max_sows=300");
     assert_int_equal(oware_rules_parse("oware:max_sows=0,grand_slam=capture,pits=3", &r, err), KALAH_OK);
     assert_int_equal(r.pits, 3);
     assert_int_equal(r.seeds, 4);
