@@ -11,13 +11,10 @@ int bench_env(int argc, char **argv);
 int bench_selfplay(int argc, char **argv);
 int bench_search(int argc, char **argv);
 
-/* bench env's Mancala básico path (cli/bench_env_basico.c): scalar random playouts on `threads` threads
- * for `seconds`; prints like bench env (JSON adds first_place_rate per player). Returns the exit status. */
-int bench_env_basico(const char *spec, long threads, double seconds, long seed, int json);
-
-/* bench env's path for the other registered games without a batched stepper (Congklak, Oware;
- * cli/bench_env_game.c): scalar random playouts through env/game.h, `sows` = plies (a whole relay chain is
- * one); JSON adds sows_per_game, relays_per_sow, south_win_rate, draw_rate. Returns the exit status. */
+/* bench env's path for every game but Kalah (cli/bench_env_game.c): scalar random playouts through the
+ * game interface on `threads` threads for `seconds`, `sows` = plies (a whole relay chain is one); prints
+ * like bench env (JSON adds sows_per_game, relays_per_sow, first_place_rate per player, and for two
+ * players south_win_rate and draw_rate). Returns the exit status. */
 int bench_env_game(const char *spec, long threads, double seconds, long seed, int json);
 
 #endif

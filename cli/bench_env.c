@@ -25,9 +25,8 @@ static void help(void)
          "  --steps N        run exactly N steps per thread instead (deterministic: same counts on every\n"
          "                   kernel for the same seed)\n"
          "  --batch B        boards per thread, a multiple of 64 (default 128)\n"
-         "  --rules SPEC     rules (default kalah); basico:players=3,pits=4 runs Mancala basico's scalar\n"
-         "                   stepper instead; congklak:... or oware:... (any other registered game) the\n"
-         "                   scalar stepper of the game interface (sows = plies, a relay chain is one)\n"
+         "  --rules SPEC     rules (default kalah); another game (basico:players=3,pits=4, ...) runs its\n"
+         "                   scalar stepper through the game interface instead\n"
          "  --kernel K       auto, avx512, avx2 or scalar (default auto: the best this CPU runs)\n"
          "  --seed N         random seed (default 1)\n"
          "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
@@ -95,7 +94,7 @@ int bench_env(int argc, char **argv)
     kalah_rules rules = kalah_rules_default();
     vecenv_kernel kernel = VECENV_AUTO;
     int json = 0, c;
-    const char *basico_spec = NULL, *game_spec = NULL;
+    const char *game_spec_arg = NULL; /* a game other than Kalah */
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -120,10 +119,8 @@ int bench_env(int argc, char **argv)
             }
             break;
         case 'r':
-            if (!strncmp(optarg, "basico", 6))
-                basico_spec = optarg;
-            else if (game_kind_find(optarg) && game_kind_find(optarg) != game_kind_find("kalah"))
-                game_spec = optarg; /* a registered game without a SIMD stepper: bench_env_game */
+            if (game_kind_find(optarg) && strncmp(optarg, "kalah", 5))
+                game_spec_arg = optarg;
             else if (!cli_rules(CMD, optarg, &rules))
                 return 2;
             break;
@@ -146,23 +143,16 @@ int bench_env(int argc, char **argv)
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
     }
-    if (game_spec) {
-        if ((kernel != VECENV_AUTO && kernel != VECENV_SCALAR) || steps) {
-            cli_error(CMD, "--kernel/--steps: %s has only the scalar stepper, timed by --seconds", game_spec);
-            return 2;
-        }
-        return bench_env_game(game_spec, threads, seconds, seed, json);
-    }
-    if (basico_spec) {
+    if (game_spec_arg) {
         if (kernel != VECENV_AUTO && kernel != VECENV_SCALAR) {
-            cli_error(CMD, "--kernel %s: Mancala basico has only the scalar stepper", vecenv_kernel_name(kernel));
+            cli_error(CMD, "--kernel %s: only Kalah has SIMD kernels", vecenv_kernel_name(kernel));
             return 2;
         }
         if (steps) {
-            cli_error(CMD, "--steps: not available for Mancala basico (use --seconds)");
+            cli_error(CMD, "--steps: only for Kalah (use --seconds)");
             return 2;
         }
-        return bench_env_basico(basico_spec, threads, seconds, seed, json);
+        return bench_env_game(game_spec_arg, threads, seconds, seed, json);
     }
     if (kernel != VECENV_AUTO && !vecenv_kernel_supported(kernel)) {
         cli_error(CMD, "--kernel %s: this CPU does not support it", vecenv_kernel_name(kernel));

@@ -4,7 +4,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
+
+#include "env/game.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -20,9 +23,10 @@ int cli_rules(const char *cmd, const char *spec, kalah_rules *out)
 {
     char err[KALAH_ERRLEN];
     if (kalah_rules_parse(spec, out, err) != KALAH_OK) {
-        if (spec && !strncasecmp(spec, "basico", 6))
-            cli_error(cmd, "--rules '%s': this command plays Kalah only; Mancala basico works with perft, "
-                      "replay, bench env, match, tournament, net and train (rules.game = basico)", spec);
+        const game_kind *k = game_kind_find(spec);
+        if (k && strcmp(k->name, "kalah"))
+            cli_error(cmd, "--rules '%s': this command plays Kalah only; %s works with perft, replay, bench env, "
+                      "match, tournament, play, solve, net and train (rules.game)", spec, k->name);
         else
             cli_error(cmd, "--rules '%s': %s", spec, err);
         return 0;

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_basico.h"
+#include "cli/cmd_game.h"
 #include "cli/match_opts.h"
 #include "cli/commands.h"
 #include "cli/game_progress.h"
@@ -94,8 +94,8 @@ static int write_pgn(const char *path, match_result *res)
 
 int cmd_match(int argc, char **argv)
 {
-    if (cli_basico_wanted(argc, argv)) /* Mancala basico: cli/cmd_match_basico.c */
-        return cmd_match_basico(argc, argv);
+    if (cli_game_wanted(argc, argv)) /* every other game: cli/cmd_match_game.c */
+        return cmd_match_game(argc, argv);
     static const struct option opts[] = {MATCH_OPTIONS,
                                          {"rules", required_argument, 0, 'r'},
                                          {"pgn", required_argument, 0, 'p'},

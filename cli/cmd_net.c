@@ -2,24 +2,27 @@
  * básico nets (one value per player). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_basico.h"
+#include "cli/cmd_game.h"
 #include "cli/commands.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
+#include "selfplay/mcts_mp.h"
 
 static void help(void)
 {
     puts("usage: sowzero net --net PATH [--position POS] [--rules SPEC] [--json]\n"
          "Evaluates one position with a network file (an export or a checkpoint): the policy over the\n"
          "mover's pits in a.. order (illegal moves get 0) and the value (expected result for the mover).\n"
-         "A Mancala basico net also gives one value per player (its rank score mapped to [-1, 1]).\n"
+         "A net of another game than Kalah also gives one value per player (basico: its rank score mapped\n"
+         "to [-1, 1]; two-player games: the mover's value and its negation).\n"
          "  --net PATH       the network file\n"
-         "  --position POS   the position string (default: the start position; basico: env/basico.h)\n"
+         "  --position POS   the position string (default: the start position; another game: its notation)\n"
          "  --rules SPEC     rules; must be the ones the net was trained for (default: the net's own)\n"
-         "  --json           print {\"policy\":[...],\"value\":v} (basico adds \"values\": one per player,\n"
+         "  --json           print {\"policy\":[...],\"value\":v} (other games add \"values\": one per player,\n"
          "                   player 0 first)");
 }
 
@@ -56,85 +59,90 @@ static nn_net *load_for(const char *path, kalah_rules *r, int have_rules)
     return NULL;
 }
 
-/* The básico form: the file's rules are "basico:..." (rules_spec, when given, must say the same). */
-static int net_basico(const char *path, const char *rules_spec, const char *pos_text, int json)
+/* Every game but Kalah: the file's rules name the game (rules_spec, when given, must say the same). */
+static int net_game(const char *path, const char *rules_spec, const char *pos_text, int json)
 {
-    char err[NN_ERRLEN], berr[KALAH_ERRLEN], a[128], b[128];
+    char err[NN_ERRLEN], gerr[GAME_ERRLEN > MCTS_ERRLEN ? GAME_ERRLEN : MCTS_ERRLEN];
     nn_file_info info;
     nn_net *net = NULL;
     if (nn_load(path, NULL, &net, &info, err) != NN_OK) {
         cli_error("net", "--net: %s", err);
         return 1;
     }
-    basico_rules fr, r;
-    const nn_config *c = nn_net_config(net);
+    game *g = game_create(info.rules, gerr), *want = NULL;
     int rc = 1;
-    if (basico_rules_parse(info.rules, &fr, berr) != BASICO_OK)
-        cli_error("net", "--net %s: its rules '%s' are not basico rules: %s", path, info.rules, berr);
-    else if (rules_spec && !cli_basico_rules("net", rules_spec, &r))
+    if (!g)
+        cli_error("net", "--net %s: its rules '%s': %s", path, info.rules, gerr);
+    else if (rules_spec && !(want = cli_game_create("net", rules_spec)))
         rc = 2;
-    else if (rules_spec && strcmp(basico_rules_format(&fr, a, sizeof a), basico_rules_format(&r, b, sizeof b)))
-        cli_error("net", "--rules: the net was trained for '%s', not '%s'", a, b);
-    else if (strcmp(info.encoding, BASICO_ENCODING_NAME))
+    else if (want && strcmp(game_spec(g), game_spec(want)))
+        cli_error("net", "--rules: the net was trained for '%s', not '%s'", game_spec(g), game_spec(want));
+    else if (strcmp(info.encoding, game_encoding_name(g)))
         cli_error("net", "--net %s: input encoding '%s', this build encodes '%s'", path, info.encoding,
-                  BASICO_ENCODING_NAME);
-    else if (c->input_dim != basico_encode_dim(&fr) || c->n_policy != fr.pits || c->n_value != fr.players)
-        cli_error("net", "--net %s: net takes %d inputs, %d moves, %d values; rules need %d, %d, %d", path,
-                  c->input_dim, c->n_policy, c->n_value, basico_encode_dim(&fr), fr.pits, fr.players);
+                  game_encoding_name(g));
+    else if (mcts_mp_net_check(net, g, gerr) != MCTS_OK)
+        cli_error("net", "--net %s: %s", path, gerr);
     else
         rc = 0;
+    game_free(want);
+    game_pos p;
+    if (!rc && !pos_text) {
+        game_start(g, &p);
+    } else if (!rc && game_pos_parse(g, pos_text, &p, gerr) != GAME_OK) {
+        cli_error("net", "--position '%s': %s", pos_text, gerr);
+        rc = 2;
+    }
+    unsigned legal = rc ? 0 : game_legal(g, &p);
+    if (!rc && !legal) {
+        cli_error("net", "--position: the game is over, there is no move to evaluate");
+        rc = 1;
+    }
     if (rc) {
         nn_net_free(net);
+        game_free(g);
         return rc;
     }
-    basico_pos p;
-    if (!pos_text) {
-        basico_start(&fr, &p);
-    } else if (basico_pos_parse(pos_text, &fr, &p, berr) != BASICO_OK) {
-        cli_error("net", "--position '%s': %s", pos_text, berr);
-        nn_net_free(net);
-        return 2;
-    }
-    unsigned legal = basico_legal(&fr, &p);
-    if (!legal) {
-        cli_error("net", "--position: the game is over, there is no move to evaluate");
-        nn_net_free(net);
-        return 1;
-    }
-    float x[BASICO_MAX_PLAYERS * (BASICO_MAX_PITS + 2)], policy[BASICO_MAX_PITS], rel[BASICO_MAX_PLAYERS];
-    float value[BASICO_MAX_PLAYERS];
-    uint8_t mask[BASICO_MAX_PITS];
-    basico_encode(&fr, &p, x);
-    for (int k = 0; k < fr.pits; k++)
+    const int m = game_moves(g), np = game_players(g), nv = game_value_dim(g);
+    float *x = malloc((size_t)game_encode_dim(g) * sizeof *x);
+    float policy[GAME_MAX_MOVES], rel[GAME_MAX_PLAYERS], value[GAME_MAX_PLAYERS];
+    uint8_t mask[GAME_MAX_MOVES];
+    if (x)
+        game_encode(g, &p, x);
+    for (int k = 0; k < m; k++)
         mask[k] = (legal >> k) & 1;
-    nn_workspace *ws = nn_workspace_create(net, 1);
+    nn_workspace *ws = x ? nn_workspace_create(net, 1) : NULL; /* no x: NN_ENOMEM below */
     int frc = ws ? nn_forward(net, ws, x, mask, 1, policy, rel) : NN_ENOMEM;
     nn_workspace_free(ws);
     nn_net_free(net);
+    free(x);
     if (frc != NN_OK) {
         cli_error("net", "forward pass failed (%d)", frc);
+        game_free(g);
         return 1;
     }
-    for (int j = 0; j < fr.players; j++) /* outputs are mover first (basico_encode) */
-        value[(p.to_move + j) % fr.players] = rel[j];
+    for (int j = 0; j < np; j++) /* outputs are mover first (game_encode); one output: the mover's */
+        value[(p.to_move + j) % np] = nv == 1 ? (j ? -rel[0] : rel[0]) : rel[j];
+    char mv[8];
     if (json) {
         cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "policy");
-        for (int k = 0; k < fr.pits; k++)
+        for (int k = 0; k < m; k++)
             cJSON_AddItemToArray(arr, cJSON_CreateNumber(policy[k]));
         cJSON_AddNumberToObject(o, "value", value[p.to_move]);
         cJSON *vals = cJSON_AddArrayToObject(o, "values");
-        for (int q = 0; q < fr.players; q++)
+        for (int q = 0; q < np; q++)
             cJSON_AddItemToArray(vals, cJSON_CreateNumber(value[q]));
         cJSON_AddNumberToObject(o, "mover", p.to_move);
+        game_free(g);
         return cli_print_json(o);
     }
     printf("policy (player %d)", p.to_move);
-    for (int k = 0; k < fr.pits; k++)
-        printf(" %c:%.4f", 'a' + k, policy[k]);
+    for (int k = 0; k < m; k++)
+        printf(" %s:%.4f", game_move_format(g, &p, k, mv, sizeof mv), policy[k]);
     printf("\nvalue %.4f\nvalues", value[p.to_move]);
-    for (int q = 0; q < fr.players; q++)
+    for (int q = 0; q < np; q++)
         printf(" %d:%.4f", q, value[q]);
     printf("\n");
+    game_free(g);
     return 0;
 }
 
@@ -181,8 +189,9 @@ int cmd_net(int argc, char **argv)
     }
     char frules[NN_META_LEN];
     file_rules(path, frules, sizeof frules);
-    if (!strncmp(frules, "basico", 6))
-        return net_basico(path, rules_spec, pos_text, json);
+    const game_kind *fk = game_kind_find(frules);
+    if (fk && strcmp(fk->name, "kalah")) /* every other game: the game interface */
+        return net_game(path, rules_spec, pos_text, json);
     kalah_rules r;
     if (rules_spec && !cli_rules("net", rules_spec, &r))
         return 2;

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "env/basico.h"
+#include "env/game.h"
 
 static void help(void)
 {
@@ -51,26 +51,29 @@ int cmd_perft(int argc, char **argv)
         cli_error("perft", "out of memory");
         return 1;
     }
-    char rbuf[128], pbuf[160];
-    if (rules_spec && !strncmp(rules_spec, "basico", 6)) {
-        basico_rules br;
-        basico_pos bp;
-        char err[KALAH_ERRLEN];
-        if (basico_rules_parse(rules_spec, &br, err) != BASICO_OK) {
+    char rbuf[GAME_SPEC_MAX], pbuf[GAME_POS_STR];
+    const game_kind *gk = rules_spec ? game_kind_find(rules_spec) : NULL;
+    if (gk && strcmp(gk->name, "kalah")) { /* every other game: perft through the game interface */
+        char err[GAME_ERRLEN];
+        game *g = game_create(rules_spec, err);
+        game_pos gp;
+        if (!g) {
             cli_error("perft", "--rules '%s': %s", rules_spec, err);
             free(nodes);
             return 2;
         }
         if (!pos_text)
-            basico_start(&br, &bp);
-        else if (basico_pos_parse(pos_text, &br, &bp, err) != BASICO_OK) {
+            game_start(g, &gp);
+        else if (game_pos_parse(g, pos_text, &gp, err) != GAME_OK) {
             cli_error("perft", "--position '%s': %s", pos_text, err);
+            game_free(g);
             free(nodes);
             return 2;
         }
-        basico_perft(&br, &bp, (int)depth, nodes);
-        basico_rules_format(&br, rbuf, sizeof rbuf);
-        basico_pos_format(&br, &bp, pbuf, sizeof pbuf);
+        game_perft(g, &gp, (int)depth, nodes);
+        snprintf(rbuf, sizeof rbuf, "%s", game_spec(g));
+        game_pos_format(g, &gp, pbuf, sizeof pbuf);
+        game_free(g);
     } else {
         kalah_rules r;
         kalah_pos p;

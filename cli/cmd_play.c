@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_game.h"
 #include "cli/commands.h"
 #include "eval/agent.h"
 #include "eval/record.h"
@@ -23,7 +24,7 @@ static void help(void)
          "  quit   stop (end of input does the same)\n"
          "At the end: the score and the game record (eval/record.h format).\n"
          "  --as SIDE     south (default) or north\n"
-         "  --rules SPEC  rules (default: kalah)\n"
+         "  --rules SPEC  rules (default: kalah; another game: see 'sowzero play --rules basico --help')\n"
          "  --seed N      the agent's per-game seed (default 0)\n"
          "  --pgn FILE    also append the game record to FILE");
 }
@@ -92,6 +93,8 @@ int cmd_play(int argc, char **argv)
     const char *rules_spec = "kalah", *pgn = NULL;
     int human = KALAH_SOUTH, c;
     uint64_t seed = 0;
+    if (cli_game_wanted(argc, argv)) /* every other game: cli/cmd_play_game.c */
+        return cmd_play_game(argc, argv);
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {

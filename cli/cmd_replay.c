@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "env/basico.h"
+#include "env/game.h"
 #include "eval/record.h"
 
 static void help(void)
@@ -16,80 +16,131 @@ static void help(void)
          "Applies the moves in order (South a..f, North A..F; an extra turn is simply the next move by the\n"
          "same player) and prints each new position, extra turns and captures, then the stores and result.\n"
          "An illegal move is an error naming its number; nothing after it is applied.\n"
-         "  --rules SPEC     rules (default: kalah); basico:players=N,... replays Mancala basico, where the\n"
-         "                   moves are the mover's letters a.. or 'resign'\n"
+         "  --rules SPEC     rules (default: kalah); another game (basico:players=N,..., ...) replays through\n"
+         "                   the game interface, in that game's notation (basico: the mover's letters a..\n"
+         "                   or 'resign'); its JSON adds relays, finished and places\n"
          "  --position POS   start position string (default: the start)\n"
          "  --pgn FILE       replay a game of a record file (rules, start and moves from the record)\n"
          "  --game N         which game of the file (default 1)\n"
          "  --json           print {\"positions\",\"extra_turn\",\"captured\",\"over\",\"stores\",\"winner\"}");
 }
 
-/* Mancala básico: moves are the mover's letters a.., or "resign". JSON: positions, extra_turn,
- * finished (the mover left the circuit), over, places (per player; 0 = undecided). */
-static int replay_basico(const char *spec, const char *pos_text, int json, int nmoves, char **moves)
+/* Every game but Kalah, through the game interface: moves in the game's notation (game_move_parse), or
+ * "resign" where the game has it. JSON: positions, extra_turn, captured, relays, finished (the mover left
+ * the circuit), over, places (per player once over, from the values: 1 + the players with a better one;
+ * 0 before), and where the game keeps scores (game_score) stores [player 0, player 1] and winner ("S",
+ * "N", "draw", null) as for Kalah. */
+static int replay_game(const char *spec, const char *pos_text, int json, int nmoves, char **moves)
 {
-    basico_rules r;
-    basico_pos p;
-    char err[KALAH_ERRLEN], buf[160];
-    if (basico_rules_parse(spec, &r, err) != BASICO_OK) {
+    char err[GAME_ERRLEN], buf[GAME_POS_STR];
+    game *g = game_create(spec, err);
+    if (!g) {
         cli_error("replay", "--rules '%s': %s", spec, err);
         return 2;
     }
+    game_pos p;
     if (!pos_text)
-        basico_start(&r, &p);
-    else if (basico_pos_parse(pos_text, &r, &p, err) != BASICO_OK) {
+        game_start(g, &p);
+    else if (game_pos_parse(g, pos_text, &p, err) != GAME_OK) {
         cli_error("replay", "--position '%s': %s", pos_text, err);
+        game_free(g);
         return 2;
     }
-    basico_pos q = p;
-    for (int i = 0; i < nmoves; i++) {
-        int rc = !strcmp(moves[i], "resign") ? basico_resign(&r, &q)
-                 : moves[i][0] >= 'a' && moves[i][0] < 'a' + r.pits && !moves[i][1]
-                     ? basico_play(&r, &q, moves[i][0] - 'a', NULL)
-                     : BASICO_EINVAL;
-        if (rc != BASICO_OK) {
-            cli_error("replay", "move %d ('%s'): %s", i + 1, moves[i],
-                      rc == BASICO_EOVER ? "the game is already over"
-                      : rc == BASICO_EILLEGAL ? "the pit is empty"
-                                              : "not a pit letter of the mover (a..) or 'resign'");
+    int *slot = calloc((size_t)nmoves + 1, sizeof *slot); /* -1: resign */
+    game_pos q = p;
+    for (int i = 0; slot && i < nmoves; i++) {
+        int rc = q.over ? GAME_EOVER : GAME_OK;
+        if (rc == GAME_OK && !strcmp(moves[i], "resign")) {
+            slot[i] = -1;
+            if ((rc = game_resign(g, &q)) == GAME_EINVAL)
+                snprintf(err, sizeof err, "%s has no resignation", game_name(g));
+        } else if (rc == GAME_OK) {
+            slot[i] = game_move_parse(g, &q, moves[i], err);
+            rc = slot[i] < 0 ? slot[i] : game_apply(g, &q, slot[i], NULL);
+            if (rc == GAME_EILLEGAL && slot[i] >= 0)
+                snprintf(err, sizeof err, "the pit is empty or the move is not allowed");
+        }
+        if (rc != GAME_OK) {
+            cli_error("replay", "move %d ('%s'): %s", i + 1, moves[i], rc == GAME_EOVER ? "the game is already over" : err);
+            free(slot);
+            game_free(g);
             return 2;
         }
     }
-    cJSON *o = json ? cJSON_CreateObject() : NULL, *positions = NULL, *extra = NULL, *finished = NULL;
+    if (!slot) {
+        cli_error("replay", "out of memory");
+        game_free(g);
+        return 1;
+    }
+    const int np = game_players(g);
+    cJSON *o = json ? cJSON_CreateObject() : NULL, *positions = NULL, *extra = NULL, *captured = NULL,
+          *relays = NULL, *finished = NULL;
     if (json) {
         positions = cJSON_AddArrayToObject(o, "positions");
         extra = cJSON_AddArrayToObject(o, "extra_turn");
+        captured = cJSON_AddArrayToObject(o, "captured");
+        relays = cJSON_AddArrayToObject(o, "relays");
         finished = cJSON_AddArrayToObject(o, "finished");
     } else {
-        printf("start %s\n", basico_pos_format(&r, &p, buf, sizeof buf));
+        printf("start %s\n", game_pos_format(g, &p, buf, sizeof buf));
     }
     for (int i = 0; i < nmoves; i++) {
-        basico_step st = {0};
-        if (!strcmp(moves[i], "resign"))
-            basico_resign(&r, &p);
+        game_step st = {0};
+        if (slot[i] < 0)
+            game_resign(g, &p);
         else
-            basico_play(&r, &p, moves[i][0] - 'a', &st);
-        basico_pos_format(&r, &p, buf, sizeof buf);
+            game_apply(g, &p, slot[i], &st);
+        game_pos_format(g, &p, buf, sizeof buf);
         if (json) {
             cJSON_AddItemToArray(positions, cJSON_CreateString(buf));
             cJSON_AddItemToArray(extra, cJSON_CreateBool(st.extra_turn));
+            cJSON_AddItemToArray(captured, cJSON_CreateNumber(st.captured));
+            cJSON_AddItemToArray(relays, cJSON_CreateNumber(st.relays));
             cJSON_AddItemToArray(finished, cJSON_CreateBool(st.finished));
         } else {
-            printf("%3d. %-6s %s%s%s\n", i + 1, moves[i], buf, st.extra_turn ? "  sows again" : "",
+            char extra_text[64] = "";
+            if (st.captured)
+                snprintf(extra_text, sizeof extra_text, "  captures %d", st.captured);
+            if (st.relays)
+                snprintf(extra_text + strlen(extra_text), sizeof extra_text - strlen(extra_text), "  relays %d",
+                         st.relays);
+            printf("%3d. %-6s %s%s%s%s\n", i + 1, moves[i], buf, st.extra_turn ? "  extra turn" : "", extra_text,
                    st.finished ? "  finished" : "");
         }
     }
+    free(slot);
+    double v[GAME_MAX_PLAYERS];
+    int place[GAME_MAX_PLAYERS], sc[2], has_scores = np == 2 && game_score(g, &p, 0, &sc[0]) && game_score(g, &p, 1, &sc[1]);
+    game_values(g, &p, v);
+    for (int a = 0; a < np; a++) {
+        place[a] = p.over ? 1 : 0;
+        for (int b = 0; b < np && p.over; b++)
+            place[a] += v[b] > v[a];
+    }
+    const char *winner = !p.over ? NULL : v[0] > v[1] ? "S" : v[0] < v[1] ? "N" : "draw";
+    game_free(g);
     if (json) {
         cJSON_AddBoolToObject(o, "over", p.over);
         cJSON *places = cJSON_AddArrayToObject(o, "places");
-        for (int q2 = 0; q2 < r.players; q2++)
-            cJSON_AddItemToArray(places, cJSON_CreateNumber(p.place[q2]));
+        for (int a = 0; a < np; a++)
+            cJSON_AddItemToArray(places, cJSON_CreateNumber(place[a]));
+        if (has_scores) {
+            cJSON *stores = cJSON_AddArrayToObject(o, "stores");
+            cJSON_AddItemToArray(stores, cJSON_CreateNumber(sc[0]));
+            cJSON_AddItemToArray(stores, cJSON_CreateNumber(sc[1]));
+            if (winner)
+                cJSON_AddStringToObject(o, "winner", winner);
+            else
+                cJSON_AddNullToObject(o, "winner");
+        }
         return cli_print_json(o);
     }
+    if (has_scores)
+        printf("stores %d - %d\n", sc[0], sc[1]);
     if (p.over) {
         printf("game over: places");
-        for (int q2 = 0; q2 < r.players; q2++)
-            printf(" %d:%d", q2, p.place[q2]);
+        for (int a = 0; a < np; a++)
+            printf(" %d:%d", a, place[a]);
         putchar('\n');
     } else {
         printf("player %d to move\n", p.to_move);
@@ -191,8 +242,9 @@ int cmd_replay(int argc, char **argv)
         }
         return replay_record(pgn, game_text, json);
     }
-    if (rules_spec && !strncmp(rules_spec, "basico", 6))
-        return replay_basico(rules_spec, pos_text, json, argc - optind, argv + optind);
+    const game_kind *gk = rules_spec ? game_kind_find(rules_spec) : NULL;
+    if (gk && strcmp(gk->name, "kalah")) /* every other game: the game interface */
+        return replay_game(rules_spec, pos_text, json, argc - optind, argv + optind);
     kalah_rules r;
     kalah_pos p;
     if (!cli_setup("replay", rules_spec, pos_text, &r, &p))

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_basico.h"
+#include "cli/cmd_game.h"
 #include "cli/match_opts.h"
 #include "cli/commands.h"
 #include "cli/elo_report.h"
@@ -53,8 +53,8 @@ static void split_agent(char *text, const char **name, const char **spec)
 
 int cmd_tournament(int argc, char **argv)
 {
-    if (cli_basico_wanted(argc, argv)) /* Mancala basico: cli/cmd_tournament_basico.c */
-        return cmd_tournament_basico(argc, argv);
+    if (cli_game_wanted(argc, argv)) /* every other game: cli/cmd_tournament_game.c */
+        return cmd_tournament_game(argc, argv);
     static const struct option opts[] = {MATCH_OPTIONS,{"agent", required_argument, 0, 'a'},
                                          {"rules", required_argument, 0, 'r'},
                                          {"anchor", required_argument, 0, 'A'},

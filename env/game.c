@@ -125,6 +125,14 @@ void game_values(const game *g, const game_pos *p, double *v)
         g->kind->values(g->rules, p, v);
 }
 
+int game_score(const game *g, const game_pos *p, int player, int *out)
+{
+    if (!g->kind->score)
+        return 0;
+    *out = g->kind->score(g->rules, p, player);
+    return 1;
+}
+
 int game_margin(const game *g, const game_pos *p) { return g->kind->margin ? g->kind->margin(g->rules, p) : 0; }
 int game_board_seeds(const game *g, const game_pos *p) { return g->kind->board_seeds(g->rules, p); }
 
@@ -134,6 +142,14 @@ void game_estimate(const game *g, const game_pos *p, double *v)
         game_values(g, p, v);
     else
         g->kind->estimate(g->rules, p, v);
+}
+
+void game_stopped_values(const game *g, const game_pos *p, double *v)
+{
+    if (!p->over && g->kind->stopped)
+        g->kind->stopped(g->rules, p, v);
+    else
+        game_estimate(g, p, v);
 }
 
 /* The mover's best estimate at the end of its turn from p (its move), following extra turns `depth` deep. */
@@ -176,6 +192,17 @@ unsigned game_greedy(const game *g, const game_pos *p)
             ties |= 1u << k;
     }
     return ties;
+}
+
+int game_decided(const game *g, const game_pos *p, int player, double *v)
+{
+    if (p->over) {
+        double all[GAME_MAX_PLAYERS];
+        game_values(g, p, all);
+        *v = all[player];
+        return 1;
+    }
+    return g->kind->decided ? g->kind->decided(g->rules, p, player, v) : 0;
 }
 
 int game_endgame(const game *g, const game_pos *p, int *margin)

@@ -72,6 +72,9 @@ typedef struct game_kind {
     const char *name;          /* required: the rules spec's game name, e.g. "kalah" */
     const char *summary;       /* required: one line for --help */
     size_t rules_size;         /* required: <= GAME_RULES_MAX */
+    /* required: the keys of the rules spec (NULL-terminated), so agent specs and configs can point a rules
+     * key given in the wrong place at --rules. */
+    const char *const *rule_keys;
     /* required: rules specs that tests/test_game_conformance.c plays (NULL-terminated; the default first,
      * then variants and small boards, so every rule option is exercised). */
     const char *const *examples;
@@ -112,16 +115,25 @@ typedef struct game_kind {
     /* slot → text for the player to move at p (NUL-terminated, at most 7 chars). NULL: 'a' + slot. */
     void (*move_format)(const void *r, const game_pos *p, int move, char *buf, size_t n);
     /* ---- optional hooks (NULL when the game has none) ---- */
+    /* The seeds that count for player: its store (Kalah, Congklak) or its captures (Oware). `replay` shows
+     * them as "stores". NULL: the game scores otherwise (básico ranks by finishing). */
+    int (*score)(const void *r, const game_pos *p, int player);
     /* The player to move resigns (básico): it leaves and takes the lowest free place. */
     int (*resign)(const void *r, game_pos *p);
     /* Static evaluation for depth-limited search at the horizon: v[players], each in [-1, 1], on the scale
      * of `values` (a win must outrank every estimate). NULL: values once over, else 0 for everyone. */
     void (*estimate)(const void *r, const game_pos *p, double *v);
+    /* Values of a game stopped unfinished by a ply cap (self-play's max_moves), v[players] in [-1, 1].
+     * NULL: game_estimate. */
+    void (*stopped)(const void *r, const game_pos *p, double *v);
     /* The greedy baseline's best slots for the mover (a mask; the agent picks among ties). NULL: see
      * game_greedy. */
     unsigned (*greedy)(const void *r, const game_pos *p);
     /* Batched stepper: applies moves[i] (legal) to pos[i], i < n. NULL: a loop of apply. */
     void (*apply_batch)(const void *r, game_pos *pos, const int *moves, int n, game_step *ev);
+    /* A player's final value fixed before the end (it left the game: básico's finishers and resigners):
+     * 1 and *v, else 0. NULL: a value is fixed only once the game is over. */
+    int (*decided)(const void *r, const game_pos *p, int player, double *v);
     /* Endgame database: 1 and the exact margin (player 0 - player 1 under perfect play) when p is in it,
      * else 0. NULL: none. */
     int (*endgame)(const void *r, const game_pos *p, int *margin);
@@ -171,15 +183,21 @@ static inline int game_to_move(const game_pos *p) { return p->to_move; }
 static inline int game_over(const game_pos *p) { return p->over; }
 /* Values per player of a finished position (v[game_players(g)]); all 0 when p is not over. */
 void game_values(const game *g, const game_pos *p, double *v);
+/* 1 and *out = the kind's score hook for player, else 0. */
+int game_score(const game *g, const game_pos *p, int player, int *out);
 /* Player 0 - player 1 (0 when the game has no margin). */
 int game_margin(const game *g, const game_pos *p);
 int game_board_seeds(const game *g, const game_pos *p);
 /* Horizon estimate, v[players] (see game_kind.estimate). */
 void game_estimate(const game *g, const game_pos *p, double *v);
+/* Values of p as a game ends: game_values once over, else the kind's stopped hook (or game_estimate). */
+void game_stopped_values(const game *g, const game_pos *p, double *v);
 /* The greedy baseline's best slots (non-empty mask for an unfinished position, 0 once over): the kind's
  * hook, else the slots maximising the mover's game_estimate at the end of its turn, extra turns followed
  * (the best chain, at most 4 extra plies deep). */
 unsigned game_greedy(const game *g, const game_pos *p);
+/* 1 and *v when player's final value is already fixed (always once over; see game_kind.decided). */
+int game_decided(const game *g, const game_pos *p, int player, double *v);
 /* Exact margin from the endgame database: 1 when known. */
 int game_endgame(const game *g, const game_pos *p, int *margin);
 

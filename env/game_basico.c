@@ -109,6 +109,40 @@ static void b_estimate(const void *r, const game_pos *p, double *v)
         v[q] = 2.0 * v[q] - 1.0;
 }
 
+static int b_decided(const void *r, const game_pos *p, int player, double *v)
+{
+    if (!p->extra[X_PLACE + player])
+        return 0;
+    basico_pos b;
+    to_basico(p, &b);
+    *v = 2.0 * basico_rank_score(r, &b, player) - 1.0;
+    return 1;
+}
+
+/* A game stopped by a ply cap is scored as if the first-finisher rule ended it there: the places already
+ * given stay, the players still in play are ranked by fewest stones left in their pits, equal counts
+ * sharing the best of their places (moved here from selfplay/basico_selfplay.c). */
+static void b_stopped(const void *r, const game_pos *gp, double *out)
+{
+    const basico_rules *br = r;
+    basico_pos b, *p = &b;
+    to_basico(gp, &b);
+    int finished = 0;
+    for (int i = 0; i < p->n_left; i++)
+        finished += !p->resigned[i];
+    for (int q = 0; q < br->players; q++) {
+        int place = p->place[q];
+        if (!place) {
+            int better = 0, mine = basico_pit_stones(br, p, q);
+            for (int o = 0; o < br->players; o++)
+                if (!p->place[o] && basico_pit_stones(br, p, o) < mine)
+                    better++;
+            place = finished + 1 + better;
+        }
+        out[q] = 2.0 * (double)(br->players - place) / (double)(br->players - 1) - 1.0;
+    }
+}
+
 static unsigned b_greedy(const void *r, const game_pos *p)
 {
     basico_pos b;
@@ -151,6 +185,8 @@ static void b_pos_format(const void *r, const game_pos *p, char *buf, size_t n)
     basico_pos_format(r, &b, buf, n);
 }
 
+static const char *const b_keys[] = {"players", "pits", "seeds", "full_ranking", NULL};
+
 static const char *const b_examples[] = {
     "basico", "basico:players=2,pits=7", "basico:players=2,pits=6,seeds=3,full_ranking=0",
     "basico:players=4,pits=4,seeds=3", "basico:players=4,pits=6,seeds=4,full_ranking=0", NULL};
@@ -160,6 +196,7 @@ const game_kind game_kind_basico = {
     .summary = "Mancala basico: 2-4 players, the race to empty one's pits (DESIGN.md 1.2)",
     .rules_size = sizeof(basico_rules),
     .examples = b_examples,
+    .rule_keys = b_keys,
     .rules_parse = b_rules_parse,
     .rules_format = b_rules_format,
     .players = b_players,
@@ -179,4 +216,6 @@ const game_kind game_kind_basico = {
     .resign = b_resign,
     .estimate = b_estimate,
     .greedy = b_greedy,
+    .decided = b_decided,
+    .stopped = b_stopped,
 };

@@ -42,6 +42,7 @@ static int c_apply(const void *r, game_pos *p, int move, game_step *ev)
     return GAME_OK;
 }
 
+static int c_score(const void *r, const game_pos *p, int player) { return gt_score(c_pits(r), p, player); }
 static int c_margin(const void *r, const game_pos *p) { return gt_margin(c_pits(r), p); }
 static void c_values(const void *r, const game_pos *p, double *v) { gt_values(c_margin(r, p), v); }
 static void c_estimate(const void *r, const game_pos *p, double *v) { gt_estimate(c_margin(r, p), c_seeds(r), v); }
@@ -90,6 +91,8 @@ static void c_move_format(const void *r, const game_pos *p, int move, char *buf,
     gt_move_format(p, move, buf, n);
 }
 
+static const char *const c_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
+
 static const char *const c_examples[] = {
     "congklak", "congklak:pits=4,seeds=3", "congklak:pits=3,seeds=2,capture=always,end=mover-empty",
     "congklak:pits=5,seeds=5,capture=none,max_sows=40", "congklak:pits=1,seeds=1", "congklak:pits=7,seeds=18",
@@ -100,6 +103,7 @@ const game_kind game_kind_congklak = {
     .summary = "Congklak: Kalah's board with relay sowing (DESIGN.md 1.3)",
     .rules_size = sizeof(congklak_rules),
     .examples = c_examples,
+    .rule_keys = c_keys,
     .rules_parse = c_rules_parse,
     .rules_format = c_rules_format,
     .players = c_players,
@@ -120,4 +124,5 @@ const game_kind game_kind_congklak = {
     .move_parse = c_move_parse,
     .move_format = c_move_format,
     .estimate = c_estimate,
+    .score = c_score,
 };

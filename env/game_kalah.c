@@ -75,6 +75,11 @@ static int k_margin(const void *r, const game_pos *p)
     return kalah_margin(r, &k);
 }
 
+static int k_score(const void *r, const game_pos *p, int player)
+{
+    return p->cell[kalah_store(r, player)];
+}
+
 static void k_values(const void *r, const game_pos *p, double *v)
 {
     int m = k_margin(r, p);
@@ -146,6 +151,8 @@ static void k_move_format(const void *r, const game_pos *p, int move, char *buf,
     }
 }
 
+static const char *const k_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
+
 static const char *const k_examples[] = {
     "kalah", "kalah:pits=4,seeds=3", "kalah:pits=3,seeds=2,capture=always,end=mover-empty",
     "kalah:pits=6,seeds=4,capture=none,max_sows=40", "kalah:pits=1,seeds=1", "kalah:pits=7,seeds=18", NULL};
@@ -155,6 +162,7 @@ const game_kind game_kind_kalah = {
     .summary = "Kalah: 2 players, stores, captures, extra turns (DESIGN.md 1.1)",
     .rules_size = sizeof(kalah_rules),
     .examples = k_examples,
+    .rule_keys = k_keys,
     .rules_parse = k_rules_parse,
     .rules_format = k_rules_format,
     .players = k_players,
@@ -175,4 +183,5 @@ const game_kind game_kind_kalah = {
     .move_parse = k_move_parse,
     .move_format = k_move_format,
     .estimate = k_estimate,
+    .score = k_score,
 };

@@ -39,6 +39,7 @@ static int o_apply(const void *r, game_pos *p, int move, game_step *ev)
     return GAME_OK;
 }
 
+static int o_score(const void *r, const game_pos *p, int player) { return gt_score(o_moves(r), p, player); }
 static int o_margin(const void *r, const game_pos *p) { return gt_margin(o_moves(r), p); }
 static void o_values(const void *r, const game_pos *p, double *v) { gt_values(o_margin(r, p), v); }
 static void o_estimate(const void *r, const game_pos *p, double *v) { gt_estimate(o_margin(r, p), o_seeds(r), v); }
@@ -88,6 +89,8 @@ static void o_move_format(const void *r, const game_pos *p, int move, char *buf,
     gt_move_format(p, move, buf, n);
 }
 
+static const char *const o_keys[] = {"pits", "seeds", "grand_slam", "max_sows", NULL};
+
 static const char *const o_examples[] = {
     "oware", "oware:pits=4,seeds=3,grand_slam=capture", "oware:pits=2,seeds=1,max_sows=20",
     "oware:pits=6,seeds=8,max_sows=120", "oware:pits=3,seeds=2,grand_slam=capture,max_sows=30", NULL};
@@ -97,6 +100,7 @@ const game_kind game_kind_oware = {
     .summary = "Oware (Abapa): captures of 2 or 3, must feed, grand slam rule (DESIGN.md 1.4)",
     .rules_size = sizeof(oware_rules),
     .examples = o_examples,
+    .rule_keys = o_keys,
     .rules_parse = o_rules_parse,
     .rules_format = o_rules_format,
     .players = o_players,
@@ -117,4 +121,5 @@ const game_kind game_kind_oware = {
     .move_parse = o_move_parse,
     .move_format = o_move_format,
     .estimate = o_estimate,
+    .score = o_score,
 };

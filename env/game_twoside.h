@@ -37,6 +37,9 @@ static inline void gt_from_kalah(const kalah_pos *k, game_pos *g)
 /* South's score minus North's: the store (or captures) cells. */
 static inline int gt_margin(int pits, const game_pos *p) { return (int)p->cell[pits] - (int)p->cell[2 * pits + 1]; }
 
+/* A player's store (or captures) cell: its score (game_kind.score). */
+static inline int gt_score(int pits, const game_pos *p, int player) { return p->cell[player ? 2 * pits + 1 : pits]; }
+
 /* Values of a finished two-player game: win 1, draw 0, loss -1 (game.h's conventions). */
 static inline void gt_values(int margin, double *v)
 {

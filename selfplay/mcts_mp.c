@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define MAX_PENDING 64
-#define NP BASICO_MAX_PLAYERS
+#define NP GAME_MAX_PLAYERS
 
 enum { F_EXPANDED = 1, F_TERMINAL = 2, F_PENDING = 4, F_REACHED = 8, F_PROVEN = 16, F_DECIDED = 32 };
 
@@ -30,10 +30,11 @@ typedef struct {
 } mpnode;
 
 struct mcts_mp_tree {
-    basico_rules r;
+    const game *g;      /* borrowed: outlives the tree */
+    int players, moves;
     mcts_config cfg;
     mcts_rng rng;
-    basico_pos root_pos;
+    game_pos root_pos;
     mpnode *pool, *spare;
     int cap, spare_cap, count;
     int start_n;
@@ -58,29 +59,34 @@ static int grow(mpnode **pool, int *cap, int need)
     return 1;
 }
 
-/* The exact value vector of a finished position: 2·rank score − 1 per player. */
-static void exact_value(const basico_rules *r, const basico_pos *p, float *v)
+/* The exact value vector of a finished position (game_values). */
+static void exact_value(const game *g, const game_pos *p, float *v)
 {
+    double d[NP] = {0};
+    game_values(g, p, d);
     for (int q = 0; q < NP; q++)
-        v[q] = q < r->players ? (float)(2.0 * basico_rank_score(r, p, q) - 1.0) : 0.0f;
+        v[q] = (float)d[q];
 }
 
 /* Marks node nd reached at position pos: its mover, and what is exact there — everything once the game is
- * over, the chooser's entry once the chooser's place is decided (it finished or resigned). */
-static void reach(mcts_mp_tree *t, mpnode *nd, const basico_pos *pos)
+ * over, the chooser's entry once the game says it is fixed (game_decided: a básico player who left). */
+static void reach(mcts_mp_tree *t, mpnode *nd, const game_pos *pos)
 {
     nd->flags |= F_REACHED;
     nd->mover = pos->to_move;
     if (pos->over) {
         nd->flags |= F_TERMINAL;
-        exact_value(&t->r, pos, nd->pv);
+        exact_value(t->g, pos, nd->pv);
         if (t->cfg.solver) {
             nd->flags |= F_PROVEN | F_DECIDED;
             nd->dv = nd->pv[nd->pmover];
         }
-    } else if (t->cfg.solver && pos->place[nd->pmover]) {
-        nd->flags |= F_DECIDED;
-        nd->dv = (float)(2.0 * basico_rank_score(&t->r, pos, nd->pmover) - 1.0);
+    } else if (t->cfg.solver) {
+        double v;
+        if (game_decided(t->g, pos, nd->pmover, &v)) {
+            nd->flags |= F_DECIDED;
+            nd->dv = (float)v;
+        }
     }
 }
 
@@ -101,9 +107,14 @@ static void init_root(mcts_mp_tree *t)
         t->pend_node[h] = -1;
 }
 
-mcts_mp_tree *mcts_mp_tree_create(const basico_rules *r, const mcts_config *cfg, uint64_t seed, char *err)
+mcts_mp_tree *mcts_mp_tree_create(const game *g, const mcts_config *cfg, uint64_t seed, char *err)
 {
-    if (!r || basico_rules_check(r, err) != BASICO_OK || mcts_config_check(cfg, err) != MCTS_OK)
+    if (!g) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "mcts_mp_tree_create: no game");
+        return NULL;
+    }
+    if (mcts_config_check(cfg, err) != MCTS_OK)
         return NULL;
     mcts_mp_tree *t = calloc(1, sizeof *t);
     if (!t || !grow(&t->pool, &t->cap, 1024)) {
@@ -112,10 +123,12 @@ mcts_mp_tree *mcts_mp_tree_create(const basico_rules *r, const mcts_config *cfg,
             snprintf(err, MCTS_ERRLEN, "out of memory");
         return NULL;
     }
-    t->r = *r;
+    t->g = g;
+    t->players = game_players(g);
+    t->moves = game_moves(g);
     t->cfg = *cfg;
     mcts_rng_seed(&t->rng, seed);
-    basico_start(r, &t->root_pos);
+    game_start(g, &t->root_pos);
     init_root(t);
     return t;
 }
@@ -138,10 +151,10 @@ int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err)
 }
 
 mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t) { return &t->rng; }
-const basico_pos *mcts_mp_root_pos(const mcts_mp_tree *t) { return &t->root_pos; }
+const game_pos *mcts_mp_root_pos(const mcts_mp_tree *t) { return &t->root_pos; }
 int mcts_mp_pending(const mcts_mp_tree *t) { return t->npend; }
 
-void mcts_mp_set_root(mcts_mp_tree *t, const basico_pos *p)
+void mcts_mp_set_root(mcts_mp_tree *t, const game_pos *p)
 {
     t->root_pos = *p;
     init_root(t);
@@ -150,7 +163,7 @@ void mcts_mp_set_root(mcts_mp_tree *t, const basico_pos *p)
 static void add_root_noise(mcts_mp_tree *t)
 {
     mpnode *root = &t->pool[0];
-    double eps = t->cfg.dirichlet_eps, eta[BASICO_MAX_PITS];
+    double eps = t->cfg.dirichlet_eps, eta[GAME_MAX_MOVES];
     if (eps <= 0 || !(root->flags & F_EXPANDED) || root->nchild == 0)
         return;
     mcts_rng_dirichlet(&t->rng, t->cfg.dirichlet_alpha, root->nchild, eta);
@@ -250,7 +263,7 @@ static int try_prove(mcts_mp_tree *t, int x)
 static void backup(mcts_mp_tree *t, int x, const float *v)
 {
     int prop = t->cfg.solver && (t->pool[x].flags & (F_PROVEN | F_DECIDED));
-    const int np = t->r.players;
+    const int np = t->players;
     while (x >= 0) {
         mpnode *nd = &t->pool[x];
         nd->vl--;
@@ -276,12 +289,12 @@ int mcts_mp_done(const mcts_mp_tree *t)
     return t->root_pos.over || (root->flags & (F_PROVEN | F_DECIDED)) || root->n >= t->start_n + t->cfg.sims;
 }
 
-int mcts_mp_select(mcts_mp_tree *t, basico_pos *leaf)
+int mcts_mp_select(mcts_mp_tree *t, game_pos *leaf)
 {
     const mpnode *root = &t->pool[0];
     if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->start_n + t->cfg.sims))
         return MCTS_FULL;
-    basico_pos pos = t->root_pos;
+    game_pos pos = t->root_pos;
     int x = 0;
     for (;;) {
         mpnode *nd = &t->pool[x];
@@ -309,13 +322,13 @@ int mcts_mp_select(mcts_mp_tree *t, basico_pos *leaf)
             nd->flags |= F_PENDING;
             t->pend_node[h] = x;
             t->pend_mover[h] = pos.to_move;
-            t->pend_legal[h] = basico_legal(&t->r, &pos);
+            t->pend_legal[h] = game_legal(t->g, &pos);
             t->npend++;
             *leaf = pos;
             return h;
         }
         x = best_child(t, nd);
-        basico_play(&t->r, &pos, t->pool[x].move, NULL);
+        game_apply(t->g, &pos, t->pool[x].move, NULL);
     }
 }
 
@@ -327,7 +340,7 @@ static int expand(mcts_mp_tree *t, int x, unsigned legal, int mover, const float
     if (!grow(&t->pool, &t->cap, t->count + nc))
         return MCTS_ENOMEM;
     double sum = 0;
-    for (int k = 0; k < t->r.pits; k++)
+    for (int k = 0; k < t->moves; k++)
         if (legal >> k & 1u) {
             float p = prior[k];
             if (p > 0)
@@ -338,7 +351,7 @@ static int expand(mcts_mp_tree *t, int x, unsigned legal, int mover, const float
     int uniform = !(sum > 0) || !isfinite(sum);
     mpnode *nd = &t->pool[x], *ch = &t->pool[t->count];
     int i = 0;
-    for (int k = 0; k < t->r.pits; k++) {
+    for (int k = 0; k < t->moves; k++) {
         if (!(legal >> k & 1u))
             continue;
         mpnode *c = &ch[i++];
@@ -366,7 +379,7 @@ int mcts_mp_complete(mcts_mp_tree *t, int h, const float *prior, const float *va
     t->pool[x].flags &= (uint8_t)~F_PENDING;
     int rc = expand(t, x, t->pend_legal[h], t->pend_mover[h], prior);
     float v[NP] = {0};
-    for (int q = 0; q < t->r.players && q < NP; q++) {
+    for (int q = 0; q < t->players && q < NP; q++) {
         float a = value[q];
         v[q] = a != a ? 0.0f : a > 1.0f ? 1.0f : a < -1.0f ? -1.0f : a;
     }
@@ -393,10 +406,10 @@ int mcts_mp_node_child(const mcts_mp_tree *t, int index, int move)
 
 int mcts_mp_advance(mcts_mp_tree *t, int move)
 {
-    if (t->npend > 0 || move < 0 || move >= t->r.pits || !(basico_legal(&t->r, &t->root_pos) >> move & 1u))
+    if (t->npend > 0 || move < 0 || move >= t->moves || !(game_legal(t->g, &t->root_pos) >> move & 1u))
         return MCTS_EINVAL;
     int c = mcts_mp_node_child(t, 0, move);
-    basico_play(&t->r, &t->root_pos, move, NULL);
+    game_apply(t->g, &t->root_pos, move, NULL);
     if (!t->cfg.reuse_tree || c < 0 || !(t->pool[c].flags & F_REACHED) || t->pool[c].n == 0) {
         init_root(t);
         return MCTS_OK;
@@ -495,15 +508,15 @@ int mcts_mp_choose(mcts_mp_tree *t, double tau)
     const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
     if (tau <= 0 || ((t->pool[b].flags & F_DECIDED) && t->pool[b].dv >= 1.0f))
         return t->pool[b].move;
-    int any_ok = 0, n[BASICO_MAX_PITS];
-    uint8_t lost[BASICO_MAX_PITS];
+    int any_ok = 0, n[GAME_MAX_MOVES];
+    uint8_t lost[GAME_MAX_MOVES];
     for (int i = 0; i < root->nchild; i++)
         any_ok |= !((ch[i].flags & F_DECIDED) && ch[i].dv <= -1.0f);
     for (int i = 0; i < root->nchild; i++) {
         n[i] = ch[i].n;
         lost[i] = any_ok && (ch[i].flags & F_DECIDED) && ch[i].dv <= -1.0f;
     }
-    double wt[BASICO_MAX_PITS], wsum = mcts_visit_weights(n, lost, root->nchild, tau, wt);
+    double wt[GAME_MAX_MOVES], wsum = mcts_visit_weights(n, lost, root->nchild, tau, wt);
     if (!(wsum > 0) || !isfinite(wsum))
         return t->pool[b].move;
     int i = mcts_visit_draw(&t->rng, wt, root->nchild, wsum);
@@ -512,16 +525,16 @@ int mcts_mp_choose(mcts_mp_tree *t, double tau)
 
 int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
 {
-    for (int k = 0; k < t->r.pits; k++)
+    for (int k = 0; k < t->moves; k++)
         pi[k] = 0.0f;
     int b = best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
     const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    int n[BASICO_MAX_PITS];
+    int n[GAME_MAX_MOVES];
     for (int i = 0; i < root->nchild; i++)
         n[i] = ch[i].n;
-    double wt[BASICO_MAX_PITS], wsum = mcts_visit_weights(n, NULL, root->nchild, tau, wt);
+    double wt[GAME_MAX_MOVES], wsum = mcts_visit_weights(n, NULL, root->nchild, tau, wt);
     if (!(wsum > 0) || !isfinite(wsum)) {
         pi[t->pool[b].move] = 1.0f;
         return MCTS_OK;
@@ -534,7 +547,7 @@ int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
 int mcts_mp_root_visits(const mcts_mp_tree *t, int *visits, float *q)
 {
     const mpnode *root = &t->pool[0];
-    for (int k = 0; k < t->r.pits; k++) {
+    for (int k = 0; k < t->moves; k++) {
         visits[k] = 0;
         if (q)
             q[k] = 0.0f;
@@ -558,7 +571,7 @@ int mcts_mp_root_won(const mcts_mp_tree *t)
 int mcts_mp_root_value(const mcts_mp_tree *t, float *value)
 {
     const mpnode *root = &t->pool[0];
-    for (int q = 0; q < t->r.players && q < NP; q++)
+    for (int q = 0; q < t->players && q < NP; q++)
         value[q] = (root->flags & F_PROVEN) ? root->pv[q] : root->n > 0 ? root->w[q] / (float)root->n : 0.0f;
     return !!(root->flags & F_PROVEN);
 }

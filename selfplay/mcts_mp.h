@@ -1,9 +1,10 @@
-/* mcts_mp.h — PUCT Monte-Carlo tree search for games of 2–4 players with a value per player: Mancala
- * básico (DESIGN.md §1.2, issue 8). The two-player Kalah search (mcts.h) is the model; what differs:
+/* mcts_mp.h — PUCT Monte-Carlo tree search for every game of the game interface (env/game.h), 2–4 players,
+ * with a value per player (issue 8, made generic by issue 14). Kalah's own fast two-player search
+ * (mcts.h) is the model and stays beside it for Kalah's commands; what differs:
  *
  * Values are vectors. A value has one entry per player (absolute player order 0..players-1), each in
- * [−1, 1]: the player's rank score mapped to [−1, 1], v_p = 2·basico_rank_score(p) − 1 (first place +1,
- * last −1; shared places share the mean). Every node X stores its visit count N(X) and the vector sum W(X)
+ * [−1, 1], as game_values gives them (two-player games: win +1, draw 0, loss −1; básico: the rank score
+ * mapped to [−1, 1], first place +1, last −1, shared places share the mean). Every node X stores its visit count N(X) and the vector sum W(X)
  * of the values backed up through it; Q_p(X) = W_p(X) / N(X). Backup adds the leaf's whole vector to every
  * node on the path — there is no sign to flip, so an extra sowing (the same player choosing again) needs no
  * special case at all: each node simply chooses for ITS mover m, maximising
@@ -17,12 +18,16 @@
  * when they sum to 0 or are not finite). A finished position is valued exactly (its rank scores), never by
  * the evaluator.
  *
+ * With two players "each node chooses for its own mover" is exactly Kalah's negamax sign convention
+ * (v_0 = −v_1), extra turns included.
+ *
  * Proofs (the max^n form of MCTS-Solver, when cfg.solver). Two kinds of exactness:
  *   proven  — the whole value vector is exact: a finished position; a node all of whose children are proven
  *             (it takes the vector of the child best for its mover m, ties to the lower pit); a node with a
  *             proven child giving m first place (+1, the best possible).
  *   decided — the value for the node's CHOOSER (the parent's mover) is exact: a proven node; a position
- *             where the chooser's place is already decided (it just finished, or resigned); and, when the
+ *             where the chooser's value is already fixed (game_decided: a básico player who finished or
+ *             resigned); and, when the
  *             chooser is the node's own mover (the node was reached by an extra sowing, or is the root), as
  *             soon as one child is decided at +1 or every child is decided (the best of them). This is what
  *             lets the search prove "I finish first with this chain of sowings" while the other players'
@@ -42,7 +47,7 @@
 
 #include <stdint.h>
 
-#include "env/basico.h"
+#include "env/game.h"
 #include "nn/net.h"
 #include "selfplay/evaluator.h"
 #include "selfplay/mcts.h"
@@ -52,37 +57,42 @@
 
 typedef struct mcts_mp_eval mcts_mp_eval;
 
-/* The interface (as mcts_eval in evaluator.h, for básico positions). evaluate: n unfinished positions
- * (1..max_batch) → prior (n × rules.pits floats, by the mover's relative pit, >= 0; illegal slots may hold
- * anything finite) and value (n × rules.players floats, ABSOLUTE player order, each in [−1, 1]).
+/* The interface (as mcts_eval in evaluator.h, for any game). evaluate: n unfinished positions
+ * (1..max_batch) → prior (n × game_moves floats, by the mover's slot, >= 0; illegal slots may hold
+ * anything finite) and value (n × game_players floats, ABSOLUTE player order, each in [−1, 1]).
  * Implementations embed it as their first member. One evaluator belongs to one thread at a time. */
 struct mcts_mp_eval {
-    int (*evaluate)(mcts_mp_eval *e, const basico_pos *pos, int n, float *prior, float *value);
+    int (*evaluate)(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value);
     void (*reseed)(mcts_mp_eval *e, uint64_t seed);   /* may be NULL */
     void (*destroy)(mcts_mp_eval *e);
-    basico_rules rules;
+    const game *game;          /* borrowed: outlives the evaluator */
     int max_batch;
     double forward_seconds;    /* wall time inside the expensive call (nn_forward / the playouts) */
     uint64_t calls, positions;
 };
 
-/* The net evaluator: basico_encode of each position (mover first) and legal mask → one nn_forward call.
- * The net must have input_dim basico_encode_dim(r), n_policy r->pits and n_value r->players; its value
- * outputs are in the mover-relative order of the encoding (output j is player (mover + j) % players) and
- * are rotated back to absolute order here. The net is borrowed and only read. NULL with a message on a
+/* The net evaluator: game_encode of each position (mover's point of view) and legal mask → one nn_forward
+ * call. The net must have input_dim game_encode_dim(g), n_policy game_moves(g) and n_value
+ * game_value_dim(g): with one value output (two-player games) it is the mover's value and the opponent
+ * gets its negation; with one per player they are in the mover-relative order of the encoding (output j
+ * is player (mover + j) % players) and are rotated back to absolute order here. The net is borrowed and only read. NULL with a message on a
  * mismatch / out of memory. */
-mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const basico_rules *r, int max_batch, char *err);
+mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const game *g, int max_batch, char *err);
+
+/* MCTS_OK when net's shape fits g (input_dim, n_policy, n_value as above), else MCTS_EINVAL with the
+ * three numbers it has and needs in err (MCTS_ERRLEN). */
+int mcts_mp_net_check(const nn_net *net, const game *g, char *err);
 
 /* Uniform priors over the legal pits; value = mean over `rollouts` (>= 1) uniformly random playouts to
  * the end of the game of each player's 2·rank score − 1. Seeded by seed. */
-mcts_mp_eval *mcts_mp_eval_rollout_create(const basico_rules *r, int rollouts, int max_batch, uint64_t seed,
+mcts_mp_eval *mcts_mp_eval_rollout_create(const game *g, int rollouts, int max_batch, uint64_t seed,
                                           char *err);
 
 void mcts_mp_eval_free(mcts_mp_eval *e);
 
 /* One evaluator per worker thread (as mcts_eval_factory): net (shared, read-only) or rollouts. */
 typedef struct mcts_mp_eval_factory {
-    mcts_mp_eval *(*create)(const struct mcts_mp_eval_factory *f, const basico_rules *r, int max_batch,
+    mcts_mp_eval *(*create)(const struct mcts_mp_eval_factory *f, const game *g, int max_batch,
                             uint64_t seed, char *err);
     const nn_net *net;
     int rollouts;
@@ -92,14 +102,14 @@ typedef struct mcts_mp_eval_factory {
 mcts_mp_eval_factory mcts_mp_eval_factory_net(const nn_net *net);
 mcts_mp_eval_factory mcts_mp_eval_factory_rollout(int rollouts);
 
-/* ---- the single-position search (agents `mcts:` and `az:` for básico) ---- */
+/* ---- the single-position search (agents `mcts:` and `az:` of eval/game_agent.h) ---- */
 
 typedef struct {
-    int move;                                 /* chosen relative pit */
+    int move;                                 /* chosen slot */
     int root_visits;
-    int visits[BASICO_MAX_PITS];              /* by relative pit, 0 on illegal pits */
-    float pi[BASICO_MAX_PITS];                /* visit shares, sum 1 */
-    float value[BASICO_MAX_PLAYERS];          /* Q(root) per player (absolute order) */
+    int visits[GAME_MAX_MOVES];              /* by slot, 0 on illegal pits */
+    float pi[GAME_MAX_MOVES];                /* visit shares, sum 1 */
+    float value[GAME_MAX_PLAYERS];          /* Q(root) per player (absolute order) */
     int proven;                               /* 1 if the root is proven (value is then exact) */
     int won;                                  /* 1 if the chosen move assures the mover first place */
     uint64_t evals;
@@ -109,25 +119,26 @@ typedef struct {
  * at +1 for the mover first; ties: the higher Q for the mover, then the lower pit). seed reseeds the tree
  * and the evaluator (when it has reseed). ev->max_batch must be >= cfg.leaves_per_game.
  * MCTS_OK, MCTS_EINVAL, MCTS_EOVER, MCTS_ENOMEM, MCTS_EEVAL (message in err). */
-int mcts_mp_search(const basico_rules *r, const basico_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
+int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
                    uint64_t seed, mcts_mp_result *out, char *err);
 
 /* ---- the tree, for drivers that batch leaves across games ---- */
 
 typedef struct mcts_mp_tree mcts_mp_tree;
 
-mcts_mp_tree *mcts_mp_tree_create(const basico_rules *r, const mcts_config *cfg, uint64_t seed, char *err);
+/* A tree for games of g (borrowed, must outlive the tree), rooted at the start position. */
+mcts_mp_tree *mcts_mp_tree_create(const game *g, const mcts_config *cfg, uint64_t seed, char *err);
 void mcts_mp_tree_free(mcts_mp_tree *t);
 int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err);
 
 /* Discards the tree; the root becomes p (no pending leaves allowed). */
-void mcts_mp_set_root(mcts_mp_tree *t, const basico_pos *p);
+void mcts_mp_set_root(mcts_mp_tree *t, const game_pos *p);
 
-/* Plays relative pit `move` (legal at the root), keeping its subtree when cfg.reuse_tree. MCTS_OK,
+/* Plays slot `move` (legal at the root), keeping its subtree when cfg.reuse_tree. MCTS_OK,
  * MCTS_EINVAL (illegal / leaves pending), MCTS_ENOMEM (tree reset to the new position, still usable). */
 int mcts_mp_advance(mcts_mp_tree *t, int move);
 
-const basico_pos *mcts_mp_root_pos(const mcts_mp_tree *t);
+const game_pos *mcts_mp_root_pos(const mcts_mp_tree *t);
 
 /* 1 when cfg.sims simulations have completed since the root was set/reached, or the root is proven or
  * finished. */
@@ -135,19 +146,19 @@ int mcts_mp_done(const mcts_mp_tree *t);
 
 /* One descent (return values as mcts_select: a leaf handle >= 0 with *leaf filled, or MCTS_SIM_DONE,
  * MCTS_COLLISION, MCTS_FULL, MCTS_ENOMEM). */
-int mcts_mp_select(mcts_mp_tree *t, basico_pos *leaf);
+int mcts_mp_select(mcts_mp_tree *t, game_pos *leaf);
 
-/* Completes pending leaf `handle` with prior (pits floats) and value (players floats, absolute order,
+/* Completes pending leaf `handle` with prior (game_moves floats) and value (game_players floats, absolute order,
  * clamped to [−1, 1]): expands it and backs the vector up. MCTS_OK, MCTS_EINVAL, MCTS_ENOMEM. */
 int mcts_mp_complete(mcts_mp_tree *t, int handle, const float *prior, const float *value);
 
 int mcts_mp_pending(const mcts_mp_tree *t);
 
-/* Root statistics by relative pit (pits entries; illegal 0): visits and, when q != NULL, Q for the root's
+/* Root statistics by slot (game_moves entries; illegal 0): visits and, when q != NULL, Q for the root's
  * mover. Returns N(root). */
 int mcts_mp_root_visits(const mcts_mp_tree *t, int *visits, float *q);
 
-/* Q(root) per player (players floats, absolute order; zeros before any visit; the exact vector once the
+/* Q(root) per player (game_players floats, absolute order; zeros before any visit; the exact vector once the
  * root is proven). Returns 1 if proven. */
 int mcts_mp_root_value(const mcts_mp_tree *t, float *value);
 
@@ -160,7 +171,7 @@ int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi);
 
 /* The move to play: tau > 0 samples ∝ N^(1/tau) (tree RNG) among the children not decided at −1 (when
  * another exists); tau == 0 the best (a child decided at +1, else the most visited not decided at −1, ties
- * by Q then lower pit). A child decided at +1 is always played, even with tau > 0. Returns the relative pit or MCTS_EINVAL. */
+ * by Q then lower pit). A child decided at +1 is always played, even with tau > 0. Returns the slot or MCTS_EINVAL. */
 int mcts_mp_choose(mcts_mp_tree *t, double tau);
 
 mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t);
@@ -171,7 +182,7 @@ typedef struct {
     int decided;                    /* the chooser's value is exact: */
     float decided_value;            /* that value (for the parent's mover) */
     float prior;
-    double w[BASICO_MAX_PLAYERS];   /* value sums per player (absolute order) */
+    double w[GAME_MAX_PLAYERS];   /* value sums per player (absolute order) */
 } mcts_mp_node_info;
 int mcts_mp_node_count(const mcts_mp_tree *t);
 int mcts_mp_root_index(const mcts_mp_tree *t);

@@ -1,4 +1,4 @@
-/* mcts_mp_eval.c — the básico evaluators (net: basico_encode → one nn_forward; random rollouts), their
+/* mcts_mp_eval.c — the evaluators of any game (net: game_encode → one nn_forward; random rollouts), their
  * factories, and the single-position search mcts_mp_search (conventions in mcts_mp.h). */
 #include "selfplay/mcts_mp.h"
 #include "selfplay/workers.h"
@@ -23,16 +23,16 @@ typedef struct {
     uint8_t *legal;
 } net_eval;
 
-static int net_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *prior, float *value)
+static int net_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
 {
     net_eval *ne = (net_eval *)e;
-    const basico_rules *r = &e->rules;
-    const int dim = basico_encode_dim(r), m = r->pits, np = r->players;
+    const game *g = e->game;
+    const int dim = game_encode_dim(g), m = game_moves(g), np = game_players(g), nv = game_value_dim(g);
     if (n < 1 || n > e->max_batch)
         return MCTS_EINVAL;
     for (int i = 0; i < n; i++) {
-        basico_encode(r, &pos[i], ne->x + (size_t)i * dim);
-        unsigned legal = basico_legal(r, &pos[i]);
+        game_encode(g, &pos[i], ne->x + (size_t)i * dim);
+        unsigned legal = game_legal(g, &pos[i]);
         for (int k = 0; k < m; k++)
             ne->legal[i * m + k] = (uint8_t)(legal >> k & 1u);
     }
@@ -41,10 +41,11 @@ static int net_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *pr
     e->forward_seconds += sp_now() - t0;
     e->calls++;
     e->positions += (uint64_t)n;
-    /* value output j is relative player j (mover first): rotate to absolute order */
+    /* value output j is relative player j (mover first): rotate to absolute order; a single output is the
+     * mover's value in a two-player zero-sum game */
     for (int i = 0; i < n; i++)
         for (int j = 0; j < np; j++)
-            value[i * np + (pos[i].to_move + j) % np] = ne->v[i * np + j];
+            value[i * np + (pos[i].to_move + j) % np] = nv == 1 ? (j ? -ne->v[i] : ne->v[i]) : ne->v[i * np + j];
     return rc == NN_OK ? MCTS_OK : MCTS_EEVAL;
 }
 
@@ -58,30 +59,37 @@ static void net_destroy(mcts_mp_eval *e)
     free(ne);
 }
 
-mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const basico_rules *r, int max_batch, char *err)
+int mcts_mp_net_check(const nn_net *net, const game *g, char *err)
 {
-    if (!net || !r || max_batch < 1) {
-        if (err)
-            snprintf(err, MCTS_ERRLEN, "net evaluator: %s", !net ? "no net" : !r ? "no rules" : "max_batch < 1");
-        return NULL;
-    }
     const nn_config *c = nn_net_config(net);
-    if (c->input_dim != basico_encode_dim(r) || c->n_policy != r->pits || c->n_value != r->players) {
+    if (c->input_dim != game_encode_dim(g) || c->n_policy != game_moves(g) || c->n_value != game_value_dim(g)) {
         if (err)
-            snprintf(err, MCTS_ERRLEN,
-                     "net has input_dim %d, n_policy %d, n_value %d; these basico rules need %d, %d and %d",
-                     c->input_dim, c->n_policy, c->n_value, basico_encode_dim(r), r->pits, r->players);
+            snprintf(err, MCTS_ERRLEN, "net has input_dim %d, n_policy %d, n_value %d; the rules %s need %d, %d and %d",
+                     c->input_dim, c->n_policy, c->n_value, game_spec(g), game_encode_dim(g), game_moves(g),
+                     game_value_dim(g));
+        return MCTS_EINVAL;
+    }
+    return MCTS_OK;
+}
+
+mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const game *g, int max_batch, char *err)
+{
+    if (!net || !g || max_batch < 1) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "net evaluator: %s", !net ? "no net" : !g ? "no game" : "max_batch < 1");
         return NULL;
     }
+    if (mcts_mp_net_check(net, g, err) != MCTS_OK)
+        return NULL;
     net_eval *ne = calloc(1, sizeof *ne);
     if (ne) {
-        ne->base = (mcts_mp_eval){.evaluate = net_evaluate, .destroy = net_destroy, .rules = *r,
+        ne->base = (mcts_mp_eval){.evaluate = net_evaluate, .destroy = net_destroy, .game = g,
                                   .max_batch = max_batch};
         ne->net = net;
         ne->ws = nn_workspace_create(net, max_batch);
-        ne->x = malloc((size_t)max_batch * (size_t)basico_encode_dim(r) * sizeof *ne->x);
-        ne->v = malloc((size_t)max_batch * (size_t)r->players * sizeof *ne->v);
-        ne->legal = malloc((size_t)max_batch * (size_t)r->pits);
+        ne->x = malloc((size_t)max_batch * (size_t)game_encode_dim(g) * sizeof *ne->x);
+        ne->v = malloc((size_t)max_batch * (size_t)game_value_dim(g) * sizeof *ne->v);
+        ne->legal = malloc((size_t)max_batch * (size_t)game_moves(g));
     }
     if (!ne || !ne->ws || !ne->x || !ne->v || !ne->legal) {
         if (ne)
@@ -101,35 +109,37 @@ typedef struct {
     mcts_rng rng;
 } rollout_eval;
 
-/* A básico game ends: stones that reach a store never leave it and every lap of the circuit passes a
- * store, so the pits empty. The cap only guards against a rules bug; a capped playout is scored by
- * basico's static order (fewest stones left first) through the ranking of a resign-free position. */
+/* Every registered game ends (the conformance suite plays random games to the end; games with cycles
+ * bound them with max_sows). The cap only guards against a rules bug: a capped playout is scored by the
+ * game's horizon estimate. */
 #define ROLLOUT_CAP 100000
 
-static void playout(const basico_rules *r, basico_pos p, mcts_rng *rng, float *acc)
+static void playout(const game *g, game_pos p, mcts_rng *rng, float *acc)
 {
     for (int s = 0; !p.over && s < ROLLOUT_CAP; s++) {
-        unsigned legal = basico_legal(r, &p);
+        unsigned legal = game_legal(g, &p);
         uint32_t j = mcts_rng_below(rng, (uint32_t)__builtin_popcount(legal));
         while (j--)
             legal &= legal - 1;
-        basico_play(r, &p, __builtin_ctz(legal), NULL);
+        game_apply(g, &p, __builtin_ctz(legal), NULL);
     }
-    for (int q = 0; q < r->players; q++)
-        acc[q] += p.over ? (float)(2.0 * basico_rank_score(r, &p, q) - 1.0) : 0.0f;
+    double v[GAME_MAX_PLAYERS];
+    game_estimate(g, &p, v);
+    for (int q = 0; q < game_players(g); q++)
+        acc[q] += (float)v[q];
 }
 
-static int rollout_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *prior, float *value)
+static int rollout_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
 {
     rollout_eval *re = (rollout_eval *)e;
-    const int m = e->rules.pits, np = e->rules.players;
+    const int m = game_moves(e->game), np = game_players(e->game);
     double t0 = sp_now();
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < m; k++)
             prior[i * m + k] = 1.0f;
-        float acc[BASICO_MAX_PLAYERS] = {0};
+        float acc[GAME_MAX_PLAYERS] = {0};
         for (int j = 0; j < re->rollouts; j++)
-            playout(&e->rules, pos[i], &re->rng, acc);
+            playout(e->game, pos[i], &re->rng, acc);
         for (int q = 0; q < np; q++)
             value[i * np + q] = acc[q] / (float)re->rollouts;
     }
@@ -142,14 +152,12 @@ static int rollout_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float
 static void rollout_reseed(mcts_mp_eval *e, uint64_t seed) { mcts_rng_seed(&((rollout_eval *)e)->rng, seed); }
 static void rollout_destroy(mcts_mp_eval *e) { free(e); }
 
-mcts_mp_eval *mcts_mp_eval_rollout_create(const basico_rules *r, int rollouts, int max_batch, uint64_t seed,
-                                          char *err)
+mcts_mp_eval *mcts_mp_eval_rollout_create(const game *g, int rollouts, int max_batch, uint64_t seed, char *err)
 {
-    if (!r || rollouts < 1 || max_batch < 1 || basico_rules_check(r, NULL) != BASICO_OK) {
+    if (!g || rollouts < 1 || max_batch < 1) {
         if (err)
             snprintf(err, MCTS_ERRLEN, "rollout evaluator: %s",
-                     !r ? "no rules" : rollouts < 1 ? "rollouts must be >= 1" : max_batch < 1 ? "max_batch < 1"
-                                                                                 : "bad basico rules");
+                     !g ? "no game" : rollouts < 1 ? "rollouts must be >= 1" : "max_batch < 1");
         return NULL;
     }
     rollout_eval *re = calloc(1, sizeof *re);
@@ -159,7 +167,7 @@ mcts_mp_eval *mcts_mp_eval_rollout_create(const basico_rules *r, int rollouts, i
         return NULL;
     }
     re->base = (mcts_mp_eval){.evaluate = rollout_evaluate, .reseed = rollout_reseed, .destroy = rollout_destroy,
-                              .rules = *r, .max_batch = max_batch};
+                              .game = g, .max_batch = max_batch};
     re->rollouts = rollouts;
     mcts_rng_seed(&re->rng, seed);
     return &re->base;
@@ -167,17 +175,17 @@ mcts_mp_eval *mcts_mp_eval_rollout_create(const basico_rules *r, int rollouts, i
 
 /* ---- factories ---- */
 
-static mcts_mp_eval *net_factory(const mcts_mp_eval_factory *f, const basico_rules *r, int max_batch,
+static mcts_mp_eval *net_factory(const mcts_mp_eval_factory *f, const game *g, int max_batch,
                                  uint64_t seed, char *err)
 {
     (void)seed;
-    return mcts_mp_eval_net_create(f->net, r, max_batch, err);
+    return mcts_mp_eval_net_create(f->net, g, max_batch, err);
 }
 
-static mcts_mp_eval *rollout_factory(const mcts_mp_eval_factory *f, const basico_rules *r, int max_batch,
+static mcts_mp_eval *rollout_factory(const mcts_mp_eval_factory *f, const game *g, int max_batch,
                                      uint64_t seed, char *err)
 {
-    return mcts_mp_eval_rollout_create(r, f->rollouts, max_batch, seed, err);
+    return mcts_mp_eval_rollout_create(g, f->rollouts, max_batch, seed, err);
 }
 
 mcts_mp_eval_factory mcts_mp_eval_factory_net(const nn_net *net)
@@ -192,10 +200,10 @@ mcts_mp_eval_factory mcts_mp_eval_factory_rollout(int rollouts)
 
 /* ---- the single-position search ---- */
 
-int mcts_mp_search(const basico_rules *r, const basico_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
+int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
                    uint64_t seed, mcts_mp_result *out, char *err)
 {
-    if (!r || !p || !cfg || !ev || !out) {
+    if (!g || !p || !cfg || !ev || !out) {
         if (err)
             snprintf(err, MCTS_ERRLEN, "mcts_mp_search: NULL argument");
         return MCTS_EINVAL;
@@ -203,23 +211,23 @@ int mcts_mp_search(const basico_rules *r, const basico_pos *p, const mcts_config
     int rc = mcts_config_check(cfg, err);
     if (rc != MCTS_OK)
         return rc;
-    if (ev->max_batch < cfg->leaves_per_game || ev->rules.pits != r->pits || ev->rules.players != r->players) {
+    if (ev->max_batch < cfg->leaves_per_game || strcmp(game_spec(ev->game), game_spec(g))) {
         if (err)
             snprintf(err, MCTS_ERRLEN,
                      "mcts_mp_search: evaluator batch %d < mcts.leaves_per_game %d, or its rules differ",
                      ev->max_batch, cfg->leaves_per_game);
         return MCTS_EINVAL;
     }
-    if (p->over || basico_legal(r, p) == 0) {
+    if (p->over || game_legal(g, p) == 0) {
         if (err)
             snprintf(err, MCTS_ERRLEN, "mcts_mp_search: the game is over");
         return MCTS_EOVER;
     }
     mcts_config c = *cfg;
     c.dirichlet_eps = 0.0;
-    mcts_mp_tree *t = mcts_mp_tree_create(r, &c, seed, err);
-    const int B = cfg->leaves_per_game, np = r->players, m = r->pits;
-    basico_pos *leaf = malloc((size_t)B * sizeof *leaf);
+    mcts_mp_tree *t = mcts_mp_tree_create(g, &c, seed, err);
+    const int B = cfg->leaves_per_game, np = game_players(g), m = game_moves(g);
+    game_pos *leaf = malloc((size_t)B * sizeof *leaf);
     int *handle = malloc((size_t)B * sizeof *handle);
     float *prior = malloc((size_t)B * (size_t)m * sizeof *prior);
     float *value = malloc((size_t)B * (size_t)np * sizeof *value);

@@ -1,4 +1,4 @@
-/* workers.h — what the self-play drivers (selfplay.c for Kalah, basico_selfplay.c for básico) share: the
+/* workers.h — what the self-play drivers (selfplay.c for Kalah, game_selfplay.c for every game) share: the
  * monotonic clock their statistics use and starting / joining their worker threads. Internal to selfplay/. */
 #ifndef SOWZERO_SELFPLAY_WORKERS_H
 #define SOWZERO_SELFPLAY_WORKERS_H

@@ -1,184 +1,208 @@
-/* test_basico_agent.c — Mancala básico agent specs (eval/basico_agent.h): every kind legal and deterministic,
- * greedy / maxn / paranoid equal their library functions, az checks its net, bad specs name the fault. */
+/* test_game_agent.c — Mancala básico through the generic agent specs (eval/game_agent.h): every kind legal
+ * and deterministic, greedy equals basico_greedy_move and maxn / paranoid equal gs_search, az checks its
+ * net, bad specs name the fault. */
 #include "test_util.h"
 
 #include <sys/stat.h>
 
-#include "eval/basico_agent.h"
-#include "eval/basico_search.h"
+#include "env/basico.h"
+#include "eval/game_agent.h"
+#include "eval/game_search.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
 
-static basico_rules rules3(void)
+static game *G(const char *spec)
 {
-    basico_rules r = basico_rules_default();
-    r.players = 3;
-    r.pits = 4;
-    return r;
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
+        fail_msg("%s: %s", spec, err);
+    return g;
+}
+
+static game *rules3(void) { return G("basico:players=3,pits=4"); }
+
+/* The same position as env/basico.h holds it, for the oracles. */
+static basico_pos bp(const game *g, const game_pos *p)
+{
+    char s[GAME_POS_STR], err[GAME_ERRLEN];
+    basico_pos b;
+    game_pos_format(g, p, s, sizeof s);
+    if (basico_pos_parse(s, game_rules(g), &b, err) != BASICO_OK)
+        fail_msg("'%s': %s", s, err);
+    return b;
 }
 
 /* Positions along a seeded random game (and a few more games), unfinished ones only. */
-static int some_positions(const basico_rules *r, basico_pos *out, int max, uint64_t seed)
+static int some_positions(const game *r, game_pos *out, int max, uint64_t seed)
 {
     int n = 0;
     uint64_t s = seed;
     while (n < max) {
-        basico_pos p;
-        basico_start(r, &p);
+        game_pos p;
+        game_start(r, &p);
         while (!p.over && n < max) {
             out[n++] = p;
-            unsigned legal = basico_legal(r, &p);
+            unsigned legal = game_legal(r, &p);
             s = s * 6364136223846793005ULL + 1442695040888963407ULL;
             int j = (int)((s >> 33) % (unsigned)__builtin_popcount(legal));
             int k = 0;
             for (;; k++)
                 if (legal & (1u << k) && j-- == 0)
                     break;
-            assert_int_equal(basico_play(r, &p, k, NULL), BASICO_OK);
+            assert_int_equal(game_apply(r, &p, k, NULL), GAME_OK);
         }
     }
     return n;
 }
 
-static void check_legal_and_deterministic(const char *spec, const basico_rules *r, int npos)
+static void check_legal_and_deterministic(const char *spec, const game *r, int npos)
 {
-    basico_pos pos[200];
+    game_pos pos[200];
     int n = some_positions(r, pos, npos, 7);
     char err[AGENT_ERRLEN];
-    basico_agent *a = basico_agent_create(spec, r, err), *b = basico_agent_create(spec, r, err);
+    game_agent *a = game_agent_create(spec, r, err), *b = game_agent_create(spec, r, err);
     if (!a || !b)
         fail_msg("%s: %s", spec, err);
-    basico_pos start;
-    basico_start(r, &start);
-    basico_agent_new_game(a, &start, 99);
-    basico_agent_new_game(b, &start, 99);
+    game_pos start;
+    game_start(r, &start);
+    game_agent_new_game(a, &start, 99);
+    game_agent_new_game(b, &start, 99);
     for (int i = 0; i < n; i++) {
         int ma = -1, mb = -1;
-        assert_int_equal(basico_agent_choose(a, &pos[i], &ma), AGENT_OK);
-        assert_int_equal(basico_agent_choose(b, &pos[i], &mb), AGENT_OK);
-        assert_true(ma >= 0 && ma < r->pits);
-        assert_true(basico_legal(r, &pos[i]) & (1u << ma));
+        assert_int_equal(game_agent_choose(a, &pos[i], &ma), AGENT_OK);
+        assert_int_equal(game_agent_choose(b, &pos[i], &mb), AGENT_OK);
+        assert_true(ma >= 0 && ma < game_moves(r));
+        assert_true(game_legal(r, &pos[i]) & (1u << ma));
         if (ma != mb)
             fail_msg("%s: two instances chose %d and %d at position %d", spec, ma, mb, i);
-        basico_agent_notify(a, &pos[i], ma);
+        game_agent_notify(a, &pos[i], ma);
     }
-    basico_agent_free(a);
-    basico_agent_free(b);
+    game_agent_free(a);
+    game_agent_free(b);
 }
 
 static void test_kinds_legal_deterministic(void **state)
 {
     (void)state;
-    basico_rules r = rules3(), r2 = basico_rules_default();
-    r2.players = 2;
+    game *r = rules3(), *r2 = G("basico:players=2");
     const char *specs[] = {"random", "random,seed=5", "greedy", "maxn:depth=2", "paranoid:depth=3",
                            "mcts:sims=40", "mcts:sims=30,rollouts=2,c_puct=2,solver=0,seed=3"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        check_legal_and_deterministic(specs[i], &r, strncmp(specs[i], "mcts", 4) ? 120 : 25);
-        check_legal_and_deterministic(specs[i], &r2, strncmp(specs[i], "mcts", 4) ? 60 : 10);
+        check_legal_and_deterministic(specs[i], r, strncmp(specs[i], "mcts", 4) ? 120 : 25);
+        check_legal_and_deterministic(specs[i], r2, strncmp(specs[i], "mcts", 4) ? 60 : 10);
     }
+    check_legal_and_deterministic("ab:depth=3", r2, 60); /* two players: alpha-beta is available */
+    game_free(r);
+    game_free(r2);
 }
 
 static void test_kind_names_and_seeds(void **state)
 {
     (void)state;
-    basico_rules r = rules3();
+    game *r = rules3();
     char err[AGENT_ERRLEN];
     const char *specs[] = {"random", "greedy", "maxn", "paranoid", "mcts", "random:seed=3"};
     const char *kinds[] = {"random", "greedy", "maxn", "paranoid", "mcts", "random"};
     for (int i = 0; i < 6; i++) {
-        basico_agent *a = basico_agent_create(specs[i], &r, err);
+        game_agent *a = game_agent_create(specs[i], r, err);
         assert_non_null(a);
-        assert_string_equal(basico_agent_kind(a), kinds[i]);
-        assert_string_equal(basico_agent_spec(a), specs[i]);
-        basico_agent_free(a);
+        assert_string_equal(game_agent_kind(a), kinds[i]);
+        assert_string_equal(game_agent_spec(a), specs[i]);
+        game_agent_free(a);
     }
     /* random: a different game seed gives a different sequence of choices at the start position. */
-    basico_agent *a = basico_agent_create("random", &r, err);
-    basico_pos p;
-    basico_start(&r, &p);
+    game_agent *a = game_agent_create("random", r, err);
+    game_pos p;
+    game_start(r, &p);
     int seq[2][40];
     for (int g = 0; g < 2; g++) {
-        basico_agent_new_game(a, &p, (uint64_t)g + 1);
+        game_agent_new_game(a, &p, (uint64_t)g + 1);
         for (int i = 0; i < 40; i++)
-            assert_int_equal(basico_agent_choose(a, &p, &seq[g][i]), AGENT_OK);
+            assert_int_equal(game_agent_choose(a, &p, &seq[g][i]), AGENT_OK);
     }
     assert_true(memcmp(seq[0], seq[1], sizeof seq[0]) != 0);
     /* and the same game seed repeats it */
-    basico_agent_new_game(a, &p, 1);
+    game_agent_new_game(a, &p, 1);
     for (int i = 0; i < 40; i++) {
         int m;
-        basico_agent_choose(a, &p, &m);
+        game_agent_choose(a, &p, &m);
         assert_int_equal(m, seq[0][i]);
     }
-    basico_agent_free(a);
+    game_agent_free(a);
+    game_free(r);
 }
 
 static void test_library_equivalence(void **state)
 {
     (void)state;
-    basico_rules rs[2] = {rules3(), basico_rules_default()};
-    rs[1].players = 4;
-    rs[1].pits = 4;
-    rs[1].full_ranking = 0;
+    game *rs[2] = {rules3(), G("basico:players=4,pits=4,full_ranking=0")};
     char err[AGENT_ERRLEN];
     for (int ri = 0; ri < 2; ri++) {
-        const basico_rules *r = &rs[ri];
-        basico_pos pos[150];
+        const game *r = rs[ri];
+        game_pos pos[150];
         int n = some_positions(r, pos, 150, 11 + ri);
-        basico_agent *g = basico_agent_create("greedy,seed=4", r, err);
-        basico_agent *mx = basico_agent_create("maxn:depth=3", r, err);
-        basico_agent *pa = basico_agent_create("paranoid:depth=4,seed=9", r, err);
-        basico_agent *md = basico_agent_create("maxn", r, err); /* default depth 4 */
+        game_agent *g = game_agent_create("greedy,seed=4", r, err);
+        game_agent *mx = game_agent_create("maxn:depth=3", r, err);
+        game_agent *pa = game_agent_create("paranoid:depth=4,seed=9", r, err);
+        game_agent *md = game_agent_create("maxn", r, err); /* default depth 4 */
         assert_non_null(g);
         assert_non_null(mx);
         assert_non_null(pa);
         assert_non_null(md);
         for (int i = 0; i < n; i++) {
             int m;
-            bs_result res;
-            assert_int_equal(basico_agent_choose(g, &pos[i], &m), AGENT_OK);
-            assert_int_equal(m, basico_greedy_move(r, &pos[i]));
-            assert_int_equal(basico_agent_choose(mx, &pos[i], &m), AGENT_OK);
-            assert_int_equal(bs_search(r, &pos[i], BS_MAXN, 3, &res), BASICO_OK);
+            gs_result res;
+            basico_pos b = bp(r, &pos[i]);
+            assert_int_equal(game_agent_choose(g, &pos[i], &m), AGENT_OK);
+            assert_int_equal(m, basico_greedy_move(game_rules(r), &b));
+            assert_int_equal(game_agent_choose(mx, &pos[i], &m), AGENT_OK);
+            assert_int_equal(gs_search(r, &pos[i], GS_MAXN, 3, &res), GAME_OK);
             assert_int_equal(m, res.move);
-            assert_int_equal(basico_agent_choose(md, &pos[i], &m), AGENT_OK);
-            assert_int_equal(bs_search(r, &pos[i], BS_MAXN, 4, &res), BASICO_OK);
+            assert_int_equal(game_agent_choose(md, &pos[i], &m), AGENT_OK);
+            assert_int_equal(gs_search(r, &pos[i], GS_MAXN, 4, &res), GAME_OK);
             assert_int_equal(m, res.move);
-            assert_int_equal(basico_agent_choose(pa, &pos[i], &m), AGENT_OK);
-            assert_int_equal(bs_search(r, &pos[i], BS_PARANOID, 4, &res), BASICO_OK);
+            assert_int_equal(game_agent_choose(pa, &pos[i], &m), AGENT_OK);
+            assert_int_equal(gs_search(r, &pos[i], GS_PARANOID, 4, &res), GAME_OK);
             assert_int_equal(m, res.move);
         }
-        basico_agent_free(g);
-        basico_agent_free(mx);
-        basico_agent_free(pa);
-        basico_agent_free(md);
+        game_agent_free(g);
+        game_agent_free(mx);
+        game_agent_free(pa);
+        game_agent_free(md);
     }
+    game_free(rs[0]);
+    game_free(rs[1]);
 }
 
 static void test_over_position(void **state)
 {
     (void)state;
-    basico_rules r = rules3();
+    game *r = rules3();
     char err[AGENT_ERRLEN];
-    basico_agent *a = basico_agent_create("greedy", &r, err);
-    basico_pos p;
-    basico_start(&r, &p);
+    game_agent *a = game_agent_create("greedy", r, err);
+    game_pos p;
+    game_start(r, &p);
     while (!p.over)
-        assert_int_equal(basico_play(&r, &p, basico_greedy_move(&r, &p), NULL), BASICO_OK);
+        assert_int_equal(game_apply(r, &p, __builtin_ctz(game_greedy(r, &p)), NULL), GAME_OK);
     int m = 7;
-    assert_int_equal(basico_agent_choose(a, &p, &m), AGENT_EOVER);
-    assert_string_equal(basico_agent_error(a), "the game is over");
-    basico_agent_free(a);
+    assert_int_equal(game_agent_choose(a, &p, &m), AGENT_EOVER);
+    assert_string_equal(game_agent_error(a), "the game is over");
+    game_agent_free(a);
+    game_free(r);
 }
 
 static void test_bad_specs(void **state)
 {
     (void)state;
-    basico_rules r = rules3();
+    game *r = rules3();
     static const char *cases[][2] = {
         {"", "empty agent spec"},
-        {"ab:depth=3", "agent 'ab:depth=3': unknown kind 'ab' for basico (random, greedy, maxn, paranoid, mcts, az)"},
+        {"alphabeta:depth=3", "agent 'alphabeta:depth=3': unknown kind 'alphabeta' for basico (random, greedy, "
+                              "maxn, paranoid, ab, solve, mcts, az)"},
+        {"ab:depth=3", "agent 'ab:depth=3': ab is for two-player games; basico:players=3,pits=4,seeds=4,"
+                       "full_ranking=1 has 3 players (use maxn or paranoid)"},
+        {"solve", "solve is for two-player games"},
         {"maxn:dept=3", "agent 'maxn:dept=3': unknown key 'dept' for maxn (keys: depth, seed)"},
         {"maxn:depth=0", "agent 'maxn:depth=0': depth=0 is not a whole number in 1..12"},
         {"paranoid:depth=x", "depth=x is not a whole number in 1..12"},
@@ -199,22 +223,26 @@ static void test_bad_specs(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[AGENT_ERRLEN] = "";
-        basico_agent *a = basico_agent_create(cases[i][0], &r, err);
+        game_agent *a = game_agent_create(cases[i][0], r, err);
         if (a)
             fail_msg("'%s' was accepted", cases[i][0]);
         if (!strstr(err, cases[i][1]))
             fail_msg("'%s': message '%s' lacks '%s'", cases[i][0], err, cases[i][1]);
     }
-    basico_rules bad = r;
-    bad.players = 5;
     char err[AGENT_ERRLEN] = "";
-    assert_null(basico_agent_create("random", &bad, err));
-    assert_non_null(strstr(err, "bad rules"));
+    assert_null(game_agent_create("random", NULL, err));
+    assert_non_null(strstr(err, "no game"));
+    /* solve needs a margin: basico with 2 players has none */
+    game *r2 = G("basico:players=2");
+    assert_null(game_agent_create("solve", r2, err));
+    assert_non_null(strstr(err, "solve needs a final margin"));
+    game_free(r2);
+    game_free(r);
 }
 
 /* ---- az ---- */
 
-static void export_net(const char *path, const basico_rules *r, int input_dim, int n_policy, int n_value,
+static void export_net(const char *path, const game *r, int input_dim, int n_policy, int n_value,
                        const char *rules_text, const char *encoding)
 {
     nn_config cfg = nn_config_default(input_dim, n_policy);
@@ -222,12 +250,11 @@ static void export_net(const char *path, const basico_rules *r, int input_dim, i
     cfg.hidden[0] = 16;
     cfg.n_value = n_value;
     cfg.margin_head = 0;
-    char err[NN_ERRLEN], rules[128];
+    char err[NN_ERRLEN];
     nn_net *net = nn_net_create(&cfg, 5, err);
     if (!net)
         fail_msg("nn_net_create: %s", err);
-    if (nn_export_save(path, net, rules_text ? rules_text : basico_rules_format(r, rules, sizeof rules), encoding,
-                       err) != NN_OK)
+    if (nn_export_save(path, net, rules_text ? rules_text : game_spec(r), encoding, err) != NN_OK)
         fail_msg("export: %s", err);
     nn_net_free(net);
 }
@@ -235,14 +262,14 @@ static void export_net(const char *path, const basico_rules *r, int input_dim, i
 static void tmp_path(char *buf, size_t n, const char *name)
 {
     mkdir(SOWZERO_TMP, 0777);
-    snprintf(buf, n, "%s/test_basico_agent_%s.h5", SOWZERO_TMP, name);
+    snprintf(buf, n, "%s/test_game_agent_%s.h5", SOWZERO_TMP, name);
 }
 
-static void expect_az_error(const char *path, const basico_rules *r, const char *want)
+static void expect_az_error(const char *path, const game *r, const char *want)
 {
     char spec[600], err[AGENT_ERRLEN] = "";
     snprintf(spec, sizeof spec, "az:net=%s,sims=4", path);
-    basico_agent *a = basico_agent_create(spec, r, err);
+    game_agent *a = game_agent_create(spec, r, err);
     if (a)
         fail_msg("%s was accepted", spec);
     if (!strstr(err, want) || !strstr(err, "net="))
@@ -252,63 +279,62 @@ static void expect_az_error(const char *path, const basico_rules *r, const char 
 static void test_az_checks_net(void **state)
 {
     (void)state;
-    basico_rules r = rules3(), r2 = r;
-    r2.players = 2;
-    r2.pits = 6;
-    int dim = basico_encode_dim(&r);
+    game *r = rules3(), *r2 = G("basico:players=2,pits=6");
+    int dim = game_encode_dim(r), pits = game_moves(r), players = game_players(r);
     char ok[512], wrong_rules[512], wrong_nv[512], wrong_enc[512], wrong_dim[512];
     tmp_path(ok, sizeof ok, "ok");
     tmp_path(wrong_rules, sizeof wrong_rules, "rules");
     tmp_path(wrong_nv, sizeof wrong_nv, "nvalue");
     tmp_path(wrong_enc, sizeof wrong_enc, "encoding");
     tmp_path(wrong_dim, sizeof wrong_dim, "dim");
-    char rules2[128];
-    export_net(ok, &r, dim, r.pits, r.players, NULL, BASICO_ENCODING_NAME);
-    export_net(wrong_rules, &r, dim, r.pits, r.players, basico_rules_format(&r2, rules2, sizeof rules2),
-               BASICO_ENCODING_NAME);
-    export_net(wrong_nv, &r, dim, r.pits, 1, NULL, BASICO_ENCODING_NAME);
-    export_net(wrong_enc, &r, dim, r.pits, r.players, NULL, KALAH_ENCODING_NAME);
-    export_net(wrong_dim, &r, dim + 1, r.pits, r.players, NULL, BASICO_ENCODING_NAME);
-    expect_az_error(wrong_rules, &r, "net was trained for rules 'basico:players=2,pits=6");
-    expect_az_error(wrong_nv, &r, "has n_value 1 (value outputs), the game has 3 players");
-    expect_az_error(wrong_enc, &r, "uses input encoding");
-    expect_az_error(wrong_dim, &r, "input_dim");
+    export_net(ok, r, dim, pits, players, NULL, BASICO_ENCODING_NAME);
+    export_net(wrong_rules, r, dim, pits, players, game_spec(r2), BASICO_ENCODING_NAME);
+    export_net(wrong_nv, r, dim, pits, 1, NULL, BASICO_ENCODING_NAME);
+    export_net(wrong_enc, r, dim, pits, players, NULL, KALAH_ENCODING_NAME);
+    export_net(wrong_dim, r, dim + 1, pits, players, NULL, BASICO_ENCODING_NAME);
+    expect_az_error(wrong_rules, r, "net was trained for rules 'basico:players=2,pits=6");
+    expect_az_error(wrong_nv, r, "n_value 1; the rules basico:players=3,pits=4,seeds=4,full_ranking=1 need 18, 4 and 3");
+    expect_az_error(wrong_enc, r, "uses input encoding");
+    expect_az_error(wrong_dim, r, "input_dim");
 
     /* The right net: sims=0 plays the policy's argmax over the legal pits; a search plays legal moves. */
     char spec[600], err[AGENT_ERRLEN];
     snprintf(spec, sizeof spec, "az:net=%s,sims=0", ok);
-    basico_agent *raw = basico_agent_create(spec, &r, err);
+    game_agent *raw = game_agent_create(spec, r, err);
     if (!raw)
         fail_msg("%s: %s", spec, err);
     nn_net *net;
     char nerr[NN_ERRLEN];
     assert_int_equal(nn_load(ok, NULL, &net, NULL, nerr), NN_OK);
     nn_workspace *ws = nn_workspace_create(net, 1);
-    basico_pos pos[60];
-    int n = some_positions(&r, pos, 60, 3);
+    game_pos pos[60];
+    int n = some_positions(r, pos, 60, 3);
     for (int i = 0; i < n; i++) {
         float x[64], policy[BASICO_MAX_PITS], value[BASICO_MAX_PLAYERS];
         uint8_t legal[BASICO_MAX_PITS];
-        unsigned lm = basico_legal(&r, &pos[i]);
-        basico_encode(&r, &pos[i], x);
-        for (int k = 0; k < r.pits; k++)
+        unsigned lm = game_legal(r, &pos[i]);
+        basico_pos b = bp(r, &pos[i]);
+        basico_encode(game_rules(r), &b, x); /* the encoding as env/basico.h defines it */
+        for (int k = 0; k < pits; k++)
             legal[k] = (uint8_t)(lm >> k & 1u);
         assert_int_equal(nn_forward(net, ws, x, legal, 1, policy, value), NN_OK);
         int best = -1;
-        for (int k = 0; k < r.pits; k++)
+        for (int k = 0; k < pits; k++)
             if (legal[k] && (best < 0 || policy[k] > policy[best]))
                 best = k;
         int m;
-        assert_int_equal(basico_agent_choose(raw, &pos[i], &m), AGENT_OK);
+        assert_int_equal(game_agent_choose(raw, &pos[i], &m), AGENT_OK);
         assert_int_equal(m, best);
     }
     nn_workspace_free(ws);
     nn_net_free(net);
-    basico_agent_free(raw);
+    game_agent_free(raw);
     snprintf(spec, sizeof spec, "az:net=%s,sims=16,batch=4,fpu=0.3,c_puct=2", ok);
-    check_legal_and_deterministic(spec, &r, 20);
+    check_legal_and_deterministic(spec, r, 20);
     snprintf(spec, sizeof spec, "az:net=%s,sims=12", ok);
-    check_legal_and_deterministic(spec, &r, 20);
+    check_legal_and_deterministic(spec, r, 20);
+    game_free(r);
+    game_free(r2);
 }
 
 int main(void)

@@ -1,34 +1,37 @@
-/* test_basico_match.c — Mancala básico matches (eval/basico_match.h): seat plans, place bookkeeping, records,
+/* test_game_match.c — Mancala básico matches (eval/game_match.h): seat plans, place bookkeeping, records,
  * independence from the thread count, the two-player statistics, and a real strength check. */
 // ctest-labels: threads
 #include "test_util.h"
 
-#include "eval/basico_match.h"
+#include "env/basico.h"
+#include "eval/game_match.h"
 
-static basico_rules rules_of(int players, int pits, int full_ranking)
+/* The game (freed by the caller): basico with these keys, seeds 4. */
+static game *rules_of(int players, int pits, int full_ranking)
 {
-    basico_rules r = basico_rules_default();
-    r.players = players;
-    r.pits = pits;
-    r.full_ranking = full_ranking;
+    char spec[96], err[GAME_ERRLEN];
+    snprintf(spec, sizeof spec, "basico:players=%d,pits=%d,full_ranking=%d", players, pits, full_ranking);
+    game *r = game_create(spec, err);
+    if (!r)
+        fail_msg("%s: %s", spec, err);
     return r;
 }
 
 static void test_seat_plans(void **state)
 {
     (void)state;
-    assert_int_equal(basico_match_group_size(2, 2), 2);
-    assert_int_equal(basico_match_group_size(3, 3), 6);
-    assert_int_equal(basico_match_group_size(4, 4), 24);
-    assert_int_equal(basico_match_group_size(2, 4), 4);
-    assert_int_equal(basico_match_group_size(3, 4), 0);
-    assert_int_equal(basico_match_group_size(4, 3), 0);
+    assert_int_equal(game_match_group_size(2, 2), 2);
+    assert_int_equal(game_match_group_size(3, 3), 6);
+    assert_int_equal(game_match_group_size(4, 4), 24);
+    assert_int_equal(game_match_group_size(2, 4), 4);
+    assert_int_equal(game_match_group_size(3, 4), 0);
+    assert_int_equal(game_match_group_size(4, 3), 0);
     for (int k = 2; k <= 4; k++) {
-        int g = basico_match_group_size(k, k), count[4][4] = {{0}};
+        int g = game_match_group_size(k, k), count[4][4] = {{0}};
         int seen[24][4];
         for (int j = 0; j < g; j++) {
             int at[4];
-            basico_match_seats(k, k, j, at);
+            game_match_seats(k, k, j, at);
             int used = 0;
             for (int s = 0; s < k; s++) {
                 assert_true(at[s] >= 0 && at[s] < k);
@@ -47,21 +50,21 @@ static void test_seat_plans(void **state)
             }
             /* the plan repeats with the group */
             int again[4];
-            basico_match_seats(k, k, j + 5 * g, again);
+            game_match_seats(k, k, j + 5 * g, again);
             assert_memory_equal(at, again, (size_t)k * sizeof(int));
         }
         for (int a = 0; a < k; a++)
             for (int s = 0; s < k; s++)
                 assert_int_equal(count[a][s], g / k);
         int first[4];
-        basico_match_seats(k, k, 0, first);
+        game_match_seats(k, k, 0, first);
         for (int s = 0; s < k; s++)
             assert_int_equal(first[s], s);
     }
     for (int players = 3; players <= 4; players++)
         for (int j = 0; j < 2 * players; j++) {
             int at[4];
-            basico_match_seats(2, players, j, at);
+            game_match_seats(2, players, j, at);
             for (int s = 0; s < players; s++)
                 assert_int_equal(at[s], s == j % players ? 0 : 1);
         }
@@ -70,37 +73,38 @@ static void test_seat_plans(void **state)
 static void test_opening(void **state)
 {
     (void)state;
-    basico_rules r = rules_of(3, 4, 1);
-    basico_pos a, b;
+    game *r = rules_of(3, 4, 1);
+    game_pos a, b;
     uint8_t ma[6], mb[6];
-    assert_int_equal(basico_match_opening(&r, 6, 42, 3, &a, ma), 6);
-    assert_int_equal(basico_match_opening(&r, 6, 42, 3, &b, mb), 6);
+    assert_int_equal(game_match_opening(r, 6, 42, 3, &a, ma), 6);
+    assert_int_equal(game_match_opening(r, 6, 42, 3, &b, mb), 6);
     assert_memory_equal(&a, &b, sizeof a);
     assert_memory_equal(ma, mb, 6);
     assert_false(a.over);
     /* replaying the moves gives the position */
-    basico_pos p;
-    basico_start(&r, &p);
+    game_pos p;
+    game_start(r, &p);
     for (int i = 0; i < 6; i++)
-        assert_int_equal(basico_play(&r, &p, ma[i], NULL), BASICO_OK);
+        assert_int_equal(game_apply(r, &p, ma[i], NULL), GAME_OK);
     assert_memory_equal(&p, &a, sizeof p);
     int differ = 0;
     for (int g = 0; g < 8; g++) {
-        basico_match_opening(&r, 6, 42, g, &b, mb);
+        game_match_opening(r, 6, 42, g, &b, mb);
         differ += memcmp(ma, mb, 6) != 0;
     }
     assert_true(differ >= 5);
-    assert_int_equal(basico_match_opening(&r, 0, 42, 0, &b, NULL), 0);
-    basico_start(&r, &p);
+    assert_int_equal(game_match_opening(r, 0, 42, 0, &b, NULL), 0);
+    game_start(r, &p);
     assert_memory_equal(&p, &b, sizeof p);
+    game_free(r);
 }
 
 /* Every game's places form a standard competition ranking (1, 2, 2, 4): place = 1 + seats placed better. */
-static int check_games(const basico_match_result *res, int players)
+static int check_games(const game_match_result *res, int players)
 {
     int place_total = 0;
     for (int g = 0; g < res->games; g++) {
-        const basico_match_game *gm = &res->game[g];
+        const game_match_game *gm = &res->game[g];
         for (int s = 0; s < players; s++) {
             int better = 0;
             for (int o = 0; o < players; o++)
@@ -118,12 +122,12 @@ static void test_places_and_seats(void **state)
     (void)state;
     const char *specs[3] = {"maxn:depth=1", "greedy", "random"};
     for (int fr = 0; fr <= 1; fr++) {
-        basico_rules r = rules_of(3, 4, fr);
-        basico_match_config cfg = basico_match_config_default();
+        game *r = rules_of(3, 4, fr);
+        game_match_config cfg = game_match_config_default();
         cfg.games = 36;
-        basico_match_result res;
+        game_match_result res;
         char err[MATCH_ERRLEN];
-        assert_int_equal(basico_match_run(specs, 3, &r, &cfg, &res, err), MATCH_OK);
+        assert_int_equal(game_match_run(specs, 3, r, &cfg, &res, err), MATCH_OK);
         assert_int_equal(res.games, 36);
         assert_int_equal(res.duel, 0);
         int total = check_games(&res, 3), ties = 0;
@@ -133,7 +137,7 @@ static void test_places_and_seats(void **state)
         if (fr)
             assert_int_equal(ties, 0); /* finishing order: no shared place */
         for (int i = 0; i < 3; i++) {
-            const basico_match_agent_stats *a = &res.agent[i];
+            const game_match_agent_stats *a = &res.agent[i];
             assert_int_equal(a->games, 36);
             assert_int_equal(a->seats, 36);
             for (int s = 0; s < 3; s++)
@@ -150,25 +154,26 @@ static void test_places_and_seats(void **state)
         assert_float_equal(place_sum, total, 1e-6);
         assert_true(total <= 6 * 36);
         assert_float_equal(share, 36, 1e-9);
-        basico_match_result_free(&res);
+        game_match_result_free(&res);
+        game_free(r);
     }
 }
 
 static void test_threads_and_records(void **state)
 {
     (void)state;
-    basico_rules r = rules_of(4, 4, 0);
+    game *r = rules_of(4, 4, 0);
     const char *specs[2] = {"paranoid:depth=2", "random"};
-    basico_match_result res[2];
+    game_match_result res[2];
     char err[MATCH_ERRLEN];
     for (int t = 0; t < 2; t++) {
-        basico_match_config cfg = basico_match_config_default();
+        game_match_config cfg = game_match_config_default();
         cfg.games = 22; /* a partial last group of 2 */
         cfg.threads = t ? 3 : 1;
         cfg.opening_plies = 3;
         cfg.seed = 77;
         cfg.keep_records = 1;
-        assert_int_equal(basico_match_run(specs, 2, &r, &cfg, &res[t], err), MATCH_OK);
+        assert_int_equal(game_match_run(specs, 2, r, &cfg, &res[t], err), MATCH_OK);
     }
     assert_memory_equal(res[0].game, res[1].game, 22 * sizeof *res[0].game);
     for (int g = 0; g < 22; g++)
@@ -210,13 +215,14 @@ static void test_threads_and_records(void **state)
         }
         assert_string_equal(field[6], "opening=3");
         assert_true(!strncmp(field[7], "moves=", 6));
+        const basico_rules *br = game_rules(r); /* replayed by env/basico.h itself, the oracle */
         basico_pos p;
-        basico_start(&r, &p);
+        basico_start(br, &p);
         int plies = 0;
         for (const char *m = field[7] + 6; *m; m++) {
             if (*m == ' ')
                 continue;
-            assert_int_equal(basico_play(&r, &p, *m - 'a', NULL), BASICO_OK);
+            assert_int_equal(basico_play(br, &p, *m - 'a', NULL), BASICO_OK);
             plies++;
         }
         assert_true(p.over);
@@ -228,23 +234,24 @@ static void test_threads_and_records(void **state)
         snprintf(want, sizeof want, "sows=%d", plies);
         assert_string_equal(field[9], want);
     }
-    basico_match_result_free(&res[0]);
-    basico_match_result_free(&res[1]);
+    game_match_result_free(&res[0]);
+    game_match_result_free(&res[1]);
+    game_free(r);
 }
 
 /* A real check: max^n at depth 3 against random players over 60 three-player games. */
 static void test_maxn_beats_random(void **state)
 {
     (void)state;
-    basico_rules r = rules_of(3, 4, 1);
+    game *r = rules_of(3, 4, 1);
     const char *specs[2] = {"maxn:depth=3", "random"};
-    basico_match_config cfg = basico_match_config_default();
+    game_match_config cfg = game_match_config_default();
     cfg.games = 60;
     cfg.threads = 2;
-    basico_match_result res;
+    game_match_result res;
     char err[MATCH_ERRLEN];
-    assert_int_equal(basico_match_run(specs, 2, &r, &cfg, &res, err), MATCH_OK);
-    const basico_match_agent_stats *a = &res.agent[0], *b = &res.agent[1];
+    assert_int_equal(game_match_run(specs, 2, r, &cfg, &res, err), MATCH_OK);
+    const game_match_agent_stats *a = &res.agent[0], *b = &res.agent[1];
     print_message("maxn:depth=3 mean place %.3f (%d firsts of 60); random %.3f\n", a->mean_place, a->firsts,
                   b->mean_place);
     /* Random play would average place 2.0 (standard error about 0.1 over 60 games) and 20 firsts; max^n at
@@ -252,20 +259,21 @@ static void test_maxn_beats_random(void **state)
     assert_true(a->mean_place < 1.8);
     assert_true(a->firsts >= 27);
     assert_true(b->mean_place > a->mean_place);
-    basico_match_result_free(&res);
+    game_match_result_free(&res);
+    game_free(r);
 }
 
 static void test_two_players(void **state)
 {
     (void)state;
-    basico_rules r = rules_of(2, 6, 1);
+    game *r = rules_of(2, 6, 1);
     const char *specs[2] = {"greedy", "random"};
-    basico_match_config cfg = basico_match_config_default();
+    game_match_config cfg = game_match_config_default();
     cfg.games = 40;
     cfg.threads = 2;
-    basico_match_result res;
+    game_match_result res;
     char err[MATCH_ERRLEN];
-    assert_int_equal(basico_match_run(specs, 2, &r, &cfg, &res, err), MATCH_OK);
+    assert_int_equal(game_match_run(specs, 2, r, &cfg, &res, err), MATCH_OK);
     assert_int_equal(res.duel, 1);
     const match_result *t = &res.two;
     assert_int_equal(t->games, 40);
@@ -287,39 +295,39 @@ static void test_two_players(void **state)
     match_result_stats(&ref);
     assert_float_equal(ref.elo, t->elo, 0);
     assert_float_equal(ref.score_lo, t->score_lo, 0);
-    basico_match_result_free(&res);
+    game_match_result_free(&res);
+    game_free(r);
 }
 
 static void test_errors(void **state)
 {
     (void)state;
-    basico_rules r = rules_of(4, 4, 1);
-    basico_match_config cfg = basico_match_config_default();
+    game *r = rules_of(4, 4, 1);
+    game_match_config cfg = game_match_config_default();
     cfg.games = 4;
-    basico_match_result res;
+    game_match_result res;
     char err[MATCH_ERRLEN];
     const char *three[3] = {"random", "random", "greedy"};
-    assert_int_equal(basico_match_run(three, 3, &r, &cfg, &res, err), MATCH_EINVAL);
+    assert_int_equal(game_match_run(three, 3, r, &cfg, &res, err), MATCH_EINVAL);
     assert_non_null(strstr(err, "3 agents for 4 players"));
     const char *bad[2] = {"random", "maxn:depth=99"};
-    assert_int_equal(basico_match_run(bad, 2, &r, &cfg, &res, err), MATCH_EAGENT);
+    assert_int_equal(game_match_run(bad, 2, r, &cfg, &res, err), MATCH_EAGENT);
     assert_non_null(strstr(err, "depth=99"));
     const char *ok[2] = {"random", "greedy"};
     cfg.games = 0;
-    assert_int_equal(basico_match_run(ok, 2, &r, &cfg, &res, err), MATCH_EINVAL);
+    assert_int_equal(game_match_run(ok, 2, r, &cfg, &res, err), MATCH_EINVAL);
     assert_non_null(strstr(err, "games"));
     cfg.games = 4;
     cfg.threads = 0;
-    assert_int_equal(basico_match_run(ok, 2, &r, &cfg, &res, err), MATCH_EINVAL);
+    assert_int_equal(game_match_run(ok, 2, r, &cfg, &res, err), MATCH_EINVAL);
     assert_non_null(strstr(err, "threads"));
     cfg.threads = 1;
     cfg.keep_records = 1;
     const char *tab[2] = {"random", "gre\tedy"};
-    assert_int_equal(basico_match_run(tab, 2, &r, &cfg, &res, err), MATCH_EINVAL);
-    basico_rules bad_rules = r;
-    bad_rules.pits = 5;
-    assert_int_equal(basico_match_run(ok, 2, &bad_rules, &cfg, &res, err), MATCH_EINVAL);
-    assert_non_null(strstr(err, "rules"));
+    assert_int_equal(game_match_run(tab, 2, r, &cfg, &res, err), MATCH_EINVAL);
+    assert_int_equal(game_match_run(ok, 2, NULL, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "no game"));
+    game_free(r);
 }
 
 int main(void)

@@ -1,7 +1,29 @@
-/* test_basico_search.c — max^n, paranoid and greedy baselines for Mancala básico. */
+/* test_basico_search.c — max^n, paranoid and greedy baselines for Mancala básico, through the generic
+ * search of eval/game_search.h (values 2·rank score − 1) against an oracle written on env/basico.h. */
 #include "tests/test_util.h"
 
-#include "eval/basico_search.h"
+#include "env/basico.h"
+#include "eval/game_search.h"
+
+static game *G(const char *spec)
+{
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
+        fail_msg("%s: %s", spec, err);
+    return g;
+}
+
+/* The same position read through the interface. */
+static game_pos gpos(const game *g, const basico_rules *r, const basico_pos *p)
+{
+    char s[GAME_POS_STR], err[GAME_ERRLEN];
+    game_pos q;
+    basico_pos_format(r, p, s, sizeof s);
+    if (game_pos_parse(g, s, &q, err) != GAME_OK)
+        fail_msg("'%s': %s", s, err);
+    return q;
+}
 
 static basico_rules rules(const char *spec)
 {
@@ -44,6 +66,7 @@ static void test_two_players_agree_with_minimax(void **state)
 {
     (void)state;
     basico_rules r = rules("basico:players=2");
+    game *gm = G("basico:players=2");
     uint64_t rng = 99;
     for (int g = 0; g < 40; g++) {
         basico_pos p;
@@ -59,16 +82,18 @@ static void test_two_players_agree_with_minimax(void **state)
         }
         if (p.over)
             continue;
-        bs_result a, b;
-        assert_int_equal(bs_search(&r, &p, BS_MAXN, 4, &a), BASICO_OK);
-        assert_int_equal(bs_search(&r, &p, BS_PARANOID, 4, &b), BASICO_OK);
-        double want = minimax(&r, &p, p.to_move, 4);
+        gs_result a, b;
+        game_pos q = gpos(gm, &r, &p);
+        assert_int_equal(gs_search(gm, &q, GS_MAXN, 4, &a), GAME_OK);
+        assert_int_equal(gs_search(gm, &q, GS_PARANOID, 4, &b), GAME_OK);
+        double want = 2 * minimax(&r, &p, p.to_move, 4) - 1;
         assert_float_equal(a.value[p.to_move], want, 1e-12);
         assert_float_equal(b.value[p.to_move], want, 1e-12);
         assert_true(b.nodes <= a.nodes); /* pruning only ever removes work */
         assert_true(basico_legal(&r, &p) & (1u << a.move));
         assert_true(basico_legal(&r, &p) & (1u << b.move));
     }
+    game_free(gm);
 }
 
 static void test_takes_the_finish(void **state)
@@ -77,14 +102,18 @@ static void test_takes_the_finish(void **state)
     /* Player 1 can empty its row at once with d (one stone into its store): first place. */
     basico_rules r = rules("basico:players=3,pits=4");
     basico_pos p = pos(&r, "4,4,4,4,0,0,0,2,1,0,4,4,4,4,0 1");
+    game *gm = G("basico:players=3,pits=4");
+    game_pos q = gpos(gm, &r, &p);
     for (int kind = 0; kind < 2; kind++) {
-        bs_result res;
-        assert_int_equal(bs_search(&r, &p, (bs_kind)kind, 3, &res), BASICO_OK);
+        gs_result res;
+        assert_int_equal(gs_search(gm, &q, (gs_kind)kind, 3, &res), GAME_OK);
         /* c (2 stones: d, store) sows again, then d finishes: both lines finish; the lowest pit wins ties. */
         assert_int_equal(res.move, 2);
         assert_float_equal(res.value[1], 1.0, 1e-12);
     }
     assert_int_equal(basico_greedy_move(&r, &p), 2);
+    assert_int_equal(game_greedy(gm, &q), 1u << 2);
+    game_free(gm);
 }
 
 static void test_estimate_and_errors(void **state)
@@ -98,12 +127,26 @@ static void test_estimate_and_errors(void **state)
     assert_float_equal(v[1], 2.0 / 3, 1e-12);
     assert_float_equal(v[2], 2.0 / 3, 1e-12);
     assert_float_equal(v[3], 0.0, 1e-12);
-    bs_result res;
-    assert_int_equal(bs_search(&r, &p, BS_MAXN, 2, &res), BASICO_EOVER);
+    game *gm = G("basico:players=4,pits=4,seeds=3,full_ranking=0");
+    game_pos q = gpos(gm, &r, &p);
+    double gv[4];
+    game_estimate(gm, &q, gv);
+    for (int i = 0; i < 4; i++)
+        assert_float_equal(gv[i], 2 * v[i] - 1, 1e-12);
+    gs_result res;
+    assert_int_equal(gs_search(gm, &q, GS_MAXN, 2, &res), GAME_EOVER);
     assert_int_equal(res.move, -1);
+    assert_float_equal(res.value[0], 1.0, 1e-12);
     basico_start(&r, &p);
-    assert_int_equal(bs_search(&r, &p, BS_MAXN, 0, &res), BASICO_EINVAL);
-    assert_int_equal(bs_search(&r, &p, (bs_kind)7, 2, &res), BASICO_EINVAL);
+    game_start(gm, &q);
+    assert_int_equal(gs_search(gm, &q, GS_MAXN, 0, &res), GAME_EINVAL);
+    assert_int_equal(gs_search(gm, &q, (gs_kind)7, 2, &res), GAME_EINVAL);
+    /* básico has no margin to solve for. */
+    gs_solution sol;
+    char err[GAME_ERRLEN] = "";
+    assert_int_equal(gs_solve(gm, &q, 0, &sol, err), GAME_EINVAL);
+    assert_non_null(strstr(err, "two-player"));
+    game_free(gm);
     /* The start is symmetric: everyone's estimate is the same. */
     basico_estimate(&r, &p, v);
     assert_float_equal(v[0], v[3], 1e-12);

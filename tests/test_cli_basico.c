@@ -176,7 +176,8 @@ static void test_usage_errors(void **state)
     expect_usage_error("match --rules basico:players=5 random greedy", "sowzero match: --rules 'basico:players=5'");
     expect_usage_error("match --rules basico:players=3,pits=5 random greedy", "--rules 'basico:players=3,pits=5'");
     expect_usage_error("match --rules basico:players=3,pits=4 foo random greedy", "unknown kind 'foo'");
-    expect_usage_error("match --rules basico:players=3,pits=4 ab:depth=3 random", "unknown kind 'ab' for basico");
+    expect_usage_error("match --rules basico:players=3,pits=4 ab:depth=3 random", "ab is for two-player games");
+    expect_usage_error("match --rules basico:players=3,pits=4 alphabeta random", "unknown kind 'alphabeta' for basico");
     expect_usage_error("match --rules basico:players=3,pits=4 maxn:dept=2 random",
                        "unknown key 'dept' for maxn (keys: depth, seed)");
     expect_usage_error("match --rules basico:players=4,pits=4 random greedy random",

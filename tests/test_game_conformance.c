@@ -58,6 +58,16 @@ static void test_registry(void **state)
         assert_non_null(k->examples);
         assert_non_null(k->examples[0]);
         assert_true(k->rules_size <= GAME_RULES_MAX);
+        /* Every rules key appears in the canonical spec. */
+        assert_non_null(k->rule_keys);
+        game *g = game_create(k->name, err);
+        assert_non_null(g);
+        for (const char *const *key = k->rule_keys; *key; key++) {
+            char pat[64];
+            snprintf(pat, sizeof pat, "%s=", *key);
+            assert_non_null(strstr(game_spec(g), pat));
+        }
+        game_free(g);
         /* The default first: the bare name. */
         assert_string_equal(k->examples[0], k->name);
         err[0] = 0;

@@ -1,7 +1,8 @@
 /* test_mcts_mp.c — the multi-player PUCT search (selfplay/mcts_mp.h) and básico self-play: forced first
  * places through extra-turn chains (checked against an independent exhaustive search in this file), vector
  * backup where the same player moves again, root-only noise, terminal leaves never evaluated, the rollout
- * evaluator, determinism, and the self-play samples (policy targets, mover-relative value vectors). */
+ * evaluator, determinism, and the self-play samples (policy targets, mover-relative value vectors) —
+ * all through the game interface, checked against oracles written on env/basico.h. */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
@@ -9,7 +10,8 @@
 #include <string.h>
 
 #include "env/basico.h"
-#include "selfplay/basico_selfplay.h"
+#include "env/game.h"
+#include "selfplay/game_selfplay.h"
 #include "selfplay/mcts_mp.h"
 #include "selfplay/replay.h"
 
@@ -21,6 +23,26 @@ static basico_rules rules(const char *spec)
     return r;
 }
 
+static game *G(const char *spec)
+{
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
+        fail_msg("%s: %s", spec, err);
+    return g;
+}
+
+/* The básico position p read through the game interface (the searches take game_pos). */
+static game_pos gp(const game *g, const basico_rules *r, const basico_pos *p)
+{
+    char s[GAME_POS_STR], err[GAME_ERRLEN];
+    game_pos q;
+    basico_pos_format(r, p, s, sizeof s);
+    if (game_pos_parse(g, s, &q, err) != GAME_OK)
+        fail_msg("'%s': %s", s, err);
+    return q;
+}
+
 /* ---- a fake evaluator that counts what it sees ---- */
 
 typedef struct {
@@ -28,16 +50,17 @@ typedef struct {
     int positions, saw_over, favour;   /* favour: the player whose value entry is +1 (others −1), or −1: 0 */
 } fake_eval;
 
-static int fake_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *prior, float *value)
+static int fake_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
 {
     fake_eval *f = (fake_eval *)e;
+    const int m = game_moves(e->game), np = game_players(e->game);
     for (int i = 0; i < n; i++) {
         f->positions++;
-        f->saw_over |= pos[i].over || basico_legal(&e->rules, &pos[i]) == 0;
-        for (int k = 0; k < e->rules.pits; k++)
-            prior[i * e->rules.pits + k] = 1.0f;
-        for (int q = 0; q < e->rules.players; q++)
-            value[i * e->rules.players + q] = f->favour < 0 ? 0.0f : q == f->favour ? 1.0f : -1.0f;
+        f->saw_over |= pos[i].over || game_legal(e->game, &pos[i]) == 0;
+        for (int k = 0; k < m; k++)
+            prior[i * m + k] = 1.0f;
+        for (int q = 0; q < np; q++)
+            value[i * np + q] = f->favour < 0 ? 0.0f : q == f->favour ? 1.0f : -1.0f;
     }
     e->positions += (uint64_t)n;
     return MCTS_OK;
@@ -45,10 +68,10 @@ static int fake_evaluate(mcts_mp_eval *e, const basico_pos *pos, int n, float *p
 
 static void fake_destroy(mcts_mp_eval *e) { (void)e; }
 
-static void fake_init(fake_eval *f, const basico_rules *r, int favour)
+static void fake_init(fake_eval *f, const game *g, int favour)
 {
     memset(f, 0, sizeof *f);
-    f->base = (mcts_mp_eval){.evaluate = fake_evaluate, .destroy = fake_destroy, .rules = *r, .max_batch = 64};
+    f->base = (mcts_mp_eval){.evaluate = fake_evaluate, .destroy = fake_destroy, .game = g, .max_batch = 64};
     f->favour = favour;
 }
 
@@ -94,10 +117,11 @@ static void test_forced_first_place(void **state)
 {
     (void)state;
     basico_rules r = rules("basico:players=3,pits=4");
+    game *gm = G("basico:players=3,pits=4");
     mcts_rng g;
     mcts_rng_seed(&g, 7);
     char err[MCTS_ERRLEN];
-    mcts_mp_eval *ev = mcts_mp_eval_rollout_create(&r, 1, 8, 1, err);
+    mcts_mp_eval *ev = mcts_mp_eval_rollout_create(gm, 1, 8, 1, err);
     assert_non_null(ev);
     mcts_config c = search_cfg(400);
     int found = 0, chains = 0;
@@ -111,7 +135,8 @@ static void test_forced_first_place(void **state)
                 trap |= (legal >> k & 1u) && !move_finishes(&r, &p, k);
             if (p.n_left == 0 && trap && can_finish_this_turn(&r, &p, 0)) {
                 mcts_mp_result res;
-                assert_int_equal(mcts_mp_search(&r, &p, &c, ev, 3, &res, err), MCTS_OK);
+                game_pos q0 = gp(gm, &r, &p);
+                assert_int_equal(mcts_mp_search(gm, &q0, &c, ev, 3, &res, err), MCTS_OK);
                 assert_true(move_finishes(&r, &p, res.move));
                 assert_int_equal(res.won, 1);
                 assert_true(res.root_visits < 400); /* it stopped once the first place was certain */
@@ -131,6 +156,7 @@ static void test_forced_first_place(void **state)
     assert_true(found >= 12);
     assert_true(chains >= 1);
     mcts_mp_eval_free(ev);
+    game_free(gm);
 }
 
 /* Backup adds one vector everywhere: at every node W has visits × the fake's constant vector, including
@@ -143,15 +169,17 @@ static void test_vector_backup_across_extra_turns(void **state)
     char err[KALAH_ERRLEN];
     /* player 0's d lands in its own store: an extra sowing */
     assert_int_equal(basico_pos_parse("2,3,1,1,0,4,4,4,4,0,4,4,4,4,0 0", &r, &p, err), BASICO_OK);
+    game *gm = G("basico:players=3,pits=4");
+    game_pos gpos = gp(gm, &r, &p);
     fake_eval f;
-    fake_init(&f, &r, 1);
+    fake_init(&f, gm, 1);
     mcts_config c = search_cfg(300);
     c.solver = 0;
-    mcts_mp_tree *t = mcts_mp_tree_create(&r, &c, 1, err);
+    mcts_mp_tree *t = mcts_mp_tree_create(gm, &c, 1, err);
     assert_non_null(t);
-    mcts_mp_set_root(t, &p);
+    mcts_mp_set_root(t, &gpos);
     while (!mcts_mp_done(t)) {
-        basico_pos leaf;
+        game_pos leaf;
         float prior[4], value[3];
         int h = mcts_mp_select(t, &leaf);
         if (h < 0)
@@ -184,23 +212,24 @@ static void test_vector_backup_across_extra_turns(void **state)
     assert_int_equal(di.mover, 0);
     assert_true(di.visits > 0 && di.w[0] < 0 && di.w[1] > 0);
     mcts_mp_tree_free(t);
+    game_free(gm);
 }
 
 static void test_noise_root_only_and_no_terminal_evals(void **state)
 {
     (void)state;
-    basico_rules r = rules("basico:players=4,pits=4,seeds=3");
+    game *gm = G("basico:players=4,pits=4,seeds=3");
     fake_eval f;
-    fake_init(&f, &r, -1);
+    fake_init(&f, gm, -1);
     mcts_config c = mcts_config_default();
     c.sims = 2000;
     c.dirichlet_eps = 0.5;
     char err[KALAH_ERRLEN];
-    mcts_mp_tree *t = mcts_mp_tree_create(&r, &c, 5, err);
+    mcts_mp_tree *t = mcts_mp_tree_create(gm, &c, 5, err);
     assert_non_null(t);
     for (int move = 0; move < 3; move++) {
         while (!mcts_mp_done(t)) {
-            basico_pos leaf;
+            game_pos leaf;
             float prior[4], value[4];
             int h = mcts_mp_select(t, &leaf);
             if (h < 0)
@@ -225,7 +254,7 @@ static void test_noise_root_only_and_no_terminal_evals(void **state)
         assert_true(noisy);
         float pi[4];
         assert_int_equal(mcts_mp_policy(t, 1.0, pi), MCTS_OK);
-        unsigned legal = basico_legal(&r, mcts_mp_root_pos(t));
+        unsigned legal = game_legal(gm, mcts_mp_root_pos(t));
         float sum = 0;
         for (int k = 0; k < 4; k++) {
             sum += pi[k];
@@ -238,6 +267,7 @@ static void test_noise_root_only_and_no_terminal_evals(void **state)
     assert_int_equal(f.saw_over, 0);
     assert_true(f.positions > 1000);
     mcts_mp_tree_free(t);
+    game_free(gm);
 }
 
 static void test_rollouts_and_determinism(void **state)
@@ -249,33 +279,37 @@ static void test_rollouts_and_determinism(void **state)
     /* player 0 has finished first: every playout gives it +1, and the others 0 and −1 */
     assert_int_equal(basico_pos_parse("-,-,-,-,-,4,4,4,4,0,4,4,4,4,0 1 0f", &r, &p, (char[KALAH_ERRLEN]){0}),
                      BASICO_OK);
-    mcts_mp_eval *ev = mcts_mp_eval_rollout_create(&r, 64, 4, 9, err);
+    game *gm = G("basico:players=3,pits=4");
+    game_pos gpos = gp(gm, &r, &p);
+    mcts_mp_eval *ev = mcts_mp_eval_rollout_create(gm, 64, 4, 9, err);
     assert_non_null(ev);
     float prior[4], value[3];
-    assert_int_equal(ev->evaluate(ev, &p, 1, prior, value), MCTS_OK);
+    assert_int_equal(ev->evaluate(ev, &gpos, 1, prior, value), MCTS_OK);
     assert_true(value[0] == 1.0f);
     assert_true(value[1] < 1.0f && value[2] < 1.0f && value[1] > -1.0f && value[2] > -1.0f);
     assert_true(fabsf(value[1] + value[2] + 1.0f) < 1e-5f); /* second and third place: 0 and −1 per game */
     /* same seed, same search; rollouts, batched leaves with virtual loss */
     mcts_config c = search_cfg(300);
     c.leaves_per_game = 4;
-    basico_start(&r, &p);
+    game_start(gm, &gpos);
     mcts_mp_result a, b;
-    assert_int_equal(mcts_mp_search(&r, &p, &c, ev, 11, &a, err), MCTS_OK);
-    assert_int_equal(mcts_mp_search(&r, &p, &c, ev, 11, &b, err), MCTS_OK);
+    assert_int_equal(mcts_mp_search(gm, &gpos, &c, ev, 11, &a, err), MCTS_OK);
+    assert_int_equal(mcts_mp_search(gm, &gpos, &c, ev, 11, &b, err), MCTS_OK);
     assert_memory_equal(a.visits, b.visits, sizeof a.visits);
     assert_int_equal(a.move, b.move);
     assert_true(a.root_visits >= 300);
-    basico_pos over = p;
+    game_pos over = gpos;
     over.over = 1;
-    assert_int_equal(mcts_mp_search(&r, &over, &c, ev, 1, &a, err), MCTS_EOVER);
+    assert_int_equal(mcts_mp_search(gm, &over, &c, ev, 1, &a, err), MCTS_EOVER);
     mcts_mp_eval_free(ev);
+    game_free(gm);
 }
 
 static void test_selfplay_samples(void **state)
 {
     (void)state;
     basico_rules r = rules("basico:players=3,pits=4");
+    game *gm = G("basico:players=3,pits=4");
     char err[MCTS_ERRLEN];
     selfplay_config sc = selfplay_config_default();
     sc.games = 12;
@@ -285,11 +319,11 @@ static void test_selfplay_samples(void **state)
     mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
     const int dim = basico_encode_dim(&r), m = r.pits, np = r.players;
     replay_buffer *rb[2];
-    basico_selfplay_stats st[2];
+    game_selfplay_stats st[2];
     for (int run = 0; run < 2; run++) {
         rb[run] = replay_create(dim, m, np, 100000, err);
         assert_non_null(rb[run]);
-        assert_int_equal(basico_selfplay_run(&r, &sc, &mc, &ef, rb[run], 42, &st[run], err), MCTS_OK);
+        assert_int_equal(game_selfplay_run(gm, &sc, &mc, &ef, rb[run], 42, &st[run], err), MCTS_OK);
         assert_int_equal(st[run].games, 12);
         assert_int_equal(replay_size(rb[run]), st[run].samples);
         uint64_t firsts = 0;
@@ -337,18 +371,19 @@ static void test_selfplay_samples(void **state)
     /* two threads: the same number of games, every sample well formed (checked above for one thread) */
     sc.threads = 2;
     replay_buffer *rb2 = replay_create(dim, m, np, 100000, err);
-    basico_selfplay_stats s2;
-    assert_int_equal(basico_selfplay_run(&r, &sc, &mc, &ef, rb2, 42, &s2, err), MCTS_OK);
+    game_selfplay_stats s2;
+    assert_int_equal(game_selfplay_run(gm, &sc, &mc, &ef, rb2, 42, &s2, err), MCTS_OK);
     assert_int_equal(s2.games, 12);
     assert_int_equal(replay_size(rb2), s2.samples);
     /* a buffer of the wrong shape is refused with a message */
     replay_buffer *bad = replay_create(dim, m, 1, 10, err);
-    assert_int_equal(basico_selfplay_run(&r, &sc, &mc, &ef, bad, 1, NULL, err), MCTS_EINVAL);
+    assert_int_equal(game_selfplay_run(gm, &sc, &mc, &ef, bad, 1, NULL, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "n_value"));
     replay_free(bad);
     replay_free(rb2);
     replay_free(rb[0]);
     replay_free(rb[1]);
+    game_free(gm);
 }
 
 static void test_capped_game_score(void **state)
@@ -359,11 +394,14 @@ static void test_capped_game_score(void **state)
     char err[KALAH_ERRLEN];
     /* player 0 finished first; 1 and 3 have 3 stones left, 2 has 5: places 2, 2, 4 */
     assert_int_equal(basico_pos_parse("-,-,-,-,-,2,1,0,0,0,1,1,1,2,0,3,0,0,0,0 1 0f", &r, &p, err), BASICO_OK);
-    float v[4];
-    basico_selfplay_score(&r, &p, v);
-    assert_true(v[0] == 1.0f);
-    assert_true(fabsf(v[1] - 1.0f / 3.0f) < 1e-6f && fabsf(v[3] - 1.0f / 3.0f) < 1e-6f);
-    assert_true(v[2] == -1.0f);
+    game *gm = G("basico:players=4,pits=4,seeds=3");
+    game_pos q = gp(gm, &r, &p);
+    double v[4];
+    game_stopped_values(gm, &q, v);
+    assert_true(v[0] == 1.0);
+    assert_true(fabs(v[1] - 1.0 / 3.0) < 1e-12 && fabs(v[3] - 1.0 / 3.0) < 1e-12);
+    assert_true(v[2] == -1.0);
+    game_free(gm);
 }
 
 int main(void)

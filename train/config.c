@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "eval/agent.h"
-#include "eval/basico_agent.h"
+#include "eval/game_agent.h"
 #include "train/config_keys.h"
 
 void cfg_defaults(cfg_config *c)
@@ -524,6 +524,42 @@ static void key_of_message(const char *msg, const char *fb_section, const char *
     }
 }
 
+/* rules.spec: the game it names; kalah and basico are read into their fields (their own paths), any other
+ * game becomes CFG_GAME_SPEC. The other [rules] keys must not be given with it. 0, or -1 with the message. */
+static int spec_to_fields(cfg_config *c, char *err)
+{
+    static const char *const others[] = {"game", "pits", "seeds", "players", "full_ranking", "capture", "end",
+                                         "max_sows", NULL};
+    for (int i = 0; others[i]; i++) {
+        char k[48];
+        snprintf(k, sizeof k, "rules.%s", others[i]);
+        if (cfg_was_set(c, k))
+            return check_fail(c, err, "rules", others[i],
+                              "rules.%s: the rules are given by rules.spec; remove one or the other", others[i]);
+    }
+    char gerr[GAME_ERRLEN];
+    game *g = game_create(c->spec, gerr);
+    if (!g)
+        return check_fail(c, err, "rules", "spec", "rules.spec: %s", gerr);
+    const char *name = game_name(g);
+    int rc = 0;
+    if (!strcmp(name, "kalah")) {
+        c->game = CFG_GAME_KALAH;
+        c->rules = *(const kalah_rules *)game_rules(g);
+    } else if (!strcmp(name, "basico")) {
+        const basico_rules *b = game_rules(g);
+        c->game = CFG_GAME_BASICO;
+        c->players = b->players;
+        c->rules.pits = b->pits;
+        c->rules.seeds = b->seeds;
+        c->full_ranking = b->full_ranking;
+    } else {
+        c->game = CFG_GAME_SPEC;
+    }
+    game_free(g);
+    return rc;
+}
+
 int cfg_finish(cfg_config *c, char *err)
 {
     for (int i = 0; i < cfg_nkeys; i++)
@@ -532,6 +568,8 @@ int cfg_finish(cfg_config *c, char *err)
                               "missing required key %s.%s (add it under [%s])", cfg_keys[i].section,
                               cfg_keys[i].key, cfg_keys[i].section);
     char msg[NN_ERRLEN + AGENT_ERRLEN], sec[32], key[32];
+    if (c->spec[0] && spec_to_fields(c, err))
+        return -1;
     const int basico = c->game == CFG_GAME_BASICO;
     static const char *const kalah_only[] = {"capture", "end", "max_sows"}, *const basico_only[] = {
         "players", "full_ranking"};
@@ -549,7 +587,30 @@ int cfg_finish(cfg_config *c, char *err)
             return check_fail(c, err, "rules", basico_only[i],
                               "rules.%s applies to game = basico only (set rules.game = basico)", basico_only[i]);
     }
-    if (basico) {
+    if (c->game == CFG_GAME_SPEC) { /* any other game: the net's shape from the game interface */
+        game *g = game_create(c->spec, NULL); /* spec_to_fields accepted it */
+        if (!g)
+            return check_fail(c, err, "rules", "spec", "rules.spec: out of memory");
+        const int np = game_players(g), margin = game_has_margin(g);
+        c->net.input_dim = game_encode_dim(g);
+        c->net.n_policy = game_moves(g);
+        c->net.n_value = game_value_dim(g);
+        game_free(g);
+        if (c->net.margin_head && !margin) {
+            if (cfg_was_set(c, "net.margin_head"))
+                return check_fail(c, err, "net", "margin_head",
+                                  "net.margin_head: this game has no final margin to predict; set false");
+            c->net.margin_head = 0;
+        }
+        if (!cfg_was_set(c, "eval.opponents")) { /* the Kalah default (ab:depth=4) is Kalah's agent */
+            c->eval.n_opponents = 1;
+            strcpy(c->eval.opponents[0], "greedy");
+        }
+        if (c->eval.games % np || c->eval.final_games % np)
+            return check_fail(c, err, "eval", c->eval.games % np ? "games" : "final_games",
+                              "eval.%s must be a multiple of the players (%d: the trained agent takes each seat "
+                              "equally often)", c->eval.games % np ? "games" : "final_games", np);
+    } else if (basico) {
         c->basico = (basico_rules){.players = c->players, .pits = c->rules.pits, .seeds = c->rules.seeds,
                                    .full_ranking = c->full_ranking};
         if (basico_rules_check(&c->basico, msg) != BASICO_OK)
@@ -605,19 +666,22 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->train.min_replay > c->train.replay_window)
         return check_fail(c, err, "train", "min_replay", "train.min_replay (%d) exceeds train.replay_window (%d)",
                           c->train.min_replay, c->train.replay_window);
-    if (c->eval.games % 2 && !basico)
+    if (c->eval.games % 2 && c->game == CFG_GAME_KALAH)
         return check_fail(c, err, "eval", "games", "eval.games must be even (colour-swapped pairs), got %d",
                           c->eval.games);
-    if ((c->eval.final_games % 2 && !basico) || c->eval.final_games == 1)
+    if ((c->eval.final_games % 2 && c->game == CFG_GAME_KALAH) || c->eval.final_games == 1)
         return check_fail(c, err, "eval", "final_games",
                           "eval.final_games must be 0 or even (colour-swapped pairs), got %d", c->eval.final_games);
     for (int i = 0; i < c->eval.n_opponents; i++) {
         char aerr[AGENT_ERRLEN];
-        if (basico) {
-            basico_agent *a = basico_agent_create(c->eval.opponents[i], &c->basico, aerr);
+        if (c->game != CFG_GAME_KALAH) { /* every other game: the generic agents */
+            char spec[GAME_SPEC_MAX], gerr[GAME_ERRLEN];
+            game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), gerr);
+            game_agent *a = g ? game_agent_create(c->eval.opponents[i], g, aerr) : NULL;
+            game_agent_free(a);
+            game_free(g);
             if (!a)
-                return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
-            basico_agent_free(a);
+                return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", g ? aerr : gerr);
             continue;
         }
         agent *a = agent_create(c->eval.opponents[i], &c->rules, aerr);
@@ -647,5 +711,11 @@ int cfg_finish(cfg_config *c, char *err)
 
 char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n)
 {
+    if (c->game == CFG_GAME_SPEC) { /* the canonical form, as nets record it (game_spec) */
+        game *g = game_create(c->spec, NULL);
+        snprintf(buf, n, "%s", g ? game_spec(g) : c->spec);
+        game_free(g);
+        return buf;
+    }
     return c->game == CFG_GAME_BASICO ? basico_rules_format(&c->basico, buf, n) : kalah_rules_format(&c->rules, buf, n);
 }

@@ -38,6 +38,7 @@
 #include <stdio.h>
 
 #include "env/basico.h"
+#include "env/game.h"
 #include "env/kalah.h"
 #include "nn/net.h"
 #include "nn/optim.h"
@@ -87,7 +88,10 @@ typedef struct {
 } cfg_run;
 
 /* [rules] game: which game the run trains. */
-typedef enum { CFG_GAME_KALAH = 0, CFG_GAME_BASICO = 1 } cfg_game;
+/* CFG_GAME_SPEC: any other registered game (env/game.h), given whole as rules.spec; it trains through the
+ * generic stack (selfplay/game_selfplay.h, eval/game_match.h). A rules.spec naming kalah or basico is read
+ * into the fields below instead, so those games keep their own paths. */
+typedef enum { CFG_GAME_KALAH = 0, CFG_GAME_BASICO = 1, CFG_GAME_SPEC = 2 } cfg_game;
 
 typedef struct {
     int game;                 /* cfg_game */
@@ -95,6 +99,7 @@ typedef struct {
     int players;              /* game = basico: 2..4 */
     int full_ranking;         /* game = basico: 0/1 */
     basico_rules basico;      /* game = basico: filled by cfg_finish from pits, seeds, players, full_ranking */
+    char spec[GAME_SPEC_MAX]; /* rules.spec as given ("" = the keys above) */
     nn_config net;            /* input_dim, n_policy: filled by cfg_finish from the rules */
     mcts_config mcts;
     selfplay_config selfplay;

@@ -43,6 +43,11 @@ const cfg_key cfg_keys[] = {
       "mover-empty: it ends when the player to move has no seeds, the other player sweeps."),
     I("rules", "max_sows", rules.max_sows, 0, 65535, "kalah only. 0 = no limit; else the game ends (with the sweep) after "
       "that many sowings in total."),
+    {"rules", "spec", CK_STR, F(spec), 0, 0, 0, 0, NULL, GAME_SPEC_MAX, 0,
+     "Instead of the keys above: the whole rules spec of any registered game (env/games.def), e.g. "
+     "congklak:pits=7,seeds=7 or oware:grand_slam=nocapture,max_sows=300 (the game's keys as on the command "
+     "line); then no other [rules] key may be given. Games other than kalah and basico train through the "
+     "generic self-play and evaluation (empty: use the keys above)."},
 
     /* ---- [net] (nn/net.h) ---- */
     {"net", "hidden", CK_HIDDEN, F(net), 1, 4096, 0, 0, NULL, 0, 0,
@@ -53,7 +58,8 @@ const cfg_key cfg_keys[] = {
       "block)."),
     B("net", "margin_head", net.margin_head,
       "An auxiliary head predicting the final store margin (weighted by train.margin_weight); it gives the "
-      "trunk a denser signal than the win/draw/loss value alone. kalah only (basico: false)."),
+      "trunk a denser signal than the win/draw/loss value alone. Games with a final margin only (kalah, "
+      "and congklak and oware through rules.spec; basico: false)."),
     {"net", "activation", CK_STR, F(net.activation), 1, 0, 0, 0, NULL, sizeof(((nn_config *)0)->activation), 0,
      "Hidden activation; only relu is implemented."},
 

@@ -138,6 +138,8 @@ static int applies(const cfg_config *c, const cfg_key *k)
                              *const basico_only[] = {"players", "full_ranking", NULL};
     if (strcmp(k->section, "rules"))
         return 1;
+    if (c->game == CFG_GAME_SPEC || !strcmp(k->key, "spec")) /* rules.spec stands alone */
+        return c->game == CFG_GAME_SPEC && !strcmp(k->key, "spec");
     const char *const *other = c->game == CFG_GAME_BASICO ? kalah_only : basico_only;
     for (int i = 0; other[i]; i++)
         if (!strcmp(k->key, other[i]))

@@ -16,7 +16,7 @@
 #endif
 
 #include "nn/h5io.h"
-#include "selfplay/basico_selfplay.h"
+#include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
 #include "train/plot.h"
 #include "train/rundir.h"
@@ -112,7 +112,7 @@ static int setup(trainer *t, char *err)
     const cfg_config *c = t->cfg;
     char nerr[NN_ERRLEN + MCTS_ERRLEN];
     cfg_rules_spec(c, t->rules_spec, sizeof t->rules_spec);
-    t->encoding = c->game == CFG_GAME_BASICO ? BASICO_ENCODING_NAME : KALAH_ENCODING_NAME;
+    t->encoding = game_kind_find(t->rules_spec)->encoding_name; /* cfg_check accepted the game */
     t->net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
     if (!t->net) {
         train_err(err, "cannot create the net: %s", nerr);
@@ -393,10 +393,14 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     nn_set_blas_threads(1);
     uint64_t sp_seed = train_seed(c->run.seed, 3, (uint64_t)it);
     int sp_rc;
-    if (c->game == CFG_GAME_BASICO) {
+    if (c->game != CFG_GAME_KALAH) { /* every other game: the generic self-play of the game interface */
+        char gerr[GAME_ERRLEN];
+        game *g = game_create(t->rules_spec, gerr);
         mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(t->net);
-        basico_selfplay_stats bs;
-        sp_rc = basico_selfplay_run(&c->basico, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, &bs, serr);
+        game_selfplay_stats bs = {0};
+        sp_rc = g ? game_selfplay_run(g, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, &bs, serr)
+                  : (snprintf(serr, sizeof serr, "%s", gerr), MCTS_EINVAL);
+        game_free(g);
         st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
                               .positions_per_s = bs.positions_per_s};
     } else {

@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#include "eval/basico_match.h"
+#include "eval/game_match.h"
 #include "eval/match.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
@@ -19,35 +19,53 @@ int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t 
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
-/* Básico: the trained agent (spec 0) against a field of each opponent (basico_match.h, k = 2 plan). */
-static int evaluate_basico(trainer *t, const char *spec, int games, train_eval_result *res, double *mean,
-                           char *err)
+/* Every game but Kalah: the trained agent (spec 0) against a field of each opponent (game_match.h, k = 2
+ * plan; with two players, colour-swapped pairs). */
+static int evaluate_game(trainer *t, const char *spec, int games, train_eval_result *res, double *mean,
+                         char *err)
 {
     const cfg_config *c = t->cfg;
-    basico_match_config mc = basico_match_config_default();
+    char gerr[GAME_ERRLEN];
+    game *gm = game_create(t->rules_spec, gerr);
+    if (!gm) {
+        train_err(err, "evaluation: %s", gerr);
+        return TRAIN_EINVAL;
+    }
+    game_match_config mc = game_match_config_default();
     mc.games = games;
     mc.opening_plies = c->eval.opening_plies;
     mc.threads = c->eval.threads;
     mc.seed = train_seed(c->run.seed, 4, 0);
-    const int np = c->basico.players;
+    const int np = game_players(gm);
     double sum = 0;
     for (int k = 0; k < c->eval.n_opponents; k++) {
-        basico_match_result mr;
+        game_match_result mr;
         char merr[MATCH_ERRLEN];
         memset(&mr, 0, sizeof mr);
         const char *specs[2] = {spec, c->eval.opponents[k]};
-        int rc = basico_match_run(specs, 2, &c->basico, &mc, &mr, merr);
+        int rc = game_match_run(specs, 2, gm, &mc, &mr, merr);
         if (rc != MATCH_OK) {
-            basico_match_result_free(&mr);
+            game_match_result_free(&mr);
+            game_free(gm);
             train_err(err, "evaluation against %s failed: %s", c->eval.opponents[k], merr);
             return rc == MATCH_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;
         }
         train_eval_result *r = &res[k];
         memset(r, 0, sizeof *r);
         snprintf(r->opponent, sizeof r->opponent, "%s", c->eval.opponents[k]);
-        const basico_match_agent_stats *a = &mr.agent[0];
+        const game_match_agent_stats *a = &mr.agent[0];
         r->games = a->games;
         r->wins = a->firsts;
+        if (mr.duel) { /* two players: wins, draws and losses as Kalah's evaluation counts them */
+            r->wins = mr.two.all.wins;
+            r->draws = mr.two.all.draws;
+            r->losses = mr.two.all.losses;
+            for (int s = 0; s < 2; s++) {
+                r->seat_wins[s] = mr.two.seat[s].wins;
+                r->seat_draws[s] = mr.two.seat[s].draws;
+                r->seat_losses[s] = mr.two.seat[s].losses;
+            }
+        }
         r->score = a->mean_score;
         r->mean_place = a->mean_place;
         /* the spread of the trained agent's rank scores, game by game, for the interval */
@@ -56,7 +74,7 @@ static int evaluate_basico(trainer *t, const char *spec, int games, train_eval_r
             for (int s = 0; s < np; s++) {
                 if (mr.game[g].agent[s] != 0)
                     continue;
-                double x = (double)(np - mr.game[g].place[s]) / (double)(np - 1);
+                double x = (mr.game[g].value[s] + 1.0) / 2.0; /* the mean_score of game_match.h */
                 ss += (x - r->score) * (x - r->score);
                 seat_sum[s > 0] += x;
                 r->seat_games[s > 0]++;
@@ -68,8 +86,9 @@ static int evaluate_basico(trainer *t, const char *spec, int games, train_eval_r
         for (int s = 0; s < 2; s++)
             r->seat_score[s] = r->seat_games[s] ? seat_sum[s] / r->seat_games[s] : 0.0;
         sum += r->score;
-        basico_match_result_free(&mr);
+        game_match_result_free(&mr);
     }
+    game_free(gm);
     *mean = c->eval.n_opponents ? sum / c->eval.n_opponents : 0;
     return TRAIN_OK;
 }
@@ -84,8 +103,8 @@ int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, 
                  t->dir);
         return TRAIN_EINVAL;
     }
-    if (c->game == CFG_GAME_BASICO)
-        return evaluate_basico(t, spec, games, res, mean, err);
+    if (c->game != CFG_GAME_KALAH)
+        return evaluate_game(t, spec, games, res, mean, err);
     match_config mc = match_config_default();
     mc.games = games;
     mc.opening_plies = c->eval.opening_plies;

@@ -1,29 +1,31 @@
-/* basico_agent.c — Mancala básico agents: spec parsing and the six kinds (contract in basico_agent.h). */
-#include "eval/basico_agent.h"
+/* game_agent.c — the agents of every game: spec parsing and the eight kinds (contract in game_agent.h). */
+#include "eval/game_agent.h"
 #include "env/errbuf.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eval/agent_impl.h"     /* agent_args and its key=value helpers, SplitMix64 */
-#include "eval/basico_search.h"
+#include "eval/game_search.h"
 #include "nn/h5io.h"
 #include "selfplay/mcts_mp.h"
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
-typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_MCTS, K_AZ } kind_id;
+typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ } kind_id;
 
-struct basico_agent {
+struct game_agent {
     kind_id kind;
     const char *kind_name;
     char *spec;
-    basico_rules rules;
+    const game *g;      /* borrowed */
     uint64_t seed;      /* from the spec */
     uint64_t game_seed; /* mix of the spec seed and the current game's seed */
     uint64_t rng;       /* random: SplitMix64 state of this game */
-    int depth;          /* maxn, paranoid */
+    int depth;          /* maxn, paranoid, ab */
+    long long nodes;    /* solve: node budget */
     mcts_config cfg;    /* mcts, az */
     int raw;            /* az with sims=0 */
     mcts_mp_eval *ev;   /* mcts, az */
@@ -37,15 +39,17 @@ static const agent_kind_desc kinds[] = {
     {"greedy", "seed"},
     {"maxn", "depth, seed"},
     {"paranoid", "depth, seed"},
+    {"ab", "depth, seed"},
+    {"solve", "nodes, seed"},
     {"mcts", "sims, rollouts, c_puct, solver, seed"},
     {"az", "net, sims, c_puct, fpu, batch, seed"},
 };
-#define KIND_LIST "random, greedy, maxn, paranoid, mcts, az"
+#define KIND_LIST "random, greedy, maxn, paranoid, ab, solve, mcts, az"
 
 /* ---- the kinds' constructors ---- */
 
 /* sims (min_sims..), c_puct, and the evaluation settings: no noise, no temperature, one leaf at a time. */
-static int tree_config(basico_agent *a, agent_args *args, long long default_sims, long long min_sims, char *err)
+static int tree_config(game_agent *a, agent_args *args, long long default_sims, long long min_sims, char *err)
 {
     a->cfg = mcts_config_default();
     long long sims = default_sims;
@@ -62,7 +66,7 @@ static int tree_config(basico_agent *a, agent_args *args, long long default_sims
     return 0;
 }
 
-static int check_cfg(basico_agent *a, char *err)
+static int check_cfg(game_agent *a, char *err)
 {
     char merr[MCTS_ERRLEN];
     if (mcts_config_check(&a->cfg, merr) != MCTS_OK) {
@@ -72,7 +76,7 @@ static int check_cfg(basico_agent *a, char *err)
     return 0;
 }
 
-static int init_mcts(basico_agent *a, agent_args *args, char *err)
+static int init_mcts(game_agent *a, agent_args *args, char *err)
 {
     long long rollouts = 1, solver;
     if (tree_config(a, args, 800, 1, err))
@@ -85,14 +89,14 @@ static int init_mcts(basico_agent *a, agent_args *args, char *err)
     if (check_cfg(a, err))
         return -1;
     char merr[MCTS_ERRLEN];
-    if (!(a->ev = mcts_mp_eval_rollout_create(&a->rules, (int)rollouts, 1, a->seed, merr))) {
+    if (!(a->ev = mcts_mp_eval_rollout_create(a->g, (int)rollouts, 1, a->seed, merr))) {
         set_err(err, "agent '%s': %s", a->spec, merr);
         return -1;
     }
     return 0;
 }
 
-static int init_az(basico_agent *a, agent_args *args, char *err)
+static int init_az(game_agent *a, agent_args *args, char *err)
 {
     const char *path = agent_arg_str(args, "net");
     if (!path) {
@@ -110,39 +114,30 @@ static int init_az(basico_agent *a, agent_args *args, char *err)
     a->cfg.leaves_per_game = (int)batch;
     if (check_cfg(a, err))
         return -1;
-    char rules[128], nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
+    char nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
     nn_file_info info;
-    basico_rules_format(&a->rules, rules, sizeof rules);
-    if (nn_load(path, rules, &a->net, &info, nerr) != NN_OK) {
+    if (nn_load(path, game_spec(a->g), &a->net, &info, nerr) != NN_OK) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, nerr);
         return -1;
     }
-    if (strcmp(info.encoding, BASICO_ENCODING_NAME)) {
+    if (strcmp(info.encoding, game_encoding_name(a->g))) {
         set_err(err, "agent '%s': net=%s uses input encoding '%s', not '%s'", a->spec, path, info.encoding,
-                BASICO_ENCODING_NAME);
+                game_encoding_name(a->g));
         return -1;
     }
-    const nn_config *nc = nn_net_config(a->net);
-    if (nc->n_value != a->rules.players) {
-        set_err(err, "agent '%s': net=%s has n_value %d (value outputs), the game has %d players", a->spec, path,
-                nc->n_value, a->rules.players);
+    if (mcts_mp_net_check(a->net, a->g, merr) != MCTS_OK) {
+        set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
-    if (nc->input_dim != basico_encode_dim(&a->rules) || nc->n_policy != a->rules.pits) {
-        set_err(err, "agent '%s': net=%s has input_dim %d and n_policy %d, the rules need %d and %d", a->spec, path,
-                nc->input_dim, nc->n_policy, basico_encode_dim(&a->rules), a->rules.pits);
-        return -1;
-    }
-    if (!(a->ev = mcts_mp_eval_net_create(a->net, &a->rules, a->cfg.leaves_per_game, merr))) {
+    if (!(a->ev = mcts_mp_eval_net_create(a->net, a->g, a->cfg.leaves_per_game, merr))) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
     return 0;
 }
 
-basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char *err)
+game_agent *game_agent_create(const char *spec, const game *g, char *err)
 {
-    char rerr[KALAH_ERRLEN];
     if (!spec || !*spec) {
         set_err(err, "empty agent spec (" KIND_LIST ")");
         return NULL;
@@ -151,19 +146,29 @@ basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char 
         set_err(err, "agent spec longer than %d characters", AGENT_SPEC_MAX - 1);
         return NULL;
     }
-    if (basico_rules_check(r, rerr) != BASICO_OK) {
-        set_err(err, "agent '%s': bad rules: %s", spec, rerr);
+    if (!g) {
+        set_err(err, "agent '%s': no game", spec);
         return NULL;
     }
     char buf[AGENT_SPEC_MAX];
     strcpy(buf, spec);
     agent_args args;
-    static const char *const rules_keys[] = {"players", "pits", "seeds", "full_ranking", NULL};
-    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "for basico (" KIND_LIST ")",
-                              rules_keys, &args, err);
+    char unknown[96];
+    snprintf(unknown, sizeof unknown, "for %s (" KIND_LIST ")", game_name(g));
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), unknown,
+                              game_get_kind(g)->rule_keys, &args, err);
     if (kd < 0)
         return NULL;
-    basico_agent *a = calloc(1, sizeof *a);
+    if ((kd == K_AB || kd == K_SOLVE) && game_players(g) != 2) {
+        set_err(err, "agent '%s': %s is for two-player games; %s has %d players (use maxn or paranoid)", spec,
+                kinds[kd].name, game_spec(g), game_players(g));
+        return NULL;
+    }
+    if (kd == K_SOLVE && !game_has_margin(g)) {
+        set_err(err, "agent '%s': solve needs a final margin, which %s has not", spec, game_name(g));
+        return NULL;
+    }
+    game_agent *a = calloc(1, sizeof *a);
     if (!a || !(a->spec = strdup(spec))) {
         free(a);
         set_err(err, "out of memory");
@@ -171,17 +176,20 @@ basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char 
     }
     a->kind = (kind_id)kd;
     a->kind_name = kinds[kd].name;
-    a->rules = *r;
+    a->g = g;
     long long seed = 0, depth = 4;
+    a->nodes = 50000000;
     int bad = agent_arg_long(&args, "seed", 0, LLONG_MAX, &seed, err);
     a->seed = (uint64_t)seed;
     if (!bad) {
         switch ((kind_id)kd) {
         case K_MAXN:
         case K_PARANOID:
-            bad = agent_arg_long(&args, "depth", 1, 12, &depth, err); /* ~4x time per ply: 12 is minutes a move */
+        case K_AB:
+            bad = agent_arg_long(&args, "depth", 1, kd == K_AB ? 30 : 12, &depth, err); /* max^n: ~4x time per ply */
             a->depth = (int)depth;
             break;
+        case K_SOLVE: bad = agent_arg_long(&args, "nodes", 1000, 10000000000LL, &a->nodes, err); break;
         case K_MCTS: bad = init_mcts(a, &args, err); break;
         case K_AZ: bad = init_az(a, &args, err); break;
         default: break;
@@ -193,16 +201,16 @@ basico_agent *basico_agent_create(const char *spec, const basico_rules *r, char 
             bad = 1;
         }
     if (bad) {
-        basico_agent_free(a);
+        game_agent_free(a);
         return NULL;
     }
-    basico_pos start;
-    basico_start(r, &start);
-    basico_agent_new_game(a, &start, 0);
+    game_pos start;
+    game_start(g, &start);
+    game_agent_new_game(a, &start, 0);
     return a;
 }
 
-void basico_agent_free(basico_agent *a)
+void game_agent_free(game_agent *a)
 {
     if (!a)
         return;
@@ -212,57 +220,72 @@ void basico_agent_free(basico_agent *a)
     free(a);
 }
 
-const char *basico_agent_spec(const basico_agent *a) { return a->spec; }
-const char *basico_agent_kind(const basico_agent *a) { return a->kind_name; }
-const char *basico_agent_error(const basico_agent *a) { return a->err; }
+const char *game_agent_spec(const game_agent *a) { return a->spec; }
+const char *game_agent_kind(const game_agent *a) { return a->kind_name; }
+const char *game_agent_error(const game_agent *a) { return a->err; }
 
-void basico_agent_new_game(basico_agent *a, const basico_pos *start, uint64_t game_seed)
+void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed)
 {
     (void)start;
     a->game_seed = agent_mix(a->seed, game_seed);
     a->rng = a->game_seed;
 }
 
-void basico_agent_notify(basico_agent *a, const basico_pos *before, int move)
+void game_agent_notify(game_agent *a, const game_pos *before, int move)
 {
     (void)a, (void)before, (void)move;
 }
 
-/* A hash of everything that makes a position (cells, mover, who has left and how). */
-static uint64_t pos_hash(const basico_rules *r, const basico_pos *p)
+/* A hash of everything that makes a position (cells, mover, the game's extra state; not the ply). */
+static uint64_t pos_hash(const game_pos *p)
 {
-    uint64_t h = 0x62617369636fULL;
-    for (int i = 0; i < basico_cells(r) && i < BASICO_CELLS; i++)
-        h = agent_mix(h, p->cell[i]);
-    h = agent_mix(h, (uint64_t)p->to_move | (uint64_t)p->active << 8 | (uint64_t)p->n_left << 16);
-    for (int i = 0; i < p->n_left && i < BASICO_MAX_PLAYERS; i++)
-        h = agent_mix(h, (uint64_t)p->left[i] | (uint64_t)p->resigned[i] << 8);
+    uint64_t h = 0x62617369636fULL, w;
+    for (size_t i = 0; i < GAME_MAX_CELLS; i += 8) {
+        memcpy(&w, p->cell + i, 8);
+        h = agent_mix(h, w);
+    }
+    h = agent_mix(h, (uint64_t)p->to_move | (uint64_t)p->over << 8);
+    for (size_t i = 0; i < GAME_EXTRA; i += 8) {
+        memcpy(&w, p->extra + i, 8);
+        h = agent_mix(h, w);
+    }
     return h;
 }
 
 static int lowest_best(const float *x, unsigned legal, int pits)
 {
     int best = -1;
-    for (int k = 0; k < pits && k < BASICO_MAX_PITS; k++)
+    for (int k = 0; k < pits && k < GAME_MAX_MOVES; k++)
         if (legal & (1u << k) && (best < 0 || x[k] > x[best]))
             best = k;
     return best;
 }
 
-static int choose_tree(basico_agent *a, const basico_pos *p, int *move_out)
+/* One of the slots in mask, uniformly (multiply-shift, Lemire 2019, as agent_below). `draw_for_one`: draw
+ * even when there is one (random does, so its stream does not depend on how many moves were forced). */
+static int pick_uniform(game_agent *a, unsigned mask, int draw_for_one)
+{
+    unsigned n = (unsigned)__builtin_popcount(mask);
+    unsigned j = n == 1 && !draw_for_one ? 0 : (unsigned)(((agent_splitmix(&a->rng) >> 32) * (uint64_t)n) >> 32);
+    for (int k = 0;; k++)
+        if (mask & (1u << k) && j-- == 0)
+            return k;
+}
+
+static int choose_tree(game_agent *a, const game_pos *p, int *move_out)
 {
     char merr[MCTS_ERRLEN];
     if (a->raw) {
-        float prior[BASICO_MAX_PITS], value[BASICO_MAX_PLAYERS];
+        float prior[GAME_MAX_MOVES], value[GAME_MAX_PLAYERS];
         if (a->ev->evaluate(a->ev, p, 1, prior, value) != MCTS_OK) {
             set_err(a->err, "the net evaluation failed");
             return AGENT_EFAIL;
         }
-        *move_out = lowest_best(prior, basico_legal(&a->rules, p), a->rules.pits);
+        *move_out = lowest_best(prior, game_legal(a->g, p), game_moves(a->g));
         return AGENT_OK;
     }
     mcts_mp_result res;
-    int rc = mcts_mp_search(&a->rules, p, &a->cfg, a->ev, agent_mix(a->game_seed, pos_hash(&a->rules, p)), &res, merr);
+    int rc = mcts_mp_search(a->g, p, &a->cfg, a->ev, agent_mix(a->game_seed, pos_hash(p)), &res, merr);
     if (rc != MCTS_OK) {
         set_err(a->err, "search failed: %s", merr);
         return rc == MCTS_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
@@ -271,42 +294,44 @@ static int choose_tree(basico_agent *a, const basico_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-int basico_agent_choose(basico_agent *a, const basico_pos *p, int *move_out)
+int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
 {
     a->err[0] = 0;
-    unsigned legal = basico_legal(&a->rules, p);
+    unsigned legal = game_legal(a->g, p);
     if (p->over || !legal) {
         set_err(a->err, "the game is over");
         return AGENT_EOVER;
     }
     int rc = AGENT_OK;
     switch (a->kind) {
-    case K_RANDOM: {
-        unsigned n = (unsigned)__builtin_popcount(legal);
-        /* Multiply-shift (Lemire 2019), as agent_below. */
-        unsigned j = (unsigned)(((agent_splitmix(&a->rng) >> 32) * (uint64_t)n) >> 32);
-        for (int k = 0;; k++)
-            if (legal & (1u << k) && j-- == 0) {
-                *move_out = k;
-                break;
-            }
-        break;
-    }
-    case K_GREEDY: *move_out = basico_greedy_move(&a->rules, p); break;
+    case K_RANDOM: *move_out = pick_uniform(a, legal, 1); break;
+    case K_GREEDY: *move_out = pick_uniform(a, game_greedy(a->g, p), 0); break;
     case K_MAXN:
-    case K_PARANOID: {
-        bs_result res;
-        if (bs_search(&a->rules, p, a->kind == K_MAXN ? BS_MAXN : BS_PARANOID, a->depth, &res) != BASICO_OK) {
+    case K_PARANOID:
+    case K_AB: {
+        gs_result res;
+        if (gs_search(a->g, p, a->kind == K_MAXN ? GS_MAXN : GS_PARANOID, a->depth, &res) != GAME_OK) {
             set_err(a->err, "%s search failed", a->kind_name);
             return AGENT_EFAIL;
         }
         *move_out = res.move;
         break;
     }
+    case K_SOLVE: {
+        gs_solution sol;
+        char serr[GAME_ERRLEN];
+        int src = gs_solve(a->g, p, (uint64_t)a->nodes, &sol, serr);
+        if (src != GAME_OK) {
+            set_err(a->err, "%s", serr);
+            return src == GAME_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
+        }
+        *move_out = sol.move;
+        break;
+    }
     case K_MCTS:
     case K_AZ: rc = choose_tree(a, p, move_out); break;
     }
-    if (rc == AGENT_OK && (*move_out < 0 || *move_out >= a->rules.pits || !(legal & (1u << *move_out)))) {
+    if (rc == AGENT_OK && (*move_out < 0 || *move_out >= game_moves(a->g) || !(legal & (1u << *move_out)))) {
         set_err(a->err, "agent '%s' chose an illegal move (%d)", a->spec, *move_out);
         return AGENT_EFAIL;
     }

@@ -1,4 +1,5 @@
-/* basico_match.h — games of Mancala básico among 2–4 agents (basico_agent.h), in parallel (issue 8).
+/* game_match.h — games of any game of the game interface (env/game.h) among 2–4 agents (game_agent.h), in
+ * parallel (issue 8, made generic by issue 14; Kalah's own `match` keeps eval/match.h, its fast path).
  *
  * Seat plans (k agent specs, `players` seats; the game's seats are its players 0..players-1, 0 moving first):
  *   k == players      games come in groups of k! : game g of a group seats the agents in the (g mod k!)-th
@@ -9,18 +10,21 @@
  *                     (spec 0) takes seat j and copies of B (spec 1) fill the other seats, so A's seat rotates
  *                     0..players-1.
  * Any other k is MATCH_EINVAL. A group's games all start from the same opening: opening_plies uniformly random
- * sowings from the start (redrawn, up to 1000 times, while the game would end inside it; on boards so small
+ * moves from the start (redrawn, up to 1000 times, while the game would end inside it; on boards so small
  * that every draw ends early the opening stops before the ending sowing), drawn from (seed, group) only.
  * A last group may be partial (games need not be a multiple of the group size).
  *
- * Every game reseeds each seat's agent (basico_agent_new_game) from (seed, game, seat), so the results depend
+ * Every game reseeds each seat's agent (game_agent_new_game) from (seed, game, seat), so the results depend
  * on (specs, rules, games, opening_plies, seed) only — not on the thread count or scheduling.
  *
+ * Places come from the final values (game_values): a seat's place is 1 + the number of seats with a
+ * strictly higher value, so equal values share a place (1, 2, 2, 4; a two-player draw is 1, 1) — for
+ * básico exactly the places env/basico.h gives.
  * Statistics per agent, over the seats it filled (a B of the k = 2 plan fills players − 1 seats a game):
- *   mean_place   mean of the places (1 = first). A place shared by several players (full_ranking = 0: the
- *                non-winners with equal stones left) counts as the shared place number env/basico.h gives it
- *                (1, 2, 2, 4: both count 2), so a game's places sum to less than 1 + ... + players then.
- *   mean_score   mean rank score basico_rank_score = (players − place) / (players − 1), 1 = first.
+ *   mean_place   mean of the places (1 = first); a game's places sum to less than 1 + ... + players when
+ *                some are shared.
+ *   mean_score   mean of (value + 1) / 2: básico's rank score (players − place) / (players − 1); for two
+ *                players 1 a win, 1/2 a draw, 0 a loss.
  *   firsts       seats that took place 1; first_share adds 1/m for a first place shared by m seats (the
  *                present rules never share place 1 — the first finisher wins alone, or finishing order
  *                decides — so first_share == firsts today; the field keeps the sum of shares over agents
@@ -31,47 +35,49 @@
  * does (match_result_stats): a draw is a shared place.
  *
  * Records (cfg.keep_records): one text line per game, in game order, TAB-separated key=value fields:
- *   game=N  rules=RULES  seat0=SPEC ... seat{players-1}=SPEC  opening=K  moves=LETTERS  places=P0,P1,..  sows=S
- * RULES as basico_rules_format writes it; seatS the spec in seat S; moves the relative pits of the player to
- * move as letters a.. separated by single spaces, in order, the first K being the random opening (replay them
- * with basico_play from basico_start); places the final place of each seat. eval/record.h's format is
- * Kalah's (South/North, stores), hence this one. Specs holding a TAB or newline are refused with records.
+ *   game=N  rules=RULES  seat0=SPEC ... seat{players-1}=SPEC  opening=K  moves=MOVES  places=P0,P1,..  sows=S
+ * RULES the canonical spec (game_spec); seatS the spec in seat S; moves the moves in the game's notation
+ * (game_move_format: a.. for básico, a../A.. by side for the Kalah family) separated by single spaces, in
+ * order, the first K being the random opening (`sowzero replay --rules RULES MOVES...` replays them); places
+ * the final place of each seat; sows the plies of the game. Specs holding a TAB or newline are refused with
+ * records.
  *
- * Safety cap: a game still running after BASICO_MATCH_MAX_SOWS sowings stops the match with MATCH_EGAME. It
- * cannot happen under the rules as they are: a sowing either drops a stone in some store (stones never leave
- * a store, so at most S such sowings for S stones) or stays inside the mover's own row, moving stones towards
- * its store — which strictly raises the sum over players of the stones' pit indices, a number in
- * 0..S·(pits − 1) that only store sowings can lower. A game thus lasts at most S + (S + 1)·S·(pits − 1)
- * sowings (46,656 for 4 players × 6 pits × 4 stones).
+ * Safety cap: a game still running after GAME_MATCH_MAX_PLIES plies stops the match with MATCH_EGAME. It
+ * cannot happen under the rules as they are. Básico: a sowing either drops a stone in some store (stones
+ * never leave a store, so at most S such sowings for S stones) or stays inside the mover's own row, moving
+ * stones towards its store — which strictly raises the sum over players of the stones' pit indices, a
+ * number in 0..S·(pits − 1) that only store sowings can lower; a game thus lasts at most
+ * S + (S + 1)·S·(pits − 1) sowings (46,656 for 4 players × 6 pits × 4 stones). Kalah: the same argument with
+ * two stores. Games with cycles (Oware) end by their max_sows rule.
  *
  * Threads: each worker holds `players` agent instances (one per seat), all created by the calling thread
  * before the workers start (az reads HDF5). The progress callback runs under the runner's lock, one call at a
  * time, from whichever thread finished a game. Library code: no printing; MATCH_* codes (eval/match.h).
  */
-#ifndef SOWZERO_BASICO_MATCH_H
-#define SOWZERO_BASICO_MATCH_H
+#ifndef SOWZERO_GAME_MATCH_H
+#define SOWZERO_GAME_MATCH_H
 
 #include <stdint.h>
 
-#include "env/basico.h"
-#include "eval/basico_agent.h"
+#include "env/game.h"
+#include "eval/game_agent.h"
 #include "eval/match.h"   /* MATCH_* codes, MATCH_ERRLEN, match_result for the two-player statistics */
 
-#define BASICO_MATCH_MAX_AGENTS BASICO_MAX_PLAYERS
-#define BASICO_MATCH_MAX_SOWS 100000
+#define GAME_MATCH_MAX_AGENTS GAME_MAX_PLAYERS
+#define GAME_MATCH_MAX_PLIES 100000
 
 typedef struct {
     int games;           /* >= 1 */
     int opening_plies;   /* random sowings before the agents play, 0..1000 */
     int threads;         /* worker threads, >= 1 (capped at games) */
     uint64_t seed;       /* openings and agent reseeding */
-    int keep_records;    /* 1: fill basico_match_result.records */
+    int keep_records;    /* 1: fill game_match_result.records */
     void (*progress)(void *ud, int done, int total); /* may be NULL */
     void *progress_ud;
-} basico_match_config;
+} game_match_config;
 
 /* games 120 (a multiple of 2!, 3!, 4!, 3 and 4), opening_plies 2, threads 1, seed 1, no records, no callback. */
-basico_match_config basico_match_config_default(void);
+game_match_config game_match_config_default(void);
 
 typedef struct {
     int games;                            /* games it played */
@@ -80,45 +86,46 @@ typedef struct {
     double mean_place, mean_score;        /* see above */
     int firsts;                           /* seats that took place 1 */
     double first_share;                   /* sum of 1/m over them, m = seats sharing place 1 */
-    int seat_n[BASICO_MAX_PLAYERS];       /* seats taken in each seat position */
-    double seat_place[BASICO_MAX_PLAYERS];/* mean place in each seat position, 0 where never seated */
-} basico_match_agent_stats;
+    int seat_n[GAME_MAX_PLAYERS];       /* seats taken in each seat position */
+    double seat_place[GAME_MAX_PLAYERS];/* mean place in each seat position, 0 where never seated */
+} game_match_agent_stats;
 
 typedef struct {
-    uint8_t agent[BASICO_MAX_PLAYERS];    /* agent index in each seat */
-    uint8_t place[BASICO_MAX_PLAYERS];    /* final place of each seat */
-    int sows;                             /* sowings of the whole game, opening included */
-} basico_match_game;
+    uint8_t agent[GAME_MAX_PLAYERS];    /* agent index in each seat */
+    uint8_t place[GAME_MAX_PLAYERS];    /* final place of each seat (see above) */
+    float value[GAME_MAX_PLAYERS];      /* final value of each seat (game_values) */
+    int margin;                           /* final margin seat 0 − seat 1 (0 when the game has none) */
+    int sows;                             /* plies of the whole game, opening included */
+} game_match_game;
 
 typedef struct {
     int players, n_agents, games;
-    basico_match_agent_stats agent[BASICO_MATCH_MAX_AGENTS];
-    basico_match_game *game;              /* games entries, in game order (owned) */
+    game_match_agent_stats agent[GAME_MATCH_MAX_AGENTS];
+    game_match_game *game;              /* games entries, in game order (owned) */
     int duel;                             /* 1 when players == 2: `two` is filled */
     match_result two;                     /* A (agent 0) vs B: all, seat[s] = A in seat s, score, Elo, ... */
     double avg_sows;                      /* mean sowings per game */
     double seconds;                       /* wall-clock time */
     char **records;                       /* keep_records: games lines (each ends in '\n', owned) */
     int n_records;
-} basico_match_result;
+} game_match_result;
 
-/* Plays n_agents specs under rules r as described above. *out is filled (free with basico_match_result_free,
+/* Plays n_agents specs on game g (borrowed) as described above. *out is filled (free with game_match_result_free,
  * also after an error). MATCH_OK; MATCH_EINVAL (bad config or agent count: the message names the field),
  * MATCH_EAGENT (a spec does not parse: the agent's message; or an agent failed in a game), MATCH_EGAME,
  * MATCH_ENOMEM. */
-int basico_match_run(const char *const *specs, int n_agents, const basico_rules *r, const basico_match_config *cfg,
-                     basico_match_result *out, char *err);
-void basico_match_result_free(basico_match_result *res);
+int game_match_run(const char *const *specs, int n_agents, const game *g, const game_match_config *cfg,
+                   game_match_result *out, char *err);
+void game_match_result_free(game_match_result *res);
 
 /* Games per group of the seat plan (k! or players), or 0 when (n_agents, players) has no plan. */
-int basico_match_group_size(int n_agents, int players);
+int game_match_group_size(int n_agents, int players);
 
 /* The seat plan: agent_at[s] = the agent index in seat s of game `game` (players entries). */
-void basico_match_seats(int n_agents, int players, int game, int *agent_at);
+void game_match_seats(int n_agents, int players, int game, int *agent_at);
 
 /* The opening of group `group` (see above): *out receives the position, moves[] (may be NULL; plies entries)
- * the relative pits played. Returns the number of sowings played. Deterministic in (seed, group). */
-int basico_match_opening(const basico_rules *r, int plies, uint64_t seed, int group, basico_pos *out,
-                         uint8_t *moves);
+ * the slots played. Returns the number of plies played. Deterministic in (seed, group). */
+int game_match_opening(const game *g, int plies, uint64_t seed, int group, game_pos *out, uint8_t *moves);
 
 #endif

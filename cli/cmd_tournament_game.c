@@ -1,5 +1,5 @@
-/* sowzero tournament --rules basico:... — Mancala básico tournaments (issue 8): with 2 players a round robin
- * of pairs rated by Bradley–Terry (eval/elo.h, the Kalah report); with 3–4 players every combination of
+/* sowzero tournament --rules GAME:... — tournaments of any game but Kalah (issues 8, 14): with 2 players a
+ * round robin of pairs rated by Bradley–Terry (eval/elo.h, the Kalah report); with 3–4 players every combination of
  * `players` agents plays every seat permutation, reported as mean place and first places per agent. */
 #include <getopt.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_basico.h"
+#include "cli/cmd_game.h"
 #include "cli/elo_report.h"
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
@@ -20,10 +20,11 @@
 
 static void help(void)
 {
-    puts("usage: sowzero tournament --rules basico[:players=P,...] --agent NAME=SPEC --agent NAME=SPEC ...\n"
+    puts("usage: sowzero tournament --rules GAME[:key=value,...] --agent NAME=SPEC --agent NAME=SPEC ...\n"
          "                         [--games N] [--openings K] [--threads T] [--seed S] [--anchor NAME=ELO]\n"
          "                         [--records FILE] [--csv FILE] [--json]\n"
-         "Mancala basico tournaments (agents as for `sowzero match --rules basico --help`).\n"
+         "Tournaments of any game but Kalah, e.g. Mancala basico (agents as for `sowzero match --rules basico\n"
+         "--help`).\n"
          "2 players: every pair plays N games (seats swapped, pairs of games sharing an opening, the same\n"
          "openings for every pair), then Bradley-Terry ratings with 95% intervals, as for Kalah.\n"
          "3-4 players: every combination of P agents plays N games cycling through all P! seat permutations;\n"
@@ -35,7 +36,7 @@ static void help(void)
          "  --threads T        worker threads (default: the number of CPUs)\n"
          "  --seed S           seed of the openings and the agents (default 1)\n"
          "  --anchor NAME=ELO  2 players: the agent whose rating is fixed (default: the first at 0)\n"
-         "  --records FILE     write one line per game to FILE (format: eval/basico_match.h)\n"
+         "  --records FILE     write one line per game to FILE (format: eval/game_match.h)\n"
          "  --csv FILE         2 players: name,elo,lo,hi,games,score; else name,games,mean_place,mean_score,\n"
          "                     firsts\n"
          "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
@@ -69,22 +70,22 @@ static double now(void)
 typedef struct {
     int n;
     const char **name, **spec;
-    const basico_rules *r;
-    basico_match_config *cfg;
+    const game *g;
+    game_match_config *cfg;
     FILE *records;
     const char *records_path;
     int json;
     game_progress *prog;
 } tourney;
 
-/* Runs one basico_match of the agents idx[0..k-1]; prints its error. 0 or 1. */
-static int run_one(tourney *t, const int *idx, int k, basico_match_result *res)
+/* Runs one game_match of the agents idx[0..k-1]; prints its error. 0 or 1. */
+static int run_one(tourney *t, const int *idx, int k, game_match_result *res)
 {
-    const char *specs[BASICO_MAX_PLAYERS] = {NULL};
+    const char *specs[GAME_MAX_PLAYERS] = {NULL};
     for (int i = 0; i < k; i++)
         specs[i] = t->spec[idx[i]];
     char err[MATCH_ERRLEN];
-    if (basico_match_run(specs, k, t->r, t->cfg, res, err) != MATCH_OK) {
+    if (game_match_run(specs, k, t->g, t->cfg, res, err) != MATCH_OK) {
         char who[4 * (AGENT_SPEC_MAX + 8)];
         size_t len = 0;
         for (int i = 0; i < k && len < sizeof who; i++)
@@ -92,14 +93,14 @@ static int run_one(tourney *t, const int *idx, int k, basico_match_result *res)
                                     t->name[idx[i]]);
         game_progress_end(t->prog);
         cli_error(CMD, "%s: %s", who, err);
-        basico_match_result_free(res);
+        game_match_result_free(res);
         return 1;
     }
     t->prog->offset += t->cfg->games;
-    if (t->records && cli_basico_write_records(t->records, res)) {
+    if (t->records && cli_game_write_records(t->records, res)) {
         game_progress_end(t->prog);
         cli_error(CMD, "--records %s: write failed", t->records_path);
-        basico_match_result_free(res);
+        game_match_result_free(res);
         return 1;
     }
     return 0;
@@ -123,7 +124,7 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
     double t0 = now();
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
-            basico_match_result res;
+            game_match_result res;
             int idx[2] = {i, j};
             if (run_one(t, idx, 2, &res))
                 goto out;
@@ -144,7 +145,7 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
                        m->all.draws, m->all.losses, m->score, res.seconds);
                 fflush(stdout);
             }
-            basico_match_result_free(&res);
+            game_match_result_free(&res);
         }
     game_progress_end(t->prog);
     double secs = now() - t0;
@@ -169,13 +170,12 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
         goto out;
     }
     if (t->json) {
-        char rules[128];
         cJSON *o = elo_report_json(er);
         cJSON_AddItemToObject(o, "pairs", pairs_json);
         pairs_json = NULL;
         cJSON_AddNumberToObject(o, "games", games);
         cJSON_AddNumberToObject(o, "seconds", secs);
-        cJSON_AddStringToObject(o, "rules", basico_rules_format(t->r, rules, sizeof rules));
+        cJSON_AddStringToObject(o, "rules", game_spec(t->g));
         rc = cli_print_json(o);
     } else {
         printf("\n%d games in %.1f s\n\n", games, secs);
@@ -190,7 +190,7 @@ out:
 }
 
 /* Adds one match's per-agent statistics into the totals (sums; means are taken at the end). */
-static void accumulate(basico_match_agent_stats *tot, const basico_match_agent_stats *a, int players)
+static void accumulate(game_match_agent_stats *tot, const game_match_agent_stats *a, int players)
 {
     tot->games += a->games;
     tot->seats += a->seats;
@@ -205,7 +205,7 @@ static void accumulate(basico_match_agent_stats *tot, const basico_match_agent_s
 }
 
 /* Agents by mean place, best first (ties: the order given); n <= MAX_AGENTS, so insertion sort. */
-static void sort_by_place(int *order, int n, const basico_match_agent_stats *tot)
+static void sort_by_place(int *order, int n, const game_match_agent_stats *tot)
 {
     for (int i = 0; i < n; i++)
         order[i] = i;
@@ -220,8 +220,8 @@ static void sort_by_place(int *order, int n, const basico_match_agent_stats *tot
 /* 3–4 players: every combination of `players` agents (lexicographic), all seat permutations each. */
 static int field_tournament(tourney *t, const char *csv)
 {
-    const int n = t->n, P = t->r->players;
-    basico_match_agent_stats *tot = calloc((size_t)n, sizeof *tot);
+    const int n = t->n, P = game_players(t->g);
+    game_match_agent_stats *tot = calloc((size_t)n, sizeof *tot);
     int *order = calloc((size_t)n, sizeof *order), rc = 1, combos = 0;
     cJSON *combos_json = cJSON_CreateArray();
     if (!tot || !order || !combos_json) {
@@ -229,11 +229,11 @@ static int field_tournament(tourney *t, const char *csv)
         goto out;
     }
     double t0 = now();
-    int idx[BASICO_MAX_PLAYERS];
+    int idx[GAME_MAX_PLAYERS];
     for (int i = 0; i < P; i++)
         idx[i] = i;
     for (;;) {
-        basico_match_result res;
+        game_match_result res;
         if (run_one(t, idx, P, &res))
             goto out;
         combos++;
@@ -255,7 +255,7 @@ static int field_tournament(tourney *t, const char *csv)
             printf("  (mean places; %.1f s)\n", res.seconds);
             fflush(stdout);
         }
-        basico_match_result_free(&res);
+        game_match_result_free(&res);
         /* Next combination in lexicographic order. */
         int i = P - 1;
         while (i >= 0 && idx[i] == n - P + i)
@@ -269,7 +269,7 @@ static int field_tournament(tourney *t, const char *csv)
     game_progress_end(t->prog);
     double secs = now() - t0;
     for (int i = 0; i < n; i++) {
-        basico_match_agent_stats *a = &tot[i];
+        game_match_agent_stats *a = &tot[i];
         a->mean_place = a->seats ? a->place_sum / a->seats : 0;
         a->mean_score = a->seats ? a->mean_score / a->seats : 0;
         for (int s = 0; s < P; s++)
@@ -283,7 +283,7 @@ static int field_tournament(tourney *t, const char *csv)
         if (f) {
             fprintf(f, "name,games,mean_place,mean_score,firsts\n");
             for (int k = 0; k < n; k++) {
-                const basico_match_agent_stats *a = &tot[order[k]];
+                const game_match_agent_stats *a = &tot[order[k]];
                 fprintf(f, "%s,%d,%.6f,%.6f,%d\n", t->name[order[k]], a->games, a->mean_place, a->mean_score,
                         a->firsts);
             }
@@ -296,12 +296,11 @@ static int field_tournament(tourney *t, const char *csv)
     }
     int games = combos * t->cfg->games;
     if (t->json) {
-        char rules[128];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "rules", basico_rules_format(t->r, rules, sizeof rules));
+        cJSON_AddStringToObject(o, "rules", game_spec(t->g));
         cJSON *arr = cJSON_AddArrayToObject(o, "agents");
         for (int k = 0; k < n; k++) {
-            const basico_match_agent_stats *a = &tot[order[k]];
+            const game_match_agent_stats *a = &tot[order[k]];
             cJSON *e = cJSON_CreateObject();
             cJSON_AddStringToObject(e, "name", t->name[order[k]]);
             cJSON_AddStringToObject(e, "spec", t->spec[order[k]]);
@@ -329,7 +328,7 @@ static int field_tournament(tourney *t, const char *csv)
         printf("\n%d games in %.1f s\n\n%4s  %-*s %6s  %10s  %10s  %6s   mean place by seat\n", games, secs, "rank", w,
                "name", "games", "mean place", "mean score", "firsts");
         for (int k = 0; k < n; k++) {
-            const basico_match_agent_stats *a = &tot[order[k]];
+            const game_match_agent_stats *a = &tot[order[k]];
             printf("%4d  %-*s %6d  %10.3f  %10.3f  %6d  ", k + 1, w, t->name[order[k]], a->games, a->mean_place,
                    a->mean_score, a->firsts);
             for (int s = 0; s < P; s++)
@@ -347,7 +346,7 @@ out:
     return rc;
 }
 
-int cmd_tournament_basico(int argc, char **argv)
+int cmd_tournament_game(int argc, char **argv)
 {
     static const struct option opts[] = {MATCH_OPTIONS,
                                          {"agent", required_argument, 0, 'a'},
@@ -361,7 +360,7 @@ int cmd_tournament_basico(int argc, char **argv)
                                          {0, 0, 0, 0}};
     const char *name[MAX_AGENTS], *spec[MAX_AGENTS];
     int n = 0, json = 0, c, games_given = 0;
-    basico_match_config cfg = basico_match_config_default();
+    game_match_config cfg = game_match_config_default();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "basico", *anchor = NULL, *records = NULL, *csv = NULL;
@@ -380,17 +379,17 @@ int cmd_tournament_basico(int argc, char **argv)
         case 'A': anchor = optarg; break;
         case 'R': records = optarg; break;
         case 'p':
-            cli_error(CMD, "--pgn: basico games are not PGN-like records; use --records FILE");
+            cli_error(CMD, "--pgn: the PGN-like records are Kalah's; use --records FILE");
             return 2;
         case 'c': csv = optarg; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default:
             games_given |= c == 'g';
-            switch (cli_basico_match_option(CMD, c, optarg, &cfg)) {
+            switch (cli_game_match_option(CMD, c, optarg, &cfg)) {
             case 1: break;
             case 0:
-                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules basico --help'\n", CMD, CMD);
+                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules %s --help'\n", CMD, CMD, rules_spec);
                 return 2;
             default: return 2;
             }
@@ -400,38 +399,38 @@ int cmd_tournament_basico(int argc, char **argv)
         cli_error(CMD, "unexpected argument '%s' (agents are given with --agent NAME=SPEC)", argv[optind]);
         return 2;
     }
-    basico_rules r;
-    if (!cli_basico_rules(CMD, rules_spec, &r))
-        return 2;
-    const int P = r.players;
+    game *g = cli_game_create(CMD, rules_spec);
+    if (!g)
+        return game_free(g), 2;
+    const int P = game_players(g);
     if (n < 2 || n < P) {
         cli_error(CMD, "--agent: needs at least %d agents for %d players (got %d)", P > 2 ? P : 2, P, n);
-        return 2;
+        return game_free(g), 2;
     }
     if (anchor && P > 2) {
         cli_error(CMD, "--anchor: ratings are only fitted for 2 players (%d players report mean places)", P);
-        return 2;
+        return game_free(g), 2;
     }
     if (!games_given)
-        cfg.games = P == 2 ? 20 : 4 * basico_match_group_size(P, P);
+        cfg.games = P == 2 ? 20 : 4 * game_match_group_size(P, P);
     char aerr[AGENT_ERRLEN];
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
             if (!strcmp(name[i], name[j])) {
                 cli_error(CMD, "--agent: the name '%s' is given twice", name[i]);
-                return 2;
+                return game_free(g), 2;
             }
-        basico_agent *ag = basico_agent_create(spec[i], &r, aerr);
+        game_agent *ag = game_agent_create(spec[i], g, aerr);
         if (!ag) {
             cli_error(CMD, "--agent %s: %s", name[i], aerr);
-            return 2;
+            return game_free(g), 2;
         }
-        basico_agent_free(ag);
+        game_agent_free(ag);
     }
     FILE *rf = NULL;
     if (records && !(rf = fopen(records, "w"))) {
         cli_error(CMD, "--records %s: cannot open for writing", records);
-        return 1;
+        return game_free(g), 1;
     }
     long long matches = 1;
     for (int i = 0; i < P; i++) /* C(n, P) */
@@ -440,23 +439,23 @@ int cmd_tournament_basico(int argc, char **argv)
         cli_error(CMD, "--games: %lld matches of %d games is too many", matches, cfg.games);
         if (rf)
             fclose(rf);
-        return 2;
+        return game_free(g), 2;
     }
     game_progress prog;
     game_progress_init(&prog, (int)(matches * cfg.games));
     cfg.progress = game_progress_cb;
     cfg.progress_ud = &prog;
     cfg.keep_records = rf != NULL;
-    tourney t = {n, name, spec, &r, &cfg, rf, records, json, &prog};
+    tourney t = {n, name, spec, g, &cfg, rf, records, json, &prog};
     if (!json) {
-        char rules[128];
         printf("%s: %d agents, %lld %s of %d games, rules %s\n\n", P == 2 ? "round robin" : "every combination", n,
-               matches, P == 2 ? "pairs" : "combinations", cfg.games, basico_rules_format(&r, rules, sizeof rules));
+               matches, P == 2 ? "pairs" : "combinations", cfg.games, game_spec(g));
     }
     int rc = P == 2 ? duel_tournament(&t, anchor, csv) : field_tournament(&t, csv);
     if (rf && fclose(rf) && !rc) {
         cli_error(CMD, "--records %s: write failed", records);
         rc = 1;
     }
+    game_free(g);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* sowzero match --rules basico:... — games of Mancala básico among 2–4 agents (eval/basico_match.h). */
+/* sowzero match --rules GAME:... — games of any game but Kalah (whose `match` keeps its fast path,
+ * cmd_match.c) among 2–4 agents (eval/game_match.h), and the helpers cmd_game.h shares. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,13 +7,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_basico.h"
+#include "cli/cmd_game.h"
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
 
 #define CMD "match"
 
-int cli_basico_wanted(int argc, char **argv)
+int cli_game_wanted(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -22,23 +23,23 @@ int cli_basico_wanted(int argc, char **argv)
         if (n < 3 || strncmp(a, "--rules", n))
             continue;
         const char *v = a[n] == '=' ? a + n + 1 : i + 1 < argc ? argv[i + 1] : "";
-        if (!strncmp(v, "basico", 6))
+        const game_kind *k = game_kind_find(v);
+        if (k && strcmp(k->name, "kalah"))
             return 1;
     }
     return 0;
 }
 
-int cli_basico_rules(const char *cmd, const char *spec, basico_rules *out)
+game *cli_game_create(const char *cmd, const char *spec)
 {
-    char err[KALAH_ERRLEN];
-    if (basico_rules_parse(spec, out, err) != BASICO_OK) {
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
         cli_error(cmd, "--rules '%s': %s", spec, err);
-        return 0;
-    }
-    return 1;
+    return g;
 }
 
-int cli_basico_match_option(const char *cmd, int c, const char *arg, basico_match_config *cfg)
+int cli_game_match_option(const char *cmd, int c, const char *arg, game_match_config *cfg)
 {
     long v;
     if (c == 'g') {
@@ -60,7 +61,7 @@ int cli_basico_match_option(const char *cmd, int c, const char *arg, basico_matc
     return rc;
 }
 
-int cli_basico_write_records(FILE *f, const basico_match_result *res)
+int cli_game_write_records(FILE *f, const game_match_result *res)
 {
     for (int g = 0; g < res->n_records; g++)
         if (fputs(res->records[g], f) == EOF)
@@ -70,21 +71,25 @@ int cli_basico_write_records(FILE *f, const basico_match_result *res)
 
 static void help(void)
 {
-    puts("usage: sowzero match --rules basico[:players=P,pits=N,seeds=S,full_ranking=0|1] A B [C D]\n"
+    puts("usage: sowzero match --rules GAME[:key=value,...] A B [C D]\n"
          "                    [--games N] [--openings K] [--threads T] [--seed S] [--records FILE] [--json]\n"
-         "Mancala basico (DESIGN.md 1.2). With as many agents as players, the games cycle through every seat\n"
-         "permutation (groups of P! games share one random opening of K sowings); with two agents and more\n"
-         "players, A plays against copies of B in the other seats, A's seat rotating 0..P-1 (groups of P games).\n"
-         "Reports per agent its games, mean place (1 = first; a shared place counts as its number), mean rank\n"
-         "score (P - place)/(P - 1), first places and the mean place in each seat; with 2 players also A's\n"
-         "wins, draws and losses, score, 95% Wilson interval and implied Elo difference, as for Kalah.\n"
-         "Agents: random, greedy, maxn:depth=4, paranoid:depth=4, mcts:sims=800[,rollouts=1][,c_puct=1.5]\n"
-         "[,solver=1], az:net=PATH.h5,sims=200[,c_puct][,fpu][,batch], each with ,seed=N (eval/basico_agent.h).\n"
+         "Any game but Kalah (GAME: basico = Mancala basico, DESIGN.md 1.2, or another registered game; for\n"
+         "Kalah see 'sowzero match --help'). With as many agents as players, the games cycle through every seat\n"
+         "permutation (groups of P! games share one random opening of K moves; for 2 players colour-swapped\n"
+         "pairs); with two agents and more players, A plays against copies of B in the other seats, A's seat\n"
+         "rotating 0..P-1 (groups of P games).\n"
+         "Reports per agent its games, mean place (1 = first; a shared place counts as its number), mean score\n"
+         "((value + 1)/2: basico's rank score (P - place)/(P - 1); 1, 1/2, 0 for a two-player win, draw, loss),\n"
+         "first places and the mean place in each seat; with 2 players also A's wins, draws and losses, score,\n"
+         "95% Wilson interval and implied Elo difference, as for Kalah.\n"
+         "Agents: random, greedy, maxn:depth=4, paranoid:depth=4, ab:depth=4 and solve[:nodes=N] (two players),\n"
+         "mcts:sims=800[,rollouts=1][,c_puct=1.5][,solver=1], az:net=PATH.h5,sims=200[,c_puct][,fpu][,batch],\n"
+         "each with ,seed=N (eval/game_agent.h).\n"
          "  --games N       games (default 120, a multiple of 2, 3, 4, 6 and 24)\n"
-         "  --openings K    random sowings before the agents play (default 2)\n"
+         "  --openings K    random moves before the agents play (default 2)\n"
          "  --threads T     worker threads (default: the number of CPUs)\n"
          "  --seed S        seed of the openings and the agents' per-game randomness (default 1)\n"
-         "  --records FILE  write one line per game to FILE (format: eval/basico_match.h)\n"
+         "  --records FILE  write one line per game to FILE (format: eval/game_match.h)\n"
          "  --json          print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
          "                  \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
          "                  \"seat_games\"}],\"games\",\"group\",\"openings\",\"threads\",\"seed\",\"avg_sows\",\n"
@@ -101,7 +106,7 @@ static void tally_json(cJSON *o, const match_tally *t, double score)
     cJSON_AddNumberToObject(o, "score", score);
 }
 
-static cJSON *agent_json(const char *spec, const basico_match_agent_stats *a, int players)
+static cJSON *agent_json(const char *spec, const game_match_agent_stats *a, int players)
 {
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "spec", spec);
@@ -119,15 +124,15 @@ static cJSON *agent_json(const char *spec, const basico_match_agent_stats *a, in
     return e;
 }
 
-static int print_json(char **spec, int k, const basico_rules *r, const basico_match_config *cfg, int threads,
-                      const basico_match_result *res)
+static int print_json(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
+                      const game_match_result *res)
 {
-    char rules[128];
+    const int players = game_players(g);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "rules", basico_rules_format(r, rules, sizeof rules));
+    cJSON_AddStringToObject(o, "rules", game_spec(g));
     cJSON *arr = cJSON_AddArrayToObject(o, "agents");
     for (int i = 0; i < k; i++)
-        cJSON_AddItemToArray(arr, agent_json(spec[i], &res->agent[i], r->players));
+        cJSON_AddItemToArray(arr, agent_json(spec[i], &res->agent[i], players));
     cJSON_AddNumberToObject(o, "games", res->games);
     if (res->duel) {
         const match_result *t = &res->two;
@@ -150,7 +155,7 @@ static int print_json(char **spec, int k, const basico_rules *r, const basico_ma
             cJSON_AddItemToArray(seats, so);
         }
     }
-    cJSON_AddNumberToObject(o, "group", basico_match_group_size(k, r->players));
+    cJSON_AddNumberToObject(o, "group", game_match_group_size(k, players));
     cJSON_AddNumberToObject(o, "openings", cfg->opening_plies);
     cJSON_AddNumberToObject(o, "threads", threads);
     cJSON_AddNumberToObject(o, "seed", (double)cfg->seed);
@@ -159,31 +164,31 @@ static int print_json(char **spec, int k, const basico_rules *r, const basico_ma
     return cli_print_json(o);
 }
 
-static void print_text(char **spec, int k, const basico_rules *r, const basico_match_config *cfg, int threads,
-                       const basico_match_result *res)
+static void print_text(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
+                       const game_match_result *res)
 {
-    char rules[128];
-    int group = basico_match_group_size(k, r->players);
-    printf("match  rules %s\n", basico_rules_format(r, rules, sizeof rules));
+    const int players = game_players(g);
+    int group = game_match_group_size(k, players);
+    printf("match  rules %s\n", game_spec(g));
     for (int i = 0; i < k; i++)
         printf("       %c = %s\n", 'A' + i, spec[i]);
-    if (k == r->players)
-        printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random sowings; "
+    if (k == players)
+        printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random moves; "
                "%d threads, seed %llu\n", res->games, group, cfg->opening_plies, threads,
                (unsigned long long)cfg->seed);
     else
         printf("%d games: A in one seat (rotating), B in the other %d; groups of %d games sharing an opening of "
-               "%d random sowings; %d threads, seed %llu\n", res->games, r->players - 1, group, cfg->opening_plies,
+               "%d random moves; %d threads, seed %llu\n", res->games, players - 1, group, cfg->opening_plies,
                threads, (unsigned long long)cfg->seed);
     printf("\n     games  seats  mean place  mean score  firsts  |");
-    for (int s = 0; s < r->players; s++)
+    for (int s = 0; s < players; s++)
         printf(" seat%d", s);
     printf("  (mean place by seat)\n");
     for (int i = 0; i < k; i++) {
-        const basico_match_agent_stats *a = &res->agent[i];
+        const game_match_agent_stats *a = &res->agent[i];
         printf("  %c  %5d  %5d  %10.3f  %10.3f  %6d  |", 'A' + i, a->games, a->seats, a->mean_place, a->mean_score,
                a->firsts);
-        for (int s = 0; s < r->players; s++)
+        for (int s = 0; s < players; s++)
             if (a->seat_n[s])
                 printf(" %5.2f", a->seat_place[s]);
             else
@@ -205,11 +210,11 @@ static void print_text(char **spec, int k, const basico_rules *r, const basico_m
         else
             printf("\nElo A - B: %+.1f  [%+.0f, %+.0f] 95%%\n", t->elo, t->elo_lo, t->elo_hi);
     }
-    printf("%.1f sowings per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
+    printf("%.1f plies per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
            res->seconds > 0 ? res->games / res->seconds : 0);
 }
 
-int cmd_match_basico(int argc, char **argv)
+int cmd_match_game(int argc, char **argv)
 {
     static const struct option opts[] = {MATCH_OPTIONS,
                                          {"rules", required_argument, 0, 'r'},
@@ -218,10 +223,11 @@ int cmd_match_basico(int argc, char **argv)
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    basico_match_config cfg = basico_match_config_default();
+    game_match_config cfg = game_match_config_default();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "basico", *records = NULL;
+
     int json = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -229,43 +235,46 @@ int cmd_match_basico(int argc, char **argv)
         case 'r': rules_spec = optarg; break;
         case 'R': records = optarg; break;
         case 'p':
-            cli_error(CMD, "--pgn: basico games are not PGN-like records; use --records FILE");
+            cli_error(CMD, "--pgn: the PGN-like records are Kalah's; use --records FILE");
             return 2;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default:
-            switch (cli_basico_match_option(CMD, c, optarg, &cfg)) {
+            switch (cli_game_match_option(CMD, c, optarg, &cfg)) {
             case 1: break;
             case 0:
-                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules basico --help'\n", CMD, CMD);
+                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules %s --help'\n", CMD, CMD, rules_spec);
                 return 2;
             default: return 2;
             }
         }
     }
-    basico_rules r;
-    if (!cli_basico_rules(CMD, rules_spec, &r))
+    game *g = cli_game_create(CMD, rules_spec);
+    if (!g)
         return 2;
-    int k = argc - optind;
-    if (k != r.players && k != 2) {
+    int k = argc - optind, players = game_players(g);
+    if (k != players && k != 2) {
         cli_error(CMD, "needs %d agent specs (one per seat) or 2 (A against a field of B) for %d players (got %d)",
-                  r.players, r.players, k);
-        fprintf(stderr, "sowzero %s: see 'sowzero %s --rules basico --help'\n", CMD, CMD);
+                  players, players, k);
+        fprintf(stderr, "sowzero %s: see 'sowzero %s --rules %s --help'\n", CMD, CMD, game_name(g));
+        game_free(g);
         return 2;
     }
     char **spec = argv + optind;
     char aerr[AGENT_ERRLEN];
     for (int i = 0; i < k; i++) {
-        basico_agent *ag = basico_agent_create(spec[i], &r, aerr);
+        game_agent *ag = game_agent_create(spec[i], g, aerr);
         if (!ag) {
             cli_error(CMD, "%s", aerr);
+            game_free(g);
             return 2;
         }
-        basico_agent_free(ag);
+        game_agent_free(ag);
     }
     FILE *rf = NULL;
     if (records && !(rf = fopen(records, "w"))) {
         cli_error(CMD, "--records %s: cannot open for writing", records);
+        game_free(g);
         return 1;
     }
     game_progress prog;
@@ -273,27 +282,30 @@ int cmd_match_basico(int argc, char **argv)
     cfg.progress = game_progress_cb;
     cfg.progress_ud = &prog;
     cfg.keep_records = rf != NULL;
-    basico_match_result res;
+    game_match_result res;
     char err[MATCH_ERRLEN];
-    int rc = basico_match_run((const char *const *)spec, k, &r, &cfg, &res, err);
+    int rc = game_match_run((const char *const *)spec, k, g, &cfg, &res, err);
     game_progress_end(&prog);
     if (rc != MATCH_OK) {
         cli_error(CMD, "%s", err);
-        basico_match_result_free(&res);
+        game_match_result_free(&res);
+        game_free(g);
         if (rf)
             fclose(rf);
         return rc == MATCH_EINVAL ? 2 : 1;
     }
-    if (rf && (cli_basico_write_records(rf, &res) | fclose(rf))) {
+    if (rf && (cli_game_write_records(rf, &res) | fclose(rf))) {
         cli_error(CMD, "--records %s: write failed", records);
-        basico_match_result_free(&res);
+        game_match_result_free(&res);
+        game_free(g);
         return 1;
     }
     int threads = cfg.threads < cfg.games ? cfg.threads : cfg.games;
     if (json)
-        rc = print_json(spec, k, &r, &cfg, threads, &res);
+        rc = print_json(spec, k, g, &cfg, threads, &res);
     else
-        print_text(spec, k, &r, &cfg, threads, &res);
-    basico_match_result_free(&res);
+        print_text(spec, k, g, &cfg, threads, &res);
+    game_match_result_free(&res);
+    game_free(g);
     return rc;
 }

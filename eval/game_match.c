@@ -1,5 +1,6 @@
-/* basico_match.c — the básico match runner (seat plans, openings, threads, statistics); see basico_match.h. */
-#include "eval/basico_match.h"
+/* game_match.c — the match runner of every game (seat plans, openings, threads, statistics); see
+ * game_match.h. */
+#include "eval/game_match.h"
 #include "env/errbuf.h"
 
 #include <pthread.h>
@@ -12,9 +13,9 @@
 
 #define set_err(err, ...) errbuf_set(err, MATCH_ERRLEN, __VA_ARGS__)
 
-basico_match_config basico_match_config_default(void)
+game_match_config game_match_config_default(void)
 {
-    basico_match_config c;
+    game_match_config c;
     memset(&c, 0, sizeof c);
     c.games = 120;
     c.opening_plies = 2;
@@ -23,9 +24,9 @@ basico_match_config basico_match_config_default(void)
     return c;
 }
 
-int basico_match_group_size(int n_agents, int players)
+int game_match_group_size(int n_agents, int players)
 {
-    if (players < 2 || players > BASICO_MAX_PLAYERS)
+    if (players < 2 || players > GAME_MAX_PLAYERS)
         return 0;
     if (n_agents == players) {
         int f = 1;
@@ -36,16 +37,16 @@ int basico_match_group_size(int n_agents, int players)
     return n_agents == 2 ? players : 0;
 }
 
-void basico_match_seats(int n_agents, int players, int game, int *agent_at)
+void game_match_seats(int n_agents, int players, int game, int *agent_at)
 {
-    int j = game % basico_match_group_size(n_agents, players);
+    int j = game % game_match_group_size(n_agents, players);
     if (n_agents != players) {
         for (int s = 0; s < players; s++)
             agent_at[s] = s == j ? 0 : 1;
         return;
     }
     /* The j-th permutation in lexicographic order (factorial number system). */
-    int pool[BASICO_MAX_PLAYERS], n = players, f = 1;
+    int pool[GAME_MAX_PLAYERS], n = players, f = 1;
     for (int i = 0; i < n; i++)
         pool[i] = i;
     for (int i = 2; i < n; i++)
@@ -71,18 +72,17 @@ static int random_pit(unsigned legal, uint64_t *state)
             return k;
 }
 
-int basico_match_opening(const basico_rules *r, int plies, uint64_t seed, int group, basico_pos *out,
-                         uint8_t *moves)
+int game_match_opening(const game *g, int plies, uint64_t seed, int group, game_pos *out, uint8_t *moves)
 {
     uint64_t state = agent_mix(seed ^ 0x626f70656e696e67ULL, (uint64_t)group);
-    basico_pos p;
+    game_pos p;
     for (int attempt = 0; attempt < 1000; attempt++) {
-        basico_start(r, &p);
+        game_start(g, &p);
         for (int i = 0; i < plies && !p.over; i++) {
-            int k = random_pit(basico_legal(r, &p), &state);
+            int k = random_pit(game_legal(g, &p), &state);
             if (moves)
                 moves[i] = (uint8_t)k;
-            basico_play(r, &p, k, NULL);
+            game_apply(g, &p, k, NULL);
         }
         if (!p.over) {
             *out = p;
@@ -90,21 +90,21 @@ int basico_match_opening(const basico_rules *r, int plies, uint64_t seed, int gr
         }
     }
     /* Tiny boards: the lowest pit that does not end the game, stopping where every pit would. */
-    basico_start(r, &p);
+    game_start(g, &p);
     int i;
     for (i = 0; i < plies; i++) {
-        unsigned legal = basico_legal(r, &p);
+        unsigned legal = game_legal(g, &p);
         int pick = -1;
-        for (int k = 0; k < r->pits && pick < 0; k++) {
-            basico_pos q = p;
-            if (legal & (1u << k) && basico_play(r, &q, k, NULL) == BASICO_OK && !q.over)
+        for (int k = 0; k < game_moves(g) && pick < 0; k++) {
+            game_pos q = p;
+            if (legal & (1u << k) && game_apply(g, &q, k, NULL) == GAME_OK && !q.over)
                 pick = k;
         }
         if (pick < 0)
             break;
         if (moves)
             moves[i] = (uint8_t)pick;
-        basico_play(r, &p, pick, NULL);
+        game_apply(g, &p, pick, NULL);
     }
     *out = p;
     return i;
@@ -113,21 +113,22 @@ int basico_match_opening(const basico_rules *r, int plies, uint64_t seed, int gr
 /* ---- the parallel runner ---- */
 
 typedef struct {
-    const basico_rules *r;
-    const basico_match_config *cfg;
+    const game *g;
+    const game_match_config *cfg;
     const char *const *specs;
+    int players;
     int n_agents, group;
     pthread_mutex_t lock;
     int next_game, done, failed, rc;
     char err[MATCH_ERRLEN];
-    basico_match_game *game;
+    game_match_game *game;
     char **records;          /* per game, or NULL */
 } runner;
 
 typedef struct {
     runner *run;
-    basico_agent *inst[BASICO_MAX_PLAYERS]; /* one per seat */
-    int inst_agent[BASICO_MAX_PLAYERS];     /* the spec index of each instance */
+    game_agent *inst[GAME_MAX_PLAYERS]; /* one per seat */
+    int inst_agent[GAME_MAX_PLAYERS];     /* the spec index of each instance */
     uint8_t *moves;                          /* the current game's moves (records) */
     int cap;
 } worker_ctx;
@@ -143,28 +144,30 @@ static void fail(runner *run, int rc, const char *msg)
     pthread_mutex_unlock(&run->lock);
 }
 
-/* The game's record line (see basico_match.h), or NULL when out of memory. */
+/* The game's record line (see game_match.h), or NULL when out of memory. */
 static char *record_line(const runner *run, int g, const int *agent_at, const uint8_t *moves, int n_moves,
-                         int n_opening, const basico_match_game *res)
+                         int n_opening, const game_match_game *res)
 {
-    const basico_rules *r = run->r;
-    size_t cap = 256 + 2 * (size_t)n_moves;
-    for (int s = 0; s < r->players; s++)
+    const game *gm = run->g;
+    size_t cap = 256 + 8 * (size_t)n_moves;
+    for (int s = 0; s < run->players; s++)
         cap += strlen(run->specs[agent_at[s]]) + 16;
-    char *buf = malloc(cap), rules[128];
+    char *buf = malloc(cap);
     if (!buf)
         return NULL;
-    size_t n = (size_t)snprintf(buf, cap, "game=%d\trules=%s", g + 1, basico_rules_format(r, rules, sizeof rules));
-    for (int s = 0; s < r->players; s++)
+    size_t n = (size_t)snprintf(buf, cap, "game=%d\trules=%s", g + 1, game_spec(gm));
+    for (int s = 0; s < run->players; s++)
         n += (size_t)snprintf(buf + n, cap - n, "\tseat%d=%s", s, run->specs[agent_at[s]]);
     n += (size_t)snprintf(buf + n, cap - n, "\topening=%d\tmoves=", n_opening);
+    game_pos p; /* replayed for each move's notation (Kalah's letters depend on the side) */
+    game_start(gm, &p);
     for (int i = 0; i < n_moves; i++) {
-        if (i)
-            buf[n++] = ' ';
-        buf[n++] = (char)('a' + moves[i]);
+        char mv[8];
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " " : "", game_move_format(gm, &p, moves[i], mv, sizeof mv));
+        game_apply(gm, &p, moves[i], NULL);
     }
     n += (size_t)snprintf(buf + n, cap - n, "\tplaces=");
-    for (int s = 0; s < r->players; s++)
+    for (int s = 0; s < run->players; s++)
         n += (size_t)snprintf(buf + n, cap - n, "%s%d", s ? "," : "", res->place[s]);
     snprintf(buf + n, cap - n, "\tsows=%d\n", res->sows);
     return buf;
@@ -174,40 +177,41 @@ static char *record_line(const runner *run, int g, const int *agent_at, const ui
 static int play_game(worker_ctx *w, int g, char *err)
 {
     runner *run = w->run;
-    const basico_rules *r = run->r;
-    const basico_match_config *cfg = run->cfg;
-    int agent_at[BASICO_MAX_PLAYERS], used = 0;
-    basico_agent *seat[BASICO_MAX_PLAYERS];
-    basico_match_seats(run->n_agents, r->players, g, agent_at);
-    for (int s = 0; s < r->players; s++)
-        for (int m = 0; m < r->players; m++)
+    const game *gm = run->g;
+    const int np = run->players;
+    const game_match_config *cfg = run->cfg;
+    int agent_at[GAME_MAX_PLAYERS], used = 0;
+    game_agent *seat[GAME_MAX_PLAYERS];
+    game_match_seats(run->n_agents, np, g, agent_at);
+    for (int s = 0; s < np; s++)
+        for (int m = 0; m < np; m++)
             if (!(used & (1 << m)) && w->inst_agent[m] == agent_at[s]) {
                 used |= 1 << m;
                 seat[s] = w->inst[m];
                 break;
             }
-    basico_pos p;
+    game_pos p;
     uint8_t opening[1000];
-    int n_open = basico_match_opening(r, cfg->opening_plies, cfg->seed, g / run->group, &p, opening);
-    basico_start(r, &p);
+    int n_open = game_match_opening(gm, cfg->opening_plies, cfg->seed, g / run->group, &p, opening);
+    game_start(gm, &p);
     uint64_t game_seed = agent_mix(cfg->seed, (uint64_t)g + 1);
-    for (int s = 0; s < r->players; s++)
-        basico_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
+    for (int s = 0; s < np; s++)
+        game_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
     int ply;
     for (ply = 0; !p.over; ply++) {
         int k;
         if (ply < n_open) {
             k = opening[ply];
         } else {
-            if (ply >= BASICO_MATCH_MAX_SOWS) {
-                set_err(err, "game %d went past %d sowings", g + 1, BASICO_MATCH_MAX_SOWS);
+            if (ply >= GAME_MATCH_MAX_PLIES) {
+                set_err(err, "game %d went past %d plies", g + 1, GAME_MATCH_MAX_PLIES);
                 return MATCH_EGAME;
             }
-            basico_agent *mover = seat[p.to_move];
-            int rc = basico_agent_choose(mover, &p, &k);
+            game_agent *mover = seat[p.to_move];
+            int rc = game_agent_choose(mover, &p, &k);
             if (rc != AGENT_OK) {
-                set_err(err, "game %d: agent '%s' (seat %d) failed: %s", g + 1, basico_agent_spec(mover), p.to_move,
-                        basico_agent_error(mover));
+                set_err(err, "game %d: agent '%s' (seat %d) failed: %s", g + 1, game_agent_spec(mover), p.to_move,
+                        game_agent_error(mover));
                 return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
             }
         }
@@ -224,18 +228,25 @@ static int play_game(worker_ctx *w, int g, char *err)
             }
             w->moves[ply] = (uint8_t)k;
         }
-        for (int s = 0; s < r->players; s++)
-            basico_agent_notify(seat[s], &p, k);
-        if (basico_play(r, &p, k, NULL) != BASICO_OK) {
+        for (int s = 0; s < np; s++)
+            game_agent_notify(seat[s], &p, k);
+        if (game_apply(gm, &p, k, NULL) != GAME_OK) {
             set_err(err, "game %d: illegal move %d at ply %d", g + 1, k, ply + 1);
             return MATCH_EAGENT;
         }
     }
-    basico_match_game *res = &run->game[g];
-    for (int s = 0; s < r->players; s++) {
+    game_match_game *res = &run->game[g];
+    double v[GAME_MAX_PLAYERS];
+    game_values(gm, &p, v);
+    for (int s = 0; s < np; s++) {
+        int better = 0;
+        for (int o = 0; o < np; o++)
+            better += v[o] > v[s];
         res->agent[s] = (uint8_t)agent_at[s];
-        res->place[s] = p.place[s];
+        res->place[s] = (uint8_t)(1 + better);
+        res->value[s] = (float)v[s];
     }
+    res->margin = game_margin(gm, &p);
     res->sows = ply;
     if (run->records && !(run->records[g] = record_line(run, g, agent_at, w->moves, ply, n_open, res))) {
         set_err(err, "out of memory");
@@ -270,23 +281,22 @@ static void *worker(void *arg)
 }
 
 /* Per-agent statistics and the two-player tally, in game order. */
-static void tally(basico_match_result *out, const basico_rules *r)
+static void tally(game_match_result *out, int n)
 {
-    const int n = r->players;
     long sows = 0;
     for (int g = 0; g < out->games; g++) {
-        const basico_match_game *gm = &out->game[g];
+        const game_match_game *gm = &out->game[g];
         int seen = 0, shared_first = 0;
         for (int s = 0; s < n; s++)
             shared_first += gm->place[s] == 1;
         for (int s = 0; s < n; s++) {
-            basico_match_agent_stats *a = &out->agent[gm->agent[s]];
+            game_match_agent_stats *a = &out->agent[gm->agent[s]];
             if (!(seen & (1 << gm->agent[s])))
                 a->games++;
             seen |= 1 << gm->agent[s];
             a->seats++;
             a->place_sum += gm->place[s];
-            a->mean_score += (double)(n - gm->place[s]) / (n - 1); /* a sum until divided below */
+            a->mean_score += (gm->value[s] + 1.0) / 2.0; /* a sum until divided below */
             a->seat_n[s]++;
             a->seat_place[s] += gm->place[s];
             if (gm->place[s] == 1) {
@@ -307,7 +317,7 @@ static void tally(basico_match_result *out, const basico_rules *r)
         sows += gm->sows;
     }
     for (int i = 0; i < out->n_agents; i++) {
-        basico_match_agent_stats *a = &out->agent[i];
+        game_match_agent_stats *a = &out->agent[i];
         if (a->seats) {
             a->mean_place = a->place_sum / a->seats;
             a->mean_score /= a->seats;
@@ -321,17 +331,16 @@ static void tally(basico_match_result *out, const basico_rules *r)
         match_result_stats(&out->two);
 }
 
-static int check(const char *const *specs, int n_agents, const basico_rules *r, const basico_match_config *cfg,
+static int check(const char *const *specs, int n_agents, const game *g, const game_match_config *cfg,
                  char *err)
 {
-    char rerr[KALAH_ERRLEN];
-    if (basico_rules_check(r, rerr) != BASICO_OK) {
-        set_err(err, "rules: %s", rerr);
+    if (!g) {
+        set_err(err, "no game");
         return MATCH_EINVAL;
     }
-    if (!basico_match_group_size(n_agents, r->players)) {
+    if (!game_match_group_size(n_agents, game_players(g))) {
         set_err(err, "%d agents for %d players: give %d agents (every seat permutation) or 2 (A against a field "
-                "of B)", n_agents, r->players, r->players);
+                "of B)", n_agents, game_players(g), game_players(g));
         return MATCH_EINVAL;
     }
     if (cfg->games < 1 || cfg->games > 100000000) {
@@ -355,20 +364,21 @@ static int check(const char *const *specs, int n_agents, const basico_rules *r, 
     return MATCH_OK;
 }
 
-int basico_match_run(const char *const *specs, int n_agents, const basico_rules *r, const basico_match_config *cfg,
-                     basico_match_result *out, char *err)
+int game_match_run(const char *const *specs, int n_agents, const game *g, const game_match_config *cfg,
+                   game_match_result *out, char *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = check(specs, n_agents, r, cfg, err);
+    int rc = check(specs, n_agents, g, cfg, err);
     if (rc)
         return rc;
     runner run;
     memset(&run, 0, sizeof run);
-    run.r = r;
+    run.g = g;
+    const int np = run.players = game_players(g);
     run.cfg = cfg;
     run.specs = specs;
     run.n_agents = n_agents;
-    run.group = basico_match_group_size(n_agents, r->players);
+    run.group = game_match_group_size(n_agents, np);
     int nt = cfg->threads < cfg->games ? cfg->threads : cfg->games;
     worker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
     pthread_t *tid = calloc((size_t)nt, sizeof *tid);
@@ -382,9 +392,9 @@ int basico_match_run(const char *const *specs, int n_agents, const basico_rules 
     }
     /* Instances: one per seat. Agent i needs as many as the seats it fills in one game (the plan fixes that
      * count): 1 each for k == players; A 1 and B players - 1 for a field. All created here, in one thread. */
-    int copies[BASICO_MAX_PLAYERS] = {0}, at[BASICO_MAX_PLAYERS];
-    basico_match_seats(n_agents, r->players, 0, at);
-    for (int s = 0; s < r->players; s++)
+    int copies[GAME_MAX_PLAYERS] = {0}, at[GAME_MAX_PLAYERS];
+    game_match_seats(n_agents, np, 0, at);
+    for (int s = 0; s < np; s++)
         copies[at[s]]++;
     char aerr[AGENT_ERRLEN];
     rc = MATCH_EAGENT;
@@ -393,7 +403,7 @@ int basico_match_run(const char *const *specs, int n_agents, const basico_rules 
         for (int i = 0, m = 0; i < n_agents; i++)
             for (int c = 0; c < copies[i]; c++, m++) {
                 ctx[t].inst_agent[m] = i;
-                if (!(ctx[t].inst[m] = basico_agent_create(specs[i], r, aerr))) {
+                if (!(ctx[t].inst[m] = game_agent_create(specs[i], g, aerr))) {
                     set_err(err, "%s", aerr);
                     goto out;
                 }
@@ -419,13 +429,13 @@ int basico_match_run(const char *const *specs, int n_agents, const basico_rules 
         goto out;
     }
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    out->players = r->players;
+    out->players = np;
     out->n_agents = n_agents;
     out->games = cfg->games;
     out->game = run.game;
     run.game = NULL;
-    out->duel = r->players == 2;
-    tally(out, r);
+    out->duel = np == 2;
+    tally(out, np);
     if (run.records) {
         out->records = run.records;
         out->n_records = cfg->games;
@@ -435,8 +445,8 @@ int basico_match_run(const char *const *specs, int n_agents, const basico_rules 
 out:
     if (ctx)
         for (int t = 0; t < nt; t++) {
-            for (int m = 0; m < BASICO_MAX_PLAYERS; m++)
-                basico_agent_free(ctx[t].inst[m]);
+            for (int m = 0; m < GAME_MAX_PLAYERS; m++)
+                game_agent_free(ctx[t].inst[m]);
             free(ctx[t].moves);
         }
     free(ctx);
@@ -450,7 +460,7 @@ out:
     return rc;
 }
 
-void basico_match_result_free(basico_match_result *res)
+void game_match_result_free(game_match_result *res)
 {
     free(res->game);
     res->game = NULL;

@@ -1,0 +1,82 @@
+/* game_agent.h — agent specs for every game of the game interface (env/game.h; DESIGN.md §2; issues 8 and
+ * 14) → one move-choosing interface, the generic counterpart of eval/agent.h (whose Kalah agents stay the
+ * fast path of Kalah's own commands).
+ *
+ * Specs: KIND or KIND:key=value,key=value,...
+ *   random                          uniform over the legal slots (seeded)
+ *   greedy                          game_greedy (env/game.h): the game's greedy hook (básico: the pit that
+ *                                   leaves the fewest stones in the mover's pits at the end of its turn,
+ *                                   ties to the LOWEST pit, so it is deterministic), else the best estimate
+ *                                   at the end of the mover's turn; ties among several slots drawn uniformly
+ *   maxn:depth=4                    max^n search to `depth` plies (1..12, default 4) with game_estimate at
+ *   paranoid:depth=4                the horizon (gs_search, eval/game_search.h); ties to the lowest slot,
+ *                                   deterministic; no pruning for max^n, so each ply costs about 4x the time
+ *   ab:depth=4                      two-player games: alpha-beta to `depth` plies (1..30) — paranoid search,
+ *                                   which with two players is alpha-beta minimax on the mover's value
+ *   solve[:nodes=50000000]          two-player games with a margin: the exact solve (gs_solve), for small
+ *                                   boards; a position over the node budget fails the move with a message
+ *   mcts:sims=800[,rollouts=1]      multi-player PUCT (selfplay/mcts_mp.h, mcts_mp_search) valued by random
+ *      [,c_puct=1.5][,solver=1]     playouts (mcts_mp_eval_rollout_create), no noise, most-visited move
+ *   az:net=PATH.h5,sims=200         PUCT guided by the net in PATH (export or checkpoint); the file's rules
+ *      [,c_puct=1.5][,fpu=0.25]     attribute must equal game_spec, its encoding game_encoding_name, its
+ *      [,batch=1]                   shape game_encode_dim / game_moves / game_value_dim (mcts_mp_net_check);
+ *                                   sims=0 plays the raw policy's argmax over the legal slots (ties: lower
+ *                                   slot); batch = leaves per net call (virtual loss)
+ * and for every kind ,seed=N (default 0; a kind without keys takes it as KIND,seed=N or KIND:seed=N).
+ * Rules keys (game_kind.rule_keys) are errors pointing at --rules; unknown keys are errors too; ab and solve
+ * on a game of more than two players are errors; every message names the spec and the kind, key or value at
+ * fault, in the words of agent_create, e.g. "agent 'maxn:dept=3': unknown key 'dept' for maxn (keys: depth,
+ * seed)".
+ *
+ * Randomness and determinism: game_agent_new_game(a, start, game_seed) restarts the agent's randomness
+ * from (spec seed, game_seed). random and greedy draw from a generator advanced by each choice (greedy only
+ * when there are ties); mcts and az seed each search from (spec seed, game_seed, the position searched), so
+ * their choice depends on the position only, not on what the instance searched before. A game therefore
+ * depends only on the specs, the rules, the opening and the seeds — not on threads or on the games an
+ * instance played before. Without any new_game call an agent behaves as after game_agent_new_game(a, start,
+ * 0).
+ *
+ * The searches keep no state between moves (each mcts/az move is a fresh mcts_mp_search), so
+ * game_agent_notify is accepted and ignored; it exists so drivers keep the shape of eval/agent.h.
+ *
+ * Threads: an instance is not thread-safe; create one per thread, on the calling thread (az reads HDF5,
+ * which is not thread-safe: eval/game_match.c creates every instance before its workers start). The game
+ * is borrowed and must outlive the agent (a game instance may be shared by many threads).
+ * Library functions never print; errors come back as codes (AGENT_* of eval/agent.h) and messages.
+ */
+#ifndef SOWZERO_GAME_AGENT_H
+#define SOWZERO_GAME_AGENT_H
+
+#include <stdint.h>
+
+#include "env/game.h"
+#include "eval/agent.h"   /* AGENT_ERRLEN, AGENT_SPEC_MAX, AGENT_* codes */
+
+typedef struct game_agent game_agent;
+
+/* Parses spec and builds the agent for game g (borrowed). NULL on error with the message in err
+ * (AGENT_ERRLEN bytes, may be NULL). */
+game_agent *game_agent_create(const char *spec, const game *g, char *err);
+
+/* NULL allowed. */
+void game_agent_free(game_agent *a);
+
+/* The spec as given (owned by the agent) and its kind: "random", "greedy", "maxn", "paranoid", "ab",
+ * "solve", "mcts", "az". */
+const char *game_agent_spec(const game_agent *a);
+const char *game_agent_kind(const game_agent *a);
+
+/* Starts a new game from `start` and reseeds from (spec seed, game_seed). */
+void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed);
+
+/* Slot `move` was played from `before` (by anyone). Ignored by every current kind (see above). */
+void game_agent_notify(game_agent *a, const game_pos *before, int move);
+
+/* Chooses a legal slot (0..game_moves-1) for the player to move at p. AGENT_OK, AGENT_EOVER (p is over),
+ * AGENT_EFAIL / AGENT_ENOMEM with the reason in game_agent_error(a). */
+int game_agent_choose(game_agent *a, const game_pos *p, int *move_out);
+
+/* The message of the last failed choose ("" if none). */
+const char *game_agent_error(const game_agent *a);
+
+#endif

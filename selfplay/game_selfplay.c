@@ -1,0 +1,290 @@
+/* game_selfplay.c — self-play workers for any game: many games per thread, one evaluator call per round
+ * (game_selfplay.h). The structure follows selfplay.c; the trees are mcts_mp trees. */
+#include "selfplay/game_selfplay.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "selfplay/workers.h"
+
+#define BAD(...) (err ? snprintf(err, MCTS_ERRLEN, __VA_ARGS__) : 0, MCTS_EINVAL)
+
+typedef struct {
+    const game *g;
+    const selfplay_config *sc;
+    const mcts_config *mc;
+    const mcts_mp_eval_factory *ef;
+    replay_buffer *rb;
+    uint64_t seed;
+    int threads;
+    atomic_int abort;
+} shared;
+
+/* One game in progress in a worker. */
+typedef struct {
+    mcts_mp_tree *tree;
+    int active, n, cap;
+    float *x, *pi;
+    uint8_t *legal, *mover;
+} slot;
+
+typedef struct {
+    shared *sh;
+    int index;          /* worker t of T */
+    int next_game;      /* the next game index this worker plays: index, index + T, ... */
+    uint64_t seed;
+    int rc;
+    char err[MCTS_ERRLEN];
+    game_selfplay_stats st;
+} worker;
+
+static int slot_reserve(slot *s, int dim, int m)
+{
+    if (s->n < s->cap)
+        return 1;
+    int nc = s->cap ? 2 * s->cap : 128;
+    float *x = realloc(s->x, (size_t)nc * dim * sizeof *x);
+    if (x)
+        s->x = x;
+    float *pi = realloc(s->pi, (size_t)nc * m * sizeof *pi);
+    if (pi)
+        s->pi = pi;
+    uint8_t *legal = realloc(s->legal, (size_t)nc * m);
+    if (legal)
+        s->legal = legal;
+    uint8_t *mover = realloc(s->mover, (size_t)nc);
+    if (mover)
+        s->mover = mover;
+    if (!x || !pi || !legal || !mover)
+        return 0;
+    s->cap = nc;
+    return 1;
+}
+
+static void slot_free(slot *s)
+{
+    mcts_mp_tree_free(s->tree);
+    free(s->x), free(s->pi), free(s->legal), free(s->mover);
+}
+
+/* Starts this worker's next game in s (by game index), or leaves s inactive when its games are done. */
+static void slot_start(worker *w, slot *s)
+{
+    shared *sh = w->sh;
+    int gi = w->next_game;
+    s->active = !atomic_load(&sh->abort) && gi < sh->sc->games;
+    s->n = 0;
+    if (s->active) {
+        w->next_game += sh->threads;
+        uint64_t st = sh->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(gi + 1));
+        mcts_rng_seed(mcts_mp_tree_rng(s->tree), mcts_splitmix64(&st));
+        game_pos p;
+        game_start(sh->g, &p);
+        mcts_mp_set_root(s->tree, &p);
+    }
+}
+
+static int slot_finish(worker *w, slot *s)
+{
+    shared *sh = w->sh;
+    const game *g = sh->g;
+    const int dim = game_encode_dim(g), m = game_moves(g), np = game_players(g), nv = game_value_dim(g);
+    const game_pos *end = mcts_mp_root_pos(s->tree);
+    double v[GAME_MAX_PLAYERS], best = -2;
+    float z[256][GAME_MAX_PLAYERS];
+    game_stopped_values(g, end, v);
+    const int margin = game_margin(g, end);
+    const float scale = 1.0f / (float)game_seeds(g);
+    w->st.games++;
+    w->st.samples += (uint64_t)s->n;
+    w->st.capped += !end->over;
+    for (int q = 0; q < np; q++)
+        best = v[q] > best ? v[q] : best;
+    for (int q = 0; q < np; q++)
+        w->st.wins[q] += v[q] == best;
+    int rc = MCTS_OK;
+    if (sh->rb) {
+        replay_sample smp[256];
+        for (int i = 0; i < s->n && rc == MCTS_OK; i += 256) {
+            int k = s->n - i < 256 ? s->n - i : 256;
+            for (int j = 0; j < k; j++) {
+                int t = i + j, mv = s->mover[t];
+                for (int q = 0; q < nv; q++)
+                    z[j][q] = (float)v[(mv + q) % np];
+                smp[j] = (replay_sample){.x = s->x + (size_t)t * dim,
+                                         .legal = s->legal + (size_t)t * m,
+                                         .pi = s->pi + (size_t)t * m,
+                                         .z = z[j],
+                                         .margin = (float)(mv ? -margin : margin) * scale};
+            }
+            rc = replay_add(sh->rb, smp, k);
+        }
+    }
+    return rc;
+}
+
+static int slot_move(worker *w, slot *s)
+{
+    shared *sh = w->sh;
+    const game *g = sh->g;
+    const int dim = game_encode_dim(g), m = game_moves(g);
+    const game_pos *root = mcts_mp_root_pos(s->tree);
+    if (!slot_reserve(s, dim, m))
+        return MCTS_ENOMEM;
+    double tau = s->n < sh->mc->temp_moves ? sh->mc->temperature : 0.0;
+    game_encode(g, root, s->x + (size_t)s->n * dim);
+    unsigned legal = game_legal(g, root);
+    for (int k = 0; k < m; k++)
+        s->legal[s->n * m + k] = (uint8_t)(legal >> k & 1u);
+    int rc = mcts_mp_policy(s->tree, sh->sc->pi_visits ? 1.0 : tau, s->pi + (size_t)s->n * m);
+    int move = rc == MCTS_OK ? mcts_mp_choose(s->tree, tau) : rc;
+    if (move < 0)
+        return MCTS_EINVAL;
+    s->mover[s->n++] = root->to_move;
+    rc = mcts_mp_advance(s->tree, move);
+    if (rc != MCTS_OK && rc != MCTS_ENOMEM)
+        return rc;
+    rc = MCTS_OK;
+    if (mcts_mp_root_pos(s->tree)->over || s->n >= sh->sc->max_moves) {
+        rc = slot_finish(w, s);
+        slot_start(w, s);
+    }
+    return rc;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    const game *g = sh->g;
+    const int G = sh->sc->games_per_thread, L = sh->mc->leaves_per_game, cap = G * L;
+    const int m = game_moves(g), np = game_players(g);
+    double t0 = sp_now();
+    uint64_t st = w->seed;
+    mcts_mp_eval *ev = sh->ef->create(sh->ef, g, cap, mcts_splitmix64(&st), w->err);
+    slot *slots = calloc((size_t)G, sizeof *slots);
+    game_pos *leaf = malloc((size_t)cap * sizeof *leaf);
+    int *owner = malloc((size_t)cap * sizeof *owner), *handle = malloc((size_t)cap * sizeof *handle);
+    float *prior = malloc((size_t)cap * (size_t)m * sizeof *prior);
+    float *value = malloc((size_t)cap * (size_t)np * sizeof *value);
+    int rc = ev ? MCTS_OK : MCTS_EEVAL;
+    if (rc == MCTS_OK && (!slots || !leaf || !owner || !handle || !prior || !value))
+        rc = MCTS_ENOMEM;
+    for (int i = 0; i < G && rc == MCTS_OK; i++)
+        if (!(slots[i].tree = mcts_mp_tree_create(g, sh->mc, mcts_splitmix64(&st), w->err)))
+            rc = MCTS_ENOMEM;
+    if (rc == MCTS_OK)
+        for (int i = 0; i < G; i++)
+            slot_start(w, &slots[i]);
+    for (int active = 1; rc == MCTS_OK && active;) {
+        active = 0;
+        int n = 0;
+        for (int i = 0; i < G && rc == MCTS_OK; i++) {
+            slot *s = &slots[i];
+            while (s->active && rc == MCTS_OK && mcts_mp_done(s->tree))
+                rc = slot_move(w, s);
+            if (!s->active || rc != MCTS_OK)
+                continue;
+            active = 1;
+            /* up to L leaves of this game; a simulation that ends on a finished/proven node needs no leaf */
+            for (int tries = 0; tries < 4 * L && mcts_mp_pending(s->tree) < L && !mcts_mp_done(s->tree); tries++) {
+                int h = mcts_mp_select(s->tree, &leaf[n]);
+                if (h >= 0) {
+                    owner[n] = i;
+                    handle[n++] = h;
+                } else if (h == MCTS_ENOMEM) {
+                    rc = h;
+                }
+                if (h == MCTS_FULL || h == MCTS_COLLISION || h == MCTS_ENOMEM)
+                    break;
+            }
+        }
+        if (n > 0 && rc == MCTS_OK) {
+            rc = ev->evaluate(ev, leaf, n, prior, value) == MCTS_OK ? MCTS_OK : MCTS_EEVAL;
+            w->st.batches++;
+            for (int j = 0; j < n && rc == MCTS_OK; j++) {
+                int c = mcts_mp_complete(slots[owner[j]].tree, handle[j], prior + (size_t)j * m,
+                                         value + (size_t)j * np);
+                rc = c == MCTS_ENOMEM ? c : MCTS_OK;
+            }
+        }
+        if (atomic_load(&sh->abort))
+            break;
+    }
+    if (rc != MCTS_OK) {
+        atomic_store(&sh->abort, 1);
+        if (!w->err[0])
+            snprintf(w->err, MCTS_ERRLEN, "%s self-play worker: %s", game_name(g),
+                     rc == MCTS_ENOMEM ? "out of memory" : "evaluator failed");
+    }
+    w->rc = rc;
+    if (ev) {
+        w->st.evals = ev->positions;
+        w->st.forward_seconds = ev->forward_seconds;
+    }
+    for (int i = 0; slots && i < G; i++)
+        slot_free(&slots[i]);
+    free(slots), free(leaf), free(owner), free(handle), free(prior), free(value);
+    mcts_mp_eval_free(ev);
+    w->st.thread_seconds = sp_now() - t0;
+    return NULL;
+}
+
+int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_config *mc,
+                      const mcts_mp_eval_factory *ef, replay_buffer *rb, uint64_t seed, game_selfplay_stats *st,
+                      char *err)
+{
+    int rc;
+    if (!g || !ef || !ef->create)
+        return BAD("self-play: a game and an evaluator factory are required");
+    if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
+        return rc;
+    if (rb && (replay_dim(rb) != game_encode_dim(g) || replay_pits(rb) != game_moves(g) ||
+               replay_n_value(rb) != game_value_dim(g)))
+        return BAD("%s self-play: the replay buffer holds dim %d / pits %d / n_value %d, the rules need "
+                   "%d / %d / %d", game_name(g), replay_dim(rb), replay_pits(rb), replay_n_value(rb),
+                   game_encode_dim(g), game_moves(g), game_value_dim(g));
+    nn_set_blas_threads(1);
+    const int n = sc->threads;
+    shared sh = {.g = g, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .seed = seed, .threads = n};
+    atomic_init(&sh.abort, 0);
+    worker *w = calloc((size_t)n, sizeof *w);
+    if (!w)
+        return BAD("%s self-play: out of memory", game_name(g));
+    uint64_t state = seed;
+    double t0 = sp_now();
+    rc = MCTS_OK;
+    for (int i = 0; i < n; i++) {
+        w[i].sh = &sh;
+        w[i].index = w[i].next_game = i;
+        w[i].seed = mcts_splitmix64(&state);
+    }
+    int started = sp_run_threads(n, w, sizeof *w, worker_main, &sh.abort);
+    if (started < n)
+        rc = BAD("%s self-play: cannot start worker thread %d", game_name(g), started);
+    game_selfplay_stats tot = {0};
+    tot.seconds = sp_now() - t0;
+    for (int i = 0; i < started; i++) {
+        game_selfplay_stats *s = &w[i].st;
+        tot.games += s->games, tot.samples += s->samples, tot.capped += s->capped;
+        for (int q = 0; q < GAME_MAX_PLAYERS; q++)
+            tot.wins[q] += s->wins[q];
+        tot.evals += s->evals, tot.batches += s->batches;
+        tot.thread_seconds += s->thread_seconds, tot.forward_seconds += s->forward_seconds;
+        if (w[i].rc != MCTS_OK && rc == MCTS_OK) {
+            rc = w[i].rc;
+            if (err)
+                snprintf(err, MCTS_ERRLEN, "%s", w[i].err);
+        }
+    }
+    tot.avg_batch = tot.batches ? (double)tot.evals / (double)tot.batches : 0.0;
+    tot.forward_share = tot.thread_seconds > 0 ? tot.forward_seconds / tot.thread_seconds : 0.0;
+    tot.positions_per_s = tot.seconds > 0 ? (double)tot.samples / tot.seconds : 0.0;
+    tot.games_per_s = tot.seconds > 0 ? (double)tot.games / tot.seconds : 0.0;
+    if (st)
+        *st = tot;
+    free(w);
+    return rc;
+}

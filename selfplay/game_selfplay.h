@@ -1,0 +1,52 @@
+/* game_selfplay.h — self-play of any game of the game interface (env/game.h; issue 8, made generic by
+ * issue 14) with batched evaluation across games and threads: the generic counterpart of selfplay.h (which
+ * stays Kalah's fast path), with the same configuration (selfplay_config, mcts_config), the same worker
+ * layout (`threads` pthreads, each running games_per_thread games whose leaves share ONE evaluator call per
+ * round) and the same replay buffer. The search is mcts_mp (values per player).
+ *
+ * Samples: one per decision (extra turns included), appended when the game ends:
+ *   x      game_encode of the position (mover's point of view), dim game_encode_dim
+ *   legal  the mover's legal slots
+ *   π      mcts_mp_policy (as selfplay.h: visit counts sharpened like the move choice, or plain visit shares
+ *          with pi_visits = 1)
+ *   z      game_value_dim entries: with one (two-player games) the mover's final value; with one per player
+ *          the final values in the MOVER-RELATIVE order of the encoding, z_j = value of player
+ *          (mover + j) % players (mcts_mp.h) — the targets of a value head of that shape
+ *   margin the final margin for the mover divided by game_seeds (0 for games without a margin)
+ * A game still running after max_moves plies is scored by game_stopped_values (básico: as if the
+ * first-finisher rule ended it there).
+ *
+ * Determinism: games are assigned to workers by game index (worker t of T plays games t, t + T, ...), and
+ * game i's tree is seeded from (seed, i), so the games played depend on (seed, threads, games_per_thread)
+ * only; with one thread the samples come out identical, in the same order, for the same seed (with more,
+ * the order in which workers append finished games varies).
+ */
+#ifndef SOWZERO_SELFPLAY_GAME_SELFPLAY_H
+#define SOWZERO_SELFPLAY_GAME_SELFPLAY_H
+
+#include <stdint.h>
+
+#include "env/game.h"
+#include "selfplay/mcts_mp.h"
+#include "selfplay/replay.h"
+#include "selfplay/selfplay.h"
+
+/* What one run did (the fields of selfplay_stats that apply; wins[p] counts games where player p had the
+ * best final value, shared included). */
+typedef struct {
+    uint64_t games, samples, evals, batches;
+    uint64_t wins[GAME_MAX_PLAYERS];
+    uint64_t capped;          /* games stopped by max_moves */
+    double seconds, thread_seconds, forward_seconds;
+    double avg_batch, forward_share, positions_per_s, games_per_s;
+} game_selfplay_stats;
+
+/* Plays sc->games games of g (borrowed) with search mc and evaluators from ef (one per worker, max_batch =
+ * games_per_thread × leaves_per_game), appending samples to rb (may be NULL; else its dim, pits and n_value
+ * must be game_encode_dim, game_moves, game_value_dim). st may be NULL. Sets BLAS to 1 thread (selfplay.h).
+ * Returns MCTS_OK or a negative MCTS_* code with the message in err (MCTS_ERRLEN). */
+int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_config *mc,
+                      const mcts_mp_eval_factory *ef, replay_buffer *rb, uint64_t seed, game_selfplay_stats *st,
+                      char *err);
+
+#endif
