@@ -186,12 +186,6 @@ twoside_game oware_game(const oware_rules *r)
                           .legal = legal_fn, .play = play_fn};
 }
 
-void oware_perft(const oware_rules *r, const kalah_pos *p, int depth, uint64_t *nodes)
-{
-    twoside_game g = oware_game(r);
-    twoside_perft(&g, p, depth, nodes);
-}
-
 void oware_encode(const oware_rules *r, const kalah_pos *p, float *out)
 {
     kalah_rules k = {.pits = r->pits, .seeds = r->seeds};
