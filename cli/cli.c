@@ -26,7 +26,8 @@ int cli_rules(const char *cmd, const char *spec, kalah_rules *out)
         const game_kind *k = game_kind_find(spec);
         if (k && strcmp(k->name, "kalah"))
             cli_error(cmd, "--rules '%s': this command plays Kalah only; %s works with perft, replay, bench env, "
-                      "match, tournament, play, solve, net and train (rules.game)", spec, k->name);
+                      "match, tournament, play, net, train (rules.spec) and, with two players and a margin, solve", spec,
+                      k->name);
         else
             cli_error(cmd, "--rules '%s': %s", spec, err);
         return 0;

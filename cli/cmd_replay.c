@@ -61,7 +61,8 @@ static int replay_game(const char *spec, const char *pos_text, int json, int nmo
                 snprintf(err, sizeof err, "the pit is empty or the move is not allowed");
         }
         if (rc != GAME_OK) {
-            cli_error("replay", "move %d ('%s'): %s", i + 1, moves[i], rc == GAME_EOVER ? "the game is already over" : err);
+            cli_error("replay", "move %d ('%s'): %s", i + 1, moves[i],
+                      rc == GAME_EOVER ? "the game is already over" : err);
             free(slot);
             game_free(g);
             return 2;
@@ -110,7 +111,8 @@ static int replay_game(const char *spec, const char *pos_text, int json, int nmo
     }
     free(slot);
     double v[GAME_MAX_PLAYERS];
-    int place[GAME_MAX_PLAYERS], sc[2], has_scores = np == 2 && game_score(g, &p, 0, &sc[0]) && game_score(g, &p, 1, &sc[1]);
+    int place[GAME_MAX_PLAYERS], sc[2];
+    int has_scores = np == 2 && game_score(g, &p, 0, &sc[0]) && game_score(g, &p, 1, &sc[1]);
     game_values(g, &p, v);
     for (int a = 0; a < np; a++) {
         place[a] = p.over ? 1 : 0;

@@ -20,8 +20,9 @@ static void help(void)
 {
     puts("usage: sowzero train CONFIG.ini [--set SECTION.KEY=VALUE]... [--run-dir DIR]\n"
          "       sowzero train --resume RUN_DIR [--checkpoint FILE] [--set SECTION.KEY=VALUE]...\n"
-         "Trains a Kalah or Mancala basico agent by self-play as the INI config says (configs/kalah.ini and\n"
-         "configs/basico-3p.ini document every key).\n"
+         "Trains an agent of any registered game by self-play as the INI config says: Kalah, Mancala basico,\n"
+         "and any other game through rules.spec (configs/kalah.ini documents every key; configs/basico-3p.ini,\n"
+         "configs/congklak.ini, configs/oware.ini).\n"
          "Writes a run directory: config.ini (the effective config), metrics.csv, checkpoints/, latest.h5,\n"
          "best.h5 (best evaluation score), loss.png and eval.png. Progress goes to stderr (a bar on a\n"
          "terminal), the final evaluation table to stdout. Ctrl-C (or SIGTERM) finishes the current\n"

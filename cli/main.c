@@ -14,7 +14,7 @@ static const struct command {
     {"bench", cmd_bench, "measure speed: bench env|search|net|selfplay (bench WHAT --help)"},
     {"export", cmd_export, "write the weights-only export of a checkpoint"},
     {"net", cmd_net, "the network's policy and value for one position"},
-    {"match", cmd_match, "play agents against each other (Kalah: colour-swapped pairs; basico: 2-4 seats)"},
+    {"match", cmd_match, "play agents against each other (Kalah: colour-swapped pairs; other games: 2-4 seats)"},
     {"tournament", cmd_tournament, "round robin between agents, then Elo ratings"},
     {"elo", cmd_elo, "Bradley-Terry Elo ratings from game-record files"},
     {"play", cmd_play, "play against an agent in the terminal"},

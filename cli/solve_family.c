@@ -1,8 +1,10 @@
 /* solve_family.c — `sowzero solve --rules congklak:...|oware:...`: the exact solver of eval/family_search.h
- * on the games that share Kalah's position (DESIGN.md §1.3, §1.4, §3.5); and solve's one printer of a
+ * on the games that share Kalah's position (DESIGN.md §1.3, §1.4, §3.5); every other registered two-player
+ * game with a margin through the generic gs_solve (eval/game_search.h); and solve's one printer of a
  * result, for Kalah's path too. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/solve_family.h"
@@ -10,8 +12,58 @@
 #include "env/game.h"
 #include "env/oware.h"
 #include "eval/family_search.h"
+#include "eval/game_search.h"
 
 #define CMD "solve"
+
+/* The generic path (eval/game_search.h, gs_solve): two-player games with a margin; every best move by
+ * solving each child. Small boards only (gs_solve's node budget). Returns the exit status. */
+static int solve_generic(const game *g, const char *pos_text, long sows, int json)
+{
+    char err[GAME_ERRLEN], rbuf[GAME_SPEC_MAX], pbuf[GAME_POS_STR];
+    game_pos p;
+    if (!pos_text)
+        game_start(g, &p);
+    else if (game_pos_parse(g, pos_text, &p, err) != GAME_OK) {
+        cli_error(CMD, "--position '%s': %s", pos_text, err);
+        return 2;
+    }
+    if (game_players(g) != 2 || !game_has_margin(g)) {
+        cli_error(CMD, "--rules '%s': solve needs a two-player game with a final margin", game_spec(g));
+        return 2;
+    }
+    p.ply = (uint16_t)sows;
+    gs_solution root, child;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (gs_solve(g, &p, 0, &root, err) != GAME_OK) {
+        cli_error(CMD, "%s", err);
+        return 1;
+    }
+    unsigned best = 0;
+    uint64_t nodes = root.nodes;
+    for (unsigned legal = game_legal(g, &p); legal; legal &= legal - 1) {
+        int k = __builtin_ctz(legal);
+        game_pos q = p;
+        game_apply(g, &q, k, NULL);
+        if (gs_solve(g, &q, 0, &child, err) != GAME_OK) {
+            cli_error(CMD, "%s", err);
+            return 1;
+        }
+        nodes += child.nodes;
+        int v = q.over ? (p.to_move ? -game_margin(g, &q) : game_margin(g, &q))
+                : q.to_move == p.to_move ? child.value : -child.value;
+        best |= (unsigned)(v == root.value) << k;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    snprintf(rbuf, sizeof rbuf, "%s", game_spec(g));
+    game_pos_format(g, &p, pbuf, sizeof pbuf);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    solve_report rep = {.value = root.value, .best_mask = best, .side = p.to_move, .pits = game_moves(g),
+                        .nodes = nodes, .seconds = secs, .rules = rbuf, .position = pbuf, .over = p.over,
+                        .endgame_seconds = -1};
+    return solve_print(&rep, json);
+}
 
 int solve_family(const char *spec, const char *pos_text, long tt_mb, long sows, int json)
 {
@@ -35,10 +87,10 @@ int solve_family(const char *spec, const char *pos_text, long tt_mb, long sows, 
         const oware_rules *r = game_rules(gi);
         g = oware_game(r);
         rc = pos_text ? oware_pos_parse(pos_text, r, &p, err) : (oware_start(r, &p), KALAH_OK);
-    } else {
-        cli_error(CMD, "no exact solver for game '%s' (solve knows kalah, congklak and oware)", game_name(gi));
+    } else { /* any other registered game: the generic exact solve of the game interface */
+        rc = solve_generic(gi, pos_text, sows, json);
         game_free(gi);
-        return 2;
+        return rc;
     }
     if (rc != KALAH_OK) {
         cli_error(CMD, "--position '%s': %s", pos_text, err);

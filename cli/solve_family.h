@@ -23,8 +23,10 @@ int solve_print(const solve_report *r, int json);
 
 /* Solves the position (pos_text, NULL = the start) of the game named by spec, after `sows` plies already
  * played (they count towards max_sows), with a tt_mb MiB table. Prints like solve (JSON: value, best,
- * nodes, seconds, rules, position, over). Returns the exit status: 2 for a bad spec, position or a game
- * this solver does not know, 1 when the solve fails (a line without end: Oware with max_sows=0). */
+ * nodes, seconds, rules, position, over). Congklak and Oware use eval/family_search.h; any other
+ * registered game the generic gs_solve (two-player games with a margin, small boards). Returns the exit
+ * status: 2 for a bad spec, position or a game without a margin or with more than two players, 1 when
+ * the solve fails (a line without end: Oware with max_sows=0; a board too large for gs_solve). */
 int solve_family(const char *spec, const char *pos_text, long tt_mb, long sows, int json);
 
 #endif

@@ -128,9 +128,3 @@ twoside_game congklak_game(const congklak_rules *r)
     return (twoside_game){.name = "congklak", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 1,
                           .legal = legal_fn, .play = play_fn};
 }
-
-int congklak_perft(const congklak_rules *r, const kalah_pos *p, int depth, uint64_t *nodes)
-{
-    twoside_game g = congklak_game(r);
-    return twoside_perft(&g, p, depth, nodes);
-}

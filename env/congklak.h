@@ -88,11 +88,9 @@ static inline char *congklak_pos_format(const congklak_rules *r, const kalah_pos
 
 /* Move letters: South a.., North A.. (kalah_move_letter / kalah_move_parse apply unchanged). */
 
-/* The twoside table of Congklak under r (borrowed): perft, the exact solver. */
+/* The twoside table of Congklak under r (borrowed): perft (twoside_perft; one ply = one relay chain; it
+ * returns CONGKLAK_ELOOP if a chain ever broke its bound) and the exact solver (eval/family_search.h). */
 twoside_game congklak_game(const congklak_rules *r);
-
-/* Leaf counts at exactly 1..depth plies (one ply = one relay chain). Returns KALAH_OK or CONGKLAK_ELOOP. */
-int congklak_perft(const congklak_rules *r, const kalah_pos *p, int depth, uint64_t *nodes);
 
 /* ---- encoding for the network ---- */
 

@@ -16,11 +16,17 @@ _Static_assert(BASICO_CELLS <= GAME_MAX_CELLS && BASICO_MAX_PITS <= GAME_MAX_MOV
                    BASICO_MAX_PLAYERS <= GAME_MAX_PLAYERS && 2 + 3 * BASICO_MAX_PLAYERS <= GAME_EXTRA,
                "básico fits game_pos");
 _Static_assert(sizeof(basico_rules) <= GAME_RULES_MAX, "basico_rules fits a game");
-_Static_assert((int)BASICO_OK == (int)GAME_OK && (int)BASICO_EINVAL == (int)GAME_EINVAL && (int)BASICO_EILLEGAL == (int)GAME_EILLEGAL &&
-                   (int)BASICO_EOVER == (int)GAME_EOVER,
-               "básico's codes are the interface's");
+_Static_assert((int)BASICO_OK == (int)GAME_OK && (int)BASICO_EINVAL == (int)GAME_EINVAL &&
+                   (int)BASICO_EILLEGAL == (int)GAME_EILLEGAL && (int)BASICO_EOVER == (int)GAME_EOVER,
+               "the codes are the interface's");
 
-enum { X_ACTIVE = 0, X_NLEFT = 1, X_LEFT = 2, X_RESIGNED = 2 + BASICO_MAX_PLAYERS, X_PLACE = 2 + 2 * BASICO_MAX_PLAYERS };
+enum {
+    X_ACTIVE = 0,
+    X_NLEFT = 1,
+    X_LEFT = 2,
+    X_RESIGNED = 2 + BASICO_MAX_PLAYERS,
+    X_PLACE = 2 + 2 * BASICO_MAX_PLAYERS
+};
 
 static void to_basico(const game_pos *g, basico_pos *b)
 {

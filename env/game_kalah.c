@@ -13,9 +13,9 @@
 
 _Static_assert(KALAH_CELLS <= GAME_MAX_CELLS && KALAH_MAX_PITS <= GAME_MAX_MOVES, "Kalah fits game_pos");
 _Static_assert(sizeof(kalah_rules) <= GAME_RULES_MAX, "kalah_rules fits a game");
-_Static_assert((int)KALAH_OK == (int)GAME_OK && (int)KALAH_EINVAL == (int)GAME_EINVAL && (int)KALAH_EILLEGAL == (int)GAME_EILLEGAL &&
-                   (int)KALAH_EOVER == (int)GAME_EOVER,
-               "Kalah's codes are the interface's");
+_Static_assert((int)KALAH_OK == (int)GAME_OK && (int)KALAH_EINVAL == (int)GAME_EINVAL &&
+                   (int)KALAH_EILLEGAL == (int)GAME_EILLEGAL && (int)KALAH_EOVER == (int)GAME_EOVER,
+               "the codes are the interface's");
 
 static void to_kalah(const game_pos *g, kalah_pos *k)
 {

@@ -119,9 +119,13 @@ int oware_play(const oware_rules *r, kalah_pos *p, int k, oware_step *info)
     }
     const int last_c = (origin_c + (rest ? rest : L)) % (2 * m);
 
+    /* Walk back from the last pit while it is the opponent's and holds 2 or 3. */
     int take = 0, from = last_c;
-    while (from >= opp_lo && from < opp_lo + m && (cell[board_index(m, from)] == 2 || cell[board_index(m, from)] == 3)) {
-        take += cell[board_index(m, from)];
+    while (from >= opp_lo && from < opp_lo + m) {
+        int n_here = cell[board_index(m, from)];
+        if (n_here != 2 && n_here != 3)
+            break;
+        take += n_here;
         from--;
     }
     const int slam = take && take == twoside_row_seeds(cell, m, !s);
@@ -180,12 +184,6 @@ twoside_game oware_game(const oware_rules *r)
 {
     return (twoside_game){.name = "oware", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 0,
                           .legal = legal_fn, .play = play_fn};
-}
-
-void oware_perft(const oware_rules *r, const kalah_pos *p, int depth, uint64_t *nodes)
-{
-    twoside_game g = oware_game(r);
-    twoside_perft(&g, p, depth, nodes);
 }
 
 void oware_encode(const oware_rules *r, const kalah_pos *p, float *out)

@@ -114,11 +114,9 @@ static inline char *oware_pos_format(const oware_rules *r, const kalah_pos *p, c
 /* Move letters: South a.., North A..; parses like kalah_move_parse for a board of r->pits. */
 int oware_move_parse(const oware_rules *r, int side, const char *s);
 
-/* The twoside table of Oware under r (borrowed): perft, the exact solver. */
+/* The twoside table of Oware under r (borrowed): perft (twoside_perft) and the exact solver
+ * (eval/family_search.h). */
 twoside_game oware_game(const oware_rules *r);
-
-/* Leaf counts at exactly 1..depth plies (DESIGN.md §3.1). */
-void oware_perft(const oware_rules *r, const kalah_pos *p, int depth, uint64_t *nodes);
 
 /* ---- encoding for the network ---- */
 

@@ -155,8 +155,10 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
     agent_args args;
     char unknown[96];
     snprintf(unknown, sizeof unknown, "for %s (" KIND_LIST ")", game_name(g));
-    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), unknown,
-                              game_get_kind(g)->rule_keys, &args, err);
+    static const char *const no_keys[] = {NULL};
+    const char *const *rule_keys = game_get_kind(g)->rule_keys ? game_get_kind(g)->rule_keys : no_keys;
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), unknown, rule_keys, &args,
+                              err);
     if (kd < 0)
         return NULL;
     if ((kd == K_AB || kd == K_SOLVE) && game_players(g) != 2) {

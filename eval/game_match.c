@@ -163,7 +163,8 @@ static char *record_line(const runner *run, int g, const int *agent_at, const ui
     game_start(gm, &p);
     for (int i = 0; i < n_moves; i++) {
         char mv[8];
-        n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " " : "", game_move_format(gm, &p, moves[i], mv, sizeof mv));
+        game_move_format(gm, &p, moves[i], mv, sizeof mv);
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " " : "", mv);
         game_apply(gm, &p, moves[i], NULL);
     }
     n += (size_t)snprintf(buf + n, cap - n, "\tplaces=");

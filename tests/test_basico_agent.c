@@ -286,7 +286,8 @@ static void test_az_checks_net(void **state)
     export_net(wrong_enc, r, dim, pits, players, NULL, KALAH_ENCODING_NAME);
     export_net(wrong_dim, r, dim + 1, pits, players, NULL, BASICO_ENCODING_NAME);
     expect_az_error(wrong_rules, r, "net was trained for rules 'basico:players=2,pits=6");
-    expect_az_error(wrong_nv, r, "n_value 1; the rules basico:players=3,pits=4,seeds=4,full_ranking=1 need 18, 4 and 3");
+    expect_az_error(wrong_nv, r,
+                    "n_value 1; the rules basico:players=3,pits=4,seeds=4,full_ranking=1 need 18, 4 and 3");
     expect_az_error(wrong_enc, r, "uses input encoding");
     expect_az_error(wrong_dim, r, "input_dim");
 

@@ -1,6 +1,7 @@
 /* test_cli_families.c — the command-line presence of Congklak and Oware: `solve` (eval/family_search.h)
  * against the oracle, `bench env` through the game interface, and their errors (exit status 2, a message
  * naming the problem). */
+// ctest-labels: threads
 #include "tests/test_util.h"
 
 #include <cjson/cJSON.h>
@@ -30,7 +31,8 @@ static void test_solve(void **state)
     cJSON_Delete(o);
     o = run_json("solve --rules oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
     assert_int_equal((int)cJSON_GetObjectItem(o, "value")->valuedouble, 4);
-    assert_string_equal(cJSON_GetObjectItem(o, "rules")->valuestring, "oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
+    assert_string_equal(cJSON_GetObjectItem(o, "rules")->valuestring,
+                        "oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
     cJSON_Delete(o);
     /* A finished position: its margin for the side token, no best move. */
     o = run_json("solve --rules oware --position '0,0,0,0,0,1,20,0,0,0,0,0,0,27 S'");
@@ -67,8 +69,9 @@ static void test_bench_env(void **state)
         char args[128];
         snprintf(args, sizeof args, "bench env --rules %s --seconds 0.05 --threads 2", specs[i]);
         cJSON *o = run_json(args);
-        assert_true(cJSON_GetObjectItem(o, "games_per_s")->valuedouble > 0);
-        assert_true(cJSON_GetObjectItem(o, "sows_per_s")->valuedouble >= cJSON_GetObjectItem(o, "games_per_s")->valuedouble);
+        double games = cJSON_GetObjectItem(o, "games_per_s")->valuedouble;
+        assert_true(games > 0);
+        assert_true(cJSON_GetObjectItem(o, "sows_per_s")->valuedouble >= games);
         assert_string_equal(cJSON_GetObjectItem(o, "kernel")->valuestring, "scalar");
         assert_int_equal((int)cJSON_GetObjectItem(o, "threads")->valuedouble, 2);
         cJSON_Delete(o);

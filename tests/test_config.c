@@ -298,7 +298,8 @@ static void test_enum_names_match_modules(void **state)
 static void test_example_configs(void **state)
 {
     (void)state;
-    const char *names[] = {"kalah.ini", "quick.ini", "kalah-strong.ini", "basico-3p.ini"};
+    const char *names[] = {"kalah.ini",     "quick.ini",    "kalah-strong.ini",
+                           "basico-3p.ini", "congklak.ini", "oware.ini"};
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
         char path[1024], err[CFG_ERRLEN];
         snprintf(path, sizeof path, "%s/configs/%s", SOWZERO_SOURCE_DIR, names[n]);

@@ -109,6 +109,9 @@ static void check_position(const game *g, const game_pos *p)
             int m = game_margin(g, p);
             assert_true(v[0] == (double)((m > 0) - (m < 0)));
         }
+        int s0, s1; /* the scores, where the game keeps them, make the margin */
+        if (game_has_margin(g) && game_score(g, p, 0, &s0) && game_score(g, p, 1, &s1))
+            assert_int_equal(s0 - s1, game_margin(g, p));
     } else {
         float enc[256];
         assert_true(game_encode_dim(g) > 0 && game_encode_dim(g) <= 256);
@@ -207,16 +210,33 @@ static void play_spec(const char *spec)
     uint64_t seed = 0x5eed0000u + (uint64_t)strlen(spec);
     for (int n = 0; n < PLAYOUTS; n++) {
         game_pos p = start;
-        int plies = 0;
+        int plies = 0, fixed[GAME_MAX_PLAYERS] = {0};
+        double fixed_v[GAME_MAX_PLAYERS] = {0};
         while (!p.over) {
             if (plies >= MAX_PLIES)
                 fail_msg("%s: a random playout did not end in %d plies", spec, MAX_PLIES);
             check_position(g, &p);
+            /* A value the game calls fixed before the end stays fixed and is the final one. */
+            for (int q = 0; q < game_players(g); q++) {
+                double v;
+                int now = game_decided(g, &p, q, &v);
+                if (fixed[q]) {
+                    assert_true(now);
+                    assert_true(v == fixed_v[q]);
+                }
+                fixed[q] |= now;
+                fixed_v[q] = now ? v : fixed_v[q];
+            }
             moves[plies] = random_slot(game_legal(g, &p), &seed);
             assert_int_equal(game_apply(g, &p, moves[plies], NULL), GAME_OK);
             plies++;
         }
         check_position(g, &p);
+        double final[GAME_MAX_PLAYERS];
+        game_values(g, &p, final);
+        for (int q = 0; q < game_players(g); q++)
+            if (fixed[q])
+                assert_true(final[q] == fixed_v[q]);
         game_pos r = start;
         for (int i = 0; i < plies; i++)
             assert_int_equal(game_apply(g, &r, moves[i], NULL), GAME_OK);

@@ -1,5 +1,5 @@
 /* test_oware.c — Oware, Abapa rules (DESIGN.md §1.4), against the team's vectors (oware-moves.txt,
- * oware-perft.txt: every line; families-legal.txt is read in test_twoside.c), rules-spec and notation errors,
+ * every line; oware-perft.txt and families-legal.txt are read in test_twoside.c), rules-spec and notation errors,
  * illegal moves (must feed included), and seed conservation over random games. */
 #include "tests/test_util.h"
 
@@ -52,38 +52,14 @@ static void test_move_vectors(void **state)
     assert_int_equal(count, 34);
 }
 
-static void test_perft_vectors(void **state)
-{
-    (void)state;
-    FILE *f = tu_open_vector("oware-perft.txt");
-    char line[512];
-    int count = 0;
-    while (tu_next_line(f, line, sizeof line)) {
-        char *fl[4];
-        assert_int_equal(tu_split(line, fl, 4), 4);
-        oware_rules r;
-        kalah_pos p;
-        parse_rules_or_fail(fl[0], &r);
-        parse_pos_or_fail(fl[1], &r, &p);
-        int depth = atoi(fl[2]);
-        uint64_t nodes[64];
-        oware_perft(&r, &p, depth, nodes);
-        if (nodes[depth - 1] != strtoull(fl[3], NULL, 10))
-            fail_msg("perft %d of '%s' under %s: got %llu, want %s", depth, fl[1], fl[0],
-                     (unsigned long long)nodes[depth - 1], fl[3]);
-        count++;
-    }
-    fclose(f);
-    assert_int_equal(count, 122);
-}
-
 static void test_rules_spec(void **state)
 {
     (void)state;
     oware_rules r;
     char err[KALAH_ERRLEN], buf[128];
     assert_int_equal(oware_rules_parse("oware", &r, err), KALAH_OK);
-    assert_string_equal(oware_rules_format(&r, buf, sizeof buf), "oware:pits=6,seeds=4,grand_slam=nocapture,max_sows=300");
+    assert_string_equal(oware_rules_format(&r, buf, sizeof buf),
+                        "oware:pits=6,seeds=4,grand_slam=nocapture,max_sows=300");
     assert_int_equal(oware_rules_parse("oware:max_sows=0,grand_slam=capture,pits=3", &r, err), KALAH_OK);
     assert_int_equal(r.pits, 3);
     assert_int_equal(r.seeds, 4);
@@ -239,7 +215,7 @@ static void test_random_games(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_move_vectors),      cmocka_unit_test(test_perft_vectors),
+        cmocka_unit_test(test_move_vectors),
         cmocka_unit_test(test_rules_spec),
         cmocka_unit_test(test_notation_and_illegal_moves), cmocka_unit_test(test_grand_slam_event),
         cmocka_unit_test(test_encode),            cmocka_unit_test(test_random_games),
