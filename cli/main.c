@@ -20,6 +20,7 @@ static const struct command {
     {"play", cmd_play, "play against an agent in the terminal"},
     {"solve", cmd_solve, "exact value of a position under perfect play and every best move"},
     {"train", cmd_train, "train an agent by self-play from an INI config (the main job)"},
+    {"positions", cmd_positions, "sample positions over every phase, solve every move exactly, write the set"},
 };
 
 static void usage(FILE *f)
