@@ -14,8 +14,8 @@
 
 static void help(void)
 {
-    puts("usage: sowzero positions --solve --out FILE [--rules R] [--count N] [--min-early K] [--seed S]\n"
-         "                         [--threads N] [--tt-mb M] [--endgame E] [--net F] [--progress] [--json]\n"
+    puts("usage: sowzero positions --solve --out FILE [--rules R] [--count N] [--min-early K] [--max-seeds M]\n"
+         "                         [--seed S] [--threads N] [--tt-mb M] [--endgame E] [--net F] [--progress] [--json]\n"
          "Samples Kalah positions over every phase of the game, solves every legal move of each exactly\n"
          "(alpha-beta with MTD(f), one endgame database and one transposition table per thread shared by\n"
          "all positions) and writes the solved position set to FILE (a temporary file renamed at the end:\n"
@@ -27,6 +27,8 @@ static void help(void)
          "  --min-early K    of them in the early phase (more than 2/3 of the seeds in the pits; Kalah(6,4):\n"
          "                   33-48), 0..N (default N/5); the other N-K are split evenly between the middle\n"
          "                   (1/3..2/3: 17-32) and late (at most 1/3: 0-16) phases\n"
+         "  --max-seeds M    only positions with at most M seeds in the pits (default: no cap); the first\n"
+         "                   plies of Kalah(6,4) (44-48) take 10 s to minutes each to solve\n"
          "  --seed S         sampling seed, 0..2^53 (default 1): the same options give the same set\n"
          "  --threads N      solving threads, 1..64 (default 1); they also build the endgame database\n"
          "  --tt-mb M        transposition table MiB in all, split between the threads (default 1024)\n"
@@ -53,8 +55,8 @@ static void help(void)
          "  after that move, for the player to move here (own store - opponent's store at the end; an extra\n"
          "  turn keeps the perspective); value = the largest; best = every move reaching it (letter order);\n"
          "  ply = sowings from the start.\n"
-         "Kalah(6,4), 2000 positions: sowzero positions --solve --count 2000 --min-early 400 --threads 2\n"
-         "  --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (figures in README.md)");
+         "Kalah(6,4), 2000 positions: sowzero positions --solve --count 2000 --min-early 400 --max-seeds 43\n"
+         "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)");
 }
 
 /* The command line as one string, arguments with spaces or quotes in single quotes. Caller frees. */
@@ -127,6 +129,7 @@ int cmd_positions(int argc, char **argv)
                                          {"count", required_argument, 0, 'n'},
                                          {"min-early", required_argument, 0, 'k'},
                                          {"seed", required_argument, 0, 's'},
+                                         {"max-seeds", required_argument, 0, 'm'},
                                          {"threads", required_argument, 0, 'T'},
                                          {"tt-mb", required_argument, 0, 't'},
                                          {"endgame", required_argument, 0, 'e'},
@@ -136,7 +139,7 @@ int cmd_positions(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *out = NULL, *rules_spec = NULL, *net = NULL;
-    long count = 200, early = -1, seed = 1, threads = 1, tt_mb = 1024, endgame = 18;
+    long count = 200, early = -1, seed = 1, max_seeds = 0, threads = 1, tt_mb = 1024, endgame = 18;
     int solve = 0, show = 0, json = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -154,6 +157,10 @@ int cmd_positions(int argc, char **argv)
             break;
         case 's':
             if (!cli_long(CMD, "--seed", optarg, 0, 9007199254740992L, &seed))
+                return 2;
+            break;
+        case 'm':
+            if (!cli_long(CMD, "--max-seeds", optarg, 1, 255, &max_seeds))
                 return 2;
             break;
         case 'T':
@@ -208,7 +215,8 @@ int cmd_positions(int argc, char **argv)
         return 1;
     }
     const double t0 = now_s();
-    ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net};
+    ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
+                          .max_seeds = (int)max_seeds};
     int rc = ps_sample(set, &so, err);
     if (rc != PS_OK) {
         cli_error(CMD, "%s", err);

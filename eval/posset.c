@@ -161,8 +161,8 @@ static int needs(const sampler *sp, int phase) { return sp->have[phase] < sp->wa
 /* Adds p to the set when its phase still needs positions; 1 added, 0 not, PS_ENOMEM. */
 static int offer(sampler *sp, const kalah_pos *p, int ply, const char *source)
 {
-    const int ph = ps_phase(&sp->s->r, ps_seeds_in_pits(&sp->s->r, p));
-    if (!needs(sp, ph))
+    const int seeds = ps_seeds_in_pits(&sp->s->r, p), ph = ps_phase(&sp->s->r, seeds);
+    if (!needs(sp, ph) || (sp->o->max_seeds > 0 && seeds > sp->o->max_seeds))
         return 0;
     int rc = ps_add(sp->s, p, ply, source);
     if (rc == 1)
@@ -234,9 +234,11 @@ static int draw_game(sampler *sp, char *err)
         if (!needs(sp, ph))
             continue;
         int m = 0;
-        for (int i = 0; i < n; i++)
-            if (ps_phase(r, ps_seeds_in_pits(r, &sp->game[i])) == ph)
+        for (int i = 0; i < n; i++) {
+            const int seeds = ps_seeds_in_pits(r, &sp->game[i]);
+            if (ps_phase(r, seeds) == ph && (sp->o->max_seeds <= 0 || seeds <= sp->o->max_seeds))
                 idx[m++] = i;
+        }
         for (int t = 0; t < PICK_TRIES && m > 0; t++) {
             int i = idx[mcts_rng_below(&sp->rng, (uint32_t)m)];
             int rc = offer(sp, &sp->game[i], sp->game_ply[i], src);

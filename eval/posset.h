@@ -74,6 +74,8 @@ typedef struct {
     size_t count;       /* positions wanted, >= 1 */
     size_t early;       /* of them in the early phase, <= count */
     uint64_t seed;      /* everything drawn follows from it: the same options give the same set */
+    int max_seeds;      /* > 0: only positions with at most this many seeds in the pits (the first plies of
+                         * Kalah(6,4), 44-48 seeds, take 10 s to minutes each to solve); 0 = no cap */
     const char *net;    /* NULL, or a net file (nn/h5io.h) whose `az` agent joins the game agents */
 } ps_sample_opts;
 
