@@ -10,6 +10,7 @@ int bench_net(int argc, char **argv);
 int bench_env(int argc, char **argv);
 int bench_selfplay(int argc, char **argv);
 int bench_search(int argc, char **argv);
+int bench_solve(int argc, char **argv);
 
 /* bench env's Mancala básico path (cli/bench_env_basico.c): scalar random playouts on `threads` threads
  * for `seconds`; prints like bench env (JSON adds first_place_rate per player). Returns the exit status. */
