@@ -214,6 +214,8 @@ int cmd_positions(int argc, char **argv)
         cli_error(CMD, "%s", err);
         return 1;
     }
+    char commit[48];
+    git_commit(commit, sizeof commit); /* now, before the work: the commit the code ran from */
     const double t0 = now_s();
     ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
                           .max_seeds = (int)max_seeds};
@@ -234,8 +236,7 @@ int cmd_positions(int argc, char **argv)
         ps_free(set);
         return 1;
     }
-    char *cmdline = command_line(argc, argv), commit[48];
-    git_commit(commit, sizeof commit);
+    char *cmdline = command_line(argc, argv);
     ps_header h = {.command = cmdline ? cmdline : "sowzero positions", .commit = commit, .seed = (uint64_t)seed};
     rc = ps_write(set, &h, out, err);
     free(cmdline);
