@@ -1,10 +1,13 @@
 /* sowzero positions — sample Kalah positions over every phase of the game, solve every legal move exactly
  * and write the position set (issue 13; eval/posset.h for the format, eval/possolve.h for the solving). */
+#include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -194,6 +197,15 @@ int cmd_positions(int argc, char **argv)
         cli_error(CMD, "--out FILE is required");
         return 2;
     }
+    /* A long run should not end in a directory it cannot write: the set goes to a temporary file there. */
+    char *dir_copy = strdup(out);
+    const char *dir = dir_copy ? dirname(dir_copy) : ".";
+    if (access(dir, W_OK | X_OK) != 0) {
+        cli_error(CMD, "--out %s: cannot write in %s: %s", out, dir, strerror(errno));
+        free(dir_copy);
+        return 2;
+    }
+    free(dir_copy);
     if (early < 0)
         early = count / 5;
     if (early > count) {

@@ -488,18 +488,27 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
     return AB_OK;
 }
 
-int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH_MAX_PITS], uint64_t *nodes_out)
+/* The start of a per-move solve: every value AB_NO_VALUE; returns 1 when p is finished, else starts the
+ * search and fills *ml with the root moves. */
+static int root_values_begin(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS], ord_list *ml)
 {
-    if (depth < 0 || depth > AB_MAX_DEPTH)
-        return AB_EINVAL;
     for (int k = 0; k < KALAH_MAX_PITS; k++)
         values[k] = AB_NO_VALUE;
     ab_result tmp;
     if (finished(s, p, &tmp))
-        return AB_EOVER;
+        return 1;
     begin(s, p, NULL);
+    ord_generate(&s->r, p, -1, ml);
+    return 0;
+}
+
+int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH_MAX_PITS], uint64_t *nodes_out)
+{
+    if (depth < 0 || depth > AB_MAX_DEPTH)
+        return AB_EINVAL;
     ord_list ml;
-    ord_generate(&s->r, p, -1, &ml);
+    if (root_values_begin(s, p, values, &ml))
+        return AB_EOVER;
     const int next = depth == 0 ? DEPTH_EXACT : depth - 1;
     for (int i = 0; i < ml.n; i++)
         values[ml.move[i]] = child_value(s, &ml.child[i], NULL, p->side, next, -INF, INF);
@@ -512,14 +521,9 @@ int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS],
 {
     if (!s || !p || !values)
         return AB_EINVAL;
-    for (int k = 0; k < KALAH_MAX_PITS; k++)
-        values[k] = AB_NO_VALUE;
-    ab_result tmp;
-    if (finished(s, p, &tmp))
-        return AB_EOVER;
-    begin(s, p, NULL);
     ord_list ml;
-    ord_generate(&s->r, p, -1, &ml);
+    if (root_values_begin(s, p, values, &ml))
+        return AB_EOVER;
     /* First guesses: every child's full-window value at increasing depth while a pass stays cheap (the
      * same node budget as ab_think's guessing passes, so the result is deterministic). */
     int guess[KALAH_MAX_PITS] = {0};

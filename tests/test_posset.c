@@ -488,6 +488,9 @@ static void test_positions_cli(void **state)
     free(out);
     assert_int_equal(tu_run(&out, 1, "positions --solve"), 2);
     free(out);
+    assert_int_equal(tu_run(&out, 1, "positions --solve --out /nonexistent-dir/x.jsonl"), 2);
+    assert_non_null(strstr(out, "cannot write in /nonexistent-dir"));
+    free(out);
     assert_int_equal(tu_run(&out, 1, "positions --solve --out '%s' --count 0", path), 2);
     assert_non_null(strstr(out, "--count"));
     free(out);
