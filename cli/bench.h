@@ -10,6 +10,7 @@ int bench_net(int argc, char **argv);
 int bench_env(int argc, char **argv);
 int bench_selfplay(int argc, char **argv);
 int bench_search(int argc, char **argv);
+int bench_solve(int argc, char **argv);
 
 /* bench env's path for every game but Kalah (cli/bench_env_game.c): scalar random playouts through the
  * game interface on `threads` threads for `seconds`, `sows` = plies (a whole relay chain is one); prints

@@ -15,6 +15,7 @@ static const struct subbench {
     {"net", bench_net, "network forward positions/s and GFLOP/s next to bare sgemm; one training step"},
     {"selfplay", bench_selfplay, "self-play positions/s and games/s, batch size, share of time in the net"},
     {"search", bench_search, "alpha-beta nodes (the search's signature) and nodes/s on fixed positions"},
+    {"solve", bench_solve, "per-move exact solves of early positions: full window vs MTD(f), shared table"},
 };
 
 static void help(FILE *f)

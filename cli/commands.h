@@ -13,4 +13,5 @@ int cmd_play(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_positions(int argc, char **argv);
 #endif

@@ -21,6 +21,7 @@ static const struct command {
     {"solve", cmd_solve, "exact value of a position under perfect play and every best move"},
     {"serve", cmd_serve, "play against the agents in a browser (a page and a JSON API over HTTP)"},
     {"train", cmd_train, "train an agent by self-play from an INI config (the main job)"},
+    {"positions", cmd_positions, "sample positions over every phase, solve every move exactly, write the set"},
 };
 
 static void usage(FILE *f)

@@ -20,6 +20,7 @@ struct ab_search {
     kalah_rules r;
     tt_table tt;
     eg_db *db;               /* NULL: no endgame database */
+    int db_borrowed;         /* db belongs to another search (ab_share_endgame): not freed here */
     int db_seeds;            /* positions with at most this many seeds in the pits are looked up */
     int total;               /* seeds on the board (set per search from the root) */
     uint64_t pit_lo, pit_hi; /* byte masks of the pits (stores and unused bytes zero), for the key */
@@ -79,7 +80,8 @@ void ab_free(ab_search *s)
     if (!s)
         return;
     tt_destroy(&s->tt);
-    eg_free(s->db);
+    if (!s->db_borrowed)
+        eg_free(s->db);
     free(s);
 }
 
@@ -93,11 +95,35 @@ int ab_set_threads(ab_search *s, int threads)
     return AB_OK;
 }
 
+static void drop_endgame(ab_search *s)
+{
+    if (!s->db_borrowed)
+        eg_free(s->db);
+    s->db = NULL;
+    s->db_borrowed = 0;
+    s->db_seeds = -1;
+}
+
+int ab_share_endgame(ab_search *s, const ab_search *owner, char *err)
+{
+    drop_endgame(s);
+    const kalah_rules *a = &s->r, *b = &owner->r;
+    if (a->pits != b->pits || a->seeds != b->seeds || a->capture != b->capture || a->end != b->end ||
+        a->max_sows != b->max_sows) {
+        set_err(err, "the searches have different rules");
+        return AB_EINVAL;
+    }
+    if (!owner->db)
+        return AB_OK;
+    s->db = owner->db;
+    s->db_borrowed = 1;
+    s->db_seeds = owner->db_seeds;
+    return AB_OK;
+}
+
 int ab_set_endgame(ab_search *s, int max_seeds, char *err)
 {
-    eg_free(s->db);
-    s->db = NULL;
-    s->db_seeds = -1;
+    drop_endgame(s);
     if (max_seeds <= 0)
         return AB_OK;
     s->db = eg_create(&s->r, max_seeds, s->threads, err);
@@ -462,21 +488,71 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
     return AB_OK;
 }
 
-int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH_MAX_PITS], uint64_t *nodes_out)
+/* The start of a per-move solve: every value AB_NO_VALUE; returns 1 when p is finished, else starts the
+ * search and fills *ml with the root moves. */
+static int root_values_begin(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS], ord_list *ml)
 {
-    if (depth < 0 || depth > AB_MAX_DEPTH)
-        return AB_EINVAL;
     for (int k = 0; k < KALAH_MAX_PITS; k++)
         values[k] = AB_NO_VALUE;
     ab_result tmp;
     if (finished(s, p, &tmp))
-        return AB_EOVER;
+        return 1;
     begin(s, p, NULL);
+    ord_generate(&s->r, p, -1, ml);
+    return 0;
+}
+
+int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH_MAX_PITS], uint64_t *nodes_out)
+{
+    if (depth < 0 || depth > AB_MAX_DEPTH)
+        return AB_EINVAL;
     ord_list ml;
-    ord_generate(&s->r, p, -1, &ml);
+    if (root_values_begin(s, p, values, &ml))
+        return AB_EOVER;
     const int next = depth == 0 ? DEPTH_EXACT : depth - 1;
     for (int i = 0; i < ml.n; i++)
         values[ml.move[i]] = child_value(s, &ml.child[i], NULL, p->side, next, -INF, INF);
+    if (nodes_out)
+        *nodes_out = s->nodes;
+    return AB_OK;
+}
+
+int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS], uint64_t *nodes_out)
+{
+    if (!s || !p || !values)
+        return AB_EINVAL;
+    ord_list ml;
+    if (root_values_begin(s, p, values, &ml))
+        return AB_EOVER;
+    /* First guesses: every child's full-window value at increasing depth while a pass stays cheap (the
+     * same node budget as ab_think's guessing passes, so the result is deterministic). */
+    int guess[KALAH_MAX_PITS] = {0};
+    for (int d = 1; d <= AB_MAX_DEPTH; d++) {
+        const uint64_t n0 = s->nodes;
+        s->horizon = 0;
+        for (int i = 0; i < ml.n; i++)
+            guess[i] = child_value(s, &ml.child[i], NULL, p->side, d - 1, -INF, INF);
+        if (!s->horizon || s->nodes - n0 > GUESS_BUDGET)
+            break;
+    }
+    /* Then each child by MTD(f) from its guess, the most promising first: its exact entries are the ones
+     * the later children's probes cut on most (their lines transpose into the best line). */
+    int order[KALAH_MAX_PITS];
+    for (int i = 0; i < ml.n; i++) {
+        int j = i;
+        while (j > 0 && guess[order[j - 1]] < guess[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int j = 0; j < ml.n; j++) {
+        const int i = order[j];
+        const kalah_pos *c = &ml.child[i];
+        const int keep = c->side == p->side;
+        const int v = mtdf(s, c, keep ? guess[i] : -guess[i]);
+        values[ml.move[i]] = keep ? v : -v;
+    }
     if (nodes_out)
         *nodes_out = s->nodes;
     return AB_OK;

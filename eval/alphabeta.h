@@ -108,6 +108,13 @@ int ab_set_threads(ab_search *s, int threads);
  * the old database is dropped either way). */
 int ab_set_endgame(ab_search *s, int max_seeds, char *err);
 
+/* Uses the endgame database of `owner` (built there by ab_set_endgame) without copying it, so that one
+ * database serves several searches (one per thread: probes only read it). `owner` must outlive s's use of
+ * it: free s, or call ab_set_endgame / ab_share_endgame on s again, before owner is freed. An owner without
+ * a database leaves s without one. Returns AB_OK, or AB_EINVAL with a message in err when the two searches'
+ * rules differ (s's own database is dropped either way). */
+int ab_share_endgame(ab_search *s, const ab_search *owner, char *err);
+
 /* Searches p within the limits and fills *out. Returns AB_OK; AB_EINVAL for bad limits (depth out of
  * range with exact = 0, none of depth/nodes/ms/exact given) or a position whose rules do not match;
  * AB_EOVER when p is already finished — then out->value is its final margin for p->side, out->exact = 1,
@@ -119,5 +126,18 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
  * to the end of the game (exact values). For tests and analysis (DESIGN search-cases.md case 2). Returns
  * AB_OK, AB_EINVAL (depth out of range), AB_EOVER (finished position). nodes_out may be NULL. */
 int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH_MAX_PITS], uint64_t *nodes_out);
+
+/* The exact final margin after every legal root move, from the point of view of the player to move at p
+ * (an extra turn keeps it; own store - opponent's store at the end, under perfect play afterwards):
+ * values[k] for relative pit k, AB_NO_VALUE for illegal pits. The same values as ab_root_values with
+ * depth 0, found faster: cheap depth-limited passes give each child a first guess (the node budget of
+ * ab_think's solve, so the result and node count are deterministic), then each child is solved by MTD(f)
+ * from its guess, best guesses first, all sharing the transposition table. The table is NOT cleared: it
+ * carries over from earlier calls, so a caller that solves many related positions (the positions of one
+ * game, a position set) with one search reuses their subtrees; call ab_clear first for a
+ * history-independent node count. Returns AB_OK, AB_EINVAL (a NULL argument) or
+ * AB_EOVER (p is finished: every value AB_NO_VALUE). nodes_out (may be NULL) receives the positions
+ * visited. */
+int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS], uint64_t *nodes_out);
 
 #endif
