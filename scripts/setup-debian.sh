@@ -11,6 +11,7 @@ packages=(
   build-essential cmake pkg-config          # compiler and build
   libopenblas-dev                           # cblas_sgemm for the net
   libhdf5-dev                               # checkpoints and weight export
+  zlib1g-dev                                # crc32: the net files' checksum (nn/h5seal.h)
   libcmocka-dev                             # the test suite
   libinih-dev                               # INI config files
   libcjson-dev                              # --json output, reading vectors

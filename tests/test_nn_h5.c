@@ -14,6 +14,7 @@
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "nn/optim.h"
+#include "tests/nn_reseal.h"
 
 #define RULES "kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0"
 #define ENC "kalah-mover-v1"
@@ -269,18 +270,22 @@ static void test_bad_files(void **state)
 
     expect_fail("/nonexistent/dir/net.h5", NULL, NN_EIO, "cannot open");
     write_file(bad, "this is not hdf5 at all, just text\n", 35);
-    expect_fail(bad, NULL, NN_EFORMAT, "not an HDF5 file");
+    expect_fail(bad, NULL, NN_EFORMAT, "not a sowzero net file");
     write_file(bad, bytes, n / 2);
     expect_fail(bad, NULL, NN_EFORMAT, "truncated");
+    expect_fail("/dev/null", NULL, NN_EFORMAT, "not a regular file");
     write_file(bad, bytes, 100);
     expect_fail(bad, NULL, NN_EFORMAT, bad);
 
-    /* Flip one bit inside the first hidden layer's weights: the Fletcher-32 checksum catches it. */
+    /* Flip one bit inside the first hidden layer's weights: the file's checksum catches it, and behind it
+     * (the file resealed) the dataset's Fletcher-32. */
     const float *w = nn_params(net);
     unsigned char *hit = memmem(bytes, n, w, 16 * sizeof(float));
     assert_non_null(hit);
     hit[5] ^= 0x10;
     write_file(bad, bytes, n);
+    expect_fail(bad, NULL, NN_EFORMAT, "checksum mismatch");
+    assert_int_equal(tu_reseal(bad), 0);
     expect_fail(bad, NULL, NN_EFORMAT, "00_hidden");
     hit[5] ^= 0x10;
 
@@ -332,6 +337,8 @@ static void test_bad_files(void **state)
             H5Adelete(f, "encoding");
         H5Sclose(sp);
         H5Fclose(f);
+        expect_fail(bad, NULL, NN_EFORMAT, "damaged"); /* the size or the checksum */
+        assert_int_equal(tu_reseal(bad), 0);
         expect_fail(bad, NULL, cases[i].code, cases[i].needle);
     }
 
@@ -362,6 +369,7 @@ static void set_n_value(const char *path, long long v)
         H5Sclose(sp);
     }
     assert_true(H5Fclose(f) >= 0);
+    assert_int_equal(tu_reseal(path), 0);
 }
 
 /* Files from before the n_value attribute (the same layout without it) load as n_value = 1 with identical
