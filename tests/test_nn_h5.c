@@ -561,11 +561,15 @@ static void test_cli_errors(void **state)
     nn_net *net = make_net(0, 1);
     assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
     nn_net_free(net);
-    assert_int_equal(tu_run(&out, 1, "net --net '%s' --rules kalah:pits=4", exp), 1);
+    /* Bad input, exit status 2: rules the net was not trained for, a missing file, a finished position. */
+    assert_int_equal(tu_run(&out, 1, "net --net '%s' --rules kalah:pits=4", exp), 2);
     assert_non_null(strstr(out, "trained for"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "net --net /nonexistent.h5"), 1);
+    assert_int_equal(tu_run(&out, 1, "net --net /nonexistent.h5"), 2);
     assert_non_null(strstr(out, "cannot open"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "net --net '%s' --position '0,0,0,0,0,0,24,0,0,0,0,0,0,24 S'", exp), 2);
+    assert_non_null(strstr(out, "game is over"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "net --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'"), 2);
     assert_non_null(strstr(out, "--net"));
@@ -581,8 +585,24 @@ static void test_cli_errors(void **state)
     net = make_net_v(0, 3, 1);
     assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
     nn_net_free(net);
-    assert_int_equal(tu_run(&out, 1, "net --net '%s'", exp), 1);
+    assert_int_equal(tu_run(&out, 1, "net --net '%s'", exp), 2);
     assert_non_null(strstr(out, "n_value"));
+    free(out);
+    /* --upgrade: a file without the checksum (here: the user block cut off) is refused, then upgraded once. */
+    size_t n;
+    unsigned char *bytes = read_file(exp, &n);
+    write_file(exp, bytes + 512, n - 512);
+    free(bytes);
+    assert_int_equal(tu_run(&out, 1, "net --net '%s'", exp), 2);
+    assert_non_null(strstr(out, "--upgrade"));
+    free(out);
+    assert_int_equal(tu_run(&out, 0, "net --upgrade '%s' --json", exp), 0);
+    assert_non_null(strstr(out, "\"upgraded\":true"));
+    free(out);
+    assert_int_equal(tu_run(&out, 0, "net --upgrade '%s'", exp), 0);
+    assert_non_null(strstr(out, "left as it is"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "net --upgrade /nonexistent.h5"), 2);
     free(out);
 }
 
