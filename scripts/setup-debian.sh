@@ -17,7 +17,12 @@ packages=(
   libcjson-dev                              # --json output, reading vectors
   python3 python3-numpy python3-h5py        # the export round-trip test (numpy reproduces the net)
   gnuplot-nox                               # training plots (PNG)
+  clang                                     # the libFuzzer targets (scripts/fuzz.sh, fuzz/)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${packages[@]}"
+# libFuzzer's runtime: its own package on Debian 12 (in libclang-common-*-dev on Ubuntu 22.04).
+if apt-cache show libclang-rt-dev >/dev/null 2>&1; then
+  apt-get install -y -qq --no-install-recommends libclang-rt-dev
+fi
