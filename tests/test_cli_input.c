@@ -1,6 +1,8 @@
 /* test_cli_input.c — how the CLI meets bad input and asks for help: `sowzero help CMD` is CMD's own help;
  * a malformed or missing record file is bad input (exit status 2) for `elo` and `replay --pgn`; messages
- * that quote bytes of a corrupt file show control bytes and invalid UTF-8 as \xNN (valid UTF-8 as it is). */
+ * that quote bytes of a corrupt file show control bytes and invalid UTF-8 as \xNN (valid UTF-8 as it is);
+ * `solve` shows its progress on stderr. */
+// ctest-labels: threads
 #include "tests/test_util.h"
 
 static void tmp_path(char *buf, size_t n, const char *name)
@@ -54,11 +56,27 @@ static void test_bad_records(void **state)
     free(out);
 }
 
+/* solve shows its phase on stderr when asked (the default on a terminal), and nothing in a pipe. */
+static void test_solve_progress(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --endgame 4 --progress 2>&1 >/dev/null | cat"), 0);
+    assert_non_null(strstr(out, "solve: building the endgame database..."));
+    assert_non_null(strstr(out, "solve: searching..."));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2"), 0);
+    assert_null(strstr(out, "solve:"));
+    assert_non_null(strstr(out, "value"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_command),
         cmocka_unit_test(test_bad_records),
+        cmocka_unit_test(test_solve_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
