@@ -67,6 +67,9 @@ static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+    /* Closing stdin makes the wait for a line end whenever the signal comes: inside read() (EINTR, no
+     * SA_RESTART) or just before it (EBADF), where a flag alone would leave getline blocked. */
+    close(STDIN_FILENO);
 }
 
 /* Plays k from *p, printing what happened. */

@@ -11,6 +11,7 @@
 #include <hdf5.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "nn/h5io.h"
@@ -168,9 +169,49 @@ static int load_and_compare(const char *path, nn_net *net, size_t blob_n)
     return rc;
 }
 
-/* Every single-byte change (x ^ 0xff, and x ^ 0x01 at every 7th offset) of a real checkpoint, and every
- * truncation length on a stride, is refused with a message naming the file. (Under the checksum nothing is
- * left uncovered: the header is compared whole, its NUL padding included.) */
+/* Loads path as an export; returns the NN code. On success the weights must equal net's; on failure the
+ * message must name the file. */
+static int load_export_and_compare(const char *path, nn_net *net)
+{
+    char err[NN_ERRLEN] = "";
+    nn_net *b = NULL;
+    int rc = nn_load(path, RULES, &b, NULL, err);
+    if (rc != NN_OK) {
+        if (!strstr(err, path))
+            fail_msg("a refused file's message does not name it: %s", err);
+        assert_null(b);
+        return rc;
+    }
+    assert_int_equal(nn_param_count(b), nn_param_count(net));
+    assert_memory_equal(nn_params(b), nn_params(net), nn_param_count(net) * sizeof(float));
+    nn_net_free(b);
+    return rc;
+}
+
+/* Flips bytes of the file at path in place (pwrite, then the original back) and loads it after each: at
+ * every offset from 0 in steps of `stride`, with x ^ 0xff and, at every 7th of those, x ^ 0x01 too. Returns
+ * how many changed files loaded (all must be refused). */
+static int flips_accepted(const char *path, const unsigned char *bytes, size_t n, size_t stride, nn_net *net,
+                          size_t blob_n)
+{
+    int fd = open(path, O_RDWR), accepted = 0;
+    assert_true(fd >= 0);
+    for (size_t i = 0; i < n; i += stride)
+        for (int k = 0; k < (i / stride % 7 ? 1 : 2); k++) {
+            unsigned char b = bytes[i] ^ (k ? 0x01 : 0xff);
+            assert_int_equal(pwrite(fd, &b, 1, (off_t)i), 1);
+            int rc = blob_n ? load_and_compare(path, net, blob_n) : load_export_and_compare(path, net);
+            accepted += rc == NN_OK;
+            assert_int_equal(pwrite(fd, &bytes[i], 1, (off_t)i), 1);
+        }
+    close(fd);
+    return accepted;
+}
+
+/* Every single-byte change (x ^ 0xff everywhere, x ^ 0x01 at every 7th offset) of a real export (what
+ * best.h5 is), and of a checkpoint at every 5th offset, is refused with a message naming the file, as is
+ * every truncation on a stride and an appended tail. (Nothing is left outside the checksum: the header is
+ * compared whole, its NUL padding included.) After the flips the file, every byte put back, loads again. */
 static void test_every_byte_flip(void **state)
 {
     (void)state;
@@ -178,40 +219,26 @@ static void test_every_byte_flip(void **state)
     tmp_path(path, sizeof path, "flip.h5");
     tmp_path(bad, sizeof bad, "flip_bad.h5");
     nn_net *net = make_net(9, 8);
-    assert_int_equal(save_ckpt(path, net, 64, err), NN_OK);
-    size_t n;
-    unsigned char *bytes = read_all(path, &n);
-    assert_int_equal(load_and_compare(path, net, 64), NN_OK);
-    int accepted = 0;
-    write_all(bad, bytes, n);
-    FILE *f = fopen(bad, "r+b");
-    assert_non_null(f);
-    for (size_t i = 0; i < n; i++) {
-        for (int k = 0; k < (i % 7 ? 1 : 2); k++) {
-            unsigned char b = bytes[i] ^ (k ? 0x01 : 0xff);
-            assert_int_equal(fseek(f, (long)i, SEEK_SET), 0);
-            assert_int_equal(fwrite(&b, 1, 1, f), 1);
-            assert_int_equal(fflush(f), 0);
-            if (load_and_compare(bad, net, 64) == NN_OK)
-                accepted++;
-            assert_int_equal(fseek(f, (long)i, SEEK_SET), 0);
-            assert_int_equal(fwrite(&bytes[i], 1, 1, f), 1);
-            assert_int_equal(fflush(f), 0);
+    for (int ckpt = 0; ckpt < 2; ckpt++) {
+        int rc = ckpt ? save_ckpt(path, net, 64, err) : nn_export_save(path, net, RULES, ENC, err);
+        assert_int_equal(rc, NN_OK);
+        size_t n;
+        unsigned char *bytes = read_all(path, &n);
+        write_all(bad, bytes, n);
+        size_t blob_n = ckpt ? 64 : 0;
+        assert_int_equal(flips_accepted(bad, bytes, n, ckpt ? 5 : 1, net, blob_n), 0);
+        rc = ckpt ? load_and_compare(bad, net, 64) : load_export_and_compare(bad, net);
+        assert_int_equal(rc, NN_OK); /* every byte put back */
+        for (size_t len = 0; len < n; len += 97) {
+            write_all(bad, bytes, len);
+            assert_int_equal(load_export_and_compare(bad, net), NN_EFORMAT);
         }
+        unsigned char *longer = calloc(n + 8, 1);
+        memcpy(longer, bytes, n);
+        write_all(bad, longer, n + 8);
+        assert_int_equal(load_export_and_compare(bad, net), NN_EFORMAT);
+        free(longer), free(bytes);
     }
-    fclose(f);
-    assert_int_equal(accepted, 0);
-    assert_int_equal(load_and_compare(bad, net, 64), NN_OK); /* every byte put back */
-    for (size_t len = 0; len < n; len += 97) {
-        write_all(bad, bytes, len);
-        assert_int_equal(load_and_compare(bad, net, 64), NN_EFORMAT);
-    }
-    /* An appended tail. */
-    unsigned char *longer = calloc(n + 8, 1);
-    memcpy(longer, bytes, n);
-    write_all(bad, longer, n + 8);
-    assert_int_equal(load_and_compare(bad, net, 64), NN_EFORMAT);
-    free(longer), free(bytes);
     nn_net_free(net);
 }
 
