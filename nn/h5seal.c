@@ -12,7 +12,8 @@
 #include <zlib.h>
 
 #define MAGIC "sowzero-net-file 1\n"
-#define CHUNK (1u << 20)
+#define CHUNK (1u << 20) /* crc32() calls on memory */
+#define READ_CHUNK (64u << 10) /* reads: under malloc's mmap threshold, so a load costs no mmap/munmap */
 
 static const unsigned char hdf5_signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
 
@@ -72,13 +73,13 @@ int h5s_verify(int fd, const char *path, char *err)
         return nn_fail(err, -1, "%s is not a sowzero net file (neither a sowzero checksum header nor HDF5)", path);
     if ((size_t)h < sizeof head)
         return nn_fail(err, -1, "%s: truncated (%zd bytes, shorter than its header)", path, h);
-    unsigned char *buf = malloc(CHUNK);
+    unsigned char *buf = malloc(READ_CHUNK);
     if (!buf)
         return nn_fail(err, -1, "%s: out of memory verifying the checksum", path);
     uLong c = crc32(0L, Z_NULL, 0);
     off_t off = H5S_BLOCK;
     ssize_t r;
-    while ((r = read_at(fd, buf, CHUNK, off)) > 0) {
+    while ((r = read_at(fd, buf, READ_CHUNK, off)) > 0) {
         c = crc32(c, buf, (uInt)r);
         off += r;
     }
