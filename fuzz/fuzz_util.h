@@ -57,6 +57,30 @@ static inline int fz_memfile(const uint8_t *data, size_t n, char *path, size_t p
     return fd;
 }
 
+/* Whether the input asks for an alpha-beta table over 64 MiB anywhere (a "tt_mb" followed, after at most 8
+ * other bytes, by a number over 64 or of more than 3 digits). ab:tt_mb=N allocates N MiB (up to 4096, as
+ * documented and unit-tested); libFuzzer's memory limit would report such an input as a finding, so the
+ * targets whose input reaches agent specs skip it. Scans the raw bytes, NULs included. */
+static inline int fz_big_table(const uint8_t *data, size_t n)
+{
+    for (size_t i = 0; i + 5 <= n; i++) {
+        if (memcmp(data + i, "tt_mb", 5))
+            continue;
+        size_t j = i + 5, skipped = 0;
+        while (j < n && (data[j] < '0' || data[j] > '9') && skipped++ < 8)
+            j++;
+        size_t digits = 0;
+        long v = 0;
+        while (j < n && data[j] >= '0' && data[j] <= '9' && digits < 4) {
+            v = 10 * v + (data[j++] - '0');
+            digits++;
+        }
+        if (digits > 3 || v > 64)
+            return 1;
+    }
+    return 0;
+}
+
 /* A property the code under test must keep: report it and abort, which libFuzzer records as a crash. */
 #define FZ_CHECK(cond, ...)                                                                                      \
     do {                                                                                                       \
