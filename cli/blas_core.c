@@ -35,6 +35,15 @@ void cli_blas_core_fixup(char **argv)
     /* The guard variable stops a loop should the library ignore the setting. */
     if (setenv("OPENBLAS_CORETYPE", better, 1) || setenv("SOWZERO_BLAS_REEXEC", "1", 1))
         return;
+    /* Exec the binary's real path, not /proc/self/exe: the kernel names the process after the file
+     * exec'd, and "exe" hid it from ps / pgrep sowzero. /proc/self/exe remains the fallback (binary
+     * replaced or deleted since it started). argv[0] stays the user's. */
+    char real[4096];
+    ssize_t n = readlink("/proc/self/exe", real, sizeof real - 1);
+    if (n > 0) {
+        real[n] = 0;
+        execv(real, argv);
+    }
     execv("/proc/self/exe", argv);
     /* exec failed (no /proc?): carry on with the slow kernels rather than fail */
     unsetenv("OPENBLAS_CORETYPE");

@@ -9,14 +9,41 @@
 
 #include "env/game.h"
 
+/* Length of the valid UTF-8 sequence (RFC 3629: 2-4 bytes, no overlong forms, no surrogates, at most
+ * U+10FFFF) starting at s, or 0 when it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+    int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+    if (n == 3 && s[0] > 0xef)
+        n = 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+        (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return n;
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
+    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "sowzero %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    /* Messages quote what they refuse, which can be the raw bytes of a corrupt file: control bytes and
+     * invalid UTF-8 are shown as \xNN so that the terminal and line-based logs get one readable line. */
+    fprintf(stderr, "sowzero %s: ", cmd);
+    for (const unsigned char *s = (const unsigned char *)buf; *s;) {
+        int n = *s >= 0x80 ? utf8_len(s) : (*s >= 0x20 && *s != 0x7f);
+        if (n) {
+            fwrite(s, 1, (size_t)n, stderr);
+            s += n;
+        } else
+            fprintf(stderr, "\\x%02x", *s++);
+    }
+    fputc('\n', stderr);
 }
 
 int cli_rules(const char *cmd, const char *spec, kalah_rules *out)

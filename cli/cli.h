@@ -9,7 +9,8 @@
 #include <cjson/cJSON.h>
 #include "env/kalah.h"
 
-/* Prints "sowzero CMD: message\n" to stderr (printf format). */
+/* Prints "sowzero CMD: message\n" to stderr (printf format; the message is cut at 2047 bytes). Control
+ * bytes and invalid UTF-8 in the message (from a corrupt file it quotes) are printed as \xNN. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parses a rules spec for command cmd; on error prints it and returns 0, else 1. */

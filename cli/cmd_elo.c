@@ -58,6 +58,7 @@ int cmd_elo(int argc, char **argv)
         record_reader *rd = record_reader_open(argv[f], err);
         if (!rd) {
             cli_error("elo", "%s", err);
+            rc = 2; /* a missing or unreadable record file is bad input */
             goto out;
         }
         record_game g;
@@ -85,6 +86,7 @@ int cmd_elo(int argc, char **argv)
         record_reader_free(rd);
         if (r != RECORD_EOF) {
             cli_error("elo", "%s", err);
+            rc = r == RECORD_ENOMEM ? 1 : 2; /* a malformed record is bad input */
             goto out;
         }
     }

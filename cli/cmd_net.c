@@ -1,9 +1,11 @@
 /* sowzero net — the network's policy and value for one position (DESIGN.md §4): Kalah nets, and Mancala
  * básico nets (one value per player). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
@@ -15,6 +17,7 @@
 static void help(void)
 {
     puts("usage: sowzero net --net PATH [--position POS] [--rules SPEC] [--json]\n"
+         "       sowzero net --upgrade PATH [--json]\n"
          "Evaluates one position with a network file (an export or a checkpoint): the policy over the\n"
          "mover's pits in a.. order (illegal moves get 0) and the value (expected result for the mover).\n"
          "A net of another game than Kalah also gives one value per player (basico: its rank score mapped\n"
@@ -23,17 +26,29 @@ static void help(void)
          "  --position POS   the position string (default: the start position; another game: its notation)\n"
          "  --rules SPEC     rules; must be the ones the net was trained for (default: the net's own)\n"
          "  --json           print {\"policy\":[...],\"value\":v} (other games add \"values\": one per player,\n"
-         "                   player 0 first)");
+         "                   player 0 first)\n"
+         "  --upgrade PATH   rewrite a net file from before sowzero checksummed its files (which are\n"
+         "                   refused) with the checksum, keeping everything in it; only for a file you\n"
+         "                   trust: it is the one read that is not verified first. --json: {\"file\",\"upgraded\"}\n"
+         "Exit status: 0, 1 runtime failure, 2 bad input (usage, a missing, damaged or mismatched net file,\n"
+         "a bad or finished position).");
 }
 
+/* The exit status for a failed load: a file that is missing, damaged or not a net is bad input (2); only
+ * running out of memory is a runtime failure (1). */
+static int load_status(int nn_rc) { return nn_rc == NN_ENOMEM ? 1 : 2; }
+
 /* Loads the net and checks that it fits rules r (rules string, encoding, input and policy sizes). When
- * have_rules is 0, r receives the net's own rules. Prints errors; returns NULL on failure. */
-static nn_net *load_for(const char *path, kalah_rules *r, int have_rules)
+ * have_rules is 0, r receives the net's own rules. Prints errors; returns NULL on failure (*status: the
+ * exit status, 2 for everything but memory). */
+static nn_net *load_for(const char *path, kalah_rules *r, int have_rules, int *status)
 {
     char err[NN_ERRLEN], kerr[KALAH_ERRLEN], a[128], b[128];
     nn_file_info info;
     nn_net *net = NULL;
-    if (nn_load(path, NULL, &net, &info, err) != NN_OK) {
+    int lrc = nn_load(path, NULL, &net, &info, err);
+    *status = load_status(lrc);
+    if (lrc != NN_OK) {
         cli_error("net", "--net: %s", err);
         return NULL;
     }
@@ -65,12 +80,13 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
     char err[NN_ERRLEN], gerr[GAME_ERRLEN > MCTS_ERRLEN ? GAME_ERRLEN : MCTS_ERRLEN];
     nn_file_info info;
     nn_net *net = NULL;
-    if (nn_load(path, NULL, &net, &info, err) != NN_OK) {
+    int lrc = nn_load(path, NULL, &net, &info, err);
+    if (lrc != NN_OK) {
         cli_error("net", "--net: %s", err);
-        return 1;
+        return load_status(lrc);
     }
     game *g = game_create(info.rules, gerr), *want = NULL;
-    int rc = 1;
+    int rc = 2;
     if (!g)
         cli_error("net", "--net %s: its rules '%s': %s", path, info.rules, gerr);
     else if (rules_spec && !(want = cli_game_create("net", rules_spec)))
@@ -95,7 +111,7 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
     unsigned legal = rc ? 0 : game_legal(g, &p);
     if (!rc && !legal) {
         cli_error("net", "--position: the game is over, there is no move to evaluate");
-        rc = 1;
+        rc = 2;
     }
     if (rc) {
         nn_net_free(net);
@@ -158,15 +174,39 @@ static void file_rules(const char *path, char *out, size_t n)
     nn_net_free(net);
 }
 
+static int net_upgrade(const char *path, int json)
+{
+    char err[NN_ERRLEN];
+    int upgraded = 0;
+    if (access(path, R_OK) != 0) {
+        cli_error("net", "--upgrade: cannot open %s: %s", path, strerror(errno));
+        return 2;
+    }
+    int rc = nn_upgrade(path, &upgraded, err);
+    if (rc != NN_OK) {
+        cli_error("net", "--upgrade: %s", err);
+        return rc == NN_EFORMAT ? 2 : 1;
+    }
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", path);
+        cJSON_AddBoolToObject(o, "upgraded", upgraded);
+        return cli_print_json(o);
+    }
+    printf(upgraded ? "%s: rewritten with a checksum\n" : "%s: already has a valid checksum, left as it is\n", path);
+    return 0;
+}
+
 int cmd_net(int argc, char **argv)
 {
     static const struct option opts[] = {{"net", required_argument, 0, 'n'},
                                          {"position", required_argument, 0, 'p'},
                                          {"rules", required_argument, 0, 'r'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"upgrade", required_argument, 0, 'u'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *path = NULL, *pos_text = NULL, *rules_spec = NULL;
+    const char *path = NULL, *pos_text = NULL, *rules_spec = NULL, *upgrade = NULL;
     int json = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -175,6 +215,7 @@ int cmd_net(int argc, char **argv)
         case 'p': pos_text = optarg; break;
         case 'r': rules_spec = optarg; break;
         case 'j': json = 1; break;
+        case 'u': upgrade = optarg; break;
         case 'h': help(); return 0;
         default: return cli_usage_error("net");
         }
@@ -183,6 +224,12 @@ int cmd_net(int argc, char **argv)
         cli_error("net", "unexpected argument '%s'", argv[optind]);
         return cli_usage_error("net");
     }
+    if (upgrade && (path || pos_text || rules_spec)) {
+        cli_error("net", "--upgrade takes no --net, --position or --rules");
+        return cli_usage_error("net");
+    }
+    if (upgrade)
+        return net_upgrade(upgrade, json);
     if (!path) {
         cli_error("net", "--net PATH is required");
         return cli_usage_error("net");
@@ -195,9 +242,10 @@ int cmd_net(int argc, char **argv)
     kalah_rules r;
     if (rules_spec && !cli_rules("net", rules_spec, &r))
         return 2;
-    nn_net *net = load_for(path, &r, rules_spec != NULL);
+    int status;
+    nn_net *net = load_for(path, &r, rules_spec != NULL, &status);
     if (!net)
-        return 1;
+        return status;
     kalah_pos p;
     if (!cli_position("net", pos_text, &r, &p)) {
         nn_net_free(net);
@@ -207,7 +255,7 @@ int cmd_net(int argc, char **argv)
     if (!legal) {
         cli_error("net", "--position: the game is over, there is no move to evaluate");
         nn_net_free(net);
-        return 1;
+        return 2;
     }
     float x[2 * KALAH_MAX_PITS + 2], policy[KALAH_MAX_PITS], value;
     uint8_t mask[KALAH_MAX_PITS];

@@ -2,6 +2,7 @@
  * stdin, so it also runs from a script or a pipe; end of input ends the game like `quit`. */
 #include <ctype.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,37 +22,55 @@ static void help(void)
          "counted from your far end (a = 1), or one of\n"
          "  undo   take back your last move (and the agent's replies)\n"
          "  hint   the agent's choice for your position\n"
-         "  quit   stop (end of input does the same)\n"
-         "At the end: the score and the game record (eval/record.h format).\n"
+         "  quit   stop (end of input and Ctrl-C do the same)\n"
+         "Commands are case-insensitive. The board is drawn from your seat (your row at the bottom) after\n"
+         "every move, the agent's included (an extra turn shows each sowing).\n"
+         "At the end, also after Ctrl-C: the score and the game record (eval/record.h format).\n"
          "  --as SIDE     south (default) or north\n"
          "  --rules SPEC  rules (default: kalah; another game: see 'sowzero play --rules basico --help')\n"
          "  --seed N      the agent's per-game seed (default 0)\n"
          "  --pgn FILE    also append the game record to FILE");
 }
 
+/* The board from the human's seat: the human's row at the bottom, left to right a.. (their pits in
+ * sowing order), the agent's row on top from the other end, each player's store at their right hand
+ * (North playing used to see South's row at the bottom as if seated South). */
 static void draw(const kalah_rules *r, const kalah_pos *p, int human, const char *spec)
 {
-    int m = r->pits;
+    int m = r->pits, bot = human, top = !human;
+    const char *name[2] = {"South", "North"};
     char sep[64] = "";
     for (int k = 0; k < m; k++)
         strcat(sep, "+----");
     strcat(sep, "+");
     printf("\n        ");
     for (int k = m - 1; k >= 0; k--)
-        printf("  %c  ", kalah_move_letter(KALAH_NORTH, k));
-    printf("    North: %s\n        %s\n        |", human == KALAH_NORTH ? "you" : spec, sep);
+        printf("  %c  ", kalah_move_letter(top, k));
+    printf("    %s: %s\n        %s\n        |", name[top], spec, sep);
     for (int k = m - 1; k >= 0; k--)
-        printf(" %2d |", p->cell[kalah_pit_index(r, KALAH_NORTH, k)]);
-    printf("\n N%4d  %s  %-4d S\n        |", p->cell[kalah_store(r, KALAH_NORTH)], sep,
-           p->cell[kalah_store(r, KALAH_SOUTH)]);
+        printf(" %2d |", p->cell[kalah_pit_index(r, top, k)]);
+    printf("\n %c%4d  %s  %-4d %c\n        |", name[top][0], p->cell[kalah_store(r, top)], sep,
+           p->cell[kalah_store(r, bot)], name[bot][0]);
     for (int k = 0; k < m; k++)
-        printf(" %2d |", p->cell[kalah_pit_index(r, KALAH_SOUTH, k)]);
+        printf(" %2d |", p->cell[kalah_pit_index(r, bot, k)]);
     printf("\n        %s\n        ", sep);
     for (int k = 0; k < m; k++)
-        printf("  %c  ", kalah_move_letter(KALAH_SOUTH, k));
-    printf("    South: %s\n", human == KALAH_SOUTH ? "you" : spec);
+        printf("  %c  ", kalah_move_letter(bot, k));
+    printf("    %s: you\n", name[bot]);
     if (!p->over)
-        printf("%s to move (%s)\n", p->side ? "North" : "South", p->side == human ? "you" : "agent");
+        printf("%s to move (%s)\n", name[p->side], p->side == human ? "you" : "agent");
+}
+
+/* Set by Ctrl-C (SIGINT): the game stops as at `quit`, so its record is still printed and saved. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    /* Closing stdin makes the wait for a line end whenever the signal comes: inside read() (EINTR, no
+     * SA_RESTART) or just before it (EBADF), where a flag alone would leave getline blocked. */
+    close(STDIN_FILENO);
 }
 
 /* Plays k from *p, printing what happened. */
@@ -150,7 +169,19 @@ int cmd_play(int argc, char **argv)
     char *line = NULL;
     size_t cap = 0;
     int rc = 0, quit = 0, need_board = 1, tty_in = isatty(STDIN_FILENO);
+    /* No SA_RESTART: Ctrl-C interrupts the wait for a line. SA_RESETHAND: a second Ctrl-C (say, during a
+     * long search of the agent, which is not interruptible) kills as usual. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     while (!p.over && !quit) {
+        if (interrupted) {
+            printf("\n(interrupted)\n");
+            break;
+        }
         if (p.side != human) {
             int k;
             if (agent_choose(a, &p, &k) != AGENT_OK) {
@@ -159,7 +190,9 @@ int cmd_play(int argc, char **argv)
                 break;
             }
             apply(&r, &p, k, agent_side, &g, a);
-            need_board = 1;
+            if (!p.over)
+                draw(&r, &p, human, spec); /* every sowing of a multi-move turn */
+            need_board = 0;
             continue;
         }
         if (need_board)
@@ -168,6 +201,8 @@ int cmd_play(int argc, char **argv)
         printf("your move> ");
         fflush(stdout);
         ssize_t len = getline(&line, &cap, stdin);
+        if (len < 0 && interrupted)
+            continue; /* reported at the top of the loop */
         if (len < 0) {
             printf("\n(end of input)\n");
             break;
@@ -184,6 +219,13 @@ int cmd_play(int argc, char **argv)
             *--e = 0;
         if (!*s)
             continue;
+        /* Commands in any case (UNDO, Quit); a move keeps its letter's case, which names the row. */
+        char cmd[8] = "";
+        for (int i = 0; i < 7 && s[i]; i++)
+            cmd[i] = (char)tolower((unsigned char)s[i]);
+        if (strlen(s) < sizeof cmd && (!strcmp(cmd, "quit") || !strcmp(cmd, "q") || !strcmp(cmd, "exit") ||
+                                       !strcmp(cmd, "help") || !strcmp(cmd, "hint") || !strcmp(cmd, "undo")))
+            s = cmd;
         if (!strcmp(s, "quit") || !strcmp(s, "q") || !strcmp(s, "exit")) {
             quit = 1;
         } else if (!strcmp(s, "help") || !strcmp(s, "?")) {
@@ -230,6 +272,7 @@ int cmd_play(int argc, char **argv)
         }
     }
     free(line);
+    signal(SIGINT, SIG_DFL);
     if (rc == 0) {
         if (p.over)
             draw(&r, &p, human, spec);

@@ -161,7 +161,7 @@ static int replay_record(const char *path, const char *game_text, int json)
     record_reader *rd = record_reader_open(path, err);
     if (!rd) {
         cli_error("replay", "%s", err);
-        return 1;
+        return 2;
     }
     record_game g = {0};
     int rc = RECORD_OK;
@@ -171,13 +171,14 @@ static int replay_record(const char *path, const char *game_text, int json)
             break;
     }
     record_reader_free(rd);
+    /* A missing game or a malformed record is bad input (exit status 2). */
     if (rc == RECORD_EOF) {
         cli_error("replay", "%s: has fewer than %ld games", path, want);
-        return 1;
+        return 2;
     }
     if (rc != RECORD_OK) {
         cli_error("replay", "%s", err);
-        return 1;
+        return rc == RECORD_ENOMEM ? 1 : 2;
     }
     char rbuf[128], pbuf[80];
     kalah_rules_format(&g.rules, rbuf, sizeof rbuf);

@@ -1,9 +1,11 @@
 /* sowzero solve — the exact value of a position under perfect play and every move reaching it
  * (DESIGN.md §3.5, §4; eval/alphabeta.h). */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -16,7 +18,7 @@
 static void help(void)
 {
     puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--threads N]\n"
-         "                     [--sows N] [--json]\n"
+         "                     [--sows N] [--[no-]progress] [--json]\n"
          "Searches to the end of the game (MTD(f) null-window alpha-beta with a transposition table) and\n"
          "prints the final margin under perfect play for the player to move (own store - opponent's store)\n"
          "and every move that achieves it. A position that is already over prints its final margin and no\n"
@@ -32,10 +34,60 @@ static void help(void)
          "                   max_sows=0)\n"
          "  --threads N      threads for building the endgame database (default 1)\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
+         "  --progress       show the phase and the time spent on stderr (the default when stderr is a\n"
+         "                   terminal: a long solve is not silent for minutes); --no-progress: never\n"
          "  --json           print {\"value\",\"best\":[letters],\"nodes\",\"seconds\",\"rules\",\"position\",\n"
          "                   \"over\",\"endgame_seconds\"} (seconds: the search; endgame_seconds: the database build)\n"
          "Kalah(6,4) from the start (+8): sowzero solve --endgame 18 --threads 2 --tt-mb 2048 (about 2.3 GB,\n"
          "a minute or two on 2 cores); boards up to Kalah(6,3) need no database.");
+}
+
+/* The progress line: "solve: PHASE... N s" on stderr, drawn at each change of phase and redrawn every
+ * second by a thread while the (single-threaded, uninterruptible) search runs, so that a solve of minutes
+ * shows it is alive. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int show;
+    int phase; /* 0 building the endgame database, 1 searching, 2 done */
+    struct timespec t0;
+} progress;
+
+static void draw(const progress *g)
+{
+    static const char *const what[2] = {"building the endgame database", "searching"};
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    fprintf(stderr, "\rsolve: %s... %ld s ", what[g->phase], (long)(now.tv_sec - g->t0.tv_sec));
+    fflush(stderr);
+}
+
+static void *progress_main(void *arg)
+{
+    progress *g = arg;
+    pthread_mutex_lock(&g->mu);
+    while (g->phase < 2) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&g->cv, &g->mu, &until);
+        if (g->phase >= 0 && g->phase < 2)
+            draw(g);
+    }
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+static void progress_phase(progress *g, int phase)
+{
+    pthread_mutex_lock(&g->mu);
+    g->phase = phase;
+    if (g->show && phase < 2)
+        draw(g);
+    else if (g->show)
+        fprintf(stderr, "\r%60s\r", "");
+    pthread_cond_signal(&g->cv);
+    pthread_mutex_unlock(&g->mu);
 }
 
 int cmd_solve(int argc, char **argv)
@@ -47,11 +99,13 @@ int cmd_solve(int argc, char **argv)
                                          {"threads", required_argument, 0, 'T'},
                                          {"sows", required_argument, 0, 's'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"progress", no_argument, 0, 'P'},
+                                         {"no-progress", no_argument, 0, 'Q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *rules_spec = NULL, *pos_text = NULL;
     long tt_mb = 256, endgame = 0, threads = 1, sows = 0;
-    int json = 0, c;
+    int json = 0, c, show = isatty(STDERR_FILENO);
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -74,6 +128,8 @@ int cmd_solve(int argc, char **argv)
                 return 2;
             break;
         case 'j': json = 1; break;
+        case 'P': show = 1; break;
+        case 'Q': show = 0; break;
         case 'h': help(); return 0;
         default: return cli_usage_error(CMD);
         }
@@ -115,17 +171,29 @@ int cmd_solve(int argc, char **argv)
     ab_set_threads(s, (int)threads);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (endgame && ab_set_endgame(s, (int)endgame, err) != AB_OK) {
-        cli_error(CMD, "--endgame %ld: %s", endgame, err);
-        ab_free(s);
-        return 1;
-    }
+    progress g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, show, -1, t0};
+    pthread_t th;
+    show = show && pthread_create(&th, NULL, progress_main, &g) == 0;
+    if (endgame)
+        progress_phase(&g, 0);
+    int eg_rc = endgame ? ab_set_endgame(s, (int)endgame, err) : AB_OK;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double db_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     ab_limits lim = {.exact = 1};
     ab_result res;
-    int rc = ab_think(s, &p, &lim, &res);
+    int rc = AB_OK;
+    if (eg_rc == AB_OK) {
+        progress_phase(&g, 1);
+        rc = ab_think(s, &p, &lim, &res);
+    }
+    progress_phase(&g, 2);
+    if (show)
+        pthread_join(th, NULL);
     ab_free(s);
+    if (eg_rc != AB_OK) {
+        cli_error(CMD, "--endgame %ld: %s", endgame, err);
+        return 1;
+    }
     if (rc != AB_OK && rc != AB_EOVER) {
         cli_error(CMD, "search failed (code %d)", rc);
         return 1;

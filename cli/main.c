@@ -26,7 +26,8 @@ static const struct command {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: sowzero COMMAND [options]   (sowzero COMMAND --help for its options)\n\ncommands:\n");
+    fprintf(f, "usage: sowzero COMMAND [options]   (sowzero COMMAND --help or sowzero help COMMAND for its "
+               "options)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
 }
@@ -35,6 +36,18 @@ int main(int argc, char **argv)
 {
     cli_blas_core_fixup(argv);
     if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "help") && argc >= 3) {
+        /* `sowzero help CMD [WHAT]` is `sowzero CMD [WHAT] --help` (it used to print the general help). */
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                char help[] = "--help";
+                char *args[4] = {argv[2], argc >= 4 ? argv[3] : help, argc >= 4 ? help : NULL, NULL};
+                return commands[i].run(argc >= 4 ? 3 : 2, args);
+            }
+        fprintf(stderr, "sowzero help: unknown command '%s'\n", argv[2]);
         usage(stderr);
         return 2;
     }

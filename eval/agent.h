@@ -8,7 +8,10 @@
  *                                  ends the game counts the sweep; ties are broken uniformly at random
  *                                  (seeded), chains beyond 200000 positions are cut (scored where cut)
  *   ab:depth=8 | nodes=N | ms=T    alpha-beta (eval/alphabeta.h); limits may be combined, default depth=8;
- *      [,tt_mb=4]                  transposition table size in MiB (1..4096), cleared at every new game
+ *      [,tt_mb=4]                  transposition table size in MiB (1..4096), cleared at every new game;
+ *                                  each agent instance allocates its own: `match` and `tournament` create
+ *                                  one instance of each agent per worker thread, so ab against ab with
+ *                                  --threads T takes 2 × T × tt_mb MiB
  *   mcts:sims=800[,rollouts=1]     PUCT with random-rollout values (selfplay/mcts.h + the rollout evaluator),
  *      [,c_puct=1.5][,solver=1]    no noise, most-visited move; the tree is reused between moves of a game
  *   az:net=PATH.h5,sims=200        PUCT guided by the net in PATH (export or checkpoint, nn/h5io.h; its rules

@@ -1,5 +1,6 @@
 /* h5io.c — export and checkpoint files (layout in h5io.h). */
 #include "nn/h5io.h"
+#include "nn/h5seal.h"
 #include "nn/h5util.h"
 #include "nn/net_internal.h"
 
@@ -214,17 +215,40 @@ static int write_train(hid_t f, const nn_ckpt *st, char *err)
     return rc ? -1 : 0;
 }
 
-/* Makes the written bytes durable before the rename publishes them. */
-static int sync_file(const char *path)
+/* Writes the n bytes of img to a new file tmp and makes them durable (fsync) before the caller's rename
+ * publishes them; on any failure (ENOSPC, EFBIG, EIO, ...) tmp is removed and -1 returned with the reason. */
+static int write_durably(const char *tmp, const unsigned char *img, size_t n, char *msg)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
-        return -1;
-    int r = fsync(fd);
-    close(fd);
-    return r;
+        return nn_fail(msg, -1, "cannot create %s: %s", tmp, strerror(errno));
+    size_t done = 0;
+    int e = 0;
+    while (done < n && !e) {
+        ssize_t w = write(fd, img + done, n - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w < 0 && errno != EINTR)
+            e = errno;
+        else if (w == 0)
+            e = EIO;
+    }
+    if (!e && fsync(fd) != 0)
+        e = errno;
+    if (close(fd) != 0 && !e)
+        e = errno;
+    if (e) {
+        unlink(tmp);
+        return nn_fail(msg, -1, "cannot write %s (%zu of %zu bytes written): %s", tmp, done, n, strerror(e));
+    }
+    return 0;
 }
 
+/* Builds the whole file in memory with HDF5's core driver (no backing store), so that libhdf5 never writes
+ * to the disk: a full disk can then only fail our own write() calls, which leave no HDF5 object open or
+ * half-closed (it used to: a failed flush inside H5Fclose left the file open and HDF5 segfaulted in
+ * H5F__close_cb at exit). The image gets its checksum header (nn/h5seal.h), goes to PATH.tmp, is fsync'ed
+ * and renamed over PATH: PATH always holds either the previous file or the new one, complete. */
 static int save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st, const char *rules,
                 const char *encoding, char *err)
 {
@@ -241,26 +265,46 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
     if (!tmp)
         return nn_fail(err, NN_ENOMEM, "out of memory");
     snprintf(tmp, n, "%s.tmp", path);
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        nn_fail(err, NN_EIO, "cannot create %s", tmp);
-        free(tmp);
-        return NN_EIO;
-    }
     char msg[NN_ERRLEN] = "";
-    int rc = write_net(f, net, rules, encoding, opt ? "checkpoint" : "export", msg);
-    if (!rc && opt)
-        rc = write_optim(f, opt, msg) || write_train(f, st, msg);
-    if (H5Fclose(f) < 0 && !rc)
-        rc = nn_fail(msg, -1, "cannot close (flush) the file");
-    if (!rc && sync_file(tmp) != 0)
-        rc = nn_fail(msg, -1, "fsync failed: %s", strerror(errno));
-    if (!rc && rename(tmp, path) != 0)
-        rc = nn_fail(msg, -1, "cannot rename to %s: %s", path, strerror(errno));
-    if (rc) {
-        remove(tmp);
-        nn_fail(err, NN_EIO, "writing %s: %s", path, msg);
+    unsigned char *img = NULL;
+    ssize_t size = -1;
+    int rc = -1;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), fcpl = H5Pcreate(H5P_FILE_CREATE), f = -1;
+    if (fapl >= 0 && fcpl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 && H5Pset_userblock(fcpl, H5S_BLOCK) >= 0)
+        f = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
+    if (f < 0)
+        nn_fail(msg, -1, "cannot create an HDF5 file in memory");
+    else {
+        rc = write_net(f, net, rules, encoding, opt ? "checkpoint" : "export", msg);
+        if (!rc && opt)
+            rc = write_optim(f, opt, msg) || write_train(f, st, msg);
+        /* The image libhdf5 hands out starts at the superblock (its base address records the user block):
+         * the user block is put in front of it here. */
+        if (!rc && (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0 || (size = H5Fget_file_image(f, NULL, 0)) <= 0))
+            rc = nn_fail(msg, -1, "cannot complete the file image");
+        if (!rc && !(img = calloc(1, (size_t)size + H5S_BLOCK)))
+            rc = nn_fail(msg, -1, "out of memory for a %zd-byte file image", size);
+        if (!rc && H5Fget_file_image(f, img + H5S_BLOCK, (size_t)size) != size)
+            rc = nn_fail(msg, -1, "cannot copy the file image");
+        size += H5S_BLOCK;
+        if (H5Fclose(f) < 0 && !rc)
+            rc = nn_fail(msg, -1, "cannot close the file image");
     }
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (!rc) {
+        h5s_seal(img, (size_t)size);
+        rc = write_durably(tmp, img, (size_t)size, msg);
+    }
+    free(img);
+    if (!rc && rename(tmp, path) != 0) {
+        rc = nn_fail(msg, -1, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        unlink(tmp);
+    }
+    if (rc)
+        nn_fail(err, NN_EIO, "writing %s: %s", path, msg);
     free(tmp);
     return rc ? NN_EIO : NN_OK;
 }

@@ -21,10 +21,19 @@
  * A hidden layer's residual flag is not stored per layer: the root `residual` attribute applies to every
  * hidden layer whose W is square (see nn/net.h). The README's numpy snippet is tests/nn_export_check.py.
  *
- * Saving writes PATH.tmp then rename()s it over PATH, so a crash never leaves a broken file under PATH.
+ * Every file starts with a 512-byte HDF5 user block holding a CRC-32 of the rest (nn/h5seal.h); loading
+ * verifies it before libhdf5 parses anything, so a damaged file is refused, never crashes or hangs inside
+ * libhdf5 and never loads other numbers. Files written before the checksum are refused (NN_EFORMAT) with
+ * advice: nn_upgrade (`sowzero net --upgrade FILE`) rewrites such a file the user trusts. h5py and the h5
+ * tools read files with a user block as any other.
+ *
+ * Saving builds the file in memory (HDF5 core driver), writes it to PATH.tmp, fsyncs and rename()s it over
+ * PATH: a crash or a full disk never leaves a broken file under PATH, and a failed write leaves nothing open
+ * and no PATH.tmp behind (NN_EIO naming the file and errno's reason).
  * Loading checks format, format_version, every shape (against each other, and against the optimiser
  * state; a value layer whose rows disagree with n_value is NN_EFORMAT), and, when the caller gives expected rules, the rules string (exact match of the canonical spec);
- * a truncated or corrupt file gives NN_EFORMAT with a message, never a crash. HDF5's own error printing is
+ * the float datasets' type (IEEE float32 little-endian exactly); a truncated or corrupt file gives
+ * NN_EFORMAT with a message naming the file, never a crash. HDF5's own error printing is
  * switched off by these functions.
  *
  * Not thread-safe: Debian's HDF5 is the non-threadsafe build, so call these from one thread at a time.
@@ -58,6 +67,13 @@ int nn_export_save(const char *path, const nn_net *net, const char *rules, const
  * info (may be NULL) receives the metadata. NN_OK, NN_EIO (cannot open), NN_EFORMAT, NN_EMISMATCH,
  * NN_ENOMEM. */
 int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_info *info, char *err);
+
+/* Converts a file written before the checksum (no user block) in place: reads it trusting libhdf5 (the one
+ * path that parses an unverified file, for a file the user vouches for), writes it again with the checksum
+ * (same net, optimiser state and /train items; via PATH.tmp + rename). A file that already has a valid
+ * checksum is left alone. *upgraded: 1 when rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a
+ * sowzero file, or a damaged one), NN_ENOMEM. */
+int nn_upgrade(const char *path, int *upgraded, char *err);
 
 /* ---- the trainer's state in a checkpoint ---- */
 

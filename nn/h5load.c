@@ -1,9 +1,11 @@
 /* h5load.c — reading export and checkpoint files with full validation (h5io.h). */
 #include "nn/h5io.h"
+#include "nn/h5seal.h"
 #include "nn/h5util.h"
 #include "nn/net_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,19 +14,43 @@
 
 #define MAX_LAYERS (NN_MAX_HIDDEN + 3)
 
-static int open_file(const char *path, hid_t *f, char *err)
+/* Opens path for reading after verifying its checksum (nn/h5seal.h): libhdf5 only ever parses bytes that
+ * are exactly the ones sowzero wrote. HDF5 opens the verified file through /proc/self/fd/N, the very inode
+ * checked (a rename over path meanwhile cannot swap it). A file without the checksum (written before it)
+ * is refused with advice unless allow_legacy (nn_upgrade: the user vouches for it). On success the caller
+ * closes both with close_file. */
+static int open_file(const char *path, int allow_legacy, hid_t *f, int *fd, char *err)
 {
     h5u_quiet();
     if (!path)
         return nn_fail(err, NN_EINVAL, "no file name");
-    if (access(path, R_OK) != 0)
+    /* O_NONBLOCK: a FIFO given as the file must not block the open; h5s_verify refuses it. */
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (*fd < 0)
         return nn_fail(err, NN_EIO, "cannot open %s: %s", path, strerror(errno));
-    if (H5Fis_hdf5(path) <= 0)
-        return nn_fail(err, NN_EFORMAT, "%s is not an HDF5 file (or its header is damaged)", path);
-    *f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (*f < 0)
-        return nn_fail(err, NN_EFORMAT, "%s: cannot open as HDF5 (truncated or corrupt file)", path);
+    int v = h5s_verify(*fd, path, err);
+    if (v == H5S_LEGACY && !allow_legacy)
+        nn_fail(err, NN_EFORMAT,
+                "%s has no sowzero checksum (written before sowzero checked its files); if you trust it, convert "
+                "it with `sowzero net --upgrade %s`", path, path);
+    if (v < 0 || (v == H5S_LEGACY && !allow_legacy)) {
+        close(*fd);
+        return NN_EFORMAT;
+    }
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", *fd);
+    *f = H5Fopen(proc, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (*f < 0) {
+        close(*fd);
+        return nn_fail(err, NN_EFORMAT, "%s: cannot open as HDF5 (damaged file)", path);
+    }
     return NN_OK;
+}
+
+static void close_file(hid_t f, int fd)
+{
+    H5Fclose(f);
+    close(fd);
 }
 
 /* A required attribute: NN_EFORMAT naming it when absent or damaged. */
@@ -200,21 +226,6 @@ static int load_net(hid_t f, const char *path, const char *expect_rules, nn_net 
     return NN_OK;
 }
 
-int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_info *info, char *err)
-{
-    nn_file_info tmp;
-    hid_t f;
-    if (!out)
-        return nn_fail(err, NN_EINVAL, "nn_load: out is NULL");
-    *out = NULL;
-    int rc = open_file(path, &f, err);
-    if (rc)
-        return rc;
-    rc = load_net(f, path, expect_rules, out, info ? info : &tmp, err);
-    H5Fclose(f);
-    return rc;
-}
-
 /* ---- checkpoint parts ---- */
 
 static int load_optim(hid_t f, const char *path, size_t n_params, nn_optim **out, char *err)
@@ -270,12 +281,13 @@ static int load_item(hid_t g, const char *name, nn_ckpt *st)
     hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
     int rank = sp < 0 ? -1 : H5Sget_simple_extent_ndims(sp);
     int rc = -1;
+    /* Exactly the types h5u_write_i64 / h5u_write_bytes write. */
     if (t >= 0 && H5Tget_class(t) == H5T_INTEGER) {
-        if (rank == 0) {
+        if (rank == 0 && H5Tequal(t, H5T_STD_I64LE) > 0) {
             int64_t v;
             if (H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0)
                 rc = nn_ckpt_put_i64(st, name, v) ? -1 : 0;
-        } else if (rank == 1 && H5Tget_size(t) == 1) {
+        } else if (rank == 1 && H5Tequal(t, H5T_STD_U8LE) > 0) {
             hsize_t n;
             H5Sget_simple_extent_dims(sp, &n, NULL);
             unsigned char *buf = malloc(n ? n : 1);
@@ -322,21 +334,23 @@ static int load_train(hid_t f, const char *path, nn_ckpt **out, char *err)
     return NN_OK;
 }
 
-int nn_ckpt_load(const char *path, const char *expect_rules, nn_net **net, nn_optim **opt, nn_ckpt **st,
-                 nn_file_info *info, char *err)
+/* nn_ckpt_load, reading a file without the checksum too when allow_legacy. */
+static int load_all(const char *path, int allow_legacy, const char *expect_rules, nn_net **net, nn_optim **opt,
+                    nn_ckpt **st, nn_file_info *info, char *err)
 {
     nn_file_info tmp;
     nn_net *n = NULL;
     nn_optim *o = NULL;
     nn_ckpt *s = NULL;
-    hid_t f;
+    hid_t f = -1;
+    int fd = -1;
     if (net)
         *net = NULL;
     if (opt)
         *opt = NULL;
     if (st)
         *st = NULL;
-    int rc = open_file(path, &f, err);
+    int rc = open_file(path, allow_legacy, &f, &fd, err);
     if (rc)
         return rc;
     rc = load_net(f, path, expect_rules, &n, info ? info : &tmp, err);
@@ -344,7 +358,7 @@ int nn_ckpt_load(const char *path, const char *expect_rules, nn_net **net, nn_op
         rc = load_optim(f, path, n->n_params, &o, err);
     if (!rc && st)
         rc = load_train(f, path, &s, err);
-    H5Fclose(f);
+    close_file(f, fd);
     if (rc || !net)
         nn_net_free(n);
     if (rc) {
@@ -359,4 +373,51 @@ int nn_ckpt_load(const char *path, const char *expect_rules, nn_net **net, nn_op
     if (st)
         *st = s;
     return NN_OK;
+}
+
+int nn_ckpt_load(const char *path, const char *expect_rules, nn_net **net, nn_optim **opt, nn_ckpt **st,
+                 nn_file_info *info, char *err)
+{
+    return load_all(path, 0, expect_rules, net, opt, st, info, err);
+}
+
+int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_info *info, char *err)
+{
+    if (!out)
+        return nn_fail(err, NN_EINVAL, "nn_load: out is NULL");
+    return load_all(path, 0, expect_rules, out, NULL, NULL, info, err);
+}
+
+int nn_upgrade(const char *path, int *upgraded, char *err)
+{
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+    if (fd < 0)
+        return path ? nn_fail(err, NN_EIO, "cannot open %s: %s", path, strerror(errno))
+                    : nn_fail(err, NN_EINVAL, "no file name");
+    int v = h5s_verify(fd, path, err);
+    close(fd);
+    if (v < 0)
+        return NN_EFORMAT;
+    *upgraded = v == H5S_LEGACY;
+    if (v == H5S_SEALED)
+        return NN_OK;
+    nn_file_info info;
+    nn_net *net = NULL;
+    nn_optim *opt = NULL;
+    nn_ckpt *st = NULL;
+    int rc = load_all(path, 1, NULL, &net, NULL, NULL, &info, err);
+    int ckpt = rc == NN_OK && !strcmp(info.kind, "checkpoint");
+    if (ckpt) {
+        nn_net_free(net);
+        rc = load_all(path, 1, NULL, &net, &opt, &st, &info, err);
+    }
+    if (rc == NN_OK)
+        rc = ckpt ? nn_ckpt_save(path, net, opt, st, info.rules, info.encoding, err)
+                  : nn_export_save(path, net, info.rules, info.encoding, err);
+    nn_net_free(net);
+    nn_optim_free(opt);
+    nn_ckpt_free(st);
+    if (rc != NN_OK)
+        *upgraded = 0;
+    return rc;
 }

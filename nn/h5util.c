@@ -198,7 +198,9 @@ int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *
     if (d < 0)
         return fail(err, "cannot open dataset '%s' (damaged file)", name);
     hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
-    int ok = t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_FLOAT;
+    /* Exactly IEEE float32 little-endian, as written: a class check alone would let a damaged or foreign
+     * type (other size, byte order, mantissa layout) through libhdf5's conversion as other numbers. */
+    int ok = t >= 0 && sp >= 0 && H5Tequal(t, H5T_IEEE_F32LE) > 0;
     int r = ok ? H5Sget_simple_extent_ndims(sp) : -1;
     hsize_t hd[2] = {0, 0};
     if (r == 1 || r == 2)
@@ -211,7 +213,7 @@ int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *
         H5Sclose(sp);
     H5Dclose(d);
     if (!ok)
-        return fail(err, "dataset '%s' is not a 1-D or 2-D float array", name);
+        return fail(err, "dataset '%s' is not a 1-D or 2-D float32 (IEEE little-endian) array", name);
     *rank = r;
     dims[0] = (size_t)hd[0];
     dims[1] = (size_t)hd[1];

@@ -30,7 +30,8 @@ int h5u_get_f64(hid_t loc, const char *name, double *v, char *err);
 int h5u_write_f32(hid_t loc, const char *name, const float *data, size_t rows, size_t cols, char *err);
 /* Reads a float dataset whose shape must be exactly (rows × cols), or 1-D cols when rows = 0. */
 int h5u_read_f32(hid_t loc, const char *name, float *data, size_t rows, size_t cols, char *err);
-/* The shape of a dataset: rank (1 or 2 accepted) and dims; -1 when absent, not float, or another rank. */
+/* The shape of a dataset: rank (1 or 2 accepted) and dims; -1 when absent, of another type than exactly
+ * H5T_IEEE_F32LE (what h5u_write_f32 writes), or another rank. */
 int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *err);
 
 /* An int64 scalar dataset, and a uint8 1-D dataset (byte blob, checksummed when non-empty). */

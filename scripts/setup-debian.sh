@@ -11,6 +11,7 @@ packages=(
   build-essential cmake pkg-config          # compiler and build
   libopenblas-dev                           # cblas_sgemm for the net
   libhdf5-dev                               # checkpoints and weight export
+  zlib1g-dev                                # crc32: the net files' checksum (nn/h5seal.h)
   libcmocka-dev                             # the test suite
   libinih-dev                               # INI config files
   libcjson-dev                              # --json output, reading vectors
@@ -19,7 +20,12 @@ packages=(
   gnuplot-nox                               # training plots (PNG)
   libmicrohttpd-dev                         # sowzero serve (HTTP)
   chromium chromium-driver python3-selenium # the browser test of sowzero serve
+  clang                                     # the libFuzzer targets (scripts/fuzz.sh, fuzz/)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${packages[@]}"
+# libFuzzer's runtime: its own package on Debian 12 (in libclang-common-*-dev on Ubuntu 22.04).
+if apt-cache show libclang-rt-dev >/dev/null 2>&1; then
+  apt-get install -y -qq --no-install-recommends libclang-rt-dev
+fi

@@ -359,7 +359,7 @@ static void test_elo_command_pools_files(void **state)
     cJSON_Delete(one);
     /* Errors: a missing file, an unknown anchor. */
     char *out;
-    assert_int_equal(tu_run(&out, 1, "elo '%s/no_such.pgn'", SOWZERO_TMP), 1);
+    assert_int_equal(tu_run(&out, 1, "elo '%s/no_such.pgn'", SOWZERO_TMP), 2);
     assert_non_null(strstr(out, "no_such.pgn"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "elo '%s' --anchor W=5", both), 2);

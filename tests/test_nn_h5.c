@@ -14,6 +14,7 @@
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "nn/optim.h"
+#include "tests/nn_reseal.h"
 
 #define RULES "kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0"
 #define ENC "kalah-mover-v1"
@@ -269,18 +270,22 @@ static void test_bad_files(void **state)
 
     expect_fail("/nonexistent/dir/net.h5", NULL, NN_EIO, "cannot open");
     write_file(bad, "this is not hdf5 at all, just text\n", 35);
-    expect_fail(bad, NULL, NN_EFORMAT, "not an HDF5 file");
+    expect_fail(bad, NULL, NN_EFORMAT, "not a sowzero net file");
     write_file(bad, bytes, n / 2);
     expect_fail(bad, NULL, NN_EFORMAT, "truncated");
+    expect_fail("/dev/null", NULL, NN_EFORMAT, "not a regular file");
     write_file(bad, bytes, 100);
     expect_fail(bad, NULL, NN_EFORMAT, bad);
 
-    /* Flip one bit inside the first hidden layer's weights: the Fletcher-32 checksum catches it. */
+    /* Flip one bit inside the first hidden layer's weights: the file's checksum catches it, and behind it
+     * (the file resealed) the dataset's Fletcher-32. */
     const float *w = nn_params(net);
     unsigned char *hit = memmem(bytes, n, w, 16 * sizeof(float));
     assert_non_null(hit);
     hit[5] ^= 0x10;
     write_file(bad, bytes, n);
+    expect_fail(bad, NULL, NN_EFORMAT, "checksum mismatch");
+    assert_int_equal(tu_reseal(bad), 0);
     expect_fail(bad, NULL, NN_EFORMAT, "00_hidden");
     hit[5] ^= 0x10;
 
@@ -332,6 +337,8 @@ static void test_bad_files(void **state)
             H5Adelete(f, "encoding");
         H5Sclose(sp);
         H5Fclose(f);
+        expect_fail(bad, NULL, NN_EFORMAT, "damaged"); /* the size or the checksum */
+        assert_int_equal(tu_reseal(bad), 0);
         expect_fail(bad, NULL, cases[i].code, cases[i].needle);
     }
 
@@ -362,6 +369,7 @@ static void set_n_value(const char *path, long long v)
         H5Sclose(sp);
     }
     assert_true(H5Fclose(f) >= 0);
+    assert_int_equal(tu_reseal(path), 0);
 }
 
 /* Files from before the n_value attribute (the same layout without it) load as n_value = 1 with identical
@@ -544,38 +552,54 @@ static void test_python_vector_value(void **state)
     nn_net_free(net);
 }
 
+/* Runs `sowzero ARGS` (printf format; stderr merged), which must exit with status and, when needle is
+ * non-NULL, print it. */
+static void cli_expect(int status, const char *needle, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cli_expect(int status, const char *needle, const char *fmt, ...)
+{
+    char args[2048], *out;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    int rc = tu_run(&out, 1, "%s", args);
+    if (rc != status || (needle && !strstr(out, needle)))
+        fail_msg("sowzero %s: exit %d (wanted %d), output lacks '%s'?\n%s", args, rc, status, needle ? needle : "",
+                 out);
+    free(out);
+}
+
 /* The CLI's own errors: rules the net was not trained for, a missing file, usage errors. */
 static void test_cli_errors(void **state)
 {
     (void)state;
-    char exp[512], err[NN_ERRLEN], *out;
+    char exp[512], err[NN_ERRLEN];
     tmp_path(exp, sizeof exp, "cli.h5");
     nn_net *net = make_net(0, 1);
     assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
     nn_net_free(net);
-    assert_int_equal(tu_run(&out, 1, "net --net '%s' --rules kalah:pits=4", exp), 1);
-    assert_non_null(strstr(out, "trained for"));
-    free(out);
-    assert_int_equal(tu_run(&out, 1, "net --net /nonexistent.h5"), 1);
-    assert_non_null(strstr(out, "cannot open"));
-    free(out);
-    assert_int_equal(tu_run(&out, 1, "net --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'"), 2);
-    assert_non_null(strstr(out, "--net"));
-    free(out);
-    assert_int_equal(tu_run(&out, 1, "net --net '%s' --position '4,4,4 S'", exp), 2);
-    free(out);
-    assert_int_equal(tu_run(&out, 1, "export only-one-arg"), 2);
-    free(out);
-    assert_int_equal(tu_run(&out, 0, "net --net '%s'", exp), 0);
-    assert_non_null(strstr(out, "policy a:"));
-    free(out);
+    /* Bad input, exit status 2: rules the net was not trained for, a missing file, a finished position. */
+    cli_expect(2, "trained for", "net --net '%s' --rules kalah:pits=4", exp);
+    cli_expect(2, "cannot open", "net --net /nonexistent.h5");
+    cli_expect(2, "game is over", "net --net '%s' --position '0,0,0,0,0,0,24,0,0,0,0,0,0,24 S'", exp);
+    cli_expect(2, "--net", "net --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'");
+    cli_expect(2, NULL, "net --net '%s' --position '4,4,4 S'", exp);
+    cli_expect(2, NULL, "export only-one-arg");
+    cli_expect(0, "policy a:", "net --net '%s'", exp);
     /* A net with several value outputs is not a Kalah net. */
     net = make_net_v(0, 3, 1);
     assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
     nn_net_free(net);
-    assert_int_equal(tu_run(&out, 1, "net --net '%s'", exp), 1);
-    assert_non_null(strstr(out, "n_value"));
-    free(out);
+    cli_expect(2, "n_value", "net --net '%s'", exp);
+    /* --upgrade: a file without the checksum (here: the user block cut off) is refused, then upgraded once. */
+    size_t n;
+    unsigned char *bytes = read_file(exp, &n);
+    write_file(exp, bytes + 512, n - 512);
+    free(bytes);
+    cli_expect(2, "--upgrade", "net --net '%s'", exp);
+    cli_expect(0, "\"upgraded\":true", "net --upgrade '%s' --json", exp);
+    cli_expect(0, "left as it is", "net --upgrade '%s'", exp);
+    cli_expect(2, NULL, "net --upgrade /nonexistent.h5");
 }
 
 int main(void)

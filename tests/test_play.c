@@ -1,6 +1,12 @@
 /* test_play.c — `sowzero play` driven by scripted input through a shell redirect: bad input gets messages
- * (never a crash), undo/hint/quit, end of input, and the game record printed at the end reads back. */
+ * (never a crash), undo/hint/quit in any case, end of input, and the game record printed at the end reads
+ * back; the board is drawn from the human's seat after every agent move; Ctrl-C still prints and saves the
+ * record. */
 #include "tests/test_util.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "eval/record.h"
 
@@ -131,6 +137,75 @@ static void test_usage_errors(void **state)
     free(out);
 }
 
+/* Playing North: the board has North's row (A..) at the bottom and South's on top, and is drawn after each
+ * sowing of the agent's extra-turn opening (c, then f), not only when it is the human's turn. Commands are
+ * case-insensitive. */
+static void test_seat_and_agent_turns(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(play(&out, "greedy --as north", "UNDO\nHint\nQuit\n"), 0);
+    const char *top = strstr(out, "South: greedy"), *bottom = strstr(out, "North: you");
+    assert_non_null(top);
+    assert_non_null(bottom);
+    assert_true(top < bottom);
+    expect(out, "  A    B    C    D    E    F      North: you");
+    expect(out, "  f    e    d    c    b    a      South: greedy");
+    expect(out, "South plays c - last seed in the store: another turn\n\n");
+    expect(out, "South to move (agent)"); /* the board between the agent's two sowings */
+    expect(out, "nothing to undo");
+    expect(out, "hint: greedy would play");
+    expect(out, "game stopped");
+    assert_null(strstr(out, "(end of input)")); /* Quit was the command */
+    free(out);
+}
+
+/* Ctrl-C at the prompt stops the game like quit: the score, the record on stdout and in --pgn. */
+static void test_ctrl_c_keeps_the_record(void **state)
+{
+    (void)state;
+    char pgn[512];
+    snprintf(pgn, sizeof pgn, "%s/play_sigint.pgn", SOWZERO_TMP);
+    remove(pgn);
+    int in[2], outp[2];
+    assert_int_equal(pipe(in), 0);
+    assert_int_equal(pipe(outp), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(in[0], 0), dup2(outp[1], 1), dup2(outp[1], 2);
+        close(in[0]), close(in[1]), close(outp[0]), close(outp[1]);
+        execl(SOWZERO_BIN, SOWZERO_BIN, "play", "greedy", "--as", "north", "--pgn", pgn, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]), close(outp[1]);
+    char buf[65536];
+    size_t len = 0;
+    ssize_t r;
+    buf[0] = 0;
+    /* Wait for the prompt (the handler is installed before it), keeping stdin open so play waits. */
+    while (!strstr(buf, "your move> ") && (r = read(outp[0], buf + len, sizeof buf - 1 - len)) > 0)
+        buf[len += (size_t)r] = 0;
+    assert_non_null(strstr(buf, "your move> "));
+    assert_int_equal(kill(pid, SIGINT), 0);
+    while ((r = read(outp[0], buf + len, sizeof buf - 1 - len)) > 0)
+        buf[len += (size_t)r] = 0;
+    close(outp[0]), close(in[1]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("play did not exit normally after Ctrl-C:\n%s", buf);
+    expect(buf, "(interrupted)");
+    expect(buf, "game stopped: South 2 - North 0 (unfinished)");
+    record_game g;
+    read_record(buf, &g);
+    assert_int_equal(g.n_moves, 2);
+    record_game_clear(&g);
+    FILE *f = fopen(pgn, "r");
+    assert_non_null(f);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +213,8 @@ int main(void)
         cmocka_unit_test(test_undo_and_end_of_input),
         cmocka_unit_test(test_full_game),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_seat_and_agent_turns),
+        cmocka_unit_test(test_ctrl_c_keeps_the_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

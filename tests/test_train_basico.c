@@ -169,7 +169,7 @@ static void test_run_and_resume(void **state)
 
     /* bad input on the básico paths of the CLI: clear messages, non-zero exits */
     char *out;
-    assert_int_equal(tu_run(&out, 1, "net --net '%s/latest.h5' --rules basico:players=4", straight), 1);
+    assert_int_equal(tu_run(&out, 1, "net --net '%s/latest.h5' --rules basico:players=4", straight), 2);
     assert_non_null(strstr(out, "the net was trained for 'basico:players=3,pits=4,seeds=4,full_ranking=1'"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "net --net '%s/latest.h5' --position '4,4,4,4,0 0'", straight), 2);

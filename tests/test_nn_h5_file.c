@@ -1,0 +1,325 @@
+/* test_nn_h5_file.c — the integrity of net files on disk (nn/h5io.h): a save that runs out of space
+ * (RLIMIT_FSIZE, the way a full disk fails a write) is an NN_EIO that leaves the previous file loadable and
+ * unchanged, no PATH.tmp behind and the process able to exit cleanly (it used to segfault in H5F__close_cb at
+ * exit); every single-byte flip of a real checkpoint is refused with a message naming the file, or, where
+ * the byte is outside what the checksum covers, loads identical weights — never a crash, a hang or other
+ * numbers; files without the sowzero checksum are refused with a message saying how to upgrade them, and
+ * nn_upgrade makes them loadable with the same weights. */
+#define _GNU_SOURCE
+#include "tests/test_util.h"
+
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "nn/h5io.h"
+#include "nn/net.h"
+#include "nn/optim.h"
+#include "tests/nn_reseal.h"
+
+#define RULES "kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0"
+#define ENC "kalah-mover-v1"
+
+static void tmp_path(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/nn_h5f_%s", SOWZERO_TMP, name);
+}
+
+static nn_net *make_net(uint64_t seed, int h)
+{
+    nn_config c = nn_config_default(14, 6);
+    c.hidden[0] = c.hidden[1] = h;
+    c.hidden[2] = h / 2;
+    char err[NN_ERRLEN];
+    nn_net *n = nn_net_create(&c, seed, err);
+    if (!n)
+        fail_msg("%s", err);
+    return n;
+}
+
+static unsigned char *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc(*n ? *n : 1);
+    assert_int_equal(fread(buf, 1, *n, f), *n);
+    fclose(f);
+    return buf;
+}
+
+static void write_all(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A checkpoint with a replay-sized blob, so a save is well past the size limit set below. */
+static int save_ckpt(const char *path, const nn_net *net, size_t blob_n, char *err)
+{
+    nn_optim_config oc = nn_optim_config_default();
+    nn_optim *opt = nn_optim_create(&oc, nn_param_count(net), err);
+    nn_ckpt *st = nn_ckpt_create();
+    unsigned char *blob = malloc(blob_n);
+    for (size_t i = 0; i < blob_n; i++)
+        blob[i] = (unsigned char)(i * 2654435761u >> 13);
+    int rc = nn_ckpt_put_i64(st, "step", 7) | nn_ckpt_put_blob(st, "replay", blob, blob_n);
+    if (rc == NN_OK)
+        rc = nn_ckpt_save(path, net, opt, st, RULES, ENC, err);
+    free(blob);
+    nn_ckpt_free(st);
+    nn_optim_free(opt);
+    return rc;
+}
+
+/* In a child limited to `limit` bytes per file (writes past it fail with EFBIG, SIGXFSZ ignored), overwrites
+ * path with a bigger checkpoint (export: with an export of a bigger net). The child exits normally (atexit
+ * handlers, HDF5's included) with 0 when the save was an NN_EIO naming the file and left no PATH.tmp. */
+static void full_disk_save(const char *path, int export, rlim_t limit)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = {limit, limit};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            exit(10);
+        char err[NN_ERRLEN] = "", tmp[600];
+        nn_net *big = make_net(5, 256);
+        int rc = export ? nn_export_save(path, big, RULES, ENC, err) : save_ckpt(path, big, 1 << 20, err);
+        nn_net_free(big);
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        if (rc != NN_EIO || !strstr(err, path))
+            exit(11);
+        if (exists(tmp))
+            exit(12);
+        exit(0); /* through exit(), so HDF5's own atexit clean-up runs and must not crash */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status))
+        fail_msg("the child saving on a full disk died of signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : -1);
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_disk_full(void **state)
+{
+    (void)state;
+    char path[512], err[NN_ERRLEN];
+    tmp_path(path, sizeof path, "full.h5");
+    nn_net *net = make_net(3, 16), *back = NULL;
+    for (int export = 0; export < 2; export++) {
+        int rc = export ? nn_export_save(path, net, RULES, ENC, err) : save_ckpt(path, net, 4096, err);
+        assert_int_equal(rc, NN_OK);
+        size_t n0, n1;
+        unsigned char *before = read_all(path, &n0);
+        /* A limit below the new file's size, and one that cuts it near its end. */
+        full_disk_save(path, export, 64 << 10);
+        full_disk_save(path, export, export ? 240 << 10 : 1000 << 10);
+        unsigned char *after = read_all(path, &n1);
+        assert_int_equal(n0, n1);
+        assert_memory_equal(before, after, n0);
+        if (nn_load(path, RULES, &back, NULL, err) != NN_OK)
+            fail_msg("the previous file no longer loads: %s", err);
+        assert_memory_equal(nn_params(net), nn_params(back), nn_param_count(net) * sizeof(float));
+        nn_net_free(back);
+        free(before), free(after);
+    }
+    nn_net_free(net);
+}
+
+/* Loads path as a checkpoint; returns the NN code. On success the weights must equal net's, the optimiser
+ * state and the blob item must be the ones save_ckpt wrote. On failure the message must name the file. */
+static int load_and_compare(const char *path, nn_net *net, size_t blob_n)
+{
+    char err[NN_ERRLEN] = "";
+    nn_net *b = NULL;
+    nn_optim *o = NULL;
+    nn_ckpt *st = NULL;
+    int rc = nn_ckpt_load(path, RULES, &b, &o, &st, NULL, err);
+    if (rc != NN_OK) {
+        if (!strstr(err, path))
+            fail_msg("a refused file's message does not name it: %s", err);
+        assert_null(b);
+        return rc;
+    }
+    assert_int_equal(nn_param_count(b), nn_param_count(net));
+    assert_memory_equal(nn_params(b), nn_params(net), nn_param_count(net) * sizeof(float));
+    const void *d;
+    size_t n;
+    int64_t step;
+    assert_int_equal(nn_ckpt_get_blob(st, "replay", &d, &n), NN_OK);
+    assert_int_equal(n, blob_n);
+    assert_int_equal(nn_ckpt_get_i64(st, "step", &step), NN_OK);
+    assert_int_equal(step, 7);
+    assert_int_equal(nn_optim_steps(o), 0);
+    nn_net_free(b), nn_optim_free(o), nn_ckpt_free(st);
+    return rc;
+}
+
+/* Loads path as an export; returns the NN code. On success the weights must equal net's; on failure the
+ * message must name the file. */
+static int load_export_and_compare(const char *path, nn_net *net)
+{
+    char err[NN_ERRLEN] = "";
+    nn_net *b = NULL;
+    int rc = nn_load(path, RULES, &b, NULL, err);
+    if (rc != NN_OK) {
+        if (!strstr(err, path))
+            fail_msg("a refused file's message does not name it: %s", err);
+        assert_null(b);
+        return rc;
+    }
+    assert_int_equal(nn_param_count(b), nn_param_count(net));
+    assert_memory_equal(nn_params(b), nn_params(net), nn_param_count(net) * sizeof(float));
+    nn_net_free(b);
+    return rc;
+}
+
+/* Flips bytes of the file at path in place (pwrite, then the original back) and loads it after each: at
+ * every offset from 0 in steps of `stride`, with x ^ 0xff and, at every 7th of those, x ^ 0x01 too. Returns
+ * how many changed files loaded (all must be refused). */
+static int flips_accepted(const char *path, const unsigned char *bytes, size_t n, size_t stride, nn_net *net,
+                          size_t blob_n)
+{
+    int fd = open(path, O_RDWR), accepted = 0;
+    assert_true(fd >= 0);
+    for (size_t i = 0; i < n; i += stride)
+        for (int k = 0; k < (i / stride % 7 ? 1 : 2); k++) {
+            unsigned char b = bytes[i] ^ (k ? 0x01 : 0xff);
+            assert_int_equal(pwrite(fd, &b, 1, (off_t)i), 1);
+            int rc = blob_n ? load_and_compare(path, net, blob_n) : load_export_and_compare(path, net);
+            accepted += rc == NN_OK;
+            assert_int_equal(pwrite(fd, &bytes[i], 1, (off_t)i), 1);
+        }
+    close(fd);
+    return accepted;
+}
+
+/* Every single-byte change (x ^ 0xff everywhere, x ^ 0x01 at every 7th offset) of a real export (what
+ * best.h5 is), and of a checkpoint at every 5th offset, is refused with a message naming the file, as is
+ * every truncation on a stride and an appended tail. (Nothing is left outside the checksum: the header is
+ * compared whole, its NUL padding included.) After the flips the file, every byte put back, loads again. */
+static void test_every_byte_flip(void **state)
+{
+    (void)state;
+    char path[512], bad[512], err[NN_ERRLEN];
+    tmp_path(path, sizeof path, "flip.h5");
+    tmp_path(bad, sizeof bad, "flip_bad.h5");
+    nn_net *net = make_net(9, 8);
+    for (int ckpt = 0; ckpt < 2; ckpt++) {
+        int rc = ckpt ? save_ckpt(path, net, 64, err) : nn_export_save(path, net, RULES, ENC, err);
+        assert_int_equal(rc, NN_OK);
+        size_t n;
+        unsigned char *bytes = read_all(path, &n);
+        write_all(bad, bytes, n);
+        size_t blob_n = ckpt ? 64 : 0;
+        assert_int_equal(flips_accepted(bad, bytes, n, ckpt ? 5 : 1, net, blob_n), 0);
+        rc = ckpt ? load_and_compare(bad, net, 64) : load_export_and_compare(bad, net);
+        assert_int_equal(rc, NN_OK); /* every byte put back */
+        for (size_t len = 0; len < n; len += 97) {
+            write_all(bad, bytes, len);
+            assert_int_equal(load_export_and_compare(bad, net), NN_EFORMAT);
+        }
+        unsigned char *longer = calloc(n + 8, 1);
+        memcpy(longer, bytes, n);
+        write_all(bad, longer, n + 8);
+        assert_int_equal(load_export_and_compare(bad, net), NN_EFORMAT);
+        free(longer), free(bytes);
+    }
+    nn_net_free(net);
+}
+
+/* Weights stored as another float type (big-endian float32, float64) or the blob as another integer type
+ * are refused even with a valid checksum: libhdf5 would convert them silently into other numbers. */
+static void test_exact_types(void **state)
+{
+    (void)state;
+    char path[512], err[NN_ERRLEN];
+    tmp_path(path, sizeof path, "types.h5");
+    nn_net *net = make_net(4, 8);
+    hid_t types[2] = {H5T_IEEE_F32BE, H5T_IEEE_F64LE};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(save_ckpt(path, net, 16, err), NN_OK);
+        hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+        assert_true(f >= 0);
+        const char *ds = i < 2 ? "layers/00_hidden/b" : "train/replay";
+        hsize_t dim = i < 2 ? 8 : 16;
+        assert_true(H5Ldelete(f, ds, H5P_DEFAULT) >= 0);
+        hid_t sp = H5Screate_simple(1, &dim, NULL);
+        hid_t d = H5Dcreate2(f, ds, i < 2 ? types[i] : H5T_STD_I16LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        assert_true(d >= 0);
+        double zero[16] = {0};
+        assert_true(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zero) >= 0);
+        H5Dclose(d), H5Sclose(sp), H5Fclose(f);
+        assert_int_equal(tu_reseal(path), 0);
+        nn_net *b = NULL;
+        nn_ckpt *st = NULL;
+        assert_int_equal(nn_ckpt_load(path, RULES, &b, NULL, &st, NULL, err), NN_EFORMAT);
+        assert_non_null(strstr(err, i < 2 ? "float32" : "/train"));
+        assert_null(b);
+    }
+    nn_net_free(net);
+}
+
+/* A file written before the checksum (the same HDF5 file without the user block, as h5unjam leaves it) is
+ * refused with the advice to upgrade; nn_upgrade rewrites it with everything in it, and a second upgrade
+ * leaves it alone. */
+static void test_legacy_upgrade(void **state)
+{
+    (void)state;
+    char path[512], err[NN_ERRLEN] = "";
+    tmp_path(path, sizeof path, "legacy.h5");
+    nn_net *net = make_net(6, 8);
+    for (int export = 0; export < 2; export++) {
+        int rc = export ? nn_export_save(path, net, RULES, ENC, err) : save_ckpt(path, net, 32, err);
+        assert_int_equal(rc, NN_OK);
+        size_t n;
+        unsigned char *bytes = read_all(path, &n);
+        write_all(path, bytes + 512, n - 512);
+        free(bytes);
+        nn_net *b = NULL;
+        assert_int_equal(nn_load(path, RULES, &b, NULL, err), NN_EFORMAT);
+        assert_non_null(strstr(err, "no sowzero checksum"));
+        assert_non_null(strstr(err, "--upgrade"));
+        int up = -1;
+        if (nn_upgrade(path, &up, err) != NN_OK)
+            fail_msg("upgrade: %s", err);
+        assert_int_equal(up, 1);
+        if (export) {
+            nn_file_info info;
+            assert_int_equal(nn_load(path, RULES, &b, &info, err), NN_OK);
+            assert_string_equal(info.kind, "export");
+            assert_string_equal(info.encoding, ENC);
+            assert_memory_equal(nn_params(b), nn_params(net), nn_param_count(net) * sizeof(float));
+            nn_net_free(b);
+        } else
+            assert_int_equal(load_and_compare(path, net, 32), NN_OK);
+        assert_int_equal(nn_upgrade(path, &up, err), NN_OK);
+        assert_int_equal(up, 0);
+    }
+    nn_net_free(net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_every_byte_flip),
+        cmocka_unit_test(test_exact_types),
+        cmocka_unit_test(test_legacy_upgrade),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
