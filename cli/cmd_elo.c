@@ -20,10 +20,15 @@ static void help(void)
          "a player against itself are skipped (and counted). A record with a result and no moves at all\n"
          "(result-only, as Ordo and BayesElo accept) counts as a game with that result; a record whose moves\n"
          "contradict its result, or any other malformed record, is an error naming its line.\n"
+         "Every game's records are read (eval/record.h), mixed in one file or not. A game of 3-4 players\n"
+         "counts as one game between every pair of its seats, decided by their places (the better place\n"
+         "wins, an equal place is a draw), the usual pairwise reduction of a ranking; \"games\" counts\n"
+         "these pairwise games and \"ranked\" the records they came from. Pairs of a player with itself\n"
+         "are skipped (and counted as \"self\").\n"
          "  --anchor NAME=ELO  the player whose rating is fixed (default: the first player met, at 0)\n"
          "  --csv FILE         write name,elo,lo,hi,games,score to FILE\n"
          "  --json             print {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
-         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"games\",\"skipped\"}");
+         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"games\",\"ranked\",\"skipped\"}");
 }
 
 int cmd_elo(int argc, char **argv)
@@ -54,7 +59,7 @@ int cmd_elo(int argc, char **argv)
         cli_error("elo", "out of memory");
         return 1;
     }
-    int rc = 1, games = 0, unfinished = 0, selfplay = 0;
+    int rc = 1, games = 0, unfinished = 0, selfplay = 0, ranked = 0, ranked_pairs = 0;
     char err[RECORD_ERRLEN];
     for (int f = optind; f < argc; f++) {
         record_reader *rd = record_reader_open(argv[f], err);
@@ -66,23 +71,34 @@ int cmd_elo(int argc, char **argv)
         record_game g;
         int r;
         while ((r = record_read(rd, &g, err)) == RECORD_OK) {
-            const char *s = g.south_name ? g.south_name : g.south, *n = g.north_name ? g.north_name : g.north;
+            int np = g.players, added = 0;
             if (g.result == RECORD_UNFINISHED) {
                 unfinished++;
-            } else if (!strcmp(s, n)) {
-                selfplay++;
-            } else {
-                int a = elo_pool_player(pool, s), b = elo_pool_player(pool, n);
-                if (a < 0 || b < 0) {
-                    record_game_clear(&g);
-                    record_reader_free(rd);
-                    cli_error("elo", "out of memory");
-                    goto out;
-                }
-                elo_pool_add(pool, a, b, g.result == RECORD_SOUTH_WINS, g.result == RECORD_DRAW,
-                             g.result == RECORD_NORTH_WINS);
-                games++;
+                record_game_clear(&g);
+                continue;
             }
+            /* Two players: the result; more: every pair of seats by their places. */
+            for (int q = 0; q < np; q++)
+                for (int o = q + 1; o < np; o++) {
+                    const char *s = record_player(&g, q), *n = record_player(&g, o);
+                    if (!strcmp(s, n)) {
+                        selfplay++;
+                        continue;
+                    }
+                    int a = elo_pool_player(pool, s), b = elo_pool_player(pool, n);
+                    if (a < 0 || b < 0) {
+                        record_game_clear(&g);
+                        record_reader_free(rd);
+                        cli_error("elo", "out of memory");
+                        goto out;
+                    }
+                    int pq = g.places[q], po = g.places[o];
+                    elo_pool_add(pool, a, b, pq < po, pq == po, pq > po);
+                    games++;
+                    ranked_pairs += np > 2;
+                    added = 1;
+                }
+            ranked += np > 2 && added;
             record_game_clear(&g);
         }
         record_reader_free(rd);
@@ -114,12 +130,15 @@ int cmd_elo(int argc, char **argv)
     if (json) {
         cJSON *o = elo_report_json(er);
         cJSON_AddNumberToObject(o, "games", games);
+        cJSON_AddNumberToObject(o, "ranked", ranked);
         cJSON *sk = cJSON_AddObjectToObject(o, "skipped");
         cJSON_AddNumberToObject(sk, "unfinished", unfinished);
         cJSON_AddNumberToObject(sk, "self", selfplay);
         rc = cli_print_json(o);
     } else {
         printf("%d games from %d file%s", games, argc - optind, argc - optind > 1 ? "s" : "");
+        if (ranked)
+            printf(" (%d of them pairs from %d games of 3-4 players)", ranked_pairs, ranked);
         if (unfinished || selfplay)
             printf(" (skipped: %d unfinished, %d of a player against itself)", unfinished, selfplay);
         printf("\n\n");

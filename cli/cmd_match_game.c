@@ -72,7 +72,7 @@ int cli_game_write_records(FILE *f, const game_match_result *res)
 static void help(void)
 {
     puts("usage: sowzero match --rules GAME[:key=value,...] A B [C D]\n"
-         "                    [--games N] [--openings K] [--threads T] [--seed S] [--records FILE] [--json]\n"
+         "                    [--games N] [--openings K] [--threads T] [--seed S] [--pgn FILE] [--json]\n"
          "Any game but Kalah (GAME: basico = Mancala basico, DESIGN.md 1.2, or another registered game; for\n"
          "Kalah see 'sowzero match --help'). With as many agents as players, the games cycle through every seat\n"
          "permutation (groups of P! games share one random opening of K moves; for 2 players colour-swapped\n"
@@ -89,7 +89,8 @@ static void help(void)
          "  --openings K    random moves before the agents play (default 2)\n"
          "  --threads T     worker threads (default: the number of CPUs)\n"
          "  --seed S        seed of the openings and the agents' per-game randomness (default 1)\n"
-         "  --records FILE  write one line per game to FILE (format: eval/game_match.h)\n"
+         "  --pgn FILE      write every game record to FILE (eval/record.h; `elo` and `replay --pgn` read\n"
+         "                  it); --records FILE is the same\n"
          "  --json          print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
          "                  \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
          "                  \"seat_games\"}],\"games\",\"group\",\"openings\",\"threads\",\"seed\",\"avg_sows\",\n"
@@ -233,10 +234,8 @@ int cmd_match_game(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 'r': rules_spec = optarg; break;
-        case 'R': records = optarg; break;
-        case 'p':
-            cli_error(CMD, "--pgn: the PGN-like records are Kalah's; use --records FILE");
-            return 2;
+        case 'R': /* --records: the older name of --pgn */
+        case 'p': records = optarg; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default:
@@ -273,7 +272,7 @@ int cmd_match_game(int argc, char **argv)
     }
     FILE *rf = NULL;
     if (records && !(rf = fopen(records, "w"))) {
-        cli_error(CMD, "--records %s: cannot open for writing", records);
+        cli_error(CMD, "--pgn %s: cannot open for writing", records);
         game_free(g);
         return 1;
     }
@@ -295,7 +294,7 @@ int cmd_match_game(int argc, char **argv)
         return rc == MATCH_EINVAL ? 2 : 1;
     }
     if (rf && (cli_game_write_records(rf, &res) | fclose(rf))) {
-        cli_error(CMD, "--records %s: write failed", records);
+        cli_error(CMD, "--pgn %s: write failed", records);
         game_match_result_free(&res);
         game_free(g);
         return 1;

@@ -20,7 +20,8 @@ static void help(void)
          "                   the game interface, in that game's notation (basico: the mover's letters a..\n"
          "                   or 'resign'); its JSON adds relays, finished and places\n"
          "  --position POS   start position string (default: the start)\n"
-         "  --pgn FILE       replay a game of a record file (rules, start and moves from the record)\n"
+         "  --pgn FILE       replay a game of a record file of any game (eval/record.h: rules, start and\n"
+         "                   moves from the record), exactly as replaying its moves with --rules would\n"
          "  --game N         which game of the file (default 1)\n"
          "  --json           print {\"positions\",\"extra_turn\",\"captured\",\"over\",\"stores\",\"winner\"}");
 }
@@ -181,16 +182,18 @@ static int replay_record(const char *path, const char *game_text, int json)
         return rc == RECORD_ENOMEM ? 1 : 2;
     }
     if (g.result_only) {
+        char res[16];
         cli_error("replay", "%s:%d: game %ld is a result-only record (%s, no moves to replay)", path, g.line, want,
-                  record_result_token(g.result));
+                  record_result_text(&g, res, sizeof res));
         record_game_clear(&g);
         return 2;
     }
-    char rbuf[128], pbuf[80];
-    kalah_rules_format(&g.rules, rbuf, sizeof rbuf);
-    kalah_pos_format(&g.rules, &g.start, pbuf, sizeof pbuf);
-    /* argv-style list: "replay", options, then the letters. */
-    char **args = calloc((size_t)g.n_moves + 6, sizeof *args), *letters = malloc((size_t)g.n_moves * 2 + 1);
+    /* Every game alike, through the game interface (the reader fills it for Kalah records too). */
+    char rbuf[GAME_SPEC_MAX], pbuf[GAME_POS_STR];
+    snprintf(rbuf, sizeof rbuf, "%s", game_spec(g.game));
+    game_pos_format(g.game, &g.gstart, pbuf, sizeof pbuf);
+    /* argv-style list: "replay", options, then the moves (8 bytes each). */
+    char **args = calloc((size_t)g.n_moves + 6, sizeof *args), *letters = malloc((size_t)g.n_moves * 8 + 1);
     if (!args || !letters) {
         free(args);
         free(letters);
@@ -206,12 +209,10 @@ static int replay_record(const char *path, const char *game_text, int json)
     args[n++] = pbuf;
     if (json)
         args[n++] = "--json";
-    kalah_pos p = g.start;
+    game_pos p = g.gstart;
     for (int i = 0; i < g.n_moves; i++) {
-        letters[2 * i] = kalah_move_letter(p.side, g.moves[i]);
-        letters[2 * i + 1] = 0;
-        args[n++] = letters + 2 * i;
-        kalah_play(&g.rules, &p, g.moves[i], NULL);
+        args[n++] = game_move_format(g.game, &p, g.moves[i], letters + 8 * i, 8);
+        game_apply(g.game, &p, g.moves[i], NULL);
     }
     record_game_clear(&g);
     rc = cmd_replay(n, args);

@@ -22,7 +22,7 @@ static void help(void)
 {
     puts("usage: sowzero tournament --rules GAME[:key=value,...] --agent NAME=SPEC --agent NAME=SPEC ...\n"
          "                         [--games N] [--openings K] [--threads T] [--seed S] [--anchor NAME=ELO]\n"
-         "                         [--records FILE] [--csv FILE] [--json]\n"
+         "                         [--pgn FILE] [--csv FILE] [--json]\n"
          "Tournaments of any game but Kalah, e.g. Mancala basico (agents as for `sowzero match --rules basico\n"
          "--help`).\n"
          "2 players: every pair plays N games (seats swapped, pairs of games sharing an opening, the same\n"
@@ -36,7 +36,8 @@ static void help(void)
          "  --threads T        worker threads (default: the number of CPUs)\n"
          "  --seed S           seed of the openings and the agents (default 1)\n"
          "  --anchor NAME=ELO  2 players: the agent whose rating is fixed (default: the first at 0)\n"
-         "  --records FILE     write one line per game to FILE (format: eval/game_match.h)\n"
+         "  --pgn FILE         write every game record to FILE (eval/record.h; `elo` and `replay --pgn`\n"
+         "                     read it); --records FILE is the same\n"
          "  --csv FILE         2 players: name,elo,lo,hi,games,score; else name,games,mean_place,mean_score,\n"
          "                     firsts\n"
          "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
@@ -81,11 +82,16 @@ typedef struct {
 /* Runs one game_match of the agents idx[0..k-1]; prints its error. 0 or 1. */
 static int run_one(tourney *t, const int *idx, int k, game_match_result *res)
 {
-    const char *specs[GAME_MAX_PLAYERS] = {NULL};
-    for (int i = 0; i < k; i++)
+    const char *specs[GAME_MAX_PLAYERS] = {NULL}, *names[GAME_MAX_PLAYERS] = {NULL};
+    for (int i = 0; i < k; i++) {
         specs[i] = t->spec[idx[i]];
+        names[i] = t->name[idx[i]];
+    }
     char err[MATCH_ERRLEN];
-    if (game_match_run(specs, k, t->g, t->cfg, res, err) != MATCH_OK) {
+    game_match_config cfg = *t->cfg; /* the records name the agents (what `elo` rates them by) */
+    cfg.names = names;
+    cfg.event = "sowzero tournament";
+    if (game_match_run(specs, k, t->g, &cfg, res, err) != MATCH_OK) {
         char who[4 * (AGENT_SPEC_MAX + 8)];
         size_t len = 0;
         for (int i = 0; i < k && len < sizeof who; i++)
@@ -99,7 +105,7 @@ static int run_one(tourney *t, const int *idx, int k, game_match_result *res)
     t->prog->offset += t->cfg->games;
     if (t->records && cli_game_write_records(t->records, res)) {
         game_progress_end(t->prog);
-        cli_error(CMD, "--records %s: write failed", t->records_path);
+        cli_error(CMD, "--pgn %s: write failed", t->records_path);
         game_match_result_free(res);
         return 1;
     }
@@ -377,10 +383,8 @@ int cmd_tournament_game(int argc, char **argv)
             break;
         case 'r': rules_spec = optarg; break;
         case 'A': anchor = optarg; break;
-        case 'R': records = optarg; break;
-        case 'p':
-            cli_error(CMD, "--pgn: the PGN-like records are Kalah's; use --records FILE");
-            return 2;
+        case 'R': /* --records: the older name of --pgn */
+        case 'p': records = optarg; break;
         case 'c': csv = optarg; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
@@ -429,7 +433,7 @@ int cmd_tournament_game(int argc, char **argv)
     }
     FILE *rf = NULL;
     if (records && !(rf = fopen(records, "w"))) {
-        cli_error(CMD, "--records %s: cannot open for writing", records);
+        cli_error(CMD, "--pgn %s: cannot open for writing", records);
         return game_free(g), 1;
     }
     long long matches = 1;
@@ -453,7 +457,7 @@ int cmd_tournament_game(int argc, char **argv)
     }
     int rc = P == 2 ? duel_tournament(&t, anchor, csv) : field_tournament(&t, csv);
     if (rf && fclose(rf) && !rc) {
-        cli_error(CMD, "--records %s: write failed", records);
+        cli_error(CMD, "--pgn %s: write failed", records);
         rc = 1;
     }
     game_free(g);

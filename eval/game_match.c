@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "eval/record.h"
 #include "eval/agent_impl.h"   /* agent_mix, agent_splitmix */
 
 #define set_err(err, ...) errbuf_set(err, MATCH_ERRLEN, __VA_ARGS__)
@@ -144,34 +145,34 @@ static void fail(runner *run, int rc, const char *msg)
     pthread_mutex_unlock(&run->lock);
 }
 
-/* The game's record line (see game_match.h), or NULL when out of memory. */
-static char *record_line(const runner *run, int g, const int *agent_at, const uint8_t *moves, int n_moves,
-                         int n_opening, const game_match_game *res)
+/* The game's record (eval/record.h, see game_match.h), or NULL when out of memory. */
+static char *record_text(const runner *run, int g, const int *agent_at, const uint8_t *moves, int n_moves,
+                         int n_opening)
 {
-    const game *gm = run->g;
-    size_t cap = 256 + 8 * (size_t)n_moves;
-    for (int s = 0; s < run->players; s++)
-        cap += strlen(run->specs[agent_at[s]]) + 16;
-    char *buf = malloc(cap);
-    if (!buf)
+    const game_match_config *cfg = run->cfg;
+    record_game rec;
+    char *text = NULL;
+    size_t len = 0;
+    if (record_game_init_game(&rec, run->g, NULL, NULL))
         return NULL;
-    size_t n = (size_t)snprintf(buf, cap, "game=%d\trules=%s", g + 1, game_spec(gm));
+    int bad = record_set(&rec.event, cfg->event ? cfg->event : "sowzero match") != RECORD_OK;
+    rec.round = g + 1;
+    rec.opening = n_opening;
     for (int s = 0; s < run->players; s++)
-        n += (size_t)snprintf(buf + n, cap - n, "\tseat%d=%s", s, run->specs[agent_at[s]]);
-    n += (size_t)snprintf(buf + n, cap - n, "\topening=%d\tmoves=", n_opening);
-    game_pos p; /* replayed for each move's notation (Kalah's letters depend on the side) */
-    game_start(gm, &p);
-    for (int i = 0; i < n_moves; i++) {
-        char mv[8];
-        game_move_format(gm, &p, moves[i], mv, sizeof mv);
-        n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " " : "", mv);
-        game_apply(gm, &p, moves[i], NULL);
+        bad |= record_set_seat(&rec, s, run->specs[agent_at[s]], cfg->names ? cfg->names[agent_at[s]] : NULL);
+    for (int i = 0; i < n_moves; i++)
+        bad |= record_push(&rec, moves[i]);
+    FILE *f = bad ? NULL : open_memstream(&text, &len);
+    if (f) {
+        bad = record_write(f, &rec, NULL) != RECORD_OK;
+        bad |= fclose(f) != 0;
     }
-    n += (size_t)snprintf(buf + n, cap - n, "\tplaces=");
-    for (int s = 0; s < run->players; s++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%d", s ? "," : "", res->place[s]);
-    snprintf(buf + n, cap - n, "\tsows=%d\n", res->sows);
-    return buf;
+    record_game_clear(&rec);
+    if (bad || !f) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 /* Plays game g with this worker's instances. 0, or a MATCH_* code with the message in err. */
@@ -249,7 +250,7 @@ static int play_game(worker_ctx *w, int g, char *err)
     }
     res->margin = game_margin(gm, &p);
     res->sows = ply;
-    if (run->records && !(run->records[g] = record_line(run, g, agent_at, w->moves, ply, n_open, res))) {
+    if (run->records && !(run->records[g] = record_text(run, g, agent_at, w->moves, ply, n_open))) {
         set_err(err, "out of memory");
         return MATCH_ENOMEM;
     }

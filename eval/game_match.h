@@ -34,13 +34,11 @@
  * seat, the score with its Wilson interval and the implied Elo difference, computed exactly as eval/match.h
  * does (match_result_stats): a draw is a shared place.
  *
- * Records (cfg.keep_records): one text line per game, in game order, TAB-separated key=value fields:
- *   game=N  rules=RULES  seat0=SPEC ... seat{players-1}=SPEC  opening=K  moves=MOVES  places=P0,P1,..  sows=S
- * RULES the canonical spec (game_spec); seatS the spec in seat S; moves the moves in the game's notation
- * (game_move_format: a.. for básico, a../A.. by side for the Kalah family) separated by single spaces, in
- * order, the first K being the random opening (`sowzero replay --rules RULES MOVES...` replays them); places
- * the final place of each seat; sows the plies of the game. Specs holding a TAB or newline are refused with
- * records.
+ * Records (cfg.keep_records): one game record per game, in game order, in eval/record.h's format (the one
+ * `replay --pgn` and `elo` read): [Event] (cfg.event, default "sowzero match"), [Round] the game number,
+ * the seats' specs (South/North for two players, Seat0.. for more) and cfg.names' names when given,
+ * [Rules] the canonical spec, [Start], [Opening] the random opening's plies, [Result] and, for two-player
+ * games with a score, [Score]; then the moves in the game's notation and the result token.
  *
  * Safety cap: a game still running after GAME_MATCH_MAX_PLIES plies stops the match with MATCH_EGAME. It
  * cannot happen under the rules as they are. Básico: a sowing either drops a stone in some store (stones
@@ -72,6 +70,8 @@ typedef struct {
     int threads;         /* worker threads, >= 1 (capped at games) */
     uint64_t seed;       /* openings and agent reseeding */
     int keep_records;    /* 1: fill game_match_result.records */
+    const char *event;   /* the records' [Event]; NULL = "sowzero match" */
+    const char *const *names; /* the records' name tags per agent (n_agents entries); NULL = none */
     void (*progress)(void *ud, int done, int total); /* may be NULL */
     void *progress_ud;
 } game_match_config;
@@ -106,7 +106,7 @@ typedef struct {
     match_result two;                     /* A (agent 0) vs B: all, seat[s] = A in seat s, score, Elo, ... */
     double avg_sows;                      /* mean sowings per game */
     double seconds;                       /* wall-clock time */
-    char **records;                       /* keep_records: games lines (each ends in '\n', owned) */
+    char **records;                       /* keep_records: one record text per game (owned) */
     int n_records;
 } game_match_result;
 

@@ -8,6 +8,8 @@
 
 #define set_err(err, ...) errbuf_set(err, RECORD_ERRLEN, __VA_ARGS__)
 
+static int kalah_finish(record_game *g, char *err);
+
 void record_game_init(record_game *g, const kalah_rules *r, const kalah_pos *start)
 {
     memset(g, 0, sizeof *g);
@@ -27,8 +29,82 @@ void record_game_clear(record_game *g)
     free(g->north);
     free(g->south_name);
     free(g->north_name);
+    for (int i = 0; i < 2; i++) {
+        free(g->seat_more[i]);
+        free(g->name_more[i]);
+    }
+    free(g->date);
     free(g->moves);
+    game_free(g->game);
     memset(g, 0, sizeof *g);
+}
+
+static int is_kalah(const record_game *g) { return !g->game || !strcmp(game_name(g->game), "kalah"); }
+
+int record_game_init_game(record_game *g, const game *gm, const game_pos *start, char *err)
+{
+    char gerr[GAME_ERRLEN];
+    memset(g, 0, sizeof *g);
+    game *own = game_create(game_spec(gm), gerr);
+    if (!own) {
+        set_err(err, "out of memory");
+        return RECORD_ENOMEM;
+    }
+    if (!strcmp(game_name(gm), "kalah")) { /* Kalah's own fields too: written exactly as record_game_init's */
+        const kalah_rules *kr = game_rules(gm);
+        kalah_pos ks;
+        char pos[GAME_POS_STR];
+        int pits;
+        if (start)
+            game_pos_format(gm, start, pos, sizeof pos);
+        if (start && kalah_pos_parse(pos, kr, &ks, &pits, gerr) != KALAH_OK) {
+            game_free(own);
+            set_err(err, "start position '%s': %s", pos, gerr);
+            return RECORD_EINVAL;
+        }
+        record_game_init(g, kr, start ? &ks : NULL);
+    } else {
+        g->result = RECORD_UNFINISHED;
+    }
+    g->game = own;
+    g->players = game_players(own);
+    if (start)
+        g->gstart = *start;
+    else
+        game_start(own, &g->gstart);
+    g->gfinal = g->gstart;
+    return RECORD_OK;
+}
+
+static char **seat_field(record_game *g, int q, int name)
+{
+    if (q == 0)
+        return name ? &g->south_name : &g->south;
+    if (q == 1)
+        return name ? &g->north_name : &g->north;
+    return name ? &g->name_more[q - 2] : &g->seat_more[q - 2];
+}
+
+const char *record_seat(const record_game *g, int q)
+{
+    return q >= 0 && q < (g->players ? g->players : 2) ? *seat_field((record_game *)g, q, 0) : NULL;
+}
+
+const char *record_player(const record_game *g, int q)
+{
+    if (q < 0 || q >= (g->players ? g->players : 2))
+        return NULL;
+    const char *n = *seat_field((record_game *)g, q, 1);
+    return n ? n : *seat_field((record_game *)g, q, 0);
+}
+
+int record_set_seat(record_game *g, int q, const char *spec, const char *name)
+{
+    if (q < 0 || q >= (g->players ? g->players : 2))
+        return RECORD_EINVAL;
+    if (record_set(seat_field(g, q, 0), spec) || record_set(seat_field(g, q, 1), name))
+        return RECORD_ENOMEM;
+    return RECORD_OK;
 }
 
 int record_set(char **field, const char *s)
@@ -73,7 +149,112 @@ static int result_from_token(const char *t)
     return -9;
 }
 
+/* A places token "P0-P1-P2[-P3]" (3-4 numbers 1..9): the count of places in places[], else 0. */
+static int places_from_token(const char *t, int *places)
+{
+    int n = 0;
+    for (;;) {
+        if (*t < '1' || *t > '9' || n == GAME_MAX_PLAYERS)
+            return 0;
+        places[n++] = *t++ - '0';
+        if (!*t)
+            break;
+        if (*t++ != '-')
+            return 0;
+    }
+    return n >= 3 ? n : 0;
+}
+
+static int is_result_token(const char *t)
+{
+    int pl[GAME_MAX_PLAYERS];
+    return result_from_token(t) >= -1 || places_from_token(t, pl);
+}
+
+/* Places per seat from values (env/game.h: higher is better): 1 + the seats strictly ahead. */
+static void places_from_values(int np, const double *v, int *places)
+{
+    for (int q = 0; q < np; q++) {
+        places[q] = 1;
+        for (int r = 0; r < np; r++)
+            places[q] += v[r] > v[q];
+    }
+}
+
+static void places_from_result(int result, int *places)
+{
+    places[0] = result == RECORD_NORTH_WINS ? 2 : 1;
+    places[1] = result == RECORD_SOUTH_WINS ? 2 : 1;
+}
+
+char *record_result_text(const record_game *g, char *buf, size_t n)
+{
+    int np = g->players ? g->players : 2;
+    if (np == 2 || g->result != RECORD_RANKED) {
+        snprintf(buf, n, "%s", record_result_token(g->result));
+        return buf;
+    }
+    size_t at = 0;
+    buf[0] = 0;
+    for (int q = 0; q < np && at < n; q++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%d", q ? "-" : "", g->places[q]);
+    return buf;
+}
+
+/* Replays the moves of a game with g->game from gstart: gfinal, places and (not Kalah) result and the
+ * two-player stores. */
+static int finish_game(record_game *g, char *err)
+{
+    const game *gm = g->game;
+    int np = game_players(gm);
+    if (g->result_only && g->n_moves == 0) {
+        g->gfinal = g->gstart;
+        if (np == 2)
+            places_from_result(g->result, g->places);
+        return RECORD_OK;
+    }
+    g->result_only = 0;
+    game_pos p = g->gstart;
+    for (int i = 0; i < g->n_moves; i++) {
+        char mv[8];
+        game_move_format(gm, &p, g->moves[i], mv, sizeof mv);
+        if (game_apply(gm, &p, g->moves[i], NULL) != GAME_OK) {
+            set_err(err, "move %d '%s' is not legal (%s)", i + 1, mv,
+                    p.over ? "the game is already over" : "the pit is empty or off the board");
+            return RECORD_EINVAL;
+        }
+    }
+    g->gfinal = p;
+    memset(g->places, 0, sizeof g->places);
+    double v[GAME_MAX_PLAYERS];
+    if (p.over) {
+        game_values(gm, &p, v);
+        places_from_values(np, v, g->places);
+    }
+    if (is_kalah(g))
+        return RECORD_OK; /* Kalah's result and stores come from its own replay */
+    if (np == 2) {
+        g->result = !p.over ? RECORD_UNFINISHED : (v[0] > v[1]) - (v[0] < v[1]);
+        int a = 0, b = 0;
+        game_score(gm, &p, 0, &a);
+        game_score(gm, &p, 1, &b);
+        g->store_south = a;
+        g->store_north = b;
+    } else {
+        g->result = p.over ? RECORD_RANKED : RECORD_UNFINISHED;
+    }
+    return RECORD_OK;
+}
+
 int record_game_finish(record_game *g, char *err)
+{
+    if (!is_kalah(g))
+        return finish_game(g, err);
+    int rc = kalah_finish(g, err);
+    return rc || !g->game ? rc : finish_game(g, err);
+}
+
+static int kalah_finish(record_game *g, char *err)
 {
     if (g->result_only && g->n_moves == 0) { /* nothing to replay: the result and stores stay as read */
         g->final = g->start;
@@ -109,8 +290,102 @@ static int put_tag(FILE *f, const char *name, const char *value)
     return fputs("\"]\n", f) == EOF ? -1 : 0;
 }
 
+/* Writes the move text from the start (moves wrapped at 79 columns, then the result token). */
+static int put_moves(FILE *f, record_game *g)
+{
+    kalah_pos p = g->start;
+    game_pos gp = g->gstart;
+    int col = 0, kalah = is_kalah(g);
+    for (int i = 0; i <= g->n_moves; i++) {
+        char tok[16];
+        if (i < g->n_moves && kalah) {
+            tok[0] = kalah_move_letter(p.side, g->moves[i]);
+            tok[1] = 0;
+            kalah_sow(&g->rules, &p, g->moves[i], NULL);
+        } else if (i < g->n_moves) {
+            game_move_format(g->game, &gp, g->moves[i], tok, sizeof tok);
+            game_apply(g->game, &gp, g->moves[i], NULL);
+        } else {
+            record_result_text(g, tok, sizeof tok);
+        }
+        int len = (int)strlen(tok);
+        if (col && col + 1 + len > 79) {
+            if (fputc('\n', f) == EOF)
+                return -1;
+            col = 0;
+        }
+        if (fprintf(f, "%s%s", col ? " " : "", tok) < 0)
+            return -1;
+        col += (col ? 1 : 0) + len;
+    }
+    return fputs("\n\n", f) == EOF ? -1 : 0;
+}
+
+/* The seat tag of seat q among np ("South"/"North" for two players, else "Seat<q>"), name tag with name. */
+static void seat_tag(int np, int q, int name, char *buf, size_t n)
+{
+    if (np == 2)
+        snprintf(buf, n, "%s%s", q ? "North" : "South", name ? "Name" : "");
+    else
+        snprintf(buf, n, "Seat%d%s", q & 7, name ? "Name" : "");
+}
+
+/* Every game but Kalah (record.h). */
+static int write_game(FILE *f, record_game *g, char *err)
+{
+    char buf[GAME_POS_STR], tag[24];
+    const game *gm = g->game;
+    int np = game_players(gm), bad = 0, score[2];
+    bad |= put_tag(f, "Event", g->event ? g->event : "?");
+    if (g->date)
+        bad |= put_tag(f, "Date", g->date);
+    if (g->round > 0) {
+        snprintf(buf, sizeof buf, "%d", g->round);
+        bad |= put_tag(f, "Round", buf);
+    }
+    for (int q = 0; q < np; q++) {
+        seat_tag(np, q, 0, tag, sizeof tag);
+        bad |= put_tag(f, tag, record_seat(g, q));
+    }
+    for (int q = 0; q < np; q++)
+        if (*seat_field(g, q, 1)) {
+            seat_tag(np, q, 1, tag, sizeof tag);
+            bad |= put_tag(f, tag, *seat_field(g, q, 1));
+        }
+    bad |= put_tag(f, "Rules", game_spec(gm));
+    bad |= put_tag(f, "Start", game_pos_format(gm, &g->gstart, buf, sizeof buf));
+    if (g->opening > 0) {
+        snprintf(buf, sizeof buf, "%d", g->opening);
+        bad |= put_tag(f, "Opening", buf);
+    }
+    bad |= put_tag(f, "Result", record_result_text(g, buf, sizeof buf));
+    if (np == 2 && !g->result_only && game_score(gm, &g->gfinal, 0, &score[0]) &&
+        game_score(gm, &g->gfinal, 1, &score[1])) {
+        snprintf(buf, sizeof buf, "%d-%d", score[0], score[1]);
+        bad |= put_tag(f, "Score", buf);
+    }
+    if (bad || fputc('\n', f) == EOF || put_moves(f, g)) {
+        set_err(err, "write failed: %s", strerror(errno));
+        return RECORD_EIO;
+    }
+    return RECORD_OK;
+}
+
 int record_write(FILE *f, record_game *g, char *err)
 {
+    for (int q = 0; !is_kalah(g) && q < g->players; q++)
+        if (!record_seat(g, q)) {
+            set_err(err, "a record needs every seat's spec (seat %d has none)", q);
+            return RECORD_EINVAL;
+        }
+    if (g->opening < 0 || g->opening > g->n_moves) {
+        set_err(err, "opening length %d is not within the %d moves", g->opening, g->n_moves);
+        return RECORD_EINVAL;
+    }
+    if (!is_kalah(g)) {
+        int rc = record_game_finish(g, err);
+        return rc ? rc : write_game(f, g, err);
+    }
     if (!g->south || !g->north) {
         set_err(err, "a record needs both the South and the North spec");
         return RECORD_EINVAL;
@@ -125,6 +400,8 @@ int record_write(FILE *f, record_game *g, char *err)
     char buf[128];
     int bad = 0;
     bad |= put_tag(f, "Event", g->event ? g->event : "?");
+    if (g->date)
+        bad |= put_tag(f, "Date", g->date);
     if (g->round > 0) {
         snprintf(buf, sizeof buf, "%d", g->round);
         bad |= put_tag(f, "Round", buf);
@@ -145,30 +422,7 @@ int record_write(FILE *f, record_game *g, char *err)
     snprintf(buf, sizeof buf, "%d-%d", g->store_south, g->store_north);
     if (!g->result_only) /* a result-only game's stores were never replayed */
         bad |= put_tag(f, "Score", buf);
-    if (bad || fputc('\n', f) == EOF)
-        goto io;
-    kalah_pos p = g->start;
-    int col = 0;
-    for (int i = 0; i <= g->n_moves; i++) {
-        char tok[8];
-        if (i < g->n_moves) {
-            tok[0] = kalah_move_letter(p.side, g->moves[i]);
-            tok[1] = 0;
-            kalah_sow(&g->rules, &p, g->moves[i], NULL);
-        } else {
-            snprintf(tok, sizeof tok, "%s", record_result_token(g->result));
-        }
-        int len = (int)strlen(tok);
-        if (col && col + 1 + len > 79) {
-            if (fputc('\n', f) == EOF)
-                goto io;
-            col = 0;
-        }
-        if (fprintf(f, "%s%s", col ? " " : "", tok) < 0)
-            goto io;
-        col += (col ? 1 : 0) + len;
-    }
-    if (fputs("\n\n", f) == EOF)
+    if (bad || fputc('\n', f) == EOF || put_moves(f, g))
         goto io;
     return RECORD_OK;
 io:
@@ -285,9 +539,11 @@ static int parse_tag(char *s, char **name, char **value)
 }
 
 enum { T_EVENT, T_ROUND, T_SOUTH, T_NORTH, T_SOUTHNAME, T_NORTHNAME, T_RULES, T_START, T_OPENING, T_RESULT,
-       T_SCORE, T_COUNT };
+       T_SCORE, T_DATE, T_SEAT0, T_SEAT0NAME = T_SEAT0 + GAME_MAX_PLAYERS, T_COUNT = T_SEAT0NAME + GAME_MAX_PLAYERS };
 static const char *const tag_names[T_COUNT] = {"Event", "Round", "South", "North", "SouthName", "NorthName",
-                                               "Rules", "Start", "Opening", "Result", "Score"};
+                                               "Rules", "Start", "Opening", "Result", "Score", "Date",
+                                               "Seat0", "Seat1", "Seat2", "Seat3",
+                                               "Seat0Name", "Seat1Name", "Seat2Name", "Seat3Name"};
 
 typedef struct {
     char *value[T_COUNT];
@@ -345,7 +601,7 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
     record_game_init(g, &r, &start);
     if (record_set(&g->south, pg->value[T_SOUTH]) || record_set(&g->north, pg->value[T_NORTH]) ||
         record_set(&g->event, pg->value[T_EVENT]) || record_set(&g->south_name, pg->value[T_SOUTHNAME]) ||
-        record_set(&g->north_name, pg->value[T_NORTHNAME])) {
+        record_set(&g->north_name, pg->value[T_NORTHNAME]) || record_set(&g->date, pg->value[T_DATE])) {
         set_err(err, "out of memory");
         return RECORD_ENOMEM;
     }
@@ -410,6 +666,190 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
     }
     if (pg->value[T_SCORE]) {
         int a, b, used = 0;
+        if (sscanf(pg->value[T_SCORE], "%d-%d%n", &a, &b, &used) != 2 || pg->value[T_SCORE][used]) {
+            set_err(err, "%s:%d: [Score \"%s\"] is not SOUTH-NORTH", nm, pg->line[T_SCORE], pg->value[T_SCORE]);
+            return RECORD_EINVAL;
+        }
+        if (g->result_only) {
+            if ((a > b) - (a < b) != g->result) {
+                set_err(err, "%s:%d: [Score \"%s\"] contradicts [Result \"%s\"]", nm, pg->line[T_SCORE],
+                        pg->value[T_SCORE], pg->value[T_RESULT]);
+                return RECORD_EINVAL;
+            }
+            g->store_south = a;
+            g->store_north = b;
+        } else if (a != g->store_south || b != g->store_north) {
+            set_err(err, "%s:%d: [Score \"%s\"] but replaying the moves gives %d-%d", nm, pg->line[T_SCORE],
+                    pg->value[T_SCORE], g->store_south, g->store_north);
+            return RECORD_EINVAL;
+        }
+    }
+    if (pg->value[T_OPENING]) {
+        if (parse_whole(pg->value[T_OPENING], 0, g->n_moves, &v)) {
+            set_err(err, "%s:%d: [Opening \"%s\"] is not a whole number of moves in 0..%d", nm, pg->line[T_OPENING],
+                    pg->value[T_OPENING], g->n_moves);
+            return RECORD_EINVAL;
+        }
+        g->opening = (int)v;
+    }
+    return RECORD_OK;
+}
+
+/* Gives a Kalah record read by validate its game-interface fields (record.h). */
+static int attach_kalah(record_game *g, char *err)
+{
+    char spec[128], pos[GAME_POS_STR];
+    kalah_rules_format(&g->rules, spec, sizeof spec);
+    kalah_pos_format(&g->rules, &g->start, pos, sizeof pos);
+    g->players = 2;
+    if (!(g->game = game_create(spec, NULL)) || game_pos_parse(g->game, pos, &g->gstart, NULL) != GAME_OK) {
+        set_err(err, "out of memory");
+        return RECORD_ENOMEM;
+    }
+    return finish_game(g, err);
+}
+
+/* The value of seat q's spec (name: its name) tag among np seats, and that tag's line; South/North stand
+ * for Seat0/Seat1 in two-player games (either is accepted, not both). */
+static const char *seat_value(const pending_game *pg, int np, int q, int name, int *line)
+{
+    int t = (name ? T_SEAT0NAME : T_SEAT0) + q;
+    if (np == 2 && !pg->value[t])
+        t = name ? (q ? T_NORTHNAME : T_SOUTHNAME) : (q ? T_NORTH : T_SOUTH);
+    *line = pg->line[t];
+    return pg->value[t];
+}
+
+/* Parses a result token of a game of np players: RECORD_* (RECORD_RANKED with places), or -9. */
+static int parse_result(const char *t, int np, int *places)
+{
+    if (np == 2) {
+        int r = result_from_token(t);
+        if (r >= -1 && r != RECORD_UNFINISHED)
+            places_from_result(r, places);
+        return r;
+    }
+    if (!strcmp(t, "*"))
+        return RECORD_UNFINISHED;
+    if (places_from_token(t, places) != np)
+        return -9;
+    for (int q = 0; q < np; q++) { /* a ranking: each place is 1 + the seats strictly ahead */
+        int ahead = 1;
+        for (int r = 0; r < np; r++)
+            ahead += places[r] < places[q];
+        if (places[q] != ahead)
+            return -9;
+    }
+    return RECORD_RANKED;
+}
+
+/* validate for every game but Kalah (record.h): the same checks through the game interface. */
+static int validate_game(record_reader *rd, pending_game *pg, record_game *g, int first_line, char **tokens,
+                         int n_tokens, char *err)
+{
+    const char *nm = rd->name;
+    char gerr[GAME_ERRLEN], tag[24];
+    game *gm = game_create(pg->value[T_RULES], gerr);
+    if (!gm) {
+        set_err(err, "%s:%d: [Rules \"%s\"]: %s", nm, pg->line[T_RULES], pg->value[T_RULES], gerr);
+        return RECORD_EINVAL;
+    }
+    int np = game_players(gm), line;
+    for (int q = 0; q < np; q++)
+        if (!seat_value(pg, np, q, 0, &line)) {
+            seat_tag(np, q, 0, tag, sizeof tag);
+            set_err(err, "%s:%d: the game has no [%s] tag", nm, first_line, tag);
+            game_free(gm);
+            return RECORD_EINVAL;
+        }
+    if (!pg->value[T_RESULT]) {
+        set_err(err, "%s:%d: the game has no [Result] tag", nm, first_line);
+        game_free(gm);
+        return RECORD_EINVAL;
+    }
+    game_pos start;
+    if (pg->value[T_START] && game_pos_parse(gm, pg->value[T_START], &start, gerr) != GAME_OK) {
+        set_err(err, "%s:%d: [Start \"%s\"]: %s", nm, pg->line[T_START], pg->value[T_START], gerr);
+        game_free(gm);
+        return RECORD_EINVAL;
+    }
+    int rc = record_game_init_game(g, gm, pg->value[T_START] ? &start : NULL, err);
+    game_free(gm);
+    if (rc)
+        return rc;
+    gm = g->game;
+    for (int q = 0; q < np; q++)
+        if (record_set_seat(g, q, seat_value(pg, np, q, 0, &line), seat_value(pg, np, q, 1, &line))) {
+            set_err(err, "out of memory");
+            return RECORD_ENOMEM;
+        }
+    if (record_set(&g->event, pg->value[T_EVENT]) || record_set(&g->date, pg->value[T_DATE])) {
+        set_err(err, "out of memory");
+        return RECORD_ENOMEM;
+    }
+    g->line = first_line;
+    long v;
+    if (pg->value[T_ROUND]) {
+        if (parse_whole(pg->value[T_ROUND], 0, 1000000000L, &v)) {
+            set_err(err, "%s:%d: [Round \"%s\"] is not a whole number", nm, pg->line[T_ROUND], pg->value[T_ROUND]);
+            return RECORD_EINVAL;
+        }
+        g->round = (int)v;
+    }
+    game_pos p = g->gstart;
+    for (int i = 0; i < n_tokens; i++) {
+        if (p.over) {
+            set_err(err, "%s:%d: move %d '%s': the game is already over", nm, pg->move_line[i], i + 1, tokens[i]);
+            return RECORD_EINVAL;
+        }
+        int k = game_move_parse(gm, &p, tokens[i], gerr);
+        if (k < 0) {
+            set_err(err, "%s:%d: move %d '%s': %s", nm, pg->move_line[i], i + 1, tokens[i], gerr);
+            return RECORD_EINVAL;
+        }
+        if (game_apply(gm, &p, k, NULL) != GAME_OK) {
+            set_err(err, "%s:%d: move %d '%s': not a legal move here (an empty pit, or one this rule forbids)", nm,
+                    pg->move_line[i], i + 1, tokens[i]);
+            return RECORD_EINVAL;
+        }
+        if (record_push(g, k)) {
+            set_err(err, "out of memory");
+            return RECORD_ENOMEM;
+        }
+    }
+    finish_game(g, NULL);
+    int tag_places[GAME_MAX_PLAYERS], tok_places[GAME_MAX_PLAYERS];
+    int tag_result = parse_result(pg->value[T_RESULT], np, tag_places);
+    if (tag_result < -1) {
+        set_err(err, "%s:%d: [Result \"%s\"] is not %s", nm, pg->line[T_RESULT], pg->value[T_RESULT],
+                np == 2 ? "1-0, 0-1, 1/2-1/2 or *" : "the places per seat joined by '-' (e.g. 2-1-3) or *");
+        return RECORD_EINVAL;
+    }
+    if (strcmp(pg->result_tok, pg->value[T_RESULT]) && (parse_result(pg->result_tok, np, tok_places) != tag_result ||
+                                                        tag_result == RECORD_RANKED)) {
+        set_err(err, "%s:%d: the moves end with '%s' but [Result] says \"%s\"", nm, pg->result_line, pg->result_tok,
+                pg->value[T_RESULT]);
+        return RECORD_EINVAL;
+    }
+    if (n_tokens == 0 && tag_result != RECORD_UNFINISHED && g->result == RECORD_UNFINISHED) {
+        g->result_only = 1;
+        g->result = tag_result;
+        memcpy(g->places, tag_places, sizeof g->places);
+    }
+    if (tag_result != g->result || (tag_result == RECORD_RANKED && memcmp(tag_places, g->places, np * sizeof(int)))) {
+        char got[16];
+        set_err(err, "%s:%d: [Result \"%s\"] but replaying the moves gives %s", nm, pg->line[T_RESULT],
+                pg->value[T_RESULT], g->result == RECORD_UNFINISHED ? "an unfinished game" :
+                record_result_text(g, got, sizeof got));
+        return RECORD_EINVAL;
+    }
+    int sc[2];
+    if (pg->value[T_SCORE]) {
+        int a, b, used = 0;
+        if (np != 2 || !game_score(gm, &g->gfinal, 0, &sc[0])) {
+            set_err(err, "%s:%d: [Score] in a game without a two-player score", nm, pg->line[T_SCORE]);
+            return RECORD_EINVAL;
+        }
         if (sscanf(pg->value[T_SCORE], "%d-%d%n", &a, &b, &used) != 2 || pg->value[T_SCORE][used]) {
             set_err(err, "%s:%d: [Score \"%s\"] is not SOUTH-NORTH", nm, pg->line[T_SCORE], pg->value[T_SCORE]);
             return RECORD_EINVAL;
@@ -509,7 +949,7 @@ int record_read(record_reader *rd, record_game *g, char *err)
                 set_err(err, "%s:%d: '%s' after the result '%s'", nm, rd->lineno, tok, pg.result_tok);
                 goto out;
             }
-            if (result_from_token(tok) >= -1) {
+            if (is_result_token(tok)) {
                 snprintf(pg.result_tok, sizeof pg.result_tok, "%s", tok);
                 pg.result_line = rd->lineno;
                 continue;
@@ -541,7 +981,11 @@ int record_read(record_reader *rd, record_game *g, char *err)
         set_err(err, "%s:%d: the moves end without a result (1-0, 0-1, 1/2-1/2 or *)", nm, last_line);
         goto out;
     }
-    rc = validate(rd, &pg, g, first_line, tokens, n_tokens, err);
+    const game_kind *kind = pg.value[T_RULES] ? game_kind_find(pg.value[T_RULES]) : NULL;
+    if (kind && strcmp(kind->name, "kalah"))
+        rc = validate_game(rd, &pg, g, first_line, tokens, n_tokens, err);
+    else if (!(rc = validate(rd, &pg, g, first_line, tokens, n_tokens, err)))
+        rc = attach_kalah(g, err);
 out:
     for (int i = 0; i < n_tokens; i++)
         free(tokens[i]);
@@ -592,4 +1036,24 @@ int record_read_file(const char *path, record_game **games, int *n, char *err)
     *games = arr;
     *n = count;
     return RECORD_OK;
+}
+
+int record_read_text(const char *text, const char *name, record_game *g, char *err)
+{
+    memset(g, 0, sizeof *g);
+    if (!*text)
+        return RECORD_EOF;
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    record_reader *rd = f ? record_reader_from_stream(f, name, err) : NULL;
+    if (!rd) {
+        if (f)
+            fclose(f);
+        else
+            set_err(err, "out of memory");
+        return RECORD_ENOMEM;
+    }
+    int rc = record_read(rd, g, err);
+    record_reader_free(rd);
+    fclose(f);
+    return rc;
 }

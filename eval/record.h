@@ -1,6 +1,7 @@
-/* record.h — game records: a PGN-like text format, one game after another (issue 7).
+/* record.h — game records: a PGN-like text format, one game after another, for every game of the game
+ * interface (env/game.h; issues 7, 14).
  *
- * Format (one game):
+ * Format (one Kalah game; every other game below):
  *
  *   [Event "sowzero match"]
  *   [Round "3"]                                       optional: the game's number within its event
@@ -32,6 +33,31 @@
  *
  * Moves are stored as relative pits 0..pits-1 of the player to move (as in env/kalah.h); the letter's case
  * follows from replaying. Library functions never print; they return RECORD_* codes with a message.
+ *
+ * Every other game (Congklak, Oware, Mancala básico, any game registered later): the same format with the
+ * game's own notation (game_pos_format, game_move_format; DESIGN.md §2) and one agent tag per seat:
+ *
+ *   [Event "sowzero match"]
+ *   [Date "2026.12.01"]                               optional (PGN's YYYY.MM.DD; any text is kept)
+ *   [Round "3"]
+ *   [South "greedy"] [North "ab:depth=4"]             two-player games: seat 0 South, seat 1 North
+ *   [Seat0 "greedy"] [Seat1 "random"] [Seat2 "mcts"]  3-4 players: one tag per seat, 0 moving first
+ *   [Seat0Name "g"] ...                               optional names (2 players: SouthName/NorthName)
+ *   [Rules "oware:..."]                               required: it names the game (absent = Kalah)
+ *   [Start "..."]                                     the game's position notation
+ *   [Opening "2"]
+ *   [Result "0-1"]                                    two players as for Kalah; 3-4 players: each seat's
+ *                                                     final place '-'-joined ("2-1-3"; equal places share,
+ *                                                     "1-2-2"), or "*"
+ *   [Score "20-28"]                                   two-player games with a score (stores, captures)
+ *
+ *   a f C b ... 0-1                                   the moves; an extra turn is the next move by the
+ *                                                     same player; the result token ends the move text
+ *
+ * Two-player records also read Seat0/Seat1 (serve wrote those before) for South/North. Validation is
+ * the same as Kalah's (every move replayed through game_apply, the result against the replayed end,
+ * result-only records as above). A Kalah record read here also fills the game-interface fields (game,
+ * gstart, gfinal, places), so a caller can treat every record alike.
  */
 #ifndef SOWZERO_RECORD_H
 #define SOWZERO_RECORD_H
@@ -39,14 +65,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "env/game.h"
 #include "env/kalah.h"
 
 #define RECORD_ERRLEN 320          /* size of an error-message buffer */
 
 enum { RECORD_OK = 0, RECORD_EOF = 1, RECORD_EINVAL = -1, RECORD_EIO = -2, RECORD_ENOMEM = -3 };
 
-/* Results, from South's point of view. */
-enum { RECORD_NORTH_WINS = -1, RECORD_DRAW = 0, RECORD_SOUTH_WINS = 1, RECORD_UNFINISHED = 2 };
+/* Results, from South's (seat 0's) point of view; RECORD_RANKED: a finished game of 3-4 players, whose
+ * result is places[]. */
+enum { RECORD_NORTH_WINS = -1, RECORD_DRAW = 0, RECORD_SOUTH_WINS = 1, RECORD_UNFINISHED = 2, RECORD_RANKED = 3 };
 
 /* One game. Strings are owned by the struct (malloc'd, NULL = absent); free them with record_game_clear.
  * A zeroed struct is an empty game; record_game_init sets rules and start. */
@@ -66,11 +94,36 @@ typedef struct {
     int line;                      /* reader: line number of the game's first tag */
     int result_only;               /* 1: a result-only record (no moves; result and stores as read, see
                                     * above; record_game_finish keeps them while n_moves is 0) */
+    /* Every game (record_game_init_game; the reader fills these for Kalah records too): */
+    game *game;                    /* the rules instance, owned; NULL in a game set up by record_game_init */
+    int players;                   /* seats: 2..GAME_MAX_PLAYERS (south = seat 0, north = seat 1) */
+    char *seat_more[2], *name_more[2]; /* seats 2 and 3: spec and optional name */
+    char *date;                    /* optional [Date] */
+    game_pos gstart, gfinal;       /* start and end in the game interface's terms (with game) */
+    int places[GAME_MAX_PLAYERS];  /* final place per seat, 1 = first, equal = shared; 0 while unfinished */
 } record_game;
 
 /* Sets up an empty game under rules r from start (NULL = the start position of r). Strings are set to
  * NULL, so call it on a zeroed or cleared struct only. */
 void record_game_init(record_game *g, const kalah_rules *r, const kalah_pos *start);
+
+/* Sets up an empty game of any game gm (borrowed: the record keeps its own copy) from start (NULL = the
+ * start position). Kalah games are set up as by record_game_init too, so they are written byte for byte
+ * as before. Call it on a zeroed or cleared struct. RECORD_OK or RECORD_ENOMEM (message in err). */
+int record_game_init_game(record_game *g, const game *gm, const game_pos *start, char *err);
+
+/* Seat q's agent spec (0 <= q < players; south/north for 0 and 1), and the name `elo` rates it by: the
+ * seat's name tag when present, else its spec. NULL when unset. */
+const char *record_seat(const record_game *g, int q);
+const char *record_player(const record_game *g, int q);
+
+/* Sets seat q's spec and name (copies; NULL clears). RECORD_OK, RECORD_EINVAL (q out of range) or
+ * RECORD_ENOMEM. */
+int record_set_seat(record_game *g, int q, const char *spec, const char *name);
+
+/* The result token of a finished or unfinished game: record_result_token for two players, the places
+ * joined by '-' for 3-4 players ("*" while unfinished). buf[n], 16 bytes suffice; returns buf. */
+char *record_result_text(const record_game *g, char *buf, size_t n);
 
 /* Frees the strings and moves and zeroes the struct. */
 void record_game_clear(record_game *g);
@@ -83,13 +136,13 @@ int record_set(char **field, const char *s);
  * record_write replay the moves). */
 int record_push(record_game *g, int move);
 
-/* Replays the moves from start and sets result, stores and final. RECORD_OK, or RECORD_EINVAL with a
+/* Replays the moves from start and sets result, stores, final (and with game: gfinal, places). RECORD_OK, or RECORD_EINVAL with a
  * message naming the move (number, letter) that is illegal. A game that is not over gets RECORD_UNFINISHED.
  * A result-only game (result_only, no moves) keeps its result and stores; final = start. */
 int record_game_finish(record_game *g, char *err);
 
 /* Writes g as one record (tags, blank line, moves wrapped at 79 columns, result, blank line) to f; calls
- * record_game_finish first (so a game with an illegal move is never written). Requires south and north.
+ * record_game_finish first (so a game with an illegal move is never written). Requires every seat's spec.
  * RECORD_OK, RECORD_EINVAL (message), RECORD_EIO (a write failed). */
 int record_write(FILE *f, record_game *g, char *err);
 
@@ -115,5 +168,9 @@ int record_read(record_reader *rd, record_game *g, char *err);
  * first bad record: returns its code with the message, and nothing in *games. */
 int record_read_file(const char *path, record_game **games, int *n, char *err);
 void record_games_free(record_game *games, int n);
+
+/* The same for a record held in memory (text, NUL-terminated; name is used in messages): the first game
+ * of text into *g. RECORD_OK, RECORD_EOF (no game in text) or an error as record_read. */
+int record_read_text(const char *text, const char *name, record_game *g, char *err);
 
 #endif
