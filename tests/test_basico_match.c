@@ -5,6 +5,7 @@
 
 #include "env/basico.h"
 #include "eval/game_match.h"
+#include "eval/record.h"
 
 /* The game (freed by the caller): basico with these keys, seeds 4. */
 static game *rules_of(int players, int pits, int full_ranking)
@@ -190,46 +191,38 @@ static void test_threads_and_records(void **state)
     assert_int_equal(res[0].agent[0].seat_n[3], 5);
     check_games(&res[0], 4);
 
-    /* Each record line replays to its places. */
+    /* Each record (eval/record.h) reads back and replays to its places. */
     assert_int_equal(res[0].n_records, 22);
     for (int g = 0; g < 22; g++) {
-        char line[8192];
-        snprintf(line, sizeof line, "%s", res[0].records[g]);
-        assert_int_equal(line[strlen(line) - 1], '\n');
-        line[strlen(line) - 1] = 0;
-        char *field[16], *save = NULL;
-        int n = 0;
-        for (char *f = strtok_r(line, "\t", &save); f && n < 16; f = strtok_r(NULL, "\t", &save))
-            field[n++] = f;
-        assert_int_equal(n, 2 + 4 + 4);
-        char want[64];
-        snprintf(want, sizeof want, "game=%d", g + 1);
-        assert_string_equal(field[0], want);
-        assert_string_equal(field[1], "rules=basico:players=4,pits=4,seeds=4,full_ranking=0");
+        record_game rec;
+        char rerr[RECORD_ERRLEN];
+        if (record_read_text(res[0].records[g], "match", &rec, rerr) != RECORD_OK)
+            fail_msg("%s\n%s", rerr, res[0].records[g]);
+        assert_int_equal(rec.round, g + 1);
+        assert_string_equal(game_spec(rec.game), "basico:players=4,pits=4,seeds=4,full_ranking=0");
+        assert_int_equal(rec.players, 4);
+        char tag[64];
         for (int s = 0; s < 4; s++) {
-            snprintf(want, sizeof want, "seat%d=%s", s, s == g % 4 ? "paranoid:depth=2" : "random");
-            assert_string_equal(field[2 + s], want);
+            assert_string_equal(record_seat(&rec, s), s == g % 4 ? "paranoid:depth=2" : "random");
+            snprintf(tag, sizeof tag, "[Seat%d \"%s\"]\n", s, record_seat(&rec, s));
+            assert_non_null(strstr(res[0].records[g], tag));
         }
-        assert_string_equal(field[6], "opening=3");
-        assert_true(!strncmp(field[7], "moves=", 6));
+        assert_int_equal(rec.opening, 3);
+        assert_int_equal(rec.n_moves, res[0].game[g].sows);
         const basico_rules *br = game_rules(r); /* replayed by env/basico.h itself, the oracle */
         basico_pos p;
         basico_start(br, &p);
-        int plies = 0;
-        for (const char *m = field[7] + 6; *m; m++) {
-            if (*m == ' ')
-                continue;
-            assert_int_equal(basico_play(br, &p, *m - 'a', NULL), BASICO_OK);
-            plies++;
-        }
+        for (int i = 0; i < rec.n_moves; i++)
+            assert_int_equal(basico_play(br, &p, rec.moves[i], NULL), BASICO_OK);
         assert_true(p.over);
-        assert_int_equal(plies, res[0].game[g].sows);
-        snprintf(want, sizeof want, "places=%d,%d,%d,%d", p.place[0], p.place[1], p.place[2], p.place[3]);
-        assert_string_equal(field[8], want);
-        for (int s = 0; s < 4; s++)
+        assert_int_equal(rec.result, RECORD_RANKED);
+        snprintf(tag, sizeof tag, "[Result \"%d-%d-%d-%d\"]\n", p.place[0], p.place[1], p.place[2], p.place[3]);
+        assert_non_null(strstr(res[0].records[g], tag));
+        for (int s = 0; s < 4; s++) {
             assert_int_equal(p.place[s], res[0].game[g].place[s]);
-        snprintf(want, sizeof want, "sows=%d", plies);
-        assert_string_equal(field[9], want);
+            assert_int_equal(rec.places[s], p.place[s]);
+        }
+        record_game_clear(&rec);
     }
     game_match_result_free(&res[0]);
     game_match_result_free(&res[1]);
