@@ -978,7 +978,8 @@ int record_read(record_reader *rd, record_game *g, char *err)
         }
     }
     if (!pg.result_tok[0]) {
-        set_err(err, "%s:%d: the moves end without a result (1-0, 0-1, 1/2-1/2 or *)", nm, last_line);
+        set_err(err, "%s:%d: the moves end without a result (1-0, 0-1, 1/2-1/2, places such as 2-1-3, or *)", nm,
+                last_line);
         goto out;
     }
     const game_kind *kind = pg.value[T_RULES] ? game_kind_find(pg.value[T_RULES]) : NULL;
