@@ -330,19 +330,27 @@ static void seat_tag(int np, int q, int name, char *buf, size_t n)
         snprintf(buf, n, "Seat%d%s", q & 7, name ? "Name" : "");
 }
 
-/* Every game but Kalah (record.h). */
-static int write_game(FILE *f, record_game *g, char *err)
+/* The tags every record starts with: Event, Date (when set), Round (when >= 1). 0 or -1. */
+static int put_head(FILE *f, const record_game *g)
 {
-    char buf[GAME_POS_STR], tag[24];
-    const game *gm = g->game;
-    int np = game_players(gm), bad = 0, score[2];
-    bad |= put_tag(f, "Event", g->event ? g->event : "?");
+    char buf[24];
+    int bad = put_tag(f, "Event", g->event ? g->event : "?");
     if (g->date)
         bad |= put_tag(f, "Date", g->date);
     if (g->round > 0) {
         snprintf(buf, sizeof buf, "%d", g->round);
         bad |= put_tag(f, "Round", buf);
     }
+    return bad;
+}
+
+/* Every game but Kalah (record.h). */
+static int write_game(FILE *f, record_game *g, char *err)
+{
+    char buf[GAME_POS_STR], tag[24];
+    const game *gm = g->game;
+    int np = game_players(gm), bad = 0, score[2];
+    bad |= put_head(f, g);
     for (int q = 0; q < np; q++) {
         seat_tag(np, q, 0, tag, sizeof tag);
         bad |= put_tag(f, tag, record_seat(g, q));
@@ -399,13 +407,7 @@ int record_write(FILE *f, record_game *g, char *err)
         return rc;
     char buf[128];
     int bad = 0;
-    bad |= put_tag(f, "Event", g->event ? g->event : "?");
-    if (g->date)
-        bad |= put_tag(f, "Date", g->date);
-    if (g->round > 0) {
-        snprintf(buf, sizeof buf, "%d", g->round);
-        bad |= put_tag(f, "Round", buf);
-    }
+    bad |= put_head(f, g);
     bad |= put_tag(f, "South", g->south);
     bad |= put_tag(f, "North", g->north);
     if (g->south_name)
@@ -571,6 +573,116 @@ static int parse_whole(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* [Round]: a whole number into g->round. */
+static int check_round(const char *nm, const pending_game *pg, record_game *g, char *err)
+{
+    long v;
+    if (pg->value[T_ROUND]) {
+        if (parse_whole(pg->value[T_ROUND], 0, 1000000000L, &v)) {
+            set_err(err, "%s:%d: [Round \"%s\"] is not a whole number", nm, pg->line[T_ROUND], pg->value[T_ROUND]);
+            return RECORD_EINVAL;
+        }
+        g->round = (int)v;
+    }
+    return RECORD_OK;
+}
+
+/* [Score "S-N"] against the replayed stores (a result-only game: against its result, and kept). */
+static int check_score(const char *nm, const pending_game *pg, record_game *g, char *err)
+{
+    if (pg->value[T_SCORE]) {
+        int a, b, used = 0;
+        if (sscanf(pg->value[T_SCORE], "%d-%d%n", &a, &b, &used) != 2 || pg->value[T_SCORE][used]) {
+            set_err(err, "%s:%d: [Score \"%s\"] is not SOUTH-NORTH", nm, pg->line[T_SCORE], pg->value[T_SCORE]);
+            return RECORD_EINVAL;
+        }
+        if (g->result_only) {
+            if ((a > b) - (a < b) != g->result) {
+                set_err(err, "%s:%d: [Score \"%s\"] contradicts [Result \"%s\"]", nm, pg->line[T_SCORE],
+                        pg->value[T_SCORE], pg->value[T_RESULT]);
+                return RECORD_EINVAL;
+            }
+            g->store_south = a;
+            g->store_north = b;
+        } else if (a != g->store_south || b != g->store_north) {
+            set_err(err, "%s:%d: [Score \"%s\"] but replaying the moves gives %d-%d", nm, pg->line[T_SCORE],
+                    pg->value[T_SCORE], g->store_south, g->store_north);
+            return RECORD_EINVAL;
+        }
+    }
+    return RECORD_OK;
+}
+
+/* [Opening]: a whole number of the game's moves. */
+static int check_opening(const char *nm, const pending_game *pg, record_game *g, char *err)
+{
+    long v;
+    if (pg->value[T_OPENING]) {
+        if (parse_whole(pg->value[T_OPENING], 0, g->n_moves, &v)) {
+            set_err(err, "%s:%d: [Opening \"%s\"] is not a whole number of moves in 0..%d", nm, pg->line[T_OPENING],
+                    pg->value[T_OPENING], g->n_moves);
+            return RECORD_EINVAL;
+        }
+        g->opening = (int)v;
+    }
+    return RECORD_OK;
+}
+
+/* Parses a result token of a game of np players: RECORD_* (RECORD_RANKED with places), or -9. */
+static int parse_result(const char *t, int np, int *places)
+{
+    if (np == 2) {
+        int r = result_from_token(t);
+        if (r >= -1 && r != RECORD_UNFINISHED)
+            places_from_result(r, places);
+        return r;
+    }
+    if (!strcmp(t, "*"))
+        return RECORD_UNFINISHED;
+    if (places_from_token(t, places) != np)
+        return -9;
+    for (int q = 0; q < np; q++) { /* a ranking: each place is 1 + the seats strictly ahead */
+        int ahead = 1;
+        for (int r = 0; r < np; r++)
+            ahead += places[r] < places[q];
+        if (places[q] != ahead)
+            return -9;
+    }
+    return RECORD_RANKED;
+}
+
+/* [Result] of a game of np players, whose moves (n_tokens of them) have been replayed into g: against the
+ * result token and the replayed end; a result-only record takes its result (and places) from the tag. */
+static int check_result(const char *nm, const pending_game *pg, record_game *g, int np, int n_tokens, char *err)
+{
+    int tag_places[GAME_MAX_PLAYERS], tok_places[GAME_MAX_PLAYERS];
+    int tag_result = parse_result(pg->value[T_RESULT], np, tag_places);
+    if (tag_result < -1) {
+        set_err(err, "%s:%d: [Result \"%s\"] is not %s", nm, pg->line[T_RESULT], pg->value[T_RESULT],
+                np == 2 ? "1-0, 0-1, 1/2-1/2 or *" : "the places per seat joined by '-' (e.g. 2-1-3) or *");
+        return RECORD_EINVAL;
+    }
+    if (strcmp(pg->result_tok, pg->value[T_RESULT]) && (parse_result(pg->result_tok, np, tok_places) != tag_result ||
+                                                        tag_result == RECORD_RANKED)) {
+        set_err(err, "%s:%d: the moves end with '%s' but [Result] says \"%s\"", nm, pg->result_line, pg->result_tok,
+                pg->value[T_RESULT]);
+        return RECORD_EINVAL;
+    }
+    if (n_tokens == 0 && tag_result != RECORD_UNFINISHED && g->result == RECORD_UNFINISHED) {
+        g->result_only = 1;
+        g->result = tag_result;
+        memcpy(g->places, tag_places, sizeof g->places);
+    }
+    if (tag_result != g->result || (tag_result == RECORD_RANKED && memcmp(tag_places, g->places, np * sizeof(int)))) {
+        char got[16];
+        set_err(err, "%s:%d: [Result \"%s\"] but replaying the moves gives %s", nm, pg->line[T_RESULT],
+                pg->value[T_RESULT], g->result == RECORD_UNFINISHED ? "an unfinished game" :
+                record_result_text(g, got, sizeof got));
+        return RECORD_EINVAL;
+    }
+    return RECORD_OK;
+}
+
 /* Validates a fully read game (tags and move tokens already collected) by replaying it. */
 static int validate(record_reader *rd, pending_game *pg, record_game *g, int first_line, char **tokens, int n_tokens,
                     char *err)
@@ -606,14 +718,8 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
         return RECORD_ENOMEM;
     }
     g->line = first_line;
-    long v;
-    if (pg->value[T_ROUND]) {
-        if (parse_whole(pg->value[T_ROUND], 0, 1000000000L, &v)) {
-            set_err(err, "%s:%d: [Round \"%s\"] is not a whole number", nm, pg->line[T_ROUND], pg->value[T_ROUND]);
-            return RECORD_EINVAL;
-        }
-        g->round = (int)v;
-    }
+    if (check_round(nm, pg, g, err))
+        return RECORD_EINVAL;
     kalah_pos p = start;
     for (int i = 0; i < n_tokens; i++) {
         int side = p.side;
@@ -642,57 +748,10 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
         }
     }
     record_game_finish(g, NULL);
-    int tag_result = result_from_token(pg->value[T_RESULT]);
-    if (tag_result < -1) {
-        set_err(err, "%s:%d: [Result \"%s\"] is not 1-0, 0-1, 1/2-1/2 or *", nm, pg->line[T_RESULT],
-                pg->value[T_RESULT]);
+    if (check_result(nm, pg, g, 2, n_tokens, err))
         return RECORD_EINVAL;
-    }
-    if (result_from_token(pg->result_tok) != tag_result) {
-        set_err(err, "%s:%d: the moves end with '%s' but [Result] says \"%s\"", nm, pg->result_line, pg->result_tok,
-                pg->value[T_RESULT]);
-        return RECORD_EINVAL;
-    }
-    /* No moves, a result, and a start that is not over: a result-only record (as Ordo and BayesElo take). */
-    if (n_tokens == 0 && tag_result != RECORD_UNFINISHED && g->result == RECORD_UNFINISHED) {
-        g->result_only = 1;
-        g->result = tag_result;
-    }
-    if (tag_result != g->result) {
-        set_err(err, "%s:%d: [Result \"%s\"] but replaying the moves gives %s", nm, pg->line[T_RESULT],
-                pg->value[T_RESULT],
-                g->result == RECORD_UNFINISHED ? "an unfinished game" : record_result_token(g->result));
-        return RECORD_EINVAL;
-    }
-    if (pg->value[T_SCORE]) {
-        int a, b, used = 0;
-        if (sscanf(pg->value[T_SCORE], "%d-%d%n", &a, &b, &used) != 2 || pg->value[T_SCORE][used]) {
-            set_err(err, "%s:%d: [Score \"%s\"] is not SOUTH-NORTH", nm, pg->line[T_SCORE], pg->value[T_SCORE]);
-            return RECORD_EINVAL;
-        }
-        if (g->result_only) {
-            if ((a > b) - (a < b) != g->result) {
-                set_err(err, "%s:%d: [Score \"%s\"] contradicts [Result \"%s\"]", nm, pg->line[T_SCORE],
-                        pg->value[T_SCORE], pg->value[T_RESULT]);
-                return RECORD_EINVAL;
-            }
-            g->store_south = a;
-            g->store_north = b;
-        } else if (a != g->store_south || b != g->store_north) {
-            set_err(err, "%s:%d: [Score \"%s\"] but replaying the moves gives %d-%d", nm, pg->line[T_SCORE],
-                    pg->value[T_SCORE], g->store_south, g->store_north);
-            return RECORD_EINVAL;
-        }
-    }
-    if (pg->value[T_OPENING]) {
-        if (parse_whole(pg->value[T_OPENING], 0, g->n_moves, &v)) {
-            set_err(err, "%s:%d: [Opening \"%s\"] is not a whole number of moves in 0..%d", nm, pg->line[T_OPENING],
-                    pg->value[T_OPENING], g->n_moves);
-            return RECORD_EINVAL;
-        }
-        g->opening = (int)v;
-    }
-    return RECORD_OK;
+    int rc = check_score(nm, pg, g, err);
+    return rc ? rc : check_opening(nm, pg, g, err);
 }
 
 /* Gives a Kalah record read by validate its game-interface fields (record.h). */
@@ -718,29 +777,6 @@ static const char *seat_value(const pending_game *pg, int np, int q, int name, i
         t = name ? (q ? T_NORTHNAME : T_SOUTHNAME) : (q ? T_NORTH : T_SOUTH);
     *line = pg->line[t];
     return pg->value[t];
-}
-
-/* Parses a result token of a game of np players: RECORD_* (RECORD_RANKED with places), or -9. */
-static int parse_result(const char *t, int np, int *places)
-{
-    if (np == 2) {
-        int r = result_from_token(t);
-        if (r >= -1 && r != RECORD_UNFINISHED)
-            places_from_result(r, places);
-        return r;
-    }
-    if (!strcmp(t, "*"))
-        return RECORD_UNFINISHED;
-    if (places_from_token(t, places) != np)
-        return -9;
-    for (int q = 0; q < np; q++) { /* a ranking: each place is 1 + the seats strictly ahead */
-        int ahead = 1;
-        for (int r = 0; r < np; r++)
-            ahead += places[r] < places[q];
-        if (places[q] != ahead)
-            return -9;
-    }
-    return RECORD_RANKED;
 }
 
 /* validate for every game but Kalah (record.h): the same checks through the game interface. */
@@ -788,14 +824,8 @@ static int validate_game(record_reader *rd, pending_game *pg, record_game *g, in
         return RECORD_ENOMEM;
     }
     g->line = first_line;
-    long v;
-    if (pg->value[T_ROUND]) {
-        if (parse_whole(pg->value[T_ROUND], 0, 1000000000L, &v)) {
-            set_err(err, "%s:%d: [Round \"%s\"] is not a whole number", nm, pg->line[T_ROUND], pg->value[T_ROUND]);
-            return RECORD_EINVAL;
-        }
-        g->round = (int)v;
-    }
+    if (check_round(nm, pg, g, err))
+        return RECORD_EINVAL;
     game_pos p = g->gstart;
     for (int i = 0; i < n_tokens; i++) {
         if (p.over) {
@@ -818,65 +848,15 @@ static int validate_game(record_reader *rd, pending_game *pg, record_game *g, in
         }
     }
     finish_game(g, NULL);
-    int tag_places[GAME_MAX_PLAYERS], tok_places[GAME_MAX_PLAYERS];
-    int tag_result = parse_result(pg->value[T_RESULT], np, tag_places);
-    if (tag_result < -1) {
-        set_err(err, "%s:%d: [Result \"%s\"] is not %s", nm, pg->line[T_RESULT], pg->value[T_RESULT],
-                np == 2 ? "1-0, 0-1, 1/2-1/2 or *" : "the places per seat joined by '-' (e.g. 2-1-3) or *");
+    if (check_result(nm, pg, g, np, n_tokens, err))
+        return RECORD_EINVAL;
+    int sc;
+    if (pg->value[T_SCORE] && (np != 2 || !game_score(gm, &g->gfinal, 0, &sc))) {
+        set_err(err, "%s:%d: [Score] in a game without a two-player score", nm, pg->line[T_SCORE]);
         return RECORD_EINVAL;
     }
-    if (strcmp(pg->result_tok, pg->value[T_RESULT]) && (parse_result(pg->result_tok, np, tok_places) != tag_result ||
-                                                        tag_result == RECORD_RANKED)) {
-        set_err(err, "%s:%d: the moves end with '%s' but [Result] says \"%s\"", nm, pg->result_line, pg->result_tok,
-                pg->value[T_RESULT]);
-        return RECORD_EINVAL;
-    }
-    if (n_tokens == 0 && tag_result != RECORD_UNFINISHED && g->result == RECORD_UNFINISHED) {
-        g->result_only = 1;
-        g->result = tag_result;
-        memcpy(g->places, tag_places, sizeof g->places);
-    }
-    if (tag_result != g->result || (tag_result == RECORD_RANKED && memcmp(tag_places, g->places, np * sizeof(int)))) {
-        char got[16];
-        set_err(err, "%s:%d: [Result \"%s\"] but replaying the moves gives %s", nm, pg->line[T_RESULT],
-                pg->value[T_RESULT], g->result == RECORD_UNFINISHED ? "an unfinished game" :
-                record_result_text(g, got, sizeof got));
-        return RECORD_EINVAL;
-    }
-    int sc[2];
-    if (pg->value[T_SCORE]) {
-        int a, b, used = 0;
-        if (np != 2 || !game_score(gm, &g->gfinal, 0, &sc[0])) {
-            set_err(err, "%s:%d: [Score] in a game without a two-player score", nm, pg->line[T_SCORE]);
-            return RECORD_EINVAL;
-        }
-        if (sscanf(pg->value[T_SCORE], "%d-%d%n", &a, &b, &used) != 2 || pg->value[T_SCORE][used]) {
-            set_err(err, "%s:%d: [Score \"%s\"] is not SOUTH-NORTH", nm, pg->line[T_SCORE], pg->value[T_SCORE]);
-            return RECORD_EINVAL;
-        }
-        if (g->result_only) {
-            if ((a > b) - (a < b) != g->result) {
-                set_err(err, "%s:%d: [Score \"%s\"] contradicts [Result \"%s\"]", nm, pg->line[T_SCORE],
-                        pg->value[T_SCORE], pg->value[T_RESULT]);
-                return RECORD_EINVAL;
-            }
-            g->store_south = a;
-            g->store_north = b;
-        } else if (a != g->store_south || b != g->store_north) {
-            set_err(err, "%s:%d: [Score \"%s\"] but replaying the moves gives %d-%d", nm, pg->line[T_SCORE],
-                    pg->value[T_SCORE], g->store_south, g->store_north);
-            return RECORD_EINVAL;
-        }
-    }
-    if (pg->value[T_OPENING]) {
-        if (parse_whole(pg->value[T_OPENING], 0, g->n_moves, &v)) {
-            set_err(err, "%s:%d: [Opening \"%s\"] is not a whole number of moves in 0..%d", nm, pg->line[T_OPENING],
-                    pg->value[T_OPENING], g->n_moves);
-            return RECORD_EINVAL;
-        }
-        g->opening = (int)v;
-    }
-    return RECORD_OK;
+    rc = check_score(nm, pg, g, err);
+    return rc ? rc : check_opening(nm, pg, g, err);
 }
 
 int record_read(record_reader *rd, record_game *g, char *err)

@@ -4,23 +4,6 @@
 
 #include "eval/record.h"
 
-static const char *tmp_path(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", SOWZERO_TMP, name);
-    return buf[k];
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* A pseudo-random finished (or, with stop > 0, unfinished) game under r. */
 static void random_game(const kalah_rules *r, uint64_t seed, int stop, record_game *g)
 {
@@ -42,7 +25,7 @@ static void test_round_trip(void **state)
     (void)state;
     const char *specs[] = {"kalah", "kalah:pits=4,seeds=3,capture=always", "kalah:pits=7,seeds=5,end=mover-empty",
                            "kalah:max_sows=30"};
-    const char *path = tmp_path("record_rt.pgn");
+    const char *path = tu_tmp_path("record_rt.pgn");
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     record_game w[8];
@@ -98,8 +81,8 @@ static void test_round_trip(void **state)
 static void test_hand_written(void **state)
 {
     (void)state;
-    const char *path = tmp_path("record_hand.pgn");
-    write_text(path, "\n\n[Date \"2026.01.01\"]\n[South \"human\"]\n[North \"random\"]\n[Result \"*\"]\n\n"
+    const char *path = tu_tmp_path("record_hand.pgn");
+    tu_write_text(path, "\n\n[Date \"2026.01.01\"]\n[South \"human\"]\n[North \"random\"]\n[Result \"*\"]\n\n"
                      "c f\nA\n*\n\n\n"
                      "[South \"x\"]\n[North \"y\"]\n[Result \"*\"]\n[Score \"0-0\"]\n\n*\n");
     record_game *g;
@@ -150,10 +133,10 @@ static void test_errors_name_the_line(void **state)
     /* A good game first, so the line numbers of the bad one are offset. */
     const char *good = "[South \"g\"]\n[North \"h\"]\n[Result \"*\"]\n\nc\n*\n\n";
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *path = tmp_path("record_bad.pgn");
+        const char *path = tu_tmp_path("record_bad.pgn");
         char text[1024];
         snprintf(text, sizeof text, "%s%s", good, cases[i].text);
-        write_text(path, text);
+        tu_write_text(path, text);
         record_game *g;
         int n;
         char err[RECORD_ERRLEN], want[600];
@@ -172,8 +155,8 @@ static void test_errors_name_the_line(void **state)
 static void test_result_only(void **state)
 {
     (void)state;
-    const char *path = tmp_path("record_ro.pgn");
-    write_text(path, "[South \"x\"]\n[North \"y\"]\n[Result \"1-0\"]\n[Score \"30-18\"]\n\n1-0\n\n"
+    const char *path = tu_tmp_path("record_ro.pgn");
+    tu_write_text(path, "[South \"x\"]\n[North \"y\"]\n[Result \"1-0\"]\n[Score \"30-18\"]\n\n1-0\n\n"
                      "[South \"y\"]\n[North \"x\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n"
                      "[South \"x\"]\n[North \"y\"]\n[Result \"*\"]\n\n*\n");
     record_game *g;
@@ -191,7 +174,7 @@ static void test_result_only(void **state)
     assert_int_equal(g[1].result, RECORD_DRAW);
     assert_int_equal(g[2].result_only, 0); /* "*" without moves: an unfinished game, as before */
     assert_int_equal(g[2].result, RECORD_UNFINISHED);
-    const char *back = tmp_path("record_ro2.pgn");
+    const char *back = tu_tmp_path("record_ro2.pgn");
     FILE *f = fopen(back, "w");
     assert_non_null(f);
     for (int i = 0; i < n; i++)
@@ -222,7 +205,7 @@ static void test_writer_checks(void **state)
     record_push(&g, 2);
     record_push(&g, 2); /* c again: empty after the extra turn */
     char err[RECORD_ERRLEN];
-    FILE *f = fopen(tmp_path("record_w.pgn"), "w");
+    FILE *f = fopen(tu_tmp_path("record_w.pgn"), "w");
     assert_int_equal(record_write(f, &g, err), RECORD_EINVAL);
     assert_non_null(strstr(err, "move 2 'c'"));
     g.n_moves = 1;

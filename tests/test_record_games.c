@@ -6,31 +6,8 @@
 #define _GNU_SOURCE
 #include "tests/test_util.h"
 
-#include <sys/stat.h>
-
 #include <cjson/cJSON.h>
 #include "eval/record.h"
-
-#ifndef SOWZERO_SOURCE_DIR
-#define SOWZERO_SOURCE_DIR "."
-#endif
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", SOWZERO_TMP, name);
-    return buf[k];
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 /* A pseudo-random game of gm (stop > 0: at most stop plies, else to the end) with seat specs seat0..;
  * the caller clears it. */
@@ -274,8 +251,7 @@ static void test_result_only_and_aliases(void **state)
 static void test_cli_every_game(void **state)
 {
     (void)state;
-    mkdir(SOWZERO_TMP, 0777);
-    const char *path = tmp_path("record_games_mixed.pgn");
+    const char *path = tu_tmp_path("record_games_mixed.pgn");
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     int n = 0, pairs = 0;
@@ -328,11 +304,11 @@ static void test_cli_every_game(void **state)
     cJSON_Delete(o);
     free(out);
     /* A bad record: exit 2, the file and line named. */
-    write_text(tmp_path("record_games_bad.pgn"), OW "[Result \"*\"]\n\na b *\n");
-    assert_int_equal(tu_run(&out, 1, "replay --pgn '%s'", tmp_path("record_games_bad.pgn")), 2);
+    tu_write_text(tu_tmp_path("record_games_bad.pgn"), OW "[Result \"*\"]\n\na b *\n");
+    assert_int_equal(tu_run(&out, 1, "replay --pgn '%s'", tu_tmp_path("record_games_bad.pgn")), 2);
     assert_non_null(strstr(out, "record_games_bad.pgn:6: move 2 'b'"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "elo '%s'", tmp_path("record_games_bad.pgn")), 2);
+    assert_int_equal(tu_run(&out, 1, "elo '%s'", tu_tmp_path("record_games_bad.pgn")), 2);
     assert_non_null(strstr(out, "record_games_bad.pgn:6: move 2 'b'"));
     free(out);
 }

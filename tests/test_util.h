@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
 
@@ -105,6 +106,26 @@ static inline game_pos tu_game_pos(const game *g, const char *text)
     if (game_pos_parse(g, text, &p, err) != GAME_OK)
         fail_msg("%s: position '%s': %s", game_spec(g), text, err);
     return p;
+}
+
+/* SOWZERO_TMP/name (created), in one of 4 rotating static buffers. */
+static inline const char *tu_tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    mkdir(SOWZERO_TMP, 0777);
+    snprintf(buf[k], sizeof buf[k], "%s/%s", SOWZERO_TMP, name);
+    return buf[k];
+}
+
+/* Writes text to path (fails the test when it cannot). */
+static inline void tu_write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
 }
 
 #endif
