@@ -1,4 +1,5 @@
-/* sowzero elo — Bradley–Terry ratings from game-record files (issue 7; eval/record.h, eval/elo.h). */
+/* sowzero elo — Bradley–Terry ratings from game-record files of every game (issues 7, 14; eval/record.h,
+ * eval/elo.h); 3-4 player games count pairwise by places. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,9 @@ static void help(void)
     puts("usage: sowzero elo FILE.pgn... [--anchor NAME=ELO] [--csv FILE] [--json]\n"
          "Ratings from game records (match/tournament --pgn, self-play, play): Bradley-Terry maximum\n"
          "likelihood over all finished games of all files together (draws = half a win each), with 95%\n"
-         "intervals and the likelihood-of-superiority table. A player is named by its [SouthName]/[NorthName]\n"
-         "tag when the record has one, else by its spec ([South]/[North]). Unfinished games (*) and games of\n"
+         "intervals and the likelihood-of-superiority table. A player is named by its seat's name tag\n"
+         "([SouthName]/[NorthName], [Seat2Name], ...) when the record has one, else by its spec ([South]/\n"
+         "[North], [Seat0]..[Seat3]). Unfinished games (*) and games of\n"
          "a player against itself are skipped (and counted). A record with a result and no moves at all\n"
          "(result-only, as Ordo and BayesElo accept) counts as a game with that result; a record whose moves\n"
          "contradict its result, or any other malformed record, is an error naming its line.\n"
