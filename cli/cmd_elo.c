@@ -140,7 +140,7 @@ int cmd_elo(int argc, char **argv)
     } else {
         printf("%d games from %d file%s", games, argc - optind, argc - optind > 1 ? "s" : "");
         if (ranked)
-            printf(" (%d of them pairs from %d games of 3-4 players)", ranked_pairs, ranked);
+            printf(" (%d of them pairs from %d game%s of 3-4 players)", ranked_pairs, ranked, ranked > 1 ? "s" : "");
         if (unfinished || selfplay)
             printf(" (skipped: %d unfinished, %d of a player against itself)", unfinished, selfplay);
         printf("\n\n");
