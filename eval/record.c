@@ -769,7 +769,7 @@ static int attach_kalah(record_game *g, char *err)
 }
 
 /* The value of seat q's spec (name: its name) tag among np seats, and that tag's line; South/North stand
- * for Seat0/Seat1 in two-player games (either is accepted, not both). */
+ * for Seat0/Seat1 in two-player games (Seat0/Seat1 are taken when a record gives both). */
 static const char *seat_value(const pending_game *pg, int np, int q, int name, int *line)
 {
     int t = (name ? T_SEAT0NAME : T_SEAT0) + q;
