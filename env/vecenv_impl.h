@@ -119,7 +119,8 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
             cnt = v_inc(cnt, legal[c]);
         }
         const K live = k_nz(cnt); /* unfinished boards: a finished one has swept (empty) pits */
-        /* next-step autoreset: a finished board taking part restarts in step 9 instead of moving */
+        /* next-step autoreset: a finished board taking part restarts in step 9 instead of moving (a
+         * Gymnasium step never auto-resets: vecenv_gym_step refuses such a vecenv) */
         const K fin = GYM ? k_andn(live, act) : k_none();
         if (RANDOM) {
             V a = v_xs(rs), b = v_xs(a);
@@ -249,20 +250,15 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         }
         side = v_xor(side, v_sel(flip, zero, one));
 
-        /* 9. auto-reset: the start position is the same in either orientation */
-        if (auto_reset) {
+        /* 9. auto-reset (the games that ended now) or, in a Gymnasium step, the next-step restart (those
+         * that had ended before): the start position is the same in either orientation */
+        if (auto_reset || GYM) {
+            const K restart = GYM ? fin : over;
 #pragma GCC unroll 16
             for (int c = 0; c < NC; c++)
-                R[c] = v_sel(over, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
-            side = v_clr(side, over);
-            sows_clear(sows, over);
-        }
-        if (GYM) {
-#pragma GCC unroll 16
-            for (int c = 0; c < NC; c++)
-                R[c] = v_sel(fin, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
-            side = v_clr(side, fin);
-            sows_clear(sows, fin);
+                R[c] = v_sel(restart, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
+            side = v_clr(side, restart);
+            sows_clear(sows, restart);
         }
     }
 

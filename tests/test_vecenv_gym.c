@@ -7,19 +7,10 @@
 #include "env/kalah.h"
 #include "env/vecenv.h"
 
-/* pits 1..7, every capture and end rule, sowing limits, full laps (seeds=12, 18) */
-static const char *rule_sets[] = {
-    "kalah",
-    "kalah:pits=1,seeds=3",
-    "kalah:pits=2,seeds=5,capture=always",
-    "kalah:pits=3,seeds=6,capture=none,end=mover-empty",
-    "kalah:pits=4,seeds=10,max_sows=30",
-    "kalah:pits=5,seeds=12,capture=always,end=mover-empty",
-    "kalah:pits=6,seeds=1,capture=always",
-    "kalah:pits=7,seeds=18",
-    "kalah:pits=7,seeds=2,capture=none,max_sows=9",
-};
-#define N_RULES (int)(sizeof rule_sets / sizeof rule_sets[0])
+#include "vecenv_rule_sets.h"
+/* and one more: a single seed per pit, so that boards standing still (padding) hold pits of 1 (a capture
+ * must not fire on them) */
+static const char *extra_rules = "kalah:pits=6,seeds=1,capture=always";
 #define B 128  /* two blocks of 64 */
 #define N 100  /* boards taking part: the second block is partly padding */
 
@@ -116,10 +107,11 @@ static void check_board(const kalah_rules *r, vecenv *v, int i, const kalah_pos 
 
 static void run_kernel(vecenv_kernel k)
 {
-    for (int rs = 0; rs < N_RULES; rs++) {
+    for (int rs = 0; rs <= N_RULES; rs++) {
+        const char *spec = rs < N_RULES ? rule_sets[rs] : extra_rules;
         kalah_rules r;
         char err[KALAH_ERRLEN];
-        assert_int_equal(kalah_rules_parse(rule_sets[rs], &r, err), KALAH_OK);
+        assert_int_equal(kalah_rules_parse(spec, &r, err), KALAH_OK);
         vecenv *v = NULL, *ref = NULL;
         assert_int_equal(vecenv_create(&r, B, k, 0, 42, &v, err), KALAH_OK);
         assert_int_equal(vecenv_create(&r, B, VECENV_SCALAR, 0, 42, &ref, err), KALAH_OK);
@@ -136,7 +128,7 @@ static void run_kernel(vecenv_kernel k)
         assert_int_equal(vecenv_set(ref, N + 3, &pos[N + 3]), KALAH_OK);
         assert_int_equal(vecenv_gym_observe(v, N, &a.out), KALAH_OK);
         assert_int_equal(vecenv_gym_observe(ref, N, &b.out), KALAH_OK);
-        rows_equal(&a, &b, r.pits, label(k, rule_sets[rs]), -1);
+        rows_equal(&a, &b, r.pits, label(k, spec), -1);
         uint64_t ts = 77 + (uint64_t)rs;
         int64_t act[B];
         uint8_t mv[B], mv_ref[B];
@@ -156,7 +148,7 @@ static void run_kernel(vecenv_kernel k)
             }
             int bad = -1;
             if (vecenv_gym_moves(v, act, N, mv, &bad) != KALAH_OK)
-                fail_msg("%s %s step %d: board %d rejected", vecenv_kernel_name(k), rule_sets[rs], step, bad);
+                fail_msg("%s %s step %d: board %d rejected", vecenv_kernel_name(k), spec, step, bad);
             assert_int_equal(vecenv_gym_moves(ref, act, N, mv_ref, &bad), KALAH_OK);
             for (int i = N; i < B; i++)
                 assert_int_equal(mv[i], 0);
@@ -166,7 +158,7 @@ static void run_kernel(vecenv_kernel k)
                 oa.sample = ob.sample = NULL;
             assert_int_equal(vecenv_gym_step(v, mv, N, &oa), KALAH_OK);
             assert_int_equal(vecenv_gym_step(ref, mv_ref, N, &ob), KALAH_OK);
-            rows_equal(&a, &b, r.pits, label(k, rule_sets[rs]), step);
+            rows_equal(&a, &b, r.pits, label(k, spec), step);
             drawn = sampled;
             for (int i = 0; i < B; i++) {
                 int over = 0;
@@ -177,8 +169,8 @@ static void run_kernel(vecenv_kernel k)
                     over = pos[i].over;
                     ended += over;
                 }
-                check_rows(&r, &a, i, &pos[i], over, sampled && i < N, rule_sets[rs], step);
-                check_board(&r, v, i, &pos[i], rule_sets[rs], step);
+                check_rows(&r, &a, i, &pos[i], over, sampled && i < N, spec, step);
+                check_board(&r, v, i, &pos[i], spec, step);
             }
         }
         if (r.pits <= 4)
