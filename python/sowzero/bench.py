@@ -22,8 +22,16 @@ termination and to_play, as the Gymnasium API asks. sows/s counts sowings (a ste
 after its game ended sows nothing there), the unit of `sowzero bench env`. ratio = sows/s divided by the
 C stepper's (c) of the same round. sample_us is the time of sample_actions alone, per call. The figures
 are wall-clock rates: on a shared machine the other processes' load moves them all.
+
+The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play, rewards,
+terminations, and sample_actions' int64 actions): bytes_per_step. store_GBps is this core's rate of
+filling a buffer of that size in place (libc's memset through ctypes, median of the rounds; numpy's own
+fill is several times slower), so store_us = bytes / rate
+is the least time a step can take even if the sowing cost nothing, and bound = the C stepper's time per
+step / store_us is the highest ratio any implementation of the full step could reach here.
 """
 import argparse
+import ctypes
 import json
 import os
 import statistics
@@ -91,6 +99,18 @@ def py_bench(envs, seconds, rules, how, seed):
             "sample_us": sample_us, "kernel": env.kernel}
 
 
+def store_rate(nbytes, seconds):
+    """Bytes per second of memset over an nbytes buffer in place, over about `seconds`."""
+    buf = np.zeros(nbytes, dtype=np.uint8)
+    addr = buf.ctypes.data
+    passes, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(100):
+            ctypes.memset(addr, passes & 255, nbytes)
+        passes += 100
+    return nbytes * passes / (time.perf_counter() - t0)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m sowzero.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--sowzero", default=os.environ.get("SOWZERO_BIN", "build/sowzero"),
@@ -111,18 +131,27 @@ def main(argv=None):
     kinds = ("sampler", "sampler_noobs", "table", "numpy")
     c_modes = {"c_gym": "gym", "c_gym_noobs": "gym-noobs"}
     runs = {k: [] for k in ("c",) + tuple(c_modes) + kinds}
+    probe = VecEnv(rules=args.rules, num_envs=args.envs)
+    bytes_per_step = args.envs * (probe.obs_dim * 4 + probe.num_actions + 4 + probe.num_players * 4 + 1 + 8)
+    rates = []
     for _ in range(args.rounds):
         runs["c"].append(c_bench(args.sowzero, args.envs, args.seconds, args.rules))
         for key, mode in c_modes.items():
             runs[key].append(c_bench(args.sowzero, args.envs, args.seconds, args.rules, mode))
         for how in kinds:
             runs[how].append(py_bench(args.envs, args.seconds, args.rules, how, args.seed))
+        rates.append(store_rate(bytes_per_step, min(args.seconds, 1.0)))
         for key in tuple(c_modes) + kinds:  # each against the anchor of its own round
             runs[key][-1]["ratio"] = runs[key][-1]["sows_per_s"] / runs["c"][-1]["sows_per_s"]
     med = lambda rows, key: statistics.median(r[key] for r in rows)  # noqa: E731
     c_sows = med(runs["c"], "sows_per_s")
     result = {"envs": args.envs, "rounds": args.rounds, "seconds": args.seconds, "rules": runs["c"][0]["rules"],
               "kernel": runs["c"][0]["kernel"], "c_sows_per_s": c_sows}
+    # the anchor's time per step: its boards sow every step (finished games restart within the step)
+    c_us = args.envs / c_sows * 1e6
+    store_us = bytes_per_step / statistics.median(rates) * 1e6
+    result["store"] = {"bytes_per_step": bytes_per_step, "store_GBps": statistics.median(rates) / 1e9,
+                       "store_us": store_us, "c_us_per_step": c_us, "bound": c_us / store_us}
     for key in c_modes:
         result[key] = {"sows_per_s": med(runs[key], "sows_per_s"), "ratio": med(runs[key], "ratio"),
                        # a step sows on every board but those restarting: sows_per_game of each
@@ -148,6 +177,9 @@ def main(argv=None):
         print("  %-34s %14.0f sows/s  %10.0f steps/s  %7.1f us/step  ratio %.3f"
               % (label, r["sows_per_s"], r["steps_per_s"], r["us_per_step"], r["ratio"]))
     print("  sample_actions alone: %.1f us per call" % result["sampler"]["sample_us"])
+    st = result["store"]
+    print("  store bound: %d bytes per step at %.1f GB/s = %.1f us vs the C stepper's %.1f us per step: ratio <= %.2f"
+          % (st["bytes_per_step"], st["store_GBps"], st["store_us"], st["c_us_per_step"], st["bound"]))
     return 0
 
 
