@@ -36,7 +36,9 @@ static void help(void)
          "  --seed N         random seed (default 1)\n"
          "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
          "                   \"games\",\"sows\",\"sows_per_game\",\"south_win_rate\",\"north_win_rate\",\n"
-         "                   \"draw_rate\",\"rules\",\"mode\"}");
+         "                   \"draw_rate\",\"rules\",\"mode\",\"cpu_seconds\",\"sows_per_cpu_s\"}: cpu_seconds is\n"
+         "                   the process's CPU time over the run, a steadier rate than the wall clock's on a\n"
+         "                   loaded machine");
 }
 
 /* The start line: workers wait until main says go (1) or abort (-1); deadline is set before go. */
@@ -59,12 +61,14 @@ typedef struct {
     vecenv_stats stats;
 } worker;
 
-static double now(void)
+static double clock_s(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+static double now(void) { return clock_s(CLOCK_MONOTONIC); }
 
 static void *work(void *arg)
 {
@@ -242,14 +246,14 @@ int bench_env(int argc, char **argv)
         }
     /* the clock starts once every thread has its boards */
     pthread_mutex_lock(&sl.mu);
-    const double t0 = now();
+    const double t0 = now(), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     sl.deadline = t0 + seconds;
     sl.state = rc ? -1 : 1;
     pthread_cond_broadcast(&sl.cv);
     pthread_mutex_unlock(&sl.mu);
     for (long t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
-    const double t1 = now();
+    const double t1 = now(), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 
     if (!rc) {
         vecenv_stats sum = {0};
@@ -280,6 +284,8 @@ int bench_env(int argc, char **argv)
             cJSON_AddNumberToObject(o, "draw_rate", (double)sum.draws / g);
             cJSON_AddStringToObject(o, "rules", rbuf);
             cJSON_AddStringToObject(o, "mode", mode_names[mode]);
+            cJSON_AddNumberToObject(o, "cpu_seconds", c1 - c0);
+            cJSON_AddNumberToObject(o, "sows_per_cpu_s", (double)sum.sows / (c1 - c0 > 0 ? c1 - c0 : secs));
             rc = cli_print_json(o);
         } else {
             printf("rules=%s kernel=%s mode=%s threads=%ld batch=%ld seconds=%.3f games=%.0f sows=%llu\n"

@@ -20,15 +20,17 @@ reported as the median over the rounds:
 Each Python step writes every observation (float32; not with observations=False), action mask, reward,
 termination and to_play, as the Gymnasium API asks. sows/s counts sowings (a step that resets an env
 after its game ended sows nothing there), the unit of `sowzero bench env`. ratio = sows/s divided by the
-C stepper's (c) of the same round. sample_us is the time of sample_actions alone, per call. The figures
-are wall-clock rates: on a shared machine the other processes' load moves them all.
+C stepper's (c) of the same round. sample_us is the time of sample_actions alone, per call. The rates
+are given twice: by the wall clock (sows_per_s, ratio) and by the process's CPU time (sows_per_cpu_s,
+cpu_ratio, `bench env`'s cpu_seconds): on a shared machine the other processes' load moves the wall-clock
+rates much more than the CPU-time ones.
 
 The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play, rewards,
 terminations, and sample_actions' int64 actions): bytes_per_step. store_GBps is this core's rate of
-filling a buffer of that size in place (libc's memset through ctypes, median of the rounds; numpy's own
-fill is several times slower), so store_us = bytes / rate
-is the least time a step can take even if the sowing cost nothing, and bound = the C stepper's time per
-step / store_us is the highest ratio any implementation of the full step could reach here.
+filling a buffer of that size in place (libc's memset through ctypes, CPU time, median of the rounds;
+numpy's own fill is several times slower), so store_us = bytes / rate
+is the least time a step can take even if the sowing cost nothing, and bound = the C stepper's CPU time
+per step / store_us is the highest ratio any implementation of the full step could reach here.
 """
 import argparse
 import ctypes
@@ -81,7 +83,7 @@ def py_bench(envs, seconds, rules, how, seed):
     for _ in range(20):  # warm-up: first touch of the buffers
         env.step(draw())
     before = env.stats()["sows"]
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     deadline = t0 + seconds
     while True:
         for _ in range(50):
@@ -89,13 +91,14 @@ def py_bench(envs, seconds, rules, how, seed):
         steps += 50
         if time.perf_counter() >= deadline:
             break
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     sows = env.stats()["sows"] - before
     t1 = time.perf_counter()
     for _ in range(200):
         env.sample_actions()
     sample_us = (time.perf_counter() - t1) / 200 * 1e6
     return {"steps_per_s": steps / dt, "sows_per_s": sows / dt, "us_per_step": dt / steps * 1e6,
+            "sows_per_cpu_s": sows / cpu, "cpu_us_per_step": cpu / steps * 1e6,
             "sample_us": sample_us, "kernel": env.kernel}
 
 
@@ -103,12 +106,12 @@ def store_rate(nbytes, seconds):
     """Bytes per second of memset over an nbytes buffer in place, over about `seconds`."""
     buf = np.zeros(nbytes, dtype=np.uint8)
     addr = buf.ctypes.data
-    passes, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    passes, t0 = 0, time.process_time()
+    while time.process_time() - t0 < seconds:
         for _ in range(100):
             ctypes.memset(addr, passes & 255, nbytes)
         passes += 100
-    return nbytes * passes / (time.perf_counter() - t0)
+    return nbytes * passes / (time.process_time() - t0)
 
 
 def main(argv=None):
@@ -143,42 +146,47 @@ def main(argv=None):
         rates.append(store_rate(bytes_per_step, min(args.seconds, 1.0)))
         for key in tuple(c_modes) + kinds:  # each against the anchor of its own round
             runs[key][-1]["ratio"] = runs[key][-1]["sows_per_s"] / runs["c"][-1]["sows_per_s"]
+            runs[key][-1]["cpu_ratio"] = runs[key][-1]["sows_per_cpu_s"] / runs["c"][-1]["sows_per_cpu_s"]
     med = lambda rows, key: statistics.median(r[key] for r in rows)  # noqa: E731
-    c_sows = med(runs["c"], "sows_per_s")
+    c_sows, c_cpu = med(runs["c"], "sows_per_s"), med(runs["c"], "sows_per_cpu_s")
     result = {"envs": args.envs, "rounds": args.rounds, "seconds": args.seconds, "rules": runs["c"][0]["rules"],
-              "kernel": runs["c"][0]["kernel"], "c_sows_per_s": c_sows}
+              "kernel": runs["c"][0]["kernel"], "c_sows_per_s": c_sows, "c_sows_per_cpu_s": c_cpu}
     # the anchor's time per step: its boards sow every step (finished games restart within the step)
-    c_us = args.envs / c_sows * 1e6
+    c_us = args.envs / c_cpu * 1e6
     store_us = bytes_per_step / statistics.median(rates) * 1e6
     result["store"] = {"bytes_per_step": bytes_per_step, "store_GBps": statistics.median(rates) / 1e9,
                        "store_us": store_us, "c_us_per_step": c_us, "bound": c_us / store_us}
     for key in c_modes:
         result[key] = {"sows_per_s": med(runs[key], "sows_per_s"), "ratio": med(runs[key], "ratio"),
+                       "sows_per_cpu_s": med(runs[key], "sows_per_cpu_s"), "cpu_ratio": med(runs[key], "cpu_ratio"),
                        # a step sows on every board but those restarting: sows_per_game of each
                        # sows_per_game + 1 steps
                        "us_per_step": args.envs * med(runs[key], "sows_per_game") /
                        (med(runs[key], "sows_per_game") + 1) / med(runs[key], "sows_per_s") * 1e6}
     for key in kinds:
-        result[key] = {k: med(runs[key], k) for k in ("steps_per_s", "sows_per_s", "us_per_step", "sample_us", "ratio")}
+        result[key] = {k: med(runs[key], k) for k in ("steps_per_s", "sows_per_s", "us_per_step", "sample_us", "ratio",
+                                                      "sows_per_cpu_s", "cpu_us_per_step", "cpu_ratio")}
     if args.json:
         print(json.dumps(result))
         return 0
     print("rules %s, %d envs, one thread, kernel %s, medians of %d alternated rounds of %.1f s"
           % (result["rules"], args.envs, result["kernel"], args.rounds, args.seconds))
-    print("  %-34s %14.0f sows/s" % ("sowzero bench env (C stepper)", c_sows))
+    print("  %-34s %14.0f sows/s  (%.0f per CPU second)" % ("sowzero bench env (C stepper)", c_sows, c_cpu))
     for key, label in (("c_gym", "bench env --mode gym (C)"), ("c_gym_noobs", "bench env --mode gym-noobs (C)")):
         r = result[key]
-        print("  %-34s %14.0f sows/s  %18.1f us/step  ratio %.3f" % (label, r["sows_per_s"], r["us_per_step"],
-                                                                      r["ratio"]))
+        print("  %-34s %14.0f sows/s  %18.1f us/step  ratio %.3f  CPU-time ratio %.3f"
+              % (label, r["sows_per_s"], r["us_per_step"], r["ratio"], r["cpu_ratio"]))
     for key, label in (("sampler", "VecEnv.step + sample_actions"),
                        ("sampler_noobs", "  the same, observations=False"), ("table", "VecEnv.step + numpy table"),
                        ("numpy", "VecEnv.step + numpy argmax")):
         r = result[key]
-        print("  %-34s %14.0f sows/s  %10.0f steps/s  %7.1f us/step  ratio %.3f"
-              % (label, r["sows_per_s"], r["steps_per_s"], r["us_per_step"], r["ratio"]))
+        print("  %-34s %14.0f sows/s  %10.0f steps/s  %7.1f us/step  ratio %.3f  CPU: %.1f us/step, ratio %.3f"
+              % (label, r["sows_per_s"], r["steps_per_s"], r["us_per_step"], r["ratio"], r["cpu_us_per_step"],
+                 r["cpu_ratio"]))
     print("  sample_actions alone: %.1f us per call" % result["sampler"]["sample_us"])
     st = result["store"]
-    print("  store bound: %d bytes per step at %.1f GB/s = %.1f us vs the C stepper's %.1f us per step: ratio <= %.2f"
+    print("  store bound: %d bytes per step at %.1f GB/s = %.1f us vs the C stepper's %.1f CPU us per step: "
+          "ratio <= %.2f"
           % (st["bytes_per_step"], st["store_GBps"], st["store_us"], st["c_us_per_step"], st["bound"]))
     return 0
 
