@@ -34,6 +34,8 @@ typedef struct {
     uint8_t *sample;    /* batch bytes: the drawn sample (vecenv_gym_out.sample) */
     int fresh;          /* sample holds the draw for the boards as they are */
     int sampling;       /* sample_actions was called since the last step or reset */
+    int actions_valid;  /* the actions array holds sample_actions' draw for the boards as they are: a step
+                         * given that very array sows sample without checking it again */
     uint8_t *legal;     /* batch bytes: each env's legal-move bits (both engines) */
     /* every other game */
     game_pos *pos;      /* n positions */
@@ -95,6 +97,29 @@ static void fill_tables(void)
     }
 }
 
+static void free_capsule(PyObject *c) { free(PyCapsule_GetPointer(c, NULL)); }
+
+/* A zeroed read-only array over memory of its own whose base is a capsule: numpy cannot make it writeable
+ * again (a capsule gives no writable buffer), so what sample_actions wrote there stays as written. */
+static PyArrayObject *sealed_array(npy_intp n, int type, size_t item)
+{
+    void *mem = calloc((size_t)n > 0 ? (size_t)n : 1, item);
+    PyObject *cap = mem ? PyCapsule_New(mem, NULL, free_capsule) : NULL;
+    if (!cap) {
+        free(mem);
+        return mem ? NULL : (PyArrayObject *)PyErr_NoMemory();
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNewFromData(1, &n, type, mem);
+    if (!a || PyArray_SetBaseObject(a, cap) < 0) { /* SetBaseObject steals cap, even when it fails */
+        if (!a)
+            Py_DECREF(cap);
+        Py_XDECREF(a);
+        return NULL;
+    }
+    PyArray_CLEARFLAGS(a, NPY_ARRAY_WRITEABLE);
+    return a;
+}
+
 static uint8_t *u8(PyArrayObject *a) { return (uint8_t *)PyArray_DATA(a); }
 static float *f32(PyArrayObject *a) { return (float *)PyArray_DATA(a); }
 static int32_t *i32(PyArrayObject *a) { return (int32_t *)PyArray_DATA(a); }
@@ -120,6 +145,7 @@ static vecenv_gym_out kalah_outputs(szpy_vecenv *e)
                               .sample = e->sampling ? e->sample : NULL};
     e->fresh = e->sampling;
     e->sampling = 0;
+    e->actions_valid = 0;
     return o;
 }
 
@@ -316,7 +342,7 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     if ((observations && !(e->obs_all = new_array(2, d_obs, NPY_FLOAT32))) ||
         !(e->mask = new_array(2, d_mask, NPY_BOOL)) || !(e->to_play = new_array(1, d_b, NPY_INT32)) ||
         !(e->rewards = new_array(2, d_rew, NPY_FLOAT32)) || !(e->term = new_array(1, d_b, NPY_BOOL)) ||
-        !(e->trunc = new_array(1, d_n, NPY_BOOL)) || !(e->actions = new_array(1, d_n, NPY_INT64)))
+        !(e->trunc = new_array(1, d_n, NPY_BOOL)) || !(e->actions = sealed_array(n, NPY_INT64, sizeof(int64_t))))
         return -1;
     if (observations)
         e->obs_v = PySequence_GetSlice((PyObject *)e->obs_all, 0, n);
@@ -364,8 +390,25 @@ static PyObject *vecenv_reset_py(szpy_vecenv *e, PyObject *args, PyObject *kw)
     return info ? Py_BuildValue("(ON)", e->obs_v, info) : NULL;
 }
 
+/* What step returns: (obs, rewards, terminations, truncations, info). */
+static PyObject *step_result(szpy_vecenv *e)
+{
+    PyObject *info = info_dict(e);
+    return info ? Py_BuildValue("(OOOON)", e->obs_v, e->rewards_v, e->term_v, e->trunc, info) : NULL;
+}
+
 static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
 {
+    if (e->ve && arg == (PyObject *)e->actions && e->actions_valid) { /* sample_actions' own draw: legal as it is */
+        if (enter(e))
+            return NULL;
+        Py_BEGIN_ALLOW_THREADS
+        const vecenv_gym_out o = kalah_outputs(e);
+        vecenv_gym_step(e->ve, e->sample, e->n, &o); /* the sample is read before it is redrawn */
+        Py_END_ALLOW_THREADS
+        e->busy = 0;
+        return step_result(e);
+    }
     /* Integers of any width; no copy when they already are contiguous int64. numpy alone would turn
      * floats into integers silently. */
     PyArrayObject *raw = (PyArrayObject *)PyArray_FROM_O(arg);
@@ -412,8 +455,7 @@ static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
         return NULL;
     }
     Py_DECREF(a);
-    PyObject *info = info_dict(e);
-    return info ? Py_BuildValue("(OOOON)", e->obs_v, e->rewards_v, e->term_v, e->trunc, info) : NULL;
+    return step_result(e);
 }
 
 static inline uint64_t xorshift64(uint64_t x)
@@ -439,6 +481,7 @@ static PyObject *vecenv_sample_py(szpy_vecenv *e, PyObject *noargs)
             out[i] = e->sample[i];
         e->fresh = 0;
         e->sampling = 1;
+        e->actions_valid = 1;
         Py_INCREF(e->actions);
         return (PyObject *)e->actions;
     }
@@ -528,6 +571,7 @@ static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
     }
     e->pending[i] = p.over; /* a finished position resets at the next step */
     e->fresh = 0;           /* the sample was drawn for the old position */
+    e->actions_valid = 0;
     write_row(e, (int)i, &p);
     Py_RETURN_NONE;
 }

@@ -370,3 +370,33 @@ def test_bench_env_gym_modes():
     a = cli("bench", "env", "--batch", "128", "--steps", "200", "--mode", "gym", "--json")
     b = cli("bench", "env", "--batch", "128", "--steps", "200", "--mode", "gym-noobs", "--json")
     assert a["sows"] == b["sows"] and a["games"] == b["games"]  # the same playouts, only the rows differ
+
+
+def test_own_sample_steps_unchecked_with_the_same_results():
+    """step(env.sample_actions()) sows the draw without checking it again; a copy goes through the check:
+    the same boards and rows either way. The array cannot be made writeable (its draw stays legal)."""
+    a, b = sowzero.VecEnv(num_envs=100, seed=4), sowzero.VecEnv(num_envs=100, seed=4)
+    a.reset()
+    b.reset()
+    for t in range(120):
+        x = a.sample_actions()
+        y = b.sample_actions().copy()
+        np.testing.assert_array_equal(x, y)
+        if t == 50:  # a step with other actions in between: the draw is no longer the boards'
+            a.step(y)
+            b.step(y)
+            continue
+        oa, ra, ta, _, ia = a.step(x)
+        ob, rb, tb, _, ib = b.step(y)
+        for u, v in ((oa, ob), (ra, rb), (ta, tb), (ia["action_mask"], ib["action_mask"]),
+                     (ia["to_play"], ib["to_play"])):
+            np.testing.assert_array_equal(u, v)
+    assert a.stats() == b.stats()
+    with pytest.raises(ValueError):
+        x.setflags(write=True)
+    x = a.sample_actions()
+    south = [0] * 6
+    south[(int(x[3]) + 1) % 6] = 24  # env 3's drawn pit is empty now
+    a.set_position(3, ",".join(map(str, south + [0] + [4] * 6 + [0])) + " S")
+    with pytest.raises(ValueError, match="env 3"):  # set_position after the draw: checked again
+        a.step(x)
