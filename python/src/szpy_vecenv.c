@@ -604,7 +604,8 @@ static PyMethodDef vecenv_methods[] = {
      "actions: num_envs integers, the mover's relative pit 0..num_actions-1 per env (an env whose game\n"
      "ended at the previous step ignores its action and resets: Gymnasium's next-step autoreset).\n"
      "ValueError naming the first env index whose action is not legal; nothing moves then.\n"
-     "The GIL is released while stepping."},
+     "step(env.sample_actions()) sows that draw without checking it again (the array cannot be made\n"
+     "writeable); any other array is checked. The GIL is released while stepping."},
     {"sample_actions", (PyCFunction)vecenv_sample_py, METH_NOARGS,
      "sample_actions() -> actions\n"
      "A uniformly random legal action per env (int64, num_envs; 0 where nothing is legal), drawn from the\n"
