@@ -17,7 +17,7 @@
 
 static void help(void)
 {
-    puts("usage: sowzero bench env [--threads N] [--seconds S] [--rules SPEC] [--kernel K] [--json]\n"
+    puts("usage: sowzero bench env [--threads N] [--seconds S] [--rules SPEC] [--kernel K] [--mode M] [--json]\n"
          "Random playouts with the batched SIMD stepper: every board sows a uniformly random legal pit each\n"
          "step and finished games restart at once; reports games/s and sowings/s over all threads.\n"
          "  --threads N      worker threads, each with its own boards (default 1)\n"
@@ -28,10 +28,17 @@ static void help(void)
          "  --rules SPEC     rules (default kalah); another game (basico:players=3,pits=4, ...) runs its\n"
          "                   scalar stepper through the game interface instead\n"
          "  --kernel K       auto, avx512, avx2 or scalar (default auto: the best this CPU runs)\n"
+         "  --mode M         playout (default): vecenv_run_random, moves drawn inside the kernel, boards kept\n"
+         "                   in registers for many steps, nothing written; gym: vecenv_gym_step, the Python\n"
+         "                   VecEnv's step without Python (next-step restarts, every output row written:\n"
+         "                   observations, masks, to_play, rewards, ended, and the next random moves);\n"
+         "                   gym-noobs: the same without observations\n"
          "  --seed N         random seed (default 1)\n"
          "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
          "                   \"games\",\"sows\",\"sows_per_game\",\"south_win_rate\",\"north_win_rate\",\n"
-         "                   \"draw_rate\",\"rules\"}");
+         "                   \"draw_rate\",\"rules\",\"mode\",\"cpu_seconds\",\"sows_per_cpu_s\"}: cpu_seconds is\n"
+         "                   the process's CPU time over the run, a steadier rate than the wall clock's on a\n"
+         "                   loaded machine");
 }
 
 /* The start line: workers wait until main says go (1) or abort (-1); deadline is set before go. */
@@ -42,19 +49,26 @@ typedef struct {
     double deadline;
 } start_line;
 
+enum { MODE_PLAYOUT, MODE_GYM, MODE_GYM_NOOBS };
+static const char *mode_names[] = {"playout", "gym", "gym-noobs"};
+
 typedef struct {
     vecenv *env;
+    int mode;
+    vecenv_gym_out gym; /* the output rows of a gym mode; gym.sample doubles as the moves */
     long steps; /* > 0: exactly this many; else until the deadline */
     start_line *start;
     vecenv_stats stats;
 } worker;
 
-static double now(void)
+static double clock_s(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+static double now(void) { return clock_s(CLOCK_MONOTONIC); }
 
 static void *work(void *arg)
 {
@@ -68,7 +82,16 @@ static void *work(void *arg)
     pthread_mutex_unlock(&sl->mu);
     if (state < 0)
         return NULL;
-    if (w->steps > 0) {
+    if (w->mode != MODE_PLAYOUT) {
+        const int B = vecenv_batch(w->env);
+        vecenv_gym_observe(w->env, B, &(vecenv_gym_out){.sample = w->gym.sample});
+        const long chunk = 262144 / B > 0 ? 262144 / B : 1;
+        long done = 0;
+        do
+            for (long s = 0; s < chunk && (w->steps <= 0 || done < w->steps); s++, done++)
+                vecenv_gym_step(w->env, w->gym.sample, B, &w->gym);
+        while (w->steps > 0 ? done < w->steps : now() < deadline);
+    } else if (w->steps > 0) {
         vecenv_run_random(w->env, w->steps);
     } else {
         /* chunks of ~256k sowings: a few ms on any kernel, so the deadline is overshot by little */
@@ -81,6 +104,26 @@ static void *work(void *arg)
     return NULL;
 }
 
+static void gym_free(vecenv_gym_out *g)
+{
+    free(g->obs);
+    free(g->mask);
+    free(g->to_play);
+    free(g->rewards);
+    free(g->ended);
+    free(g->sample);
+}
+
+/* The rows a gym mode writes, as the Python VecEnv holds them; returns 0, or -1 out of memory. */
+static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, long batch, int obs)
+{
+    const size_t B = (size_t)batch, m = (size_t)r->pits;
+    *g = (vecenv_gym_out){.obs = obs ? malloc(B * (2 * m + 2) * sizeof(float)) : NULL, .mask = malloc(B * m),
+                          .to_play = malloc(B * sizeof(int32_t)), .rewards = malloc(2 * B * sizeof(float)),
+                          .ended = malloc(B), .sample = malloc(B)};
+    return (obs && !g->obs) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample ? -1 : 0;
+}
+
 int bench_env(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -88,12 +131,13 @@ int bench_env(int argc, char **argv)
         {"steps", required_argument, 0, 'n'},   {"batch", required_argument, 0, 'b'},
         {"rules", required_argument, 0, 'r'},   {"kernel", required_argument, 0, 'k'},
         {"seed", required_argument, 0, 'S'},    {"json", no_argument, 0, 'j'},
+        {"mode", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     long threads = 1, steps = 0, batch = 128, seed = 1;
     double seconds = 3.0;
     kalah_rules rules = kalah_rules_default();
     vecenv_kernel kernel = VECENV_AUTO;
-    int json = 0, c;
+    int json = 0, c, mode = MODE_PLAYOUT;
     const char *game_spec_arg = NULL; /* a game other than Kalah */
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -134,6 +178,14 @@ int bench_env(int argc, char **argv)
             if (!cli_long(CMD, "--seed", optarg, 0, INT64_MAX, &seed))
                 return 2;
             break;
+        case 'm':
+            for (mode = 0; mode < 3 && strcmp(optarg, mode_names[mode]); mode++)
+                ;
+            if (mode == 3) {
+                cli_error(CMD, "--mode '%s': expected playout, gym or gym-noobs", optarg);
+                return 2;
+            }
+            break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default: return cli_usage_error(CMD);
@@ -148,8 +200,8 @@ int bench_env(int argc, char **argv)
             cli_error(CMD, "--kernel %s: only Kalah has SIMD kernels", vecenv_kernel_name(kernel));
             return 2;
         }
-        if (steps) {
-            cli_error(CMD, "--steps: only for Kalah (use --seconds)");
+        if (steps || mode != MODE_PLAYOUT) {
+            cli_error(CMD, "%s: only for Kalah", steps ? "--steps (use --seconds)" : "--mode");
             return 2;
         }
         return bench_env_game(game_spec_arg, threads, seconds, seed, json);
@@ -172,10 +224,15 @@ int bench_env(int argc, char **argv)
     for (long t = 0; t < threads && !rc; t++) {
         char err[KALAH_ERRLEN];
         /* thread t's groups draw from seeds seed + t*2^32 + g: disjoint for any batch */
-        if (vecenv_create(&rules, (int)batch, kernel, 1, (uint64_t)seed + ((uint64_t)t << 32), &w[t].env, err)) {
+        if (vecenv_create(&rules, (int)batch, kernel, mode == MODE_PLAYOUT, (uint64_t)seed + ((uint64_t)t << 32),
+                          &w[t].env, err)) {
             cli_error(CMD, "%s", err);
             rc = 1;
+        } else if (mode != MODE_PLAYOUT && gym_alloc(&w[t].gym, &rules, batch, mode == MODE_GYM)) {
+            cli_error(CMD, "out of memory");
+            rc = 1;
         }
+        w[t].mode = mode;
         w[t].steps = steps;
         w[t].start = &sl;
     }
@@ -189,14 +246,14 @@ int bench_env(int argc, char **argv)
         }
     /* the clock starts once every thread has its boards */
     pthread_mutex_lock(&sl.mu);
-    const double t0 = now();
+    const double t0 = now(), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     sl.deadline = t0 + seconds;
     sl.state = rc ? -1 : 1;
     pthread_cond_broadcast(&sl.cv);
     pthread_mutex_unlock(&sl.mu);
     for (long t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
-    const double t1 = now();
+    const double t1 = now(), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 
     if (!rc) {
         vecenv_stats sum = {0};
@@ -226,17 +283,22 @@ int bench_env(int argc, char **argv)
             cJSON_AddNumberToObject(o, "north_win_rate", (double)sum.north_wins / g);
             cJSON_AddNumberToObject(o, "draw_rate", (double)sum.draws / g);
             cJSON_AddStringToObject(o, "rules", rbuf);
+            cJSON_AddStringToObject(o, "mode", mode_names[mode]);
+            cJSON_AddNumberToObject(o, "cpu_seconds", c1 - c0);
+            cJSON_AddNumberToObject(o, "sows_per_cpu_s", (double)sum.sows / (c1 - c0 > 0 ? c1 - c0 : secs));
             rc = cli_print_json(o);
         } else {
-            printf("rules=%s kernel=%s threads=%ld batch=%ld seconds=%.3f games=%.0f sows=%llu\n"
+            printf("rules=%s kernel=%s mode=%s threads=%ld batch=%ld seconds=%.3f games=%.0f sows=%llu\n"
                    "games/s=%.0f sows/s=%.0f sows/game=%.2f south_win=%.4f north_win=%.4f draw=%.4f\n",
-                   rbuf, kname, threads, batch, secs, games, (unsigned long long)sum.sows, games / secs,
-                   (double)sum.sows / secs, (double)sum.sows / g, (double)sum.south_wins / g,
+                   rbuf, kname, mode_names[mode], threads, batch, secs, games, (unsigned long long)sum.sows,
+                   games / secs, (double)sum.sows / secs, (double)sum.sows / g, (double)sum.south_wins / g,
                    (double)sum.north_wins / g, (double)sum.draws / g);
         }
     }
-    for (long t = 0; t < threads; t++)
+    for (long t = 0; t < threads; t++) {
         vecenv_free(w[t].env);
+        gym_free(&w[t].gym);
+    }
     free(w);
     free(tid);
     return rc;

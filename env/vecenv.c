@@ -12,13 +12,6 @@
 
 #include "env/vecenv_impl.h"
 
-struct vecenv {
-    kalah_rules rules;
-    vecenv_kernel kernel;
-    vecenv_kernel_fn fn;
-    vecenv_state st;
-};
-
 #define set_err(err, ...) errbuf_set(err, KALAH_ERRLEN, __VA_ARGS__)
 
 /* ---- kernels ---- */
@@ -208,11 +201,71 @@ static inline __attribute__((always_inline)) void scalar_lane(vecenv_state *st, 
         st->cell[(size_t)c * B + i] = R[c];
 }
 
+static inline int scalar_finished(const vecenv_state *st, size_t i, const int m)
+{
+    int seeds = 0;
+    for (int c = 0; c < m; c++)
+        seeds += st->cell[(size_t)c * (size_t)st->batch + i];
+    return !seeds;
+}
+
+/* A Gymnasium step (steps 1) or none (0) of every board, group by group (vecenv.h, vecenv_gym_step): the
+ * reference the SIMD kernels' GYM mode matches. */
+static inline __attribute__((always_inline)) void scalar_gym(vecenv_state *st, const uint8_t *moves, long steps,
+                                                              const int m)
+{
+    const size_t B = (size_t)st->batch;
+    for (size_t g = 0; g < B / 8; g++) {
+        uint8_t over[8] = {0}, pick[8] = {0};
+        int8_t winner[8] = {0};
+        for (size_t j = 0; j < 8; j++) {
+            const size_t i = g * 8 + j;
+            if (!steps || i >= st->active)
+                continue;
+            if (scalar_finished(st, i, m)) { /* next-step autoreset */
+                for (int c = 0; c < 2 * m + 2; c++)
+                    st->cell[(size_t)c * B + i] = (c == m || c == 2 * m + 1) ? 0 : (uint8_t)st->seeds;
+                st->side[i] = 0;
+                st->sows[i] = 0;
+                continue;
+            }
+            scalar_lane(st, i, -1, moves, NULL, m);
+            if (scalar_finished(st, i, m)) {
+                const int side = st->side[i];
+                const int mine = st->cell[(size_t)m * B + i], theirs = st->cell[(size_t)(2 * m + 1) * B + i];
+                const int south = side ? theirs : mine, north = side ? mine : theirs;
+                over[j] = 1;
+                winner[j] = (int8_t)((south > north) - (north > south));
+            }
+        }
+        if (st->gym->sample) {
+            const uint64_t a = xorshift64(st->rng[g]), b = xorshift64(a);
+            st->rng[g] = b;
+            for (size_t j = 0; j < 8; j++) {
+                const size_t i = g * 8 + j;
+                unsigned legal = 0;
+                for (int c = 0; c < m; c++)
+                    legal |= (unsigned)(i < st->active && st->cell[(size_t)c * B + i] != 0) << c;
+                const unsigned u = (unsigned)((j & 1 ? b : a) >> (16 * (j >> 1))) & 0xFFFF;
+                int k = (int)((u * (unsigned)__builtin_popcount(legal)) >> 16);
+                while (k--)
+                    legal &= legal - 1;
+                pick[j] = legal ? (uint8_t)__builtin_ctz(legal) : 0;
+            }
+        }
+        vecenv_gym_rows(st, g * 8, 8, over, winner, pick);
+    }
+}
+
 /* One function per board size, so that every loop bound above is a constant. */
 #define SCALAR_SIZE(M)                                                                                       \
     static void scalar_##M(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps)        \
     {                                                                                                        \
         const size_t groups = (size_t)st->batch / 8;                                                         \
+        if (st->gym) {                                                                                       \
+            scalar_gym(st, moves, steps, M);                                                                 \
+            return;                                                                                          \
+        }                                                                                                    \
         for (long s = 0; s < steps; s++)                                                                     \
             for (size_t g = 0; g < groups; g++) {                                                            \
                 uint64_t a = 0, b = 0;                                                                       \

@@ -140,4 +140,44 @@ void vecenv_run_random(vecenv *v, long steps);
 void vecenv_stats_get(const vecenv *v, vecenv_stats *out);
 void vecenv_stats_clear(vecenv *v);
 
+/* ---- Gymnasium steps (the Python VecEnv's engine) ----
+ *
+ * One fused pass per block of boards: restart, sow, and write every output row while the block is in
+ * L1, so that a step costs the sowing plus the bytes written. Gymnasium's NEXT_STEP autoreset: a board
+ * whose game ended stays finished (its terminal position visible) until the next step, which restarts it
+ * at the start position instead of moving it. Only for a vecenv created without auto_reset.
+ *
+ * Outputs: row-major, one row per board 0..B-1 (B = vecenv_batch, padding boards included); each pointer
+ * NULL (not wanted) or owned by the caller, overwritten by the call. Boards n..B-1 (padding) stand still
+ * and get ended 0, rewards 0, sample 0 and the rows of their position. */
+typedef struct {
+    float *obs;       /* B x d floats (d = 2m+2): kalah_encode of each board after the step ("kalah-mover-v1") */
+    uint8_t *mask;    /* B x m bytes: 1 where relative pit k of the board's mover is legal (all 0: finished) */
+    int32_t *to_play; /* B: the side to move after the step, 0 South, 1 North (an extra turn keeps it) */
+    float *rewards;   /* B x 2 (South, North): the final result (+1 win, -1 loss, 0 draw; kalah_winner) on
+                       * the step that ends a game, else 0 */
+    uint8_t *ended;   /* B: 1 where the game ended with this step */
+    uint8_t *sample;  /* B: a uniformly random legal move (relative pit) for the next step, 0 where none,
+                       * drawn with the stepper's pick rule from its random streams (header comment); the
+                       * streams advance once per call that asks for it */
+} vecenv_gym_out;
+
+/* Converts and checks actions for boards 0..n-1 (relative pits, any int64): moves[i] = actions[i] for
+ * every board. Unfinished boards must name a non-empty pit of their mover; finished boards (they restart
+ * at the next vecenv_gym_step) accept anything. moves has B bytes (entries n..B-1 are set to 0). Returns
+ * KALAH_OK, or KALAH_EILLEGAL with *bad = the first offending board (moves then undefined); KALAH_EINVAL
+ * when n is not in 1..B. SIMD on the AVX-512 kernel. */
+int vecenv_gym_moves(const vecenv *v, const int64_t *actions, int n, uint8_t *moves, int *bad);
+
+/* One Gymnasium step of boards 0..n-1: a finished board restarts (South to move, sowing counter 0); every
+ * other sows moves[i], which must be legal (vecenv_gym_moves checked them: this entry does not). Then
+ * writes *out; out->sample may be moves itself (each board's move is read before its sample is written),
+ * which makes a random playout loop. Statistics count the sowings and games ended (restarts are not sowings). Returns KALAH_OK,
+ * or KALAH_EINVAL (nothing done) when v auto-resets or n is not in 1..B. */
+int vecenv_gym_step(vecenv *v, const uint8_t *moves, int n, const vecenv_gym_out *out);
+
+/* The outputs of the boards as they are, without a step (ended 0, rewards 0; sample drawn when asked):
+ * for a reset, or to draw a sample alone. Same errors as vecenv_gym_step. */
+int vecenv_gym_observe(vecenv *v, int n, const vecenv_gym_out *out);
+
 #endif

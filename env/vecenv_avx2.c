@@ -84,6 +84,29 @@ VE_INL void sows_clear(uint16_t *p, K k)
                        _mm256_andnot_si256(widen_hi(k), _mm256_load_si256((const __m256i *)(p + 16))));
 }
 
+VE_INL K k_none(void) { return _mm256_setzero_si256(); }
+/* Lanes 0..n-1 (all when n >= 32). */
+VE_INL K k_first(size_t n)
+{
+    const V iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                                    23, 24, 25, 26, 27, 28, 29, 30, 31);
+    return _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(n < 32 ? n : 32)), iota);
+}
+
+/* Gymnasium rows: the portable emitter reads the planes the block just stored. */
+VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
+{
+    (void)R;
+    (void)side;
+    (void)M;
+    _Alignas(32) uint8_t o[32], p[32];
+    _Alignas(32) int8_t w[32];
+    _mm256_store_si256((__m256i *)o, over);
+    _mm256_store_si256((__m256i *)w, winner);
+    _mm256_store_si256((__m256i *)p, pick);
+    vecenv_gym_rows(st, off, W, o, w, p);
+}
+
 #define VECENV_TEMPLATE
 #include "env/vecenv_impl.h"
 

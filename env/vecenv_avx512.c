@@ -79,8 +79,179 @@ VE_INL void sows_clear(uint16_t *p, K k)
     _mm512_store_si512(p + 32, _mm512_maskz_mov_epi16(~(__mmask32)(k >> 32), _mm512_load_si512(p + 32)));
 }
 
+VE_INL K k_none(void) { return 0; }
+VE_INL K k_first(size_t n) { return n >= 64 ? ~(K)0 : ((K)1 << n) - 1; } /* lanes 0..n-1 */
+
+/* One SSE2-style transpose stage on every 128-bit lane: row i gets the low halves of rows 2i and 2i+1
+ * interleaved in units of the stage's width, row i+8 the high halves (as observe16 in vecenv.c). */
+#define VE_STAGE(r, t, U)                                                                                    \
+    for (int i = 0; i < 8; i++) {                                                                            \
+        t[i] = _mm512_unpacklo_##U(r[2 * i], r[2 * i + 1]);                                                  \
+        t[i + 8] = _mm512_unpackhi_##U(r[2 * i], r[2 * i + 1]);                                              \
+    }
+
+/* Mask rows of m bytes, 8 boards at a time: after the 8-plane transpose below, each 128-bit lane holds two
+ * boards' 8 bytes; packb[m] keeps the first m of each (pshufb, 0x80 = zero), packw[m] then joins the four
+ * lanes' 2m bytes (m words each) into the 8m contiguous bytes of 8 consecutive boards (vpermw). */
+#define VE_PB(m, i) ((i) < (m) ? (i) : (i) < 2 * (m) ? (i) - (m) + 8 : 0x80)
+#define VE_PB_ROW(m)                                                                                         \
+    {VE_PB(m, 0),  VE_PB(m, 1),  VE_PB(m, 2),  VE_PB(m, 3),  VE_PB(m, 4),  VE_PB(m, 5),  VE_PB(m, 6),  VE_PB(m, 7), \
+     VE_PB(m, 8),  VE_PB(m, 9),  VE_PB(m, 10), VE_PB(m, 11), VE_PB(m, 12), VE_PB(m, 13), VE_PB(m, 14), VE_PB(m, 15)}
+#define VE_PW(m, w) ((w) < 4 * (m) ? (w) / (m) * 8 + (w) % (m) : 0)
+#define VE_PW8(m, b)                                                                                         \
+    VE_PW(m, b), VE_PW(m, b + 1), VE_PW(m, b + 2), VE_PW(m, b + 3), VE_PW(m, b + 4), VE_PW(m, b + 5),            \
+        VE_PW(m, b + 6), VE_PW(m, b + 7)
+#define VE_PW_ROW(m) {VE_PW8(m, 0), VE_PW8(m, 8), VE_PW8(m, 16), VE_PW8(m, 24)}
+static const uint8_t packb[KALAH_MAX_PITS + 1][16] = {{0},          VE_PB_ROW(1), VE_PB_ROW(2), VE_PB_ROW(3),
+                                                      VE_PB_ROW(4), VE_PB_ROW(5), VE_PB_ROW(6), VE_PB_ROW(7)};
+static const uint16_t packw[KALAH_MAX_PITS + 1][32] = {{0},          VE_PW_ROW(1), VE_PW_ROW(2), VE_PW_ROW(3),
+                                                       VE_PW_ROW(4), VE_PW_ROW(5), VE_PW_ROW(6), VE_PW_ROW(7)};
+
+/* The mask rows of boards off..off+63: the m pit planes as 0/1 bytes, permuted by board pairs so that lane
+ * L holds pairs {4k + L} (vpermw), then transposed in three stages, which leaves boards 8 rev3[k] .. +7 in
+ * row k, lane L holding boards 8 rev3[k] + 2L and + 1 (checked by enumeration); then packed and stored, one
+ * masked store per 8 boards. */
+VE_INL void ve_emit_mask(uint8_t *out, const V *R, const int M)
+{
+    static const int rev3[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+    const V one = _mm512_set1_epi8(1);
+    /* word w of the permuted plane is pair 4 (w % 8) + w / 8, two words per dword */
+    const V pairs = _mm512_setr_epi32(0x00040000, 0x000C0008, 0x00140010, 0x001C0018, 0x00050001, 0x000D0009,
+                                      0x00150011, 0x001D0019, 0x00060002, 0x000E000A, 0x00160012, 0x001E001A,
+                                      0x00070003, 0x000F000B, 0x00170013, 0x001F001B);
+    V r[8], t[8];
+#pragma GCC unroll 8
+    for (int c = 0; c < 8; c++)
+        r[c] = c < M ? _mm512_permutexvar_epi16(pairs, _mm512_min_epu8(R[c], one)) : _mm512_setzero_si512();
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        t[i] = _mm512_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
+        t[i + 4] = _mm512_unpackhi_epi8(r[2 * i], r[2 * i + 1]);
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        r[i] = _mm512_unpacklo_epi16(t[2 * i], t[2 * i + 1]);
+        r[i + 4] = _mm512_unpackhi_epi16(t[2 * i], t[2 * i + 1]);
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        t[i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+        t[i + 4] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+    }
+    const V pb = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)packb[M]));
+    const V pw = _mm512_loadu_si512(packw[M]);
+    const __mmask64 bytes = M == 8 ? ~(__mmask64)0 : ((__mmask64)1 << (8 * M)) - 1;
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++)
+        _mm512_mask_storeu_epi8(out + (size_t)(8 * rev3[k] * M), bytes,
+                                _mm512_permutexvar_epi16(pw, _mm512_shuffle_epi8(t[k], pb)));
+}
+
+/* The Gymnasium rows of boards off..off+63 straight from the block's registers (vecenv_gym_rows gives the
+ * same bytes from memory). Observations and masks: the d <= 16 planes, in kalah_encode order, go through a
+ * 16 x 16 byte transpose per 128-bit lane, which leaves board 16L + rev[k] in lane L of row k; each board's
+ * 16 counts then become its row with one zero-extension, one exact int -> float conversion, the same float
+ * multiply as kalah_encode, and one masked store. */
+VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
+{
+    static const int rev[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+    const vecenv_gym_out *g = st->gym;
+    const int d = 2 * M + 2;
+    if (g->mask)
+        ve_emit_mask(g->mask + off * (size_t)M, R, M);
+    if (g->obs) {
+        V r[16], t[16];
+#pragma GCC unroll 16
+        for (int j = 0; j < 16; j++)
+            r[j] = j >= d ? _mm512_setzero_si512() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
+        VE_STAGE(r, t, epi8)
+        VE_STAGE(t, r, epi16)
+        VE_STAGE(r, t, epi32)
+        VE_STAGE(t, r, epi64)
+        _Alignas(64) uint8_t tile[16][64];
+#pragma GCC unroll 16
+        for (int k = 0; k < 16; k++)
+            _mm512_store_si512(tile[k], r[k]);
+        {
+            const __m512 sc = _mm512_set1_ps(1.0f / (float)st->seeds);
+            const __mmask16 row = (__mmask16)((1u << d) - 1);
+            float *out = g->obs + off * (size_t)d;
+#pragma GCC unroll 16
+            for (int k = 0; k < 16; k++)
+#pragma GCC unroll 4
+                for (int L = 0; L < 4; L++) { /* board 16L + rev[k]: every address a constant offset */
+                    const __m128i x = _mm_load_si128((const __m128i *)(tile[k] + 16 * L));
+                    _mm512_mask_storeu_ps(out + (size_t)(16 * L + rev[k]) * (size_t)d, row,
+                                          _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(x)), sc));
+                }
+        }
+    }
+    if (g->to_play) {
+        _mm512_storeu_si512(g->to_play + off, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(side)));
+        _mm512_storeu_si512(g->to_play + off + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 1)));
+        _mm512_storeu_si512(g->to_play + off + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 2)));
+        _mm512_storeu_si512(g->to_play + off + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 3)));
+    }
+    if (g->rewards) { /* (South, North) float pairs as 64-bit words: +1,-1 / -1,+1 / 0,0 */
+        const K south = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(1));
+        const K north = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(-1));
+        const V sw = _mm512_set1_epi64((long long)0xBF8000003F800000ull);
+        const V nw = _mm512_set1_epi64((long long)0x3F800000BF800000ull);
+#pragma GCC unroll 8
+        for (int q = 0; q < 8; q++) {
+            const V x = _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64((__mmask8)(south >> (8 * q)), sw),
+                                              (__mmask8)(north >> (8 * q)), nw);
+            _mm512_storeu_si512(g->rewards + 2 * (off + 8 * (size_t)q), x);
+        }
+    }
+    if (g->ended)
+        _mm512_storeu_si512(g->ended + off, over);
+    if (g->sample)
+        _mm512_storeu_si512(g->sample + off, pick);
+}
+#undef VE_STAGE
+
 #define VECENV_TEMPLATE
 #include "env/vecenv_impl.h"
+
+/* vecenv_gym_moves on 64 boards at a time: int64 actions saturate to bytes (negative ones become 255),
+ * the legal bit of each is looked up with pshufb (indices 8..15 give 0), and a lane fails when its board
+ * has legal pits but not that one. */
+int vecenv_gym_moves_avx512(const vecenv_state *st, const int64_t *actions, size_t n, uint8_t *moves, int *bad)
+{
+    const size_t B = (size_t)st->batch;
+    const V bits = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, (char)128, 0, 0, 0, 0, 0, 0, 0, 0));
+    const V eight = _mm512_set1_epi8(8);
+    for (size_t off = 0; off < B; off += 64) {
+        const size_t left = n > off ? n - off : 0;
+        if (!left) {
+            _mm512_storeu_si512(moves + off, _mm512_setzero_si512());
+            continue;
+        }
+        const K act = k_first(left);
+        V legal = _mm512_setzero_si512();
+        for (int c = 0; c < st->m; c++)
+            legal = _mm512_mask_mov_epi8(legal, k_nz(_mm512_load_si512(st->cell + (size_t)c * B + off)),
+                                         _mm512_or_si512(legal, _mm512_set1_epi8((char)(1 << c))));
+        __m128i q[8];
+#pragma GCC unroll 8
+        for (int t = 0; t < 8; t++)
+            q[t] = _mm512_cvtusepi64_epi8(_mm512_maskz_loadu_epi64((__mmask8)(act >> (8 * t)), actions + off + 8 * t));
+        const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi64(q[0], q[1])),
+                                                   _mm_unpacklo_epi64(q[2], q[3]), 1);
+        const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi64(q[4], q[5])),
+                                                   _mm_unpacklo_epi64(q[6], q[7]), 1);
+        const V mv = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+        const V bit = _mm512_shuffle_epi8(bits, _mm512_min_epu8(mv, eight));
+        const K fail = act & k_nz(legal) & ~_mm512_test_epi8_mask(legal, bit);
+        if (fail) {
+            *bad = (int)(off + (size_t)__builtin_ctzll(fail));
+            return KALAH_EILLEGAL;
+        }
+        _mm512_storeu_si512(moves + off, _mm512_maskz_mov_epi8(act, mv));
+    }
+    return KALAH_OK;
+}
 
 void vecenv_kernel_avx512(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps)
 {

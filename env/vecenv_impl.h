@@ -28,6 +28,9 @@ typedef struct {
     uint16_t *sows;    /* B: sowings since the start */
     uint64_t *rng;     /* B/8 xorshift64 states */
     uint64_t n_sows, n_games, n_south, n_north; /* statistics */
+    /* Set for one kernel call by vecenv_gym_step / vecenv_gym_observe (vecenv_gym.c), else NULL: */
+    const vecenv_gym_out *gym;
+    size_t active;     /* boards 0..active-1 take part in a Gymnasium step */
 } vecenv_state;
 
 /* A kernel: `steps` steps of every board. moves == NULL: random moves (steps >= 0, out may be given only
@@ -38,7 +41,23 @@ void vecenv_kernel_scalar(vecenv_state *st, const uint8_t *moves, const vecenv_o
 #ifdef VECENV_X86
 void vecenv_kernel_avx2(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps);
 void vecenv_kernel_avx512(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps);
+struct vecenv {
+    kalah_rules rules;
+    vecenv_kernel kernel;
+    vecenv_kernel_fn fn;
+    vecenv_state st;
+};
+
+/* vecenv_gym_moves for the AVX-512 kernel (vecenv_avx512.c). */
+int vecenv_gym_moves_avx512(const vecenv_state *st, const int64_t *actions, size_t n, uint8_t *moves, int *bad);
 #endif
+
+/* The Gymnasium outputs of boards off..off+w-1 (w a multiple of 8) from their planes in memory, after a
+ * step (or none): over[j] != 0 where board off+j's game ended in this step, winner[j] its result (+1 South,
+ * -1 North, 0 draw; read only where over), pick[j] its sample move (read only when st->gym->sample).
+ * The portable emitter of the scalar and AVX2 kernels (vecenv_gym.c); vecenv_avx512.c has its own. */
+void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t *over, const int8_t *winner,
+                     const uint8_t *pick);
 
 #endif /* SOWZERO_VECENV_IMPL_H */
 
@@ -68,7 +87,7 @@ static const uint8_t ve_lt_hi[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 7, 15, 31,
 
 static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, size_t off, const uint8_t *moves,
                                                             const vecenv_out *out, long steps, const int M,
-                                                            const int RANDOM)
+                                                            const int RANDOM, const int GYM)
 {
     const size_t B = (size_t)st->batch;
     const int L = 2 * M + 1, NC = 2 * M + 2;
@@ -84,8 +103,11 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     for (int c = 0; c < NC; c++)
         R[c] = v_ld(cell + (size_t)c * B);
     V side = v_ld(st->side + off);
-    V rs = RANDOM ? v_ld(st->rng + off / 8) : zero;
+    V rs = RANDOM || GYM ? v_ld(st->rng + off / 8) : zero;
     uint64_t n_sows = 0, n_games = 0, n_south = 0, n_north = 0;
+    /* Gymnasium steps: lanes past st->active stand still; the last step's ends and results for ve_emit */
+    const K act = GYM ? k_first(st->active > off ? st->active - off : 0) : k_none();
+    K g_over = k_none(), g_sw = k_none(), g_nw = k_none();
 
     for (long s = 0; s < steps; s++) {
         /* 1. the move: one-hot masks chosen[c] over the mover's pits */
@@ -93,10 +115,13 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         V cnt = zero;
 #pragma GCC unroll 8
         for (int c = 0; c < M; c++) {
-            legal[c] = k_nz(R[c]);
+            legal[c] = GYM ? k_and(k_nz(R[c]), act) : k_nz(R[c]);
             cnt = v_inc(cnt, legal[c]);
         }
         const K live = k_nz(cnt); /* unfinished boards: a finished one has swept (empty) pits */
+        /* next-step autoreset: a finished board taking part restarts in step 9 instead of moving (a
+         * Gymnasium step never auto-resets: vecenv_gym_step refuses such a vecenv) */
+        const K fin = GYM ? k_andn(live, act) : k_none();
         if (RANDOM) {
             V a = v_xs(rs), b = v_xs(a);
             rs = b;
@@ -153,6 +178,8 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
                 K kc = k_and(k_eq(last, v_set1(c)), k_eq(R[c], one));
                 if (capture == KALAH_CAPTURE_OPPOSITE)
                     kc = k_and(kc, k_nz(R[o]));
+                if (GYM) /* a board standing still may hold 1 seed in pit c (padding boards) */
+                    kc = k_and(kc, live);
                 cap = v_sel(kc, cap, v_add(R[o], one));
                 R[o] = v_clr(R[o], kc);
                 R[c] = v_clr(R[c], kc);
@@ -181,6 +208,11 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         n_games += (uint64_t)k_count(over);
         n_south += (uint64_t)k_count(k_and(over, sw));
         n_north += (uint64_t)k_count(k_and(over, nw));
+        if (GYM) {
+            g_over = over;
+            g_sw = k_and(over, sw);
+            g_nw = k_and(over, nw);
+        }
 
         if (out || !auto_reset) {
             const V ms = v_sel(over, R[M], fown), os = v_sel(over, R[2 * M + 1], fopp);
@@ -218,13 +250,15 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         }
         side = v_xor(side, v_sel(flip, zero, one));
 
-        /* 9. auto-reset: the start position is the same in either orientation */
-        if (auto_reset) {
+        /* 9. auto-reset (the games that ended now) or, in a Gymnasium step, the next-step restart (those
+         * that had ended before): the start position is the same in either orientation */
+        if (auto_reset || GYM) {
+            const K restart = GYM ? fin : over;
 #pragma GCC unroll 16
             for (int c = 0; c < NC; c++)
-                R[c] = v_sel(over, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
-            side = v_clr(side, over);
-            sows_clear(sows, over);
+                R[c] = v_sel(restart, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
+            side = v_clr(side, restart);
+            sows_clear(sows, restart);
         }
     }
 
@@ -232,7 +266,30 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     for (int c = 0; c < NC; c++)
         v_st(cell + (size_t)c * B, R[c]);
     v_st(st->side + off, side);
-    if (RANDOM)
+    if (GYM) {
+        /* the sample move: the stepper's random pick (vecenv.h) among the legal pits after the step */
+        V pick = zero;
+        if (st->gym->sample) {
+            V cnt = zero;
+            K lg[KALAH_MAX_PITS];
+#pragma GCC unroll 8
+            for (int c = 0; c < M; c++) {
+                lg[c] = k_and(k_nz(R[c]), act);
+                cnt = v_inc(cnt, lg[c]);
+            }
+            const V a = v_xs(rs), b = v_xs(a);
+            rs = b;
+            V j = v_pick(a, b, cnt);
+#pragma GCC unroll 8
+            for (int c = 0; c < M; c++) {
+                pick = v_sel(k_and(lg[c], k_z(j)), pick, v_set1(c));
+                j = v_dec(j, lg[c]);
+            }
+        }
+        const V winner = v_sub(v_sel(g_sw, zero, one), v_sel(g_nw, zero, one));
+        ve_emit(st, off, R, side, v_sel(g_over, zero, one), winner, pick, M);
+    }
+    if (RANDOM || GYM)
         v_st(st->rng + off / 8, rs);
     st->n_sows += n_sows;
     st->n_games += n_games;
@@ -245,12 +302,17 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     static void ve_random_##M(vecenv_state *st, const vecenv_out *out, long steps)                           \
     {                                                                                                        \
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
-            ve_block(st, off, NULL, out, steps, M, 1);                                                       \
+            ve_block(st, off, NULL, out, steps, M, 1, 0);                                                       \
     }                                                                                                        \
     static void ve_moves_##M(vecenv_state *st, const uint8_t *moves, const vecenv_out *out)                  \
     {                                                                                                        \
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
-            ve_block(st, off, moves, out, 1, M, 0);                                                          \
+            ve_block(st, off, moves, out, 1, M, 0, 0);                                                       \
+    }                                                                                                        \
+    static void ve_gym_##M(vecenv_state *st, const uint8_t *moves, long steps)                               \
+    {                                                                                                        \
+        for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
+            ve_block(st, off, moves, NULL, steps, M, 0, 1);                                                  \
     }
 VE_SIZE(1)
 VE_SIZE(2)
@@ -265,7 +327,9 @@ static void ve_dispatch(vecenv_state *st, const uint8_t *moves, const vecenv_out
 {
 #define VE_CASE(M)                                                                                           \
     case M:                                                                                                  \
-        if (moves)                                                                                           \
+        if (st->gym)                                                                                         \
+            ve_gym_##M(st, moves, steps);                                                                    \
+        else if (moves)                                                                                      \
             ve_moves_##M(st, moves, out);                                                                    \
         else                                                                                                 \
             ve_random_##M(st, out, steps);                                                                   \

@@ -2,21 +2,38 @@
 
     PYTHONPATH=build/python python3 -m sowzero.bench --sowzero build/sowzero [--envs 4096] [--json]
 
-One thread, num_envs boards. Three measurements, alternated round by round (default 3 rounds), each
+One thread, num_envs boards. The measurements, alternated round by round (default 3 rounds), each
 reported as the median over the rounds:
-  c        `sowzero bench env --threads 1 --batch ENVS`: the C stepper's random playouts
-           (vecenv_run_random: moves drawn inside the SIMD kernel, no observations, no Python)
-  sampler  VecEnv.step(env.sample_actions()): actions from the env's own C sampler
-  table    VecEnv.step(table[packbits(mask), rng.integers(0, 420)]): drawn in numpy through a table of
-           the r-th legal pit (r mod count) per legal set; 420 = lcm(1..7), so every pit is exactly
-           equally likely
-  numpy    VecEnv.step(argmax(rng.random(mask.shape) + mask)): drawn in numpy, the plain way
-Each Python step writes every observation (float32), action mask, reward, termination and to_play, as
-the Gymnasium API asks; the C bench writes none of these. sows/s counts sowings (a step that resets an
-env after its game ended sows nothing there), the unit of `sowzero bench env`. ratio = Python sows/s
-divided by the C stepper's. sample_us is the time of sample_actions alone, per call.
+  c              `sowzero bench env --threads 1 --batch ENVS`: the C stepper's random playouts
+                 (vecenv_run_random: moves drawn inside the SIMD kernel, each block of 64 boards kept in
+                 registers for 64 steps, nothing written: no observations, no Python) -- the anchor
+  c_gym          `bench env --mode gym`: vecenv_gym_step from C, the Python step's engine without Python
+                 (every output row written, the next random moves drawn in the same pass)
+  c_gym_noobs    `bench env --mode gym-noobs`: the same without observations
+  sampler        VecEnv.step(env.sample_actions()): the full Gymnasium step, actions from the env's own
+                 C sampler
+  sampler_noobs  the same on VecEnv(observations=False): no observation rows (obs is None)
+  table          VecEnv.step(table[packbits(mask), rng.integers(0, 420)]): drawn in numpy through a table
+                 of the r-th legal pit (r mod count) per legal set; 420 = lcm(1..7), so every pit is
+                 exactly equally likely
+  numpy          VecEnv.step(argmax(rng.random(mask.shape) + mask)): drawn in numpy, the plain way
+Each Python step writes every observation (float32; not with observations=False), action mask, reward,
+termination and to_play, as the Gymnasium API asks. sows/s counts sowings (a step that resets an env
+after its game ended sows nothing there), the unit of `sowzero bench env`. ratio = sows/s divided by the
+C stepper's (c) of the same round. sample_us is the time of sample_actions alone, per call. The rates
+are given twice: by the wall clock (sows_per_s, ratio) and by the process's CPU time (sows_per_cpu_s,
+cpu_ratio, `bench env`'s cpu_seconds): on a shared machine the other processes' load moves the wall-clock
+rates much more than the CPU-time ones.
+
+The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play, rewards,
+terminations, and sample_actions' int64 actions): bytes_per_step. store_GBps is this core's rate of
+filling a buffer of that size in place (libc's memset through ctypes, CPU time, median of the rounds;
+numpy's own fill is several times slower), so store_us = bytes / rate
+is the least time a step can take even if the sowing cost nothing, and bound = the C stepper's CPU time
+per step / store_us is the highest ratio any implementation of the full step could reach here.
 """
 import argparse
+import ctypes
 import json
 import os
 import statistics
@@ -29,9 +46,9 @@ import numpy as np
 from . import VecEnv
 
 
-def c_bench(binary, envs, seconds, rules):
+def c_bench(binary, envs, seconds, rules, mode="playout"):
     out = subprocess.run([binary, "bench", "env", "--threads", "1", "--batch", str(envs), "--seconds",
-                          str(seconds), "--rules", rules, "--json"], capture_output=True, text=True)
+                          str(seconds), "--rules", rules, "--mode", mode, "--json"], capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError("sowzero bench env failed: " + out.stderr.strip())
     return json.loads(out.stdout)
@@ -50,12 +67,12 @@ def pit_table(moves):
 
 
 def py_bench(envs, seconds, rules, how, seed):
-    env = VecEnv(rules=rules, num_envs=envs, seed=seed)
+    env = VecEnv(rules=rules, num_envs=envs, seed=seed, observations=how != "sampler_noobs")
     obs, info = env.reset()
     rng = np.random.default_rng(seed)
     mask = info["action_mask"]
     table = pit_table(env.num_actions)
-    if how == "sampler":
+    if how in ("sampler", "sampler_noobs"):
         draw = env.sample_actions
     elif how == "table":
         def draw():
@@ -66,7 +83,7 @@ def py_bench(envs, seconds, rules, how, seed):
     for _ in range(20):  # warm-up: first touch of the buffers
         env.step(draw())
     before = env.stats()["sows"]
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     deadline = t0 + seconds
     while True:
         for _ in range(50):
@@ -74,14 +91,27 @@ def py_bench(envs, seconds, rules, how, seed):
         steps += 50
         if time.perf_counter() >= deadline:
             break
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     sows = env.stats()["sows"] - before
     t1 = time.perf_counter()
     for _ in range(200):
         env.sample_actions()
     sample_us = (time.perf_counter() - t1) / 200 * 1e6
     return {"steps_per_s": steps / dt, "sows_per_s": sows / dt, "us_per_step": dt / steps * 1e6,
+            "sows_per_cpu_s": sows / cpu, "cpu_us_per_step": cpu / steps * 1e6,
             "sample_us": sample_us, "kernel": env.kernel}
+
+
+def store_rate(nbytes, seconds):
+    """Bytes per second of memset over an nbytes buffer in place, over about `seconds`."""
+    buf = np.zeros(nbytes, dtype=np.uint8)
+    addr = buf.ctypes.data
+    passes, t0 = 0, time.process_time()
+    while time.process_time() - t0 < seconds:
+        for _ in range(100):
+            ctypes.memset(addr, passes & 255, nbytes)
+        passes += 100
+    return nbytes * passes / (time.process_time() - t0)
 
 
 def main(argv=None):
@@ -101,31 +131,63 @@ def main(argv=None):
         ap.error("--rounds must be >= 1 and --seconds > 0")
     if not os.path.exists(args.sowzero):
         ap.error("--sowzero %s: no such file (build the project first)" % args.sowzero)
-    kinds = ("sampler", "table", "numpy")
-    runs = {"c": [], "sampler": [], "table": [], "numpy": []}
+    kinds = ("sampler", "sampler_noobs", "table", "numpy")
+    c_modes = {"c_gym": "gym", "c_gym_noobs": "gym-noobs"}
+    runs = {k: [] for k in ("c",) + tuple(c_modes) + kinds}
+    probe = VecEnv(rules=args.rules, num_envs=args.envs)
+    bytes_per_step = args.envs * (probe.obs_dim * 4 + probe.num_actions + 4 + probe.num_players * 4 + 1 + 8)
+    rates = []
     for _ in range(args.rounds):
         runs["c"].append(c_bench(args.sowzero, args.envs, args.seconds, args.rules))
+        for key, mode in c_modes.items():
+            runs[key].append(c_bench(args.sowzero, args.envs, args.seconds, args.rules, mode))
         for how in kinds:
             runs[how].append(py_bench(args.envs, args.seconds, args.rules, how, args.seed))
+        rates.append(store_rate(bytes_per_step, min(args.seconds, 1.0)))
+        for key in tuple(c_modes) + kinds:  # each against the anchor of its own round
+            runs[key][-1]["ratio"] = runs[key][-1]["sows_per_s"] / runs["c"][-1]["sows_per_s"]
+            runs[key][-1]["cpu_ratio"] = runs[key][-1]["sows_per_cpu_s"] / runs["c"][-1]["sows_per_cpu_s"]
     med = lambda rows, key: statistics.median(r[key] for r in rows)  # noqa: E731
-    c_sows = med(runs["c"], "sows_per_s")
+    c_sows, c_cpu = med(runs["c"], "sows_per_s"), med(runs["c"], "sows_per_cpu_s")
     result = {"envs": args.envs, "rounds": args.rounds, "seconds": args.seconds, "rules": runs["c"][0]["rules"],
-              "kernel": runs["c"][0]["kernel"], "c_sows_per_s": c_sows}
+              "kernel": runs["c"][0]["kernel"], "c_sows_per_s": c_sows, "c_sows_per_cpu_s": c_cpu}
+    # the anchor's time per step: its boards sow every step (finished games restart within the step)
+    c_us = args.envs / c_cpu * 1e6
+    store_us = bytes_per_step / statistics.median(rates) * 1e6
+    result["store"] = {"bytes_per_step": bytes_per_step, "store_GBps": statistics.median(rates) / 1e9,
+                       "store_us": store_us, "c_us_per_step": c_us, "bound": c_us / store_us}
+    for key in c_modes:
+        result[key] = {"sows_per_s": med(runs[key], "sows_per_s"), "ratio": med(runs[key], "ratio"),
+                       "sows_per_cpu_s": med(runs[key], "sows_per_cpu_s"), "cpu_ratio": med(runs[key], "cpu_ratio"),
+                       # a step sows on every board but those restarting: sows_per_game of each
+                       # sows_per_game + 1 steps
+                       "us_per_step": args.envs * med(runs[key], "sows_per_game") /
+                       (med(runs[key], "sows_per_game") + 1) / med(runs[key], "sows_per_s") * 1e6}
     for key in kinds:
-        result[key] = {k: med(runs[key], k) for k in ("steps_per_s", "sows_per_s", "us_per_step", "sample_us")}
-        result[key]["ratio"] = result[key]["sows_per_s"] / c_sows
+        result[key] = {k: med(runs[key], k) for k in ("steps_per_s", "sows_per_s", "us_per_step", "sample_us", "ratio",
+                                                      "sows_per_cpu_s", "cpu_us_per_step", "cpu_ratio")}
     if args.json:
         print(json.dumps(result))
         return 0
     print("rules %s, %d envs, one thread, kernel %s, medians of %d alternated rounds of %.1f s"
           % (result["rules"], args.envs, result["kernel"], args.rounds, args.seconds))
-    print("  %-34s %14.0f sows/s" % ("sowzero bench env (C stepper)", c_sows))
-    for key, label in (("sampler", "VecEnv.step + sample_actions"), ("table", "VecEnv.step + numpy table"),
+    print("  %-34s %14.0f sows/s  (%.0f per CPU second)" % ("sowzero bench env (C stepper)", c_sows, c_cpu))
+    for key, label in (("c_gym", "bench env --mode gym (C)"), ("c_gym_noobs", "bench env --mode gym-noobs (C)")):
+        r = result[key]
+        print("  %-34s %14.0f sows/s  %18.1f us/step  ratio %.3f  CPU-time ratio %.3f"
+              % (label, r["sows_per_s"], r["us_per_step"], r["ratio"], r["cpu_ratio"]))
+    for key, label in (("sampler", "VecEnv.step + sample_actions"),
+                       ("sampler_noobs", "  the same, observations=False"), ("table", "VecEnv.step + numpy table"),
                        ("numpy", "VecEnv.step + numpy argmax")):
         r = result[key]
-        print("  %-34s %14.0f sows/s  %10.0f steps/s  %7.1f us/step  ratio %.3f"
-              % (label, r["sows_per_s"], r["steps_per_s"], r["us_per_step"], r["ratio"]))
+        print("  %-34s %14.0f sows/s  %10.0f steps/s  %7.1f us/step  ratio %.3f  CPU: %.1f us/step, ratio %.3f"
+              % (label, r["sows_per_s"], r["steps_per_s"], r["us_per_step"], r["ratio"], r["cpu_us_per_step"],
+                 r["cpu_ratio"]))
     print("  sample_actions alone: %.1f us per call" % result["sampler"]["sample_us"])
+    st = result["store"]
+    print("  store bound: %d bytes per step at %.1f GB/s = %.1f us vs the C stepper's %.1f CPU us per step: "
+          "ratio <= %.2f"
+          % (st["bytes_per_step"], st["store_GBps"], st["store_us"], st["c_us_per_step"], st["bound"]))
     return 0
 
 

@@ -1,14 +1,16 @@
 /* szpy_vecenv.c — sowzero.VecEnv (szpy_vecenv.h).
  *
  * Two engines behind one type. Kalah runs on the SIMD batch stepper (env/vecenv.h): the boards live in
- * its byte planes, a step is one vecenv_step over all boards, observations and legal masks come out of
- * vecenv_observe / vecenv_legal in one pass each. The batch is rounded up to VECENV_LANES; the padding
- * boards hold a finished position, which the stepper skips. Every other game of the registry keeps an
- * array of positions and steps them one by one through the game interface (env/game.h).
+ * its byte planes, and a step is one vecenv_gym_moves pass (convert and check the actions) and one
+ * vecenv_gym_step pass, which restarts the boards whose game ended at the previous step (Gymnasium's
+ * NEXT_STEP rule), sows, and writes every output row block by block. The batch is rounded up to
+ * VECENV_LANES; the padding boards stand still. Every array is allocated for the whole batch and handed
+ * out as a view of its first num_envs rows. Every other game of the registry keeps an array of positions
+ * and steps them one by one through the game interface (env/game.h).
  *
- * The stepper is created without its own auto-reset: Gymnasium's NEXT_STEP rule needs the terminal
- * position to stay visible for one step, so a board whose game ended is reset here at the start of the
- * following step (vecenv_set with the start position), after the stepper has skipped it.
+ * sample_actions on Kalah: the draw is the stepper's pick rule on its own random streams. Once the
+ * sampler is in use (it was called since the previous step), each step draws the next sample in the same
+ * pass (vecenv_gym_out.sample), so the call only widens it to int64; the draw is the same either way.
  */
 #include "python/src/szpy_vecenv.h"
 
@@ -23,20 +25,26 @@ typedef struct {
     szpy_rules rules;
     int n, players, moves, dim;
     int busy;           /* a step runs without the GIL: a second thread must not enter meanwhile */
-    uint64_t rng;       /* sample_actions' stream */
+    uint64_t rng;       /* sample_actions' stream (other games) */
     uint64_t sows, games;
     /* Kalah fast path (ve != NULL) */
     vecenv *ve;
     int batch;          /* boards in ve, n rounded up to VECENV_LANES */
-    uint8_t *mv, *ended, *extra; /* batch bytes each */
+    uint8_t *mv;        /* batch bytes: the checked moves */
+    uint8_t *sample;    /* batch bytes: the drawn sample (vecenv_gym_out.sample) */
+    int fresh;          /* sample holds the draw for the boards as they are */
+    int sampling;       /* sample_actions was called since the last step or reset */
+    int actions_valid;  /* the actions array holds sample_actions' draw for the boards as they are: a step
+                         * given that very array sows sample without checking it again */
     uint8_t *legal;     /* batch bytes: each env's legal-move bits (both engines) */
     /* every other game */
     game_pos *pos;      /* n positions */
-    uint8_t *pending;   /* n: the game ended at the previous step; this step resets it */
-    /* the arrays handed out (owned here, read-only for Python, overwritten by every reset and step) */
-    PyArrayObject *obs_all; /* batch (or n) x dim float32: vecenv_observe writes every board */
-    PyObject *obs;          /* its first n rows */
+    uint8_t *pending;   /* n: the game ended at the previous step; this step resets it (other games) */
+    /* the arrays (owned here, read-only for Python, overwritten by every reset and step): batch rows each,
+     * handed out as views of their first n rows */
+    PyArrayObject *obs_all; /* batch x dim float32; NULL with observations=False */
     PyArrayObject *mask, *to_play, *rewards, *term, *trunc, *actions;
+    PyObject *obs_v, *mask_v, *to_play_v, *rewards_v, *term_v; /* the views (obs_v: None without obs) */
 } szpy_vecenv;
 
 static uint64_t splitmix64(uint64_t *s)
@@ -75,8 +83,7 @@ static PyArrayObject *new_array(int nd, npy_intp *dims, int type)
 }
 
 /* Lookup tables over a legal-move bit set (at most 7 pits, KALAH_MAX_PITS = BASICO_MAX_PITS = 7):
- * its mask row as bytes, its size, and its k-th member. Filled once by szpy_vecenv_register. */
-static uint64_t mask_row[128];
+ * its size and its k-th member. Filled once by szpy_vecenv_register. */
 static uint8_t bit_count[128], kth_bit[128][8];
 
 static void fill_tables(void)
@@ -84,12 +91,33 @@ static void fill_tables(void)
     for (unsigned l = 0; l < 128; l++) {
         int n = 0;
         for (int k = 0; k < 7; k++)
-            if (l >> k & 1) {
-                mask_row[l] |= (uint64_t)1 << (8 * k); /* byte k of the row (little-endian memcpy below) */
+            if (l >> k & 1)
                 kth_bit[l][n++] = (uint8_t)k;
-            }
         bit_count[l] = (uint8_t)n;
     }
+}
+
+static void free_capsule(PyObject *c) { free(PyCapsule_GetPointer(c, NULL)); }
+
+/* A zeroed read-only array over memory of its own whose base is a capsule: numpy cannot make it writeable
+ * again (a capsule gives no writable buffer), so what sample_actions wrote there stays as written. */
+static PyArrayObject *sealed_array(npy_intp n, int type, size_t item)
+{
+    void *mem = calloc((size_t)n > 0 ? (size_t)n : 1, item);
+    PyObject *cap = mem ? PyCapsule_New(mem, NULL, free_capsule) : NULL;
+    if (!cap) {
+        free(mem);
+        return mem ? NULL : (PyArrayObject *)PyErr_NoMemory();
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNewFromData(1, &n, type, mem);
+    if (!a || PyArray_SetBaseObject(a, cap) < 0) { /* SetBaseObject steals cap, even when it fails */
+        if (!a)
+            Py_DECREF(cap);
+        Py_XDECREF(a);
+        return NULL;
+    }
+    PyArray_CLEARFLAGS(a, NPY_ARRAY_WRITEABLE);
+    return a;
 }
 
 static uint8_t *u8(PyArrayObject *a) { return (uint8_t *)PyArray_DATA(a); }
@@ -99,7 +127,8 @@ static int32_t *i32(PyArrayObject *a) { return (int32_t *)PyArray_DATA(a); }
 /* One row of the outputs from a position (set_position, the generic engine). */
 static void write_row(szpy_vecenv *e, int i, const game_pos *p)
 {
-    game_encode(e->rules.g, p, f32(e->obs_all) + (size_t)i * (size_t)e->dim);
+    if (e->obs_all)
+        game_encode(e->rules.g, p, f32(e->obs_all) + (size_t)i * (size_t)e->dim);
     const unsigned legal = game_legal(e->rules.g, p);
     e->legal[i] = (uint8_t)legal;
     for (int k = 0; k < e->moves; k++)
@@ -107,37 +136,32 @@ static void write_row(szpy_vecenv *e, int i, const game_pos *p)
     i32(e->to_play)[i] = p->to_move;
 }
 
-/* Kalah: the masks and observations of every board from the stepper. */
-static void kalah_observe(szpy_vecenv *e)
+/* Kalah: where a step or reset writes its rows; the sample is drawn in the same pass once the sampler
+ * is in use, which leaves it fresh. */
+static vecenv_gym_out kalah_outputs(szpy_vecenv *e)
 {
-    vecenv_legal(e->ve, e->legal);
-    uint8_t *mask = u8(e->mask);
-    const size_t m = (size_t)e->moves;
-    /* Little-endian: byte k of mask_row is pit k (x86-64, aarch64). A row is stored as a whole word
-     * (m <= 7 < 8 bytes) while the word fits in the array; its tail spills into the next row, which the
-     * next store rewrites. The last rows get exactly m bytes. */
-    const size_t n = (size_t)e->n, end = n * m;
-    size_t i = 0;
-    for (; i * m + 8 <= end; i++)
-        memcpy(mask + i * m, &mask_row[e->legal[i] & 127], 8);
-    for (; i < n; i++)
-        memcpy(mask + i * m, &mask_row[e->legal[i] & 127], m);
-    vecenv_observe(e->ve, f32(e->obs_all));
+    const vecenv_gym_out o = {.obs = e->obs_all ? f32(e->obs_all) : NULL, .mask = u8(e->mask),
+                              .to_play = i32(e->to_play), .rewards = f32(e->rewards), .ended = u8(e->term),
+                              .sample = e->sampling ? e->sample : NULL};
+    e->fresh = e->sampling;
+    e->sampling = 0;
+    e->actions_valid = 0;
+    return o;
 }
 
 static void reset_all(szpy_vecenv *e)
 {
     memset(e->pending, 0, (size_t)e->n);
-    memset(PyArray_DATA(e->rewards), 0, (size_t)e->n * (size_t)e->players * sizeof(float));
-    memset(PyArray_DATA(e->term), 0, (size_t)e->n);
+    memset(PyArray_DATA(e->rewards), 0, (size_t)e->batch * (size_t)e->players * sizeof(float));
+    memset(PyArray_DATA(e->term), 0, (size_t)e->batch);
     if (e->ve) {
         vecenv_reset(e->ve);
         kalah_pos pad;
         padding_pos(&e->rules.kalah, &pad);
         for (int i = e->n; i < e->batch; i++)
             vecenv_set(e->ve, i, &pad);
-        memset(PyArray_DATA(e->to_play), 0, (size_t)e->n * sizeof(int32_t));
-        kalah_observe(e);
+        const vecenv_gym_out o = kalah_outputs(e);
+        vecenv_gym_observe(e->ve, e->n, &o); /* cannot fail: no auto-reset, n in 1..batch */
         return;
     }
     for (int i = 0; i < e->n; i++) {
@@ -159,55 +183,15 @@ static int check_actions(szpy_vecenv *e, const int64_t *act)
     return -1;
 }
 
-/* One step of the Kalah engine; actions checked. */
-static void kalah_step_all(szpy_vecenv *e, const int64_t *act)
+/* One step of the Kalah engine: checks the actions and steps, or returns the first bad env index. */
+static int kalah_step_all(szpy_vecenv *e, const int64_t *act)
 {
-    const int n = e->n, P = e->players;
-    for (int i = 0; i < n; i++)
-        e->mv[i] = e->pending[i] ? 0 : (uint8_t)act[i];
-    const vecenv_out out = {.extra_turn = e->extra, .ended = e->ended};
-    vecenv_step(e->ve, e->mv, &out, NULL); /* cannot fail: every move was checked legal */
-    kalah_pos start;
-    kalah_start(&e->rules.kalah, &start);
-    float *rew = f32(e->rewards);
-    uint8_t *term = u8(e->term);
-    int32_t *tp = i32(e->to_play);
-    memset(term, 0, (size_t)n);
-    memset(rew, 0, (size_t)n * (size_t)P * sizeof(float));
-    /* The common case, branch-free: the game goes on and the turn passes unless the sowing earned an
-     * extra turn. */
-    for (int i = 0; i < n; i++)
-        tp[i] ^= !(e->extra[i] | e->ended[i] | e->pending[i]);
-    /* The rare boards (a game ended now or at the previous step), found 8 at a time; pending and ended
-     * are allocated in whole words past n and are 0 there. */
-    uint64_t resets = 0;
-    for (int i0 = 0; i0 < n; i0 += 8) {
-        uint64_t wp, we;
-        memcpy(&wp, e->pending + i0, 8);
-        memcpy(&we, e->ended + i0, 8);
-        if (!(wp | we))
-            continue;
-        for (int i = i0; i < i0 + 8 && i < n; i++) {
-            if (e->pending[i]) {
-                vecenv_set(e->ve, i, &start);
-                e->pending[i] = 0;
-                tp[i] = 0;
-                resets++;
-            } else if (e->ended[i]) {
-                kalah_pos p;
-                vecenv_get(e->ve, i, &p);
-                const int w = kalah_winner(&e->rules.kalah, &p); /* game_values of the Kalah kind */
-                rew[(size_t)i * (size_t)P] = (float)w;
-                rew[(size_t)i * (size_t)P + 1] = (float)-w;
-                term[i] = 1;
-                e->pending[i] = 1;
-                e->games++;
-                tp[i] = p.side;
-            }
-        }
-    }
-    e->sows += (uint64_t)n - resets;
-    kalah_observe(e);
+    int bad = -1;
+    if (vecenv_gym_moves(e->ve, act, e->n, e->mv, &bad) != KALAH_OK)
+        return bad;
+    const vecenv_gym_out o = kalah_outputs(e);
+    vecenv_gym_step(e->ve, e->mv, e->n, &o); /* cannot fail: no auto-reset, n in 1..batch */
+    return -1;
 }
 
 /* One step of the generic engine; actions checked. */
@@ -243,7 +227,7 @@ static void generic_step_all(szpy_vecenv *e, const int64_t *act)
 
 static PyObject *info_dict(szpy_vecenv *e)
 {
-    return Py_BuildValue("{sOsO}", "action_mask", (PyObject *)e->mask, "to_play", (PyObject *)e->to_play);
+    return Py_BuildValue("{sOsO}", "action_mask", e->mask_v, "to_play", e->to_play_v);
 }
 
 /* The env's arrays and boards change only under a step or reset, which runs without the GIL: every
@@ -272,14 +256,17 @@ static void vecenv_dealloc(szpy_vecenv *e)
 {
     vecenv_free(e->ve);
     free(e->mv);
-    free(e->ended);
-    free(e->extra);
+    free(e->sample);
     free(e->legal);
     free(e->pos);
     szpy_rules_free(&e->rules);
     free(e->pending);
     Py_XDECREF(e->obs_all);
-    Py_XDECREF(e->obs);
+    Py_XDECREF(e->obs_v);
+    Py_XDECREF(e->mask_v);
+    Py_XDECREF(e->to_play_v);
+    Py_XDECREF(e->rewards_v);
+    Py_XDECREF(e->term_v);
     Py_XDECREF(e->mask);
     Py_XDECREF(e->to_play);
     Py_XDECREF(e->rewards);
@@ -291,16 +278,17 @@ static void vecenv_dealloc(szpy_vecenv *e)
 
 static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"game", "rules", "num_envs", "seed", "kernel", NULL};
+    static char *kwlist[] = {"game", "rules", "num_envs", "seed", "kernel", "observations", NULL};
     const char *game = NULL, *spec = NULL, *kernel_name = "auto";
     Py_ssize_t n = 1;
     unsigned long long seed = 0;
-    if (e->rules.g || e->obs_all) {
+    int observations = 1;
+    if (e->rules.g || e->mask) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$Ks:VecEnv", kwlist, &game, &spec, &n, &seed,
-                                     &kernel_name))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$Ksp:VecEnv", kwlist, &game, &spec, &n, &seed,
+                                     &kernel_name, &observations))
         return -1;
     if (szpy_rules_parse(spec ? spec : game ? game : "kalah", &e->rules))
         return -1;
@@ -322,7 +310,7 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     e->players = game_players(e->rules.g);
     e->moves = game_moves(e->rules.g);
     e->dim = game_encode_dim(e->rules.g);
-    e->pending = calloc((size_t)(n + VECENV_LANES), 1); /* whole words past n (kalah_step_all) */
+    e->pending = calloc((size_t)n, 1);
     if (!e->pending)
         goto nomem;
     if (e->rules.is_kalah) {
@@ -333,9 +321,8 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
             return -1;
         }
         e->mv = calloc((size_t)e->batch, 1);
-        e->ended = calloc((size_t)e->batch, 1);
-        e->extra = calloc((size_t)e->batch, 1);
-        if (!e->mv || !e->ended || !e->extra)
+        e->sample = calloc((size_t)e->batch, 1);
+        if (!e->mv || !e->sample)
             goto nomem;
     } else {
         if (strcmp(kernel_name, "auto")) {
@@ -350,13 +337,21 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     }
     if (!(e->legal = calloc((size_t)e->batch, 1)))
         goto nomem;
-    npy_intp d_obs[2] = {e->batch, e->dim}, d_mask[2] = {n, e->moves}, d_rew[2] = {n, e->players}, d_n[1] = {n};
-    if (!(e->obs_all = new_array(2, d_obs, NPY_FLOAT32)) || !(e->mask = new_array(2, d_mask, NPY_BOOL)) ||
-        !(e->to_play = new_array(1, d_n, NPY_INT32)) || !(e->rewards = new_array(2, d_rew, NPY_FLOAT32)) ||
-        !(e->term = new_array(1, d_n, NPY_BOOL)) || !(e->trunc = new_array(1, d_n, NPY_BOOL)) ||
-        !(e->actions = new_array(1, d_n, NPY_INT64)))
+    npy_intp d_obs[2] = {e->batch, e->dim}, d_mask[2] = {e->batch, e->moves}, d_rew[2] = {e->batch, e->players},
+             d_b[1] = {e->batch}, d_n[1] = {n};
+    if ((observations && !(e->obs_all = new_array(2, d_obs, NPY_FLOAT32))) ||
+        !(e->mask = new_array(2, d_mask, NPY_BOOL)) || !(e->to_play = new_array(1, d_b, NPY_INT32)) ||
+        !(e->rewards = new_array(2, d_rew, NPY_FLOAT32)) || !(e->term = new_array(1, d_b, NPY_BOOL)) ||
+        !(e->trunc = new_array(1, d_n, NPY_BOOL)) || !(e->actions = sealed_array(n, NPY_INT64, sizeof(int64_t))))
         return -1;
-    if (!(e->obs = PySequence_GetSlice((PyObject *)e->obs_all, 0, n)))
+    if (observations)
+        e->obs_v = PySequence_GetSlice((PyObject *)e->obs_all, 0, n);
+    else
+        Py_INCREF(e->obs_v = Py_None);
+    if (!e->obs_v || !(e->mask_v = PySequence_GetSlice((PyObject *)e->mask, 0, n)) ||
+        !(e->to_play_v = PySequence_GetSlice((PyObject *)e->to_play, 0, n)) ||
+        !(e->rewards_v = PySequence_GetSlice((PyObject *)e->rewards, 0, n)) ||
+        !(e->term_v = PySequence_GetSlice((PyObject *)e->term, 0, n)))
         return -1;
     seed_sampler(e, seed);
     reset_all(e);
@@ -392,11 +387,28 @@ static PyObject *vecenv_reset_py(szpy_vecenv *e, PyObject *args, PyObject *kw)
     Py_END_ALLOW_THREADS
     e->busy = 0;
     PyObject *info = info_dict(e);
-    return info ? Py_BuildValue("(ON)", e->obs, info) : NULL;
+    return info ? Py_BuildValue("(ON)", e->obs_v, info) : NULL;
+}
+
+/* What step returns: (obs, rewards, terminations, truncations, info). */
+static PyObject *step_result(szpy_vecenv *e)
+{
+    PyObject *info = info_dict(e);
+    return info ? Py_BuildValue("(OOOON)", e->obs_v, e->rewards_v, e->term_v, e->trunc, info) : NULL;
 }
 
 static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
 {
+    if (e->ve && arg == (PyObject *)e->actions && e->actions_valid) { /* sample_actions' own draw: legal as it is */
+        if (enter(e))
+            return NULL;
+        Py_BEGIN_ALLOW_THREADS
+        const vecenv_gym_out o = kalah_outputs(e);
+        vecenv_gym_step(e->ve, e->sample, e->n, &o); /* the sample is read before it is redrawn */
+        Py_END_ALLOW_THREADS
+        e->busy = 0;
+        return step_result(e);
+    }
     /* Integers of any width; no copy when they already are contiguous int64. numpy alone would turn
      * floats into integers silently. */
     PyArrayObject *raw = (PyArrayObject *)PyArray_FROM_O(arg);
@@ -423,11 +435,11 @@ static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
     const int64_t *act = (const int64_t *)PyArray_DATA(a);
     int bad;
     Py_BEGIN_ALLOW_THREADS
-    bad = check_actions(e, act);
-    if (bad < 0) {
-        if (e->ve)
-            kalah_step_all(e, act);
-        else
+    if (e->ve) {
+        bad = kalah_step_all(e, act);
+    } else {
+        bad = check_actions(e, act);
+        if (bad < 0)
             generic_step_all(e, act);
     }
     Py_END_ALLOW_THREADS
@@ -443,8 +455,7 @@ static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
         return NULL;
     }
     Py_DECREF(a);
-    PyObject *info = info_dict(e);
-    return info ? Py_BuildValue("(OOOON)", e->obs, e->rewards, e->term, e->trunc, info) : NULL;
+    return step_result(e);
 }
 
 static inline uint64_t xorshift64(uint64_t x)
@@ -461,6 +472,19 @@ static PyObject *vecenv_sample_py(szpy_vecenv *e, PyObject *noargs)
     if (idle(e))
         return NULL;
     int64_t *out = (int64_t *)PyArray_DATA(e->actions);
+    if (e->ve) {
+        if (!e->fresh) {
+            const vecenv_gym_out o = {.sample = e->sample};
+            vecenv_gym_observe(e->ve, e->n, &o);
+        }
+        for (int i = 0; i < e->n; i++)
+            out[i] = e->sample[i];
+        e->fresh = 0;
+        e->sampling = 1;
+        e->actions_valid = 1;
+        Py_INCREF(e->actions);
+        return (PyObject *)e->actions;
+    }
     uint64_t s = e->rng;
     for (int i = 0; i < e->n; i++) {
         const unsigned legal = e->legal[i] & 127;
@@ -546,6 +570,8 @@ static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
         e->pos[i] = p;
     }
     e->pending[i] = p.over; /* a finished position resets at the next step */
+    e->fresh = 0;           /* the sample was drawn for the old position */
+    e->actions_valid = 0;
     write_row(e, (int)i, &p);
     Py_RETURN_NONE;
 }
@@ -553,6 +579,11 @@ static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
 static PyObject *vecenv_stats_py(szpy_vecenv *e, PyObject *noargs)
 {
     (void)noargs;
+    if (e->ve) {
+        vecenv_stats st;
+        vecenv_stats_get(e->ve, &st);
+        return Py_BuildValue("{sKsK}", "sows", (unsigned long long)st.sows, "games", (unsigned long long)st.games);
+    }
     return Py_BuildValue("{sKsK}", "sows", (unsigned long long)e->sows, "games", (unsigned long long)e->games);
 }
 
@@ -573,11 +604,13 @@ static PyMethodDef vecenv_methods[] = {
      "actions: num_envs integers, the mover's relative pit 0..num_actions-1 per env (an env whose game\n"
      "ended at the previous step ignores its action and resets: Gymnasium's next-step autoreset).\n"
      "ValueError naming the first env index whose action is not legal; nothing moves then.\n"
-     "The GIL is released while stepping."},
+     "step(env.sample_actions()) sows that draw without checking it again (the array cannot be made\n"
+     "writeable); any other array is checked. The GIL is released while stepping."},
     {"sample_actions", (PyCFunction)vecenv_sample_py, METH_NOARGS,
      "sample_actions() -> actions\n"
      "A uniformly random legal action per env (int64, num_envs; 0 where nothing is legal), drawn from the\n"
-     "env's xorshift64 stream (seeded by seed=); the same array is overwritten by the next call."},
+     "env's xorshift64 streams (seeded by seed=; Kalah: the batch stepper's pick rule, env/vecenv.h); the\n"
+     "same array is overwritten by the next call."},
     {"get_position", (PyCFunction)vecenv_get_position, METH_VARARGS,
      "get_position(i) -> str\nThe position string (DESIGN.md section 2) of env i."},
     {"move_name", (PyCFunction)vecenv_move_name, METH_VARARGS,
@@ -645,12 +678,14 @@ static PyTypeObject szpy_VecEnvType = {
     .tp_dealloc = (destructor)vecenv_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto')\n"
+        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto', observations=True)\n"
         "num_envs games of one rule set stepped together (Gymnasium's vector-env API, without gymnasium).\n"
         "game: any game of the registry (env/game.h; 'kalah', 'basico', ...; default: the rules' game, or\n"
         "'kalah'). rules: a spec such as 'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the\n"
         "game's default rules); when both are given, the rules must be of that game. Kalah runs on the SIMD batch stepper (kernel = auto, avx512, avx2 or scalar); other\n"
-        "games step their positions one by one through the game interface.\n"
+        "games step their positions one by one through the game interface. observations=False writes no\n"
+        "observations (obs is None in what reset and step return): for playouts that need only the masks,\n"
+        "rewards and flags.\n"
         "reset() -> (obs, info); step(actions) -> (obs, rewards, terminations, truncations, info):\n"
         "  obs           float32 (num_envs, obs_dim): the net's encoding of each position, from the mover's\n"
         "                view (game_encode: kalah_encode for Kalah, basico_encode for basico)\n"

@@ -318,3 +318,85 @@ def test_arrays_outlive_the_env():
     mask = info["action_mask"]
     del env, info
     assert obs.shape == (3, 14) and float(obs.sum()) == 36.0 and mask.all()
+
+
+def test_without_observations():
+    """observations=False: obs is None, every other output is the one of the full env, step for step."""
+    full = sowzero.VecEnv(num_envs=70, seed=5)
+    bare = sowzero.VecEnv(num_envs=70, seed=5, observations=False)
+    obs, info = full.reset()
+    none, info2 = bare.reset()
+    assert none is None and obs.shape == (70, 14)
+    for _ in range(150):
+        a = full.sample_actions()
+        np.testing.assert_array_equal(a, bare.sample_actions())
+        _, rew, term, _, info = full.step(a)
+        none, rew2, term2, _, info2 = bare.step(a)
+        assert none is None
+        np.testing.assert_array_equal(rew, rew2)
+        np.testing.assert_array_equal(term, term2)
+        np.testing.assert_array_equal(info["action_mask"], info2["action_mask"])
+        np.testing.assert_array_equal(info["to_play"], info2["to_play"])
+    assert full.stats() == bare.stats() and full.stats()["games"] > 70
+    other = sowzero.VecEnv(rules="basico", num_envs=3, observations=False)
+    assert other.reset()[0] is None and other.step(other.sample_actions())[0] is None
+
+
+def test_sampler_draws_the_same_ahead_or_on_call():
+    """Once the sampler is in use, a step or reset draws the next sample in its own pass: the draw equals
+    the one made on call at the same point of the stream. Two calls without a step give two draws, and
+    set_position drops a draw made ahead."""
+    a, b = sowzero.VecEnv(num_envs=130, seed=3), sowzero.VecEnv(num_envs=130, seed=3)
+    a.sample_actions()
+    a.reset(seed=9)  # the sampler is in use: the reset draws ahead
+    b.reset(seed=9)  # b draws on call
+    np.testing.assert_array_equal(a.sample_actions(), b.sample_actions())
+    _, info = a.reset()
+    first, second = a.sample_actions().copy(), a.sample_actions().copy()
+    assert not np.array_equal(first, second)  # 130 envs, 6 legal pits each
+    for _ in range(40):
+        x = a.sample_actions().copy()
+        live = info["action_mask"].any(axis=1)
+        assert info["action_mask"][live, x[live]].all() and not x[~live].any()
+        _, _, _, _, info = a.step(x)
+    a.set_position(0, "0,0,0,0,0,9,15,4,4,4,4,4,4,0 S")
+    assert a.sample_actions()[0] == 5
+
+
+def test_bench_env_gym_modes():
+    for mode in ("playout", "gym", "gym-noobs"):
+        out = cli("bench", "env", "--batch", "128", "--steps", "50", "--mode", mode, "--json")
+        assert out["mode"] == mode and out["sows"] > 0
+    a = cli("bench", "env", "--batch", "128", "--steps", "200", "--mode", "gym", "--json")
+    b = cli("bench", "env", "--batch", "128", "--steps", "200", "--mode", "gym-noobs", "--json")
+    assert a["sows"] == b["sows"] and a["games"] == b["games"]  # the same playouts, only the rows differ
+
+
+def test_own_sample_steps_unchecked_with_the_same_results():
+    """step(env.sample_actions()) sows the draw without checking it again; a copy goes through the check:
+    the same boards and rows either way. The array cannot be made writeable (its draw stays legal)."""
+    a, b = sowzero.VecEnv(num_envs=100, seed=4), sowzero.VecEnv(num_envs=100, seed=4)
+    a.reset()
+    b.reset()
+    for t in range(120):
+        x = a.sample_actions()
+        y = b.sample_actions().copy()
+        np.testing.assert_array_equal(x, y)
+        if t == 50:  # a step with other actions in between: the draw is no longer the boards'
+            a.step(y)
+            b.step(y)
+            continue
+        oa, ra, ta, _, ia = a.step(x)
+        ob, rb, tb, _, ib = b.step(y)
+        for u, v in ((oa, ob), (ra, rb), (ta, tb), (ia["action_mask"], ib["action_mask"]),
+                     (ia["to_play"], ib["to_play"])):
+            np.testing.assert_array_equal(u, v)
+    assert a.stats() == b.stats()
+    with pytest.raises(ValueError):
+        x.setflags(write=True)
+    x = a.sample_actions()
+    south = [0] * 6
+    south[(int(x[3]) + 1) % 6] = 24  # env 3's drawn pit is empty now
+    a.set_position(3, ",".join(map(str, south + [0] + [4] * 6 + [0])) + " S")
+    with pytest.raises(ValueError, match="env 3"):  # set_position after the draw: checked again
+        a.step(x)

@@ -1,0 +1,82 @@
+/* vecenv_gym.c — Gymnasium steps of the batched stepper (contract: env/vecenv.h, "Gymnasium steps"): the
+ * entry points, the portable move check, and the portable row emitter the scalar and AVX2 kernels call
+ * once per block (the AVX-512 kernel writes its rows from registers, vecenv_avx512.c). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env/vecenv.h"
+#include "env/vecenv_impl.h"
+
+void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t *over, const int8_t *winner,
+                     const uint8_t *pick)
+{
+    const vecenv_gym_out *g = st->gym;
+    const size_t B = (size_t)st->batch, m = (size_t)st->m, d = 2 * m + 2;
+    const float scale = 1.0f / (float)st->seeds; /* as kalah_encode: count * (1/seeds) */
+    size_t plane[2 * KALAH_MAX_PITS + 2];        /* kalah_encode order: own pits, opponent's, own store, theirs */
+    for (size_t j = 0; j < d; j++)
+        plane[j] = (j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1) * B;
+    for (size_t j = 0; j < w; j++) {
+        const size_t i = off + j;
+        if (g->obs)
+            for (size_t k = 0; k < d; k++)
+                g->obs[i * d + k] = st->cell[plane[k] + i] * scale;
+        if (g->mask)
+            for (size_t k = 0; k < m; k++)
+                g->mask[i * m + k] = st->cell[k * B + i] != 0;
+        if (g->to_play)
+            g->to_play[i] = st->side[i];
+        if (g->rewards) { /* integer negation first: a draw is +0.0 for both players */
+            g->rewards[2 * i] = over[j] ? (float)winner[j] : 0.0f;
+            g->rewards[2 * i + 1] = over[j] ? (float)-winner[j] : 0.0f;
+        }
+        if (g->ended)
+            g->ended[i] = over[j] != 0;
+        if (g->sample)
+            g->sample[i] = pick[j];
+    }
+}
+
+int vecenv_gym_moves(const vecenv *v, const int64_t *actions, int n, uint8_t *moves, int *bad)
+{
+    const vecenv_state *st = &v->st;
+    const size_t B = (size_t)st->batch, m = (size_t)st->m;
+    if (n < 1 || (size_t)n > B)
+        return KALAH_EINVAL;
+#ifdef VECENV_X86
+    if (v->kernel == VECENV_AVX512)
+        return vecenv_gym_moves_avx512(st, actions, (size_t)n, moves, bad);
+#endif
+    for (size_t i = 0; i < (size_t)n; i++) {
+        unsigned legal = 0;
+        for (size_t c = 0; c < m; c++)
+            legal |= (unsigned)(st->cell[c * B + i] != 0) << c;
+        const uint64_t a = (uint64_t)actions[i]; /* a negative action wraps high: out of range */
+        if (legal && (a >= m || !(legal >> a & 1))) {
+            *bad = (int)i;
+            return KALAH_EILLEGAL;
+        }
+        moves[i] = (uint8_t)a;
+    }
+    for (size_t i = (size_t)n; i < B; i++)
+        moves[i] = 0;
+    return KALAH_OK;
+}
+
+static int gym_call(vecenv *v, const uint8_t *moves, int n, const vecenv_gym_out *out, long steps)
+{
+    if (v->st.auto_reset || n < 1 || n > v->st.batch)
+        return KALAH_EINVAL;
+    v->st.gym = out;
+    v->st.active = (size_t)n;
+    v->fn(&v->st, moves, NULL, steps);
+    v->st.gym = NULL;
+    return KALAH_OK;
+}
+
+int vecenv_gym_step(vecenv *v, const uint8_t *moves, int n, const vecenv_gym_out *out)
+{
+    return gym_call(v, moves, n, out, 1);
+}
+
+int vecenv_gym_observe(vecenv *v, int n, const vecenv_gym_out *out) { return gym_call(v, NULL, n, out, 0); }

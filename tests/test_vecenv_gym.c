@@ -1,0 +1,258 @@
+/* test_vecenv_gym.c — Gymnasium steps of the batched stepper (env/vecenv.h, "Gymnasium steps"): every
+ * output row against the scalar rules (kalah_sow, kalah_encode, kalah_legal, kalah_winner) with next-step
+ * restarts, every kernel against the scalar kernel byte for byte (the sampler's draws included), padding
+ * boards standing still, and the move check. */
+#include "test_util.h"
+
+#include "env/kalah.h"
+#include "env/vecenv.h"
+
+#include "vecenv_rule_sets.h"
+/* and one more: a single seed per pit, so that boards standing still (padding) hold pits of 1 (a capture
+ * must not fire on them) */
+static const char *extra_rules = "kalah:pits=6,seeds=1,capture=always";
+#define B 128  /* two blocks of 64 */
+#define N 100  /* boards taking part: the second block is partly padding */
+
+static uint64_t trng(uint64_t *s) /* the test's own stream (SplitMix64) */
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+typedef struct {
+    float *obs;
+    uint8_t *mask, *ended, *sample;
+    int32_t *to_play;
+    float *rewards;
+    vecenv_gym_out out;
+} rows;
+
+static void rows_init(rows *w, int m)
+{
+    w->obs = calloc((size_t)B * (size_t)(2 * m + 2), sizeof(float));
+    w->mask = calloc((size_t)B * (size_t)m, 1);
+    w->ended = calloc(B, 1);
+    w->sample = calloc(B, 1);
+    w->to_play = calloc(B, sizeof(int32_t));
+    w->rewards = calloc(2 * B, sizeof(float));
+    w->out = (vecenv_gym_out){w->obs, w->mask, w->to_play, w->rewards, w->ended, w->sample};
+}
+
+static void rows_free(rows *w)
+{
+    free(w->obs);
+    free(w->mask);
+    free(w->ended);
+    free(w->sample);
+    free(w->to_play);
+    free(w->rewards);
+}
+
+static void rows_equal(const rows *a, const rows *b, int m, const char *what, int step)
+{
+    const size_t d = 2 * (size_t)m + 2;
+    const int diff[6] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
+                         memcmp(a->ended, b->ended, B), memcmp(a->sample, b->sample, B),
+                         memcmp(a->to_play, b->to_play, B * sizeof(int32_t)),
+                         memcmp(a->rewards, b->rewards, 2 * B * sizeof(float))};
+    static const char *names[6] = {"obs", "mask", "ended", "sample", "to_play", "rewards"};
+    for (int f = 0; f < 6; f++)
+        if (diff[f])
+            fail_msg("%s step %d: %s differs from the scalar kernel's", what, step, names[f]);
+}
+
+static const char *label(vecenv_kernel k, const char *rules)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "%s %s", vecenv_kernel_name(k), rules);
+    return buf;
+}
+
+/* Board i's rows against the reference position p; over: its game ended with this step. */
+static void check_rows(const kalah_rules *r, const rows *w, int i, const kalah_pos *p, int over, int sampled,
+                       const char *what, int step)
+{
+    const int m = r->pits, d = 2 * m + 2;
+    float want[2 * KALAH_MAX_PITS + 2];
+    kalah_encode(r, p, want);
+    if (memcmp(w->obs + (size_t)i * (size_t)d, want, (size_t)d * sizeof(float)))
+        fail_msg("%s step %d board %d: obs is not kalah_encode", what, step, i);
+    const unsigned legal = p->over ? 0 : kalah_legal(r, p);
+    for (int k = 0; k < m; k++)
+        if (w->mask[(size_t)i * (size_t)m + (size_t)k] != (legal >> k & 1))
+            fail_msg("%s step %d board %d: mask pit %d", what, step, i, k);
+    assert_int_equal(w->to_play[i], p->side);
+    assert_int_equal(w->ended[i], over);
+    const float south = over ? (float)kalah_winner(r, p) : 0.0f, north = over ? (float)-kalah_winner(r, p) : 0.0f;
+    if (memcmp(&w->rewards[2 * i], &south, sizeof south) || memcmp(&w->rewards[2 * i + 1], &north, sizeof north))
+        fail_msg("%s step %d board %d: rewards %g %g, want %g %g", what, step, i, w->rewards[2 * i],
+                 w->rewards[2 * i + 1], south, north);
+    if (sampled && (legal ? !(legal >> w->sample[i] & 1) : w->sample[i] != 0))
+        fail_msg("%s step %d board %d: sample %d not legal", what, step, i, w->sample[i]);
+}
+
+static void check_board(const kalah_rules *r, vecenv *v, int i, const kalah_pos *want, const char *what, int step)
+{
+    kalah_pos got;
+    vecenv_get(v, i, &got);
+    char a[64], b[64];
+    if (memcmp(want->cell, got.cell, KALAH_CELLS) || want->side != got.side || want->over != got.over ||
+        want->sows != got.sows)
+        fail_msg("%s step %d board %d: want %s, got %s", what, step, i, kalah_pos_format(r, want, a, sizeof a),
+                 kalah_pos_format(r, &got, b, sizeof b));
+}
+
+static void run_kernel(vecenv_kernel k)
+{
+    for (int rs = 0; rs <= N_RULES; rs++) {
+        const char *spec = rs < N_RULES ? rule_sets[rs] : extra_rules;
+        kalah_rules r;
+        char err[KALAH_ERRLEN];
+        assert_int_equal(kalah_rules_parse(spec, &r, err), KALAH_OK);
+        vecenv *v = NULL, *ref = NULL;
+        assert_int_equal(vecenv_create(&r, B, k, 0, 42, &v, err), KALAH_OK);
+        assert_int_equal(vecenv_create(&r, B, VECENV_SCALAR, 0, 42, &ref, err), KALAH_OK);
+        rows a, b;
+        rows_init(&a, r.pits);
+        rows_init(&b, r.pits);
+        kalah_pos pos[B], start;
+        kalah_start(&r, &start);
+        for (int i = 0; i < B; i++)
+            pos[i] = start;
+        /* a padding board in mid-game: it must stand still */
+        kalah_sow(&r, &pos[N + 3], 0, NULL);
+        assert_int_equal(vecenv_set(v, N + 3, &pos[N + 3]), KALAH_OK);
+        assert_int_equal(vecenv_set(ref, N + 3, &pos[N + 3]), KALAH_OK);
+        assert_int_equal(vecenv_gym_observe(v, N, &a.out), KALAH_OK);
+        assert_int_equal(vecenv_gym_observe(ref, N, &b.out), KALAH_OK);
+        rows_equal(&a, &b, r.pits, label(k, spec), -1);
+        uint64_t ts = 77 + (uint64_t)rs;
+        int64_t act[B];
+        uint8_t mv[B], mv_ref[B];
+        long ended = 0;
+        int drawn = 1; /* the sample rows hold a draw for the boards as they are */
+        for (int step = 0; step < 300; step++) {
+            for (int i = 0; i < N; i++) { /* the drawn sample, or the test's own legal move */
+                act[i] = a.sample[i];
+                if ((step % 2 || !drawn) && !pos[i].over) {
+                    const unsigned legal = kalah_legal(&r, &pos[i]);
+                    do
+                        act[i] = (int64_t)(trng(&ts) % (uint64_t)r.pits);
+                    while (!(legal >> act[i] & 1));
+                } else if (pos[i].over) {
+                    act[i] = (int64_t)(trng(&ts) % 1000) - 500; /* anything: the board restarts */
+                }
+            }
+            int bad = -1;
+            if (vecenv_gym_moves(v, act, N, mv, &bad) != KALAH_OK)
+                fail_msg("%s %s step %d: board %d rejected", vecenv_kernel_name(k), spec, step, bad);
+            assert_int_equal(vecenv_gym_moves(ref, act, N, mv_ref, &bad), KALAH_OK);
+            for (int i = N; i < B; i++)
+                assert_int_equal(mv[i], 0);
+            const int sampled = step % 3 != 0; /* some steps draw no sample */
+            vecenv_gym_out oa = a.out, ob = b.out;
+            if (!sampled)
+                oa.sample = ob.sample = NULL;
+            assert_int_equal(vecenv_gym_step(v, mv, N, &oa), KALAH_OK);
+            assert_int_equal(vecenv_gym_step(ref, mv_ref, N, &ob), KALAH_OK);
+            rows_equal(&a, &b, r.pits, label(k, spec), step);
+            drawn = sampled;
+            for (int i = 0; i < B; i++) {
+                int over = 0;
+                if (i < N && pos[i].over) {
+                    pos[i] = start;
+                } else if (i < N) {
+                    kalah_sow(&r, &pos[i], (int)act[i], NULL);
+                    over = pos[i].over;
+                    ended += over;
+                }
+                check_rows(&r, &a, i, &pos[i], over, sampled && i < N, spec, step);
+                check_board(&r, v, i, &pos[i], spec, step);
+            }
+        }
+        if (r.pits <= 4)
+            assert_true(ended > N); /* short games: restarts happened */
+        vecenv_stats st;
+        vecenv_stats_get(v, &st);
+        assert_int_equal(st.games, ended);
+        rows_free(&a);
+        rows_free(&b);
+        vecenv_free(v);
+        vecenv_free(ref);
+    }
+}
+
+static void test_kernels(void **state)
+{
+    (void)state;
+    for (int k = VECENV_SCALAR; k <= VECENV_AVX512; k++) {
+        if (!vecenv_kernel_supported((vecenv_kernel)k)) {
+            print_message("this CPU lacks %s: skipped\n", vecenv_kernel_name((vecenv_kernel)k));
+            continue;
+        }
+        run_kernel((vecenv_kernel)k);
+    }
+}
+
+/* The move check: out of range, negative, wide (256 + a legal pit must not wrap), empty pits; finished
+ * boards accept anything; errors for a bad n and for an auto-resetting vecenv. */
+static void test_moves_check(void **state)
+{
+    (void)state;
+    kalah_rules r;
+    char err[KALAH_ERRLEN];
+    assert_int_equal(kalah_rules_parse("kalah", &r, err), KALAH_OK);
+    for (int k = VECENV_SCALAR; k <= VECENV_AVX512; k++) {
+        if (!vecenv_kernel_supported((vecenv_kernel)k))
+            continue;
+        vecenv *v = NULL;
+        assert_int_equal(vecenv_create(&r, B, (vecenv_kernel)k, 0, 1, &v, err), KALAH_OK);
+        kalah_pos p;
+        assert_int_equal(kalah_pos_parse("0,5,5,4,4,4,2,4,4,4,4,4,4,0 S", &r, &p, NULL, err), KALAH_OK);
+        assert_int_equal(vecenv_set(v, 70, &p), KALAH_OK);
+        assert_int_equal(kalah_pos_parse("0,0,0,0,0,0,20,0,0,0,0,0,0,28 S", &r, &p, NULL, err), KALAH_OK);
+        assert_int_equal(vecenv_set(v, 5, &p), KALAH_OK); /* finished */
+        int64_t act[B];
+        uint8_t mv[B];
+        const int64_t bad_values[] = {6, -1, 256 + 2, INT64_MIN, 1LL << 40};
+        for (int t = 0; t < 5; t++)
+            for (int at = 0; at < 2; at++) {
+                const int where = at ? 99 : 64;
+                for (int i = 0; i < B; i++)
+                    act[i] = 2;
+                act[5] = bad_values[t]; /* finished: ignored */
+                act[where] = bad_values[t];
+                int bad = -1;
+                assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+                assert_int_equal(bad, where);
+                act[where] = 2;
+                assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_OK);
+                assert_int_equal(mv[99], 2);
+            }
+        int bad = -1;
+        act[70] = 0; /* pit a of board 70 is empty */
+        assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+        assert_int_equal(bad, 70);
+        assert_int_equal(vecenv_gym_moves(v, act, 70, mv, &bad), KALAH_OK); /* board 70 not taking part */
+        assert_int_equal(vecenv_gym_moves(v, act, 0, mv, &bad), KALAH_EINVAL);
+        assert_int_equal(vecenv_gym_moves(v, act, B + 1, mv, &bad), KALAH_EINVAL);
+        vecenv_gym_out none = {0};
+        assert_int_equal(vecenv_gym_step(v, mv, B + 1, &none), KALAH_EINVAL);
+        vecenv_free(v);
+        assert_int_equal(vecenv_create(&r, 64, (vecenv_kernel)k, 1, 1, &v, err), KALAH_OK);
+        assert_int_equal(vecenv_gym_observe(v, 64, &none), KALAH_EINVAL); /* auto-resetting: refused */
+        vecenv_free(v);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moves_check),
+        cmocka_unit_test(test_kernels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
