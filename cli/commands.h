@@ -12,4 +12,6 @@ int cmd_elo(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_accuracy(int argc, char **argv);
+int cmd_move(int argc, char **argv);
 #endif

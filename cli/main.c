@@ -20,6 +20,8 @@ static const struct command {
     {"play", cmd_play, "play against an agent in the terminal"},
     {"solve", cmd_solve, "exact value of a position under perfect play and every best move"},
     {"train", cmd_train, "train an agent by self-play from an INI config (the main job)"},
+    {"accuracy", cmd_accuracy, "an agent's moves on a solved position set against perfect play"},
+    {"move", cmd_move, "one agent's move at a position, with its search statistics"},
 };
 
 static void usage(FILE *f)

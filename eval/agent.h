@@ -15,6 +15,16 @@
  *      [,c_puct=1.5][,fpu=0.25]    must equal the game's), no noise, most-visited move, tree reuse;
  *      [,batch=1]                  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
  *                                  batch = leaves per net call (>1 uses virtual loss)
+ *   solver[:tt_mb=256,endgame=E]   perfect play: solves the position exactly (eval/alphabeta.h, exact = 1) and
+ *                                  plays one of EVERY optimal move uniformly at random (seeded); endgame = the
+ *                                  seeds of the endgame database (eval/endgame.h), default the most whose
+ *                                  database fits in 64 MB (Kalah(6,·): 17 seeds, 52 MB; Kalah(4,3): all 24,
+ *                                  10 MB), 0 = none, built at the first move. The table (tt_mb MiB) and the
+ *                                  database are kept for the agent's life, across moves AND games: exact
+ *                                  values do not depend on what the table holds, so games stay independent.
+ *                                  Memory per instance: tt_mb MiB + the database. From the Kalah(6,4) start,
+ *                                  use solver:tt_mb=2048,endgame=18 (the first solve takes minutes, later
+ *                                  moves reuse the table)
  * and for every kind ,seed=N (default 0; a kind without keys takes it as KIND,seed=N or KIND:seed=N).
  * Rules are not part of an agent spec: a rules key (pits, seeds, capture, end, max_sows) is an error pointing
  * at --rules, as is any other unknown key; every error names the key or value at fault.
@@ -54,7 +64,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err);
 /* Frees the agent (NULL allowed). */
 void agent_free(agent *a);
 
-/* The spec as given (owned by the agent) and its kind ("random", "greedy", "ab", "mcts", "az"). */
+/* The spec as given (owned by the agent) and its kind ("random", "greedy", "ab", "mcts", "az", "solver"). */
 const char *agent_spec(const agent *a);
 const char *agent_kind(const agent *a);
 
@@ -75,5 +85,32 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out);
 
 /* The message of the last failed agent_choose ("" if none). */
 const char *agent_error(const agent *a);
+
+#define AGENT_NO_VALUE (-32768) /* agent_info.values of a pit that is not a legal move */
+#define AGENT_MAX_PV 64
+
+/* What the last successful agent_choose found (for `sowzero move`). Moves are relative pits. */
+typedef struct {
+    int has_tree;                  /* mcts, az: root statistics of the search (az sims=0: priors only) */
+    int root_visits;               /* N(root) */
+    int visits[KALAH_MAX_PITS];    /* N of each root child (0: illegal or unvisited) */
+    float q[KALAH_MAX_PITS];       /* mean value W/N of each child for the root's mover, in [-1, 1] */
+    float prior[KALAH_MAX_PITS];   /* P of each child (az: the policy head's softmax over the legal moves) */
+    int has_pv;                    /* ab, solver: the search's value and principal variation */
+    int value;                     /* seeds, for the player to move (eval/alphabeta.h); solver: exact */
+    int exact;                     /* value is the proven final margin */
+    int depth;                     /* ab: deepest completed iteration (plies) */
+    unsigned long long nodes;      /* positions searched */
+    int pv[AGENT_MAX_PV], pv_len;  /* first entry = the move chosen */
+    int has_values;                /* solver with agent_set_detail: the exact margin after every move */
+    int values[KALAH_MAX_PITS];    /* for the player to move; AGENT_NO_VALUE where not legal */
+} agent_info;
+
+/* Copies what the last successful agent_choose found into *out (all zero before any). */
+void agent_last_info(const agent *a, agent_info *out);
+
+/* detail = 1 asks agent_choose to gather what costs extra: for the solver, the exact value of every legal
+ * move (one more solve per move; others ignore it). Default 0. */
+void agent_set_detail(agent *a, int detail);
 
 #endif
