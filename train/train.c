@@ -18,6 +18,7 @@
 #include "nn/h5io.h"
 #include "selfplay/basico_selfplay.h"
 #include "selfplay/selfplay.h"
+#include "eval/posset.h"
 #include "train/plot.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
@@ -146,6 +147,7 @@ static int setup(trainer *t, char *err)
 static void teardown(trainer *t)
 {
     train_metrics_close(t->metrics);
+    posset_free(t->positions);
     nn_workspace_free(t->ws);
     nn_optim_free(t->optim);
     nn_net_free(t->net);
@@ -205,7 +207,8 @@ static void plot(trainer *t)
     const char *opp[CFG_MAX_OPPONENTS];
     for (int k = 0; k < t->cfg->eval.n_opponents; k++)
         opp[k] = t->cfg->eval.opponents[k];
-    int what = (t->have_loss_rows ? TRAIN_PLOT_LOSS : 0) | (t->have_eval_rows ? TRAIN_PLOT_EVAL : 0);
+    int what = (t->have_loss_rows ? TRAIN_PLOT_LOSS : 0) | (t->have_eval_rows ? TRAIN_PLOT_EVAL : 0) |
+               (t->have_accuracy_rows ? TRAIN_PLOT_ACCURACY : 0);
     if (!what)
         return;
     int rc = train_plot(t->dir, opp, t->cfg->eval.n_opponents, what, perr, sizeof perr);
@@ -337,27 +340,32 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
                   res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
 }
 
-/* Evaluates latest.h5, updates best.h5, fills the row's scores and the summary. */
+/* Evaluates latest.h5 (matches, accuracy on [eval] positions), updates best.h5, fills the row's scores and
+ * the summary. */
 static int evaluate(trainer *t, int games, train_row *row, char *err)
 {
     const cfg_config *c = t->cfg;
     train_eval_result res[CFG_MAX_OPPONENTS];
-    double mean;
+    double mean = 0;
     double t_eval = train_now();
     nn_set_blas_threads(1);
-    int rc = train_evaluate(t, games, res, &mean, err);
+    int rc = c->eval.n_opponents > 0 ? train_evaluate(t, games, res, &mean, err) : TRAIN_OK;
+    if (rc == TRAIN_OK && t->positions)
+        rc = train_accuracy(t, row, err);
     if (rc != TRAIN_OK)
         return rc;
     row->eval_s = train_now() - t_eval;
-    row->have_eval = 1;
+    row->have_eval = c->eval.n_opponents > 0;
+    t->have_accuracy_rows |= row->have_accuracy;
     for (int k = 0; k < c->eval.n_opponents; k++) {
         row->score[k] = res[k].score;
         row->south[k] = res[k].seat_score[KALAH_SOUTH];
         row->north[k] = res[k].seat_score[KALAH_NORTH];
     }
-    t->have_eval_rows = 1;
-    if (mean > t->best_score) {
-        t->best_score = mean;
+    t->have_eval_rows |= row->have_eval;
+    double measure = train_best_measure(t, row, mean);
+    if (measure > t->best_score) {
+        t->best_score = measure;
         t->best_iteration = t->iteration;
         if ((rc = export_net(t, "best.h5", err)) != TRAIN_OK)
             return rc;
@@ -369,8 +377,19 @@ static int evaluate(trainer *t, int games, train_row *row, char *err)
         memcpy(t->sum->eval, res, sizeof res);
         t->sum->best_score = t->best_score;
         t->sum->best_iteration = t->best_iteration;
+        t->sum->have_accuracy = row->have_accuracy;
+        t->sum->accuracy_raw = row->accuracy_raw;
+        t->sum->regret_raw = row->regret_raw;
+        t->sum->accuracy_search = row->accuracy_search;
+        t->sum->regret_search = row->regret_search;
     }
-    report_eval(t, res, games, mean);
+    if (c->eval.n_opponents > 0)
+        report_eval(t, res, games, mean);
+    if (row->have_accuracy)
+        train_msg(t, TRAIN_MSG_INFO, "accuracy after iteration %" PRId64 " on %s: raw policy %.1f%% optimal, mean "
+                  "regret %.2f seeds; search (sims=%d) %.1f%%, %.2f%s", t->iteration, c->eval.positions,
+                  100 * row->accuracy_raw, row->regret_raw, c->eval.sims, 100 * row->accuracy_search,
+                  row->regret_search, t->best_iteration == t->iteration ? " (new best)" : "");
     return TRAIN_OK;
 }
 
@@ -422,17 +441,17 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     if ((rc = export_net(t, "latest.h5", err)) != TRAIN_OK)
         return rc;
     int last = it == c->run.iterations;
-    int n_opp = c->eval.n_opponents;
-    int due = n_opp > 0 && (last || (c->eval.every > 0 && it % c->eval.every == 0));
+    int n_opp = c->eval.n_opponents, judged = n_opp > 0 || t->positions; /* something to choose best.h5 by */
+    int due = judged && (last || (c->eval.every > 0 && it % c->eval.every == 0));
     if (due && !stop_requested(t)) {
         int games = last && c->eval.final_games ? c->eval.final_games : c->eval.games;
-        if (last)
+        if (last && n_opp)
             train_msg(t, TRAIN_MSG_INFO, "final evaluation: %d games against each of %d opponent%s...", games, n_opp,
                       n_opp > 1 ? "s" : "");
         if ((rc = evaluate(t, games, &row, err)) != TRAIN_OK)
             return rc;
     }
-    if (n_opp == 0 && (rc = export_net(t, "best.h5", err)) != TRAIN_OK)
+    if (!judged && (rc = export_net(t, "best.h5", err)) != TRAIN_OK)
         return rc;
 
     int stopping = stop_requested(t);
@@ -462,7 +481,8 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         train_progress_info pi = {.iteration = it, .iterations = c->run.iterations, .games = t->games,
                                   .samples = t->samples, .have_loss = row.have_loss, .loss = row.loss,
                                   .lr = row.lr, .pos_per_s = row.selfplay_pos_per_s, .have_eval = row.have_eval,
-                                  .elapsed_s = row.elapsed_s};
+                                  .have_accuracy = row.have_accuracy, .accuracy = row.accuracy_search,
+                                  .regret = row.regret_search, .elapsed_s = row.elapsed_s};
         if (row.have_eval) {
             double s = 0;
             for (int k = 0; k < n_opp; k++)
@@ -501,7 +521,10 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         memset(sum, 0, sizeof *sum);
         sum->best_score = -1;
     }
-    int rc = open_run_dir(t, err);
+    /* The position set before the run directory: a bad eval.positions leaves nothing behind. */
+    int rc = cfg_load_positions(cfg, &t->positions, err) ? TRAIN_EINVAL : TRAIN_OK;
+    if (rc == TRAIN_OK)
+        rc = open_run_dir(t, err);
     if (rc == TRAIN_OK)
         rc = setup(t, err);
     if (rc != TRAIN_OK)
@@ -524,7 +547,8 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         flush_state(t);  /* checkpoints written before the flush existed may hold subnormals */
         keep = t->iteration;
         t->have_loss_rows = nn_optim_steps(t->optim) > 0;
-        t->have_eval_rows = t->best_iteration > 0;
+        t->have_eval_rows = t->best_iteration > 0 && cfg->eval.n_opponents > 0;
+        t->have_accuracy_rows = t->best_iteration > 0 && t->positions;
         train_msg(t, TRAIN_MSG_INFO, "resuming %s from %s (iteration %" PRId64 " of %" PRId64 ")", t->dir, path,
                   t->iteration, cfg->run.iterations);
     } else {

@@ -32,12 +32,13 @@ typedef struct {
     int64_t games, samples; /* cumulative self-play output */
     double elapsed_base;    /* seconds of earlier sessions (resume) */
     double t0;              /* monotonic clock at this session's start */
-    double best_score;      /* mean evaluation score of best.h5, -1 = none yet */
+    double best_score;      /* what best.h5 was chosen by (train_best_measure), -1 = none yet */
     int64_t best_iteration;
 
     train_metrics *metrics;
     int warned_gnuplot, warned_plot;
-    int have_loss_rows, have_eval_rows;
+    int have_loss_rows, have_eval_rows, have_accuracy_rows;
+    struct posset *positions; /* [eval] positions (owned), NULL = none */
     train_summary *sum;
 } trainer;
 
@@ -68,5 +69,16 @@ int train_load_checkpoint(trainer *t, const char *path, char *err);
 /* Plays the evaluation matches of the net in latest.h5 against every opponent, `games` games each.
  * res gets one entry per opponent, *mean the mean score. TRAIN_OK or TRAIN_EFAIL with err. */
 int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, char *err);
+
+/* The accuracy on t->positions (eval/accuracy.h) of the net in latest.h5: its raw policy (sims = 0) and its
+ * search (eval.sims, eval.threads), each agent reseeded per position from run.seed (the same at every
+ * evaluation). Fills the row's accuracy cells. TRAIN_OK or TRAIN_EFAIL / TRAIN_ENOMEM with err. */
+int train_accuracy(trainer *t, train_row *row, char *err);
+
+/* What best.h5 is chosen by, larger = better. With [eval] positions: the search's optimal-move share minus
+ * 1e-8 × its mean regret — the share first and, between equal shares, the lower regret (exact for sets
+ * below 190 000 positions: two shares differ by at least 1/n, a regret term is at most 510 × 1e-8).
+ * Without: the mean evaluation score over the opponents. */
+double train_best_measure(const trainer *t, const train_row *row, double mean_score);
 
 #endif
