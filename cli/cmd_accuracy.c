@@ -90,16 +90,10 @@ int cmd_accuracy(int argc, char **argv)
             if (!cli_long(CMD, "--threads", optarg, 1, 256, &threads))
                 return 2;
             break;
-        case 's': {
-            char *end;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || *optarg == '-') {
-                cli_error(CMD, "--seed: '%s' is not a whole number >= 0", optarg);
+        case 's':
+            if (!cli_seed(CMD, "--seed", optarg, &cfg.seed))
                 return 2;
-            }
-            cfg.seed = s;
             break;
-        }
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default: return cli_usage_error(CMD);
