@@ -402,11 +402,14 @@ static void test_elo_result_only_records(void **state)
             assert_true(fabs(rating_of(two, names[i], keys[k]) - rating_of(one, names[i], keys[k])) < 1e-9);
     cJSON_Delete(one);
     cJSON_Delete(two);
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "replay --pgn '%s' --game 2", bare), 2); /* nothing to replay */
+    assert_non_null(strstr(out, "elo_ro_bare.pgn:7: game 2 is a result-only record (1-0, no moves to replay)"));
+    free(out);
     b = fopen(bare, "a");
     assert_non_null(b);
     fprintf(b, "[South \"X\"]\n[North \"Y\"]\n[Result \"1-0\"]\n\nc 1-0\n");
     fclose(b);
-    char *out;
     assert_int_not_equal(tu_run(&out, 1, "elo '%s'", bare), 0);
     char want[600];
     snprintf(want, sizeof want, "elo_ro_bare.pgn:%d: [Result \"1-0\"] but replaying the moves", 8 * 6 + 3);

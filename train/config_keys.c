@@ -129,9 +129,10 @@ const cfg_key cfg_keys[] = {
     {"eval", "opponents", CK_OPPONENTS, F(eval), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,
      "Opponents of the evaluation matches: agent specs (DESIGN.md §2: random, greedy, ab:depth=N, "
      "mcts:sims=N, az:net=FILE; basico: random, greedy, maxn:depth=N, paranoid:depth=N, mcts:sims=N) "
-     "separated by commas or spaces (a key=value after a spec belongs to it); empty = no evaluation. "
-     "best.h5 is the net with the best mean score over them (basico: mean rank score, the trained agent "
-     "in one seat and the opponent in all the others; the default for basico is greedy)."},
+     "separated by commas or spaces (a key=value after a spec belongs to it); empty = no matches (with "
+     "eval.positions the accuracy is still measured). Without eval.positions, best.h5 is the net with the "
+     "best mean score over them (basico: mean rank score, the trained agent in one seat and the opponent in "
+     "all the others; the default for basico is greedy)."},
     I("eval", "games", eval.games, 2, 100000,
       "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even (basico: "
       "a multiple of players, the trained agent taking each seat once per group)."),
