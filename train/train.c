@@ -327,7 +327,8 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
 {
     const cfg_config *c = t->cfg;
     train_msg(t, TRAIN_MSG_INFO, "evaluation after iteration %" PRId64 " (%d games per opponent): mean score %.3f%s",
-              t->iteration, games, mean, t->best_iteration == t->iteration ? " (new best)" : "");
+              t->iteration, games, mean,
+              t->best_iteration == t->iteration && !t->positions ? " (new best)" : ""); /* else: the accuracy's */
     for (int k = 0; k < c->eval.n_opponents && c->game == CFG_GAME_BASICO; k++)
         train_msg(t, TRAIN_MSG_INFO,
                   "  vs a field of %-12s rank score %.3f [%.2f, %.2f]  mean place %.2f of %d  first %d of %d  "
