@@ -108,7 +108,7 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
                "%.1f%%, %.2f seeds\n", cfg->eval.positions, 100 * s->accuracy_raw, s->regret_raw, cfg->eval.sims,
                100 * s->accuracy_search, s->regret_search);
         if (s->best_iteration > 0)
-            printf("best.h5: iteration %" PRId64 " (the best search accuracy on the set, %.1f%%)\n",
+            printf("best.h5: iteration %" PRId64 " (the best search accuracy on the set, %.2f%%)\n",
                    s->best_iteration, 100 * s->best_score);
         return;
     }
