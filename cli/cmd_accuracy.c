@@ -1,5 +1,5 @@
 /* sowzero accuracy — an agent's moves on a solved position set against perfect play (issue 13;
- * eval/accuracy.h, eval/posset.h). */
+ * eval/accuracy.h, eval/posset_read.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@ static void help(void)
          "figures do not depend on --threads.\n"
          "Agents: random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200 (sims=0: the raw\n"
          "policy), solver (eval/agent.h), each with ,seed=N.\n"
-         "  --positions FILE  the set, JSON Lines (eval/posset.h; written by `sowzero positions --solve`)\n"
+         "  --positions FILE  the set, JSON Lines (eval/posset_read.h; written by `sowzero positions --solve`)\n"
          "                    (default " DEFAULT_POSITIONS ")\n"
          "  --threads N       worker threads, one agent instance each (default: the number of CPUs)\n"
          "  --seed S          seed of the agents' per-position randomness (default 0)\n"

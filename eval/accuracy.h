@@ -1,4 +1,4 @@
-/* accuracy.h — how close an agent plays to perfect play on a solved position set (issue 13; eval/posset.h).
+/* accuracy.h — how close an agent plays to perfect play on a solved position set (issue 13; eval/posset_read.h).
  *
  * For every position of the set the agent chooses a move; against the set's exact margins that move is
  *   optimal   when it reaches the position's value (it is one of `best`);
@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#include "eval/posset.h"
+#include "eval/posset_read.h"
 
 #define ACCURACY_ERRLEN 800
 #define ACCURACY_BLUNDER 4     /* seeds of regret from which a move is a blunder */

@@ -11,7 +11,7 @@
 #include "env/kalah.h"
 #include "eval/accuracy.h"
 #include "eval/agent.h"
-#include "eval/posset.h"
+#include "eval/posset_read.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "tests/test_util.h"

@@ -10,7 +10,7 @@
 
 #include "eval/agent.h"
 #include "eval/basico_agent.h"
-#include "eval/posset.h"
+#include "eval/posset_read.h"
 #include "train/config_keys.h"
 
 void cfg_defaults(cfg_config *c)

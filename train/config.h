@@ -74,7 +74,7 @@ typedef struct {
     int sims;                 /* PUCT simulations per move of the trained agent (az agent), 0..100000 */
     int batch;                /* leaves per net call of the az agent, 1..64 */
     int opening_plies;        /* random sowings before each pair of games, 0..20 */
-    char positions[CFG_PATH_LEN]; /* solved position set (eval/posset.h) for accuracy, "" = none (kalah only) */
+    char positions[CFG_PATH_LEN]; /* solved position set (eval/posset_read.h) for accuracy, "" = none (kalah only) */
 } cfg_eval;
 
 /* [run]. */
@@ -131,7 +131,7 @@ int cfg_set(cfg_config *c, const char *assignment, char *err);
  * mcts_config_check, selfplay_config_check, every opponent spec through agent_create / basico_agent_create
  * under the rules, min_replay <= replay_window). -1 with a message naming the key. */
 
-/* Loads the solved position set eval.positions names (eval/posset.h; a relative path is taken from the
+/* Loads the solved position set eval.positions names (eval/posset_read.h; a relative path is taken from the
  * working directory) and checks that its rules are the run's. cfg_finish does not open it (configs stay
  * checkable where the data file is absent); sowzero train calls this before it creates the run directory.
  * Returns 0 with *out (free with posset_free; NULL when eval.positions is empty), or -1 with

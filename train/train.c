@@ -18,7 +18,7 @@
 #include "nn/h5io.h"
 #include "selfplay/basico_selfplay.h"
 #include "selfplay/selfplay.h"
-#include "eval/posset.h"
+#include "eval/posset_read.h"
 #include "train/plot.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"

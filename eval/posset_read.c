@@ -1,5 +1,5 @@
-/* posset.c — reader of solved position sets (format and checks in posset.h). */
-#include "eval/posset.h"
+/* posset_read.c — reader of solved position sets (format and checks in posset_read.h). */
+#include "eval/posset_read.h"
 #include "env/errbuf.h"
 
 #include <cjson/cJSON.h>

@@ -1,4 +1,4 @@
-/* posset.h — reader of solved position sets (issue 13: ground truth for `sowzero accuracy`).
+/* posset_read.h — reader of solved position sets (issue 13: ground truth for `sowzero accuracy`).
  *
  * Format: JSON Lines, UTF-8, one JSON object per line (the writer is `sowzero positions --solve`).
  *   line 1, the header:
@@ -23,8 +23,8 @@
  * Memory: one posset_entry (about 60 bytes) per position plus the header strings. Library code: never
  * prints; errors come back as codes with a message.
  */
-#ifndef SOWZERO_POSSET_H
-#define SOWZERO_POSSET_H
+#ifndef SOWZERO_POSSET_READ_H
+#define SOWZERO_POSSET_READ_H
 
 #include <stdint.h>
 
