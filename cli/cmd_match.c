@@ -22,7 +22,7 @@ static void help(void)
          "Elo difference A - B the score implies (400 log10(s/(1-s)); at a 0% or 100% score it is shown at\n"
          "n - 1/2 points of n and marked as a bound).\n"
          "Agents: random, greedy, ab:depth=8 (nodes=, ms=, tt_mb=), mcts:sims=800, az:net=PATH.h5,sims=200,\n"
-         "each with ,seed=N (see eval/agent.h).\n"
+         "solver (perfect play; tt_mb=, endgame=), each with ,seed=N (see eval/agent.h).\n"
          "  --games N      games, even (default 100)\n"
          "  --openings K   random sowings before the agents play (default 2)\n"
          "  --threads T    worker threads (default: the number of CPUs)\n"

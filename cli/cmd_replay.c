@@ -179,6 +179,12 @@ static int replay_record(const char *path, const char *game_text, int json)
         cli_error("replay", "%s", err);
         return 1;
     }
+    if (g.result_only) {
+        cli_error("replay", "%s:%d: game %ld is a result-only record (%s, no moves to replay)", path, g.line, want,
+                  record_result_token(g.result));
+        record_game_clear(&g);
+        return 2;
+    }
     char rbuf[128], pbuf[80];
     kalah_rules_format(&g.rules, rbuf, sizeof rbuf);
     kalah_pos_format(&g.rules, &g.start, pbuf, sizeof pbuf);

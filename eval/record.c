@@ -75,6 +75,11 @@ static int result_from_token(const char *t)
 
 int record_game_finish(record_game *g, char *err)
 {
+    if (g->result_only && g->n_moves == 0) { /* nothing to replay: the result and stores stay as read */
+        g->final = g->start;
+        return RECORD_OK;
+    }
+    g->result_only = 0;
     kalah_pos p = g->start;
     for (int i = 0; i < g->n_moves; i++) {
         int side = p.side;
@@ -138,7 +143,8 @@ int record_write(FILE *f, record_game *g, char *err)
     }
     bad |= put_tag(f, "Result", record_result_token(g->result));
     snprintf(buf, sizeof buf, "%d-%d", g->store_south, g->store_north);
-    bad |= put_tag(f, "Score", buf);
+    if (!g->result_only) /* a result-only game's stores were never replayed */
+        bad |= put_tag(f, "Score", buf);
     if (bad || fputc('\n', f) == EOF)
         goto io;
     kalah_pos p = g->start;
@@ -391,6 +397,11 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
                 pg->value[T_RESULT]);
         return RECORD_EINVAL;
     }
+    /* No moves, a result, and a start that is not over: a result-only record (as Ordo and BayesElo take). */
+    if (n_tokens == 0 && tag_result != RECORD_UNFINISHED && g->result == RECORD_UNFINISHED) {
+        g->result_only = 1;
+        g->result = tag_result;
+    }
     if (tag_result != g->result) {
         set_err(err, "%s:%d: [Result \"%s\"] but replaying the moves gives %s", nm, pg->line[T_RESULT],
                 pg->value[T_RESULT],
@@ -403,7 +414,15 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
             set_err(err, "%s:%d: [Score \"%s\"] is not SOUTH-NORTH", nm, pg->line[T_SCORE], pg->value[T_SCORE]);
             return RECORD_EINVAL;
         }
-        if (a != g->store_south || b != g->store_north) {
+        if (g->result_only) {
+            if ((a > b) - (a < b) != g->result) {
+                set_err(err, "%s:%d: [Score \"%s\"] contradicts [Result \"%s\"]", nm, pg->line[T_SCORE],
+                        pg->value[T_SCORE], pg->value[T_RESULT]);
+                return RECORD_EINVAL;
+            }
+            g->store_south = a;
+            g->store_north = b;
+        } else if (a != g->store_south || b != g->store_north) {
             set_err(err, "%s:%d: [Score \"%s\"] but replaying the moves gives %d-%d", nm, pg->line[T_SCORE],
                     pg->value[T_SCORE], g->store_south, g->store_north);
             return RECORD_EINVAL;

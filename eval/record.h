@@ -23,6 +23,13 @@
  * is not over). A record whose Start is not the rules' start position replays from a sowing count of 0
  * (only matters with max_sows). Errors name the file and line: "games.pgn:12: move 7 'C': the pit is empty".
  *
+ * Result-only records (as Ordo and BayesElo accept them): a game with no moves at all, a decisive or drawn
+ * [Result] and a Start that is not finished stands for a game played elsewhere whose moves were not kept
+ * (the move text is just the result token, "1-0"). It is read with result_only = 1 and the result as given;
+ * its [Score], when present, must agree with the result (South ahead for 1-0, ...) and gives the stores
+ * (record_write writes such a game back without [Score]).
+ * A record whose moves are given must still replay to its result: moves that contradict it are an error.
+ *
  * Moves are stored as relative pits 0..pits-1 of the player to move (as in env/kalah.h); the letter's case
  * follows from replaying. Library functions never print; they return RECORD_* codes with a message.
  */
@@ -57,6 +64,8 @@ typedef struct {
     int store_south, store_north;  /* stores of the final position */
     kalah_pos final;               /* position after the last move */
     int line;                      /* reader: line number of the game's first tag */
+    int result_only;               /* 1: a result-only record (no moves; result and stores as read, see
+                                    * above; record_game_finish keeps them while n_moves is 0) */
 } record_game;
 
 /* Sets up an empty game under rules r from start (NULL = the start position of r). Strings are set to
@@ -75,7 +84,8 @@ int record_set(char **field, const char *s);
 int record_push(record_game *g, int move);
 
 /* Replays the moves from start and sets result, stores and final. RECORD_OK, or RECORD_EINVAL with a
- * message naming the move (number, letter) that is illegal. A game that is not over gets RECORD_UNFINISHED. */
+ * message naming the move (number, letter) that is illegal. A game that is not over gets RECORD_UNFINISHED.
+ * A result-only game (result_only, no moves) keeps its result and stores; final = start. */
 int record_game_finish(record_game *g, char *err);
 
 /* Writes g as one record (tags, blank line, moves wrapped at 79 columns, result, blank line) to f; calls

@@ -367,6 +367,57 @@ static void test_elo_command_pools_files(void **state)
     free(out);
 }
 
+/* Result-only records (a result, no moves) rate exactly as played games with the same results; a record
+ * whose moves contradict its result is still refused, naming its line. */
+static void test_elo_result_only_records(void **state)
+{
+    (void)state;
+    char played[512], bare[512];
+    snprintf(played, sizeof played, "%s/elo_ro_played.pgn", SOWZERO_TMP);
+    snprintf(bare, sizeof bare, "%s/elo_ro_bare.pgn", SOWZERO_TMP);
+    FILE *a = fopen(played, "w"), *b = fopen(bare, "w");
+    assert_non_null(a);
+    assert_non_null(b);
+    static const struct {
+        const char *s, *n;
+        int games, want;
+    } plan[] = {{"X", "Y", 3, 1}, {"Y", "X", 1, 0}, {"Y", "Z", 2, -1}, {"Z", "X", 1, 1}, {"X", "Z", 1, -1}};
+    for (size_t i = 0; i < sizeof plan / sizeof plan[0]; i++) {
+        write_games(a, plan[i].s, plan[i].n, plan[i].games, plan[i].want);
+        const char *tok = plan[i].want > 0 ? "1-0" : plan[i].want < 0 ? "0-1" : "1/2-1/2";
+        for (int g = 0; g < plan[i].games; g++)
+            fprintf(b, "[South \"%s\"]\n[North \"%s\"]\n[Result \"%s\"]\n\n%s\n\n", plan[i].s, plan[i].n, tok, tok);
+    }
+    fclose(a);
+    fclose(b);
+    char args[1200];
+    snprintf(args, sizeof args, "elo '%s' --json", played);
+    cJSON *one = run_json(args);
+    snprintf(args, sizeof args, "elo '%s' --json", bare);
+    cJSON *two = run_json(args);
+    assert_int_equal(cJSON_GetObjectItem(two, "games")->valueint, 8);
+    const char *names[] = {"X", "Y", "Z"}, *keys[] = {"elo", "lo", "hi", "games", "score"};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 5; k++)
+            assert_true(fabs(rating_of(two, names[i], keys[k]) - rating_of(one, names[i], keys[k])) < 1e-9);
+    cJSON_Delete(one);
+    cJSON_Delete(two);
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "replay --pgn '%s' --game 2", bare), 2); /* nothing to replay */
+    assert_non_null(strstr(out, "elo_ro_bare.pgn:7: game 2 is a result-only record (1-0, no moves to replay)"));
+    free(out);
+    b = fopen(bare, "a");
+    assert_non_null(b);
+    fprintf(b, "[South \"X\"]\n[North \"Y\"]\n[Result \"1-0\"]\n\nc 1-0\n");
+    fclose(b);
+    assert_int_not_equal(tu_run(&out, 1, "elo '%s'", bare), 0);
+    char want[600];
+    snprintf(want, sizeof want, "elo_ro_bare.pgn:%d: [Result \"1-0\"] but replaying the moves", 8 * 6 + 3);
+    if (!strstr(out, want))
+        fail_msg("got '%s', want '%s'", out, want);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_wilson),
         cmocka_unit_test(test_elo_command_pools_files),
+        cmocka_unit_test(test_elo_result_only_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

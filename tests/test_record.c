@@ -143,6 +143,9 @@ static void test_errors_name_the_line(void **state)
         {"c f A *\n", 1, "expected a tag"},
         {"[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n\n* c\n", 5, "after the result"},
         {"[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n[Opening \"4\"]\n\nc *\n", 4, "Opening"},
+        /* result-only: a Score that says the other player won; moves that contradict the result */
+        {"[South \"a\"]\n[North \"b\"]\n[Result \"1-0\"]\n[Score \"20-28\"]\n\n1-0\n", 4, "contradicts"},
+        {"[South \"a\"]\n[North \"b\"]\n[Result \"0-1\"]\n\nc\n0-1\n", 3, "replaying the moves"},
     };
     /* A good game first, so the line numbers of the bad one are offset. */
     const char *good = "[South \"g\"]\n[North \"h\"]\n[Result \"*\"]\n\nc\n*\n\n";
@@ -162,6 +165,49 @@ static void test_errors_name_the_line(void **state)
         if (strncmp(err, want, strlen(want)) || !strstr(err, cases[i].words))
             fail_msg("case %zu: got '%s', want '%s ...%s...'", i, err, want, cases[i].words);
     }
+}
+
+/* A record with a result and no moves is a result-only game (the result as given, stores from [Score]);
+ * it is written back without [Score] and read again the same. */
+static void test_result_only(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("record_ro.pgn");
+    write_text(path, "[South \"x\"]\n[North \"y\"]\n[Result \"1-0\"]\n[Score \"30-18\"]\n\n1-0\n\n"
+                     "[South \"y\"]\n[North \"x\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n"
+                     "[South \"x\"]\n[North \"y\"]\n[Result \"*\"]\n\n*\n");
+    record_game *g;
+    int n;
+    char err[RECORD_ERRLEN];
+    if (record_read_file(path, &g, &n, err))
+        fail_msg("%s", err);
+    assert_int_equal(n, 3);
+    assert_int_equal(g[0].result_only, 1);
+    assert_int_equal(g[0].result, RECORD_SOUTH_WINS);
+    assert_int_equal(g[0].store_south, 30);
+    assert_int_equal(g[0].store_north, 18);
+    assert_int_equal(g[0].n_moves, 0);
+    assert_int_equal(g[1].result_only, 1);
+    assert_int_equal(g[1].result, RECORD_DRAW);
+    assert_int_equal(g[2].result_only, 0); /* "*" without moves: an unfinished game, as before */
+    assert_int_equal(g[2].result, RECORD_UNFINISHED);
+    const char *back = tmp_path("record_ro2.pgn");
+    FILE *f = fopen(back, "w");
+    assert_non_null(f);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(record_write(f, &g[i], err), RECORD_OK);
+    fclose(f);
+    record_game *h;
+    int m;
+    if (record_read_file(back, &h, &m, err))
+        fail_msg("%s", err);
+    assert_int_equal(m, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(h[i].result, g[i].result);
+        assert_int_equal(h[i].result_only, g[i].result_only);
+    }
+    record_games_free(h, m);
+    record_games_free(g, n);
 }
 
 /* record_write refuses a game with an illegal move, and a finished game's result comes from the replay. */
@@ -195,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_hand_written),
         cmocka_unit_test(test_errors_name_the_line),
         cmocka_unit_test(test_writer_checks),
+        cmocka_unit_test(test_result_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
