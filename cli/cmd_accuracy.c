@@ -25,7 +25,7 @@ static void help(void)
          "figures do not depend on --threads.\n"
          "Agents: random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200 (sims=0: the raw\n"
          "policy), solver (eval/agent.h), each with ,seed=N.\n"
-         "  --positions FILE  the set, JSON Lines (eval/posset_read.h; written by `sowzero positions --solve`)\n"
+         "  --positions FILE  the set, JSON Lines (format: eval/posset.h; written by `sowzero positions --solve`)\n"
          "                    (default " DEFAULT_POSITIONS ")\n"
          "  --threads N       worker threads, one agent instance each (default: the number of CPUs)\n"
          "  --seed S          seed of the agents' per-position randomness (default 0)\n"
@@ -36,15 +36,6 @@ static void help(void)
          "                    \"seed\",\"threads\",\"seconds\"}\n"
          "Exit status 2: a bad agent spec, a missing file, a file that is not a valid set, a net for other\n"
          "rules; 1: the agent failed during the run.");
-}
-
-/* Seeds-in-pits range of a phase (posset_phase): [from, to], from >= to. */
-static void phase_range(const kalah_rules *r, int phase, int *from, int *to)
-{
-    int t = 2 * r->pits * r->seeds;
-    int cut[4] = {t, 2 * t / 3, t / 3, -1};
-    *from = phase ? cut[phase] : t;
-    *to = cut[phase + 1] + 1;
 }
 
 static void stats_json(cJSON *o, const accuracy_stats *s)
@@ -133,11 +124,11 @@ int cmd_accuracy(int argc, char **argv)
         cJSON_AddStringToObject(o, "rules", posset_rules_text(set));
         stats_json(o, &res.all);
         cJSON *arr = cJSON_AddArrayToObject(o, "by_phase");
-        for (int p = 0; p < POSSET_PHASES; p++) {
+        for (int p = 0; p < PS_PHASES; p++) {
             cJSON *ph = cJSON_CreateObject();
             int from, to;
-            phase_range(r, p, &from, &to);
-            cJSON_AddStringToObject(ph, "phase", posset_phase_name(p));
+            ps_phase_range(r, p, &from, &to);
+            cJSON_AddStringToObject(ph, "phase", ps_phase_name(p));
             cJSON_AddNumberToObject(ph, "seeds_from", from);
             cJSON_AddNumberToObject(ph, "seeds_to", to);
             stats_json(ph, &res.phase[p]);
@@ -153,11 +144,11 @@ int cmd_accuracy(int argc, char **argv)
         printf("  %-16s %6s   %-21s   %-19s   %s\n", "seeds in pits", "n", "optimal moves (95%)",
                "mean regret (95%)", "blunders >= 4 (95%)");
         stats_line("all", &res.all);
-        for (int p = 0; p < POSSET_PHASES; p++) {
+        for (int p = 0; p < PS_PHASES; p++) {
             char label[40];
             int from, to;
-            phase_range(r, p, &from, &to);
-            snprintf(label, sizeof label, "%s %d-%d", posset_phase_name(p), from, to);
+            ps_phase_range(r, p, &from, &to);
+            snprintf(label, sizeof label, "%s %d-%d", ps_phase_name(p), from, to);
             stats_line(label, &res.phase[p]);
         }
         rc = 0;

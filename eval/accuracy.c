@@ -78,7 +78,7 @@ int accuracy_tally(const posset *set, const int *moves, accuracy_result *out, ch
         return ACCURACY_ENOMEM;
     }
     out->n = n;
-    acc_sums all = {0}, ph[POSSET_PHASES] = {{0}};
+    acc_sums all = {0}, ph[PS_PHASES] = {{0}};
     for (int i = 0; i < n; i++) {
         const posset_entry *e = posset_get(set, i);
         int k = moves[i];
@@ -90,7 +90,7 @@ int accuracy_tally(const posset *set, const int *moves, accuracy_result *out, ch
         int regret = e->value - e->margin[k];
         out->move[i] = k;
         out->regret[i] = regret;
-        acc_sums *g[2] = {&all, &ph[posset_phase(r, e->seeds_in_pits)]};
+        acc_sums *g[2] = {&all, &ph[ps_phase(r, e->seeds_in_pits)]};
         for (int j = 0; j < 2; j++) {
             g[j]->n++;
             g[j]->optimal += regret == 0;
@@ -100,7 +100,7 @@ int accuracy_tally(const posset *set, const int *moves, accuracy_result *out, ch
         }
     }
     finish(&all, &out->all);
-    for (int p = 0; p < POSSET_PHASES; p++)
+    for (int p = 0; p < PS_PHASES; p++)
         finish(&ph[p], &out->phase[p]);
     return ACCURACY_OK;
 }

@@ -4,7 +4,7 @@
  *   optimal   when it reaches the position's value (it is one of `best`);
  *   regret    = value − margin of the chosen move, in seeds (>= 0; 0 exactly when optimal);
  *   a blunder when regret >= ACCURACY_BLUNDER seeds.
- * Figures (over all positions, and by phase, posset_phase: thirds of the total seeds in the pits):
+ * Figures (over all positions, and by phase, ps_phase of eval/posset.h: thirds of the total seeds in the pits):
  *   optimal_rate and blunder_rate with 95% Wilson intervals (Wilson 1927; eval/elo.h, elo_wilson);
  *   mean_regret with a 95% normal-approximation interval, mean ± 1.96·s/√n (s: the sample standard
  *   deviation of the regrets; with n = 1 the interval is the mean itself; the lower end is clipped at 0,
@@ -38,7 +38,7 @@ typedef struct {
 } accuracy_stats;
 
 typedef struct {
-    accuracy_stats all, phase[POSSET_PHASES];
+    accuracy_stats all, phase[PS_PHASES];
     int n;            /* positions (= posset_count) */
     int *move;        /* n entries: the relative pit chosen at each position (owned) */
     int *regret;      /* n entries: its regret in seeds (owned) */

@@ -1,4 +1,4 @@
-/* posset_read.c — reader of solved position sets (format and checks in posset_read.h). */
+/* posset_read.c — reader of solved position sets (format in eval/posset.h, checks in posset_read.h). */
 #include "eval/posset_read.h"
 #include "env/errbuf.h"
 
@@ -18,18 +18,6 @@ struct posset {
     posset_entry *e;
     int n;
 };
-
-int posset_phase(const kalah_rules *r, int seeds_in_pits)
-{
-    int total = 2 * r->pits * r->seeds;
-    return 3 * seeds_in_pits > 2 * total ? 0 : 3 * seeds_in_pits > total ? 1 : 2;
-}
-
-const char *posset_phase_name(int phase)
-{
-    static const char *const names[POSSET_PHASES] = {"opening", "middlegame", "endgame"};
-    return phase >= 0 && phase < POSSET_PHASES ? names[phase] : "?";
-}
 
 const kalah_rules *posset_rules(const posset *s) { return &s->rules; }
 int posset_count(const posset *s) { return s->n; }
@@ -88,15 +76,15 @@ static int dup_opt(const cJSON *o, const char *key, char **out)
 static int read_header(posset *s, const cJSON *h, long *count, const char *where, char *err)
 {
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(h, "format");
-    if (!f || !cJSON_IsString(f) || strcmp(f->valuestring, POSSET_FORMAT)) {
-        set_err(err, "%s: not a position set (the first line has no \"format\":\"%s\")", where, POSSET_FORMAT);
+    if (!f || !cJSON_IsString(f) || strcmp(f->valuestring, PS_FORMAT)) {
+        set_err(err, "%s: not a position set (the first line has no \"format\":\"%s\")", where, PS_FORMAT);
         return POSSET_EINVAL;
     }
     long version;
     if (get_int(h, "format_version", 0, 1000000, &version, where, err))
         return POSSET_EINVAL;
-    if (version != POSSET_FORMAT_VERSION) {
-        set_err(err, "%s: format_version %ld (this reader knows %d)", where, version, POSSET_FORMAT_VERSION);
+    if (version != PS_FORMAT_VERSION) {
+        set_err(err, "%s: format_version %ld (this reader knows %d)", where, version, PS_FORMAT_VERSION);
         return POSSET_EINVAL;
     }
     const char *rules = get_str(h, "rules", where, err);

@@ -1,15 +1,7 @@
 /* posset_read.h — reader of solved position sets (issue 13: ground truth for `sowzero accuracy`).
  *
- * Format: JSON Lines, UTF-8, one JSON object per line (the writer is `sowzero positions --solve`).
- *   line 1, the header:
- *     {"format":"sowzero-positions","format_version":1,"rules":"<kalah_rules_format of the rules>",
- *      "count":N,"command":"...","commit":"...","seed":S}
- *   lines 2..N+1, one position each:
- *     {"position":"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S","to_move":"S","seeds_in_pits":48,"ply":K,
- *      "source":"...","value":8,"best":["c"],"moves":{"a":-2,"b":0,"c":8,...}}
- *   `moves` maps EVERY legal move letter of the player to move to the exact final margin under perfect
- *   play after that move, from the point of view of the player to move (own store − opponent's; an extra
- *   turn keeps the perspective); `value` is the maximum over moves, `best` every move reaching it.
+ * Format: JSON Lines, version 1, written by `sowzero positions --solve`; the format is documented in one
+ * place, eval/posset.h (its writer; PS_FORMAT, PS_FORMAT_VERSION and the phase cut ps_phase live there too).
  * The reader needs format, format_version (1), rules and count in the header (command, commit and seed are
  * kept as given when present) and position, to_move, seeds_in_pits, ply, value, best and moves on each
  * position line (source is optional). It checks every one of them: the position parses under the rules, is
@@ -29,10 +21,9 @@
 #include <stdint.h>
 
 #include "env/kalah.h"
+#include "eval/posset.h"
 
 #define POSSET_ERRLEN 640            /* size of an error-message buffer (messages carry the path) */
-#define POSSET_FORMAT "sowzero-positions"
-#define POSSET_FORMAT_VERSION 1
 #define POSSET_NO_MOVE (-32768)      /* posset_entry.margin of a pit that is not a legal move */
 
 enum { POSSET_OK = 0, POSSET_EINVAL = -1, POSSET_EIO = -2, POSSET_ENOMEM = -3 };
@@ -67,12 +58,6 @@ const char *posset_command(const posset *s);
 const char *posset_commit(const posset *s);
 uint64_t posset_seed(const posset *s);
 
-/* The game phase of an entry by the seeds left in the pits, in thirds of the total seeds T = 2·pits·seeds:
- * 0 = opening (more than 2T/3 in the pits; Kalah(6,4): 48–33), 1 = middle game (more than T/3: 32–17),
- * 2 = endgame (at most T/3: 16–0). */
-#define POSSET_PHASES 3
-int posset_phase(const kalah_rules *r, int seeds_in_pits);
-/* "opening", "middlegame", "endgame". */
-const char *posset_phase_name(int phase);
+/* The game phase of an entry: ps_phase(rules, entry->seeds_in_pits) (eval/posset.h). */
 
 #endif

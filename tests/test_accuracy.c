@@ -87,17 +87,17 @@ static void test_reader_reads_the_hand_set(void **state)
     assert_int_equal(e->seeds_in_pits, 4);
     assert_int_equal(e->ply, 30);
     const kalah_rules *r = posset_rules(s);
-    assert_int_equal(posset_phase(r, 24), 0);
-    assert_int_equal(posset_phase(r, 17), 0);
-    assert_int_equal(posset_phase(r, 16), 1);
-    assert_int_equal(posset_phase(r, 9), 1);
-    assert_int_equal(posset_phase(r, 8), 2);
-    assert_int_equal(posset_phase(r, 0), 2);
+    assert_int_equal(ps_phase(r, 24), 0);
+    assert_int_equal(ps_phase(r, 17), 0);
+    assert_int_equal(ps_phase(r, 16), 1);
+    assert_int_equal(ps_phase(r, 9), 1);
+    assert_int_equal(ps_phase(r, 8), 2);
+    assert_int_equal(ps_phase(r, 0), 2);
     kalah_rules k64 = kalah_rules_default(); /* the Kalah(6,4) phases: 48-33, 32-17, 16-0 */
-    assert_int_equal(posset_phase(&k64, 33), 0);
-    assert_int_equal(posset_phase(&k64, 32), 1);
-    assert_int_equal(posset_phase(&k64, 17), 1);
-    assert_int_equal(posset_phase(&k64, 16), 2);
+    assert_int_equal(ps_phase(&k64, 33), 0);
+    assert_int_equal(ps_phase(&k64, 32), 1);
+    assert_int_equal(ps_phase(&k64, 17), 1);
+    assert_int_equal(ps_phase(&k64, 16), 2);
     posset_free(s);
     /* the fixture reads too */
     s = load_ok(FIXTURE);

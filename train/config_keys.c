@@ -154,7 +154,7 @@ const cfg_key cfg_keys[] = {
       "Random sowings from the start before each pair of games, so that deterministic agents do not replay "
       "one game."),
     {"eval", "positions", CK_STR, F(eval.positions), 0, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
-     "kalah only: a solved position set (JSON Lines, eval/posset_read.h; relative to the working directory) of "
+     "kalah only: a solved position set (JSON Lines, eval/posset.h; relative to the working directory) of "
      "the run's rules. Each evaluation then also reports the accuracy against perfect play (optimal-move "
      "rate, mean regret in seeds) of the raw policy (sims = 0) and of the search (eval.sims), and best.h5 "
      "becomes the net with the best search accuracy (ties: lower mean regret) instead of the best mean "

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes a small solved position set (eval/posset_read.h format) with the exact solver of the sowzero binary.
+"""Writes a small solved position set (eval/posset.h format) with the exact solver of the sowzero binary.
 
 usage: make_positions.py SOWZERO RULES COUNT SEED [move] > FILE.positions.jsonl
 
