@@ -117,6 +117,19 @@ int cli_long(const char *cmd, const char *what, const char *text, long lo, long 
     return 1;
 }
 
+int cli_seed(const char *cmd, const char *what, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(text, &end, 10);
+    if (!*text || *end || *text == '-' || errno) {
+        cli_error(cmd, "%s: '%s' is not a whole number >= 0", what, text);
+        return 0;
+    }
+    *out = s;
+    return 1;
+}
+
 int cli_double(const char *cmd, const char *what, const char *text, double lo, double hi, double *out)
 {
     char *end;

@@ -6,6 +6,8 @@
 #ifndef SOWZERO_CLI_H
 #define SOWZERO_CLI_H
 
+#include <stdint.h>
+
 #include <cjson/cJSON.h>
 #include "env/kalah.h"
 
@@ -28,6 +30,8 @@ int cli_setup(const char *cmd, const char *rules_spec, const char *pos_text, kal
 /* Parses a whole decimal number in [lo, hi] given for option `what`; prints an error naming it. */
 int cli_long(const char *cmd, const char *what, const char *text, long lo, long hi, long *out);
 int cli_double(const char *cmd, const char *what, const char *text, double lo, double hi, double *out);
+/* A seed: a whole number in 0..2^64-1 given for option `what`; prints an error naming it. */
+int cli_seed(const char *cmd, const char *what, const char *text, uint64_t *out);
 
 /* Prints the object (unformatted, one line) and frees it; returns 0, or 1 if printing failed. */
 int cli_print_json(cJSON *obj);

@@ -109,6 +109,15 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
         printf("%-22s %6d %7.3f    [%.3f, %.3f] %20s %20s\n", r->opponent, r->games, r->score, r->score_lo,
                r->score_hi, south, north);
     }
+    if (s->have_accuracy) {
+        printf("accuracy on %s: raw policy %.1f%% optimal moves, mean regret %.2f seeds; search (sims=%d) "
+               "%.1f%%, %.2f seeds\n", cfg->eval.positions, 100 * s->accuracy_raw, s->regret_raw, cfg->eval.sims,
+               100 * s->accuracy_search, s->regret_search);
+        if (s->best_iteration > 0)
+            printf("best.h5: iteration %" PRId64 " (the best search accuracy on the set, %.2f%%)\n",
+                   s->best_iteration, 100 * s->best_score);
+        return;
+    }
     if (s->best_iteration > 0)
         printf("best.h5: iteration %" PRId64 " (mean score %.3f)\n", s->best_iteration, s->best_score);
 }

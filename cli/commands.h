@@ -14,4 +14,6 @@ int cmd_solve(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_positions(int argc, char **argv);
+int cmd_accuracy(int argc, char **argv);
+int cmd_move(int argc, char **argv);
 #endif

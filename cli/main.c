@@ -22,6 +22,8 @@ static const struct command {
     {"serve", cmd_serve, "play against the agents in a browser (a page and a JSON API over HTTP)"},
     {"train", cmd_train, "train an agent by self-play from an INI config (the main job)"},
     {"positions", cmd_positions, "sample positions over every phase, solve every move exactly, write the set"},
+    {"accuracy", cmd_accuracy, "an agent's moves on a solved position set against perfect play"},
+    {"move", cmd_move, "one agent's move at a position, with its search statistics"},
 };
 
 static void usage(FILE *f)

@@ -28,16 +28,8 @@ int cli_match_option(const char *cmd, int c, const char *arg, match_config *cfg)
             return -1;
         cfg->threads = (int)v;
         return 1;
-    case 's': {
-        char *end;
-        unsigned long long s = strtoull(arg, &end, 10);
-        if (!*arg || *end || *arg == '-') {
-            cli_error(cmd, "--seed: '%s' is not a whole number >= 0", arg);
-            return -1;
-        }
-        cfg->seed = s;
-        return 1;
-    }
+    case 's':
+        return cli_seed(cmd, "--seed", arg, &cfg->seed) ? 1 : -1;
     default:
         return 0;
     }

@@ -176,9 +176,10 @@ static const agent_kind_desc kinds[] = {
     {"ab", "depth, nodes, ms, tt_mb, seed"},
     {"mcts", "sims, rollouts, c_puct, solver, seed"},
     {"az", "net, sims, c_puct, fpu, batch, seed"},
+    {"solver", "tt_mb, endgame, seed"},
 };
-static int (*const kind_init[])(agent *a, agent_args *args, char *err) = {init_random, init_greedy, agent_init_ab,
-                                                                          agent_init_mcts, agent_init_az};
+static int (*const kind_init[])(agent *a, agent_args *args, char *err) = {
+    init_random, init_greedy, agent_init_ab, agent_init_mcts, agent_init_az, agent_init_solver};
 _Static_assert(sizeof kinds / sizeof kinds[0] == sizeof kind_init / sizeof kind_init[0], "one init per kind");
 
 static int key_allowed(const char *keys, const char *key)
@@ -257,7 +258,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
 {
     char kerr[KALAH_ERRLEN];
     if (!spec || !*spec) {
-        set_err(err, "empty agent spec (random, greedy, ab:..., mcts:..., az:...)");
+        set_err(err, "empty agent spec (random, greedy, ab:..., mcts:..., az:..., solver)");
         return NULL;
     }
     if (strlen(spec) >= AGENT_SPEC_MAX) {
@@ -272,7 +273,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
     strcpy(buf, spec);
     agent_args args;
     static const char *const rules_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
-    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(random, greedy, ab, mcts, az)",
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(random, greedy, ab, mcts, az, solver)",
                               rules_keys, &args, err);
     if (kd < 0)
         return NULL;
@@ -319,6 +320,7 @@ void agent_free(agent *a)
 const char *agent_spec(const agent *a) { return a->spec; }
 const char *agent_kind(const agent *a) { return a->kind; }
 const char *agent_error(const agent *a) { return a->err; }
+void agent_set_detail(agent *a, int detail) { a->detail = detail != 0; }
 
 void agent_new_game(agent *a, const kalah_pos *start, uint64_t game_seed)
 {

@@ -21,8 +21,9 @@ struct agent {
     uint64_t rng;       /* SplitMix64 state of this game */
     uint64_t game_seed; /* the seed mixed into rng (kinds with their own generators derive from it) */
     void *impl;
+    int detail;         /* agent_set_detail */
     char err[AGENT_ERRLEN];
-    agent_stats stats;  /* of the last choose; the search kinds fill it (agent_last_stats) */
+    agent_stats stats;  /* of the last choose; the search kinds fill it (agent_choose clears it first) */
 };
 
 /* key=value pairs of a spec, in order. Parsers take the keys they know; whatever is left is an error. */
@@ -70,5 +71,6 @@ int agent_same_pos(const kalah_rules *r, const kalah_pos *x, const kalah_pos *y)
 int agent_init_ab(agent *a, agent_args *args, char *err);
 int agent_init_mcts(agent *a, agent_args *args, char *err);
 int agent_init_az(agent *a, agent_args *args, char *err);
+int agent_init_solver(agent *a, agent_args *args, char *err);
 
 #endif

@@ -15,6 +15,21 @@
 
 /* ---- ab ---- */
 
+_Static_assert(AGENT_MAX_PV == AB_MAX_PV, "agent_stats holds the whole principal variation");
+
+/* ab and solver: the search's value (seed margin), depth, nodes and principal variation. */
+static void fill_pv(agent *a, const ab_result *res)
+{
+    agent_stats *st = &a->stats;
+    st->have_value = st->have_pv = 1;
+    st->value = (float)res->value;
+    st->exact = res->exact;
+    st->depth = res->depth;
+    st->nodes = res->nodes;
+    st->pv_len = res->pv_len;
+    memcpy(st->pv, res->pv, sizeof st->pv);
+}
+
 typedef struct {
     ab_search *s;
     ab_limits lim;
@@ -32,11 +47,7 @@ static int ab_choose(agent *a, const kalah_pos *p, int *move_out)
         return AGENT_EFAIL;
     }
     *move_out = res.move;
-    a->stats.have_value = 1;
-    a->stats.value = (float)res.value;
-    a->stats.depth = res.depth;
-    a->stats.exact = res.exact;
-    a->stats.nodes = res.nodes;
+    fill_pv(a, &res);
     return AGENT_OK;
 }
 
@@ -335,4 +346,115 @@ int agent_init_az(agent *a, agent_args *args, char *err)
         return -1;
     }
     return tree_finish(a, x, err);
+}
+
+/* ---- solver: exact play with a table and endgame database kept for the agent's life ---- */
+
+typedef struct {
+    ab_search *s;
+    int endgame;   /* seeds of the database still to build at the first move (0: none or built) */
+} solver_impl;
+
+/* Exact margin for the mover at p after relative pit k (negamax sign: kept across an extra turn). */
+static int solver_move_value(agent *a, solver_impl *x, const kalah_pos *p, int k, int *value)
+{
+    kalah_pos q = *p;
+    kalah_sow(&a->rules, &q, k, NULL);
+    ab_limits lim = {.exact = 1};
+    ab_result res;
+    int rc = ab_think(x->s, &q, &lim, &res);
+    if (rc != AB_OK && rc != AB_EOVER)
+        return rc;
+    *value = q.side == p->side ? res.value : -res.value;
+    return AB_OK;
+}
+
+static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    solver_impl *x = a->impl;
+    char kerr[KALAH_ERRLEN];
+    if (x->endgame) {
+        int n = x->endgame;
+        x->endgame = 0;
+        if (ab_set_endgame(x->s, n, kerr) != AB_OK) {
+            set_err(a->err, "agent '%s': endgame=%d: %s", a->spec, n, kerr);
+            return AGENT_ENOMEM;
+        }
+    }
+    ab_limits lim = {.exact = 1};
+    ab_result res;
+    int rc = ab_think(x->s, p, &lim, &res);
+    if (rc != AB_OK || !res.exact || !res.best_mask) {
+        set_err(a->err, "the solve failed (code %d)", rc);
+        return AGENT_EFAIL;
+    }
+    /* Uniform over every optimal move: the j-th set bit of best_mask. */
+    unsigned j = agent_below(a, (unsigned)__builtin_popcount(res.best_mask));
+    for (int k = 0; k < a->rules.pits; k++)
+        if (res.best_mask >> k & 1 && j-- == 0)
+            *move_out = k;
+    fill_pv(a, &res);
+    if (a->detail) {
+        unsigned legal = kalah_legal(&a->rules, p);
+        a->stats.have_values = 1;
+        for (int k = 0; k < a->rules.pits; k++) {
+            a->stats.values[k] = AGENT_NO_VALUE;
+            if (legal >> k & 1 && (rc = solver_move_value(a, x, p, k, &a->stats.values[k])) != AB_OK) {
+                set_err(a->err, "the solve after move %c failed (code %d)", kalah_move_letter(p->side, k), rc);
+                return AGENT_EFAIL;
+            }
+        }
+    }
+    return AGENT_OK;
+}
+
+static void solver_destroy(agent *a)
+{
+    solver_impl *x = a->impl;
+    if (x)
+        ab_free(x->s);
+    free(x);
+}
+
+/* No new_game: the table and database stay (exact values do not depend on them), the RNG is reseeded. */
+static const agent_ops solver_ops = {solver_choose, NULL, NULL, solver_destroy};
+
+/* The most seeds whose database (C(N + 2m, 2m) bytes, eval/endgame.h) fits in 64 MiB, at most the total. */
+static int solver_default_endgame(const kalah_rules *r)
+{
+    int m2 = 2 * r->pits, total = m2 * r->seeds, n = 0;
+    for (int cand = 1; cand <= total && cand <= 127; cand++) {
+        double c = 1; /* C(cand + m2, m2), exactly while it stays below 2^53 */
+        for (int i = 1; i <= m2; i++)
+            c = c * (cand + i) / i;
+        if (c > 64.0 * 1024 * 1024)
+            break;
+        n = cand;
+    }
+    return n;
+}
+
+int agent_init_solver(agent *a, agent_args *args, char *err)
+{
+    long long tt_mb = 256, endgame = -1;
+    if (agent_arg_long(args, "tt_mb", 1, 65536, &tt_mb, err) || agent_arg_long(args, "endgame", 0, 127, &endgame, err))
+        return -1;
+    if (endgame > 0 && a->rules.max_sows > 0) {
+        set_err(err, "agent '%s': endgame needs rules without a sow limit (max_sows=%d)", a->spec, a->rules.max_sows);
+        return -1;
+    }
+    solver_impl *x = calloc(1, sizeof *x);
+    if (!x) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    a->ops = &solver_ops;
+    a->impl = x;
+    x->endgame = endgame >= 0 ? (int)endgame : a->rules.max_sows > 0 ? 0 : solver_default_endgame(&a->rules);
+    char kerr[KALAH_ERRLEN];
+    if (!(x->s = ab_create(&a->rules, (size_t)tt_mb, kerr))) {
+        set_err(err, "agent '%s': %s", a->spec, kerr);
+        return -1;
+    }
+    return 0;
 }

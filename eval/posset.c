@@ -131,13 +131,25 @@ int ps_phase(const kalah_rules *r, int seeds_in_pits)
     return 3 * seeds_in_pits > 2 * total ? 0 : 3 * seeds_in_pits > total ? 1 : 2;
 }
 
-char *ps_phase_label(const kalah_rules *r, int phase, char *buf, size_t n)
+void ps_phase_range(const kalah_rules *r, int phase, int *hi, int *lo)
 {
     const int total = 2 * r->pits * r->seeds;
-    const int hi = phase == 0 ? total : phase == 1 ? 2 * total / 3 : total / 3;
-    const int lo = phase == 0 ? 2 * total / 3 + 1 : phase == 1 ? total / 3 + 1 : 0;
+    *hi = phase == 0 ? total : phase == 1 ? 2 * total / 3 : total / 3;
+    *lo = phase == 0 ? 2 * total / 3 + 1 : phase == 1 ? total / 3 + 1 : 0;
+}
+
+char *ps_phase_label(const kalah_rules *r, int phase, char *buf, size_t n)
+{
+    int hi, lo;
+    ps_phase_range(r, phase, &hi, &lo);
     snprintf(buf, n, "%d-%d", hi, lo);
     return buf;
+}
+
+const char *ps_phase_name(int phase)
+{
+    static const char *const names[PS_PHASES] = {"opening", "middlegame", "endgame"};
+    return phase >= 0 && phase < PS_PHASES ? names[phase] : "?";
 }
 
 /* ---- sampling ---- */

@@ -1,6 +1,7 @@
 /* posset.h — a set of Kalah positions with the exact value of every move: sampling over every phase of
  * the game and the JSON Lines writer (issue 13, "a solved position set"). Solving lives in
- * eval/possolve.h; the reader for agents is `sowzero accuracy`'s.
+ * eval/possolve.h; the reader (for `sowzero accuracy` and `[eval] positions`) is eval/posset_read.h, which
+ * checks everything this format promises.
  *
  * File format (JSON Lines, UTF-8, one JSON object per line), version 1:
  *   line 1, the header:
@@ -15,9 +16,9 @@
  *   end; an extra turn keeps the perspective); `value` = the largest, `best` = every move reaching it, in
  *   letter order. Positions are never finished and never repeat (same board and side to move).
  *
- * Phases (the accuracy report's `by_phase` uses the same cut): by the seeds still in the pits, s, out of
- * the board's total T: early s > 2T/3, middle T/3 < s <= 2T/3, late s <= T/3 — Kalah(6,4): 48-33, 32-17,
- * 16-0.
+ * Phases (the sampler's quotas and the accuracy report's `by_phase`, eval/accuracy.h, use this one cut): by
+ * the seeds still in the pits, s, out of the board's total T = 2·pits·seeds: early ("opening") s > 2T/3,
+ * middle ("middlegame") T/3 < s <= 2T/3, late ("endgame") s <= T/3 — Kalah(6,4): 48-33, 32-17, 16-0.
  */
 #ifndef SOWZERO_EVAL_POSSET_H
 #define SOWZERO_EVAL_POSSET_H
@@ -65,8 +66,12 @@ int ps_add(ps_set *s, const kalah_pos *p, int ply, const char *source);
 /* Seeds in the pits of p (both rows), and its phase 0 early, 1 middle, 2 late (see above). */
 int ps_seeds_in_pits(const kalah_rules *r, const kalah_pos *p);
 int ps_phase(const kalah_rules *r, int seeds_in_pits);
-/* The seeds-in-pits range of a phase, e.g. "48-33", into buf (n bytes, 16 suffice). Returns buf. */
+/* The seeds-in-pits range of a phase: *hi >= s >= *lo for every s of it (Kalah(6,4) early: 48, 33). */
+void ps_phase_range(const kalah_rules *r, int phase, int *hi, int *lo);
+/* That range as text, e.g. "48-33", into buf (n bytes, 16 suffice). Returns buf. */
 char *ps_phase_label(const kalah_rules *r, int phase, char *buf, size_t n);
+/* The phase's name in reports: "opening", "middlegame", "endgame" ("?" outside 0..PS_PHASES-1). */
+const char *ps_phase_name(int phase);
 
 /* Sampling options. The set gets exactly `early` positions of the early phase and the rest, count − early,
  * split evenly between the middle and late phases (the middle one takes the odd one). */

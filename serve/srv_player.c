@@ -89,6 +89,10 @@ int srv_spec_bound(const char *spec, int max_ms, int max_sims, char *out, size_t
         }
         if (nodes == -1)
             snprintf(out, n, "%s%snodes=%d", spec, spec[kind_len] == ':' ? "," : ":", SRV_SOLVE_AGENT_NODES);
+    } else if (kind_len == 6 && !strncmp(spec, "solver", 6)) {
+        set_err(err, "agent '%s': the Kalah solver agent has no bound on its time or memory (the opening of "
+                "Kalah(6,4) takes minutes); the page's Analyse shows exact values within --solve-seeds", spec);
+        return SRV_EINVAL;
     }
     return SRV_OK;
 }

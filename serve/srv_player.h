@@ -7,7 +7,8 @@
  * limit reached, eval/alphabeta.h), an `ab` `ms=` above MAX_MS is refused; `mcts` / `az` with `sims=` above
  * MAX_SIMS are refused (their default sims are within any sane bound: 800 and 200); básico `maxn` /
  * `paranoid` deeper than 8 plies are refused (each ply costs about 4x, eval/game_agent.h); `solve` gets
- * `nodes=SRV_SOLVE_AGENT_NODES` unless it names fewer (more is refused).
+ * `nodes=SRV_SOLVE_AGENT_NODES` unless it names fewer (more is refused); Kalah's `solver` (perfect play,
+ * eval/agent.h) is refused: it has no node or time limit to bound it by.
  *
  * Threads: a player is used by one thread at a time (the session's lock). Creating one may read HDF5 (az),
  * which is not thread-safe: srv_player_create serialises creation with a process-wide mutex.

@@ -185,6 +185,8 @@ static void test_spec_bound(void **state)
     assert_int_equal(srv_spec_bound("solve", 500, 1000, out, sizeof out, err), SRV_OK);
     assert_string_equal(out, "solve:nodes=5000000");
     assert_int_equal(srv_spec_bound("solve:nodes=99000000", 500, 1000, out, sizeof out, err), SRV_EINVAL);
+    assert_int_equal(srv_spec_bound("solver:tt_mb=64", 500, 1000, out, sizeof out, err), SRV_EINVAL);
+    assert_non_null(strstr(err, "no bound"));
 }
 
 /* Written records read back to the same game, for both formats; a wrong result is refused. */

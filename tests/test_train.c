@@ -5,6 +5,7 @@
 // ctest-labels: threads
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include <cjson/cJSON.h>
 
 #include "nn/h5io.h"
 #include "test_util.h"
@@ -76,6 +79,10 @@ static void test_one_iteration_outputs(void **state)
     assert_non_null(strstr(csv, "score_greedy,south_greedy,north_greedy,score_ab_depth_1,south_ab_depth_1,"
                                 "north_ab_depth_1,elapsed_s"));
     assert_int_equal(strncmp(row, "1,6,", 4), 0);
+    assert_non_null(strstr(csv, ",elapsed_s,accuracy_raw,regret_raw,accuracy_search,regret_search\n"));
+    size_t row_len = strlen(row);
+    assert_string_equal(row + row_len - 4, ",,,,"); /* no eval.positions: the accuracy cells stay empty */
+    row[row_len - 4] = 0;
     assert_null(strstr(row, ",,"));  /* losses and evaluation present */
 
     /* checkpoint with the trainer's state */
@@ -354,6 +361,119 @@ static void test_sigint(void **state)
     assert_true(file_exists(dir, path));
 }
 
+#define FIXTURE SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl"
+
+/* A cell of metrics.csv by column name (row 1-based); NAN when empty. */
+static double csv_cell(const char *csv, int row, const char *column)
+{
+    char head[4096];
+    snprintf(head, sizeof head, "%.*s", (int)strcspn(csv, "\n"), csv);
+    int col = 0, found = -1;
+    for (char *save = NULL, *t = strtok_r(head, ",", &save); t; t = strtok_r(NULL, ",", &save), col++)
+        if (!strcmp(t, column))
+            found = col;
+    if (found < 0)
+        fail_msg("no column %s", column);
+    const char *line = csv;
+    for (int r = 0; r < row; r++)
+        line = strchr(line, '\n') + 1;
+    for (int c = 0; c < found; c++)
+        line = strchr(line, ',') + 1;
+    return *line == ',' || *line == '\n' ? NAN : strtod(line, NULL);
+}
+
+/* eval.positions: each evaluation measures the raw policy's and the search's accuracy on the set (as the
+ * accuracy command does), and best.h5 is the net with the best search accuracy, ties to the lower regret.
+ * A set of other rules, a missing file, or a básico run are refused with the key's origin. */
+static void test_accuracy_evaluation(void **state)
+{
+    (void)state;
+    cfg_config c;
+    tiny(&c, "rules.pits=4 rules.seeds=3 run.iterations=3 eval.opponents= eval.positions=" FIXTURE);
+    const char *dir = scratch("accuracy");
+    train_options o = {.run_dir = dir};
+    train_summary sum;
+    char err[TRAIN_ERRLEN];
+    int rc = train_run(&c, &o, &sum, err);
+    if (rc != TRAIN_OK)
+        fail_msg("train_run: %d %s", rc, err);
+    assert_true(sum.have_accuracy);
+    char csv[1 << 16];
+    snprintf(csv, sizeof csv, "%s", slurp(dir, "metrics.csv"));
+    assert_int_equal(count_char(csv, '\n'), 4);
+    int best = 0;
+    double best_m = -1;
+    for (int it = 1; it <= 3; it++) {
+        double a = csv_cell(csv, it, "accuracy_search"), r = csv_cell(csv, it, "regret_search");
+        double ar = csv_cell(csv, it, "accuracy_raw"), rr = csv_cell(csv, it, "regret_raw");
+        assert_true(a >= 0 && a <= 1 && ar >= 0 && ar <= 1 && r >= 0 && rr >= 0);
+        /* accuracy in steps of 1/40 (the fixture's 40 positions) */
+        assert_true(fabs(a * 40 - round(a * 40)) < 1e-4 && fabs(ar * 40 - round(ar * 40)) < 1e-4);
+        double m = a - 1e-8 * r;
+        if (m > best_m) {
+            best_m = m;
+            best = it;
+        }
+    }
+    assert_int_equal(sum.best_iteration, best);
+    /* The raw policy's figures are what `sowzero accuracy` reports for latest.h5 (the last iteration; the raw
+     * policy's argmax uses no randomness, so the seed does not matter). */
+    char *out;
+    assert_int_equal(tu_run(&out, 0, "accuracy 'az:net=%s/latest.h5,sims=0' --positions '%s' --threads 2 --json",
+                            dir, FIXTURE), 0);
+    cJSON *j = cJSON_Parse(out);
+    assert_non_null(j);
+    assert_true(fabs(cJSON_GetObjectItem(j, "optimal_rate")->valuedouble - csv_cell(csv, 3, "accuracy_raw")) < 1e-6);
+    assert_true(fabs(cJSON_GetObjectItem(j, "mean_regret")->valuedouble - csv_cell(csv, 3, "regret_raw")) < 1e-6);
+    cJSON_Delete(j);
+    free(out);
+    /* best.h5 is the checkpoint of the best iteration (iterations 2 and 3 are kept) */
+    if (best >= 2) {
+        char name[64];
+        snprintf(name, sizeof name, "checkpoints/iter-%06d.h5", best);
+        nn_net *b = load_net(dir, "best.h5"), *k = load_net(dir, name);
+        assert_memory_equal(nn_params(b), nn_params(k), nn_param_count(k) * sizeof(float));
+        nn_net_free(b);
+        nn_net_free(k);
+    }
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0)
+        assert_true(file_exists(dir, "accuracy.png"));
+
+    /* refused: a set of other rules (Kalah(6,4) run), a missing file — before any run directory exists */
+    const char *bad = scratch("accuracy-bad");
+    tiny(&c, "eval.positions=" FIXTURE);
+    o.run_dir = bad;
+    assert_int_equal(train_run(&c, &o, NULL, err), TRAIN_EINVAL);
+    if (!strstr(err, "--set eval.positions") || !strstr(err, "not of the run's rules"))
+        fail_msg("%s", err);
+    assert_false(file_exists(bad, "config.ini"));
+    struct stat st;
+    assert_int_not_equal(stat(bad, &st), 0);
+    char ini[1200];
+    snprintf(ini, sizeof ini, "%s/train-accuracy-missing.ini", SOWZERO_TMP);
+    FILE *f = fopen(ini, "w");
+    assert_non_null(f);
+    fprintf(f, "[run]\niterations = 1\n\n[eval]\npositions = %s/no-such.positions.jsonl\n", SOWZERO_TMP);
+    fclose(f);
+    cfg_config m;
+    char cerr[CFG_ERRLEN], want[1300];
+    cfg_defaults(&m);
+    assert_int_equal(cfg_load(&m, ini, cerr), 0);
+    assert_int_equal(cfg_finish(&m, cerr), 0);
+    assert_int_equal(train_run(&m, &o, NULL, err), TRAIN_EINVAL);
+    snprintf(want, sizeof want, "%s:5: eval.positions: ", ini);
+    if (strncmp(err, want, strlen(want)) || !strstr(err, "cannot open"))
+        fail_msg("got '%s', want '%s...cannot open'", err, want);
+    cfg_defaults(&m);
+    assert_int_equal(cfg_set(&m, "run.iterations=1", cerr), 0);
+    assert_int_equal(cfg_set(&m, "rules.game=basico", cerr), 0);
+    assert_int_equal(cfg_set(&m, "eval.games=30", cerr), 0);
+    assert_int_equal(cfg_set(&m, "eval.positions=" FIXTURE, cerr), 0);
+    assert_int_equal(cfg_finish(&m, cerr), -1);
+    if (!strstr(cerr, "eval.positions applies to game = kalah only"))
+        fail_msg("%s", cerr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_command),
         cmocka_unit_test(test_sigint),
+        cmocka_unit_test(test_accuracy_evaluation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_train_safety.c — the run directory's crash safety (issue 16): the lock, a rejected --set that changes
  * nothing, empty and unusable run directories, default directories started in one second, a run with no
- * checkpoint restarting, evaluations owed by a stop played on resume, best.h5 tied to the checkpoint,
- * damaged checkpoints set aside, --checkpoint FILE, *.tmp leftovers, and the progress bar's width.
+ * checkpoint restarting, evaluations owed by a stop played on resume (accuracy on [eval] positions too),
+ * best.h5 tied to the checkpoint, damaged checkpoints set aside, --checkpoint FILE, *.tmp leftovers, and
+ * the progress bar's width.
  * Self-play runs worker threads, hence: */
 // ctest-labels: threads
 #include <errno.h>
@@ -275,6 +276,52 @@ static void test_owed_evaluation(void **state)
     free(out);
 }
 
+/* [eval] positions without opponents: an evaluation owed by a stop measures the accuracy on resume (its
+ * metrics cells filled), best.h5 is chosen by the accuracy and written from the checkpoint, and the
+ * resumed run ends as an uninterrupted one does: the same accuracy cells, best iteration and best.h5. A
+ * finished run resumed reports the last accuracy from its checkpoint. Columns without opponents: 15
+ * elapsed_s, then 16-19 accuracy_raw, regret_raw, accuracy_search, regret_search. */
+static void test_owed_accuracy(void **state)
+{
+    (void)state;
+    const char *sets = "rules.pits=4 rules.seeds=3 run.iterations=3 eval.every=2 eval.opponents= "
+                       "eval.positions=" SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl";
+    const char *whole = scratch("acc-whole"), *dir = scratch("acc-owed");
+    cfg_config c;
+    tiny(&c, sets);
+    train_options o = {.run_dir = whole};
+    train_summary want, sum;
+    char err[TRAIN_ERRLEN];
+    if (train_run(&c, &o, &want, err) != TRAIN_OK)
+        fail_msg("%s", err);
+    assert_true(want.have_accuracy && want.best_iteration >= 2);
+    make_run(dir, sets, 2);
+    assert_rows(dir, 2);
+    assert_int_equal(strlen(metrics_cell(dir, 2, 18)), 0); /* stopped before the evaluation: owed */
+    assert_false(file_exists(dir, "best.h5"));
+    if (resume(dir, NULL, NULL, &sum, err) != TRAIN_OK)
+        fail_msg("%s", err);
+    assert_rows(dir, 3);
+    for (int it = 1; it <= 3; it++)
+        for (int col = 16; col <= 19; col++) {
+            char cell[64];
+            snprintf(cell, sizeof cell, "%s", metrics_cell(whole, it, col));
+            assert_string_equal(metrics_cell(dir, it, col), cell);
+            assert_int_equal(strlen(cell) > 0, it >= 2); /* iterations 2 and 3 evaluate */
+        }
+    assert_true(sum.have_accuracy);
+    assert_int_equal(sum.best_iteration, want.best_iteration);
+    nn_net *a = load_net(dir, "best.h5"), *b = load_net(whole, "best.h5");
+    assert_true(same_params(a, b));
+    nn_net_free(a);
+    nn_net_free(b);
+    if (resume(dir, NULL, NULL, &sum, err) != TRAIN_OK) /* finished: nothing to do, the summary stays */
+        fail_msg("%s", err);
+    assert_true(sum.have_accuracy);
+    assert_int_equal(sum.eval_iteration, 3);
+    assert_true(sum.accuracy_search == want.accuracy_search && sum.regret_raw == want.regret_raw);
+}
+
 /* best.h5 and latest.h5 come from the checkpoint: files a crash left from abandoned iterations (here
  * replaced by another net) are rewritten on resume, and leftover *.tmp files are deleted. */
 static void test_exports_from_checkpoint(void **state)
@@ -375,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_default_dirs),
         cmocka_unit_test(test_restart_without_checkpoint),
         cmocka_unit_test(test_owed_evaluation),
+        cmocka_unit_test(test_owed_accuracy),
         cmocka_unit_test(test_exports_from_checkpoint),
         cmocka_unit_test(test_checkpoint_choice),
         cmocka_unit_test(test_progress_width),

@@ -10,6 +10,7 @@
 
 #include "eval/agent.h"
 #include "eval/game_agent.h"
+#include "eval/posset_read.h"
 #include "train/config_keys.h"
 
 void cfg_defaults(cfg_config *c)
@@ -689,6 +690,8 @@ int cfg_finish(cfg_config *c, char *err)
             return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
         agent_free(a);
     }
+    if (c->game != CFG_GAME_KALAH && c->eval.positions[0])
+        return check_fail(c, err, "eval", "positions", "eval.positions applies to game = kalah only");
     if (!c->run.name[0]) {
         const char *base = c->path[0] ? strrchr(c->path, '/') : NULL;
         base = base ? base + 1 : c->path[0] ? c->path : "run";
@@ -706,6 +709,27 @@ int cfg_finish(cfg_config *c, char *err)
         if (!j)
             strcpy(c->run.name, "run");
     }
+    return 0;
+}
+
+int cfg_load_positions(const cfg_config *c, posset **out, char *err)
+{
+    *out = NULL;
+    if (!c->eval.positions[0])
+        return 0;
+    char perr[POSSET_ERRLEN];
+    posset *set;
+    if (posset_load(c->eval.positions, &set, perr) != POSSET_OK)
+        return check_fail(c, err, "eval", "positions", "eval.positions: %s", perr);
+    char want[128], got[128];
+    kalah_rules_format(&c->rules, want, sizeof want);
+    kalah_rules_format(posset_rules(set), got, sizeof got);
+    if (strcmp(want, got)) {
+        posset_free(set);
+        return check_fail(c, err, "eval", "positions", "eval.positions: %s is a set of %s, not of the run's rules %s",
+                          c->eval.positions, got, want);
+    }
+    *out = set;
     return 0;
 }
 

@@ -75,6 +75,7 @@ typedef struct {
     int sims;                 /* PUCT simulations per move of the trained agent (az agent), 0..100000 */
     int batch;                /* leaves per net call of the az agent, 1..64 */
     int opening_plies;        /* random sowings before each pair of games, 0..20 */
+    char positions[CFG_PATH_LEN]; /* solved position set (eval/posset_read.h) for accuracy, "" = none (kalah only) */
 } cfg_eval;
 
 /* [run]. */
@@ -135,6 +136,14 @@ int cfg_set(cfg_config *c, const char *assignment, char *err);
  * mcts_config_check, selfplay_config_check, every opponent spec through agent_create / basico_agent_create
  * under the rules, min_replay <= replay_window). -1 with a message naming the key. */
 
+/* Loads the solved position set eval.positions names (eval/posset_read.h; a relative path is taken from the
+ * working directory) and checks that its rules are the run's. cfg_finish does not open it (configs stay
+ * checkable where the data file is absent); sowzero train calls this before it creates the run directory.
+ * Returns 0 with *out (free with posset_free; NULL when eval.positions is empty), or -1 with
+ * "FILE:LINE: eval.positions: ..." (or "--set eval.positions: ...") in err. */
+struct posset;
+int cfg_load_positions(const cfg_config *c, struct posset **out, char *err);
+
 /* The run's rules as a spec string ("kalah:..." or "basico:..."), as nets and checkpoints record them. */
 char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n);
 int cfg_finish(cfg_config *c, char *err);
@@ -150,8 +159,8 @@ int cfg_write(const cfg_config *c, FILE *f, int flags);
 int cfg_key_count(void);
 const char *cfg_key_name(int i, char *buf, size_t n);
 
-/* 1 when key i belongs to c's game: the Kalah-only rules keys (capture, end, max_sows) and the básico-only
- * ones (players, full_ranking) belong to one game each, every other key to both. cfg_write leaves out the
+/* 1 when key i belongs to c's game: the Kalah-only rules keys (capture, end, max_sows) and eval.positions
+ * and the básico-only ones (players, full_ranking) belong to one game each, every other key to both. cfg_write leaves out the
  * keys that do not apply (cfg_finish would refuse them when given). */
 int cfg_key_applies(const cfg_config *c, int i);
 

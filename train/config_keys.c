@@ -135,9 +135,10 @@ const cfg_key cfg_keys[] = {
     {"eval", "opponents", CK_OPPONENTS, F(eval), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,
      "Opponents of the evaluation matches: agent specs (DESIGN.md §2: random, greedy, ab:depth=N, "
      "mcts:sims=N, az:net=FILE; basico: random, greedy, maxn:depth=N, paranoid:depth=N, mcts:sims=N) "
-     "separated by commas or spaces (a key=value after a spec belongs to it); empty = no evaluation. "
-     "best.h5 is the net with the best mean score over them (basico: mean rank score, the trained agent "
-     "in one seat and the opponent in all the others; the default for basico is greedy)."},
+     "separated by commas or spaces (a key=value after a spec belongs to it); empty = no matches (with "
+     "eval.positions the accuracy is still measured). Without eval.positions, best.h5 is the net with the "
+     "best mean score over them (basico: mean rank score, the trained agent in one seat and the opponent in "
+     "all the others; the default for basico is greedy)."},
     I("eval", "games", eval.games, 2, 100000,
       "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even (basico: "
       "a multiple of players, the trained agent taking each seat once per group)."),
@@ -152,6 +153,12 @@ const cfg_key cfg_keys[] = {
     I("eval", "opening_plies", eval.opening_plies, 0, 20,
       "Random sowings from the start before each pair of games, so that deterministic agents do not replay "
       "one game."),
+    {"eval", "positions", CK_STR, F(eval.positions), 0, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
+     "kalah only: a solved position set (JSON Lines, eval/posset.h; relative to the working directory) of "
+     "the run's rules. Each evaluation then also reports the accuracy against perfect play (optimal-move "
+     "rate, mean regret in seeds) of the raw policy (sims = 0) and of the search (eval.sims), and best.h5 "
+     "becomes the net with the best search accuracy (ties: lower mean regret) instead of the best mean "
+     "score. Empty = none."},
 
     /* ---- [run] ---- */
     {"run", "seed", CK_U64, F(run.seed), NOLIM, 0, 0, NULL, 0, 0,

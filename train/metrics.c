@@ -38,7 +38,7 @@ static void header(char *buf, size_t n, const char *const *opponents, int n_opp)
         len += (size_t)snprintf(buf + len, n - len, ",score_%s,south_%s,north_%s", col, col, col);
     }
     if (len < n)
-        snprintf(buf + len, n - len, ",elapsed_s");
+        snprintf(buf + len, n - len, ",elapsed_s,accuracy_raw,regret_raw,accuracy_search,regret_search");
 }
 
 static void set_err(char *err, size_t errlen, const char *what, const char *path)
@@ -214,7 +214,12 @@ int train_metrics_append(train_metrics *m, const train_row *r, char *err, size_t
         cell(f, r->have_eval, r->south[k]);
         cell(f, r->have_eval, r->north[k]);
     }
-    fprintf(f, ",%.3f\n", r->elapsed_s);
+    fprintf(f, ",%.3f", r->elapsed_s);
+    cell(f, r->have_accuracy, r->accuracy_raw);
+    cell(f, r->have_accuracy, r->regret_raw);
+    cell(f, r->have_accuracy, r->accuracy_search);
+    cell(f, r->have_accuracy, r->regret_search);
+    fputc('\n', f);
     if (ferror(f) || fflush(f) != 0) {
         set_err(err, errlen, "cannot write", m->path);
         return -1;

@@ -20,6 +20,10 @@
  *                        train_eval_result): the mean rank score overall, in seat 0 (south_) and in the
  *                        other seats (north_)
  *   elapsed_s            wall-clock seconds since the run started (resumed runs continue the count)
+ *   accuracy_raw, regret_raw, accuracy_search, regret_search
+ *                        with [eval] positions: the share of optimal moves and the mean regret in seeds
+ *                        (eval/accuracy.h) on the set of the raw policy (sims = 0) and of the search
+ *                        (eval.sims); empty in iterations without an evaluation or without a set
  *
  * On resume the file is cut back to the rows of iterations <= the checkpoint's (rows written after the
  * checkpoint describe work that is being redone) and appended to.
@@ -40,6 +44,8 @@ typedef struct {
     int have_eval;                  /* 0: the score cells are left empty */
     double score[TRAIN_MAX_OPPONENTS], south[TRAIN_MAX_OPPONENTS], north[TRAIN_MAX_OPPONENTS];
     double elapsed_s;
+    int have_accuracy;              /* 0: the accuracy cells are left empty */
+    double accuracy_raw, regret_raw, accuracy_search, regret_search;
 } train_row;
 
 typedef struct train_metrics train_metrics;

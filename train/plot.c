@@ -50,6 +50,19 @@ static void write_script(FILE *f, const char *run_dir, const char *const *oppone
               f);
     }
 
+    if (what & TRAIN_PLOT_ACCURACY) {
+        snprintf(out, sizeof out, "%s/accuracy.png.tmp", run_dir);
+        fputs("set output ", f);
+        gp_string(f, out);
+        fputs("\nset title 'accuracy against perfect play (eval.positions)'\nset ylabel 'optimal-move share'\n"
+              "set y2label 'mean regret (seeds)'\nset yrange [0:1]\nset ytics nomirror\nset y2tics\n"
+              "plot csv using 'iteration':'accuracy_search' with linespoints lw 2 pt 7 title 'search', \\\n"
+              "     csv using 'iteration':'accuracy_raw' with linespoints pt 1 title 'raw policy', \\\n"
+              "     csv using 'iteration':'regret_search' axes x1y2 with linespoints dt 2 pt 7 title 'regret, search', "
+              "\\\n     csv using 'iteration':'regret_raw' axes x1y2 with linespoints dt 3 pt 1 title 'regret, raw'\n"
+              "set output\nunset y2tics\nunset y2label\nset ytics mirror\nset autoscale y\n",
+              f);
+    }
     if (!(what & TRAIN_PLOT_EVAL) || n_opp == 0)
         return;
     snprintf(out, sizeof out, "%s/eval.png.tmp", run_dir);
@@ -139,6 +152,8 @@ int train_plot(const char *run_dir, const char *const *opponents, int n_opp, int
     if ((what & TRAIN_PLOT_LOSS) && finish(run_dir, "loss.png", err, errlen) != 0)
         return TRAIN_PLOT_ERROR;
     if ((what & TRAIN_PLOT_EVAL) && n_opp > 0 && finish(run_dir, "eval.png", err, errlen) != 0)
+        return TRAIN_PLOT_ERROR;
+    if ((what & TRAIN_PLOT_ACCURACY) && finish(run_dir, "accuracy.png", err, errlen) != 0)
         return TRAIN_PLOT_ERROR;
     return TRAIN_PLOT_OK;
 }

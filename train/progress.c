@@ -61,6 +61,8 @@ static void fields(const train_progress_info *in, char *buf, size_t n)
         len += (size_t)snprintf(buf + len, n - len, "  %s pos/s", si(in->pos_per_s, speed, sizeof speed));
     if (in->have_eval && len < n)
         len += (size_t)snprintf(buf + len, n - len, "  eval %.2f", in->eval_score);
+    if (in->have_accuracy && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "  acc %.1f%%/%.2f", 100 * in->accuracy, in->regret);
     if (len < n)
         snprintf(buf + len, n - len, "  %s  ETA %s", train_format_duration(in->elapsed_s, el, sizeof el),
                  in->eta_s < 0 ? "?" : train_format_duration(in->eta_s, eta, sizeof eta));

@@ -1,7 +1,8 @@
 /* progress.h — what the trainer shows while it runs: a one-line progress bar redrawn in place on a
  * terminal, or one plain log line per iteration otherwise (a pipe, a CI log, a file).
  *
- * The bar: "[#####.....] 12/40  games 1200  loss 1.234  8.1k pos/s  eval 0.62  ETA 5m12s". Messages
+ * The bar: "[#####.....] 12/40  games 1200  loss 1.234  8.1k pos/s  eval 0.62  acc 71.3%/0.84  ETA 5m12s"
+ * (acc: with [eval] positions, the search's optimal-move share / mean regret in seeds). Messages
  * (warnings, evaluation tables) are printed on their own lines above it. Everything goes to the FILE the
  * caller chooses (the train command uses stderr, keeping stdout free).
  */
@@ -19,7 +20,9 @@ typedef struct {
     double loss, lr;
     double pos_per_s;               /* self-play positions per second in this iteration */
     int have_eval;
-    double eval_score;              /* mean score over the opponents, when have_eval */
+    double eval_score;              /* mean score over the opponents, when have_eval and opponents exist */
+    int have_accuracy;              /* [eval] positions: the search's accuracy on the set */
+    double accuracy, regret;        /* its optimal-move share and mean regret (seeds) */
     double elapsed_s;               /* since the run started (resumes continue the count) */
     double eta_s;                   /* estimated seconds left; < 0 when unknown */
 } train_progress_info;

@@ -18,6 +18,7 @@
 #include "nn/h5io.h"
 #include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
+#include "eval/posset_read.h"
 #include "train/plot.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
@@ -148,6 +149,7 @@ static int setup(trainer *t, char *err)
 static void teardown(trainer *t)
 {
     train_metrics_close(t->metrics);
+    posset_free(t->positions);
     nn_workspace_free(t->ws);
     nn_optim_free(t->optim);
     nn_net_free(t->net);
@@ -236,7 +238,8 @@ static void plot(trainer *t)
     const char *opp[CFG_MAX_OPPONENTS];
     for (int k = 0; k < t->cfg->eval.n_opponents; k++)
         opp[k] = t->cfg->eval.opponents[k];
-    int what = (t->have_loss_rows ? TRAIN_PLOT_LOSS : 0) | (t->have_eval_rows ? TRAIN_PLOT_EVAL : 0);
+    int what = (t->have_loss_rows ? TRAIN_PLOT_LOSS : 0) | (t->have_eval_rows ? TRAIN_PLOT_EVAL : 0) |
+               (t->have_accuracy_rows ? TRAIN_PLOT_ACCURACY : 0);
     if (!what)
         return;
     int rc = train_plot(t->dir, opp, t->cfg->eval.n_opponents, what, perr, sizeof perr);
@@ -355,7 +358,8 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
 {
     const cfg_config *c = t->cfg;
     train_msg(t, TRAIN_MSG_INFO, "evaluation after iteration %" PRId64 " (%d games per opponent): mean score %.3f%s",
-              t->iteration, games, mean, t->best_iteration == t->iteration ? " (new best)" : "");
+              t->iteration, games, mean,
+              t->best_iteration == t->iteration && !t->positions ? " (new best)" : ""); /* else: the accuracy's */
     for (int k = 0; k < c->eval.n_opponents && c->game == CFG_GAME_BASICO; k++)
         train_msg(t, TRAIN_MSG_INFO,
                   "  vs a field of %-12s rank score %.3f [%.2f, %.2f]  mean place %.2f of %d  first %d of %d  "
@@ -368,7 +372,8 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
                   res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
 }
 
-/* Copies the last evaluation (t->last_eval, t->eval_iteration) and best.h5's record into the summary. */
+/* Copies the last evaluation (t->last_eval, t->last_accuracy, t->eval_iteration) and best.h5's record into
+ * the summary. */
 static void summarise_eval(trainer *t)
 {
     if (!t->sum || t->eval_iteration <= 0)
@@ -379,30 +384,41 @@ static void summarise_eval(trainer *t)
     memcpy(t->sum->eval, t->last_eval, sizeof t->last_eval);
     t->sum->best_score = t->best_score;
     t->sum->best_iteration = t->best_iteration;
+    t->sum->have_accuracy = t->have_last_accuracy;
+    t->sum->accuracy_raw = t->last_accuracy[0];
+    t->sum->regret_raw = t->last_accuracy[1];
+    t->sum->accuracy_search = t->last_accuracy[2];
+    t->sum->regret_search = t->last_accuracy[3];
 }
 
-/* Evaluates latest.h5 (which must hold t->net), fills the row's scores, the last evaluation and the summary;
- * a better mean score makes the current net the best one (*new_best = 1; best.h5 follows the checkpoint). */
+/* Evaluates latest.h5 (which must hold t->net): matches, and the accuracy on [eval] positions; fills the
+ * row's scores, the last evaluation and the summary. A better train_best_measure makes the current net the
+ * best one (*new_best = 1; best.h5 follows the checkpoint). */
 static int evaluate(trainer *t, int games, train_row *row, int *new_best, char *err)
 {
     const cfg_config *c = t->cfg;
     train_eval_result res[CFG_MAX_OPPONENTS];
-    double mean;
+    memset(res, 0, sizeof res); /* no opponents: the last evaluation holds no match */
+    double mean = 0;
     double t_eval = train_now();
     nn_set_blas_threads(1);
-    int rc = train_evaluate(t, games, res, &mean, err);
+    int rc = c->eval.n_opponents > 0 ? train_evaluate(t, games, res, &mean, err) : TRAIN_OK;
+    if (rc == TRAIN_OK && t->positions)
+        rc = train_accuracy(t, row, err);
     if (rc != TRAIN_OK)
         return rc;
     row->eval_s = train_now() - t_eval;
-    row->have_eval = 1;
+    row->have_eval = c->eval.n_opponents > 0;
+    t->have_accuracy_rows |= row->have_accuracy;
     for (int k = 0; k < c->eval.n_opponents; k++) {
         row->score[k] = res[k].score;
         row->south[k] = res[k].seat_score[KALAH_SOUTH];
         row->north[k] = res[k].seat_score[KALAH_NORTH];
     }
-    t->have_eval_rows = 1;
-    if (mean > t->best_score) {
-        t->best_score = mean;
+    t->have_eval_rows |= row->have_eval;
+    double measure = train_best_measure(t, row, mean);
+    if (measure > t->best_score) {
+        t->best_score = measure;
         t->best_iteration = t->iteration;
         if (nn_net_copy_params(t->best_net, t->net) != NN_OK) {
             train_err(err, "cannot copy the best net");
@@ -413,15 +429,29 @@ static int evaluate(trainer *t, int games, train_row *row, int *new_best, char *
     }
     t->eval_iteration = t->iteration;
     memcpy(t->last_eval, res, sizeof res);
+    t->have_last_accuracy = row->have_accuracy;
+    t->last_accuracy[0] = row->accuracy_raw;
+    t->last_accuracy[1] = row->regret_raw;
+    t->last_accuracy[2] = row->accuracy_search;
+    t->last_accuracy[3] = row->regret_search;
     summarise_eval(t);
-    report_eval(t, res, games, mean);
+    if (c->eval.n_opponents > 0)
+        report_eval(t, res, games, mean);
+    if (row->have_accuracy)
+        train_msg(t, TRAIN_MSG_INFO, "accuracy after iteration %" PRId64 " on %s: raw policy %.1f%% optimal, mean "
+                  "regret %.2f seeds; search (sims=%d) %.1f%%, %.2f%s", t->iteration, c->eval.positions,
+                  100 * row->accuracy_raw, row->regret_raw, c->eval.sims, 100 * row->accuracy_search,
+                  row->regret_search, t->best_iteration == t->iteration ? " (new best)" : "");
     return TRAIN_OK;
 }
+
+/* Whether best.h5 is chosen by an evaluation: opponents to play, or [eval] positions to measure. */
+static int judged(const cfg_config *c) { return c->eval.n_opponents > 0 || c->eval.positions[0]; }
 
 /* Whether iteration it plays an evaluation: every eval.every-th and the last (DESIGN.md §3.4). */
 static int eval_due(const cfg_config *c, int64_t it)
 {
-    return c->eval.n_opponents > 0 && it > 0 &&
+    return judged(c) && it > 0 &&
            (it == c->run.iterations || (c->eval.every > 0 && it % c->eval.every == 0));
 }
 
@@ -435,16 +465,16 @@ static int evaluate_iteration(trainer *t, train_row *row, int *new_best, char *e
 {
     const cfg_config *c = t->cfg;
     int games = eval_games(c, t->iteration), n_opp = c->eval.n_opponents;
-    if (t->iteration == c->run.iterations)
+    if (t->iteration == c->run.iterations && n_opp)
         train_msg(t, TRAIN_MSG_INFO, "final evaluation: %d games against each of %d opponent%s...", games, n_opp,
                   n_opp > 1 ? "s" : "");
     return evaluate(t, games, row, new_best, err);
 }
 
-/* best.h5 after a checkpoint: the best evaluated net, or (no evaluation opponents) the current one. */
+/* best.h5 after a checkpoint: the best evaluated net, or (nothing to judge by) the current one. */
 static int export_best(trainer *t, char *err)
 {
-    if (t->cfg->eval.n_opponents == 0)
+    if (!judged(t->cfg))
         return export_net(t, t->net, "best.h5", err);
     return t->have_best_net && t->best_iteration > 0 ? export_net(t, t->best_net, "best.h5", err) : TRAIN_OK;
 }
@@ -527,7 +557,7 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         if ((rc = train_save_checkpoint(t, ckpt, sizeof ckpt, err)) != TRAIN_OK)
             return rc;
         saved = 1;
-        if ((new_best || n_opp == 0) && (rc = export_best(t, err)) != TRAIN_OK)
+        if ((new_best || !judged(c)) && (rc = export_best(t, err)) != TRAIN_OK)
             return rc;
     }
 
@@ -536,14 +566,15 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         train_err(err, "%s", merr);
         return TRAIN_EIO;
     }
-    if (row.have_eval || saved)
+    if (row.have_eval || row.have_accuracy || saved)
         plot(t);
 
     if (t->opt->progress) {
         train_progress_info pi = {.iteration = it, .iterations = c->run.iterations, .games = t->games,
                                   .samples = t->samples, .have_loss = row.have_loss, .loss = row.loss,
                                   .lr = row.lr, .pos_per_s = row.selfplay_pos_per_s, .have_eval = row.have_eval,
-                                  .elapsed_s = row.elapsed_s};
+                                  .have_accuracy = row.have_accuracy, .accuracy = row.accuracy_search,
+                                  .regret = row.regret_search, .elapsed_s = row.elapsed_s};
         if (row.have_eval) {
             double s = 0;
             for (int k = 0; k < n_opp; k++)
@@ -639,7 +670,7 @@ static int sync_exports(trainer *t, char *err)
         remove(path);
     if (rc != TRAIN_OK)
         return rc;
-    if (t->cfg->eval.n_opponents == 0 ? t->iteration > 0 : t->have_best_net && t->best_iteration > 0)
+    if (!judged(t->cfg) ? t->iteration > 0 : t->have_best_net && t->best_iteration > 0)
         return export_best(t, err);
     /* No best net recorded: an older checkpoint format keeps its best.h5; a run before its first
      * evaluation has none (one left there came from abandoned iterations). */
@@ -670,7 +701,7 @@ static int settle_owed(trainer *t, char *err)
         train_err(err, "%s", merr);
         return TRAIN_EIO;
     }
-    if (t->row.have_eval)
+    if (t->row.have_eval || t->row.have_accuracy)
         plot(t);
     return TRAIN_OK;
 }
@@ -689,7 +720,10 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         memset(sum, 0, sizeof *sum);
         sum->best_score = -1;
     }
-    int rc = open_run_dir(t, err);
+    /* The position set before the run directory: a bad eval.positions leaves nothing behind. */
+    int rc = cfg_load_positions(cfg, &t->positions, err) ? TRAIN_EINVAL : TRAIN_OK;
+    if (rc == TRAIN_OK)
+        rc = open_run_dir(t, err);
     if (rc == TRAIN_OK)
         rc = setup(t, err);
     if (rc != TRAIN_OK)
@@ -717,7 +751,8 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
             /* the checkpoint's own row is appended again by settle_owed */
             keep = t->have_row ? t->iteration - 1 : t->iteration;
             t->have_loss_rows = nn_optim_steps(t->optim) > 0;
-            t->have_eval_rows = t->best_iteration > 0;
+            t->have_eval_rows = t->best_iteration > 0 && cfg->eval.n_opponents > 0;
+            t->have_accuracy_rows = t->best_iteration > 0 && t->positions;
             train_msg(t, TRAIN_MSG_INFO, "resuming %s from %s (iteration %" PRId64 " of %" PRId64 ")", t->dir, ckpt,
                       t->iteration, cfg->run.iterations);
         }

@@ -8,7 +8,10 @@
  *     export     latest.h5 (the net as it is now)
  *     evaluate   every eval.every iterations and after the last: a colour-swapped match of the trained
  *                agent (az:net=latest.h5 with eval.sims) against each eval.opponents spec (eval/match.h);
- *                the mean score over opponents picks best.h5
+ *                the mean score over opponents picks best.h5 — unless eval.positions names a solved
+ *                position set: then the accuracy of the raw policy and of the search on it is measured
+ *                too (eval/accuracy.h), and best.h5 is the net with the best search accuracy (ties: the
+ *                lower mean regret), a measure without the noise of a few dozen games
  *     checkpoint every run.checkpoint_every iterations, after the last, when stopped and when the evaluation
  *                found a new best net; best.h5 is written from the checkpoint's best net right after it
  *     metrics    one metrics.csv row; plots when something new was evaluated or checkpointed
@@ -110,8 +113,13 @@ typedef struct {
     int64_t eval_iteration;             /* iteration after which it was played */
     int n_opponents;
     train_eval_result eval[CFG_MAX_OPPONENTS];
-    double best_score;                  /* mean score of best.h5 (-1 when never evaluated) */
+    double best_score;                  /* best.h5's measure (train_internal.h, train_best_measure): with
+                                         * [eval] positions the search's accuracy, else the mean score; -1
+                                         * when never evaluated */
     int64_t best_iteration;
+    int have_accuracy;                  /* [eval] positions: the last evaluation's accuracy (eval/accuracy.h) */
+    double accuracy_raw, regret_raw;    /* raw policy (sims = 0): optimal-move share, mean regret in seeds */
+    double accuracy_search, regret_search; /* the search (eval.sims) */
 } train_summary;
 
 /* Runs (or, with opt->resume, continues) the training described by cfg (which must have passed

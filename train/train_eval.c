@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "eval/accuracy.h"
 #include "eval/game_match.h"
 #include "eval/match.h"
 #include "train/rundir.h"
@@ -145,4 +146,49 @@ int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, 
     }
     *mean = c->eval.n_opponents ? sum / c->eval.n_opponents : 0;
     return TRAIN_OK;
+}
+
+int train_accuracy(trainer *t, train_row *row, char *err)
+{
+    const cfg_config *c = t->cfg;
+    char latest[TRAIN_PATH_LEN + 16], spec[AGENT_SPEC_MAX], aerr[ACCURACY_ERRLEN];
+    train_join(latest, sizeof latest, t->dir, "latest.h5");
+    accuracy_config ac = {.threads = c->eval.threads, .seed = train_seed(c->run.seed, 4, 1)};
+    cfg_config raw = *c;
+    raw.eval.sims = 0;
+    const cfg_config *which[2] = {&raw, c};
+    double rate[2], regret[2];
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && c->eval.sims == 0) { /* the search is the raw policy */
+            rate[1] = rate[0];
+            regret[1] = regret[0];
+            break;
+        }
+        if (train_agent_spec(which[i], latest, spec, sizeof spec) != 0) {
+            train_err(err, "the run directory '%s' cannot be named in an agent spec (no ',' allowed)", t->dir);
+            return TRAIN_EINVAL;
+        }
+        accuracy_result res;
+        int rc = accuracy_run(t->positions, spec, &ac, &res, aerr);
+        if (rc != ACCURACY_OK) {
+            train_err(err, "accuracy on %s failed: %s", c->eval.positions, aerr);
+            return rc == ACCURACY_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;
+        }
+        rate[i] = res.all.optimal_rate;
+        regret[i] = res.all.mean_regret;
+        accuracy_result_free(&res);
+    }
+    row->have_accuracy = 1;
+    row->accuracy_raw = rate[0];
+    row->regret_raw = regret[0];
+    row->accuracy_search = rate[1];
+    row->regret_search = regret[1];
+    return TRAIN_OK;
+}
+
+double train_best_measure(const trainer *t, const train_row *row, double mean_score)
+{
+    if (t->positions && row->have_accuracy)
+        return row->accuracy_search - 1e-8 * row->regret_search;
+    return mean_score;
 }

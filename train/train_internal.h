@@ -32,19 +32,22 @@ typedef struct {
     int64_t games, samples; /* cumulative self-play output */
     double elapsed_base;    /* seconds of earlier sessions (resume) */
     double t0;              /* monotonic clock at this session's start */
-    double best_score;      /* mean evaluation score of best.h5, -1 = none yet */
+    double best_score;      /* what best.h5 was chosen by (train_best_measure), -1 = none yet */
     int64_t best_iteration;
     nn_net *best_net;       /* the net of best_iteration (saved in checkpoints; best.h5 is written from it) */
     int have_best_net;      /* best_net holds it (0 after loading a checkpoint older than /train/best_params) */
     int64_t eval_iteration; /* iteration of the last evaluation played, 0 = none */
     train_eval_result last_eval[CFG_MAX_OPPONENTS];   /* its results (cfg->eval.n_opponents entries) */
+    int have_last_accuracy; /* it measured the accuracy on [eval] positions: */
+    double last_accuracy[4]; /* accuracy_raw, regret_raw, accuracy_search, regret_search (train_row) */
     train_row row;          /* the metrics row of iteration `iteration` (saved in checkpoints) */
     int have_row;           /* row is valid (0 before the first iteration or from an older checkpoint) */
     int lock_fd;            /* the run directory's lock (rundir.h train_lock), -1 when not held */
 
     train_metrics *metrics;
     int warned_gnuplot, warned_plot;
-    int have_loss_rows, have_eval_rows;
+    int have_loss_rows, have_eval_rows, have_accuracy_rows;
+    struct posset *positions; /* [eval] positions (owned), NULL = none */
     train_summary *sum;
 } trainer;
 
@@ -80,5 +83,16 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
 /* Plays the evaluation matches of the net in latest.h5 against every opponent, `games` games each.
  * res gets one entry per opponent, *mean the mean score. TRAIN_OK or TRAIN_EFAIL with err. */
 int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, char *err);
+
+/* The accuracy on t->positions (eval/accuracy.h) of the net in latest.h5: its raw policy (sims = 0) and its
+ * search (eval.sims, eval.threads), each agent reseeded per position from run.seed (the same at every
+ * evaluation). Fills the row's accuracy cells. TRAIN_OK or TRAIN_EFAIL / TRAIN_ENOMEM with err. */
+int train_accuracy(trainer *t, train_row *row, char *err);
+
+/* What best.h5 is chosen by, larger = better. With [eval] positions: the search's optimal-move share minus
+ * 1e-8 × its mean regret — the share first and, between equal shares, the lower regret (exact for sets
+ * below 190 000 positions: two shares differ by at least 1/n, a regret term is at most 510 × 1e-8).
+ * Without: the mean evaluation score over the opponents. */
+double train_best_measure(const trainer *t, const train_row *row, double mean_score);
 
 #endif

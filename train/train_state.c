@@ -15,7 +15,9 @@
  *   eval_iteration  iteration of the last evaluation (0: none); with it
  *   eval         its results (n_opponents × train_eval_result, native layout): an evaluation still owed
  *                (eval_iteration < iteration, which was due) is played on resume, and a finished run
- *                resumed prints its final table
+ *                resumed prints its final table (absent without opponents)
+ *   accuracy     the last evaluation's accuracy on [eval] positions (4 doubles, native byte order: the
+ *                row's accuracy_raw, regret_raw, accuracy_search, regret_search), when it measured one
  * Native layouts: checkpoints move between runs of one build on one machine; an item of the wrong size is
  * reported as not a sowzero training checkpoint.
  */
@@ -56,8 +58,10 @@ int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
     free(blob);
     if (t->have_row)
         rc |= nn_ckpt_put_blob(st, "row", &t->row, sizeof t->row);
-    if (t->eval_iteration > 0)
+    if (t->eval_iteration > 0 && t->cfg->eval.n_opponents > 0)
         rc |= nn_ckpt_put_blob(st, "eval", t->last_eval, (size_t)t->cfg->eval.n_opponents * sizeof t->last_eval[0]);
+    if (t->eval_iteration > 0 && t->have_last_accuracy)
+        rc |= nn_ckpt_put_blob(st, "accuracy", t->last_accuracy, sizeof t->last_accuracy);
     if (t->best_iteration > 0 && t->have_best_net)
         rc |= nn_ckpt_put_blob(st, "best_params", nn_params_const(t->best_net),
                                nn_param_count(t->best_net) * sizeof(float));
@@ -207,14 +211,16 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
         eval_it = 0;
     /* Another size: evaluated against another number of opponents than the config now names (a --set
      * that the metrics check refuses next, with a clear message); not damage. */
-    const void *ev;
-    size_t ev_n;
-    int have_eval = eval_it > 0 && nn_ckpt_get_blob(st, "eval", &ev, &ev_n) == NN_OK && ev_n == n_eval;
-    if (have_eval)
+    const void *ev = NULL;
+    size_t ev_n = 0;
+    int have_eval = eval_it > 0 &&
+                    (n_eval == 0 || (nn_ckpt_get_blob(st, "eval", &ev, &ev_n) == NN_OK && ev_n == n_eval));
+    if (have_eval && n_eval)
         memcpy(t->last_eval, ev, n_eval);
     else
         eval_it = 0;
-    if (have_best < 0 || have_row < 0)
+    int have_acc = opt_blob(st, "accuracy", t->last_accuracy, sizeof t->last_accuracy, path, err);
+    if (have_best < 0 || have_row < 0 || have_acc < 0)
         goto out;
     t->iteration = iteration;
     t->games = games;
@@ -224,6 +230,7 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
     t->have_best_net = have_best == 1;
     t->have_row = have_row == 1 && t->row.iteration == iteration;
     t->eval_iteration = eval_it;
+    t->have_last_accuracy = have_acc == 1 && eval_it > 0;
     *corrupt = 0;
     rc = TRAIN_OK;
 out:
