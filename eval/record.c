@@ -425,30 +425,6 @@ int record_write(FILE *f, record_game *g, char *err)
     if (!g->result_only) /* a result-only game's stores were never replayed */
         bad |= put_tag(f, "Score", buf);
     if (bad || fputc('\n', f) == EOF || put_moves(f, g))
-    if (bad || fputc('\n', f) == EOF)
-        goto io;
-    kalah_pos p = g->start;
-    int col = 0;
-    for (int i = 0; i <= g->n_moves; i++) {
-        char tok[8];
-        if (i < g->n_moves) {
-            tok[0] = kalah_move_letter(p.side, g->moves[i]);
-            tok[1] = 0;
-            kalah_sow(&g->rules, &p, g->moves[i], NULL);
-        } else {
-            snprintf(tok, sizeof tok, "%s", record_result_token(g->result));
-        }
-        int len = (int)strlen(tok);
-        if (col && col + 1 + len > 79) {
-            if (fputc('\n', f) == EOF)
-                goto io;
-            col = 0;
-        }
-        if (fprintf(f, "%s%s", col ? " " : "", tok) < 0)
-            goto io;
-        col += (col ? 1 : 0) + len;
-    }
-    if (fputs("\n\n", f) == EOF)
         goto io;
     return RECORD_OK;
 io:
@@ -831,15 +807,6 @@ static int validate_game(record_reader *rd, pending_game *pg, record_game *g, in
     if (pg->value[T_START] && game_pos_parse(gm, pg->value[T_START], &start, gerr) != GAME_OK) {
         set_err(err, "%s:%d: [Start \"%s\"]: %s", nm, pg->line[T_START], pg->value[T_START], gerr);
         game_free(gm);
-    /* No moves, a result, and a start that is not over: a result-only record (as Ordo and BayesElo take). */
-    if (n_tokens == 0 && tag_result != RECORD_UNFINISHED && g->result == RECORD_UNFINISHED) {
-        g->result_only = 1;
-        g->result = tag_result;
-    }
-    if (tag_result != g->result) {
-        set_err(err, "%s:%d: [Result \"%s\"] but replaying the moves gives %s", nm, pg->line[T_RESULT],
-                pg->value[T_RESULT],
-                g->result == RECORD_UNFINISHED ? "an unfinished game" : record_result_token(g->result));
         return RECORD_EINVAL;
     }
     int rc = record_game_init_game(g, gm, pg->value[T_START] ? &start : NULL, err);
@@ -868,17 +835,6 @@ static int validate_game(record_reader *rd, pending_game *pg, record_game *g, in
         int k = game_move_parse(gm, &p, tokens[i], gerr);
         if (k < 0) {
             set_err(err, "%s:%d: move %d '%s': %s", nm, pg->move_line[i], i + 1, tokens[i], gerr);
-        if (g->result_only) {
-            if ((a > b) - (a < b) != g->result) {
-                set_err(err, "%s:%d: [Score \"%s\"] contradicts [Result \"%s\"]", nm, pg->line[T_SCORE],
-                        pg->value[T_SCORE], pg->value[T_RESULT]);
-                return RECORD_EINVAL;
-            }
-            g->store_south = a;
-            g->store_north = b;
-        } else if (a != g->store_south || b != g->store_north) {
-            set_err(err, "%s:%d: [Score \"%s\"] but replaying the moves gives %d-%d", nm, pg->line[T_SCORE],
-                    pg->value[T_SCORE], g->store_south, g->store_north);
             return RECORD_EINVAL;
         }
         if (game_apply(gm, &p, k, NULL) != GAME_OK) {

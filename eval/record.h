@@ -137,7 +137,6 @@ int record_set(char **field, const char *s);
 int record_push(record_game *g, int move);
 
 /* Replays the moves from start and sets result, stores, final (and with game: gfinal, places). RECORD_OK, or RECORD_EINVAL with a
-/* Replays the moves from start and sets result, stores and final. RECORD_OK, or RECORD_EINVAL with a
  * message naming the move (number, letter) that is illegal. A game that is not over gets RECORD_UNFINISHED.
  * A result-only game (result_only, no moves) keeps its result and stores; final = start. */
 int record_game_finish(record_game *g, char *err);

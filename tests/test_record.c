@@ -175,7 +175,6 @@ static void test_result_only(void **state)
     assert_int_equal(g[2].result_only, 0); /* "*" without moves: an unfinished game, as before */
     assert_int_equal(g[2].result, RECORD_UNFINISHED);
     const char *back = tu_tmp_path("record_ro2.pgn");
-    const char *back = tmp_path("record_ro2.pgn");
     FILE *f = fopen(back, "w");
     assert_non_null(f);
     for (int i = 0; i < n; i++)
