@@ -89,7 +89,7 @@ static inline char *congklak_pos_format(const congklak_rules *r, const kalah_pos
 /* Move letters: South a.., North A.. (kalah_move_letter / kalah_move_parse apply unchanged). */
 
 /* The twoside table of Congklak under r (borrowed): perft (twoside_perft; one ply = one relay chain; it
- * returns CONGKLAK_ELOOP if a chain ever broke its bound) and the exact solver (eval/family_search.h). */
+ * returns CONGKLAK_ELOOP if a chain ever broke its bound). */
 twoside_game congklak_game(const congklak_rules *r);
 
 /* ---- encoding for the network ---- */

@@ -205,6 +205,13 @@ int game_decided(const game *g, const game_pos *p, int player, double *v)
     return g->kind->decided ? g->kind->decided(g->rules, p, player, v) : 0;
 }
 
+void game_solve_properties(const game *g, game_solve_props *out)
+{
+    *out = (game_solve_props){.flags = 0, .score_cell = {-1, -1}, .ply_limit = -1};
+    if (g->kind->solve_props)
+        g->kind->solve_props(g->rules, out);
+}
+
 int game_endgame(const game *g, const game_pos *p, int *margin)
 {
     return g->kind->endgame ? g->kind->endgame(g->rules, p, margin) : 0;

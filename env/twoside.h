@@ -1,7 +1,8 @@
 /* twoside.h — the two-row games that share Kalah's position layout (kalah_pos: 2m+2 byte counts, side to
  * move, over, sows; DESIGN.md §2 notation): Kalah (§1.1), Congklak (§1.3) and Oware (§1.4). A
  * twoside_game is a rule set bound to its legal-move and move functions, so code that only needs those
- * (perft, the exact solver eval/family_search.h) is written once for the three games.
+ * (perft) is written once for the three games; the exact solver works on the game interface
+ * (eval/game_search.h), to which these games declare the same facts through game_kind.solve_props.
  *
  * This is the small native table of these games, not the project's one game interface (env/game.h,
  * DESIGN.md §3): an adapter to that interface can be built on it. */
