@@ -2,6 +2,7 @@
 #include "env/congklak.h"
 #include "env/errbuf.h"
 #include "env/rules_spec.h"
+#include "env/twoside.h"
 
 #include <string.h>
 
@@ -120,11 +121,3 @@ int congklak_play(const congklak_rules *r, kalah_pos *p, int k, congklak_step *i
     return KALAH_OK;
 }
 
-static unsigned legal_fn(const void *r, const kalah_pos *p) { return kalah_legal(r, p); }
-static int play_fn(const void *r, kalah_pos *p, int k) { return congklak_play(r, p, k, NULL); }
-
-twoside_game congklak_game(const congklak_rules *r)
-{
-    return (twoside_game){.name = "congklak", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 1,
-                          .legal = legal_fn, .play = play_fn};
-}
