@@ -36,10 +36,10 @@ int oware_rules_check(const oware_rules *r, char *err)
 
 static const char *const grand_slam_names[] = {"nocapture", "capture"};
 static const rspec_key keys[] = {
-    {"pits", 2, OWARE_MAX_PITS, NULL},
-    {"seeds", 1, OWARE_MAX_SEEDS, NULL},
-    {"grand_slam", 0, OWARE_GRAND_SLAM_CAPTURE, grand_slam_names},
-    {"max_sows", 0, 65535, NULL},
+    {"pits", 2, OWARE_MAX_PITS, NULL, 0},
+    {"seeds", 1, OWARE_MAX_SEEDS, NULL, 0},
+    {"grand_slam", 0, OWARE_GRAND_SLAM_CAPTURE, grand_slam_names, 0},
+    {"max_sows", 0, 65535, NULL, 0},
 };
 enum { NKEYS = sizeof keys / sizeof keys[0] };
 
