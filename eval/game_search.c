@@ -337,7 +337,7 @@ int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *
 {
     memset(out, 0, sizeof *out);
     out->move = -1;
-    gs_solver *s = gs_solver_create(g, 32, err);
+    gs_solver *s = gs_solver_create(g, 16, err); /* 1M entries: the small boards agents and serve solve */
     if (!s)
         return game_players(g) == 2 && game_has_margin(g) ? GAME_ENOMEM : GAME_EINVAL;
     const uint64_t budget = max_nodes ? max_nodes : 50000000ULL;

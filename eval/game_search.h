@@ -79,7 +79,7 @@ void gs_solver_free(gs_solver *s);
  * results do not depend on what it holds. */
 int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solution *out, char *err);
 
-/* One-shot solve (a fresh 32 MiB table, freed again) for agents and serve: at most max_nodes positions
+/* One-shot solve (a fresh 16 MiB table, freed again) for agents and serve: at most max_nodes positions
  * (0: 50 million). GAME_OK (a finished p too: move -1 and its margin);
  * GAME_EINVAL with a message in err (GAME_ERRLEN) when the game has no margin or more than two players,
  * when the budget ran out ("too large to solve") or a line did not end (GS_EDEEP's message);
