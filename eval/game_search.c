@@ -241,6 +241,8 @@ static int search(gs_solver *s, const game_pos *p, int ply, int alpha, int beta)
             s->game_rc = rc;
             return 0;
         }
+        if (!child[k].over) /* its table bucket is a cache miss in a big table: start loading it now */
+            tt_prefetch(&s->tt, key_of(s, &child[k]));
         const int again = child[k].to_move == p->to_move, cd = store_diff(s, &child[k]);
         gain[k] = (s->cells ? (again ? cd : -cd) - d : 0) + (k == tt_move ? 1000 : 0) +
                   (again && !child[k].over ? 50 : 0);
