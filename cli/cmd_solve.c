@@ -9,11 +9,119 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "cli/solve_family.h"
 #include "env/game.h"
 #include "eval/alphabeta.h"
+#include "eval/game_search.h"
 
 #define CMD "solve"
+
+/* What a solve found, as `solve` prints it (Kalah's path and the generic one). */
+typedef struct {
+    int value;              /* final margin for the player to move */
+    unsigned best_mask;     /* every optimal relative pit */
+    int side, pits;         /* side to move (letters a.. or A..), pits per side */
+    uint64_t nodes;
+    double seconds;
+    const char *rules, *position;
+    int over;               /* the position was already finished */
+    int endgame;            /* Kalah: an endgame database was built (the text then says how long) */
+    double endgame_seconds; /* Kalah's JSON key endgame_seconds; < 0: the key is left out */
+} solve_report;
+
+/* Prints the report (one cJSON object with json, else text lines). Returns the exit status. */
+static int solve_print(const solve_report *r, int json)
+{
+    const char *who = r->side ? "North" : "South";
+    char best[3 * KALAH_MAX_PITS + 1] = "";
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "value", r->value);
+        cJSON *arr = cJSON_AddArrayToObject(o, "best");
+        for (int k = 0; k < r->pits; k++)
+            if (r->best_mask >> k & 1) {
+                char l[2] = {kalah_move_letter(r->side, k), 0};
+                cJSON_AddItemToArray(arr, cJSON_CreateString(l));
+            }
+        cJSON_AddNumberToObject(o, "nodes", (double)r->nodes);
+        cJSON_AddNumberToObject(o, "seconds", r->seconds);
+        cJSON_AddStringToObject(o, "rules", r->rules);
+        cJSON_AddStringToObject(o, "position", r->position);
+        cJSON_AddBoolToObject(o, "over", r->over);
+        if (r->endgame_seconds >= 0)
+            cJSON_AddNumberToObject(o, "endgame_seconds", r->endgame_seconds);
+        return cli_print_json(o);
+    }
+    for (int k = 0; k < r->pits; k++)
+        if (r->best_mask >> k & 1) {
+            size_t n = strlen(best);
+            snprintf(best + n, sizeof best - n, "%s%c", n ? " " : "", kalah_move_letter(r->side, k));
+        }
+    printf("rules %s\nposition %s\n", r->rules, r->position);
+    if (r->over)
+        printf("the game is over: final margin %+d for %s\n", r->value, who);
+    else
+        printf("value %+d for %s (final margin under perfect play)\nbest %s\n", r->value, who, best);
+    printf("nodes %llu\nseconds %.3f\n", (unsigned long long)r->nodes, r->seconds);
+    if (r->endgame)
+        printf("endgame database build %.3f s\n", r->endgame_seconds);
+    return 0;
+}
+
+/* Every registered two-player game with a margin other than Kalah (whose fast path is below): the one
+ * exact solver of the game interface (eval/game_search.h, gs_solver), after `sows` plies already played
+ * (they count towards the kind's ply limit, max_sows). Returns the exit status: 2 for a bad spec or
+ * position, a game without a margin or with more than two players, or --sows past the limit; 1 when the
+ * solve fails (a line without end: Oware with max_sows=0). */
+static int solve_game(const char *spec, const char *pos_text, long tt_mb, long sows, int json)
+{
+    char err[GAME_ERRLEN], pbuf[GAME_POS_STR];
+    game *g = game_create(spec, err);
+    if (!g) {
+        cli_error(CMD, "--rules '%s': %s", spec, err);
+        return 2;
+    }
+    game_pos p;
+    int rc = 2;
+    gs_solver *s = NULL;
+    if (!pos_text)
+        game_start(g, &p);
+    else if (game_pos_parse(g, pos_text, &p, err) != GAME_OK) {
+        cli_error(CMD, "--position '%s': %s", pos_text, err);
+        goto out;
+    }
+    if (game_players(g) != 2 || !game_has_margin(g)) {
+        cli_error(CMD, "--rules '%s': solve needs a two-player game with a final margin", game_spec(g));
+        goto out;
+    }
+    game_solve_props props;
+    game_solve_properties(g, &props);
+    if (props.ply_limit > 0 && sows >= props.ply_limit && !p.over) {
+        cli_error(CMD, "--sows %ld: with max_sows=%d the game ended at ply %d, yet the position is not finished",
+                  sows, props.ply_limit, props.ply_limit);
+        goto out;
+    }
+    p.ply = (uint16_t)sows;
+    rc = 1;
+    if (!(s = gs_solver_create(g, (size_t)tt_mb, err))) {
+        cli_error(CMD, "%s", err);
+        goto out;
+    }
+    gs_solution res;
+    int src = gs_solver_run(s, &p, 0, &res, err);
+    if (src != GAME_OK && src != GAME_EOVER) {
+        cli_error(CMD, "%s", err);
+        goto out;
+    }
+    game_pos_format(g, &p, pbuf, sizeof pbuf);
+    solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.to_move, .pits = game_moves(g),
+                        .nodes = res.nodes, .seconds = res.seconds, .rules = game_spec(g), .position = pbuf,
+                        .over = src == GAME_EOVER, .endgame_seconds = -1};
+    rc = solve_print(&rep, json);
+out:
+    gs_solver_free(s);
+    game_free(g);
+    return rc;
+}
 
 static void help(void)
 {
@@ -24,9 +132,9 @@ static void help(void)
          "and every move that achieves it. A position that is already over prints its final margin and no\n"
          "moves (best = []).\n"
          "  --rules SPEC     rules, e.g. kalah:pits=4,seeds=3,capture=always (default: kalah, or the pits and\n"
-         "                   seeds the position implies); congklak:... and oware:... are solved by the\n"
-         "                   solver of the two-row games (eval/family_search.h: no --endgame; Oware needs\n"
-         "                   max_sows > 0, its positions can repeat)\n"
+         "                   seeds the position implies); every other two-player game (congklak:...,\n"
+         "                   oware:...) by the exact solver of the game interface (eval/game_search.h: no\n"
+         "                   --endgame; Oware needs max_sows > 0, its positions can repeat)\n"
          "  --position POS   position string (default: the start position)\n"
          "  --tt-mb N        transposition table size in MiB, 1..65536 (default 256)\n"
          "  --endgame N      build and use an endgame database of every arrangement of at most N seeds in\n"
@@ -139,12 +247,12 @@ int cmd_solve(int argc, char **argv)
         return cli_usage_error(CMD);
     }
     const void *kind = rules_spec ? game_kind_find(rules_spec) : NULL;
-    if (kind && kind != game_kind_find("kalah")) { /* every other game: cli/solve_family.c */
+    if (kind && kind != game_kind_find("kalah")) { /* every other game: the game interface's solver */
         if (endgame) {
             cli_error(CMD, "--endgame: only Kalah has an endgame database");
             return 2;
         }
-        return solve_family(rules_spec, pos_text, tt_mb, sows, json);
+        return solve_game(rules_spec, pos_text, tt_mb, sows, json);
     }
     kalah_rules r;
     kalah_pos p;

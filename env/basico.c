@@ -3,6 +3,7 @@
  * loop over at most 28 positions rather than Kalah's precomputed masks. */
 #include "env/basico.h"
 #include "env/errbuf.h"
+#include "env/rules_spec.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,69 +37,23 @@ int basico_rules_check(const basico_rules *r, char *err)
     return BASICO_OK;
 }
 
+/* The rules keys in spec order (env/rules_spec.h). The wide ranges are deliberate: basico_rules_check then
+ * says what básico allows (players 2..4, the pits per player count, 3 or 4 seeds). */
+static const rspec_key keys[] = {
+    {"players", 0, 99, NULL, 0},
+    {"pits", 0, 99, NULL, 0},
+    {"seeds", 0, 99, NULL, 0},
+    {"full_ranking", 0, 99, NULL, 1},
+};
+enum { NKEYS = sizeof keys / sizeof keys[0] };
+
 int basico_rules_parse(const char *spec, basico_rules *out, char *err)
 {
-    basico_rules r = basico_rules_default();
-    size_t game_len = spec ? strcspn(spec, ":") : 0;
-    if (!spec || game_len != 6 || strncmp(spec, "basico", 6)) {
-        set_err(err, "unknown game '%.*s' (expected 'basico' or 'basico:key=value,...')", (int)game_len,
-                spec ? spec : "");
+    basico_rules d = basico_rules_default();
+    int v[NKEYS] = {d.players, d.pits, d.seeds, d.full_ranking};
+    if (rspec_parse(spec, "basico", keys, NKEYS, v, err) != RSPEC_OK)
         return BASICO_EINVAL;
-    }
-    if (spec[game_len] == ':') {
-        char buf[256];
-        if (strlen(spec + game_len + 1) >= sizeof buf) {
-            set_err(err, "rules spec too long");
-            return BASICO_EINVAL;
-        }
-        strcpy(buf, spec + game_len + 1);
-        unsigned seen = 0;
-        char *save = NULL;
-        for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(kv, '=');
-            if (!eq) {
-                set_err(err, "'%s' is not key=value", kv);
-                return BASICO_EINVAL;
-            }
-            *eq = 0;
-            static const char *keys[] = {"players", "pits", "seeds", "full_ranking"};
-            int *fields[] = {&r.players, &r.pits, &r.seeds, &r.full_ranking};
-            int which = -1;
-            for (int i = 0; i < 4; i++)
-                if (!strcmp(kv, keys[i]))
-                    which = i;
-            if (which < 0) {
-                set_err(err, "unknown rules key '%s' (known: players, pits, seeds, full_ranking)", kv);
-                return BASICO_EINVAL;
-            }
-            if (seen & (1u << which)) {
-                set_err(err, "rules key '%s' given twice", kv);
-                return BASICO_EINVAL;
-            }
-            seen |= 1u << which;
-            const char *val = eq + 1;
-            if (which == 3 && (!strcmp(val, "true") || !strcmp(val, "false"))) { /* as config files write it */
-                r.full_ranking = val[0] == 't';
-                continue;
-            }
-            char *end;
-            errno = 0;
-            long v = strtol(val, &end, 10);
-            if (errno || end == val || *end || v < 0 || v > 99) {
-                set_err(err, "rules key %s: bad value '%s' (expected a whole number%s)", kv, val,
-                        which == 3 ? ", or true/false" : "");
-                return BASICO_EINVAL;
-            }
-            *fields[which] = (int)v;
-        }
-        if (!seen) {
-            set_err(err, "'basico:' needs at least one key=value (or write just 'basico')");
-            return BASICO_EINVAL;
-        }
-    } else if (spec[game_len]) {
-        set_err(err, "unexpected text after 'basico'");
-        return BASICO_EINVAL;
-    }
+    basico_rules r = {.players = v[0], .pits = v[1], .seeds = v[2], .full_ranking = v[3]};
     if (basico_rules_check(&r, err) != BASICO_OK)
         return BASICO_EINVAL;
     *out = r;
@@ -107,9 +62,8 @@ int basico_rules_parse(const char *spec, basico_rules *out, char *err)
 
 char *basico_rules_format(const basico_rules *r, char *buf, size_t n)
 {
-    snprintf(buf, n, "basico:players=%d,pits=%d,seeds=%d,full_ranking=%d", r->players, r->pits, r->seeds,
-             r->full_ranking);
-    return buf;
+    int v[NKEYS] = {r->players, r->pits, r->seeds, r->full_ranking};
+    return rspec_format("basico", keys, NKEYS, v, buf, n);
 }
 
 void basico_start(const basico_rules *r, basico_pos *out)

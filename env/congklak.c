@@ -1,7 +1,7 @@
 /* congklak.c — relay sowing (DESIGN.md §1.3) on Kalah's board. */
 #include "env/congklak.h"
 #include "env/errbuf.h"
-#include "env/rules_spec.h"
+#include "env/twoside.h"
 
 #include <string.h>
 
@@ -15,35 +15,15 @@ congklak_rules congklak_rules_default(void)
 
 int congklak_rules_check(const congklak_rules *r, char *err) { return kalah_rules_check(r, err); }
 
-static const char *const capture_names[] = {"opposite", "always", "none"};
-static const char *const end_names[] = {"either-empty", "mover-empty"};
-static const rspec_key keys[] = {
-    {"pits", 1, KALAH_MAX_PITS, NULL},
-    {"seeds", 1, 18, NULL},
-    {"capture", 0, KALAH_CAPTURE_NONE, capture_names},
-    {"end", 0, KALAH_END_MOVER_EMPTY, end_names},
-    {"max_sows", 0, 65535, NULL},
-};
-enum { NKEYS = sizeof keys / sizeof keys[0] };
-
 int congklak_rules_parse(const char *spec, congklak_rules *out, char *err)
 {
     congklak_rules d = congklak_rules_default();
-    int v[NKEYS] = {d.pits, d.seeds, (int)d.capture, (int)d.end, d.max_sows};
-    if (rspec_parse(spec, "congklak", keys, NKEYS, v, err) != RSPEC_OK)
-        return KALAH_EINVAL;
-    congklak_rules r = {.pits = v[0], .seeds = v[1], .capture = (kalah_capture)v[2], .end = (kalah_end)v[3],
-                        .max_sows = v[4]};
-    if (congklak_rules_check(&r, err) != KALAH_OK)
-        return KALAH_EINVAL;
-    *out = r;
-    return KALAH_OK;
+    return kalah_rules_parse_as("congklak", &d, spec, out, err);
 }
 
 char *congklak_rules_format(const congklak_rules *r, char *buf, size_t n)
 {
-    int v[NKEYS] = {r->pits, r->seeds, (int)r->capture, (int)r->end, r->max_sows};
-    return rspec_format("congklak", keys, NKEYS, v, buf, n);
+    return kalah_rules_format_as("congklak", r, buf, n);
 }
 
 int congklak_play(const congklak_rules *r, kalah_pos *p, int k, congklak_step *info)
@@ -120,11 +100,3 @@ int congklak_play(const congklak_rules *r, kalah_pos *p, int k, congklak_step *i
     return KALAH_OK;
 }
 
-static unsigned legal_fn(const void *r, const kalah_pos *p) { return kalah_legal(r, p); }
-static int play_fn(const void *r, kalah_pos *p, int k) { return congklak_play(r, p, k, NULL); }
-
-twoside_game congklak_game(const congklak_rules *r)
-{
-    return (twoside_game){.name = "congklak", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 1,
-                          .legal = legal_fn, .play = play_fn};
-}

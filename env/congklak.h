@@ -24,7 +24,6 @@
 #include <stdint.h>
 
 #include "env/kalah.h"
-#include "env/twoside.h"
 
 typedef kalah_rules congklak_rules;
 
@@ -87,10 +86,6 @@ static inline char *congklak_pos_format(const congklak_rules *r, const kalah_pos
 }
 
 /* Move letters: South a.., North A.. (kalah_move_letter / kalah_move_parse apply unchanged). */
-
-/* The twoside table of Congklak under r (borrowed): perft (twoside_perft; one ply = one relay chain; it
- * returns CONGKLAK_ELOOP if a chain ever broke its bound) and the exact solver (eval/family_search.h). */
-twoside_game congklak_game(const congklak_rules *r);
 
 /* ---- encoding for the network ---- */
 

@@ -205,6 +205,13 @@ int game_decided(const game *g, const game_pos *p, int player, double *v)
     return g->kind->decided ? g->kind->decided(g->rules, p, player, v) : 0;
 }
 
+void game_solve_properties(const game *g, game_solve_props *out)
+{
+    *out = (game_solve_props){.flags = 0, .score_cell = {-1, -1}, .ply_limit = -1};
+    if (g->kind->solve_props)
+        g->kind->solve_props(g->rules, out);
+}
+
 int game_endgame(const game *g, const game_pos *p, int *margin)
 {
     return g->kind->endgame ? g->kind->endgame(g->rules, p, margin) : 0;
@@ -251,13 +258,17 @@ char *game_move_format(const game *g, const game_pos *p, int move, char *buf, si
     return buf;
 }
 
+/* The last ply is counted from the legal mask without playing it (bulk counting: most of perft's work). */
 static void perft_rec(const game *g, const game_pos *p, int ply, int depth, uint64_t *nodes)
 {
-    for (unsigned legal = game_legal(g, p); legal; legal &= legal - 1) {
+    unsigned legal = game_legal(g, p);
+    nodes[ply] += (uint64_t)__builtin_popcount(legal);
+    if (ply + 1 == depth)
+        return;
+    for (; legal; legal &= legal - 1) {
         game_pos q = *p;
         game_apply(g, &q, __builtin_ctz(legal), NULL);
-        nodes[ply]++;
-        if (ply + 1 < depth && !q.over)
+        if (!q.over)
             perft_rec(g, &q, ply + 1, depth, nodes);
     }
 }

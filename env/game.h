@@ -65,6 +65,29 @@ typedef struct {
 
 typedef struct game game;       /* an opaque rules instance: a kind and its parsed rules */
 
+/* Properties of a two-player game with a margin that the exact solver uses (game_kind.solve_props;
+ * family_search's tricks of issue 8, made properties of the kind by issue 14). */
+enum {
+    /* score_cell[] is valid: player i's score is cell[score_cell[i]], the margin is their difference at
+     * every position, scores only grow and no seed leaves the board, so the final margin lies within
+     * margin ± (board seeds − both scores) — the solver's "store bounds". */
+    GAME_SOLVE_SCORE_CELLS = 1u << 0,
+    /* Play (legal moves, sowing, the end and its sweep) never reads the two score cells: the rest of the
+     * game depends on the other cells, to_move and the plies left only, so positions that differ in how
+     * the banked seeds are split share a table entry (Kalah, Congklak; not Oware, whose majority end reads
+     * the captures). Needs GAME_SOLVE_SCORE_CELLS. */
+    GAME_SOLVE_SCORES_INERT = 1u << 1,
+};
+
+typedef struct game_solve_props {
+    unsigned flags;      /* GAME_SOLVE_* bits */
+    int score_cell[2];   /* with GAME_SOLVE_SCORE_CELLS: the cells holding player 0's and player 1's score */
+    /* Play reads p->ply only through this limit: the game ends when ply reaches it (max_sows; 0 = no
+     * limit, ply is never read). The solver keys a position by the plies left (limit − ply), or not by
+     * ply at all without a limit. */
+    int ply_limit;
+} game_solve_props;
+
 /* One game kind. Required entries are marked; the others may be NULL and are then supplied by game.c
  * (see each). Every function receives the kind's own rules struct (rules_size bytes, filled by
  * rules_parse) as `r`. */
@@ -137,6 +160,9 @@ typedef struct game_kind {
     /* Endgame database: 1 and the exact margin (player 0 - player 1 under perfect play) when p is in it,
      * else 0. NULL: none. */
     int (*endgame)(const void *r, const game_pos *p, int *margin);
+    /* What the exact solver (eval/game_search.h) may rely on about play under r (see game_solve_props).
+     * NULL: nothing — the solver keys its table by the whole position, ply included, and has no bounds. */
+    void (*solve_props)(const void *r, struct game_solve_props *out);
 } game_kind;
 
 /* ---- the registry ---- */
@@ -198,6 +224,9 @@ void game_stopped_values(const game *g, const game_pos *p, double *v);
 unsigned game_greedy(const game *g, const game_pos *p);
 /* 1 and *v when player's final value is already fixed (always once over; see game_kind.decided). */
 int game_decided(const game *g, const game_pos *p, int player, double *v);
+/* The kind's game_solve_props, or when it has no hook: flags 0 and ply_limit -1 (ply is part of the
+ * position as far as the solver knows). */
+void game_solve_properties(const game *g, game_solve_props *out);
 /* Exact margin from the endgame database: 1 when known. */
 int game_endgame(const game *g, const game_pos *p, int *margin);
 

@@ -32,10 +32,10 @@ static int c_apply(const void *r, game_pos *p, int move, game_step *ev)
     kalah_pos k;
     congklak_step st;
     gt_to_kalah(p, &k);
-    int rc = congklak_play(r, &k, move, &st);
+    int rc = congklak_play(r, &k, move, ev ? &st : NULL); /* the solver passes no ev: skip filling st */
     if (rc != KALAH_OK)
         return rc == CONGKLAK_ELOOP ? GAME_EINVAL : rc;
-    gt_from_kalah(&k, p);
+    gt_update_from_kalah(&k, p);
     if (ev)
         *ev = (game_step){.extra_turn = st.extra_turn, .captured = st.captured,
                           .relays = (uint8_t)(st.relays > 255 ? 255 : st.relays), .over = st.over, .last = st.last};
@@ -43,6 +43,11 @@ static int c_apply(const void *r, game_pos *p, int move, game_step *ev)
 }
 
 static int c_score(const void *r, const game_pos *p, int player) { return gt_score(c_pits(r), p, player); }
+static void c_solve_props(const void *r, game_solve_props *out)
+{
+    gt_solve_props(c_pits(r), ((const congklak_rules *)r)->max_sows, 1, out); /* relays never read a store */
+}
+
 static int c_margin(const void *r, const game_pos *p) { return gt_margin(c_pits(r), p); }
 static void c_values(const void *r, const game_pos *p, double *v) { gt_values(c_margin(r, p), v); }
 static void c_estimate(const void *r, const game_pos *p, double *v) { gt_estimate(c_margin(r, p), c_seeds(r), v); }
@@ -125,4 +130,5 @@ const game_kind game_kind_congklak = {
     .move_format = c_move_format,
     .estimate = c_estimate,
     .score = c_score,
+    .solve_props = c_solve_props,
 };

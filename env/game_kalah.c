@@ -5,34 +5,17 @@
  * commands keep their fast paths (vecenv, mcts.c, alphabeta.c); this kind serves the generic layers. */
 #include "env/errbuf.h"
 #include "env/game.h"
+#include "env/game_twoside.h"
 #include "env/kalah.h"
 
 #include <string.h>
 
 #define set_err(err, ...) errbuf_set(err, GAME_ERRLEN, __VA_ARGS__)
 
-_Static_assert(KALAH_CELLS <= GAME_MAX_CELLS && KALAH_MAX_PITS <= GAME_MAX_MOVES, "Kalah fits game_pos");
 _Static_assert(sizeof(kalah_rules) <= GAME_RULES_MAX, "kalah_rules fits a game");
 _Static_assert((int)KALAH_OK == (int)GAME_OK && (int)KALAH_EINVAL == (int)GAME_EINVAL &&
                    (int)KALAH_EILLEGAL == (int)GAME_EILLEGAL && (int)KALAH_EOVER == (int)GAME_EOVER,
                "the codes are the interface's");
-
-static void to_kalah(const game_pos *g, kalah_pos *k)
-{
-    memcpy(k->cell, g->cell, KALAH_CELLS);
-    k->side = g->to_move;
-    k->over = g->over;
-    k->sows = g->ply;
-}
-
-static void from_kalah(const kalah_pos *k, game_pos *g)
-{
-    memset(g, 0, sizeof *g);
-    memcpy(g->cell, k->cell, KALAH_CELLS);
-    g->to_move = k->side;
-    g->over = k->over;
-    g->ply = k->sows;
-}
 
 static int k_rules_parse(const char *spec, void *r, char *err) { return kalah_rules_parse(spec, r, err); }
 static void k_rules_format(const void *r, char *buf, size_t n) { kalah_rules_format(r, buf, n); }
@@ -44,13 +27,13 @@ static void k_start(const void *r, game_pos *out)
 {
     kalah_pos k;
     kalah_start(r, &k);
-    from_kalah(&k, out);
+    gt_from_kalah(&k, out);
 }
 
 static unsigned k_legal(const void *r, const game_pos *p)
 {
     kalah_pos k;
-    to_kalah(p, &k);
+    gt_to_kalah(p, &k);
     return kalah_legal(r, &k);
 }
 
@@ -58,11 +41,11 @@ static int k_apply(const void *r, game_pos *p, int move, game_step *ev)
 {
     kalah_pos k;
     kalah_step st;
-    to_kalah(p, &k);
-    int rc = kalah_play(r, &k, move, &st);
+    gt_to_kalah(p, &k);
+    int rc = kalah_play(r, &k, move, ev ? &st : NULL); /* the solver passes no ev: skip filling st */
     if (rc != KALAH_OK)
         return rc;
-    from_kalah(&k, p);
+    gt_update_from_kalah(&k, p);
     if (ev)
         *ev = (game_step){.extra_turn = st.extra_turn, .captured = st.captured, .over = st.over, .last = st.last};
     return GAME_OK;
@@ -71,8 +54,13 @@ static int k_apply(const void *r, game_pos *p, int move, game_step *ev)
 static int k_margin(const void *r, const game_pos *p)
 {
     kalah_pos k;
-    to_kalah(p, &k);
+    gt_to_kalah(p, &k);
     return kalah_margin(r, &k);
+}
+
+static void k_solve_props(const void *r, game_solve_props *out)
+{
+    gt_solve_props(k_moves(r), ((const kalah_rules *)r)->max_sows, 1, out); /* sowing never reads a store */
 }
 
 static int k_score(const void *r, const game_pos *p, int player)
@@ -97,7 +85,7 @@ static void k_estimate(const void *r, const game_pos *p, double *v)
 static int k_board_seeds(const void *r, const game_pos *p)
 {
     kalah_pos k;
-    to_kalah(p, &k);
+    gt_to_kalah(p, &k);
     return kalah_total(r, &k);
 }
 
@@ -107,7 +95,7 @@ static int k_value_dim(const void *r) { (void)r; return 1; }
 static void k_encode(const void *r, const game_pos *p, float *out)
 {
     kalah_pos k;
-    to_kalah(p, &k);
+    gt_to_kalah(p, &k);
     kalah_encode(r, &k, out);
 }
 
@@ -118,14 +106,14 @@ static int k_pos_parse(const void *r, const char *s, game_pos *out, char *err)
     int rc = kalah_pos_parse(s, r, &k, &pits, err);
     if (rc != KALAH_OK)
         return GAME_EINVAL;
-    from_kalah(&k, out);
+    gt_from_kalah(&k, out);
     return GAME_OK;
 }
 
 static void k_pos_format(const void *r, const game_pos *p, char *buf, size_t n)
 {
     kalah_pos k;
-    to_kalah(p, &k);
+    gt_to_kalah(p, &k);
     kalah_pos_format(r, &k, buf, n);
 }
 
@@ -184,4 +172,5 @@ const game_kind game_kind_kalah = {
     .move_format = k_move_format,
     .estimate = k_estimate,
     .score = k_score,
+    .solve_props = k_solve_props,
 };

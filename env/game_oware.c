@@ -30,16 +30,21 @@ static int o_apply(const void *r, game_pos *p, int move, game_step *ev)
     kalah_pos k;
     oware_step st;
     gt_to_kalah(p, &k);
-    int rc = oware_play(r, &k, move, &st);
+    int rc = oware_play(r, &k, move, ev ? &st : NULL); /* the solver passes no ev: skip filling st */
     if (rc != KALAH_OK)
         return rc;
-    gt_from_kalah(&k, p);
+    gt_update_from_kalah(&k, p);
     if (ev)
         *ev = (game_step){.captured = st.captured, .over = st.over, .last = st.last};
     return GAME_OK;
 }
 
 static int o_score(const void *r, const game_pos *p, int player) { return gt_score(o_moves(r), p, player); }
+static void o_solve_props(const void *r, game_solve_props *out)
+{
+    gt_solve_props(o_moves(r), ((const oware_rules *)r)->max_sows, 0, out); /* the majority end reads captures */
+}
+
 static int o_margin(const void *r, const game_pos *p) { return gt_margin(o_moves(r), p); }
 static void o_values(const void *r, const game_pos *p, double *v) { gt_values(o_margin(r, p), v); }
 static void o_estimate(const void *r, const game_pos *p, double *v) { gt_estimate(o_margin(r, p), o_seeds(r), v); }
@@ -122,4 +127,5 @@ const game_kind game_kind_oware = {
     .move_format = o_move_format,
     .estimate = o_estimate,
     .score = o_score,
+    .solve_props = o_solve_props,
 };

@@ -1,6 +1,6 @@
-/* game_twoside.h — what the game kinds of the games sharing Kalah's position (kalah_pos: Congklak, Oware;
- * Kalah's env/game_kalah.c could use it too) have in common as adapters to the game interface
- * (env/game.h): the game_pos <-> kalah_pos copy, move letters and their errors, values from the margin.
+/* game_twoside.h — what the game kinds of the games sharing Kalah's position (kalah_pos: Kalah, Congklak,
+ * Oware) have in common as adapters to the game interface (env/game.h): the game_pos <-> kalah_pos copy,
+ * move letters and their errors, values from the margin, the exact solver's properties.
  * Internal to env/game_*.c; static inline so each kind stays one file.
  *
  * game_pos layout of these games: cell[0..15] is kalah_pos.cell (South pits 0..m-1, South store or
@@ -34,6 +34,16 @@ static inline void gt_from_kalah(const kalah_pos *k, game_pos *g)
     g->ply = k->sows;
 }
 
+/* Writes a move's result back into the position it was played on (whose other bytes are already zero):
+ * the solver and the searches apply millions of moves, the memset of gt_from_kalah is not needed there. */
+static inline void gt_update_from_kalah(const kalah_pos *k, game_pos *g)
+{
+    memcpy(g->cell, k->cell, KALAH_CELLS);
+    g->to_move = k->side;
+    g->over = k->over;
+    g->ply = k->sows;
+}
+
 /* South's score minus North's: the store (or captures) cells. */
 static inline int gt_margin(int pits, const game_pos *p) { return (int)p->cell[pits] - (int)p->cell[2 * pits + 1]; }
 
@@ -52,6 +62,16 @@ static inline void gt_estimate(int margin, int total_seeds, double *v)
 {
     v[0] = margin / (double)(total_seeds + 1);
     v[1] = -v[0];
+}
+
+/* The exact solver's properties of these games (game_kind.solve_props): the score cells are the two
+ * stores (captures), the limit is max_sows; inert when play never reads the stores (Kalah, Congklak). */
+static inline void gt_solve_props(int pits, int max_sows, int stores_inert, game_solve_props *out)
+{
+    out->flags = GAME_SOLVE_SCORE_CELLS | (stores_inert ? GAME_SOLVE_SCORES_INERT : 0u);
+    out->score_cell[0] = pits;
+    out->score_cell[1] = 2 * pits + 1;
+    out->ply_limit = max_sows;
 }
 
 /* A move letter of the player to move (a.. South, A.. North) on a board of `pits` pits. */

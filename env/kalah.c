@@ -1,9 +1,9 @@
 /* kalah.c — rules, packed board and O(1) sowing (DESIGN.md §1.1, §3.1). */
 #include "env/kalah.h"
 #include "env/errbuf.h"
+#include "env/rules_spec.h"
 
 #include <emmintrin.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +96,8 @@ int kalah_rules_check(const kalah_rules *r, char *err)
     return KALAH_OK;
 }
 
-static const char *capture_names[] = {"opposite", "always", "none"};
-static const char *end_names[] = {"either-empty", "mover-empty"};
+static const char *const capture_names[] = {"opposite", "always", "none"};
+static const char *const end_names[] = {"either-empty", "mover-empty"};
 
 int kalah_capture_parse(const char *s, kalah_capture *out)
 {
@@ -122,92 +122,44 @@ int kalah_end_parse(const char *s, kalah_end *out)
 const char *kalah_capture_name(kalah_capture c) { return (unsigned)c <= 2 ? capture_names[c] : "?"; }
 const char *kalah_end_name(kalah_end e) { return (unsigned)e <= 1 ? end_names[e] : "?"; }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return 0;
-    *out = (int)v;
-    return 1;
-}
+/* The rules keys in spec order (env/rules_spec.h reads and writes them). */
+static const rspec_key keys[] = {
+    {"pits", 1, KALAH_MAX_PITS, NULL, 0},
+    {"seeds", 1, 18, NULL, 0},
+    {"capture", 0, KALAH_CAPTURE_NONE, capture_names, 0},
+    {"end", 0, KALAH_END_MOVER_EMPTY, end_names, 0},
+    {"max_sows", 0, 65535, NULL, 0},
+};
+enum { NKEYS = sizeof keys / sizeof keys[0] };
 
-int kalah_rules_parse(const char *spec, kalah_rules *out, char *err)
+int kalah_rules_parse_as(const char *game, const kalah_rules *defaults, const char *spec, kalah_rules *out,
+                         char *err)
 {
-    kalah_rules r = kalah_rules_default();
-    if (!spec) {
-        set_err(err, "no rules spec");
+    int v[NKEYS] = {defaults->pits, defaults->seeds, (int)defaults->capture, (int)defaults->end,
+                    defaults->max_sows};
+    if (rspec_parse(spec, game, keys, NKEYS, v, err) != RSPEC_OK)
         return KALAH_EINVAL;
-    }
-    size_t game_len = strcspn(spec, ":");
-    if (game_len != 5 || strncmp(spec, "kalah", 5)) {
-        set_err(err, "unknown game '%.*s' (expected 'kalah' or 'kalah:key=value,...')", (int)game_len, spec);
-        return KALAH_EINVAL;
-    }
-    unsigned seen = 0;
-    if (spec[game_len] == ':') {
-        char buf[256];
-        if (strlen(spec + game_len + 1) >= sizeof buf) {
-            set_err(err, "rules spec too long");
-            return KALAH_EINVAL;
-        }
-        strcpy(buf, spec + game_len + 1);
-        char *save = NULL;
-        for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(kv, '=');
-            if (!eq) {
-                set_err(err, "'%s' is not key=value", kv);
-                return KALAH_EINVAL;
-            }
-            *eq = 0;
-            const char *key = kv, *val = eq + 1;
-            static const char *keys[] = {"pits", "seeds", "capture", "end", "max_sows"};
-            int which = -1;
-            for (int i = 0; i < 5; i++)
-                if (!strcmp(key, keys[i]))
-                    which = i;
-            if (which < 0) {
-                set_err(err, "unknown rules key '%s' (known: pits, seeds, capture, end, max_sows)", key);
-                return KALAH_EINVAL;
-            }
-            if (seen & (1u << which)) {
-                set_err(err, "rules key '%s' given twice", key);
-                return KALAH_EINVAL;
-            }
-            seen |= 1u << which;
-            int ok = 1;
-            switch (which) {
-            case 0: ok = parse_int(val, 1, KALAH_MAX_PITS, &r.pits); break;
-            case 1: ok = parse_int(val, 1, 18, &r.seeds); break;
-            case 2: ok = kalah_capture_parse(val, &r.capture) == KALAH_OK; break;
-            case 3: ok = kalah_end_parse(val, &r.end) == KALAH_OK; break;
-            case 4: ok = parse_int(val, 0, 65535, &r.max_sows); break;
-            }
-            if (!ok) {
-                static const char *expect[] = {"a whole number 1..7", "a whole number 1..18",
-                                               "opposite, always or none", "either-empty or mover-empty",
-                                               "a whole number 0..65535"};
-                set_err(err, "rules key %s: bad value '%s' (expected %s)", key, val, expect[which]);
-                return KALAH_EINVAL;
-            }
-        }
-    } else if (spec[game_len]) {
-        set_err(err, "unexpected text after 'kalah'");
-        return KALAH_EINVAL;
-    }
+    kalah_rules r = {.pits = v[0], .seeds = v[1], .capture = (kalah_capture)v[2], .end = (kalah_end)v[3],
+                     .max_sows = v[4]};
     if (kalah_rules_check(&r, err) != KALAH_OK)
         return KALAH_EINVAL;
     *out = r;
     return KALAH_OK;
 }
 
-char *kalah_rules_format(const kalah_rules *r, char *buf, size_t n)
+int kalah_rules_parse(const char *spec, kalah_rules *out, char *err)
 {
-    snprintf(buf, n, "kalah:pits=%d,seeds=%d,capture=%s,end=%s,max_sows=%d", r->pits, r->seeds,
-             kalah_capture_name(r->capture), kalah_end_name(r->end), r->max_sows);
-    return buf;
+    kalah_rules d = kalah_rules_default();
+    return kalah_rules_parse_as("kalah", &d, spec, out, err);
 }
+
+char *kalah_rules_format_as(const char *game, const kalah_rules *r, char *buf, size_t n)
+{
+    int v[NKEYS] = {r->pits, r->seeds, (int)r->capture, (int)r->end, r->max_sows};
+    return rspec_format(game, keys, NKEYS, v, buf, n);
+}
+
+char *kalah_rules_format(const kalah_rules *r, char *buf, size_t n) { return kalah_rules_format_as("kalah", r, buf, n); }
 
 void kalah_start(const kalah_rules *r, kalah_pos *out)
 {

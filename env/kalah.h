@@ -81,6 +81,12 @@ int kalah_rules_parse(const char *spec, kalah_rules *out, char *err);
  * into buf (size n, 96 bytes always suffice). Returns buf. */
 char *kalah_rules_format(const kalah_rules *r, char *buf, size_t n);
 
+/* The same two under another game's name, for the games whose rules are Kalah's keys (Congklak, DESIGN.md
+ * §1.3): "game" or "game:key=value,..." over `defaults` (env/rules_spec.h reads both). */
+int kalah_rules_parse_as(const char *game, const kalah_rules *defaults, const char *spec, kalah_rules *out,
+                         char *err);
+char *kalah_rules_format_as(const char *game, const kalah_rules *r, char *buf, size_t n);
+
 /* Parses one capture/end rule name ("opposite", "always", "none" / "either-empty", "mover-empty");
  * returns KALAH_OK or KALAH_EINVAL. Shared by the spec parser and the config loader. */
 int kalah_capture_parse(const char *s, kalah_capture *out);

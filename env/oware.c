@@ -2,6 +2,7 @@
 #include "env/oware.h"
 #include "env/errbuf.h"
 #include "env/rules_spec.h"
+#include "env/twoside.h"
 
 #include <string.h>
 
@@ -35,10 +36,10 @@ int oware_rules_check(const oware_rules *r, char *err)
 
 static const char *const grand_slam_names[] = {"nocapture", "capture"};
 static const rspec_key keys[] = {
-    {"pits", 2, OWARE_MAX_PITS, NULL},
-    {"seeds", 1, OWARE_MAX_SEEDS, NULL},
-    {"grand_slam", 0, OWARE_GRAND_SLAM_CAPTURE, grand_slam_names},
-    {"max_sows", 0, 65535, NULL},
+    {"pits", 2, OWARE_MAX_PITS, NULL, 0},
+    {"seeds", 1, OWARE_MAX_SEEDS, NULL, 0},
+    {"grand_slam", 0, OWARE_GRAND_SLAM_CAPTURE, grand_slam_names, 0},
+    {"max_sows", 0, 65535, NULL, 0},
 };
 enum { NKEYS = sizeof keys / sizeof keys[0] };
 
@@ -175,15 +176,6 @@ int oware_move_parse(const oware_rules *r, int side, const char *s)
 {
     kalah_rules k = {.pits = r->pits};
     return kalah_move_parse(&k, side, s, 0);
-}
-
-static unsigned legal_fn(const void *r, const kalah_pos *p) { return oware_legal(r, p); }
-static int play_fn(const void *r, kalah_pos *p, int k) { return oware_play(r, p, k, NULL); }
-
-twoside_game oware_game(const oware_rules *r)
-{
-    return (twoside_game){.name = "oware", .rules = r, .pits = r->pits, .max_sows = r->max_sows, .stores_inert = 0,
-                          .legal = legal_fn, .play = play_fn};
 }
 
 void oware_encode(const oware_rules *r, const kalah_pos *p, float *out)

@@ -32,7 +32,6 @@
 #include <stdint.h>
 
 #include "env/kalah.h"
-#include "env/twoside.h"
 
 #define OWARE_MAX_PITS 6
 #define OWARE_MAX_SEEDS 8
@@ -113,10 +112,6 @@ static inline char *oware_pos_format(const oware_rules *r, const kalah_pos *p, c
 
 /* Move letters: South a.., North A..; parses like kalah_move_parse for a board of r->pits. */
 int oware_move_parse(const oware_rules *r, int side, const char *s);
-
-/* The twoside table of Oware under r (borrowed): perft (twoside_perft) and the exact solver
- * (eval/family_search.h). */
-twoside_game oware_game(const oware_rules *r);
 
 /* ---- encoding for the network ---- */
 

@@ -22,6 +22,10 @@ static int parse_value(const rspec_key *k, const char *val, int *out)
             }
         return 0;
     }
+    if (k->bool_words && (!strcmp(val, "false") || !strcmp(val, "true"))) {
+        *out = val[0] == 't';
+        return 1;
+    }
     char *end;
     errno = 0;
     long v = strtol(val, &end, 10);
@@ -35,7 +39,7 @@ static int parse_value(const rspec_key *k, const char *val, int *out)
 static void describe(const rspec_key *k, char *buf, size_t n)
 {
     if (!k->names) {
-        snprintf(buf, n, "a whole number %d..%d", k->lo, k->hi);
+        snprintf(buf, n, "a whole number %d..%d%s", k->lo, k->hi, k->bool_words ? ", or true/false" : "");
         return;
     }
     size_t o = 0;
@@ -63,7 +67,12 @@ int rspec_parse(const char *spec, const char *game, const rspec_key *keys, int n
         return RSPEC_EINVAL;
     }
     strcpy(buf, spec + glen + 1);
-    if (!buf[0] || buf[strlen(buf) - 1] == ',' || buf[0] == ',' || strstr(buf, ",,")) {
+    if (!buf[0]) {
+        set_err(err, "'%s:' has an empty key=value list: give at least one key=value (or write just '%s')", game,
+                game);
+        return RSPEC_EINVAL;
+    }
+    if (buf[strlen(buf) - 1] == ',' || buf[0] == ',' || strstr(buf, ",,")) {
         set_err(err, "empty key=value pair in '%s'", spec);
         return RSPEC_EINVAL;
     }

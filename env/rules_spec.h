@@ -1,6 +1,7 @@
 /* rules_spec.h — the one reader of "game:key=value,..." rules specs for the games that describe their
  * rules as a few integers and named choices (DESIGN.md §2 "Rules spec", §4 "every rules key may be given
- * in a spec as key=value"). Congklak and Oware use it; each game owns its key table and defaults.
+ * in a spec as key=value"). Kalah, Congklak (through kalah_rules_parse_as), Oware and básico use it; each
+ * game owns its key table, defaults and range checks.
  *
  * Library code: never prints; errors are a code and a message in the caller's buffer (KALAH_ERRLEN
  * bytes, may be NULL). */
@@ -10,11 +11,13 @@
 #include <stddef.h>
 
 /* One key of a game's rules spec. An integer key (names == NULL) accepts a whole number lo..hi; a named
- * key accepts one of names[0..hi] (lo is then 0) and stores its index. */
+ * key accepts one of names[0..hi] (lo is then 0) and stores its index. An integer key with bool_words
+ * also accepts false and true (0 and 1), as the INI configs write a flag. */
 typedef struct {
     const char *key;
     int lo, hi;
     const char *const *names;
+    int bool_words;
 } rspec_key;
 
 enum { RSPEC_OK = 0, RSPEC_EINVAL = -1 };

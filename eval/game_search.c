@@ -1,10 +1,12 @@
 /* game_search.c — max^n, paranoid / alpha-beta and exact solve over the game interface (game_search.h). */
 #include "eval/game_search.h"
 #include "env/errbuf.h"
+#include "eval/tt.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define set_err(err, ...) errbuf_set(err, GAME_ERRLEN, __VA_ARGS__)
 #define NP GAME_MAX_PLAYERS
@@ -76,123 +78,277 @@ int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, gs_resu
     return GAME_OK;
 }
 
-/* ---- exact solve ---- */
+/* ---- exact solve (issue 8's family_search over the game interface, issue 14) ---- */
 
-enum { B_EXACT = 0, B_LOWER = 1, B_UPPER = 2 };
+#define INF 30000 /* beyond any margin; a bound meaning "none" (fits the table's int16 bounds) */
 
-typedef struct {
-    game_pos key;     /* the whole position (memcmp) */
-    int16_t value;    /* for the player to move at key */
-    uint8_t bound, used;
-} tt_entry;
-
-typedef struct {
+struct gs_solver {
     const game *g;
-    tt_entry *tt;
-    size_t mask;
-    uint64_t nodes, budget;
-    int out_of_budget;
-} solver;
+    const void *rules;     /* the kind's rules and its two hot functions, called directly: the solve is */
+    const game_kind *kind; /* millions of moves, the wrappers of env/game.c one call too many */
+    tt_table tt;
+    game_solve_props props;
+    int cells, inert, has_endgame, seeds; /* props' flags; seeds: on the board at the root (conserved) */
+    uint64_t key_mask[GAME_MAX_CELLS / 8]; /* the board words, score bytes cleared when inert */
+    uint64_t nodes, limit;
+    int status, game_rc; /* GAME_OK, or the error that unwinds the search; the failing move's code */
+};
 
-static uint64_t pos_hash(const game_pos *p)
+gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err)
 {
-    const unsigned char *b = (const unsigned char *)p;
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (size_t i = 0; i < sizeof *p; i++)
-        h = (h ^ b[i]) * 0x100000001b3ULL;
-    return h ^ (h >> 29);
+    if (game_players(g) != 2 || !game_has_margin(g)) {
+        set_err(err, "exact solve needs a two-player game with a margin; %s has %d players%s", game_spec(g),
+                game_players(g), game_has_margin(g) ? "" : " and no margin");
+        return NULL;
+    }
+    if (tt_mb < 1 || tt_mb > 65536) {
+        set_err(err, "transposition table size %zu MiB is out of range 1..65536", tt_mb);
+        return NULL;
+    }
+    gs_solver *s = calloc(1, sizeof *s);
+    if (!s || tt_init(&s->tt, tt_mb) != 0) {
+        free(s);
+        set_err(err, "out of memory for a %zu MiB transposition table", tt_mb);
+        return NULL;
+    }
+    s->g = g;
+    s->rules = game_rules(g);
+    s->kind = game_get_kind(g);
+    game_solve_properties(g, &s->props);
+    s->cells = (s->props.flags & GAME_SOLVE_SCORE_CELLS) != 0;
+    s->inert = s->cells && (s->props.flags & GAME_SOLVE_SCORES_INERT);
+    s->has_endgame = game_get_kind(g)->endgame != NULL;
+    uint8_t mask[GAME_MAX_CELLS];
+    memset(mask, 0xff, sizeof mask);
+    if (s->inert)
+        mask[s->props.score_cell[0]] = mask[s->props.score_cell[1]] = 0;
+    memcpy(s->key_mask, mask, sizeof mask);
+    return s;
 }
 
-/* The margin of p for `player` (player 0's margin, negated for player 1). */
-static int margin_for(const solver *s, const game_pos *p, int player)
+void gs_solver_free(gs_solver *s)
 {
-    int m = game_margin(s->g, p);
-    return player ? -m : m;
+    if (!s)
+        return;
+    tt_destroy(&s->tt);
+    free(s);
 }
 
-/* Negamax alpha-beta: the exact margin for the player to move at p when it lies in (alpha, beta), else a
- * bound on the side of the window it fails to (Knuth & Moore 1975, fail-soft). */
-static int solve_rec(solver *s, const game_pos *p, int alpha, int beta, int *best_out)
+/* The table key (see game_search.h): the two-row games' boards fill the first two words, so the rest of
+ * the position is mixed in only when it is not zero. */
+static tt_key key_of(const gs_solver *s, const game_pos *p)
+{
+    uint64_t w[GAME_MAX_CELLS / 8], x[GAME_EXTRA / 8];
+    memcpy(w, p->cell, sizeof w);
+    memcpy(x, p->extra, sizeof x);
+    uint64_t lo = w[0] & s->key_mask[0], hi = w[1] & s->key_mask[1];
+    const uint64_t w2 = w[2] & s->key_mask[2], w3 = w[3] & s->key_mask[3];
+    if (w2 | w3 | x[0] | x[1]) {
+        lo ^= tt_fmix(w2 ^ tt_fmix(x[0] + 0x2545f4914f6cdd1dULL));
+        hi ^= tt_fmix(w3 ^ tt_fmix(x[1] + 0x94d049bb133111ebULL));
+    }
+    const int lim = s->props.ply_limit;
+    unsigned plies = lim < 0 ? p->ply : lim > 0 && p->ply < lim ? (unsigned)(lim - p->ply) : 0;
+    return tt_make_key(lo, hi, p->to_move, plies);
+}
+
+/* Own score minus the opponent's for the player to move (the margin once over; 0 for a game without score
+ * cells before the end, which then has no store bounds). */
+static inline int store_diff(const gs_solver *s, const game_pos *p)
+{
+    int d;
+    if (s->cells)
+        d = (int)p->cell[s->props.score_cell[0]] - (int)p->cell[s->props.score_cell[1]];
+    else
+        d = p->over ? game_margin(s->g, p) : 0;
+    return p->to_move ? -d : d;
+}
+
+/* Seeds left in the pits (INF without score cells: no bound). */
+static inline int pit_seeds(const gs_solver *s, const game_pos *p)
+{
+    if (!s->cells)
+        return INF;
+    return s->seeds - p->cell[s->props.score_cell[0]] - p->cell[s->props.score_cell[1]];
+}
+
+static int search(gs_solver *s, const game_pos *p, int ply, int alpha, int beta);
+
+/* The value of child c for the player who moved into it (`side`): an extra turn keeps the sign. */
+static inline int child_value(gs_solver *s, const game_pos *c, int side, int ply, int alpha, int beta)
+{
+    if (c->to_move == side)
+        return search(s, c, ply + 1, alpha, beta);
+    return -search(s, c, ply + 1, -beta, -alpha);
+}
+
+/* Fail-soft negamax (Knuth & Moore 1975); the value is for p->to_move. The table keeps bounds on
+ * value − store_diff when the scores are inert, on the value itself otherwise (d_key = 0). */
+static int search(gs_solver *s, const game_pos *p, int ply, int alpha, int beta)
 {
     s->nodes++;
-    if (best_out)
-        *best_out = -1;
-    int db;
-    if (game_endgame(s->g, p, &db))
-        return p->to_move ? -db : db;
-    if (s->nodes > s->budget) {
-        s->out_of_budget = 1;
+    if (p->over)
+        return store_diff(s, p);
+    if (s->status)
+        return 0;
+    if (ply > GS_MAX_PLY) {
+        s->status = GS_EDEEP;
         return 0;
     }
-    tt_entry *e = &s->tt[pos_hash(p) & s->mask];
-    const int alpha0 = alpha;
-    if (!best_out && e->used && !memcmp(&e->key, p, sizeof *p)) {
-        if (e->bound == B_EXACT)
-            return e->value;
-        if (e->bound == B_LOWER && e->value > alpha)
-            alpha = e->value;
-        if (e->bound == B_UPPER && e->value < beta)
-            beta = e->value;
-        if (alpha >= beta)
-            return e->value;
+    if (s->limit && s->nodes > s->limit) {
+        s->status = GS_ESTOPPED;
+        return 0;
     }
-    int best = INT_MIN, best_move = -1;
-    for (unsigned legal = game_legal(s->g, p); legal; legal &= legal - 1) {
+    int db;
+    if (s->has_endgame && game_endgame(s->g, p, &db))
+        return p->to_move ? -db : db;
+    const int d = store_diff(s, p), rest = pit_seeds(s, p), dk = s->inert ? d : 0;
+    if (d + rest <= alpha)
+        return d + rest;
+    if (d - rest >= beta)
+        return d - rest;
+    const tt_key key = key_of(s, p);
+    int lo = d - rest, hi = d + rest, tt_move = -1;
+    tt_entry *e = tt_probe(&s->tt, key);
+    if (e) {
+        tt_move = e->move == TT_NO_MOVE ? -1 : e->move;
+        if (tt_usable(e, TT_DEPTH_EXACT)) {
+            if (e->lower != -TT_INF && e->lower + dk > lo)
+                lo = e->lower + dk;
+            if (e->upper != TT_INF && e->upper + dk < hi)
+                hi = e->upper + dk;
+            if (lo >= beta || lo == hi)
+                return lo;
+            if (hi <= alpha)
+                return hi;
+        }
+    }
+    if (lo > alpha)
+        alpha = lo;
+    if (hi < beta)
+        beta = hi;
+
+    /* Children in order: the table's move, then by the mover's score gain (extra turns and captures
+     * first), lower slots first among equals (deterministic). */
+    game_pos child[GAME_MAX_MOVES];
+    int order[GAME_MAX_MOVES], gain[GAME_MAX_MOVES], n = 0;
+    for (unsigned legal = s->kind->legal(s->rules, p); legal; legal &= legal - 1) {
         int k = __builtin_ctz(legal);
-        game_pos c = *p;
-        game_apply(s->g, &c, k, NULL);
-        /* A finished child is valued for this node's mover directly (its to_move token means nothing). */
-        int v = c.over                       ? margin_for(s, &c, p->to_move)
-                : c.to_move == p->to_move ? solve_rec(s, &c, alpha, beta, NULL)
-                                          : -solve_rec(s, &c, -beta, -alpha, NULL);
-        if (s->out_of_budget)
+        child[k] = *p;
+        int rc = s->kind->apply(s->rules, &child[k], k, NULL);
+        if (rc < 0) {
+            s->status = GS_EGAME;
+            s->game_rc = rc;
+            return 0;
+        }
+        if (!child[k].over) /* its table bucket is a cache miss in a big table: start loading it now */
+            tt_prefetch(&s->tt, key_of(s, &child[k]));
+        const int again = child[k].to_move == p->to_move, cd = store_diff(s, &child[k]);
+        gain[k] = (s->cells ? (again ? cd : -cd) - d : 0) + (k == tt_move ? 1000 : 0) +
+                  (again && !child[k].over ? 50 : 0);
+        int j = n++;
+        while (j > 0 && gain[order[j - 1]] < gain[k]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+    int best = -INF, best_move = TT_NO_MOVE;
+    const uint64_t nodes0 = s->nodes;
+    for (int i = 0; i < n; i++) {
+        int k = order[i];
+        int v = child_value(s, &child[k], p->to_move, ply, alpha > best ? alpha : best, beta);
+        if (s->status)
             return 0;
         if (v > best) {
             best = v;
             best_move = k;
+            if (v >= beta)
+                break;
         }
-        if (best > alpha)
-            alpha = best;
-        if (alpha >= beta)
-            break;
     }
-    e->key = *p;
-    e->value = (int16_t)best;
-    e->bound = best <= alpha0 ? B_UPPER : best >= beta ? B_LOWER : B_EXACT;
-    e->used = 1;
-    if (best_out)
-        *best_out = best_move;
+    /* The window was narrowed by bounds that hold (stores, table), so a fail-soft result against it is
+     * still a valid bound; tt_store intersects it with what the entry already had. */
+    tt_store(&s->tt, key, TT_DEPTH_EXACT, 1, alpha - dk, beta - dk, best - dk, best_move, s->nodes - nodes0);
     return best;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int finish(gs_solver *s, char *err)
+{
+    switch (s->status) {
+    case GS_ESTOPPED: set_err(err, "node limit of %llu reached", (unsigned long long)s->limit); break;
+    case GS_EDEEP:
+        set_err(err, "a line ran past %d plies without the game ending (a cycle: give the rules a max_sows)",
+                GS_MAX_PLY);
+        break;
+    case GS_EGAME: set_err(err, "a move of %s failed with code %d", game_spec(s->g), s->game_rc); break;
+    default: break;
+    }
+    return s->status;
+}
+
+int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solution *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    out->move = -1;
+    const double t0 = now_s();
+    s->nodes = 0;
+    s->limit = node_limit;
+    s->status = GAME_OK;
+    s->seeds = game_board_seeds(s->g, p);
+    if (p->over) {
+        out->value = store_diff(s, p);
+        return GAME_EOVER;
+    }
+    const int bound = s->cells ? pit_seeds(s, p) + 1 + abs(store_diff(s, p)) : game_board_seeds(s->g, p) + 1;
+    int value = search(s, p, 0, -bound, bound);
+    if (s->status)
+        goto done;
+    /* Every optimal root move: a null-window probe per move, v >= value (the table makes it cheap). */
+    for (unsigned legal = game_legal(s->g, p); legal; legal &= legal - 1) {
+        int k = __builtin_ctz(legal);
+        game_pos c = *p;
+        int rc = game_apply(s->g, &c, k, NULL);
+        if (rc < 0) {
+            s->status = GS_EGAME;
+            s->game_rc = rc;
+            goto done;
+        }
+        int v = child_value(s, &c, p->to_move, 0, value - 1, value);
+        if (s->status)
+            goto done;
+        if (v >= value)
+            out->best_mask |= 1u << k;
+    }
+    out->value = value;
+    out->move = out->best_mask ? __builtin_ctz(out->best_mask) : -1;
+done:
+    out->nodes = s->nodes;
+    out->seconds = now_s() - t0;
+    return finish(s, err);
 }
 
 int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *out, char *err)
 {
     memset(out, 0, sizeof *out);
     out->move = -1;
-    if (game_players(g) != 2 || !game_has_margin(g)) {
-        set_err(err, "exact solve needs a two-player game with a margin; %s has %d players%s", game_spec(g),
-                game_players(g), game_has_margin(g) ? "" : " and no margin");
-        return GAME_EINVAL;
-    }
-    solver s = {.g = g, .budget = max_nodes ? max_nodes : 50000000ULL, .mask = (1u << 20) - 1};
-    if (p->over) {
-        out->value = margin_for(&s, p, p->to_move);
+    gs_solver *s = gs_solver_create(g, 16, err); /* 1M entries: the small boards agents and serve solve */
+    if (!s)
+        return game_players(g) == 2 && game_has_margin(g) ? GAME_ENOMEM : GAME_EINVAL;
+    const uint64_t budget = max_nodes ? max_nodes : 50000000ULL;
+    int rc = gs_solver_run(s, p, budget, out, err);
+    gs_solver_free(s);
+    if (rc == GAME_EOVER)
         return GAME_OK;
-    }
-    s.tt = calloc(s.mask + 1, sizeof *s.tt);
-    if (!s.tt) {
-        set_err(err, "out of memory (transposition table)");
-        return GAME_ENOMEM;
-    }
-    /* The full window gives the exact value and, at the root, a best move (the first of equal ones). */
-    const int lim = game_seeds(g) + 1;
-    out->value = solve_rec(&s, p, -lim, lim, &out->move);
-    out->nodes = s.nodes;
-    free(s.tt);
-    if (s.out_of_budget) {
-        set_err(err, "too large to solve exactly: more than %llu positions (%s)", (unsigned long long)s.budget,
+    if (rc == GS_ESTOPPED)
+        set_err(err, "too large to solve exactly: more than %llu positions (%s)", (unsigned long long)budget,
                 game_spec(g));
-        return GAME_EINVAL;
-    }
-    return GAME_OK;
+    return rc == GAME_OK ? GAME_OK : GAME_EINVAL;
 }

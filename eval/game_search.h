@@ -10,15 +10,29 @@
  *            it IS alpha-beta minimax (Knuth & Moore 1975) on the root player's value.
  * Ties between moves go to the lowest slot, so searches are deterministic.
  *
- * Exact solve (two-player games with a margin, game_has_margin): alpha-beta in negamax form on the final
- * margin (player 0 minus player 1, negated for player 1; an extra turn keeps the sign, DESIGN.md §3.5) to
- * the end of the game, with a transposition table keyed by the whole position (ply included, as max_sows
- * depends on it) and the game's endgame database when it has one. For small boards: a node budget bounds
- * the work. Library code: no printing.
+ * Exact solve (two-player games with a margin, game_has_margin): fail-soft alpha-beta in negamax form on
+ * the final margin (player 0 minus player 1, negated for player 1; an extra turn keeps the sign, DESIGN.md
+ * §3.5) to the end of the game, with a transposition table (eval/tt.h, exact entries only) and the game's
+ * endgame database when it has one. What the kind declares in game_solve_props (env/game.h) makes it
+ * faster, never changes a value:
+ *   - the table key is the board, to_move and extra[], plus the plies left before the kind's ply limit
+ *     (max_sows − ply) when it has one, nothing of ply without one (a kind without solve_props: ply as
+ *     is, since the solver cannot know what play reads);
+ *   - GAME_SOLVE_SCORES_INERT: the score cells are left out of the key and the table keeps bounds on
+ *     value − margin, so positions that differ only in how the banked seeds are split share an entry;
+ *   - GAME_SOLVE_SCORE_CELLS: cut-offs use the store bounds (the final margin lies within the margin ± the
+ *     seeds left in the pits) and moves are ordered by the mover's score gain (extra turns next).
+ * Every optimal root move comes from a null-window probe per move after the solve (the table makes them
+ * cheap). Termination: a game without cycles always ends; a line deeper than GS_MAX_PLY plies stops the
+ * solve with GS_EDEEP rather than overflowing the stack (Oware with max_sows = 0 can cycle).
+ * This is the one solver of the two-player games other than Kalah's tuned eval/alphabeta.h (MTD(f),
+ * endgame database, depth-limited play); the oracle of small boards, tests/vectors/families-solved.txt,
+ * is checked with it. A gs_solver is not thread-safe: one per thread.
  */
 #ifndef SOWZERO_GAME_SEARCH_H
 #define SOWZERO_GAME_SEARCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "env/game.h"
@@ -36,16 +50,40 @@ typedef struct {
  * (out->move = -1, value = the final values), GAME_EINVAL for a bad depth or kind. */
 int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, gs_result *out);
 
+#define GS_MAX_PLY 4000
+
+/* The solver's own codes, beside GAME_OK, GAME_EINVAL, GAME_EOVER, GAME_ENOMEM. */
+enum { GS_ESTOPPED = -10, GS_EDEEP = -11, GS_EGAME = -12 };
+
 typedef struct {
     int move;          /* a best slot (the lowest of equal ones), -1 if over */
     int value;         /* exact final margin for the player to move under perfect play */
-    uint64_t nodes;    /* positions visited */
+    unsigned best_mask; /* bit k: slot k reaches `value` (every optimal move) */
+    uint64_t nodes;    /* positions visited, leaves included (deterministic for a fresh solver) */
+    double seconds;    /* wall-clock time of the solve */
 } gs_solution;
 
-/* Solves p exactly (see above), visiting at most max_nodes positions (0: 50 million). GAME_OK;
- * GAME_EINVAL (with a message in err, GAME_ERRLEN) when the game has no margin or more than two players,
- * or when the budget ran out ("too large to solve"); GAME_ENOMEM. A finished p gives GAME_OK, move -1 and
- * its margin. */
+typedef struct gs_solver gs_solver;
+
+/* A solver for g (borrowed: must outlive the solver) with a transposition table of tt_mb MiB (1..65536).
+ * NULL with a message in err (GAME_ERRLEN): the game has no margin or more than two players, a size out
+ * of range, out of memory. Free with gs_solver_free (NULL allowed). */
+gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err);
+void gs_solver_free(gs_solver *s);
+
+/* Solves p exactly (see above) and fills *out, every optimal move included. node_limit > 0 stops the
+ * solve after that many positions. Returns GAME_OK; GAME_EOVER when p is already over (value = its final
+ * margin for p->to_move, move -1, nodes 0); GS_ESTOPPED at the node limit ("node limit" in err, out->nodes
+ * set, the value meaningless); GS_EDEEP (see above; err names max_sows); GS_EGAME when a move of the game
+ * failed (its code in err). The table persists between calls (solves of related positions share work);
+ * results do not depend on what it holds. */
+int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solution *out, char *err);
+
+/* One-shot solve (a fresh 16 MiB table, freed again) for agents and serve: at most max_nodes positions
+ * (0: 50 million). GAME_OK (a finished p too: move -1 and its margin);
+ * GAME_EINVAL with a message in err (GAME_ERRLEN) when the game has no margin or more than two players,
+ * when the budget ran out ("too large to solve") or a line did not end (GS_EDEEP's message);
+ * GAME_ENOMEM. */
 int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *out, char *err);
 
 #endif

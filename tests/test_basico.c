@@ -292,7 +292,7 @@ static void test_errors(void **state)
     static const struct { const char *spec, *needle; } bad_rules[] = {
         {"basico:players=5", "players"},    {"basico:players=3,pits=7", "pits=7"},
         {"basico:players=2,pits=4", "pits=4"}, {"basico:seeds=5", "seeds"},
-        {"basico:colour=red", "unknown rules key"}, {"basico:full_ranking=2", "full_ranking"},
+        {"basico:colour=red", "unknown basico rules key"}, {"basico:full_ranking=2", "full_ranking"},
         {"basico:", "at least one key=value"}, {"basico:full_ranking=maybe", "or true/false"},
     };
     basico_rules r;

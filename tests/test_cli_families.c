@@ -1,4 +1,4 @@
-/* test_cli_families.c — the command-line presence of Congklak and Oware: `solve` (eval/family_search.h)
+/* test_cli_families.c — the command-line presence of Congklak and Oware: `solve` (eval/game_search.h)
  * against the oracle, `bench env` through the game interface, and their errors (exit status 2, a message
  * naming the problem). */
 // ctest-labels: threads

@@ -91,7 +91,7 @@ static void test_rules_spec(void **state)
     assert_memory_equal(&r, &again, sizeof r);
 
     static const struct { const char *spec, *needle; } bad[] = {
-        {"oware", "unknown game"},          {"kalah:pit=6", "unknown rules key 'pit'"},
+        {"oware", "unknown game"},          {"kalah:pit=6", "unknown kalah rules key 'pit'"},
         {"kalah:pits=0", "pits"},           {"kalah:pits=8", "pits"},
         {"kalah:seeds=x", "seeds"},         {"kalah:capture=sometimes", "capture"},
         {"kalah:end=never", "end"},         {"kalah:seeds=19", "seeds"},

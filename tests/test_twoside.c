@@ -1,35 +1,21 @@
-/* test_twoside.c — the twoside tables (env/twoside.h) of Congklak and Oware against every line of the
- * team's congklak-perft.txt, oware-perft.txt and families-legal.txt (tests/vectors/), and twoside_perft on
- * Kalah against Kalah's own perft (an independent recursion over the SIMD sowing) and perft.txt. */
+/* test_twoside.c — the two-row games through the game interface (env/game.h; env/twoside.h is now only the
+ * row helpers their rules share): game_perft and game_legal of Congklak and Oware against every line of
+ * the team's congklak-perft.txt, oware-perft.txt and families-legal.txt (tests/vectors/), every depth
+ * (test_game_conformance stops at 7), and game_perft on Kalah against Kalah's own perft (an independent
+ * recursion over the SIMD sowing) and perft.txt. */
 #include "tests/test_util.h"
 
-#include "env/congklak.h"
-#include "env/oware.h"
-#include "env/twoside.h"
+#include "env/game.h"
+#include "env/kalah.h"
 
-/* The rules and position of one vector line of either game, as its twoside table. */
-typedef struct {
-    congklak_rules c;
-    oware_rules o;
-} rules_store;
-
-static twoside_game setup(const char *spec, const char *text, rules_store *st, kalah_pos *p)
+/* The game and position of one vector line. */
+static game *setup(const char *spec, const char *text, game_pos *p)
 {
-    char err[KALAH_ERRLEN];
-    int rc;
-    twoside_game g;
-    if (!strncmp(spec, "oware", 5)) {
-        if (oware_rules_parse(spec, &st->o, err) != KALAH_OK)
-            fail_msg("%s: %s", spec, err);
-        g = oware_game(&st->o);
-        rc = oware_pos_parse(text, &st->o, p, err);
-    } else {
-        if (congklak_rules_parse(spec, &st->c, err) != KALAH_OK)
-            fail_msg("%s: %s", spec, err);
-        g = congklak_game(&st->c);
-        rc = congklak_pos_parse(text, &st->c, p, err);
-    }
-    if (rc != KALAH_OK)
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
+        fail_msg("%s: %s", spec, err);
+    if (game_pos_parse(g, text, p, err) != GAME_OK)
         fail_msg("%s under %s: %s", text, spec, err);
     return g;
 }
@@ -46,12 +32,12 @@ static void test_perft_vectors(void **state)
         while (tu_next_line(f, line, sizeof line)) {
             char *fl[4];
             assert_int_equal(tu_split(line, fl, 4), 4);
-            rules_store st;
-            kalah_pos p;
-            twoside_game g = setup(fl[0], fl[1], &st, &p);
+            game_pos p;
+            game *g = setup(fl[0], fl[1], &p);
             int depth = atoi(fl[2]);
             uint64_t nodes[64];
-            assert_int_equal(twoside_perft(&g, &p, depth, nodes), 0);
+            game_perft(g, &p, depth, nodes);
+            game_free(g);
             if (nodes[depth - 1] != strtoull(fl[3], NULL, 10))
                 fail_msg("perft %d of '%s' under %s: got %llu, want %s", depth, fl[1], fl[0],
                          (unsigned long long)nodes[depth - 1], fl[3]);
@@ -71,22 +57,22 @@ static void test_legal_vectors(void **state)
     while (tu_next_line(f, line, sizeof line)) {
         char *fl[3];
         assert_int_equal(tu_split(line, fl, 3), 3);
-        rules_store st;
-        kalah_pos p;
-        twoside_game g = setup(fl[0], fl[1], &st, &p);
-        int oware = !strcmp(g.name, "oware");
-        unsigned legal = g.legal(g.rules, &p);
+        game_pos p;
+        game *g = setup(fl[0], fl[1], &p);
+        int oware = !strcmp(game_name(g), "oware");
+        unsigned legal = game_legal(g, &p);
         char got[64] = "";
-        for (int k = 0; k < g.pits; k++)
+        for (int k = 0; k < game_moves(g); k++)
             if (legal & (1u << k)) {
                 size_t o = strlen(got);
-                snprintf(got + o, sizeof got - o, "%s%c", o ? " " : "", kalah_move_letter(p.side, k));
+                snprintf(got + o, sizeof got - o, "%s%c", o ? " " : "", kalah_move_letter(p.to_move, k));
             }
         if (!legal)
             strcpy(got, "-");
         if (strcmp(got, fl[2]))
             fail_msg("legal moves of '%s' under %s: got '%s', want '%s'", fl[1], fl[0], got, fl[2]);
         assert_int_equal(!legal, p.over); /* no legal move exactly when the parser found the game over */
+        game_free(g);
         count[oware]++;
     }
     fclose(f);
@@ -111,8 +97,10 @@ static void test_kalah_perft(void **state)
         if (depth > 8)
             continue; /* the deep counts are test_kalah's */
         uint64_t a[16], b[16];
-        twoside_game g = twoside_kalah(&r);
-        assert_int_equal(twoside_perft(&g, &p, depth, a), 0);
+        game_pos gp;
+        game *g = setup(fl[0], fl[1], &gp);
+        game_perft(g, &gp, depth, a);
+        game_free(g);
         kalah_perft(&r, &p, depth, b);
         assert_memory_equal(a, b, (size_t)depth * sizeof a[0]);
         assert_int_equal(a[depth - 1], strtoull(fl[3], NULL, 10));
@@ -121,16 +109,17 @@ static void test_kalah_perft(void **state)
     fclose(f);
     assert_true(count >= 10);
     /* Depth 0 and a finished position count nothing. */
-    kalah_rules r = kalah_rules_default();
-    kalah_pos p;
+    game *g = game_create("kalah", err);
+    assert_non_null(g);
+    game_pos p;
     uint64_t n[2] = {7, 7};
-    kalah_start(&r, &p);
-    twoside_game g = twoside_kalah(&r);
-    assert_int_equal(twoside_perft(&g, &p, 0, n), 0);
+    game_start(g, &p);
+    game_perft(g, &p, 0, n);
     assert_int_equal(n[0], 7);
     p.over = 1;
-    assert_int_equal(twoside_perft(&g, &p, 2, n), 0);
+    game_perft(g, &p, 2, n);
     assert_int_equal(n[0] + n[1], 0);
+    game_free(g);
 }
 
 int main(void)
