@@ -22,7 +22,8 @@
  *                                  plays one of EVERY optimal move uniformly at random (seeded); endgame = the
  *                                  seeds of the endgame database (eval/endgame.h), default the most whose
  *                                  database fits in 64 MB (Kalah(6,·): 17 seeds, 52 MB; Kalah(4,3): all 24,
- *                                  10 MB), 0 = none, built at the first move. The table (tt_mb MiB) and the
+ *                                  10 MB; by default never more seeds than the first position has in its
+ *                                  pits), 0 = none, built at the first move. The table (tt_mb MiB) and the
  *                                  database are kept for the agent's life, across moves AND games: exact
  *                                  values do not depend on what the table holds, so games stay independent.
  *                                  Memory per instance: tt_mb MiB + the database (the default: 324 MB in all

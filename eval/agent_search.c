@@ -353,6 +353,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
 typedef struct {
     ab_search *s;
     int endgame;   /* seeds of the database still to build at the first move (0: none or built) */
+    int endgame_auto; /* the default size: never more seeds than the first position has in its pits */
 } solver_impl;
 
 /* Exact margin for the mover at p after relative pit k (negamax sign: kept across an extra turn). */
@@ -376,6 +377,15 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
     if (x->endgame) {
         int n = x->endgame;
         x->endgame = 0;
+        /* A database larger than the position needs costs seconds to build and saves nothing: one query
+         * from a late position (`sowzero move solver`) would otherwise wait for all of it. */
+        if (x->endgame_auto) {
+            int in_pits = 0;
+            for (int side = 0; side < 2; side++)
+                for (int k = 0; k < a->rules.pits; k++)
+                    in_pits += p->cell[kalah_pit_index(&a->rules, side, k)];
+            n = n < in_pits ? n : in_pits;
+        }
         if (ab_set_endgame(x->s, n, kerr) != AB_OK) {
             set_err(a->err, "agent '%s': endgame=%d: %s", a->spec, n, kerr);
             return AGENT_ENOMEM;
@@ -451,6 +461,7 @@ int agent_init_solver(agent *a, agent_args *args, char *err)
     a->ops = &solver_ops;
     a->impl = x;
     x->endgame = endgame >= 0 ? (int)endgame : a->rules.max_sows > 0 ? 0 : solver_default_endgame(&a->rules);
+    x->endgame_auto = endgame < 0;
     char kerr[KALAH_ERRLEN];
     if (!(x->s = ab_create(&a->rules, (size_t)tt_mb, kerr))) {
         set_err(err, "agent '%s': %s", a->spec, kerr);
