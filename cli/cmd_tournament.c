@@ -134,6 +134,20 @@ int cmd_tournament(int argc, char **argv)
             cli_error("tournament", "out of memory");
             goto out;
         }
+    /* The anchor names a player known now: refuse it before hours of games, not after. */
+    elo_options eo = {NULL, 0};
+    char anchor_buf[AGENT_SPEC_MAX + 32], eerr[ELO_ERRLEN];
+    if (anchor) {
+        int known = 0;
+        if (!elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo))
+            for (int i = 0; i < n; i++)
+                known |= !strcmp(eo.anchor, name[i]);
+        if (!known) {
+            cli_error("tournament", "--anchor %s: expected NAME=ELO with NAME one of the --agent names", anchor);
+            rc = 2;
+            goto out;
+        }
+    }
     if (pgn && !(pf = fopen(pgn, "w"))) {
         cli_error("tournament", "--pgn %s: cannot open for writing", pgn);
         goto out;
@@ -193,14 +207,6 @@ int cmd_tournament(int argc, char **argv)
     game_progress_end(&prog);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    elo_options eo = {NULL, 0};
-    char anchor_buf[AGENT_SPEC_MAX + 32], eerr[ELO_ERRLEN];
-    if (anchor && elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo)) {
-        cli_error("tournament", "--anchor %s: expected NAME=ELO with a number", anchor);
-        cJSON_Delete(pairs_json);
-        rc = 2;
-        goto out;
-    }
     elo_result *er;
     int erc = elo_fit(pool, &eo, &er, eerr);
     if (erc) {

@@ -11,7 +11,7 @@ static const struct command {
 } commands[] = {
     {"perft", cmd_perft, "count positions at each depth (one ply = one sowing)"},
     {"replay", cmd_replay, "apply moves to a position and show each step"},
-    {"bench", cmd_bench, "measure speed: bench env|search|net|selfplay (bench WHAT --help)"},
+    {"bench", cmd_bench, "measure speed: bench env|search|net|selfplay|solve (bench WHAT --help)"},
     {"export", cmd_export, "write the weights-only export of a checkpoint"},
     {"net", cmd_net, "the network's policy and value for one position"},
     {"match", cmd_match, "play agents against each other (Kalah: colour-swapped pairs; other games: 2-4 seats)"},
