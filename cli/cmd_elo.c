@@ -117,6 +117,12 @@ int cmd_elo(int argc, char **argv)
         rc = 2;
         goto out;
     }
+    if (elo_pool_count(pool) < 2) {   /* no games, or games of one player only: bad input, not a failure */
+        cli_error("elo", "the records hold %d player(s): ratings need games between at least 2",
+                  elo_pool_count(pool));
+        rc = 2;
+        goto out;
+    }
     elo_result *er;
     int erc = elo_fit(pool, &eo, &er, eerr);
     if (erc) {

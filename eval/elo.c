@@ -21,8 +21,9 @@ void elo_wilson(double points, double n, double z, double *lo, double *hi)
     double p = points / n, z2 = z * z;
     double centre = p + z2 / (2 * n), half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)), den = 1 + z2 / n;
     double l = (centre - half) / den, h = (centre + half) / den;
-    *lo = l < 0 ? 0 : l;
-    *hi = h > 1 ? 1 : h;
+    /* At 0 (or n) points the bound is exactly 0 (or 1); rounding would leave ~1e-17 there. */
+    *lo = l < 0 || points <= 0 ? 0 : l;
+    *hi = h > 1 || points >= n ? 1 : h;
 }
 
 double elo_normal_cdf(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
