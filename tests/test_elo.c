@@ -295,6 +295,26 @@ static cJSON *run_json(const char *args)
     return o;
 }
 
+/* Bad input the commands meet before any rating: exit 2 with a message. Records of no player (an empty
+ * file) are not a failure of the fit; an --anchor naming no agent is refused before a game is played. */
+static void test_elo_bad_input_exit_2(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "elo /dev/null"), 2);
+    assert_non_null(strstr(out, "at least 2"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "tournament --agent a=random --agent b=greedy --games 2 --anchor zz=0"), 2);
+    assert_non_null(strstr(out, "--anchor zz=0"));
+    assert_null(strstr(out, "score"));   /* no pair was played */
+    free(out);
+    double lo, hi;
+    elo_wilson(0, 14, 1.96, &lo, &hi);   /* exactly 0 at 0 points, exactly 1 at n */
+    assert_true(lo == 0.0);
+    elo_wilson(14, 14, 1.96, &lo, &hi);
+    assert_true(hi == 1.0);
+}
+
 static double rating_of(cJSON *o, const char *name, const char *key)
 {
     cJSON *e;
@@ -431,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_wilson),
         cmocka_unit_test(test_elo_command_pools_files),
         cmocka_unit_test(test_elo_result_only_records),
+        cmocka_unit_test(test_elo_bad_input_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
