@@ -18,6 +18,10 @@
  *      [,c_puct=1.5][,fpu=0.25]    must equal the game's), no noise, most-visited move, tree reuse;
  *      [,batch=1]                  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
  *                                  batch = leaves per net call (>1 uses virtual loss)
+ *      [,root=puct|gumbel]         gumbel: Gumbel AlphaZero's root without noise (selfplay/mcts_root.h: the
+ *      [,gumbel_k=16]              halving's survivor is played, no tree reuse), with mcts.gumbel_* keys
+ *      [,gumbel_c_visit=50][,gumbel_c_scale=1]
+ *      [,margin=0]                 mcts.margin_utility's weight (needs a net with a margin head)
  *   solver[:tt_mb=256,endgame=E]   perfect play: solves the position exactly (eval/alphabeta.h, exact = 1) and
  *                                  plays one of EVERY optimal move uniformly at random (seeded); endgame = the
  *                                  seeds of the endgame database (eval/endgame.h), default the most whose

@@ -306,6 +306,27 @@ int agent_init_mcts(agent *a, agent_args *args, char *err)
     return tree_finish(a, x, err);
 }
 
+/* az's keys for the levers of issue 15 (selfplay/mcts_root.h, mcts.margin_utility): root=puct|gumbel with
+ * the Gumbel constants, margin=W. The Gumbel root of an agent has no noise (gumbel_scale 0). */
+static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
+{
+    const char *root = agent_arg_str(args, "root");
+    if (root && strcmp(root, "puct") && strcmp(root, "gumbel")) {
+        set_err(err, "agent '%s': root must be puct or gumbel, got '%s'", a->spec, root);
+        return -1;
+    }
+    x->cfg.root = root && !strcmp(root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
+    x->cfg.gumbel_scale = 0;
+    long long k = x->cfg.gumbel_k;
+    if (agent_arg_long(args, "gumbel_k", 1, 64, &k, err) ||
+        agent_arg_double(args, "gumbel_c_visit", 0, 1e6, &x->cfg.gumbel_c_visit, err) ||
+        agent_arg_double(args, "gumbel_c_scale", 1e-12, 1e6, &x->cfg.gumbel_c_scale, err) ||
+        agent_arg_double(args, "margin", 0, 1e6, &x->cfg.margin_utility, err))
+        return -1;
+    x->cfg.gumbel_k = (int)k;
+    return 0;
+}
+
 int agent_init_az(agent *a, agent_args *args, char *err)
 {
     tree_impl *x = calloc(1, sizeof *x);
@@ -329,6 +350,8 @@ int agent_init_az(agent *a, agent_args *args, char *err)
         return -1;
     x->cfg.fpu_reduction = fpu;
     x->cfg.leaves_per_game = (int)batch;
+    if (az_levers(a, args, x, err))
+        return -1;
     char rules[128], nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
     nn_file_info info;
     kalah_rules_format(&a->rules, rules, sizeof rules);
@@ -341,7 +364,8 @@ int agent_init_az(agent *a, agent_args *args, char *err)
                 KALAH_ENCODING_NAME);
         return -1;
     }
-    if (!(x->ev = mcts_eval_net_create(x->net, &a->rules, x->cfg.leaves_per_game, merr))) {
+    if (!(x->ev = mcts_eval_net_create_utility(x->net, &a->rules, x->cfg.leaves_per_game, x->cfg.margin_utility,
+                                               merr))) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }

@@ -40,6 +40,8 @@ typedef struct {
     nn_workspace *ws;
     float *x;
     uint8_t *legal;
+    double margin_w;  /* mcts.margin_utility; > 0 only with a margin head */
+    float *margin;    /* max_batch margin-head outputs when margin_w > 0 */
 } net_eval;
 
 static int net_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
@@ -56,7 +58,16 @@ static int net_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior,
             ne->legal[i * m + k] = (uint8_t)(legal >> k & 1u);
     }
     double t0 = now_s();
-    int rc = nn_forward(ne->net, ne->ws, ne->x, ne->legal, n, prior, value);
+    int rc;
+    if (ne->margin_w > 0) {
+        nn_outputs o = {.policy = prior, .value = value, .margin = ne->margin};
+        rc = nn_forward_ex(ne->net, ne->ws, ne->x, ne->legal, n, &o);
+        for (int i = 0; i < n; i++) {
+            float mg = ne->margin[i] > 1.0f ? 1.0f : ne->margin[i] < -1.0f ? -1.0f : ne->margin[i];
+            value[i] = (float)((value[i] + ne->margin_w * mg) / (1.0 + ne->margin_w));
+        }
+    } else
+        rc = nn_forward(ne->net, ne->ws, ne->x, ne->legal, n, prior, value);
     e->forward_seconds += now_s() - t0;
     e->calls++;
     e->positions += (uint64_t)n;
@@ -69,10 +80,17 @@ static void net_destroy(mcts_eval *e)
     nn_workspace_free(ne->ws);
     free(ne->x);
     free(ne->legal);
+    free(ne->margin);
     free(ne);
 }
 
 mcts_eval *mcts_eval_net_create(const nn_net *net, const kalah_rules *r, int max_batch, char *err)
+{
+    return mcts_eval_net_create_utility(net, r, max_batch, 0.0, err);
+}
+
+mcts_eval *mcts_eval_net_create_utility(const nn_net *net, const kalah_rules *r, int max_batch,
+                                        double margin_utility, char *err)
 {
     if (!net || !r || max_batch < 1) {
         if (err)
@@ -91,6 +109,12 @@ mcts_eval *mcts_eval_net_create(const nn_net *net, const kalah_rules *r, int max
             snprintf(err, MCTS_ERRLEN, "net has %d value outputs (n_value); a Kalah net has 1", c->n_value);
         return NULL;
     }
+    if (!(margin_utility >= 0 && margin_utility <= 1e6) || (margin_utility > 0 && !c->margin_head)) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "mcts.margin_utility %g needs a net with a margin head (net.margin_head)",
+                     margin_utility);
+        return NULL;
+    }
     net_eval *ne = calloc(1, sizeof *ne);
     if (ne) {
         ne->base = (mcts_eval){.evaluate = net_evaluate, .destroy = net_destroy, .rules = *r, .max_batch = max_batch};
@@ -98,8 +122,10 @@ mcts_eval *mcts_eval_net_create(const nn_net *net, const kalah_rules *r, int max
         ne->ws = nn_workspace_create(net, max_batch);
         ne->x = malloc((size_t)max_batch * (size_t)kalah_encode_dim(r) * sizeof *ne->x);
         ne->legal = malloc((size_t)max_batch * (size_t)r->pits);
+        ne->margin_w = margin_utility;
+        ne->margin = margin_utility > 0 ? malloc((size_t)max_batch * sizeof *ne->margin) : NULL;
     }
-    if (!ne || !ne->ws || !ne->x || !ne->legal) {
+    if (!ne || !ne->ws || !ne->x || !ne->legal || (margin_utility > 0 && !ne->margin)) {
         if (ne)
             net_destroy(&ne->base);
         if (err)
@@ -186,7 +212,7 @@ static mcts_eval *net_factory(const mcts_eval_factory *f, const kalah_rules *r, 
                               char *err)
 {
     (void)seed;
-    return mcts_eval_net_create(f->net, r, max_batch, err);
+    return mcts_eval_net_create_utility(f->net, r, max_batch, f->margin_utility, err);
 }
 
 static mcts_eval *rollout_factory(const mcts_eval_factory *f, const kalah_rules *r, int max_batch,

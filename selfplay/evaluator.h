@@ -60,6 +60,13 @@ struct mcts_eval {
  * evaluator, only read). NULL on error / out of memory. */
 mcts_eval *mcts_eval_net_create(const nn_net *net, const kalah_rules *r, int max_batch, char *err);
 
+/* The same with the margin utility of mcts.margin_utility w >= 0 (KataGo's score utility, Wu 2019 §4):
+ * value[i] = (v + w · clamp(m, −1, 1)) / (1 + w), v the value head and m the margin head (scaled as its
+ * target, REPLAY_MARGIN_SCALE, so both are in [−1, 1] for the mover), the same mix mcts.c gives finished
+ * positions. w = 0 is mcts_eval_net_create; w > 0 needs a net with a margin head (else NULL, message). */
+mcts_eval *mcts_eval_net_create_utility(const nn_net *net, const kalah_rules *r, int max_batch,
+                                        double margin_utility, char *err);
+
 /* The rollout evaluator: uniform priors over legal moves, value = mean of `rollouts` (>= 1) random playouts
  * (each move uniform over the legal ones, to the end of the game under r, including max_sows) scored
  * +1/0/-1 for the mover. Seeded (mcts_rng) by seed; max_batch is the most positions per call. */
@@ -80,6 +87,7 @@ typedef struct mcts_eval_factory {
                          char *err);
     const nn_net *net;   /* net factory: the shared read-only net */
     int rollouts;        /* rollout factory: playouts per evaluated position */
+    double margin_utility; /* net factory: mcts_eval_net_create_utility's w (0 = the plain value) */
     void *user;          /* free for custom factories */
 } mcts_eval_factory;
 

@@ -23,7 +23,14 @@ mcts_config mcts_config_default(void)
                      .temperature = 1.0,
                      .leaves_per_game = 1,
                      .solver = 1,
-                     .reuse_tree = 1};
+                     .reuse_tree = 1,
+                     .root = MCTS_ROOT_PUCT,
+                     .gumbel_k = 16,
+                     .gumbel_c_visit = 50.0,
+                     .gumbel_c_scale = 1.0,
+                     .gumbel_scale = 1.0,
+                     .forced_playouts_k = 0.0,
+                     .margin_utility = 0.0};
     return c;
 }
 
@@ -53,6 +60,22 @@ int mcts_config_check(const mcts_config *c, char *err)
         return BAD("mcts.solver must be 0 or 1, got %d", c->solver);
     if (c->reuse_tree != 0 && c->reuse_tree != 1)
         return BAD("mcts.reuse_tree must be 0 or 1, got %d", c->reuse_tree);
+    if (c->root != MCTS_ROOT_PUCT && c->root != MCTS_ROOT_GUMBEL)
+        return BAD("mcts.root must be puct or gumbel, got %d", c->root);
+    if (c->gumbel_k < 1 || c->gumbel_k > 64)
+        return BAD("mcts.gumbel_k must be in 1..64, got %d", c->gumbel_k);
+    if (!(c->gumbel_c_visit >= 0 && c->gumbel_c_visit <= 1e6))
+        return BAD("mcts.gumbel_c_visit must be in [0, 1e6], got %g", c->gumbel_c_visit);
+    if (!(c->gumbel_c_scale > 0 && c->gumbel_c_scale <= 1e6))
+        return BAD("mcts.gumbel_c_scale must be > 0, got %g", c->gumbel_c_scale);
+    if (!(c->gumbel_scale >= 0 && c->gumbel_scale <= 1e6))
+        return BAD("mcts.gumbel_scale must be >= 0, got %g", c->gumbel_scale);
+    if (!(c->forced_playouts_k >= 0 && c->forced_playouts_k <= 1e6))
+        return BAD("mcts.forced_playouts_k must be >= 0, got %g", c->forced_playouts_k);
+    if (c->forced_playouts_k > 0 && c->root == MCTS_ROOT_GUMBEL)
+        return BAD("mcts.forced_playouts_k must be 0 with mcts.root = gumbel (the halving decides the root's visits)");
+    if (!(c->margin_utility >= 0 && c->margin_utility <= 1e6))
+        return BAD("mcts.margin_utility must be >= 0, got %g", c->margin_utility);
     return MCTS_OK;
 }
 
@@ -139,6 +162,7 @@ static void set_config(mcts_tree *t, const mcts_config *cfg)
     t->sims = cfg->sims;
     t->leaves = cfg->leaves_per_game;
     t->solver = (uint8_t)cfg->solver;
+    t->rootsel = cfg->root == MCTS_ROOT_GUMBEL || cfg->forced_playouts_k > 0;
 }
 
 static void init_root(mcts_tree *t)
@@ -203,6 +227,7 @@ void mcts_tree_free(mcts_tree *t)
     mcts_pages_free(t->pspare, (size_t)t->pspare_cap * sizeof *t->pspare);
     for (int h = 0; h < MAX_PENDING; h++)
         free(t->slot[h].path);
+    free(t->halving);
     free(t);
 }
 
@@ -224,14 +249,30 @@ void mcts_set_root(mcts_tree *t, const kalah_pos *p)
     init_root(t);
 }
 
+/* The utility of finished position p in South's view: the result, with mcts.margin_utility w the final
+ * margin mixed in as (result + w · margin / (2 · pits · seeds)) / (1 + w) (KataGo's score utility, Wu 2019
+ * §4; divided by 1 + w so it stays in [−1, 1] and every win still beats every draw and loss). */
+static float terminal_value(const mcts_tree *t, const kalah_pos *p)
+{
+    float v = (float)kalah_winner(&t->r, p);
+    double w = t->cfg.margin_utility;
+    if (w > 0) {
+        int m = t->r.pits, d = 0;
+        for (int i = 0; i <= m; i++)
+            d += p->cell[i] - p->cell[m + 1 + i];
+        v = (float)((v + w * d / (2.0 * m * t->r.seeds)) / (1.0 + w));
+    }
+    return v;
+}
+
 /* ---- noise ---- */
 
 static void add_root_noise(mcts_tree *t)
 {
     mnode *root = &t->pool[0];
     double eps = t->cfg.dirichlet_eps, eta[KALAH_MAX_PITS];
-    if (eps <= 0 || !(root->flags & F_EXPANDED) || root->nchild == 0)
-        return;
+    if (eps <= 0 || !(root->flags & F_EXPANDED) || root->nchild == 0 || t->cfg.root == MCTS_ROOT_GUMBEL)
+        return; /* the Gumbel root explores by its own g (mcts_root.h) */
     mcts_rng_dirichlet(&t->rng, t->cfg.dirichlet_alpha, root->nchild, eta);
     for (int i = 0; i < root->nchild; i++) {
         mnode *c = &t->pool[root->child + i];
@@ -520,7 +561,7 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
     nd->vl++;
     if (nd->flags & F_TERMINAL) {
         end_descent(t, c);
-        backup(t, c->path, c->len, (float)kalah_winner(&t->r, &t->ppool[nd->pos]));
+        backup(t, c->path, c->len, terminal_value(t, &t->ppool[nd->pos]));
         return MCTS_SIM_DONE;
     }
     if (x != 0 && nd->proven != MCTS_UNPROVEN) {
@@ -546,7 +587,8 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
         *leaf = *pos;
         return h;
     }
-    c->node = best_child(t, nd);
+    int rs = x == 0 && t->rootsel ? mcts_root_select(t) : -1; /* the root levers (mcts_root.h) */
+    c->node = rs >= 0 ? rs : best_child(t, nd);
     prefetch_below(t, &t->pool[c->node]);
     return MCTS_STEP;
 }
@@ -557,7 +599,7 @@ static inline __attribute__((always_inline)) int fast_ok(const mcts_tree *t, con
 {
     const mnode *nd = &t->pool[c->node];
     return (nd->flags & (F_REACHED | F_TERMINAL | F_EXPANDED)) == (F_REACHED | F_EXPANDED) &&
-           (nd->proven == MCTS_UNPROVEN || c->node == 0) && c->len < c->cap;
+           (nd->proven == MCTS_UNPROVEN || c->node == 0) && c->len < c->cap && !(c->node == 0 && t->rootsel);
 }
 
 /* The common step once fast_ok holds: exactly what step_slow does for such a node, with the selection
@@ -783,8 +825,10 @@ int mcts_complete(mcts_tree *t, int h, const float *prior, float value)
     int rc = expand(t, x, sl->legal, side, prior);
     value = value != value ? 0.0f : value > 1.0f ? 1.0f : value < -1.0f ? -1.0f : value;
     backup(t, sl->path, sl->len, side == KALAH_SOUTH ? value : -value);
-    if (x == 0 && rc == MCTS_OK)
+    if (x == 0 && rc == MCTS_OK) {
         add_root_noise(t);
+        rc = mcts_root_begin(t, value);
+    }
     return rc;
 }
 
@@ -797,7 +841,8 @@ int mcts_advance(mcts_tree *t, int move)
     int c = mcts_node_child(t, 0, move);
     kalah_sow(&t->r, &t->root_pos, move, NULL);
     t->over = t->root_pos.over;
-    if (!t->cfg.reuse_tree || c < 0 || !(t->pool[c].flags & F_REACHED) || t->pool[c].n == 0) {
+    if (!t->cfg.reuse_tree || t->cfg.root == MCTS_ROOT_GUMBEL || c < 0 || !(t->pool[c].flags & F_REACHED) ||
+        t->pool[c].n == 0) { /* the Gumbel root is never reused (mcts_root.h) */
         init_root(t);
         return MCTS_OK;
     }

@@ -68,7 +68,21 @@ typedef struct {
                                1..64; default 1 */
     int solver;             /* 0/1: MCTS-Solver proofs; default 1 */
     int reuse_tree;         /* 0/1: keep the played move's subtree; default 1 */
+    /* The levers of issue 15 (mcts_levers.h has their formulas and sources); every default is off. */
+    int root;               /* MCTS_ROOT_PUCT (default) or MCTS_ROOT_GUMBEL: Gumbel top-k + sequential halving
+                               at the root (Danihelka et al. 2022); below the root PUCT as above */
+    int gumbel_k;           /* gumbel: m, the root actions considered (top-m of g + logits), 1..64; default 16 */
+    double gumbel_c_visit;  /* gumbel: c_visit of sigma, >= 0; default 50 */
+    double gumbel_c_scale;  /* gumbel: c_scale of sigma, > 0; default 1.0 */
+    double gumbel_scale;    /* gumbel: scale of the Gumbel noise g, >= 0; 1 in self-play, 0 = deterministic
+                               (mcts_search uses 0, like dirichlet_eps); default 1.0 */
+    double forced_playouts_k; /* KataGo forced playouts at the root (Wu 2019 §3.2), >= 0; 0 = off (default),
+                               KataGo uses 2; mcts_policy then prunes them from pi */
+    double margin_utility;  /* weight w of the final-margin utility (KataGo §4), >= 0; 0 = off (default):
+                               a finished position is worth (result + w·margin/(2·pits·seeds)) / (1 + w) */
 } mcts_config;
+
+enum { MCTS_ROOT_PUCT = 0, MCTS_ROOT_GUMBEL = 1 };
 
 mcts_config mcts_config_default(void);
 
@@ -93,8 +107,10 @@ typedef struct {
     uint64_t evals;                 /* positions sent to the evaluator */
 } mcts_result;
 
-/* Searches position p (unfinished, under r) with cfg but WITHOUT noise (dirichlet_eps is ignored) and
- * chooses the most visited root move (a proven win first; ties: the higher Q, then the lower pit).
+/* Searches position p (unfinished, under r) with cfg but WITHOUT noise (dirichlet_eps, gumbel_scale and
+ * forced_playouts_k are taken as 0) and chooses the most visited root move (a proven win first; ties: the
+ * higher Q, then the lower pit), or with root = gumbel the halving's survivor (mcts_root.h); out->pi is
+ * then the completed-Q target.
  * cfg.leaves_per_game > 1 batches that many leaves per evaluator call with virtual loss. seed reseeds the
  * evaluator (ev->reseed, when it has one) and the tree's RNG, so the same (p, cfg, seed) gives the same
  * result. ev is borrowed; its max_batch must be >= cfg.leaves_per_game.
@@ -208,12 +224,15 @@ int mcts_root_visits(const mcts_tree *t, int *visits, float *q);
 
 /* Policy target π from the root's visit counts (case 8): tau > 0 gives π ∝ N^(1/tau) over the legal moves;
  * tau == 0 gives the one-hot of the move mcts_choose(t, 0) would play. Illegal pits get 0; π sums to 1.
+ * With cfg.forced_playouts_k > 0 and tau > 0, N is first pruned of the forced playouts; with root = gumbel
+ * π is the completed-Q target whatever tau (mcts_root.h).
  * pi has r.pits entries. MCTS_OK, or MCTS_EINVAL when the root has no visited child. */
 int mcts_policy(const mcts_tree *t, double tau, float *pi);
 
 /* The move to play: tau > 0 samples ∝ N^(1/tau) (tree RNG) among the children not proven lost (when any
  * other exists); tau == 0 takes the best: a proven win, else the most visited non-losing child (ties: the
- * higher Q, then the lower pit). A proven win is always played, even with tau > 0. Returns the relative pit,
+ * higher Q, then the lower pit). A proven win is always played, even with tau > 0. With root = gumbel the
+ * move is the halving's survivor whatever tau (mcts_root.h). Returns the relative pit,
  * or MCTS_EINVAL when the root has no visited child. */
 int mcts_choose(mcts_tree *t, double tau);
 

@@ -54,6 +54,7 @@ struct mcts_tree {
     int pcap;
     uint8_t solver;             /* cfg.solver */
     uint8_t over;               /* root_pos.over */
+    uint8_t rootsel;            /* the root chooses by mcts_root_select (gumbel or forced playouts) */
     uint64_t pend_used;         /* bit h: slot h holds a pending leaf */
     /* then the slots (slot 0, the only one with leaves_per_game = 1, in the second line) */
     mslot slot[MAX_PENDING];
@@ -65,10 +66,37 @@ struct mcts_tree {
      * time. On reuse they move (compacted, in the nodes' order) only once most of the pool is garbage. */
     kalah_pos *pspare;
     int pspare_cap;
+    /* Gumbel root (mcts_root.h), drawn when the root is expanded: g of each root child (by child index),
+     * the net's value of the root for its mover, and the halving schedule of this root's search. */
+    float gumbel[KALAH_MAX_PITS];
+    float root_raw;
+    int *halving;
+    int halving_len, halving_cap;
     kalah_rules r;
     mcts_config cfg;
     mcts_rng rng;
     kalah_pos root_pos;
 };
+
+/* Q of a child for its parent's mover: its proven value when proven, else W / N (0 unvisited). */
+static inline float mnode_q(const mnode *c)
+{
+    if (c->proven != MCTS_UNPROVEN)
+        return (float)c->proven;
+    return c->n > 0 ? c->w / (float)c->n : 0.0f;
+}
+
+/* The root levers (mcts_root.c; formulas in mcts_root.h). begin: the root was just expanded with the net's
+ * value `raw` for its mover (draws g, lays out the halving; MCTS_ENOMEM when the schedule cannot be held,
+ * the root then falls back to PUCT). select: the root child a descent takes (a node index). policy:
+ * the target into pi (r.pits floats) when a lever decides it, returning 1; 0 = the plain visit rule.
+ * choose: the Gumbel move (relative pit), or −1 when the root is not the Gumbel root. */
+int mcts_root_begin(mcts_tree *t, float raw);
+int mcts_root_select(const mcts_tree *t);
+int mcts_root_policy(const mcts_tree *t, double tau, float *pi);
+int mcts_root_choose(const mcts_tree *t);
+
+/* The best root child by the tau = 0 rule of mcts_choose (mcts_results.c), or −1 when not expanded. */
+int mcts_best_root_child(const mcts_tree *t);
 
 #endif

@@ -6,15 +6,8 @@
 
 /* ---- results ---- */
 
-static float child_q(const mnode *c)
-{
-    if (c->proven != MCTS_UNPROVEN)
-        return (float)c->proven;
-    return c->n > 0 ? c->w / (float)c->n : 0.0f;
-}
-
 /* The best root child (tau = 0 rule of mcts_choose), or −1 when the root is not expanded. */
-static int best_root_child(const mcts_tree *t)
+int mcts_best_root_child(const mcts_tree *t)
 {
     const mnode *root = &t->pool[0];
     if (!(root->flags & F_EXPANDED) || root->nchild == 0)
@@ -36,7 +29,7 @@ static int best_root_child(const mcts_tree *t)
             continue;
         }
         const mnode *b = &ch[bi];
-        int better = any_visit ? (c->n > b->n || (c->n == b->n && child_q(c) > child_q(b))) : c->prior > b->prior;
+        int better = any_visit ? (c->n > b->n || (c->n == b->n && mnode_q(c) > mnode_q(b))) : c->prior > b->prior;
         if (better)
             bi = i;
     }
@@ -45,9 +38,12 @@ static int best_root_child(const mcts_tree *t)
 
 int mcts_choose(mcts_tree *t, double tau)
 {
-    int b = best_root_child(t);
+    int b = mcts_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
+    int gm = t->cfg.root == MCTS_ROOT_GUMBEL ? mcts_root_choose(t) : -1; /* tau does not apply to it */
+    if (gm >= 0)
+        return gm;
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
     if (tau <= 0 || t->pool[b].proven == 1)
         return t->pool[b].move;
@@ -93,9 +89,11 @@ int mcts_policy(const mcts_tree *t, double tau, float *pi)
 {
     for (int k = 0; k < t->r.pits; k++)
         pi[k] = 0.0f;
-    int b = best_root_child(t);
+    int b = mcts_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
+    if (mcts_root_policy(t, tau, pi)) /* the Gumbel target, or the visits with forced playouts pruned */
+        return MCTS_OK;
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
     int n[KALAH_MAX_PITS];
     for (int i = 0; i < root->nchild; i++)
@@ -123,7 +121,7 @@ int mcts_root_visits(const mcts_tree *t, int *visits, float *q)
             const mnode *c = &t->pool[root->child + i];
             visits[c->move] = c->n;
             if (q)
-                q[c->move] = c->n > 0 || c->proven != MCTS_UNPROVEN ? child_q(c) : 0.0f;
+                q[c->move] = c->n > 0 || c->proven != MCTS_UNPROVEN ? mnode_q(c) : 0.0f;
         }
     return root->n;
 }

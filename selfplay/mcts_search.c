@@ -30,6 +30,8 @@ int mcts_search(const kalah_rules *r, const kalah_pos *p, const mcts_config *cfg
     }
     mcts_config c = *cfg;
     c.dirichlet_eps = 0.0;
+    c.gumbel_scale = 0.0;      /* the self-play noises and the training-only lever are off */
+    c.forced_playouts_k = 0.0;
     mcts_tree *t = mcts_tree_create(r, &c, seed, err);
     mcts_batcher *b = mcts_batcher_create(r, cfg->leaves_per_game);
     if (!t || !b) {

@@ -11,7 +11,8 @@
 
 selfplay_config selfplay_config_default(void)
 {
-    selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0};
+    selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0,
+                         .full_sims_prob = 1.0, .fast_sims = 0};
     return c;
 }
 
@@ -31,6 +32,11 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.max_moves must be >= 1, got %d", c->max_moves);
     if (c->pi_visits != 0 && c->pi_visits != 1)
         return BAD("selfplay.pi_visits must be 0 or 1, got %d", c->pi_visits);
+    if (!(c->full_sims_prob >= 0 && c->full_sims_prob <= 1))
+        return BAD("selfplay.full_sims_prob must be in [0, 1], got %g", c->full_sims_prob);
+    if (c->fast_sims < 0 || c->fast_sims > 100000000 || (c->full_sims_prob < 1 && c->fast_sims < 1))
+        return BAD("selfplay.fast_sims must be in 1..100000000 when selfplay.full_sims_prob < 1, got %d",
+                   c->fast_sims);
     return MCTS_OK;
 }
 
@@ -38,6 +44,7 @@ typedef struct {
     const kalah_rules *r;
     const selfplay_config *sc;
     const mcts_config *mc;
+    mcts_config fast;       /* the search of a fast decision (playout cap randomization) */
     const mcts_eval_factory *ef;
     replay_buffer *rb;
     int records;            /* game records wanted (each worker writes its own, joined in order) */
@@ -48,6 +55,7 @@ typedef struct {
 typedef struct {
     mcts_tree *tree;
     int active, n, cap;
+    int full;               /* the decision being searched is a full one (a policy sample) */
     float *x, *pi;
     uint8_t *legal, *side, *moves;
 } game;
@@ -105,6 +113,20 @@ static void game_free(game *g)
     free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves);
 }
 
+/* Draws whether g's next decision is full or fast and gives its tree that search, before the search's root
+ * is set or reached (the root noise follows the config). No draw while playout caps are off. */
+static void cap_draw(const shared *sh, game *g)
+{
+    if (sh->sc->full_sims_prob >= 1) {
+        g->full = 1;
+        return;
+    }
+    int full = mcts_rng_uniform(mcts_tree_rng(g->tree)) < sh->sc->full_sims_prob;
+    if (full != g->full)
+        mcts_tree_set_config(g->tree, full ? sh->mc : &sh->fast, NULL); /* both checked by selfplay_run */
+    g->full = full;
+}
+
 /* Starts the worker's next game in g, or deactivates g when all of its games have started. */
 static void game_start(worker *w, game *g)
 {
@@ -115,6 +137,7 @@ static void game_start(worker *w, game *g)
     if (g->active) {
         kalah_pos p;
         kalah_start(sh->r, &p);
+        cap_draw(sh, g);
         mcts_set_root(g->tree, &p);
     }
 }
@@ -232,8 +255,11 @@ static int game_move(worker *w, game *g)
     int move = rc == MCTS_OK ? mcts_choose(g->tree, tau) : rc;
     if (move < 0)
         return MCTS_EINVAL;
+    if (!g->full) /* a fast decision: a value-only sample, policy weight 0 (replay.h) */
+        memset(g->pi + (size_t)g->n * m, 0, (size_t)m * sizeof *g->pi);
     g->side[g->n] = root->side;
     g->moves[g->n++] = (uint8_t)move;
+    cap_draw(sh, g);
     rc = mcts_advance(g->tree, move);
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)
         return rc;
@@ -259,9 +285,11 @@ static void *worker_main(void *arg)
     int rc = ev ? MCTS_OK : MCTS_EEVAL;
     if (rc == MCTS_OK && (!b || !games || !live))
         rc = MCTS_ENOMEM;
-    for (int i = 0; i < G && rc == MCTS_OK; i++)
+    for (int i = 0; i < G && rc == MCTS_OK; i++) {
         if (!(games[i].tree = mcts_tree_create(r, sh->mc, mcts_splitmix64(&st), w->err)))
             rc = MCTS_ENOMEM;
+        games[i].full = 1; /* the tree holds the full search */
+    }
     if (rc == MCTS_OK && sh->records && !(w->records = open_memstream(&w->rec_buf, &w->rec_len)))
         rc = MCTS_ENOMEM;
     if (rc == MCTS_OK)
@@ -328,7 +356,10 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     /* Workers call the net concurrently: BLAS must not add threads of its own (nn/net.h). Set here, before
      * any worker exists, so no BLAS call is in flight. */
     nn_set_blas_threads(1);
-    shared sh = {.r = r, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .records = records != NULL};
+    shared sh = {.r = r, .sc = sc, .mc = mc, .fast = *mc, .ef = ef, .rb = rb, .records = records != NULL};
+    sh.fast.sims = sc->fast_sims > 0 ? sc->fast_sims : 1;
+    sh.fast.dirichlet_eps = 0;
+    sh.fast.forced_playouts_k = 0;
     atomic_init(&sh.abort, 0);
     int n = sc->threads;
     worker *w = calloc((size_t)n, sizeof *w);

@@ -19,7 +19,9 @@
  * Samples: one per decision (every ply of every game, extra turns included), appended to the replay
  * buffer when the game ends (replay.h: x, legal, π, z, margin). π comes from mcts_policy: with pi_visits = 0
  * (default, search-cases.md case 8) π ∝ N^(1/τ) during the temperature plies and one-hot on the move chosen
- * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is the plain visit share N / ΣN at every ply.
+ * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is the plain visit share N / ΣN at every ply
+ * (the Gumbel root and forced playouts change it: mcts_root.h). Whether a decision is full or fast
+ * (full_sims_prob) is drawn from its game's tree RNG before the search of that decision starts.
  * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
  * pits into its store, the end rule of DESIGN.md §1.1).
  *
@@ -43,6 +45,12 @@ typedef struct {
     int games;             /* games per selfplay_run call (one training iteration), >= 1; default 256 */
     int max_moves;         /* plies after which an unfinished game is scored by sweeping, >= 1; default 1000 */
     int pi_visits;         /* 0/1, see the top; default 0 */
+    /* Playout cap randomization (KataGo, Wu 2019 §3.1): each decision is a full search with probability
+     * full_sims_prob (mcts.sims, the configured noise, a policy sample) and otherwise a fast one
+     * (fast_sims simulations, no Dirichlet noise, no forced playouts) whose sample trains the value only:
+     * its π is written as all zeros, the replay buffer's policy weight (replay.h). */
+    double full_sims_prob; /* p in [0, 1]; 1 = off (default: no draw, every move full) */
+    int fast_sims;         /* n, >= 1 when full_sims_prob < 1; default 0 */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

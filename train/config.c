@@ -657,6 +657,18 @@ int cfg_finish(cfg_config *c, char *err)
         key_of_message(msg, "selfplay", "games", sec, key);
         return check_fail(c, err, sec, key, "%s", msg);
     }
+    static const char *const levers[] = {"mcts.root", "mcts.forced_playouts_k", "mcts.margin_utility",
+                                         "selfplay.full_sims_prob"}; /* issue 15: the Kalah search only */
+    const int lever_on[] = {c->mcts.root != MCTS_ROOT_PUCT, c->mcts.forced_playouts_k > 0,
+                            c->mcts.margin_utility > 0, c->selfplay.full_sims_prob < 1};
+    for (int i = 0; i < 4; i++)
+        if (lever_on[i] && c->game != CFG_GAME_KALAH)
+            return check_fail(c, err, i < 3 ? "mcts" : "selfplay", strchr(levers[i], '.') + 1,
+                              "%s applies to game = kalah only (the other games' search has no such lever)",
+                              levers[i]);
+    if (c->mcts.margin_utility > 0 && !c->net.margin_head)
+        return check_fail(c, err, "mcts", "margin_utility",
+                          "mcts.margin_utility needs the margin head's estimate: set net.margin_head = true");
     int64_t auto_steps = c->run.iterations * (int64_t)c->train.steps_per_iteration;
     c->optim.sched.total_steps = c->train.lr_total_steps ? c->train.lr_total_steps : (auto_steps > 0 ? auto_steps : 1);
     if (c->optim.sched.lr_min > c->optim.sched.lr)

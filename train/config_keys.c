@@ -19,6 +19,7 @@ static const char *const capture_names[] = {"opposite", "always", "none", NULL};
 static const char *const end_names[] = {"either-empty", "mover-empty", NULL};
 static const char *const opt_names[] = {"sgd", "adam", NULL};
 static const char *const sched_names[] = {"constant", "step", "cosine", NULL};
+static const char *const root_names[] = {"puct", "gumbel", NULL}; /* = MCTS_ROOT_PUCT, MCTS_ROOT_GUMBEL */
 
 const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", NULL};
 
@@ -85,6 +86,27 @@ const cfg_key cfg_keys[] = {
     B("mcts", "solver", mcts.solver,
       "MCTS-Solver: propagate proven wins/losses from finished positions, stop when the root is proven."),
     B("mcts", "reuse_tree", mcts.reuse_tree, "Keep the subtree of the move played for the next search."),
+    E("mcts", "root", mcts.root, root_names,
+      "puct: the root chooses like every node (PUCT) and the policy target is the visit counts; gumbel: "
+      "Gumbel AlphaZero's root (Danihelka et al. 2022: Gumbel top-k, sequential halving over mcts.sims, the "
+      "move the halving keeps, the completed-Q target softmax(logits + sigma(q)); selfplay/mcts_root.h). "
+      "gumbel ignores dirichlet_*, temp_moves and reuse_tree at the root (g is its exploration)."),
+    I("mcts", "gumbel_k", mcts.gumbel_k, 1, 64, "gumbel: m, the root moves considered (the top m of g + logits)."),
+    D("mcts", "gumbel_c_visit", mcts.gumbel_c_visit, 0, 1e6, 0, 0,
+      "gumbel: c_visit of sigma(q) = (c_visit + max visits) * c_scale * q (paper: 50)."),
+    D("mcts", "gumbel_c_scale", mcts.gumbel_c_scale, 0, 1e6, 1, 0, "gumbel: c_scale of sigma (paper: 1)."),
+    D("mcts", "gumbel_scale", mcts.gumbel_scale, 0, 1e6, 0, 0,
+      "gumbel: scale of the Gumbel noise in self-play (1 = the paper; 0 = deterministic). Evaluation "
+      "searches always use 0."),
+    D("mcts", "forced_playouts_k", mcts.forced_playouts_k, 0, 1e6, 0, 0,
+      "KataGo forced playouts (Wu 2019, 3.2): a root move gets at least sqrt(k * prior * root visits) "
+      "visits in self-play, and those are pruned from the policy target; 0 = off, KataGo uses 2. Needs "
+      "root = puct."),
+    D("mcts", "margin_utility", mcts.margin_utility, 0, 1e6, 0, 0,
+      "Weight w of the final store margin in the value the search backs up (KataGo's score utility, Wu "
+      "2019, 4): (value + w * margin) / (1 + w), the margin from the margin head at leaves and exact at "
+      "finished positions, scaled by 2 * pits * seeds. Breaks ties between wins towards larger margins; "
+      "needs net.margin_head. 0 = off. Evaluation searches use it too."),
 
     /* ---- [selfplay] (selfplay/selfplay.h) ---- */
     I("selfplay", "threads", selfplay.threads, 1, 256,
@@ -99,6 +121,12 @@ const cfg_key cfg_keys[] = {
     B("selfplay", "pi_visits", selfplay.pi_visits,
       "Policy target: 0 = visit counts sharpened like the move choice (one-hot after temp_moves), 1 = plain "
       "visit shares at every ply."),
+    D("selfplay", "full_sims_prob", selfplay.full_sims_prob, 0, 1, 0, 0,
+      "Playout cap randomization (KataGo, Wu 2019, 3.1): the probability that a decision gets the full "
+      "mcts.sims search and trains the policy; the others get fast_sims simulations without noise and train "
+      "the value only. 1 = off."),
+    I("selfplay", "fast_sims", selfplay.fast_sims, 0, 100000000,
+      "Simulations of a fast decision (full_sims_prob < 1); must be >= 1 then."),
 
     /* ---- [train] (nn/optim.h, nn/net.h loss) ---- */
     E("train", "optimizer", optim.kind, opt_names, "sgd (with momentum) or adam."),

@@ -513,6 +513,7 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
                               .positions_per_s = bs.positions_per_s};
     } else {
         mcts_eval_factory ef = mcts_eval_factory_net(t->net);
+        ef.margin_utility = c->mcts.margin_utility;
         sp_rc = selfplay_run(&c->rules, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, NULL, &st, serr);
     }
     if (sp_rc != MCTS_OK) {
