@@ -138,6 +138,12 @@ static int applies(const cfg_config *c, const cfg_key *k)
                              *const basico_only[] = {"players", "full_ranking", NULL};
     if (!strcmp(k->section, "eval") && !strcmp(k->key, "positions")) /* position sets are Kalah's */
         return c->game == CFG_GAME_KALAH;
+    static const char *const levers[] = {"root", "gumbel_k", "gumbel_c_visit", "gumbel_c_scale", "gumbel_scale",
+                                         "forced_playouts_k", "margin_utility", "full_sims_prob", "fast_sims",
+                                         NULL}; /* issue 15's levers: the Kalah search's */
+    for (int i = 0; levers[i]; i++)
+        if (!strcmp(k->key, levers[i]) && (!strcmp(k->section, "mcts") || !strcmp(k->section, "selfplay")))
+            return c->game == CFG_GAME_KALAH;
     if (strcmp(k->section, "rules"))
         return 1;
     if (c->game == CFG_GAME_SPEC || !strcmp(k->key, "spec")) /* rules.spec stands alone */
