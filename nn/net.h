@@ -179,6 +179,8 @@ typedef struct {
  *   L = policy_w * mean_n CE(pi_n, p_n) + value_w * mean_n [ (1/n_value) sum_j (z_nj - v_nj)^2 ]
  *       + margin_w * mean_n (m_n - margin_n)^2 + l2 * sum over weight matrices of W^2   (biases excluded)
  * with CE(pi, p) = -sum_{legal j} pi_j log p_j and p the masked softmax, j = 0..n_value-1 the value outputs.
+ * pi need not sum to 1: its sum weighs the row's policy term (the gradient is p_j * sum(pi) - pi_j), so a
+ * row with pi all zero trains the value (and margin) only (selfplay's value-only samples, replay.h).
  * The value term is the mean squared error over all batch × n_value outputs, so value_w keeps its meaning
  * (and the loss its scale) whatever n_value is; for n_value = 1 it is AlphaZero's (z - v)^2. */
 typedef struct {

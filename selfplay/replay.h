@@ -3,7 +3,11 @@
  * A sample is one self-play decision:
  *   x[dim]       kalah_encode of the position (mover's view, dim = kalah_encode_dim = 2m + 2)
  *   legal[pits]  1 where the mover's relative pit is a legal move, else 0
- *   pi[pits]     policy target from the root visit counts (mcts_policy; 0 on illegal pits, sums to 1)
+ *   pi[pits]     policy target from the root visit counts (mcts_policy; 0 on illegal pits, sums to 1),
+ *                or all zeros: a value-only sample (playout cap randomization, selfplay.full_sims_prob).
+ *                The sum of pi is the sample's policy weight (1 or 0): the loss's policy term of a row is
+ *                −Σ pi log p, which with pi = 0 is 0 with a zero gradient (nn/net.h), so the layout, the
+ *                blob and its version are unchanged and older checkpoints resume as they were.
  *   z[n_value]   final result(s): for a two-player game (n_value = 1) the result for the player to move at
  *                that position, +1 win, 0 draw, −1 loss; for a game of more players one value per player
  *                in the order the caller's value head uses (the net's n_value, nn/net.h)

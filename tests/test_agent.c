@@ -6,6 +6,7 @@
 #include "eval/agent.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
+#include "selfplay/mcts.h"
 
 static kalah_pos parse_pos(const kalah_rules *r, const char *s)
 {
@@ -217,6 +218,35 @@ static void test_az_agent(void **state)
     char aerr[AGENT_ERRLEN];
     assert_null(agent_create(spec, &other, aerr));
     assert_non_null(strstr(aerr, "seeds=3"));
+    char spec2[700];
+    /* root=gumbel (no noise): at one simulation every completed Q is the net's value, so the move is the
+     * prior's argmax; at 40 it is what mcts_search with the same settings plays */
+    snprintf(spec2, sizeof spec2, "az:net=%s,sims=1,root=gumbel", path);
+    a = make(spec2, &r);
+    assert_int_equal(choose(a, &p), best);
+    agent_free(a);
+    snprintf(spec2, sizeof spec2, "az:net=%s,sims=40,root=gumbel,gumbel_k=4,gumbel_c_visit=20", path);
+    a = make(spec2, &r);
+    mcts_config mc = mcts_config_default();
+    mc.sims = 40;
+    mc.root = MCTS_ROOT_GUMBEL;
+    mc.gumbel_k = 4;
+    mc.gumbel_c_visit = 20;
+    mcts_eval *ev = mcts_eval_net_create(net, &r, 1, NULL);
+    mcts_result res;
+    assert_int_equal(mcts_search(&r, &p, &mc, ev, 1, &res, NULL), MCTS_OK);
+    assert_int_equal(choose(a, &p), res.move);
+    mcts_eval_free(ev);
+    agent_free(a);
+    char aerr0[AGENT_ERRLEN];
+    snprintf(spec2, sizeof spec2, "az:net=%s,sims=4,root=best", path);
+    assert_null(agent_create(spec2, &r, aerr0));
+    assert_non_null(strstr(aerr0, "root must be puct or gumbel"));
+    if (!nn_net_config(net)->margin_head) {
+        snprintf(spec2, sizeof spec2, "az:net=%s,sims=4,margin=0.5", path);
+        assert_null(agent_create(spec2, &r, aerr0));
+        assert_non_null(strstr(aerr0, "margin head"));
+    }
     nn_workspace_free(ws);
     nn_net_free(net);
 }
