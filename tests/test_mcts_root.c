@@ -171,16 +171,24 @@ static void test_forced_and_prune(void **state)
 
 /* ---- the Gumbel root in the tree ---- */
 
+/* The Gumbel tests' setting: Kalah(6,4), fixed uneven priors, hashed values, a Gumbel root of `sims`. */
+static mcts_config gumbel_setup(kalah_rules *r, hash_eval *he, int sims)
+{
+    static const float prior[] = {0.30f, 0.05f, 0.25f, 0.10f, 0.20f, 0.10f};
+    *r = kalah_rules_default();
+    hash_init(he, r, prior);
+    mcts_config c = mcts_config_default();
+    c.root = MCTS_ROOT_GUMBEL;
+    c.sims = sims;
+    return c;
+}
+
 static void test_gumbel_tree(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    const float prior[] = {0.30f, 0.05f, 0.25f, 0.10f, 0.20f, 0.10f};
+    kalah_rules r;
     hash_eval he;
-    hash_init(&he, &r, prior);
-    mcts_config c = mcts_config_default();
-    c.root = MCTS_ROOT_GUMBEL;
-    c.sims = 33;
+    mcts_config c = gumbel_setup(&r, &he, 33);
     c.gumbel_scale = 0; /* g = 0: the schedule's order is the prior's, checkable here */
     c.gumbel_c_visit = 5;
     mcts_tree *t = mcts_tree_create(&r, &c, 3, NULL);
@@ -279,13 +287,9 @@ static void test_gumbel_tree(void **state)
 static void test_gumbel_search_and_no_reuse(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    const float prior[] = {0.30f, 0.05f, 0.25f, 0.10f, 0.20f, 0.10f};
+    kalah_rules r;
     hash_eval he;
-    hash_init(&he, &r, prior);
-    mcts_config c = mcts_config_default();
-    c.root = MCTS_ROOT_GUMBEL;
-    c.sims = 40;
+    mcts_config c = gumbel_setup(&r, &he, 40);
     kalah_pos start;
     kalah_start(&r, &start);
     mcts_result a, b;
