@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "eval/alphabeta.h"
+#include "eval/tbase.h"
 #include "nn/h5io.h"
 #include "selfplay/evaluator.h"
 #include "selfplay/mcts.h"
@@ -105,6 +107,7 @@ typedef struct {
     mcts_tree *t;
     mcts_eval *ev;
     nn_net *net;         /* az: owned */
+    tb_ref *tb;          /* az with tb=N: the tablebase of the search's leaves (eval/tbase.h's cache) */
     mcts_config cfg;
     int raw;             /* az with sims=0: the policy's argmax */
     kalah_pos *leaves;   /* batch scratch */
@@ -120,6 +123,7 @@ static void tree_destroy(agent *a)
     mcts_tree_free(x->t);
     mcts_eval_free(x->ev);
     nn_net_free(x->net);
+    tb_release(x->tb);
     free(x->leaves);
     free(x->handles);
     free(x->prior);
@@ -320,13 +324,31 @@ int agent_init_az(agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': az needs net=PATH.h5", a->spec);
         return -1;
     }
-    long long batch = 1;
+    long long batch = 1, tb = 0;
     double fpu;
     if (tree_config(a, args, x, 200, 0, err))
         return -1;
     fpu = x->cfg.fpu_reduction;
-    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err))
+    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err) ||
+        agent_arg_long(args, "tb", 0, 127, &tb, err))
         return -1;
+    if (tb > 0 && (x->raw || a->rules.max_sows > 0)) {
+        set_err(err, "agent '%s': tb=%lld needs %s", a->spec, tb,
+                x->raw ? "a search (sims >= 1; the raw policy has no leaves to value)"
+                       : "rules without a sow limit (max_sows=0)");
+        return -1;
+    }
+    if (tb > 0) {
+        char kerr[KALAH_ERRLEN];
+        long cores = sysconf(_SC_NPROCESSORS_ONLN); /* the build's threads: it runs before any game starts */
+        int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+        if (!(x->tb = tb_acquire(&a->rules, (int)tb, threads, NULL, kerr))) {
+            set_err(err, "agent '%s': tb=%lld: %s", a->spec, tb, kerr);
+            return -1;
+        }
+        x->cfg.tablebase = tb_oracle(x->tb);
+        x->cfg.tablebase_seeds = tb < tb_seeds(x->tb) ? (int)tb : tb_seeds(x->tb);
+    }
     x->cfg.fpu_reduction = fpu;
     x->cfg.leaves_per_game = (int)batch;
     char rules[128], nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
@@ -352,6 +374,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
 
 typedef struct {
     ab_search *s;
+    tb_ref *tb;    /* the database, shared through the process-wide cache (eval/tbase.h) */
     int endgame;   /* seeds of the database still to build at the first move (0: none or built) */
     int endgame_auto; /* the default size: never more seeds than the first position has in its pits */
 } solver_impl;
@@ -386,7 +409,9 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
                     in_pits += p->cell[kalah_pit_index(&a->rules, side, k)];
             n = n < in_pits ? n : in_pits;
         }
-        if (ab_set_endgame(x->s, n, kerr) != AB_OK) {
+        /* One database for every solver and az agent of these rules in the process (eval/tbase.h); a
+         * bigger one already built serves too (the values are exact either way). */
+        if (!(x->tb = tb_acquire(&a->rules, n, 1, NULL, kerr)) || ab_borrow_endgame(x->s, tb_db(x->tb), kerr) != AB_OK) {
             set_err(a->err, "agent '%s': endgame=%d: %s", a->spec, n, kerr);
             return AGENT_ENOMEM;
         }
@@ -421,8 +446,10 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
 static void solver_destroy(agent *a)
 {
     solver_impl *x = a->impl;
-    if (x)
+    if (x) {
         ab_free(x->s);
+        tb_release(x->tb);
+    }
     free(x);
 }
 

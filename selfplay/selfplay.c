@@ -11,7 +11,8 @@
 
 selfplay_config selfplay_config_default(void)
 {
-    selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0};
+    selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0,
+                         .rescore = 0};
     return c;
 }
 
@@ -31,6 +32,8 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.max_moves must be >= 1, got %d", c->max_moves);
     if (c->pi_visits != 0 && c->pi_visits != 1)
         return BAD("selfplay.pi_visits must be 0 or 1, got %d", c->pi_visits);
+    if (c->rescore != 0 && c->rescore != 1)
+        return BAD("selfplay.rescore must be 0 or 1, got %d", c->rescore);
     return MCTS_OK;
 }
 
@@ -50,7 +53,10 @@ typedef struct {
     int active, n, cap;
     float *x, *pi;
     uint8_t *legal, *side, *moves;
+    int16_t *exact;   /* selfplay.rescore: the exact final margin for the mover of each decision, NO_EXACT */
 } game;
+
+#define NO_EXACT INT16_MIN /* a decision whose position the database does not cover */
 
 /* A worker's finished games' samples, in the order its games ended, until selfplay_run hands them to the
  * replay buffer worker after worker (so that the buffer's order does not depend on thread timing). */
@@ -93,7 +99,10 @@ static int game_reserve(game *g, int dim, int m)
     uint8_t *moves = realloc(g->moves, (size_t)nc);
     if (moves)
         g->moves = moves;
-    if (!x || !pi || !legal || !side || !moves)
+    int16_t *exact = realloc(g->exact, (size_t)nc * sizeof *exact);
+    if (exact)
+        g->exact = exact;
+    if (!x || !pi || !legal || !side || !moves || !exact)
         return 0;
     g->cap = nc;
     return 1;
@@ -102,7 +111,7 @@ static int game_reserve(game *g, int dim, int m)
 static void game_free(game *g)
 {
     mcts_tree_free(g->tree);
-    free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves);
+    free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves), free(g->exact);
 }
 
 /* Starts the worker's next game in g, or deactivates g when all of its games have started. */
@@ -199,7 +208,12 @@ static int game_finish(worker *w, game *g)
         memcpy(o->pi + o->n * (size_t)m, g->pi, (size_t)g->n * m * sizeof *g->pi);
         memcpy(o->legal + o->n * (size_t)m, g->legal, (size_t)g->n * m);
         for (int t = 0; t < g->n; t++) {
-            int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1;
+            int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1, ex = g->exact[t];
+            if (ex != NO_EXACT) { /* rescored (selfplay.h): the exact value replaces the game's outcome */
+                o->z[o->n + (size_t)t] = (float)((ex > 0) - (ex < 0));
+                o->margin[o->n + (size_t)t] = (float)ex * scale;
+                continue;
+            }
             o->z[o->n + (size_t)t] = (float)(sgn * res);
             o->margin[o->n + (size_t)t] = (float)(sgn * margin) * scale;
         }
@@ -212,6 +226,14 @@ static int game_finish(worker *w, game *g)
                                    "selfplay");
     }
     return rc;
+}
+
+/* selfplay.rescore: the exact final margin for the mover of unfinished position p when the search's
+ * tablebase covers it (at most mcts.tablebase_seeds seeds in the pits), else NO_EXACT. */
+static int exact_margin(const mcts_config *mc, const kalah_rules *r, const kalah_pos *p)
+{
+    int in_pits = 2 * r->pits * r->seeds - p->cell[r->pits] - p->cell[2 * r->pits + 1];
+    return in_pits <= mc->tablebase_seeds ? mc->tablebase->probe(mc->tablebase, p) : NO_EXACT;
 }
 
 /* The root search of g is done: record the decision, play it, and finish/restart the game when it ends. */
@@ -233,6 +255,7 @@ static int game_move(worker *w, game *g)
     if (move < 0)
         return MCTS_EINVAL;
     g->side[g->n] = root->side;
+    g->exact[g->n] = sh->sc->rescore ? exact_margin(sh->mc, r, root) : NO_EXACT;
     g->moves[g->n++] = (uint8_t)move;
     rc = mcts_advance(g->tree, move);
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)
@@ -322,6 +345,8 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
         return MCTS_EINVAL;
     if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
         return rc;
+    if (sc->rescore && (mc->tablebase_seeds < 1 || !mc->tablebase))
+        return BAD("selfplay.rescore needs the search's tablebase (mcts.tablebase_seeds >= 1 and its database)");
     if (rb && (replay_dim(rb) != kalah_encode_dim(r) || replay_pits(rb) != r->pits || replay_n_value(rb) != 1))
         return BAD("selfplay: the replay buffer holds dim %d / pits %d / n_value %d, the rules need %d / %d / 1",
                    replay_dim(rb), replay_pits(rb), replay_n_value(rb), kalah_encode_dim(r), r->pits);

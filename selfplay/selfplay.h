@@ -22,6 +22,11 @@
  * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is the plain visit share N / ΣN at every ply.
  * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
  * pits into its store, the end rule of DESIGN.md §1.1).
+ * Rescoring (rescore = 1, issue 15; Leela Chess Zero rescores its training games with tablebases the same
+ * way): a sample whose position has at most mc.tablebase_seeds seeds in its pits takes its value target z
+ * (+1 / 0 / −1) and margin target from the exact final margin under perfect play (mc.tablebase, mcts.h) for
+ * its mover instead of from the game's outcome; the other samples keep the outcome. The policy target stays
+ * the search's. Needs mc.tablebase_seeds >= 1 and mc.tablebase.
  *
  * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
@@ -43,6 +48,7 @@ typedef struct {
     int games;             /* games per selfplay_run call (one training iteration), >= 1; default 256 */
     int max_moves;         /* plies after which an unfinished game is scored by sweeping, >= 1; default 1000 */
     int pi_visits;         /* 0/1, see the top; default 0 */
+    int rescore;           /* 0/1: exact value targets from the search's tablebase, see the top; default 0 */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

@@ -17,6 +17,8 @@ int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t 
         return -1;
     int w = snprintf(buf, n, "az:net=%s,sims=%d,c_puct=%.17g,fpu=%.17g,batch=%d", path, cfg->eval.sims,
                      cfg->mcts.c_puct, cfg->mcts.fpu_reduction, cfg->eval.batch);
+    if (w >= 0 && (size_t)w < n && cfg->eval.tablebase_seeds > 0 && cfg->eval.sims > 0) /* never the raw policy */
+        w += snprintf(buf + w, n - (size_t)w, ",tb=%d", cfg->eval.tablebase_seeds);
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
