@@ -12,7 +12,7 @@
 selfplay_config selfplay_config_default(void)
 {
     selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0,
-                         .rescore = 0};
+                         .rescore = 0, .rescore_policy = 0};
     return c;
 }
 
@@ -34,6 +34,10 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.pi_visits must be 0 or 1, got %d", c->pi_visits);
     if (c->rescore != 0 && c->rescore != 1)
         return BAD("selfplay.rescore must be 0 or 1, got %d", c->rescore);
+    if (c->rescore_policy != 0 && c->rescore_policy != 1)
+        return BAD("selfplay.rescore_policy must be 0 or 1, got %d", c->rescore_policy);
+    if (c->rescore_policy && !c->rescore)
+        return BAD("selfplay.rescore_policy needs selfplay.rescore");
     return MCTS_OK;
 }
 
@@ -236,6 +240,28 @@ static int exact_margin(const mcts_config *mc, const kalah_rules *r, const kalah
     return in_pits <= mc->tablebase_seeds ? mc->tablebase->probe(mc->tablebase, p) : NO_EXACT;
 }
 
+/* selfplay.rescore_policy: pi = uniform over the optimal moves of covered position p (the moves whose exact
+ * margin for p's mover equals the best). A sowing never adds seeds to the pits, so every child of a covered
+ * position is covered too (or finished). */
+static void optimal_policy(const mcts_config *mc, const kalah_rules *r, const kalah_pos *p, float *pi)
+{
+    int val[KALAH_MAX_PITS], best = INT16_MIN, count = 0;
+    unsigned legal = kalah_legal(r, p);
+    for (int k = 0; k < r->pits; k++) {
+        if (!(legal >> k & 1u))
+            continue;
+        kalah_pos q = *p;
+        kalah_sow(r, &q, k, NULL);
+        int mq = q.over ? (q.side == KALAH_SOUTH ? 1 : -1) * kalah_margin(r, &q) : exact_margin(mc, r, &q);
+        val[k] = q.side == p->side ? mq : -mq;
+        best = val[k] > best ? val[k] : best;
+    }
+    for (int k = 0; k < r->pits; k++)
+        count += legal >> k & 1u && val[k] == best;
+    for (int k = 0; k < r->pits; k++)
+        pi[k] = legal >> k & 1u && val[k] == best ? 1.0f / (float)count : 0.0f;
+}
+
 /* The root search of g is done: record the decision, play it, and finish/restart the game when it ends. */
 static int game_move(worker *w, game *g)
 {
@@ -256,6 +282,8 @@ static int game_move(worker *w, game *g)
         return MCTS_EINVAL;
     g->side[g->n] = root->side;
     g->exact[g->n] = sh->sc->rescore ? exact_margin(sh->mc, r, root) : NO_EXACT;
+    if (sh->sc->rescore_policy && g->exact[g->n] != NO_EXACT)
+        optimal_policy(sh->mc, r, root, g->pi + (size_t)g->n * m);
     g->moves[g->n++] = (uint8_t)move;
     rc = mcts_advance(g->tree, move);
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)

@@ -26,7 +26,8 @@
  * way): a sample whose position has at most mc.tablebase_seeds seeds in its pits takes its value target z
  * (+1 / 0 / −1) and margin target from the exact final margin under perfect play (mc.tablebase, mcts.h) for
  * its mover instead of from the game's outcome; the other samples keep the outcome. The policy target stays
- * the search's. Needs mc.tablebase_seeds >= 1 and mc.tablebase.
+ * the search's, unless rescore_policy = 1: then a covered sample's π is uniform over its optimal moves (those
+ * whose exact margin is the best). Needs mc.tablebase_seeds >= 1 and mc.tablebase.
  *
  * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
@@ -49,6 +50,7 @@ typedef struct {
     int max_moves;         /* plies after which an unfinished game is scored by sweeping, >= 1; default 1000 */
     int pi_visits;         /* 0/1, see the top; default 0 */
     int rescore;           /* 0/1: exact value targets from the search's tablebase, see the top; default 0 */
+    int rescore_policy;    /* 0/1 (needs rescore): exact policy targets too, see the top; default 0 */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

@@ -385,10 +385,11 @@ static void test_rescored_targets(void **state)
     sc.games = 10;
     sc.threads = 2;
     int dim = kalah_encode_dim(&r), m = r.pits;
-    replay_buffer *rb[2];
-    char *text[2];
-    for (int rescore = 0; rescore < 2; rescore++) {
-        sc.rescore = rescore;
+    replay_buffer *rb[3];
+    char *text[3];
+    for (int rescore = 0; rescore < 3; rescore++) { /* off, values, values and policy */
+        sc.rescore = rescore > 0;
+        sc.rescore_policy = rescore == 2;
         rb[rescore] = replay_create(dim, m, 1, 100000, NULL);
         size_t len = 0;
         FILE *f = open_memstream(&text[rescore], &len);
@@ -398,8 +399,9 @@ static void test_rescored_targets(void **state)
         fclose(f);
     }
     assert_string_equal(text[0], text[1]); /* rescoring changes the targets, never the games */
+    assert_string_equal(text[0], text[2]);
     assert_int_equal(replay_total(rb[0]), replay_total(rb[1]));
-    float x0[64], x1[64], pi0[8], pi1[8], z0, z1, mg0, mg1;
+    float x0[64], x1[64], pi0[8], pi1[8], pi2[8], z0, z1, z2, mg0, mg1, mg2;
     uint8_t l0[8], l1[8];
     size_t idx = 0;
     int covered = 0, kept = 0, moves[1000];
@@ -410,16 +412,43 @@ static void test_rescored_targets(void **state)
         for (int i = 0; i < n; i++, idx++) {
             assert_int_equal(replay_get(rb[0], idx, x0, l0, pi0, &z0, &mg0), MCTS_OK);
             assert_int_equal(replay_get(rb[1], idx, x1, l1, pi1, &z1, &mg1), MCTS_OK);
+            assert_int_equal(replay_get(rb[2], idx, NULL, NULL, pi2, &z2, &mg2), MCTS_OK);
+            assert_true(z2 == z1 && mg2 == mg1);
             assert_memory_equal(x0, x1, (size_t)dim * sizeof(float));
             assert_memory_equal(pi0, pi1, (size_t)m * sizeof(float));
             int ex;
             if (tb_margin(t, &p, &ex)) {
                 assert_float_equal(z1, (float)((ex > 0) - (ex < 0)), 0);
                 assert_float_equal(mg1, (float)ex / 36.0f, 1e-6);
+                /* the policy target: uniform over the moves whose exact margin is ex (the database's values are
+                 * checked against minimax above) */
+                unsigned legal = kalah_legal(&r, &p);
+                int best = 0;
+                for (int k = 0; k < m; k++) {
+                    if (!(legal >> k & 1u))
+                        continue;
+                    kalah_pos q = p;
+                    kalah_sow(&r, &q, k, NULL);
+                    int v; /* the child's exact margin for p's mover (children of covered positions are covered) */
+                    if (q.over)
+                        v = (p.side == KALAH_SOUTH ? 1 : -1) * kalah_margin(&r, &q);
+                    else {
+                        assert_int_equal(tb_margin(t, &q, &v), 1);
+                        v = q.side == p.side ? v : -v;
+                    }
+                    best += v == ex;
+                    if (v != ex)
+                        assert_true(pi2[k] == 0.0f);
+                }
+                for (int k = 0; k < m; k++)
+                    if (pi2[k] != 0.0f)
+                        assert_float_equal(pi2[k], 1.0f / (float)best, 1e-6);
+                assert_true(best >= 1);
                 covered++;
             } else {
                 assert_float_equal(z1, z0, 0); /* the game's outcome */
                 assert_float_equal(mg1, mg0, 0);
+                assert_memory_equal(pi2, pi0, (size_t)m * sizeof(float));
                 kept++;
             }
             kalah_sow(&r, &p, moves[i], NULL);
@@ -434,7 +463,11 @@ static void test_rescored_targets(void **state)
     char err[MCTS_ERRLEN] = "";
     assert_int_equal(selfplay_run(&r, &sc, &off, &ef, NULL, 1, NULL, NULL, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "selfplay.rescore"));
-    for (int i = 0; i < 2; i++)
+    sc.rescore = 0;
+    sc.rescore_policy = 1;
+    assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, NULL, 1, NULL, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.rescore_policy needs selfplay.rescore"));
+    for (int i = 0; i < 3; i++)
         replay_free(rb[i]), free(text[i]);
     nn_net_free(net);
     tb_release(t);

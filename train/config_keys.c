@@ -109,6 +109,9 @@ const cfg_key cfg_keys[] = {
       "kalah only: a sample whose position has at most mcts.tablebase_seeds seeds in the pits gets its value "
       "and margin targets from the exact perfect-play margin instead of the game's outcome (needs "
       "mcts.tablebase_seeds >= 1)."),
+    B("selfplay", "rescore_policy", selfplay.rescore_policy,
+      "kalah only, with rescore: such a sample's policy target is also replaced, by the uniform distribution "
+      "over its optimal moves (exact margins) instead of the search's visit counts."),
 
     /* ---- [train] (nn/optim.h, nn/net.h loss) ---- */
     E("train", "optimizer", optim.kind, opt_names, "sgd (with momentum) or adam."),

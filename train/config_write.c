@@ -138,7 +138,7 @@ static int applies(const cfg_config *c, const cfg_key *k)
                              *const basico_only[] = {"players", "full_ranking", NULL};
     if (!strcmp(k->section, "eval") && !strcmp(k->key, "positions")) /* position sets are Kalah's */
         return c->game == CFG_GAME_KALAH;
-    if (!strcmp(k->key, "tablebase_seeds") || (!strcmp(k->section, "selfplay") && !strcmp(k->key, "rescore")))
+    if (!strcmp(k->key, "tablebase_seeds") || !strncmp(k->key, "rescore", 7))
         return c->game == CFG_GAME_KALAH; /* the endgame database is Kalah's (eval/tbase.h) */
     if (strcmp(k->section, "rules"))
         return 1;
