@@ -16,12 +16,15 @@
  *      [,c_puct=1.5][,solver=1]    no noise, most-visited move; the tree is reused between moves of a game
  *   az:net=PATH.h5,sims=200        PUCT guided by the net in PATH (export or checkpoint, nn/h5io.h; its rules
  *      [,c_puct=1.5][,fpu=0.25]    must equal the game's), no noise, most-visited move, tree reuse;
- *      [,batch=1][,tb=0]           sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
- *                                  batch = leaves per net call (>1 uses virtual loss); tb = N > 0 values the
- *                                  search's leaves with at most N seeds in the pits exactly, from the endgame
- *                                  database (selfplay/mcts.h, tablebase leaves; needs sims >= 1), built when
- *                                  the agent is created and shared with every az and solver agent of the
- *                                  process (eval/tbase.h; Kalah(6,·) tb=20: 226 MB, about a minute)
+ *      [,batch=1][,tb=0,tbroot=1]  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
+ *                                  batch = leaves per net call (>1 uses virtual loss); tb = N > 0 uses the
+ *                                  endgame database of N seeds (needs sims >= 1): a position with at most N
+ *                                  seeds in the pits is played from it (an optimal move, by exact margin; of
+ *                                  several, the one with the highest prior), and in the search of the others
+ *                                  such leaves are valued exactly (selfplay/mcts.h, tablebase leaves). The
+ *                                  database is built when the agent is created and shared with every az and
+ *                                  solver agent of the process (eval/tbase.h; Kalah(6,·) tb=20: 226 MB);
+ *                                  tbroot=0 keeps the leaves only (covered roots are searched as any other)
  *   solver[:tt_mb=256,endgame=E]   perfect play: solves the position exactly (eval/alphabeta.h, exact = 1) and
  *                                  plays one of EVERY optimal move uniformly at random (seeded); endgame = the
  *                                  seeds of the endgame database (eval/endgame.h), default the most whose

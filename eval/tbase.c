@@ -25,11 +25,6 @@ static int same_rules(const kalah_rules *a, const kalah_rules *b)
 
 static int total_seeds(const kalah_rules *r) { return 2 * r->pits * r->seeds; }
 
-static int in_pits(const kalah_rules *r, const kalah_pos *p)
-{
-    return total_seeds(r) - p->cell[r->pits] - p->cell[2 * r->pits + 1];
-}
-
 /* The final margin for the mover (endgame.h: the store difference plus F of the pits). */
 static int final_margin(const tb_ref *t, const kalah_pos *p)
 {
@@ -110,7 +105,7 @@ const mcts_tb *tb_oracle(const tb_ref *t) { return &t->oracle; }
 
 int tb_margin(const tb_ref *t, const kalah_pos *p, int *margin)
 {
-    if (p->over || in_pits(&t->r, p) > eg_max_seeds(t->db))
+    if (p->over || mcts_tb_seeds_in_pits(&t->r, p) > eg_max_seeds(t->db))
         return 0;
     *margin = final_margin(t, p);
     return 1;

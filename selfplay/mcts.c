@@ -145,11 +145,10 @@ static int result_for(const kalah_rules *r, const kalah_pos *p, int side)
     return side == KALAH_SOUTH ? w : -w;
 }
 
-/* Is unfinished position p a tablebase leaf (mcts.h)? Seeds in the pits = all seeds − both stores. */
+/* Is unfinished position p a tablebase leaf (mcts.h)? */
 static int tb_covers(const mcts_tree *t, const kalah_pos *p)
 {
-    int in_pits = 2 * t->r.pits * t->r.seeds - p->cell[t->r.pits] - p->cell[2 * t->r.pits + 1];
-    return in_pits <= t->cfg.tablebase_seeds;
+    return mcts_tb_seeds_in_pits(&t->r, p) <= t->cfg.tablebase_seeds;
 }
 
 /* The exact result (+1 win / 0 draw / −1 loss) of covered position p for `side`, from the sign of its final

@@ -61,6 +61,7 @@
 #include <stdint.h>
 #include "env/kalah.h"
 #include "selfplay/evaluator.h"
+#include "selfplay/mcts_tb.h"
 #include "selfplay/rng.h"
 
 /* Search parameters. Field names are the keys of the [mcts] config section. */
@@ -79,20 +80,10 @@ typedef struct {
     int reuse_tree;         /* 0/1: keep the played move's subtree; default 1 */
     int tablebase_seeds;    /* tablebase leaves (see the top) up to this many seeds in the pits, 0..127;
                                0 = off (default); > 0 needs `tablebase` covering at least that many */
-    const struct mcts_tb *tablebase; /* not a config key: the exact-value oracle the caller built for
+    const mcts_tb *tablebase; /* not a config key: the exact-value oracle the caller built for
                                tablebase_seeds (borrowed, only read: one may serve every thread); NULL = none */
 } mcts_config;
 
-/* An exact-value oracle for tablebase leaves: eval/tbase.h wraps the endgame database (eval/endgame.h) in
- * one. probe(tb, p) is called only for an unfinished position p of the tree's rules with at most max_seeds
- * seeds in its pits and returns its final margin under perfect play for p->side (seeds, own − opponent's
- * store at the end). It must be safe to call from many threads at once (it only reads). ctx is the
- * implementation's. */
-typedef struct mcts_tb {
-    int (*probe)(const struct mcts_tb *tb, const kalah_pos *p);
-    int max_seeds;
-    const void *ctx;
-} mcts_tb;
 
 mcts_config mcts_config_default(void);
 

@@ -236,30 +236,18 @@ static int game_finish(worker *w, game *g)
  * tablebase covers it (at most mcts.tablebase_seeds seeds in the pits), else NO_EXACT. */
 static int exact_margin(const mcts_config *mc, const kalah_rules *r, const kalah_pos *p)
 {
-    int in_pits = 2 * r->pits * r->seeds - p->cell[r->pits] - p->cell[2 * r->pits + 1];
-    return in_pits <= mc->tablebase_seeds ? mc->tablebase->probe(mc->tablebase, p) : NO_EXACT;
+    return mcts_tb_seeds_in_pits(r, p) <= mc->tablebase_seeds ? mc->tablebase->probe(mc->tablebase, p) : NO_EXACT;
 }
 
-/* selfplay.rescore_policy: pi = uniform over the optimal moves of covered position p (the moves whose exact
- * margin for p's mover equals the best). A sowing never adds seeds to the pits, so every child of a covered
- * position is covered too (or finished). */
+/* selfplay.rescore_policy: pi = uniform over the optimal moves of covered position p (mcts_tb.h). */
 static void optimal_policy(const mcts_config *mc, const kalah_rules *r, const kalah_pos *p, float *pi)
 {
-    int val[KALAH_MAX_PITS], best = INT16_MIN, count = 0;
-    unsigned legal = kalah_legal(r, p);
-    for (int k = 0; k < r->pits; k++) {
-        if (!(legal >> k & 1u))
-            continue;
-        kalah_pos q = *p;
-        kalah_sow(r, &q, k, NULL);
-        int mq = q.over ? (q.side == KALAH_SOUTH ? 1 : -1) * kalah_margin(r, &q) : exact_margin(mc, r, &q);
-        val[k] = q.side == p->side ? mq : -mq;
-        best = val[k] > best ? val[k] : best;
-    }
+    int val[KALAH_MAX_PITS], count = 0;
+    int best = mcts_tb_move_margins(mc->tablebase, mc->tablebase_seeds, r, p, val);
     for (int k = 0; k < r->pits; k++)
-        count += legal >> k & 1u && val[k] == best;
+        count += val[k] == best;
     for (int k = 0; k < r->pits; k++)
-        pi[k] = legal >> k & 1u && val[k] == best ? 1.0f / (float)count : 0.0f;
+        pi[k] = val[k] == best ? 1.0f / (float)count : 0.0f;
 }
 
 /* The root search of g is done: record the decision, play it, and finish/restart the game when it ends. */

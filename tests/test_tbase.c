@@ -2,7 +2,7 @@
  * values against an independent full-window minimax on Kalah(4,3) and Kalah(6,3), tablebase leaves in the
  * tree (valued exactly, never sent to the evaluator, proven with the solver), roots the database covers
  * proven with an optimal move chosen, rescored self-play targets equal to the exact values, the az agent's
- * tb=N and its checks, and the defaults leaving the search untouched. */
+ * tb=N (a covered root played from the database, as the solver) and its checks, and the defaults leaving the search untouched. */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
@@ -496,6 +496,10 @@ static void test_az_agent_tb(void **state)
     agent *a = agent_create(spec, &r, err);
     if (!a)
         fail_msg("%s", err);
+    snprintf(spec, sizeof spec, "az:net=%s,sims=2000,tb=24,tbroot=0", path);
+    agent *leaves = agent_create(spec, &r, err); /* the search with tablebase leaves only */
+    if (!leaves)
+        fail_msg("%s", err);
     agent *solver = agent_create("solver:endgame=24", &r, err);
     assert_non_null(solver);
     tb_ref *t = acquire(&r, 24);
@@ -509,15 +513,24 @@ static void test_az_agent_tb(void **state)
         agent_new_game(a, &p, 1);
         assert_int_equal(agent_choose(a, &p, &mv), AGENT_OK);
         assert_int_equal(agent_choose(solver, &p, &smv), AGENT_OK);
-        /* a covered root with tablebase leaves: the move keeps the exact result (win/draw/loss) */
-        kalah_pos q = p, s = p;
-        kalah_sow(&r, &q, mv, NULL);
-        kalah_sow(&r, &s, smv, NULL);
-        assert_int_equal(exact_result(&r, t, &q, p.side), exact_result(&r, t, &s, p.side));
+        /* a covered root is played from the database: an optimal move by exact margin, as the solver's */
+        int margin[KALAH_MAX_PITS];
+        int best = mcts_tb_move_margins(tb_oracle(t), 24, &r, &p, margin);
+        assert_int_equal(margin[mv], best);
+        assert_int_equal(margin[smv], best);
+        int tm;
+        assert_int_equal(tb_margin(t, &p, &tm), 1);
+        assert_int_equal(best, tm);
+        /* leaves only: the proven root's move keeps the exact result (win/draw/loss), not always the margin */
+        int lmv;
+        agent_new_game(leaves, &p, 1);
+        assert_int_equal(agent_choose(leaves, &p, &lmv), AGENT_OK);
+        assert_int_equal((margin[lmv] > 0) - (margin[lmv] < 0), (best > 0) - (best < 0));
         tested++;
     }
     assert_true(tested >= 5);
     agent_free(a);
+    agent_free(leaves);
     agent_free(solver);
     tb_release(t);
 }
