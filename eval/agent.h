@@ -16,8 +16,15 @@
  *      [,c_puct=1.5][,solver=1]    no noise, most-visited move; the tree is reused between moves of a game
  *   az:net=PATH.h5,sims=200        PUCT guided by the net in PATH (export or checkpoint, nn/h5io.h; its rules
  *      [,c_puct=1.5][,fpu=0.25]    must equal the game's), no noise, most-visited move, tree reuse;
- *      [,batch=1]                  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
- *                                  batch = leaves per net call (>1 uses virtual loss)
+ *      [,batch=1][,tb=0,tbroot=1]  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
+ *                                  batch = leaves per net call (>1 uses virtual loss); tb = N > 0 uses the
+ *                                  endgame database of N seeds (needs sims >= 1): a position with at most N
+ *                                  seeds in the pits is played from it (an optimal move, by exact margin; of
+ *                                  several, the one with the highest prior), and in the search of the others
+ *                                  such leaves are valued exactly (selfplay/mcts.h, tablebase leaves). The
+ *                                  database is built when the agent is created and shared with every az and
+ *                                  solver agent of the process (eval/tbase.h; Kalah(6,·) tb=20: 226 MB);
+ *                                  tbroot=0 keeps the leaves only (covered roots are searched as any other)
  *      [,root=puct|gumbel]         gumbel: Gumbel AlphaZero's root without noise (selfplay/mcts_root.h: the
  *      [,gumbel_k=16]              halving's survivor is played, no tree reuse), with mcts.gumbel_* keys
  *      [,gumbel_c_visit=50][,gumbel_c_scale=1]

@@ -4,9 +4,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "eval/alphabeta.h"
+#include "eval/tbase.h"
 #include "nn/h5io.h"
 #include "selfplay/evaluator.h"
 #include "selfplay/mcts.h"
@@ -105,6 +108,8 @@ typedef struct {
     mcts_tree *t;
     mcts_eval *ev;
     nn_net *net;         /* az: owned */
+    tb_ref *tb;          /* az with tb=N: the tablebase of the search's leaves (eval/tbase.h's cache) */
+    int tb_root;         /* az with tb=N: a covered root is played from the database (tbroot=1, default) */
     mcts_config cfg;
     int raw;             /* az with sims=0: the policy's argmax */
     kalah_pos *leaves;   /* batch scratch */
@@ -120,6 +125,7 @@ static void tree_destroy(agent *a)
     mcts_tree_free(x->t);
     mcts_eval_free(x->ev);
     nn_net_free(x->net);
+    tb_release(x->tb);
     free(x->leaves);
     free(x->handles);
     free(x->prior);
@@ -191,11 +197,33 @@ static void tree_stats(agent *a, const mcts_tree *t)
     st->have_visits = st->have_prior = st->have_value = 1;
 }
 
+/* az with tb=N at a root the database covers: one of the optimal moves (exact margins, mcts_tb.h), the one
+ * the net's policy likes best (ties: the lower pit), as Leela Chess Zero restricts a tablebase root to the
+ * moves that keep its value. 1 when it chose, 0 when the root is not covered. */
+static int tb_root_choose(agent *a, const kalah_pos *p, int *move_out)
+{
+    tree_impl *x = a->impl;
+    int margin[KALAH_MAX_PITS];
+    int best = mcts_tb_move_margins(x->cfg.tablebase, x->cfg.tablebase_seeds, &a->rules, p, margin);
+    if (best == INT16_MIN || mcts_eval_run(x->ev, p, 1, x->prior, x->value) != MCTS_OK)
+        return 0;
+    int mv = -1;
+    for (int k = 0; k < a->rules.pits; k++)
+        if (margin[k] == best && (mv < 0 || x->prior[k] > x->prior[mv]))
+            mv = k;
+    *move_out = mv;
+    a->stats.value = (float)((best > 0) - (best < 0));
+    a->stats.have_value = 1;
+    return 1;
+}
+
 static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     tree_impl *x = a->impl;
     if (x->raw)
         return raw_choose(a, p, move_out);
+    if (x->tb && x->tb_root && tb_root_choose(a, p, move_out))
+        return AGENT_OK;
     if (!agent_same_pos(&a->rules, mcts_root_pos(x->t), p))
         mcts_set_root(x->t, p);
     int pits = a->rules.pits, batch = x->cfg.leaves_per_game;
@@ -341,13 +369,32 @@ int agent_init_az(agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': az needs net=PATH.h5", a->spec);
         return -1;
     }
-    long long batch = 1;
+    long long batch = 1, tb = 0, tbroot = 1;
     double fpu;
     if (tree_config(a, args, x, 200, 0, err))
         return -1;
     fpu = x->cfg.fpu_reduction;
-    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err))
+    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err) ||
+        agent_arg_long(args, "tb", 0, 127, &tb, err) || agent_arg_long(args, "tbroot", 0, 1, &tbroot, err))
         return -1;
+    x->tb_root = (int)tbroot;
+    if (tb > 0 && (x->raw || a->rules.max_sows > 0)) {
+        set_err(err, "agent '%s': tb=%lld needs %s", a->spec, tb,
+                x->raw ? "a search (sims >= 1; the raw policy has no leaves to value)"
+                       : "rules without a sow limit (max_sows=0)");
+        return -1;
+    }
+    if (tb > 0) {
+        char kerr[KALAH_ERRLEN];
+        long cores = sysconf(_SC_NPROCESSORS_ONLN); /* the build's threads: it runs before any game starts */
+        int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+        if (!(x->tb = tb_acquire(&a->rules, (int)tb, threads, NULL, kerr))) {
+            set_err(err, "agent '%s': tb=%lld: %s", a->spec, tb, kerr);
+            return -1;
+        }
+        x->cfg.tablebase = tb_oracle(x->tb);
+        x->cfg.tablebase_seeds = tb < tb_seeds(x->tb) ? (int)tb : tb_seeds(x->tb);
+    }
     x->cfg.fpu_reduction = fpu;
     x->cfg.leaves_per_game = (int)batch;
     if (az_levers(a, args, x, err))
@@ -376,6 +423,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
 
 typedef struct {
     ab_search *s;
+    tb_ref *tb;    /* the database, shared through the process-wide cache (eval/tbase.h) */
     int endgame;   /* seeds of the database still to build at the first move (0: none or built) */
     int endgame_auto; /* the default size: never more seeds than the first position has in its pits */
 } solver_impl;
@@ -410,7 +458,9 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
                     in_pits += p->cell[kalah_pit_index(&a->rules, side, k)];
             n = n < in_pits ? n : in_pits;
         }
-        if (ab_set_endgame(x->s, n, kerr) != AB_OK) {
+        /* One database for every solver and az agent of these rules in the process (eval/tbase.h); a
+         * bigger one already built serves too (the values are exact either way). */
+        if (!(x->tb = tb_acquire(&a->rules, n, 1, NULL, kerr)) || ab_borrow_endgame(x->s, tb_db(x->tb), kerr) != AB_OK) {
             set_err(a->err, "agent '%s': endgame=%d: %s", a->spec, n, kerr);
             return AGENT_ENOMEM;
         }
@@ -445,8 +495,10 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
 static void solver_destroy(agent *a)
 {
     solver_impl *x = a->impl;
-    if (x)
+    if (x) {
         ab_free(x->s);
+        tb_release(x->tb);
+    }
     free(x);
 }
 

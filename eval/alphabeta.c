@@ -121,6 +121,23 @@ int ab_share_endgame(ab_search *s, const ab_search *owner, char *err)
     return AB_OK;
 }
 
+int ab_borrow_endgame(ab_search *s, const eg_db *db, char *err)
+{
+    drop_endgame(s);
+    if (!db)
+        return AB_OK;
+    const kalah_rules *a = &s->r, *b = eg_rules(db);
+    if (a->pits != b->pits || a->seeds != b->seeds || a->capture != b->capture || a->end != b->end ||
+        a->max_sows != b->max_sows) {
+        set_err(err, "the endgame database was built for other rules");
+        return AB_EINVAL;
+    }
+    s->db = (eg_db *)db; /* only read: db_borrowed keeps it from being freed here */
+    s->db_borrowed = 1;
+    s->db_seeds = eg_max_seeds(db);
+    return AB_OK;
+}
+
 int ab_set_endgame(ab_search *s, int max_seeds, char *err)
 {
     drop_endgame(s);

@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "env/kalah.h"
+#include "eval/endgame.h"
 
 #define AB_MAX_DEPTH 250       /* deepest nominal depth (plies) of a depth-limited search */
 #define AB_MAX_PV 64           /* principal-variation moves kept in ab_result */
@@ -107,6 +108,11 @@ int ab_set_threads(ab_search *s, int threads);
  * AB_OK, or AB_EINVAL with a message in err (sow limit, size out of range or over 16 GiB, out of memory;
  * the old database is dropped either way). */
 int ab_set_endgame(ab_search *s, int max_seeds, char *err);
+
+/* Uses database db (built elsewhere, eval/tbase.h's shared cache) without copying or owning it: db must
+ * outlive the use (free s, or call ab_set_endgame / ab_share_endgame / this again first). NULL drops the
+ * database. AB_OK, or AB_EINVAL with a message in err when db was built for other rules. */
+int ab_borrow_endgame(ab_search *s, const eg_db *db, char *err);
 
 /* Uses the endgame database of `owner` (built there by ab_set_endgame) without copying it, so that one
  * database serves several searches (one per thread: probes only read it). `owner` must outlive s's use of

@@ -384,4 +384,5 @@ void eg_free(eg_db *db)
 }
 
 int eg_max_seeds(const eg_db *db) { return db->n; }
+const kalah_rules *eg_rules(const eg_db *db) { return &db->r; }
 size_t eg_bytes(const eg_db *db) { return db->size; }

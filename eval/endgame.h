@@ -1,4 +1,4 @@
-/* endgame.h — endgame database for the alpha-beta solver (internal to eval/alphabeta).
+/* endgame.h — endgame database for the alpha-beta solver (eval/alphabeta; shared through eval/tbase.h).
  *
  * Play from a Kalah position depends only on the pits and the side to move (alphabeta's tt.h explains
  * why), so the final margin is (own store − opponent's store) + F(pits) with F seen from the mover. The
@@ -32,6 +32,8 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err);
 void eg_free(eg_db *db);
 
 int eg_max_seeds(const eg_db *db);
+/* The rules the database was built for (owned by db). */
+const kalah_rules *eg_rules(const eg_db *db);
 size_t eg_bytes(const eg_db *db);
 
 /* F of a position that is not finished and has at most eg_max_seeds seeds in its pits: the final margin

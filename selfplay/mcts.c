@@ -76,7 +76,22 @@ int mcts_config_check(const mcts_config *c, char *err)
         return BAD("mcts.forced_playouts_k must be 0 with mcts.root = gumbel (the halving decides the root's visits)");
     if (!(c->margin_utility >= 0 && c->margin_utility <= 1e6))
         return BAD("mcts.margin_utility must be >= 0, got %g", c->margin_utility);
+    if (c->tablebase_seeds < 0 || c->tablebase_seeds > 127)
+        return BAD("mcts.tablebase_seeds must be in 0..127, got %d", c->tablebase_seeds);
     return MCTS_OK;
+}
+
+/* What a tree needs beyond mcts_config_check: the oracle behind tablebase_seeds (built by the caller). */
+static int tree_config_check(const mcts_config *c, char *err)
+{
+    int rc = mcts_config_check(c, err);
+    if (rc == MCTS_OK && c->tablebase_seeds > 0 && (!c->tablebase || !c->tablebase->probe))
+        return BAD("mcts.tablebase_seeds = %d needs an endgame database (none was given to the search)",
+                   c->tablebase_seeds);
+    if (rc == MCTS_OK && c->tablebase_seeds > 0 && c->tablebase->max_seeds < c->tablebase_seeds)
+        return BAD("mcts.tablebase_seeds = %d, but the endgame database covers only %d seeds", c->tablebase_seeds,
+                   c->tablebase->max_seeds);
+    return rc;
 }
 
 /* sqrtf(k) for small k, filled once: the visit counts on a descent's path are mostly small, and a load
@@ -153,6 +168,21 @@ static int result_for(const kalah_rules *r, const kalah_pos *p, int side)
     return side == KALAH_SOUTH ? w : -w;
 }
 
+/* Is unfinished position p a tablebase leaf (mcts.h)? */
+static int tb_covers(const mcts_tree *t, const kalah_pos *p)
+{
+    return mcts_tb_seeds_in_pits(&t->r, p) <= t->cfg.tablebase_seeds;
+}
+
+/* The exact result (+1 win / 0 draw / −1 loss) of covered position p for `side`, from the sign of its final
+ * margin under perfect play. */
+static int tb_result(const mcts_tree *t, const kalah_pos *p, int side)
+{
+    int m = t->cfg.tablebase->probe(t->cfg.tablebase, p);
+    int res = (m > 0) - (m < 0);
+    return side == p->side ? res : -res;
+}
+
 /* cfg (checked) and the copies of it the hot paths read from the tree's first cache line. */
 static void set_config(mcts_tree *t, const mcts_config *cfg)
 {
@@ -195,7 +225,7 @@ static void init_root(mcts_tree *t)
 
 mcts_tree *mcts_tree_create(const kalah_rules *r, const mcts_config *cfg, uint64_t seed, char *err)
 {
-    if (!r || kalah_rules_check(r, err) != KALAH_OK || mcts_config_check(cfg, err) != MCTS_OK)
+    if (!r || kalah_rules_check(r, err) != KALAH_OK || tree_config_check(cfg, err) != MCTS_OK)
         return NULL;
     pthread_once(&sqrt_once, sqrt_fill);
     mcts_tree *t = aligned_alloc(64, sizeof *t);  /* sizeof is a multiple of the 64-byte alignment */
@@ -233,7 +263,7 @@ void mcts_tree_free(mcts_tree *t)
 
 int mcts_tree_set_config(mcts_tree *t, const mcts_config *cfg, char *err)
 {
-    int rc = mcts_config_check(cfg, err);
+    int rc = tree_config_check(cfg, err);
     if (rc == MCTS_OK)
         set_config(t, cfg);
     return rc;
@@ -556,6 +586,10 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
             nd->flags |= F_TERMINAL;
             if (t->solver)
                 nd->proven = (int8_t)result_for(&t->r, pp, nd->pside);
+        } else if (t->cfg.tablebase_seeds > 0 && tb_covers(t, pp)) {
+            nd->flags |= F_EXACT;
+            if (t->solver)
+                nd->proven = (int8_t)tb_result(t, pp, nd->pside);
         }
     }
     nd->vl++;
@@ -567,6 +601,11 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
     if (x != 0 && nd->proven != MCTS_UNPROVEN) {
         end_descent(t, c);
         backup(t, c->path, c->len, (float)(nd->pside == KALAH_SOUTH ? nd->proven : -nd->proven));
+        return MCTS_SIM_DONE;
+    }
+    if (nd->flags & F_EXACT) { /* without the solver: valued again at every visit, like a finished position */
+        end_descent(t, c);
+        backup(t, c->path, c->len, (float)tb_result(t, &t->ppool[nd->pos], KALAH_SOUTH));
         return MCTS_SIM_DONE;
     }
     if (!(nd->flags & F_EXPANDED)) {
@@ -858,6 +897,10 @@ int mcts_advance(mcts_tree *t, int move)
     dst[0].parent = -1;
     dst[0].move = 0xff;
     dst[0].vl = 0;
+    if (dst[0].flags & F_EXACT) {  /* the root is always searched (mcts.h): it is expanded by the evaluator */
+        dst[0].flags &= (uint8_t)~F_EXACT;
+        dst[0].proven = MCTS_UNPROVEN;
+    }
     if (dst[0].side != dst[0].pside) {  /* the root keeps W and proofs in its own mover's view */
         dst[0].w = -dst[0].w;
         if (dst[0].proven != MCTS_UNPROVEN)

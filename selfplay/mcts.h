@@ -27,6 +27,15 @@
  * The search stops early when the root is proven; the chosen move is then a proven win if there is one, and
  * a proven-losing move is never chosen while another exists.
  *
+ * Tablebase leaves (issue 15; Leela Chess Zero probes its endgame tablebases the same way), when
+ * cfg.tablebase_seeds > 0: a node other than the root whose position is unfinished and has at most
+ * tablebase_seeds seeds in its pits is, when first reached, valued by cfg.tablebase (the exact final margin,
+ * mcts_tb below) instead of by the evaluator, and never expanded: each visit backs up +1 / 0 / −1 by the sign
+ * of the exact margin for its mover, like a finished position. With cfg.solver it is also a proven node
+ * (so the proof travels up and a root whose moves are all covered is proven). The root itself is always
+ * searched (expanded by the evaluator), so that a covered root still gets visited children to choose from;
+ * a covered node that becomes the root through tree reuse loses its proof and is expanded in turn.
+ *
  * Noise (cases 6, 7): when cfg.dirichlet_eps > 0, as soon as the root is expanded (or becomes the root
  * through tree reuse) its children's priors become (1 − ε)·P + ε·η with η ~ Dir(α) over the legal moves (a
  * proper sample: Gamma draws, seeded by the tree's RNG). Nodes below the root never get noise.
@@ -52,6 +61,7 @@
 #include <stdint.h>
 #include "env/kalah.h"
 #include "selfplay/evaluator.h"
+#include "selfplay/mcts_tb.h"
 #include "selfplay/rng.h"
 
 /* Search parameters. Field names are the keys of the [mcts] config section. */
@@ -80,6 +90,10 @@ typedef struct {
                                KataGo uses 2; mcts_policy then prunes them from pi */
     double margin_utility;  /* weight w of the final-margin utility (KataGo §4), >= 0; 0 = off (default):
                                a finished position is worth (result + w·margin/(2·pits·seeds)) / (1 + w) */
+    int tablebase_seeds;    /* tablebase leaves (see the top) up to this many seeds in the pits, 0..127;
+                               0 = off (default); > 0 needs `tablebase` covering at least that many */
+    const mcts_tb *tablebase; /* not a config key: the exact-value oracle the caller built for
+                               tablebase_seeds (borrowed, only read: one may serve every thread); NULL = none */
 } mcts_config;
 
 enum { MCTS_ROOT_PUCT = 0, MCTS_ROOT_GUMBEL = 1 };
@@ -124,7 +138,7 @@ int mcts_search(const kalah_rules *r, const kalah_pos *p, const mcts_config *cfg
 typedef struct mcts_tree mcts_tree;
 
 /* A tree for positions under r with search parameters cfg (copied; checked: NULL with a message on a bad
- * cfg). seed seeds the tree's RNG (noise, temperature sampling). The root is r's start position until
+ * cfg, or when cfg.tablebase_seeds > 0 and cfg.tablebase is NULL or covers fewer seeds). seed seeds the tree's RNG (noise, temperature sampling). The root is r's start position until
  * mcts_set_root. Free with mcts_tree_free. */
 mcts_tree *mcts_tree_create(const kalah_rules *r, const mcts_config *cfg, uint64_t seed, char *err);
 void mcts_tree_free(mcts_tree *t);
@@ -263,6 +277,7 @@ typedef struct {
     int vloss;         /* pending virtual losses */
     float q_select;    /* Q as selection sees it now: (W − vloss) / (N + vloss), 0 when both are 0 */
     int expanded, terminal, pending;
+    int exact;         /* a tablebase leaf (valued by cfg.tablebase, never expanded) */
     int proven;        /* +1/0/−1 for parent_side, or MCTS_UNPROVEN */
     int first_child, n_children;  /* children are node indices first_child .. first_child + n_children − 1 */
 } mcts_node_info;

@@ -8,7 +8,7 @@
 
 #define MAX_PENDING 64
 
-enum { F_EXPANDED = 1, F_TERMINAL = 2, F_PENDING = 4, F_REACHED = 8 };
+enum { F_EXPANDED = 1, F_TERMINAL = 2, F_PENDING = 4, F_REACHED = 8, F_EXACT = 16 /* a tablebase leaf (mcts.h) */ };
 
 /* One node = the position reached by `move` from its parent. w, n, proven: parent mover's view (mcts.h).
  * 32 bytes, pools 64-byte aligned, so a node never straddles a cache line. The first 16 bytes are all that

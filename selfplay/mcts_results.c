@@ -160,6 +160,7 @@ int mcts_node_get(const mcts_tree *t, int index, mcts_node_info *out)
     out->q_select = n->n + n->vl > 0 ? (n->w - (float)n->vl) / (float)(n->n + n->vl) : 0.0f;
     out->expanded = !!(n->flags & F_EXPANDED);
     out->terminal = !!(n->flags & F_TERMINAL);
+    out->exact = !!(n->flags & F_EXACT);
     out->pending = !!(n->flags & F_PENDING);
     out->proven = n->proven;
     out->first_child = n->flags & F_EXPANDED ? n->child : -1;

@@ -12,7 +12,8 @@
 selfplay_config selfplay_config_default(void)
 {
     selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0,
-                         .full_sims_prob = 1.0, .fast_sims = 0};
+                         .full_sims_prob = 1.0, .fast_sims = 0,
+                         .rescore = 0, .rescore_policy = 0};
     return c;
 }
 
@@ -37,6 +38,12 @@ int selfplay_config_check(const selfplay_config *c, char *err)
     if (c->fast_sims < 0 || c->fast_sims > 100000000 || (c->full_sims_prob < 1 && c->fast_sims < 1))
         return BAD("selfplay.fast_sims must be in 1..100000000 when selfplay.full_sims_prob < 1, got %d",
                    c->fast_sims);
+    if (c->rescore != 0 && c->rescore != 1)
+        return BAD("selfplay.rescore must be 0 or 1, got %d", c->rescore);
+    if (c->rescore_policy != 0 && c->rescore_policy != 1)
+        return BAD("selfplay.rescore_policy must be 0 or 1, got %d", c->rescore_policy);
+    if (c->rescore_policy && !c->rescore)
+        return BAD("selfplay.rescore_policy needs selfplay.rescore");
     return MCTS_OK;
 }
 
@@ -58,7 +65,10 @@ typedef struct {
     int full;               /* the decision being searched is a full one (a policy sample) */
     float *x, *pi;
     uint8_t *legal, *side, *moves;
+    int16_t *exact;   /* selfplay.rescore: the exact final margin for the mover of each decision, NO_EXACT */
 } game;
+
+#define NO_EXACT INT16_MIN /* a decision whose position the database does not cover */
 
 /* A worker's finished games' samples, in the order its games ended, until selfplay_run hands them to the
  * replay buffer worker after worker (so that the buffer's order does not depend on thread timing). */
@@ -101,7 +111,10 @@ static int game_reserve(game *g, int dim, int m)
     uint8_t *moves = realloc(g->moves, (size_t)nc);
     if (moves)
         g->moves = moves;
-    if (!x || !pi || !legal || !side || !moves)
+    int16_t *exact = realloc(g->exact, (size_t)nc * sizeof *exact);
+    if (exact)
+        g->exact = exact;
+    if (!x || !pi || !legal || !side || !moves || !exact)
         return 0;
     g->cap = nc;
     return 1;
@@ -110,7 +123,7 @@ static int game_reserve(game *g, int dim, int m)
 static void game_free(game *g)
 {
     mcts_tree_free(g->tree);
-    free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves);
+    free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves), free(g->exact);
 }
 
 /* Draws whether g's next decision is full or fast and gives its tree that search, before the search's root
@@ -222,7 +235,12 @@ static int game_finish(worker *w, game *g)
         memcpy(o->pi + o->n * (size_t)m, g->pi, (size_t)g->n * m * sizeof *g->pi);
         memcpy(o->legal + o->n * (size_t)m, g->legal, (size_t)g->n * m);
         for (int t = 0; t < g->n; t++) {
-            int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1;
+            int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1, ex = g->exact[t];
+            if (ex != NO_EXACT) { /* rescored (selfplay.h): the exact value replaces the game's outcome */
+                o->z[o->n + (size_t)t] = (float)((ex > 0) - (ex < 0));
+                o->margin[o->n + (size_t)t] = (float)ex * scale;
+                continue;
+            }
             o->z[o->n + (size_t)t] = (float)(sgn * res);
             o->margin[o->n + (size_t)t] = (float)(sgn * margin) * scale;
         }
@@ -235,6 +253,24 @@ static int game_finish(worker *w, game *g)
                                    "selfplay");
     }
     return rc;
+}
+
+/* selfplay.rescore: the exact final margin for the mover of unfinished position p when the search's
+ * tablebase covers it (at most mcts.tablebase_seeds seeds in the pits), else NO_EXACT. */
+static int exact_margin(const mcts_config *mc, const kalah_rules *r, const kalah_pos *p)
+{
+    return mcts_tb_seeds_in_pits(r, p) <= mc->tablebase_seeds ? mc->tablebase->probe(mc->tablebase, p) : NO_EXACT;
+}
+
+/* selfplay.rescore_policy: pi = uniform over the optimal moves of covered position p (mcts_tb.h). */
+static void optimal_policy(const mcts_config *mc, const kalah_rules *r, const kalah_pos *p, float *pi)
+{
+    int val[KALAH_MAX_PITS], count = 0;
+    int best = mcts_tb_move_margins(mc->tablebase, mc->tablebase_seeds, r, p, val);
+    for (int k = 0; k < r->pits; k++)
+        count += val[k] == best;
+    for (int k = 0; k < r->pits; k++)
+        pi[k] = val[k] == best ? 1.0f / (float)count : 0.0f;
 }
 
 /* The root search of g is done: record the decision, play it, and finish/restart the game when it ends. */
@@ -258,6 +294,9 @@ static int game_move(worker *w, game *g)
     if (!g->full) /* a fast decision: a value-only sample, policy weight 0 (replay.h) */
         memset(g->pi + (size_t)g->n * m, 0, (size_t)m * sizeof *g->pi);
     g->side[g->n] = root->side;
+    g->exact[g->n] = sh->sc->rescore ? exact_margin(sh->mc, r, root) : NO_EXACT;
+    if (sh->sc->rescore_policy && g->exact[g->n] != NO_EXACT)
+        optimal_policy(sh->mc, r, root, g->pi + (size_t)g->n * m);
     g->moves[g->n++] = (uint8_t)move;
     cap_draw(sh, g);
     rc = mcts_advance(g->tree, move);
@@ -350,6 +389,8 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
         return MCTS_EINVAL;
     if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
         return rc;
+    if (sc->rescore && (mc->tablebase_seeds < 1 || !mc->tablebase))
+        return BAD("selfplay.rescore needs the search's tablebase (mcts.tablebase_seeds >= 1 and its database)");
     if (rb && (replay_dim(rb) != kalah_encode_dim(r) || replay_pits(rb) != r->pits || replay_n_value(rb) != 1))
         return BAD("selfplay: the replay buffer holds dim %d / pits %d / n_value %d, the rules need %d / %d / 1",
                    replay_dim(rb), replay_pits(rb), replay_n_value(rb), kalah_encode_dim(r), r->pits);

@@ -24,6 +24,12 @@
  * (full_sims_prob) is drawn from its game's tree RNG before the search of that decision starts.
  * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
  * pits into its store, the end rule of DESIGN.md §1.1).
+ * Rescoring (rescore = 1, issue 15; Leela Chess Zero rescores its training games with tablebases the same
+ * way): a sample whose position has at most mc.tablebase_seeds seeds in its pits takes its value target z
+ * (+1 / 0 / −1) and margin target from the exact final margin under perfect play (mc.tablebase, mcts.h) for
+ * its mover instead of from the game's outcome; the other samples keep the outcome. The policy target stays
+ * the search's, unless rescore_policy = 1: then a covered sample's π is uniform over its optimal moves (those
+ * whose exact margin is the best). Needs mc.tablebase_seeds >= 1 and mc.tablebase.
  *
  * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
@@ -51,6 +57,8 @@ typedef struct {
      * its π is written as all zeros, the replay buffer's policy weight (replay.h). */
     double full_sims_prob; /* p in [0, 1]; 1 = off (default: no draw, every move full) */
     int fast_sims;         /* n, >= 1 when full_sims_prob < 1; default 0 */
+    int rescore;           /* 0/1: exact value targets from the search's tablebase, see the top; default 0 */
+    int rescore_policy;    /* 0/1 (needs rescore): exact policy targets too, see the top; default 0 */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

@@ -704,6 +704,24 @@ int cfg_finish(cfg_config *c, char *err)
     }
     if (c->game != CFG_GAME_KALAH && c->eval.positions[0])
         return check_fail(c, err, "eval", "positions", "eval.positions applies to game = kalah only");
+    if (c->game != CFG_GAME_KALAH && c->mcts.tablebase_seeds)
+        return check_fail(c, err, "mcts", "tablebase_seeds", "mcts.tablebase_seeds applies to game = kalah only");
+    if (c->game != CFG_GAME_KALAH && c->selfplay.rescore)
+        return check_fail(c, err, "selfplay", "rescore", "selfplay.rescore applies to game = kalah only");
+    if (c->game != CFG_GAME_KALAH && c->selfplay.rescore_policy)
+        return check_fail(c, err, "selfplay", "rescore_policy", "selfplay.rescore_policy applies to game = kalah only");
+    if (c->game != CFG_GAME_KALAH && c->eval.tablebase_seeds)
+        return check_fail(c, err, "eval", "tablebase_seeds", "eval.tablebase_seeds applies to game = kalah only");
+    if (c->selfplay.rescore && !c->mcts.tablebase_seeds)
+        return check_fail(c, err, "selfplay", "rescore",
+                          "selfplay.rescore needs mcts.tablebase_seeds >= 1 (the database it rescores with)");
+    if ((c->mcts.tablebase_seeds || c->eval.tablebase_seeds) && c->rules.max_sows > 0)
+        return check_fail(c, err, c->mcts.tablebase_seeds ? "mcts" : "eval", "tablebase_seeds",
+                          "%s.tablebase_seeds needs rules without a sow limit (max_sows = %d): the endgame "
+                          "database has no sow count", c->mcts.tablebase_seeds ? "mcts" : "eval", c->rules.max_sows);
+    if (c->eval.tablebase_seeds && c->eval.sims == 0)
+        return check_fail(c, err, "eval", "tablebase_seeds",
+                          "eval.tablebase_seeds needs eval.sims >= 1 (the raw policy does not search)");
     if (!c->run.name[0]) {
         const char *base = c->path[0] ? strrchr(c->path, '/') : NULL;
         base = base ? base + 1 : c->path[0] ? c->path : "run";

@@ -74,6 +74,7 @@ typedef struct {
     int threads;              /* match worker threads, 1..256 */
     int sims;                 /* PUCT simulations per move of the trained agent (az agent), 0..100000 */
     int batch;                /* leaves per net call of the az agent, 1..64 */
+    int tablebase_seeds;      /* the az agent's tb=N (tablebase leaves, eval/agent.h), 0..127; 0 = off */
     int opening_plies;        /* random sowings before each pair of games, 0..20 */
     char positions[CFG_PATH_LEN]; /* solved position set (eval/posset_read.h) for accuracy, "" = none (kalah only) */
 } cfg_eval;

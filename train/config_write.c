@@ -144,6 +144,8 @@ static int applies(const cfg_config *c, const cfg_key *k)
     for (int i = 0; levers[i]; i++)
         if (!strcmp(k->key, levers[i]) && (!strcmp(k->section, "mcts") || !strcmp(k->section, "selfplay")))
             return c->game == CFG_GAME_KALAH;
+    if (!strcmp(k->key, "tablebase_seeds") || !strncmp(k->key, "rescore", 7))
+        return c->game == CFG_GAME_KALAH; /* the endgame database is Kalah's (eval/tbase.h) */
     if (strcmp(k->section, "rules"))
         return 1;
     if (c->game == CFG_GAME_SPEC || !strcmp(k->key, "spec")) /* rules.spec stands alone */

@@ -19,6 +19,7 @@
 #include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
 #include "eval/posset_read.h"
+#include "eval/tbase.h"
 #include "train/plot.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
@@ -143,6 +144,18 @@ static int setup(trainer *t, char *err)
     }
     mcts_rng_seed(&t->rng, train_seed(c->run.seed, 2, 0));
     t->best_score = -1;
+    int want = c->mcts.tablebase_seeds > c->eval.tablebase_seeds ? c->mcts.tablebase_seeds : c->eval.tablebase_seeds;
+    if (c->game == CFG_GAME_KALAH && want > 0) { /* built once, here: part of the run's wall time */
+        char kerr[KALAH_ERRLEN];
+        double secs = 0;
+        int threads = c->selfplay.threads > c->eval.threads ? c->selfplay.threads : c->eval.threads;
+        if (!(t->tb = tb_acquire(&c->rules, want, threads, &secs, kerr))) {
+            train_err(err, "the endgame database of %d seeds (mcts/eval.tablebase_seeds): %s", want, kerr);
+            return TRAIN_ENOMEM;
+        }
+        train_msg(t, TRAIN_MSG_INFO, "endgame database: %d seeds, %.0f MB, built in %.1f s", tb_seeds(t->tb),
+                  (double)eg_bytes(tb_db(t->tb)) / 1e6, secs);
+    }
     return TRAIN_OK;
 }
 
@@ -162,6 +175,7 @@ static void teardown(trainer *t)
     free(t->legal);
     free(t->grad);
     train_unlock(t->lock_fd);
+    tb_release(t->tb);
 }
 
 /* The run directory: a fresh one (must not already hold a run) or the one to resume. */
@@ -513,8 +527,13 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
                               .positions_per_s = bs.positions_per_s};
     } else {
         mcts_eval_factory ef = mcts_eval_factory_net(t->net);
+        mcts_config mc = c->mcts;
+        if (mc.tablebase_seeds > 0) { /* setup built it (capped at the rules' total seeds) */
+            mc.tablebase = tb_oracle(t->tb);
+            mc.tablebase_seeds = mc.tablebase_seeds < tb_seeds(t->tb) ? mc.tablebase_seeds : tb_seeds(t->tb);
+        }
         ef.margin_utility = c->mcts.margin_utility;
-        sp_rc = selfplay_run(&c->rules, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, NULL, &st, serr);
+        sp_rc = selfplay_run(&c->rules, &c->selfplay, &mc, &ef, t->rb, sp_seed, NULL, &st, serr);
     }
     if (sp_rc != MCTS_OK) {
         train_err(err, "self-play failed in iteration %" PRId64 ": %s", it, serr);

@@ -23,6 +23,8 @@ int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t 
                       cfg->mcts.gumbel_k, cfg->mcts.gumbel_c_visit, cfg->mcts.gumbel_c_scale);
     if (w >= 0 && (size_t)w < n && cfg->mcts.margin_utility > 0)
         w += snprintf(buf + w, n - (size_t)w, ",margin=%.17g", cfg->mcts.margin_utility);
+    if (w >= 0 && (size_t)w < n && cfg->eval.tablebase_seeds > 0 && cfg->eval.sims > 0) /* never the raw policy */
+        w += snprintf(buf + w, n - (size_t)w, ",tb=%d", cfg->eval.tablebase_seeds);
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 

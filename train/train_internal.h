@@ -48,6 +48,8 @@ typedef struct {
     int warned_gnuplot, warned_plot;
     int have_loss_rows, have_eval_rows, have_accuracy_rows;
     struct posset *positions; /* [eval] positions (owned), NULL = none */
+    struct tb_ref *tb;      /* the run's endgame database (eval/tbase.h) for mcts/eval.tablebase_seeds, NULL = none;
+                             * held for the whole run so that the evaluation's agents find it built */
     train_summary *sum;
 } trainer;
 

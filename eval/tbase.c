@@ -1,0 +1,112 @@
+/* tbase.c — the process-wide cache of endgame databases (tbase.h). */
+#include "eval/tbase.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+struct tb_ref {
+    kalah_rules r;
+    eg_db *db;
+    mcts_tb oracle;
+    int refs;        /* under the cache's lock */
+    tb_ref *next;
+};
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static tb_ref *cache;
+
+static int same_rules(const kalah_rules *a, const kalah_rules *b)
+{
+    return a->pits == b->pits && a->seeds == b->seeds && a->capture == b->capture && a->end == b->end &&
+           a->max_sows == b->max_sows;
+}
+
+static int total_seeds(const kalah_rules *r) { return 2 * r->pits * r->seeds; }
+
+/* The final margin for the mover (endgame.h: the store difference plus F of the pits). */
+static int final_margin(const tb_ref *t, const kalah_pos *p)
+{
+    const int m = t->r.pits, own = p->side ? 2 * m + 1 : m, opp = p->side ? m : 2 * m + 1;
+    return p->cell[own] - p->cell[opp] + eg_value(t->db, p);
+}
+
+static int oracle_probe(const mcts_tb *o, const kalah_pos *p) { return final_margin(o->ctx, p); }
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_seconds, char *err)
+{
+    if (built_seconds)
+        *built_seconds = 0;
+    if (!r || seeds < 1 || seeds > 127) {
+        if (err)
+            snprintf(err, KALAH_ERRLEN, "endgame database seeds must be in 1..127, got %d", seeds);
+        return NULL;
+    }
+    int want = seeds < total_seeds(r) ? seeds : total_seeds(r);
+    pthread_mutex_lock(&cache_lock);
+    tb_ref *t = cache;
+    while (t && !(same_rules(&t->r, r) && eg_max_seeds(t->db) >= want))
+        t = t->next;
+    if (t) {
+        t->refs++;
+        pthread_mutex_unlock(&cache_lock);
+        return t;
+    }
+    /* Built under the lock: a second thread asking for the same database waits for this one, not a copy. */
+    double t0 = now_s();
+    t = calloc(1, sizeof *t);
+    eg_db *db = t ? eg_create(r, want, threads < 1 ? 1 : threads, err) : NULL;
+    if (!db) {
+        if (!t && err)
+            snprintf(err, KALAH_ERRLEN, "out of memory");
+        free(t);
+        pthread_mutex_unlock(&cache_lock);
+        return NULL;
+    }
+    t->r = *r;
+    t->db = db;
+    t->oracle = (mcts_tb){.probe = oracle_probe, .max_seeds = eg_max_seeds(db), .ctx = t};
+    t->refs = 1;
+    t->next = cache;
+    cache = t;
+    pthread_mutex_unlock(&cache_lock);
+    if (built_seconds)
+        *built_seconds = now_s() - t0;
+    return t;
+}
+
+void tb_release(tb_ref *t)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&cache_lock);
+    if (--t->refs == 0) {
+        tb_ref **at = &cache;
+        while (*at != t)
+            at = &(*at)->next;
+        *at = t->next;
+        eg_free(t->db);
+        free(t);
+    }
+    pthread_mutex_unlock(&cache_lock);
+}
+
+int tb_seeds(const tb_ref *t) { return eg_max_seeds(t->db); }
+const eg_db *tb_db(const tb_ref *t) { return t->db; }
+const mcts_tb *tb_oracle(const tb_ref *t) { return &t->oracle; }
+
+int tb_margin(const tb_ref *t, const kalah_pos *p, int *margin)
+{
+    if (p->over || mcts_tb_seeds_in_pits(&t->r, p) > eg_max_seeds(t->db))
+        return 0;
+    *margin = final_margin(t, p);
+    return 1;
+}

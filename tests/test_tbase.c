@@ -1,0 +1,550 @@
+/* test_tbase.c — the endgame tablebase in the search and in self-play (issue 15): the shared database's
+ * values against an independent full-window minimax on Kalah(4,3) and Kalah(6,3), tablebase leaves in the
+ * tree (valued exactly, never sent to the evaluator, proven with the solver), roots the database covers
+ * proven with an optimal move chosen, rescored self-play targets equal to the exact values, the az agent's
+ * tb=N (a covered root played from the database, as the solver) and its checks, and the defaults leaving the search untouched. */
+// ctest-labels: threads
+#include "tests/test_util.h"
+
+#include <math.h>
+#include "env/kalah.h"
+#include "eval/agent.h"
+#include "eval/tbase.h"
+#include "nn/h5io.h"
+#include "nn/net.h"
+#include "selfplay/mcts.h"
+#include "selfplay/selfplay.h"
+
+static kalah_rules rules_of(const char *spec)
+{
+    kalah_rules r;
+    char err[KALAH_ERRLEN];
+    if (kalah_rules_parse(spec, &r, err) != KALAH_OK)
+        fail_msg("%s: %s", spec, err);
+    return r;
+}
+
+static uint64_t lcg(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x >> 33;
+}
+
+static int in_pits(const kalah_rules *r, const kalah_pos *p)
+{
+    return 2 * r->pits * r->seeds - p->cell[r->pits] - p->cell[2 * r->pits + 1];
+}
+
+/* A random unfinished position with at most max_pits seeds in the pits (uniform random sowings from the
+ * start until there are few enough); 0 when the playout ended first. */
+static int random_late(const kalah_rules *r, uint64_t *x, int max_pits, kalah_pos *out)
+{
+    kalah_pos p;
+    kalah_start(r, &p);
+    while (!p.over && in_pits(r, &p) > max_pits) {
+        unsigned legal = kalah_legal(r, &p);
+        int pick = (int)(lcg(x) % (uint64_t)__builtin_popcount(legal));
+        for (int k = 0; k < r->pits; k++)
+            if (legal >> k & 1u && pick-- == 0) {
+                kalah_sow(r, &p, k, NULL);
+                break;
+            }
+    }
+    *out = p;
+    return !p.over;
+}
+
+/* The independent reference: plain full-window minimax (no table, no database, no pruning) of the final
+ * margin for the mover; an extra turn keeps the sign. */
+static int minimax(const kalah_rules *r, const kalah_pos *p)
+{
+    if (p->over) {
+        int m = kalah_margin(r, p);
+        return p->side == KALAH_SOUTH ? m : -m;
+    }
+    unsigned legal = kalah_legal(r, p);
+    int best = -1000;
+    for (int k = 0; k < r->pits; k++) {
+        if (!(legal >> k & 1u))
+            continue;
+        kalah_pos q = *p;
+        kalah_sow(r, &q, k, NULL);
+        int v;
+        if (q.over) {
+            int m = kalah_margin(r, &q);
+            v = p->side == KALAH_SOUTH ? m : -m;
+        } else {
+            v = q.side == p->side ? minimax(r, &q) : -minimax(r, &q);
+        }
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static tb_ref *acquire(const kalah_rules *r, int seeds)
+{
+    char err[KALAH_ERRLEN];
+    tb_ref *t = tb_acquire(r, seeds, 2, NULL, err);
+    if (!t)
+        fail_msg("tb_acquire(%d): %s", seeds, err);
+    return t;
+}
+
+/* ---- the database's values ---- */
+
+static void test_values_match_minimax(void **state)
+{
+    (void)state;
+    const char *specs[] = {"kalah:pits=4,seeds=3", "kalah:pits=6,seeds=3"};
+    const int db_seeds[] = {24, 14}, probe_max[] = {11, 9};
+    for (int s = 0; s < 2; s++) {
+        kalah_rules r = rules_of(specs[s]);
+        tb_ref *t = acquire(&r, db_seeds[s]);
+        assert_int_equal(tb_seeds(t), db_seeds[s]);
+        uint64_t x = 7 + (uint64_t)s;
+        int checked = 0;
+        for (int n = 0; n < 400 && checked < 60; n++) {
+            kalah_pos p;
+            if (!random_late(&r, &x, probe_max[s], &p))
+                continue;
+            int m = 0;
+            assert_int_equal(tb_margin(t, &p, &m), 1);
+            assert_int_equal(m, minimax(&r, &p));
+            assert_int_equal(tb_oracle(t)->probe(tb_oracle(t), &p), m);
+            checked++;
+        }
+        assert_true(checked >= 30);
+        /* not covered: more seeds in the pits than the database holds, or finished */
+        kalah_pos start;
+        kalah_start(&r, &start);
+        int m = 0;
+        assert_int_equal(tb_margin(t, &start, &m), s == 0); /* Kalah(4,3): all 24 seeds are covered */
+        tb_release(t);
+    }
+}
+
+static void test_cache_shares_one_database(void **state)
+{
+    (void)state;
+    kalah_rules r = rules_of("kalah:pits=4,seeds=3");
+    tb_ref *a = acquire(&r, 12), *b = acquire(&r, 10), *c = acquire(&r, 14);
+    assert_ptr_equal(a, b);        /* a bigger database serves a smaller request */
+    assert_ptr_not_equal(a, c);    /* a bigger request builds */
+    assert_ptr_equal(tb_db(a), tb_db(b));
+    kalah_rules other = rules_of("kalah:pits=4,seeds=3,capture=none");
+    tb_ref *d = acquire(&other, 10);
+    assert_ptr_not_equal(d, a); /* other rules, another database */
+    tb_release(a), tb_release(b), tb_release(c), tb_release(d);
+    char err[KALAH_ERRLEN] = "";
+    assert_null(tb_acquire(&r, 0, 1, NULL, err));
+    assert_non_null(strstr(err, "1..127"));
+    kalah_rules sows = rules_of("kalah:pits=4,seeds=3,max_sows=100");
+    assert_null(tb_acquire(&sows, 8, 1, NULL, err));
+}
+
+/* ---- tablebase leaves in the tree ---- */
+
+typedef struct {
+    mcts_eval base;
+    int min_pits_seen; /* fewest seeds in the pits of any non-root position evaluated (1000: none) */
+    kalah_pos root;
+    int positions;
+} count_eval;
+
+static int count_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
+{
+    count_eval *c = (count_eval *)e;
+    for (int i = 0; i < n; i++) {
+        if (memcmp(&pos[i], &c->root, sizeof pos[i]) != 0 && in_pits(&e->rules, &pos[i]) < c->min_pits_seen)
+            c->min_pits_seen = in_pits(&e->rules, &pos[i]);
+        for (int k = 0; k < e->rules.pits; k++)
+            prior[i * e->rules.pits + k] = 1.0f;
+        value[i] = 0.0f;
+        c->positions++;
+    }
+    e->positions += (uint64_t)n;
+    return MCTS_OK;
+}
+
+static void count_destroy(mcts_eval *e) { (void)e; }
+
+static void count_init(count_eval *c, const kalah_rules *r, const kalah_pos *root)
+{
+    memset(c, 0, sizeof *c);
+    c->base = (mcts_eval){.evaluate = count_evaluate, .destroy = count_destroy, .rules = *r, .max_batch = 8};
+    c->root = *root;
+    c->min_pits_seen = 1000;
+}
+
+/* Exact result (+1/0/−1) for `side` of position p: finished by its margin, else from the database. */
+static int exact_result(const kalah_rules *r, tb_ref *t, const kalah_pos *p, int side)
+{
+    int m;
+    if (p->over) {
+        m = kalah_margin(r, p);
+        m = side == KALAH_SOUTH ? m : -m;
+    } else {
+        assert_int_equal(tb_margin(t, p, &m), 1);
+        m = p->side == side ? m : -m;
+    }
+    return (m > 0) - (m < 0);
+}
+
+/* Walks the tree: every tablebase leaf holds exactly N visits of its exact value (W = N × result for the
+ * parent's mover), is never expanded, and with the solver is proven to that value. Returns the leaves. */
+static int check_leaves(const kalah_rules *r, tb_ref *t, const mcts_tree *tree, const kalah_pos *root,
+                        int tb_seeds, int solver)
+{
+    int leaves = 0;
+    for (int i = 0; i < mcts_node_count(tree); i++) {
+        mcts_node_info in;
+        assert_int_equal(mcts_node_get(tree, i, &in), MCTS_OK);
+        if (in.side < 0 || in.parent < 0)
+            continue;
+        /* the node's position: replay its moves from the root */
+        int moves[256], n = 0;
+        for (int j = i; j != mcts_root_index(tree); ) {
+            mcts_node_info up;
+            assert_int_equal(mcts_node_get(tree, j, &up), MCTS_OK);
+            moves[n++] = up.move;
+            j = up.parent;
+        }
+        kalah_pos p = *root;
+        while (n > 0)
+            kalah_sow(r, &p, moves[--n], NULL);
+        int covered = !p.over && in_pits(r, &p) <= tb_seeds;
+        assert_int_equal(in.exact, covered);
+        if (!covered)
+            continue;
+        leaves++;
+        assert_int_equal(in.expanded, 0);
+        int want = exact_result(r, t, &p, in.parent_side);
+        assert_true(fabs(in.w - (double)want * in.visits) < 1e-3);
+        assert_int_equal(in.proven, solver ? want : MCTS_UNPROVEN);
+    }
+    return leaves;
+}
+
+static void test_leaves_are_exact(void **state)
+{
+    (void)state;
+    kalah_rules r = rules_of("kalah:pits=6,seeds=3");
+    tb_ref *t = acquire(&r, 14);
+    uint64_t x = 11;
+    int tested = 0, all_leaves = 0;
+    for (int n = 0; n < 200 && tested < 12; n++) {
+        kalah_pos root;
+        if (!random_late(&r, &x, 18, &root) || in_pits(&r, &root) <= 14)
+            continue;
+        for (int solver = 0; solver < 2; solver++) {
+            mcts_config cfg = mcts_config_default();
+            cfg.sims = 300;
+            cfg.solver = solver;
+            cfg.tablebase_seeds = 14;
+            cfg.tablebase = tb_oracle(t);
+            count_eval ev;
+            count_init(&ev, &r, &root);
+            char err[MCTS_ERRLEN];
+            mcts_tree *tree = mcts_tree_create(&r, &cfg, 5, err);
+            assert_non_null(tree);
+            mcts_set_root(tree, &root);
+            while (!mcts_done(tree)) {
+                kalah_pos leaf;
+                int h = mcts_select(tree, &leaf);
+                if (h >= 0) {
+                    float prior[KALAH_MAX_PITS], v;
+                    assert_int_equal(ev.base.evaluate(&ev.base, &leaf, 1, prior, &v), MCTS_OK);
+                    assert_int_equal(mcts_complete(tree, h, prior, v), MCTS_OK);
+                } else {
+                    assert_int_equal(h, MCTS_SIM_DONE);
+                }
+            }
+            assert_true(ev.min_pits_seen > 14); /* no covered position went to the evaluator */
+            all_leaves += check_leaves(&r, t, tree, &root, 14, solver);
+            mcts_tree_free(tree);
+        }
+        tested++;
+    }
+    assert_true(tested >= 6 && all_leaves > 50);
+    tb_release(t);
+}
+
+/* A root the database covers is proven to its exact result, and the move chosen reaches that result. */
+static void test_covered_root_proven_optimal(void **state)
+{
+    (void)state;
+    const char *specs[] = {"kalah:pits=4,seeds=3", "kalah:pits=6,seeds=3"};
+    const int db_seeds[] = {24, 14}, root_max[] = {16, 14};
+    for (int s = 0; s < 2; s++) {
+        kalah_rules r = rules_of(specs[s]);
+        tb_ref *t = acquire(&r, db_seeds[s]);
+        uint64_t x = 21 + (uint64_t)s;
+        int tested = 0;
+        for (int n = 0; n < 300 && tested < 25; n++) {
+            kalah_pos root;
+            if (!random_late(&r, &x, root_max[s], &root) || __builtin_popcount(kalah_legal(&r, &root)) < 2)
+                continue;
+            mcts_config cfg = mcts_config_default();
+            cfg.sims = 100000; /* the proof stops it long before */
+            cfg.tablebase_seeds = db_seeds[s];
+            cfg.tablebase = tb_oracle(t);
+            count_eval ev;
+            count_init(&ev, &r, &root);
+            mcts_result res;
+            char err[MCTS_ERRLEN];
+            assert_int_equal(mcts_search(&r, &root, &cfg, &ev.base, 3, &res, err), MCTS_OK);
+            assert_int_equal(ev.positions, 1); /* only the root went to the evaluator */
+            int want = exact_result(&r, t, &root, root.side);
+            assert_int_equal(res.root_proven, want);
+            kalah_pos after = root;
+            kalah_sow(&r, &after, res.move, NULL);
+            assert_int_equal(exact_result(&r, t, &after, root.side), want);
+            assert_int_equal(res.proven[res.move], want);
+            tested++;
+        }
+        assert_true(tested >= 15);
+        tb_release(t);
+    }
+}
+
+static void test_config_checks_and_defaults(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    mcts_config cfg = mcts_config_default();
+    assert_int_equal(cfg.tablebase_seeds, 0);
+    assert_null(cfg.tablebase);
+    char err[MCTS_ERRLEN] = "";
+    cfg.tablebase_seeds = 128;
+    assert_int_equal(mcts_config_check(&cfg, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "mcts.tablebase_seeds"));
+    cfg.tablebase_seeds = 10; /* no database given */
+    assert_null(mcts_tree_create(&r, &cfg, 1, err));
+    assert_non_null(strstr(err, "needs an endgame database"));
+    kalah_rules small = rules_of("kalah:pits=6,seeds=3,capture=always"); /* no other test builds these */
+    tb_ref *t = acquire(&small, 8);
+    cfg.tablebase = tb_oracle(t);
+    assert_null(mcts_tree_create(&small, &cfg, 1, err)); /* 10 > the 8 it covers */
+    assert_non_null(strstr(err, "covers only 8"));
+    /* tablebase_seeds = 0 with a database given: the same search as without one */
+    kalah_pos p;
+    kalah_start(&r, &p);
+    mcts_config a = mcts_config_default(), b = a;
+    a.sims = b.sims = 400;
+    b.tablebase = tb_oracle(t);
+    mcts_eval *ea = mcts_eval_rollout_create(&r, 1, 1, 9, err), *eb = mcts_eval_rollout_create(&r, 1, 1, 9, err);
+    mcts_result ra, rb;
+    assert_int_equal(mcts_search(&r, &p, &a, ea, 4, &ra, err), MCTS_OK);
+    assert_int_equal(mcts_search(&r, &p, &b, eb, 4, &rb, err), MCTS_OK);
+    assert_memory_equal(ra.visits, rb.visits, sizeof ra.visits);
+    assert_memory_equal(ra.q, rb.q, sizeof ra.q);
+    mcts_eval_free(ea), mcts_eval_free(eb);
+    tb_release(t);
+}
+
+/* ---- rescored self-play targets ---- */
+
+/* Next game of a records text (selfplay_record_write): the moves as relative pits; −1 at the end. */
+static int next_game(char **cursor, int *moves, int max)
+{
+    char *s = strstr(*cursor, "[Result \"");
+    if (!s)
+        return -1;
+    s = strstr(s, "\n\n") + 2;
+    int n = 0;
+    while (*s && *s != '\n') {
+        size_t len = strcspn(s, " \n");
+        if (len == 1 && ((*s >= 'a' && *s <= 'g') || (*s >= 'A' && *s <= 'G')) && n < max)
+            moves[n++] = *s - (*s >= 'a' ? 'a' : 'A');
+        s += len;
+        while (*s == ' ')
+            s++;
+    }
+    *cursor = s;
+    return n;
+}
+
+static void test_rescored_targets(void **state)
+{
+    (void)state;
+    kalah_rules r = rules_of("kalah:pits=6,seeds=3");
+    tb_ref *t = acquire(&r, 14);
+    nn_config nc = nn_config_default(kalah_encode_dim(&r), r.pits);
+    nc.n_hidden = 1;
+    nc.hidden[0] = 16;
+    nn_net *net = nn_net_create(&nc, 3, NULL);
+    assert_non_null(net);
+    mcts_eval_factory ef = mcts_eval_factory_net(net);
+    mcts_config mc = mcts_config_default();
+    mc.sims = 24;
+    mc.tablebase_seeds = 14;
+    mc.tablebase = tb_oracle(t);
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 4;
+    sc.games = 10;
+    sc.threads = 2;
+    int dim = kalah_encode_dim(&r), m = r.pits;
+    replay_buffer *rb[3];
+    char *text[3];
+    for (int rescore = 0; rescore < 3; rescore++) { /* off, values, values and policy */
+        sc.rescore = rescore > 0;
+        sc.rescore_policy = rescore == 2;
+        rb[rescore] = replay_create(dim, m, 1, 100000, NULL);
+        size_t len = 0;
+        FILE *f = open_memstream(&text[rescore], &len);
+        char err[MCTS_ERRLEN];
+        if (selfplay_run(&r, &sc, &mc, &ef, rb[rescore], 17, f, NULL, err) != MCTS_OK)
+            fail_msg("selfplay_run: %s", err);
+        fclose(f);
+    }
+    assert_string_equal(text[0], text[1]); /* rescoring changes the targets, never the games */
+    assert_string_equal(text[0], text[2]);
+    assert_int_equal(replay_total(rb[0]), replay_total(rb[1]));
+    float x0[64], x1[64], pi0[8], pi1[8], pi2[8], z0, z1, z2, mg0, mg1, mg2;
+    uint8_t l0[8], l1[8];
+    size_t idx = 0;
+    int covered = 0, kept = 0, moves[1000];
+    char *cur = text[0];
+    for (int n; (n = next_game(&cur, moves, 1000)) >= 0;) {
+        kalah_pos p;
+        kalah_start(&r, &p);
+        for (int i = 0; i < n; i++, idx++) {
+            assert_int_equal(replay_get(rb[0], idx, x0, l0, pi0, &z0, &mg0), MCTS_OK);
+            assert_int_equal(replay_get(rb[1], idx, x1, l1, pi1, &z1, &mg1), MCTS_OK);
+            assert_int_equal(replay_get(rb[2], idx, NULL, NULL, pi2, &z2, &mg2), MCTS_OK);
+            assert_true(z2 == z1 && mg2 == mg1);
+            assert_memory_equal(x0, x1, (size_t)dim * sizeof(float));
+            assert_memory_equal(pi0, pi1, (size_t)m * sizeof(float));
+            int ex;
+            if (tb_margin(t, &p, &ex)) {
+                assert_float_equal(z1, (float)((ex > 0) - (ex < 0)), 0);
+                assert_float_equal(mg1, (float)ex / 36.0f, 1e-6);
+                /* the policy target: uniform over the moves whose exact margin is ex (the database's values are
+                 * checked against minimax above) */
+                unsigned legal = kalah_legal(&r, &p);
+                int best = 0;
+                for (int k = 0; k < m; k++) {
+                    if (!(legal >> k & 1u))
+                        continue;
+                    kalah_pos q = p;
+                    kalah_sow(&r, &q, k, NULL);
+                    int v; /* the child's exact margin for p's mover (children of covered positions are covered) */
+                    if (q.over)
+                        v = (p.side == KALAH_SOUTH ? 1 : -1) * kalah_margin(&r, &q);
+                    else {
+                        assert_int_equal(tb_margin(t, &q, &v), 1);
+                        v = q.side == p.side ? v : -v;
+                    }
+                    best += v == ex;
+                    if (v != ex)
+                        assert_true(pi2[k] == 0.0f);
+                }
+                for (int k = 0; k < m; k++)
+                    if (pi2[k] != 0.0f)
+                        assert_float_equal(pi2[k], 1.0f / (float)best, 1e-6);
+                assert_true(best >= 1);
+                covered++;
+            } else {
+                assert_float_equal(z1, z0, 0); /* the game's outcome */
+                assert_float_equal(mg1, mg0, 0);
+                assert_memory_equal(pi2, pi0, (size_t)m * sizeof(float));
+                kept++;
+            }
+            kalah_sow(&r, &p, moves[i], NULL);
+        }
+    }
+    assert_int_equal(idx, replay_total(rb[0]));
+    if (!(covered > 20 && kept > 50))
+        fail_msg("covered %d, kept %d samples", covered, kept);
+    /* rescoring without the search's tablebase is refused */
+    mcts_config off = mcts_config_default();
+    sc.rescore = 1;
+    char err[MCTS_ERRLEN] = "";
+    assert_int_equal(selfplay_run(&r, &sc, &off, &ef, NULL, 1, NULL, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.rescore"));
+    sc.rescore = 0;
+    sc.rescore_policy = 1;
+    assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, NULL, 1, NULL, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.rescore_policy needs selfplay.rescore"));
+    for (int i = 0; i < 3; i++)
+        replay_free(rb[i]), free(text[i]);
+    nn_net_free(net);
+    tb_release(t);
+}
+
+/* ---- the az agent's tb=N ---- */
+
+static void test_az_agent_tb(void **state)
+{
+    (void)state;
+    kalah_rules r = rules_of("kalah:pits=4,seeds=3");
+    nn_config nc = nn_config_default(kalah_encode_dim(&r), r.pits);
+    nc.n_hidden = 1;
+    nc.hidden[0] = 8;
+    nn_net *net = nn_net_create(&nc, 5, NULL);
+    char path[1024], rules[128], err[AGENT_ERRLEN];
+    snprintf(path, sizeof path, "%s/tbase-az.h5", SOWZERO_TMP);
+    kalah_rules_format(&r, rules, sizeof rules);
+    assert_int_equal(nn_export_save(path, net, rules, KALAH_ENCODING_NAME, NULL), NN_OK);
+    nn_net_free(net);
+    char spec[1200];
+    snprintf(spec, sizeof spec, "az:net=%s,sims=0,tb=10", path);
+    assert_null(agent_create(spec, &r, err));
+    assert_non_null(strstr(err, "tb=10 needs a search"));
+    snprintf(spec, sizeof spec, "az:net=%s,sims=2000,tb=24", path);
+    agent *a = agent_create(spec, &r, err);
+    if (!a)
+        fail_msg("%s", err);
+    snprintf(spec, sizeof spec, "az:net=%s,sims=2000,tb=24,tbroot=0", path);
+    agent *leaves = agent_create(spec, &r, err); /* the search with tablebase leaves only */
+    if (!leaves)
+        fail_msg("%s", err);
+    agent *solver = agent_create("solver:endgame=24", &r, err);
+    assert_non_null(solver);
+    tb_ref *t = acquire(&r, 24);
+    uint64_t x = 3;
+    int tested = 0;
+    for (int n = 0; n < 100 && tested < 10; n++) {
+        kalah_pos p;
+        if (!random_late(&r, &x, 14, &p))
+            continue;
+        int mv, smv;
+        agent_new_game(a, &p, 1);
+        assert_int_equal(agent_choose(a, &p, &mv), AGENT_OK);
+        assert_int_equal(agent_choose(solver, &p, &smv), AGENT_OK);
+        /* a covered root is played from the database: an optimal move by exact margin, as the solver's */
+        int margin[KALAH_MAX_PITS];
+        int best = mcts_tb_move_margins(tb_oracle(t), 24, &r, &p, margin);
+        assert_int_equal(margin[mv], best);
+        assert_int_equal(margin[smv], best);
+        int tm;
+        assert_int_equal(tb_margin(t, &p, &tm), 1);
+        assert_int_equal(best, tm);
+        /* leaves only: the proven root's move keeps the exact result (win/draw/loss), not always the margin */
+        int lmv;
+        agent_new_game(leaves, &p, 1);
+        assert_int_equal(agent_choose(leaves, &p, &lmv), AGENT_OK);
+        assert_int_equal((margin[lmv] > 0) - (margin[lmv] < 0), (best > 0) - (best < 0));
+        tested++;
+    }
+    assert_true(tested >= 5);
+    agent_free(a);
+    agent_free(leaves);
+    agent_free(solver);
+    tb_release(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_values_match_minimax),
+        cmocka_unit_test(test_cache_shares_one_database),
+        cmocka_unit_test(test_leaves_are_exact),
+        cmocka_unit_test(test_covered_root_proven_optimal),
+        cmocka_unit_test(test_config_checks_and_defaults),
+        cmocka_unit_test(test_rescored_targets),
+        cmocka_unit_test(test_az_agent_tb),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
