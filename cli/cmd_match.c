@@ -15,7 +15,7 @@
 static void help(void)
 {
     puts("usage: sowzero match A B [--games N] [--openings K] [--threads T] [--rules SPEC] [--seed S]\n"
-         "                    [--pgn FILE] [--json]\n"
+         "                    [--pgn FILE] [--exact] [--json]\n"
          "Plays agent A against agent B in colour-swapped pairs: both games of a pair start from the same\n"
          "random opening of K sowings, A as South in one and as North in the other. Reports A's wins, draws\n"
          "and losses overall and per seat, A's score (a draw = 1/2) with its 95% Wilson interval, and the\n"
@@ -31,9 +31,16 @@ static void help(void)
          "  --rules SPEC   rules (default: kalah; basico:players=3,... see --rules basico --help)\n"
          "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
          "  --pgn FILE     write every game record to FILE (eval/record.h format)\n"
+         "  --exact        also measure A against perfect play (the default when A or B is a solver): the exact\n"
+         "                 value V of every opening (one solve per pair; --openings 0: the start position) and,\n"
+         "                 per seat, A's mean margin M - V (South's margin; North: V - M; seeds) with its 95%\n"
+         "                 Student-t interval and the games where A reached V (eval/perfect.h); a solver agent\n"
+         "                 per worker when neither A nor B is one\n"
          "  --json         print {\"a\",\"b\",\"games\",\"wins\",\"draws\",\"losses\",\"score\",\"score_lo\",\n"
          "                 \"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\",\"avg_sows\",\n"
-         "                 \"seconds\"} (elo_bound: \"lower\"/\"upper\" when A won/lost every point, else null)");
+         "                 \"seconds\"} (elo_bound: \"lower\"/\"upper\" when A won/lost every point, else null);\n"
+         "                 with exact values also \"perfect\": {\"south\",\"north\": {\"games\",\"mean\",\"lo\",\"hi\",\n"
+         "                 \"reached\",\"exact_mean\"}, \"start_value\" (--openings 0: V for South, else null)}");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)
@@ -73,6 +80,52 @@ static void print_text(const char *a, const char *b, const kalah_rules *r, const
            res->seconds > 0 ? res->games / res->seconds : 0);
 }
 
+/* A against the exact values (eval/perfect.h): one line per seat. */
+static void print_perfect(const match_config *cfg, const match_result *res)
+{
+    if (cfg->opening_plies == 0)
+        printf("\nagainst perfect play, from the start position (exact value %+d for South):\n", res->exact[0]);
+    else
+        printf("\nagainst perfect play (the exact value V of each of the %d openings; mean %+.2f for South):\n",
+               res->games / 2, res->perfect[KALAH_SOUTH].exact_mean);
+    printf("             games   margin - V (seeds)   95%% interval      reached V\n");
+    static const char *seat[2] = {"A South ", "A North "};
+    for (int s = 0; s < 2; s++) {
+        const perfect_stats *p = &res->perfect[s];
+        printf("  %s   %5d   %+8.2f             ", seat[s], p->games, p->mean);
+        if (p->have_interval)
+            printf("[%+6.2f, %+6.2f]", p->lo, p->hi);
+        else
+            printf("%-16s", "(one game)");
+        printf("   %d of %d\n", p->reached, p->games);
+    }
+}
+
+static void perfect_json(cJSON *o, const match_config *cfg, const match_result *res)
+{
+    cJSON *pj = cJSON_AddObjectToObject(o, "perfect");
+    static const char *seat[2] = {"south", "north"};
+    for (int s = 0; s < 2; s++) {
+        const perfect_stats *p = &res->perfect[s];
+        cJSON *q = cJSON_AddObjectToObject(pj, seat[s]);
+        cJSON_AddNumberToObject(q, "games", p->games);
+        cJSON_AddNumberToObject(q, "mean", p->mean);
+        if (p->have_interval) {
+            cJSON_AddNumberToObject(q, "lo", p->lo);
+            cJSON_AddNumberToObject(q, "hi", p->hi);
+        } else {
+            cJSON_AddNullToObject(q, "lo");
+            cJSON_AddNullToObject(q, "hi");
+        }
+        cJSON_AddNumberToObject(q, "reached", p->reached);
+        cJSON_AddNumberToObject(q, "exact_mean", p->exact_mean);
+    }
+    if (cfg->opening_plies == 0)
+        cJSON_AddNumberToObject(pj, "start_value", res->exact[0]);
+    else
+        cJSON_AddNullToObject(pj, "start_value");
+}
+
 static int write_pgn(const char *path, match_result *res)
 {
     FILE *f = fopen(path, "w");
@@ -102,6 +155,7 @@ int cmd_match(int argc, char **argv)
                                          {"rules", required_argument, 0, 'r'},
                                          {"pgn", required_argument, 0, 'p'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"exact", no_argument, 0, 'x'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     match_config cfg = match_config_default();
@@ -115,6 +169,7 @@ int cmd_match(int argc, char **argv)
         case 'r': rules_spec = optarg; break;
         case 'p': pgn = optarg; break;
         case 'j': json = 1; break;
+        case 'x': cfg.exact = 1; break;
         case 'h': help(); return 0;
         default:
             switch (cli_match_option("match", c, optarg, &cfg)) {
@@ -140,6 +195,7 @@ int cmd_match(int argc, char **argv)
             cli_error("match", "%s", aerr);
             return 2;
         }
+        cfg.exact |= !strcmp(agent_kind(ag), "solver");
         agent_free(ag);
     }
     game_progress prog;
@@ -187,10 +243,14 @@ int cmd_match(int argc, char **argv)
         cJSON_AddNumberToObject(o, "seed", (double)cfg.seed);
         cJSON_AddNumberToObject(o, "avg_sows", res.avg_sows);
         cJSON_AddNumberToObject(o, "seconds", res.seconds);
+        if (res.have_exact)
+            perfect_json(o, &cfg, &res);
         match_result_free(&res);
         return cli_print_json(o);
     }
     print_text(a, b, &r, &cfg, &res);
+    if (res.have_exact)
+        print_perfect(&cfg, &res);
     match_result_free(&res);
     return 0;
 }

@@ -28,6 +28,7 @@
 
 #include "env/kalah.h"
 #include "eval/agent.h"
+#include "eval/perfect.h"
 #include "eval/record.h"
 
 #define MATCH_ERRLEN 400
@@ -47,6 +48,11 @@ typedef struct {
     const char *name_a, *name_b; /* optional display names written as [SouthName]/[NorthName] */
     void (*progress)(void *ud, int done, int total); /* may be NULL; see threads above */
     void *progress_ud;
+    /* 1: every opening's exact value (eval/perfect.h) is solved once per pair, by A or B when one is a
+     * `solver` agent (its table then already holds the first solve of both games), else by a `solver`
+     * agent each worker creates (tt_mb 256 + its endgame database: about 324 MB a worker for Kalah(6,4));
+     * fills match_result.exact and .perfect. */
+    int exact;
 } match_config;
 
 /* games 100, opening_plies 2, threads 1, seed 1, no records, no callback. */
@@ -69,10 +75,14 @@ typedef struct {
     double seconds;                        /* wall-clock time */
     record_game *records;                  /* cfg.keep_records: games records, in game order (owned) */
     int n_records;
+    int *margin;                           /* per game, in game order: final margin South − North (owned) */
+    int have_exact;                        /* cfg.exact: the fields below are filled */
+    int *exact;                            /* per game: the exact value of its opening, South's view (owned) */
+    perfect_stats perfect[2];              /* A against the exact values, [KALAH_SOUTH] / [KALAH_NORTH] seat */
 } match_result;
 
-/* Plays the match A (spec_a) vs B (spec_b) under rules r. *out is filled (free its records with
- * match_result_free). Returns MATCH_OK; MATCH_EINVAL (bad config: message names the field), MATCH_EAGENT
+/* Plays the match A (spec_a) vs B (spec_b) under rules r. *out is filled (free its records and per-game
+ * arrays with match_result_free). Returns MATCH_OK; MATCH_EINVAL (bad config: message names the field), MATCH_EAGENT
  * (a spec does not parse: the agent's message; or an agent failed during a game), MATCH_EGAME (a game
  * exceeded MATCH_MAX_SOWS), MATCH_ENOMEM. */
 int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, const match_config *cfg,
