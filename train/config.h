@@ -86,6 +86,7 @@ typedef struct {
     int checkpoint_every;     /* write a checkpoint after every k-th iteration (and the last), >= 1 */
     int keep_checkpoints;     /* newest checkpoints kept in checkpoints/, >= 1 */
     char dir[CFG_PATH_LEN];   /* parent of default run directories ("runs") */
+    double time_limit;        /* wall-clock budget of the whole run in minutes, 0 = none (train.h) */
 } cfg_run;
 
 /* [rules] game: which game the run trains. */

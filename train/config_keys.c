@@ -175,6 +175,12 @@ const cfg_key cfg_keys[] = {
     I("run", "keep_checkpoints", run.keep_checkpoints, 1, 1000000, "Newest checkpoints to keep."),
     {"run", "dir", CK_STR, F(run.dir), 1, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
      "Parent directory of default run directories (--run-dir overrides the whole path)."},
+    D("run", "time_limit", run.time_limit, 0, 1e6, 0, 0,
+      "Wall-clock budget of the whole run in minutes (a resumed run counts its earlier sessions), 0 = none. "
+      "After each iteration's SGD the run ends there, with the final evaluation and checkpoint, when another "
+      "iteration would not fit: the mean iteration time so far plus the evaluations' last measured time "
+      "(scaled to final_games) must fit in what is left. Evaluate before the end (eval.every) so that the "
+      "final evaluation's time is known."),
 };
 
 const int cfg_nkeys = (int)(sizeof cfg_keys / sizeof cfg_keys[0]);

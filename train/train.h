@@ -16,6 +16,15 @@
  *                found a new best net; best.h5 is written from the checkpoint's best net right after it
  *     metrics    one metrics.csv row; plots when something new was evaluated or checkpointed
  *
+ * Time budget (run.time_limit = M minutes, 0 = none): after each iteration's SGD the loop estimates what one
+ * more iteration would cost — elapsed / iterations done (earlier sessions included, evaluations included),
+ * plus its evaluation when one is due, plus the final evaluation (the last evaluation's time, scaled by
+ * final_games / its games) — and, when that does not fit in what is left of M, makes this iteration the
+ * last: it plays the final evaluation (final_games) and writes the final checkpoint, so that the run ends
+ * within M minutes as long as the estimates hold (an evaluation not yet measured counts 0). A run resumed
+ * with no time left for an iteration does nothing and says so. The iteration count where the budget ends
+ * depends on the clock, so a time-limited run is deterministic only up to that count.
+ *
  * Randomness: everything follows from run.seed. The net's initialisation, each iteration's self-play seed and
  * the evaluation seed are fixed functions of (run.seed, iteration); the replay sampler is an mcts_rng whose
  * state is saved in each checkpoint together with the whole replay buffer, the optimiser state and the
@@ -120,6 +129,7 @@ typedef struct {
     int have_accuracy;                  /* [eval] positions: the last evaluation's accuracy (eval/accuracy.h) */
     double accuracy_raw, regret_raw;    /* raw policy (sims = 0): optimal-move share, mean regret in seeds */
     double accuracy_search, regret_search; /* the search (eval.sims) */
+    int time_limited;                   /* 1: run.time_limit ended the run before run.iterations */
 } train_summary;
 
 /* Runs (or, with opt->resume, continues) the training described by cfg (which must have passed

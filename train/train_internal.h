@@ -29,6 +29,9 @@ typedef struct {
     uint8_t *legal;
 
     int64_t iteration;      /* iterations completed */
+    int64_t last_it;        /* the run's last iteration: run.iterations, or earlier by run.time_limit */
+    double last_eval_s;     /* seconds of the last evaluation measured (0: none yet), for run.time_limit */
+    int last_eval_games;    /* its games per opponent */
     int64_t games, samples; /* cumulative self-play output */
     double elapsed_base;    /* seconds of earlier sessions (resume) */
     double t0;              /* monotonic clock at this session's start */
