@@ -37,10 +37,12 @@ static void help(void)
          "                 Student-t interval and the games where A reached V (eval/perfect.h); a solver agent\n"
          "                 per worker when neither A nor B is one\n"
          "  --json         print {\"a\",\"b\",\"games\",\"wins\",\"draws\",\"losses\",\"score\",\"score_lo\",\n"
-         "                 \"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\",\"avg_sows\",\n"
+         "                 \"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\" (with south_seconds and\n"
+         "                 north_seconds: mean seconds per game by A's seat),\"avg_sows\",\n"
          "                 \"seconds\"} (elo_bound: \"lower\"/\"upper\" when A won/lost every point, else null);\n"
          "                 with exact values also \"perfect\": {\"south\",\"north\": {\"games\",\"mean\",\"lo\",\"hi\",\n"
-         "                 \"reached\",\"exact_mean\"}, \"start_value\" (--openings 0: V for South, else null)}");
+         "                 \"reached\",\"exact_mean\"}, \"start_value\" (--openings 0: V for South, else null),\n"
+         "                 \"seconds_per_solve\"}");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)
@@ -76,8 +78,9 @@ static void print_text(const char *a, const char *b, const kalah_rules *r, const
                res->elo, res->games, res->elo_hi);
     else
         printf("\nElo A - B: %+.1f  [%+.0f, %+.0f] 95%%\n", res->elo, res->elo_lo, res->elo_hi);
-    printf("%.1f sowings per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
-           res->seconds > 0 ? res->games / res->seconds : 0);
+    printf("%.1f sowings per game; %.3f s, %.1f games/s; %.3f s per game with A South, %.3f with A North\n",
+           res->avg_sows, res->seconds, res->seconds > 0 ? res->games / res->seconds : 0,
+           res->seat_seconds[KALAH_SOUTH], res->seat_seconds[KALAH_NORTH]);
 }
 
 /* A against the exact values (eval/perfect.h): one line per seat. */
@@ -99,6 +102,8 @@ static void print_perfect(const match_config *cfg, const match_result *res)
             printf("%-16s", "(one game)");
         printf("   %d of %d\n", p->reached, p->games);
     }
+    printf("%.3f s per opening's exact solve (the solver's endgame database included; its table then serves "
+           "the games)\n", res->exact_seconds);
 }
 
 static void perfect_json(cJSON *o, const match_config *cfg, const match_result *res)
@@ -120,6 +125,7 @@ static void perfect_json(cJSON *o, const match_config *cfg, const match_result *
         cJSON_AddNumberToObject(q, "reached", p->reached);
         cJSON_AddNumberToObject(q, "exact_mean", p->exact_mean);
     }
+    cJSON_AddNumberToObject(pj, "seconds_per_solve", res->exact_seconds);
     if (cfg->opening_plies == 0)
         cJSON_AddNumberToObject(pj, "start_value", res->exact[0]);
     else
@@ -243,6 +249,8 @@ int cmd_match(int argc, char **argv)
         cJSON_AddNumberToObject(o, "seed", (double)cfg.seed);
         cJSON_AddNumberToObject(o, "avg_sows", res.avg_sows);
         cJSON_AddNumberToObject(o, "seconds", res.seconds);
+        cJSON_AddNumberToObject(seats, "south_seconds", res.seat_seconds[KALAH_SOUTH]);
+        cJSON_AddNumberToObject(seats, "north_seconds", res.seat_seconds[KALAH_NORTH]);
         if (res.have_exact)
             perfect_json(o, &cfg, &res);
         match_result_free(&res);

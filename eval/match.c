@@ -154,6 +154,8 @@ typedef struct {
     signed char *outcome;  /* per game: South's result +1/0/-1 */
     int *sows;             /* per game */
     int *margin;           /* per game: final margin, South's view */
+    double *game_s;        /* per game: wall seconds */
+    double exact_s;        /* the pairs' exact solves, wall seconds in all (under lock) */
     int *exact;            /* cfg->exact: per game, the opening's exact value (South's view), else NULL */
     record_game *records;  /* per game, or NULL */
 } runner;
@@ -212,7 +214,13 @@ static void *worker(void *arg)
             break;
         }
         if (run->exact) { /* one solve per pair: both games start here */
+            struct timespec e0, e1;
+            clock_gettime(CLOCK_MONOTONIC, &e0);
             int v, rc = perfect_value(w->solver, &start, &v);
+            clock_gettime(CLOCK_MONOTONIC, &e1);
+            pthread_mutex_lock(&run->lock);
+            run->exact_s += (double)(e1.tv_sec - e0.tv_sec) + 1e-9 * (double)(e1.tv_nsec - e0.tv_nsec);
+            pthread_mutex_unlock(&run->lock);
             if (rc != AGENT_OK) {
                 snprintf(err, sizeof err, "pair %d: the exact value of the opening: agent '%s' failed: %s", pair + 1,
                          agent_spec(w->solver), agent_error(w->solver));
@@ -225,8 +233,12 @@ static void *worker(void *arg)
             agent *south = g % 2 ? w->b : w->a, *north = g % 2 ? w->a : w->b;
             record_game *rec = run->records ? &run->records[g] : NULL;
             kalah_pos final;
+            struct timespec g0, g1;
+            clock_gettime(CLOCK_MONOTONIC, &g0);
             int rc = match_play_game(south, north, run->r, opening, n_open, agent_mix(cfg->seed, (uint64_t)g + 1), rec,
                                      &final, err);
+            clock_gettime(CLOCK_MONOTONIC, &g1);
+            run->game_s[g] = (double)(g1.tv_sec - g0.tv_sec) + 1e-9 * (double)(g1.tv_nsec - g0.tv_nsec);
             pthread_mutex_lock(&run->lock);
             if (rc) {
                 if (!run->failed) {
@@ -307,12 +319,13 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
     run.outcome = calloc((size_t)cfg->games, 1);
     run.sows = calloc((size_t)cfg->games, sizeof *run.sows);
     run.margin = calloc((size_t)cfg->games, sizeof *run.margin);
+    run.game_s = calloc((size_t)cfg->games, sizeof *run.game_s);
     if (cfg->exact)
         run.exact = calloc((size_t)cfg->games, sizeof *run.exact);
     if (cfg->keep_records)
         run.records = calloc((size_t)cfg->games, sizeof *run.records);
     int rc = MATCH_ENOMEM;
-    if (!ctx || !tid || !run.outcome || !run.sows || !run.margin || (cfg->exact && !run.exact) ||
+    if (!ctx || !tid || !run.outcome || !run.sows || !run.margin || !run.game_s || (cfg->exact && !run.exact) ||
         (cfg->keep_records && !run.records)) {
         set_err(err, "out of memory");
         goto out;
@@ -377,6 +390,7 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
             ts[i]->losses += res < 0;
         }
         total_sows += run.sows[g];
+        out->seat_seconds[a_seat] += run.game_s[g] / (cfg->games / 2);
         if (run.records) {
             record_game *rg = &run.records[g];
             int bad = a_seat == KALAH_SOUTH
@@ -398,6 +412,7 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
             goto out;
         }
         out->have_exact = 1;
+        out->exact_seconds = run.exact_s / run.pairs;
         out->exact = run.exact;
         run.exact = NULL;
     }
@@ -421,6 +436,7 @@ out:
     free(run.outcome);
     free(run.sows);
     free(run.margin);
+    free(run.game_s);
     free(run.exact);
     if (run.records)
         record_games_free(run.records, cfg->games);

@@ -73,12 +73,16 @@ typedef struct {
     int elo_clamped;                       /* +1: A won every point (elo is a lower bound), −1: lost all */
     double avg_sows;                       /* mean sowings per game */
     double seconds;                        /* wall-clock time */
+    double seat_seconds[2];                /* mean wall seconds per game with A in seat [KALAH_SOUTH] / [NORTH]
+                                            * (both agents' thinking; the pair's exact solve not included) */
     record_game *records;                  /* cfg.keep_records: games records, in game order (owned) */
     int n_records;
     int *margin;                           /* per game, in game order: final margin South − North (owned) */
     int have_exact;                        /* cfg.exact: the fields below are filled */
     int *exact;                            /* per game: the exact value of its opening, South's view (owned) */
     perfect_stats perfect[2];              /* A against the exact values, [KALAH_SOUTH] / [KALAH_NORTH] seat */
+    double exact_seconds;                  /* mean wall seconds of a pair's exact solve (its solver's first
+                                            * solve builds the endgame database: included) */
 } match_result;
 
 /* Plays the match A (spec_a) vs B (spec_b) under rules r. *out is filled (free its records and per-game
