@@ -82,6 +82,9 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
     if (s->time_limited)
         printf("run.time_limit (%g minutes) ended the run after iteration %" PRId64 " of %" PRId64 "\n",
                cfg->run.time_limit, s->iterations, cfg->run.iterations);
+    if (cfg->eval.gate == CFG_GATE_SPRT)
+        printf("gate (SPRT, elo %g..%g): %" PRId64 " tests, %" PRId64 " nets accepted as the self-play net\n",
+               cfg->eval.gate_elo0, cfg->eval.gate_elo1, s->gates, s->gates_accepted);
     if (!s->have_eval)
         return;
     if (cfg->game == CFG_GAME_BASICO) {

@@ -138,6 +138,8 @@ static int applies(const cfg_config *c, const cfg_key *k)
                              *const basico_only[] = {"players", "full_ranking", NULL};
     if (!strcmp(k->section, "eval") && !strcmp(k->key, "positions")) /* position sets are Kalah's */
         return c->game == CFG_GAME_KALAH;
+    if (!strcmp(k->section, "eval") && !strncmp(k->key, "gate", 4)) /* gating plays Kalah's match */
+        return c->game == CFG_GAME_KALAH;
     if (strcmp(k->section, "rules"))
         return 1;
     if (c->game == CFG_GAME_SPEC || !strcmp(k->key, "spec")) /* rules.spec stands alone */

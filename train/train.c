@@ -117,7 +117,9 @@ static int setup(trainer *t, char *err)
     t->net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
     if (t->net)
         t->best_net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
-    if (!t->net || !t->best_net) {
+    if (t->best_net && c->eval.gate == CFG_GATE_SPRT)
+        t->sp_net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
+    if (!t->net || !t->best_net || (c->eval.gate == CFG_GATE_SPRT && !t->sp_net)) {
         train_err(err, "cannot create the net: %s", nerr);
         return TRAIN_EINVAL;
     }
@@ -155,6 +157,7 @@ static void teardown(trainer *t)
     nn_optim_free(t->optim);
     nn_net_free(t->net);
     nn_net_free(t->best_net);
+    nn_net_free(t->sp_net);
     replay_free(t->rb);
     free(t->x);
     free(t->pi);
@@ -544,7 +547,7 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
                               .positions_per_s = bs.positions_per_s};
     } else {
-        mcts_eval_factory ef = mcts_eval_factory_net(t->net);
+        mcts_eval_factory ef = mcts_eval_factory_net(t->sp_net ? t->sp_net : t->net); /* gating: sp_net */
         sp_rc = selfplay_run(&c->rules, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, NULL, &st, serr);
     }
     if (sp_rc != MCTS_OK) {
@@ -576,6 +579,13 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         return rc;
     int last = it == t->last_it;
     int n_opp = c->eval.n_opponents;
+    /* Played even when stopping, so that a stopped and resumed run gates as one that never stopped. */
+    if (t->sp_net && it % c->eval.gate_every == 0 && (rc = train_gate(t, NULL, err)) != TRAIN_OK)
+        return rc;
+    if (t->sum && t->sp_net) {
+        t->sum->gates = t->gate_counts[0];
+        t->sum->gates_accepted = t->gate_counts[1];
+    }
     int new_best = 0;
     /* Stopped: the evaluation is skipped; the checkpoint records it as owed and a resume plays it. */
     if (eval_due(t, it) && !stop_requested(t) && (rc = evaluate_iteration(t, &row, &new_best, err)) != TRAIN_OK)
@@ -831,6 +841,8 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         sum->elapsed_s = t->elapsed_base;
         sum->best_score = t->best_score;
         sum->best_iteration = t->best_iteration;
+        sum->gates = t->gate_counts[0];
+        sum->gates_accepted = t->gate_counts[1];
         summarise_eval(t);
     }
     if (t->iteration >= cfg->run.iterations) {

@@ -51,6 +51,9 @@ typedef struct {
     int warned_gnuplot, warned_plot;
     int have_loss_rows, have_eval_rows, have_accuracy_rows;
     struct posset *positions; /* [eval] positions (owned), NULL = none */
+    nn_net *sp_net;         /* eval.gate = sprt: the self-play net (owned; the trained net replaces it only
+                             * when a gate accepts it), NULL: self-play uses net */
+    int64_t gate_counts[2]; /* gates played, nets accepted (checkpointed) */
     train_summary *sum;
 } trainer;
 
@@ -91,6 +94,13 @@ int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, 
  * search (eval.sims, eval.threads), each agent reseeded per position from run.seed (the same at every
  * evaluation). Fills the row's accuracy cells. TRAIN_OK or TRAIN_EFAIL / TRAIN_ENOMEM with err. */
 int train_accuracy(trainer *t, train_row *row, char *err);
+
+/* eval.gate = sprt: the GSPRT (eval/sprt.h, pentanomial) of the trained net (latest.h5) against the
+ * self-play net (written to selfplay.h5 first, and again when replaced: the file holds the self-play net
+ * after every gate), in batches of eval.threads colour-swapped pairs up to
+ * eval.gate_games games; accepting H1 copies the trained net into t->sp_net. *accepted (may be NULL) gets
+ * 1 then. TRAIN_OK, or TRAIN_EFAIL / TRAIN_ENOMEM / TRAIN_EIO with err. */
+int train_gate(trainer *t, int *accepted, char *err);
 
 /* What best.h5 is chosen by, larger = better. With [eval] positions: the search's optimal-move share minus
  * 1e-8 × its mean regret — the share first and, between equal shares, the lower regret (exact for sets
