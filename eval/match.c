@@ -24,6 +24,11 @@ match_config match_config_default(void)
     return c;
 }
 
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
 static unsigned below(uint64_t *state, unsigned n)
 {
     return (unsigned)(((agent_splitmix(state) >> 32) * (uint64_t)n) >> 32);
@@ -219,7 +224,7 @@ static void *worker(void *arg)
             int v, rc = perfect_value(w->solver, &start, &v);
             clock_gettime(CLOCK_MONOTONIC, &e1);
             pthread_mutex_lock(&run->lock);
-            run->exact_s += (double)(e1.tv_sec - e0.tv_sec) + 1e-9 * (double)(e1.tv_nsec - e0.tv_nsec);
+            run->exact_s += seconds_between(&e0, &e1);
             pthread_mutex_unlock(&run->lock);
             if (rc != AGENT_OK) {
                 snprintf(err, sizeof err, "pair %d: the exact value of the opening: agent '%s' failed: %s", pair + 1,
@@ -238,7 +243,7 @@ static void *worker(void *arg)
             int rc = match_play_game(south, north, run->r, opening, n_open, agent_mix(cfg->seed, (uint64_t)g + 1), rec,
                                      &final, err);
             clock_gettime(CLOCK_MONOTONIC, &g1);
-            run->game_s[g] = (double)(g1.tv_sec - g0.tv_sec) + 1e-9 * (double)(g1.tv_nsec - g0.tv_nsec);
+            run->game_s[g] = seconds_between(&g0, &g1);
             pthread_mutex_lock(&run->lock);
             if (rc) {
                 if (!run->failed) {
@@ -352,8 +357,8 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
         if (cfg->exact) {
             ctx[t].solver = !strcmp(agent_kind(ctx[t].a), "solver")   ? ctx[t].a
                             : !strcmp(agent_kind(ctx[t].b), "solver") ? ctx[t].b
-                                                                      : (ctx[t].own_solver = agent_create("solver", r, aerr));
-            if (!ctx[t].solver) {
+                            : (ctx[t].own_solver = agent_create(cfg->exact_solver ? cfg->exact_solver : "solver", r, aerr));
+            if (!ctx[t].solver || strcmp(agent_kind(ctx[t].solver), "solver")) {
                 set_err(err, "the solver for the exact values: %s", aerr);
                 goto out;
             }
@@ -378,7 +383,7 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
         set_err(err, "%s", run.err);
         goto out;
     }
-    out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    out->seconds = seconds_between(&t0, &t1);
     long total_sows = 0;
     for (int g = 0; g < cfg->games; g++) {
         int a_seat = g % 2 ? KALAH_NORTH : KALAH_SOUTH;

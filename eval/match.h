@@ -15,6 +15,11 @@
  *   is +inf (−inf), so the number shown is only a bound. elo_lo / elo_hi are the same transform of the Wilson
  *   interval, clamped the same way (so at 100% elo_hi = elo, and elo_lo is a proper 95% lower bound).
  *
+ * Against perfect play (cfg.exact): each pair's opening position is solved once (eval/perfect.h) by the
+ * worker's solver agent, which keeps its transposition table and endgame database for the whole match (so
+ * a solver playing in the match then finds its first position in the table); per game the final margin
+ * and the opening's exact value are kept, and A's margin against the exact value is summed up per seat.
+ *
  * Threads: each worker thread gets its own two agent instances (agent.h), all created by the calling thread
  * before the workers start (az agents read HDF5, which is not thread-safe). The progress callback is called
  * with the runner's lock held, one call at a time, from whichever thread finished a game.
@@ -53,6 +58,7 @@ typedef struct {
      * agent each worker creates (tt_mb 256 + its endgame database: about 324 MB a worker for Kalah(6,4));
      * fills match_result.exact and .perfect. */
     int exact;
+    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" */
 } match_config;
 
 /* games 100, opening_plies 2, threads 1, seed 1, no records, no callback. */
