@@ -477,7 +477,7 @@ static double eval_estimate(const trainer *t, int games)
     return games > t->last_eval_games ? t->last_eval_s * games / t->last_eval_games : t->last_eval_s;
 }
 
-/* run.time_limit: whether the run must end after iteration it (its self-play and SGD done) so that the
+/* run.time_limit: whether the run must end after iteration it (its self-play, SGD and gate done) so that the
  * final evaluation and checkpoint still finish within the budget: one more iteration needs the mean time of
  * an iteration so far (elapsed / it, evaluations included, earlier sessions counted), plus it's own
  * evaluation when one is due, plus the final one (eval_estimate). *need_s gets that estimate. */
@@ -565,6 +565,17 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         return rc;
     row.train_s = train_now() - t_train;
     t->iteration = it;
+
+    if ((rc = export_net(t, t->net, "latest.h5", err)) != TRAIN_OK)
+        return rc;
+    /* Played even when stopping, so that a stopped and resumed run gates as one that never stopped. */
+    if (t->sp_net && it % c->eval.gate_every == 0 && (rc = train_gate(t, NULL, err)) != TRAIN_OK)
+        return rc;
+    if (t->sum && t->sp_net) {
+        t->sum->gates = t->gate_counts[0];
+        t->sum->gates_accepted = t->gate_counts[1];
+    }
+    /* After the gate, so that only the evaluations are still to come in this iteration. */
     double need_s;
     if (it < t->last_it && out_of_time(t, it, &need_s)) {
         t->last_it = it;
@@ -574,18 +585,8 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         if (t->sum)
             t->sum->time_limited = 1;
     }
-
-    if ((rc = export_net(t, t->net, "latest.h5", err)) != TRAIN_OK)
-        return rc;
     int last = it == t->last_it;
     int n_opp = c->eval.n_opponents;
-    /* Played even when stopping, so that a stopped and resumed run gates as one that never stopped. */
-    if (t->sp_net && it % c->eval.gate_every == 0 && (rc = train_gate(t, NULL, err)) != TRAIN_OK)
-        return rc;
-    if (t->sum && t->sp_net) {
-        t->sum->gates = t->gate_counts[0];
-        t->sum->gates_accepted = t->gate_counts[1];
-    }
     int new_best = 0;
     /* Stopped: the evaluation is skipped; the checkpoint records it as owed and a resume plays it. */
     if (eval_due(t, it) && !stop_requested(t) && (rc = evaluate_iteration(t, &row, &new_best, err)) != TRAIN_OK)

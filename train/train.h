@@ -16,7 +16,7 @@
  *                found a new best net; best.h5 is written from the checkpoint's best net right after it
  *     metrics    one metrics.csv row; plots when something new was evaluated or checkpointed
  *
- * Time budget (run.time_limit = M minutes, 0 = none): after each iteration's SGD the loop estimates what one
+ * Time budget (run.time_limit = M minutes, 0 = none): after each iteration's SGD (and gate) the loop estimates what one
  * more iteration would cost — elapsed / iterations done (earlier sessions included, evaluations included),
  * plus its evaluation when one is due, plus the final evaluation (the last evaluation's time, scaled by
  * final_games / its games) — and, when that does not fit in what is left of M, makes this iteration the

@@ -63,7 +63,7 @@ double train_now(void);
 /* Seconds since the run started (earlier sessions included). */
 double train_elapsed(const trainer *t);
 
-/* A seed for stream `stream` (1 = init, 2 = sampler, 3 = self-play, 4 = evaluation) and index i, derived
+/* A seed for stream `stream` (1 = init, 2 = sampler, 3 = self-play, 4 = evaluation, 5 = gate) and index i, derived
  * from run.seed with SplitMix64 so that nearby (stream, i) give unrelated seeds. */
 uint64_t train_seed(uint64_t seed, uint64_t stream, uint64_t i);
 
