@@ -1,5 +1,6 @@
-/* sowzero bench selfplay — self-play speed with the default net (DESIGN.md §4–5): positions (decisions)
- * and games per second, the batch size reached and the share of worker time inside nn_forward. */
+/* sowzero bench selfplay — self-play speed with the default net (DESIGN.md §4–5): simulations per second
+ * per core, and per simulation the search's own time beside the net's (the share of time in the net is no
+ * target: it falls when the net gets faster); positions and games per second, the batch size reached. */
 #include <getopt.h>
 #include <stdio.h>
 
@@ -14,6 +15,9 @@ static void help(void)
          "                              [--leaves L] [--rules SPEC] [--seed N] [--json]\n"
          "Self-play with the default net (nn_config_default, fresh seeded weights) and the default search\n"
          "(noise and temperature on, tree reuse, solver); OpenBLAS runs 1 thread per worker.\n"
+         "Headline: simulations per second per core (PUCT simulations completed / the workers' wall seconds:\n"
+         "one worker per core), and per simulation the search's own time (a worker's time outside the net's\n"
+         "forward calls: selection, expansion, backup, the batcher) beside the net's (inside them), in µs.\n"
          "  --threads N           worker threads (default 1)\n"
          "  --sims S              simulations per move (default 100)\n"
          "  --games-per-thread G  games each worker runs at once = the batch it reaches (default 64)\n"
@@ -21,8 +25,9 @@ static void help(void)
          "  --leaves L            leaves per game per batch, virtual loss above 1 (default 1)\n"
          "  --rules SPEC          rules (default kalah)\n"
          "  --seed N              master seed (default 1)\n"
-         "  --json                print {\"positions_per_s\",\"games_per_s\",\"avg_batch\",\"forward_share\",\n"
-         "                        \"threads\",\"sims\",\"games\",\"positions\",\"seconds\",\"params\"}");
+         "  --json                print {\"sims_per_s_per_core\",\"search_us_per_sim\",\"net_us_per_sim\",\n"
+         "                        \"simulations\",\"positions_per_s\",\"games_per_s\",\"avg_batch\",\"forward_share\",\n"
+         "                        \"threads\",\"sims\",\"games\",\"positions\",\"evals\",\"seconds\",\"params\"}");
 }
 
 int bench_selfplay(int argc, char **argv)
@@ -86,8 +91,16 @@ int bench_selfplay(int argc, char **argv)
         cli_error(cmd, "%s", err);
         return 1;
     }
+    double sims_total = (double)st.simulations;
+    double per_core = st.thread_seconds > 0 ? sims_total / st.thread_seconds : 0;
+    double search_us = sims_total > 0 ? 1e6 * (st.thread_seconds - st.forward_seconds) / sims_total : 0;
+    double net_us = sims_total > 0 ? 1e6 * st.forward_seconds / sims_total : 0;
     if (json) {
         cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "sims_per_s_per_core", per_core);
+        cJSON_AddNumberToObject(o, "search_us_per_sim", search_us);
+        cJSON_AddNumberToObject(o, "net_us_per_sim", net_us);
+        cJSON_AddNumberToObject(o, "simulations", sims_total);
         cJSON_AddNumberToObject(o, "positions_per_s", st.positions_per_s);
         cJSON_AddNumberToObject(o, "games_per_s", st.games_per_s);
         cJSON_AddNumberToObject(o, "avg_batch", st.avg_batch);
@@ -103,9 +116,11 @@ int bench_selfplay(int argc, char **argv)
     }
     printf("self-play: %d thread(s), %ld sims, %d games/thread at once, net of %zu parameters\n", sc.threads, sims,
            sc.games_per_thread, params);
-    printf("games %llu  positions %llu  evals %llu  in %.2f s\n", (unsigned long long)st.games,
-           (unsigned long long)st.samples, (unsigned long long)st.evals, st.seconds);
-    printf("positions/s %.1f  games/s %.2f  avg batch %.1f  forward share %.3f\n", st.positions_per_s,
-           st.games_per_s, st.avg_batch, st.forward_share);
+    printf("simulations/s per core %.0f  per simulation: search %.2f us, net %.2f us\n", per_core, search_us,
+           net_us);
+    printf("games %llu  positions %llu  simulations %llu  evals %llu  in %.2f s\n", (unsigned long long)st.games,
+           (unsigned long long)st.samples, (unsigned long long)st.simulations, (unsigned long long)st.evals,
+           st.seconds);
+    printf("positions/s %.1f  games/s %.2f  avg batch %.1f\n", st.positions_per_s, st.games_per_s, st.avg_batch);
     return 0;
 }

@@ -15,7 +15,7 @@
 static void help(void)
 {
     puts("usage: sowzero match A B [--games N] [--openings K] [--threads T] [--rules SPEC] [--seed S]\n"
-         "                    [--pgn FILE] [--json]\n"
+         "                    [--pgn FILE] [--exact] [--json]\n"
          "Plays agent A against agent B in colour-swapped pairs: both games of a pair start from the same\n"
          "random opening of K sowings, A as South in one and as North in the other. Reports A's wins, draws\n"
          "and losses overall and per seat, A's score (a draw = 1/2) with its 95% Wilson interval, and the\n"
@@ -31,9 +31,18 @@ static void help(void)
          "  --rules SPEC   rules (default: kalah; basico:players=3,... see --rules basico --help)\n"
          "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
          "  --pgn FILE     write every game record to FILE (eval/record.h format)\n"
+         "  --exact        also measure A against perfect play (the default when A or B is a solver): the exact\n"
+         "                 value V of every opening (one solve per pair; --openings 0: the start position) and,\n"
+         "                 per seat, A's mean margin M - V (South's margin; North: V - M; seeds) with its 95%\n"
+         "                 Student-t interval and the games where A reached V (eval/perfect.h); a solver agent\n"
+         "                 per worker when neither A nor B is one\n"
          "  --json         print {\"a\",\"b\",\"games\",\"wins\",\"draws\",\"losses\",\"score\",\"score_lo\",\n"
-         "                 \"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\",\"avg_sows\",\n"
-         "                 \"seconds\"} (elo_bound: \"lower\"/\"upper\" when A won/lost every point, else null)");
+         "                 \"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\" (with south_seconds and\n"
+         "                 north_seconds: mean seconds per game by A's seat),\"avg_sows\",\n"
+         "                 \"seconds\"} (elo_bound: \"lower\"/\"upper\" when A won/lost every point, else null);\n"
+         "                 with exact values also \"perfect\": {\"south\",\"north\": {\"games\",\"mean\",\"lo\",\"hi\",\n"
+         "                 \"reached\",\"exact_mean\"}, \"start_value\" (--openings 0: V for South, else null),\n"
+         "                 \"seconds_per_solve\"}");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)
@@ -69,8 +78,58 @@ static void print_text(const char *a, const char *b, const kalah_rules *r, const
                res->elo, res->games, res->elo_hi);
     else
         printf("\nElo A - B: %+.1f  [%+.0f, %+.0f] 95%%\n", res->elo, res->elo_lo, res->elo_hi);
-    printf("%.1f sowings per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
-           res->seconds > 0 ? res->games / res->seconds : 0);
+    printf("%.1f sowings per game; %.3f s, %.1f games/s; %.3f s per game with A South, %.3f with A North\n",
+           res->avg_sows, res->seconds, res->seconds > 0 ? res->games / res->seconds : 0,
+           res->seat_seconds[KALAH_SOUTH], res->seat_seconds[KALAH_NORTH]);
+}
+
+/* A against the exact values (eval/perfect.h): one line per seat. */
+static void print_perfect(const match_config *cfg, const match_result *res)
+{
+    if (cfg->opening_plies == 0)
+        printf("\nagainst perfect play, from the start position (exact value %+d for South):\n", res->exact[0]);
+    else
+        printf("\nagainst perfect play (the exact value V of each of the %d openings; mean %+.2f for South):\n",
+               res->games / 2, res->perfect[KALAH_SOUTH].exact_mean);
+    printf("             games   margin - V (seeds)   95%% interval      reached V\n");
+    static const char *seat[2] = {"A South ", "A North "};
+    for (int s = 0; s < 2; s++) {
+        const perfect_stats *p = &res->perfect[s];
+        printf("  %s   %5d   %+8.2f             ", seat[s], p->games, p->mean);
+        if (p->have_interval)
+            printf("[%+6.2f, %+6.2f]", p->lo, p->hi);
+        else
+            printf("%-16s", "(one game)");
+        printf("   %d of %d\n", p->reached, p->games);
+    }
+    printf("%.3f s per opening's exact solve (the solver's endgame database included; its table then serves "
+           "the games)\n", res->exact_seconds);
+}
+
+static void perfect_json(cJSON *o, const match_config *cfg, const match_result *res)
+{
+    cJSON *pj = cJSON_AddObjectToObject(o, "perfect");
+    static const char *seat[2] = {"south", "north"};
+    for (int s = 0; s < 2; s++) {
+        const perfect_stats *p = &res->perfect[s];
+        cJSON *q = cJSON_AddObjectToObject(pj, seat[s]);
+        cJSON_AddNumberToObject(q, "games", p->games);
+        cJSON_AddNumberToObject(q, "mean", p->mean);
+        if (p->have_interval) {
+            cJSON_AddNumberToObject(q, "lo", p->lo);
+            cJSON_AddNumberToObject(q, "hi", p->hi);
+        } else {
+            cJSON_AddNullToObject(q, "lo");
+            cJSON_AddNullToObject(q, "hi");
+        }
+        cJSON_AddNumberToObject(q, "reached", p->reached);
+        cJSON_AddNumberToObject(q, "exact_mean", p->exact_mean);
+    }
+    cJSON_AddNumberToObject(pj, "seconds_per_solve", res->exact_seconds);
+    if (cfg->opening_plies == 0)
+        cJSON_AddNumberToObject(pj, "start_value", res->exact[0]);
+    else
+        cJSON_AddNullToObject(pj, "start_value");
 }
 
 static int write_pgn(const char *path, match_result *res)
@@ -102,6 +161,7 @@ int cmd_match(int argc, char **argv)
                                          {"rules", required_argument, 0, 'r'},
                                          {"pgn", required_argument, 0, 'p'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"exact", no_argument, 0, 'x'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     match_config cfg = match_config_default();
@@ -115,6 +175,7 @@ int cmd_match(int argc, char **argv)
         case 'r': rules_spec = optarg; break;
         case 'p': pgn = optarg; break;
         case 'j': json = 1; break;
+        case 'x': cfg.exact = 1; break;
         case 'h': help(); return 0;
         default:
             switch (cli_match_option("match", c, optarg, &cfg)) {
@@ -140,6 +201,7 @@ int cmd_match(int argc, char **argv)
             cli_error("match", "%s", aerr);
             return 2;
         }
+        cfg.exact |= !strcmp(agent_kind(ag), "solver");
         agent_free(ag);
     }
     game_progress prog;
@@ -187,10 +249,16 @@ int cmd_match(int argc, char **argv)
         cJSON_AddNumberToObject(o, "seed", (double)cfg.seed);
         cJSON_AddNumberToObject(o, "avg_sows", res.avg_sows);
         cJSON_AddNumberToObject(o, "seconds", res.seconds);
+        cJSON_AddNumberToObject(seats, "south_seconds", res.seat_seconds[KALAH_SOUTH]);
+        cJSON_AddNumberToObject(seats, "north_seconds", res.seat_seconds[KALAH_NORTH]);
+        if (res.have_exact)
+            perfect_json(o, &cfg, &res);
         match_result_free(&res);
         return cli_print_json(o);
     }
     print_text(a, b, &r, &cfg, &res);
+    if (res.have_exact)
+        print_perfect(&cfg, &res);
     match_result_free(&res);
     return 0;
 }

@@ -79,6 +79,12 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
     printf("run directory: %s\n", s->run_dir);
     printf("iterations %" PRId64 ", games %" PRId64 ", samples %" PRId64 ", SGD steps %" PRId64 ", elapsed %s\n",
            s->iterations, s->games, s->samples, s->steps, train_format_duration(s->elapsed_s, el, sizeof el));
+    if (s->time_limited)
+        printf("run.time_limit (%g minutes) ended the run after iteration %" PRId64 " of %" PRId64 "\n",
+               cfg->run.time_limit, s->iterations, cfg->run.iterations);
+    if (cfg->eval.gate == CFG_GATE_SPRT)
+        printf("gate (SPRT, elo %g..%g): %" PRId64 " tests, %" PRId64 " nets accepted as the self-play net\n",
+               cfg->eval.gate_elo0, cfg->eval.gate_elo1, s->gates, s->gates_accepted);
     if (!s->have_eval)
         return;
     if (cfg->game == CFG_GAME_BASICO) {

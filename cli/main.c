@@ -24,6 +24,7 @@ static const struct command {
     {"positions", cmd_positions, "sample positions over every phase, solve every move exactly, write the set"},
     {"accuracy", cmd_accuracy, "an agent's moves on a solved position set against perfect play"},
     {"move", cmd_move, "one agent's move at a position, with its search statistics"},
+    {"metrics", cmd_metrics, "a training run's time-to-accuracy table (search and raw policy against wall time)"},
 };
 
 static void usage(FILE *f)

@@ -24,6 +24,11 @@ match_config match_config_default(void)
     return c;
 }
 
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
 static unsigned below(uint64_t *state, unsigned n)
 {
     return (unsigned)(((agent_splitmix(state) >> 32) * (uint64_t)n) >> 32);
@@ -135,6 +140,10 @@ void match_result_free(match_result *res)
         record_games_free(res->records, res->n_records);
     res->records = NULL;
     res->n_records = 0;
+    free(res->margin);
+    free(res->exact);
+    res->margin = res->exact = NULL;
+    res->have_exact = 0;
 }
 
 /* ---- the parallel runner ---- */
@@ -149,12 +158,18 @@ typedef struct {
     char err[MATCH_ERRLEN];
     signed char *outcome;  /* per game: South's result +1/0/-1 */
     int *sows;             /* per game */
+    int *margin;           /* per game: final margin, South's view */
+    double *game_s;        /* per game: wall seconds */
+    double exact_s;        /* the pairs' exact solves, wall seconds in all (under lock) */
+    int *exact;            /* cfg->exact: per game, the opening's exact value (South's view), else NULL */
     record_game *records;  /* per game, or NULL */
 } runner;
 
 typedef struct {
     runner *run;
     agent *a, *b;
+    agent *solver;      /* cfg->exact: a, b or own_solver */
+    agent *own_solver;  /* created for the exact values when neither a nor b is a solver */
 } worker_ctx;
 
 /* Records the run's first failure (later ones are consequences). */
@@ -203,12 +218,32 @@ static void *worker(void *arg)
             fail_run(run, MATCH_EINVAL, err);
             break;
         }
+        if (run->exact) { /* one solve per pair: both games start here */
+            struct timespec e0, e1;
+            clock_gettime(CLOCK_MONOTONIC, &e0);
+            int v, rc = perfect_value(w->solver, &start, &v);
+            clock_gettime(CLOCK_MONOTONIC, &e1);
+            pthread_mutex_lock(&run->lock);
+            run->exact_s += seconds_between(&e0, &e1);
+            pthread_mutex_unlock(&run->lock);
+            if (rc != AGENT_OK) {
+                snprintf(err, sizeof err, "pair %d: the exact value of the opening: agent '%s' failed: %s", pair + 1,
+                         agent_spec(w->solver), agent_error(w->solver));
+                fail_run(run, MATCH_EAGENT, err);
+                break;
+            }
+            run->exact[2 * pair] = run->exact[2 * pair + 1] = v;
+        }
         for (int g = 2 * pair; g < 2 * pair + 2; g++) {
             agent *south = g % 2 ? w->b : w->a, *north = g % 2 ? w->a : w->b;
             record_game *rec = run->records ? &run->records[g] : NULL;
             kalah_pos final;
+            struct timespec g0, g1;
+            clock_gettime(CLOCK_MONOTONIC, &g0);
             int rc = match_play_game(south, north, run->r, opening, n_open, agent_mix(cfg->seed, (uint64_t)g + 1), rec,
                                      &final, err);
+            clock_gettime(CLOCK_MONOTONIC, &g1);
+            run->game_s[g] = seconds_between(&g0, &g1);
             pthread_mutex_lock(&run->lock);
             if (rc) {
                 if (!run->failed) {
@@ -222,6 +257,7 @@ static void *worker(void *arg)
             }
             run->outcome[g] = (signed char)kalah_winner(run->r, &final);
             run->sows[g] = final.sows;
+            run->margin[g] = kalah_margin(run->r, &final);
             run->done++;
             if (cfg->progress)
                 cfg->progress(cfg->progress_ud, run->done, 2 * run->pairs);
@@ -238,6 +274,27 @@ static int set_tags(record_game *g, const char *south, const char *north, const 
     g->round = round;
     return record_set(&g->south, south) || record_set(&g->north, north) || record_set(&g->south_name, sname) ||
            record_set(&g->north_name, nname) || record_set(&g->event, event ? event : "sowzero match");
+}
+
+/* A's statistics against the exact values by seat: game 2i has A as South, 2i+1 as North (the pairing). */
+static int perfect_by_seat(const int *margin, const int *exact, int games, perfect_stats out[2])
+{
+    int half = games / 2, *m = malloc((size_t)games * sizeof *m), *v = malloc((size_t)games * sizeof *v);
+    if (!m || !v) {
+        free(m);
+        free(v);
+        return -1;
+    }
+    for (int g = 0; g < games; g++) {
+        int seat = g % 2 ? KALAH_NORTH : KALAH_SOUTH, i = seat * half + g / 2;
+        m[i] = margin[g];
+        v[i] = exact[g];
+    }
+    perfect_stats_compute(m, v, half, KALAH_SOUTH, &out[KALAH_SOUTH]);
+    perfect_stats_compute(m + half, v + half, half, KALAH_NORTH, &out[KALAH_NORTH]);
+    free(m);
+    free(v);
+    return 0;
 }
 
 int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, const match_config *cfg,
@@ -266,10 +323,15 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
     pthread_t *tid = calloc((size_t)nt, sizeof *tid);
     run.outcome = calloc((size_t)cfg->games, 1);
     run.sows = calloc((size_t)cfg->games, sizeof *run.sows);
+    run.margin = calloc((size_t)cfg->games, sizeof *run.margin);
+    run.game_s = calloc((size_t)cfg->games, sizeof *run.game_s);
+    if (cfg->exact)
+        run.exact = calloc((size_t)cfg->games, sizeof *run.exact);
     if (cfg->keep_records)
         run.records = calloc((size_t)cfg->games, sizeof *run.records);
     int rc = MATCH_ENOMEM;
-    if (!ctx || !tid || !run.outcome || !run.sows || (cfg->keep_records && !run.records)) {
+    if (!ctx || !tid || !run.outcome || !run.sows || !run.margin || !run.game_s || (cfg->exact && !run.exact) ||
+        (cfg->keep_records && !run.records)) {
         set_err(err, "out of memory");
         goto out;
     }
@@ -292,6 +354,15 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
             set_err(err, "%s", aerr);
             goto out;
         }
+        if (cfg->exact) {
+            ctx[t].solver = !strcmp(agent_kind(ctx[t].a), "solver")   ? ctx[t].a
+                            : !strcmp(agent_kind(ctx[t].b), "solver") ? ctx[t].b
+                            : (ctx[t].own_solver = agent_create(cfg->exact_solver ? cfg->exact_solver : "solver", r, aerr));
+            if (!ctx[t].solver || strcmp(agent_kind(ctx[t].solver), "solver")) {
+                set_err(err, "the solver for the exact values: %s", aerr);
+                goto out;
+            }
+        }
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -312,7 +383,7 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
         set_err(err, "%s", run.err);
         goto out;
     }
-    out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    out->seconds = seconds_between(&t0, &t1);
     long total_sows = 0;
     for (int g = 0; g < cfg->games; g++) {
         int a_seat = g % 2 ? KALAH_NORTH : KALAH_SOUTH;
@@ -324,6 +395,7 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
             ts[i]->losses += res < 0;
         }
         total_sows += run.sows[g];
+        out->seat_seconds[a_seat] += run.game_s[g] / (cfg->games / 2);
         if (run.records) {
             record_game *rg = &run.records[g];
             int bad = a_seat == KALAH_SOUTH
@@ -338,6 +410,19 @@ int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, cons
     }
     out->avg_sows = (double)total_sows / cfg->games;
     match_result_stats(out);
+    if (run.exact) {
+        if (perfect_by_seat(run.margin, run.exact, cfg->games, out->perfect)) {
+            rc = MATCH_ENOMEM;
+            set_err(err, "out of memory");
+            goto out;
+        }
+        out->have_exact = 1;
+        out->exact_seconds = run.exact_s / run.pairs;
+        out->exact = run.exact;
+        run.exact = NULL;
+    }
+    out->margin = run.margin;
+    run.margin = NULL;
     if (run.records) {
         out->records = run.records;
         out->n_records = cfg->games;
@@ -349,11 +434,15 @@ out:
         for (int t = 0; t < nt; t++) {
             agent_free(ctx[t].a);
             agent_free(ctx[t].b);
+            agent_free(ctx[t].own_solver);
         }
     free(ctx);
     free(tid);
     free(run.outcome);
     free(run.sows);
+    free(run.margin);
+    free(run.game_s);
+    free(run.exact);
     if (run.records)
         record_games_free(run.records, cfg->games);
     return rc;

@@ -15,6 +15,11 @@
  *   is +inf (−inf), so the number shown is only a bound. elo_lo / elo_hi are the same transform of the Wilson
  *   interval, clamped the same way (so at 100% elo_hi = elo, and elo_lo is a proper 95% lower bound).
  *
+ * Against perfect play (cfg.exact): each pair's opening position is solved once (eval/perfect.h) by the
+ * worker's solver agent, which keeps its transposition table and endgame database for the whole match (so
+ * a solver playing in the match then finds its first position in the table); per game the final margin
+ * and the opening's exact value are kept, and A's margin against the exact value is summed up per seat.
+ *
  * Threads: each worker thread gets its own two agent instances (agent.h), all created by the calling thread
  * before the workers start (az agents read HDF5, which is not thread-safe). The progress callback is called
  * with the runner's lock held, one call at a time, from whichever thread finished a game.
@@ -28,6 +33,7 @@
 
 #include "env/kalah.h"
 #include "eval/agent.h"
+#include "eval/perfect.h"
 #include "eval/record.h"
 
 #define MATCH_ERRLEN 400
@@ -47,6 +53,12 @@ typedef struct {
     const char *name_a, *name_b; /* optional display names written as [SouthName]/[NorthName] */
     void (*progress)(void *ud, int done, int total); /* may be NULL; see threads above */
     void *progress_ud;
+    /* 1: every opening's exact value (eval/perfect.h) is solved once per pair, by A or B when one is a
+     * `solver` agent (its table then already holds the first solve of both games), else by a `solver`
+     * agent each worker creates (tt_mb 256 + its endgame database: about 324 MB a worker for Kalah(6,4));
+     * fills match_result.exact and .perfect. */
+    int exact;
+    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" */
 } match_config;
 
 /* games 100, opening_plies 2, threads 1, seed 1, no records, no callback. */
@@ -67,12 +79,20 @@ typedef struct {
     int elo_clamped;                       /* +1: A won every point (elo is a lower bound), −1: lost all */
     double avg_sows;                       /* mean sowings per game */
     double seconds;                        /* wall-clock time */
+    double seat_seconds[2];                /* mean wall seconds per game with A in seat [KALAH_SOUTH] / [NORTH]
+                                            * (both agents' thinking; the pair's exact solve not included) */
     record_game *records;                  /* cfg.keep_records: games records, in game order (owned) */
     int n_records;
+    int *margin;                           /* per game, in game order: final margin South − North (owned) */
+    int have_exact;                        /* cfg.exact: the fields below are filled */
+    int *exact;                            /* per game: the exact value of its opening, South's view (owned) */
+    perfect_stats perfect[2];              /* A against the exact values, [KALAH_SOUTH] / [KALAH_NORTH] seat */
+    double exact_seconds;                  /* mean wall seconds of a pair's exact solve (its solver's first
+                                            * solve builds the endgame database: included) */
 } match_result;
 
-/* Plays the match A (spec_a) vs B (spec_b) under rules r. *out is filled (free its records with
- * match_result_free). Returns MATCH_OK; MATCH_EINVAL (bad config: message names the field), MATCH_EAGENT
+/* Plays the match A (spec_a) vs B (spec_b) under rules r. *out is filled (free its records and per-game
+ * arrays with match_result_free). Returns MATCH_OK; MATCH_EINVAL (bad config: message names the field), MATCH_EAGENT
  * (a spec does not parse: the agent's message; or an agent failed during a game), MATCH_EGAME (a game
  * exceeded MATCH_MAX_SOWS), MATCH_ENOMEM. */
 int match_run(const char *spec_a, const char *spec_b, const kalah_rules *r, const match_config *cfg,

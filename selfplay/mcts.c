@@ -505,6 +505,11 @@ int mcts_done(const mcts_tree *t)
     return t->over || (t->solver && root->proven != MCTS_UNPROVEN) || root->n >= t->start_n + t->sims;
 }
 
+int mcts_sims_done(const mcts_tree *t)
+{
+    return t->pool[0].n - t->start_n;
+}
+
 int mcts_leaf_room(const mcts_tree *t) { return t->npend >= t->leaves ? 0 : t->leaves - t->npend; }
 
 /* Starts loading what the next step of a descent at node c reads: c's children block (at most

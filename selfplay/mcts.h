@@ -162,6 +162,10 @@ const kalah_pos *mcts_root_pos(const mcts_tree *t);
  * set or reached by mcts_advance, or the root is proven (solver), or the root position is finished. */
 int mcts_done(const mcts_tree *t);
 
+/* Simulations completed for the current root's search: N(root) minus N(root) when the search began (the
+ * visits of a reused subtree are not counted). `bench selfplay` sums it over moves. */
+int mcts_sims_done(const mcts_tree *t);
+
 /* Return values of mcts_select besides a leaf handle (>= 0). */
 enum {
     MCTS_SIM_DONE = -10,  /* the simulation ended on a finished or proven node and is already backed up */

@@ -299,6 +299,7 @@ static int game_move(worker *w, game *g)
         optimal_policy(sh->mc, r, root, g->pi + (size_t)g->n * m);
     g->moves[g->n++] = (uint8_t)move;
     cap_draw(sh, g);
+    w->st.simulations += (uint64_t)mcts_sims_done(g->tree);
     rc = mcts_advance(g->tree, move);
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)
         return rc;
@@ -441,7 +442,7 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
         selfplay_stats *s = &w[i].st;
         tot.games += s->games, tot.samples += s->samples;
         tot.south_wins += s->south_wins, tot.north_wins += s->north_wins, tot.draws += s->draws;
-        tot.evals += s->evals, tot.batches += s->batches;
+        tot.evals += s->evals, tot.batches += s->batches, tot.simulations += s->simulations;
         tot.thread_seconds += s->thread_seconds, tot.forward_seconds += s->forward_seconds;
         if (w[i].rc != MCTS_OK && rc == MCTS_OK) {
             rc = w[i].rc;

@@ -73,6 +73,7 @@ typedef struct {
     uint64_t samples;        /* samples produced (= decisions = plies played) */
     uint64_t south_wins, north_wins, draws;
     uint64_t evals;          /* positions sent to evaluators */
+    uint64_t simulations;    /* PUCT simulations completed, summed over moves (mcts_sims_done before each move) */
     uint64_t batches;        /* evaluator batches */
     double seconds;          /* wall time of the run */
     double thread_seconds;   /* sum over workers of their wall time */

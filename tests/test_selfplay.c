@@ -719,8 +719,9 @@ static void test_bench_command(void **state)
     assert_int_equal(rc, 0);
     cJSON *o = cJSON_Parse(out);
     assert_non_null(o);
-    const char *keys[] = {"positions_per_s", "games_per_s", "avg_batch", "forward_share"};
-    for (int i = 0; i < 4; i++) {
+    const char *keys[] = {"positions_per_s", "games_per_s", "avg_batch", "forward_share", "sims_per_s_per_core",
+                          "search_us_per_sim", "net_us_per_sim", "simulations"};
+    for (int i = 0; i < 8; i++) {
         cJSON *v = cJSON_GetObjectItem(o, keys[i]);
         if (!cJSON_IsNumber(v))
             fail_msg("missing key %s in %s", keys[i], out);
@@ -728,6 +729,12 @@ static void test_bench_command(void **state)
     }
     assert_true(cJSON_GetObjectItem(o, "forward_share")->valuedouble <= 1);
     assert_int_equal(cJSON_GetObjectItem(o, "games")->valueint, 4);
+    /* 8 new simulations per move (tree reuse adds none to the count), fewer only where the solver proved the
+     * root; the two times per simulation add up to the workers' time */
+    double sims = cJSON_GetObjectItem(o, "simulations")->valuedouble;
+    double positions = cJSON_GetObjectItem(o, "positions")->valuedouble;
+    assert_true(sims <= 8 * positions && sims >= 0.5 * 8 * positions);
+    assert_true(cJSON_GetObjectItem(o, "net_us_per_sim")->valuedouble > 0);
     cJSON_Delete(o);
     free(out);
     rc = tu_run(&out, 1, "bench selfplay --threads 0");

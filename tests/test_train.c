@@ -437,7 +437,21 @@ static void test_accuracy_evaluation(void **state)
         nn_net_free(k);
     }
     if (system("command -v gnuplot >/dev/null 2>&1") == 0)
-        assert_true(file_exists(dir, "accuracy.png"));
+        assert_true(file_exists(dir, "accuracy.png") && file_exists(dir, "accuracy-time.png"));
+    /* sowzero metrics: one point per evaluation, the cells of metrics.csv, minutes from elapsed_s */
+    assert_int_equal(tu_run(&out, 0, "metrics '%s' --json", dir), 0);
+    j = cJSON_Parse(out);
+    cJSON *pts = cJSON_GetObjectItem(j, "points");
+    assert_int_equal(cJSON_GetArraySize(pts), 3);
+    for (int it = 1; it <= 3; it++) {
+        cJSON *p = cJSON_GetArrayItem(pts, it - 1);
+        assert_int_equal(cJSON_GetObjectItem(p, "iteration")->valueint, it);
+        assert_true(fabs(cJSON_GetObjectItem(p, "accuracy_search")->valuedouble - csv_cell(csv, it, "accuracy_search")) < 1e-9);
+        assert_true(fabs(cJSON_GetObjectItem(p, "regret_raw")->valuedouble - csv_cell(csv, it, "regret_raw")) < 1e-9);
+        assert_true(fabs(cJSON_GetObjectItem(p, "minutes")->valuedouble * 60 - csv_cell(csv, it, "elapsed_s")) < 1e-6);
+    }
+    cJSON_Delete(j);
+    free(out);
 
     /* refused: a set of other rules (Kalah(6,4) run), a missing file — before any run directory exists */
     const char *bad = scratch("accuracy-bad");

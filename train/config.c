@@ -28,7 +28,8 @@ void cfg_defaults(cfg_config *c)
     c->train = (cfg_train){.batch_size = 256, .steps_per_iteration = 100, .replay_window = 100000,
                            .min_replay = 1000, .threads = 1, .lr_total_steps = 0};
     c->eval = (cfg_eval){.n_opponents = 1, .games = 20, .final_games = 0, .every = 5, .threads = 1,
-                         .sims = 100, .batch = 1, .opening_plies = 2};
+                         .sims = 100, .batch = 1, .opening_plies = 2, .gate = CFG_GATE_NONE, .gate_every = 1,
+                         .gate_elo0 = 0, .gate_elo1 = 35, .gate_alpha = 0.05, .gate_beta = 0.05, .gate_games = 200};
     strcpy(c->eval.opponents[0], "ab:depth=4");
     c->run = (cfg_run){.seed = 1, .iterations = 0, .checkpoint_every = 5, .keep_checkpoints = 3};
     strcpy(c->run.dir, "runs");
@@ -722,6 +723,14 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->eval.tablebase_seeds && c->eval.sims == 0)
         return check_fail(c, err, "eval", "tablebase_seeds",
                           "eval.tablebase_seeds needs eval.sims >= 1 (the raw policy does not search)");
+    if (c->game != CFG_GAME_KALAH && c->eval.gate != CFG_GATE_NONE)
+        return check_fail(c, err, "eval", "gate", "eval.gate applies to game = kalah only");
+    if (c->eval.gate_elo0 >= c->eval.gate_elo1)
+        return check_fail(c, err, "eval", "gate_elo1", "eval.gate_elo1 (%g) must exceed eval.gate_elo0 (%g)",
+                          c->eval.gate_elo1, c->eval.gate_elo0);
+    if (c->eval.gate_games % 2)
+        return check_fail(c, err, "eval", "gate_games", "eval.gate_games must be even (colour-swapped pairs), got %d",
+                          c->eval.gate_games);
     if (!c->run.name[0]) {
         const char *base = c->path[0] ? strrchr(c->path, '/') : NULL;
         base = base ? base + 1 : c->path[0] ? c->path : "run";

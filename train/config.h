@@ -77,7 +77,14 @@ typedef struct {
     int tablebase_seeds;      /* the az agent's tb=N (tablebase leaves, eval/agent.h), 0..127; 0 = off */
     int opening_plies;        /* random sowings before each pair of games, 0..20 */
     char positions[CFG_PATH_LEN]; /* solved position set (eval/posset_read.h) for accuracy, "" = none (kalah only) */
+    int gate;                 /* CFG_GATE_NONE / CFG_GATE_SPRT (kalah only; train.h "Gating") */
+    int gate_every;           /* gate after every k-th iteration, 1..1000000 */
+    double gate_elo0, gate_elo1; /* the SPRT's hypotheses (Elo of the candidate over the self-play net), elo0 < elo1 */
+    double gate_alpha, gate_beta; /* its error rates, (0, 0.5] */
+    int gate_games;           /* game cap of one test, even, 2..100000 */
 } cfg_eval;
+
+enum { CFG_GATE_NONE = 0, CFG_GATE_SPRT = 1 };
 
 /* [run]. */
 typedef struct {
@@ -87,6 +94,7 @@ typedef struct {
     int checkpoint_every;     /* write a checkpoint after every k-th iteration (and the last), >= 1 */
     int keep_checkpoints;     /* newest checkpoints kept in checkpoints/, >= 1 */
     char dir[CFG_PATH_LEN];   /* parent of default run directories ("runs") */
+    double time_limit;        /* wall-clock budget of the whole run in minutes, 0 = none (train.h) */
 } cfg_run;
 
 /* [rules] game: which game the run trains. */

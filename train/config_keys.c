@@ -20,6 +20,7 @@ static const char *const end_names[] = {"either-empty", "mover-empty", NULL};
 static const char *const opt_names[] = {"sgd", "adam", NULL};
 static const char *const sched_names[] = {"constant", "step", "cosine", NULL};
 static const char *const root_names[] = {"puct", "gumbel", NULL}; /* = MCTS_ROOT_PUCT, MCTS_ROOT_GUMBEL */
+static const char *const gate_names[] = {"none", "sprt", NULL};
 
 const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", NULL};
 
@@ -204,6 +205,24 @@ const cfg_key cfg_keys[] = {
      "rate, mean regret in seeds) of the raw policy (sims = 0) and of the search (eval.sims), and best.h5 "
      "becomes the net with the best search accuracy (ties: lower mean regret) instead of the best mean "
      "score. Empty = none."},
+    E("eval", "gate", eval.gate, gate_names,
+      "kalah only. none: self-play always uses the newest net; sprt: a trained net replaces the self-play net "
+      "only when a sequential test (GSPRT on colour-swapped pairs, eval/sprt.h; fishtest, Leela Zero) of it "
+      "against the self-play net accepts Elo >= gate_elo1 over gate_elo0 within gate_games games."),
+    I("eval", "gate_every", eval.gate_every, 1, 1000000, "kalah only. gate = sprt: test after every k-th iteration."),
+    D("eval", "gate_elo0", eval.gate_elo0, -1000, 1000, 0, 0,
+      "kalah only. The SPRT's H0: the candidate is this many Elo above the self-play net (logistic Elo)."),
+    D("eval", "gate_elo1", eval.gate_elo1, -1000, 1000, 0, 0,
+      "kalah only. The SPRT's H1 (> gate_elo0): accepting it replaces the self-play net. 35 Elo is a 55% score, "
+      "AlphaGo Zero's gate. A pair the candidate wins twice adds log(s(elo1) / s(elo0)) to the LLR (0.096 for "
+      "0..35), so even a much stronger net needs about 31 won pairs to pass at alpha = 0.05."),
+    D("eval", "gate_alpha", eval.gate_alpha, 0, 0.5, 1, 0,
+      "kalah only. The SPRT's false-positive rate (H1 accepted when H0 holds)."),
+    D("eval", "gate_beta", eval.gate_beta, 0, 0.5, 1, 0,
+      "kalah only. The SPRT's false-negative rate (H0 accepted when H1 holds)."),
+    I("eval", "gate_games", eval.gate_games, 2, 100000,
+      "kalah only. Game cap of one test (even): reaching it without a decision keeps the self-play net. The "
+      "games are az agents at eval.sims from random openings (eval.opening_plies), eval.threads pairs at a time."),
 
     /* ---- [run] ---- */
     {"run", "seed", CK_U64, F(run.seed), NOLIM, 0, 0, NULL, 0, 0,
@@ -220,6 +239,12 @@ const cfg_key cfg_keys[] = {
     I("run", "keep_checkpoints", run.keep_checkpoints, 1, 1000000, "Newest checkpoints to keep."),
     {"run", "dir", CK_STR, F(run.dir), 1, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
      "Parent directory of default run directories (--run-dir overrides the whole path)."},
+    D("run", "time_limit", run.time_limit, 0, 1e6, 0, 0,
+      "Wall-clock budget of the whole run in minutes (a resumed run counts its earlier sessions), 0 = none. "
+      "After each iteration's SGD the run ends there, with the final evaluation and checkpoint, when another "
+      "iteration would not fit: the mean iteration time so far plus the evaluations' last measured time "
+      "(scaled to final_games) must fit in what is left. Evaluate before the end (eval.every) so that the "
+      "final evaluation's time is known."),
 };
 
 const int cfg_nkeys = (int)(sizeof cfg_keys / sizeof cfg_keys[0]);

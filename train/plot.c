@@ -62,6 +62,17 @@ static void write_script(FILE *f, const char *run_dir, const char *const *oppone
               "\\\n     csv using 'iteration':'regret_raw' axes x1y2 with linespoints dt 3 pt 1 title 'regret, raw'\n"
               "set output\nunset y2tics\nunset y2label\nset ytics mirror\nset autoscale y\n",
               f);
+        /* the same accuracies against wall time (issue 15's time-to-accuracy curve) */
+        snprintf(out, sizeof out, "%s/accuracy-time.png.tmp", run_dir);
+        fputs("set output ", f);
+        gp_string(f, out);
+        fputs("\nset title 'time to accuracy against perfect play (eval.positions)'\nset xlabel 'wall minutes'\n"
+              "set ylabel 'optimal-move share'\nset yrange [0:1]\n"
+              "plot csv using (column('elapsed_s') / 60):'accuracy_search' with linespoints lw 2 pt 7 "
+              "title 'search', \\\n"
+              "     csv using (column('elapsed_s') / 60):'accuracy_raw' with linespoints pt 1 title 'raw policy'\n"
+              "set output\nset xlabel 'iteration'\nset autoscale y\n",
+              f);
     }
     if (!(what & TRAIN_PLOT_EVAL) || n_opp == 0)
         return;
@@ -153,7 +164,8 @@ int train_plot(const char *run_dir, const char *const *opponents, int n_opp, int
         return TRAIN_PLOT_ERROR;
     if ((what & TRAIN_PLOT_EVAL) && n_opp > 0 && finish(run_dir, "eval.png", err, errlen) != 0)
         return TRAIN_PLOT_ERROR;
-    if ((what & TRAIN_PLOT_ACCURACY) && finish(run_dir, "accuracy.png", err, errlen) != 0)
+    if ((what & TRAIN_PLOT_ACCURACY) && (finish(run_dir, "accuracy.png", err, errlen) != 0 ||
+                                         finish(run_dir, "accuracy-time.png", err, errlen) != 0))
         return TRAIN_PLOT_ERROR;
     return TRAIN_PLOT_OK;
 }

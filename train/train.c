@@ -118,7 +118,9 @@ static int setup(trainer *t, char *err)
     t->net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
     if (t->net)
         t->best_net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
-    if (!t->net || !t->best_net) {
+    if (t->best_net && c->eval.gate == CFG_GATE_SPRT)
+        t->sp_net = nn_net_create(&c->net, train_seed(c->run.seed, 1, 0), nerr);
+    if (!t->net || !t->best_net || (c->eval.gate == CFG_GATE_SPRT && !t->sp_net)) {
         train_err(err, "cannot create the net: %s", nerr);
         return TRAIN_EINVAL;
     }
@@ -156,6 +158,7 @@ static int setup(trainer *t, char *err)
         train_msg(t, TRAIN_MSG_INFO, "endgame database: %d seeds, %.0f MB, built in %.1f s", tb_seeds(t->tb),
                   (double)eg_bytes(tb_db(t->tb)) / 1e6, secs);
     }
+    t->last_it = c->run.iterations;
     return TRAIN_OK;
 }
 
@@ -167,6 +170,7 @@ static void teardown(trainer *t)
     nn_optim_free(t->optim);
     nn_net_free(t->net);
     nn_net_free(t->best_net);
+    nn_net_free(t->sp_net);
     replay_free(t->rb);
     free(t->x);
     free(t->pi);
@@ -422,6 +426,8 @@ static int evaluate(trainer *t, int games, train_row *row, int *new_best, char *
     if (rc != TRAIN_OK)
         return rc;
     row->eval_s = train_now() - t_eval;
+    t->last_eval_s = row->eval_s;
+    t->last_eval_games = games;
     row->have_eval = c->eval.n_opponents > 0;
     t->have_accuracy_rows |= row->have_accuracy;
     for (int k = 0; k < c->eval.n_opponents; k++) {
@@ -462,24 +468,53 @@ static int evaluate(trainer *t, int games, train_row *row, int *new_best, char *
 /* Whether best.h5 is chosen by an evaluation: opponents to play, or [eval] positions to measure. */
 static int judged(const cfg_config *c) { return c->eval.n_opponents > 0 || c->eval.positions[0]; }
 
-/* Whether iteration it plays an evaluation: every eval.every-th and the last (DESIGN.md §3.4). */
-static int eval_due(const cfg_config *c, int64_t it)
+/* Whether iteration it plays an evaluation: every eval.every-th and the last (DESIGN.md §3.4; the last is
+ * run.iterations, or an earlier one that run.time_limit made the last: t->last_it). */
+static int eval_due(const trainer *t, int64_t it)
 {
-    return judged(c) && it > 0 &&
-           (it == c->run.iterations || (c->eval.every > 0 && it % c->eval.every == 0));
+    const cfg_config *c = t->cfg;
+    return judged(c) && it > 0 && (it == t->last_it || (c->eval.every > 0 && it % c->eval.every == 0));
 }
 
-static int eval_games(const cfg_config *c, int64_t it)
+static int eval_games(const trainer *t, int64_t it)
 {
-    return it == c->run.iterations && c->eval.final_games ? c->eval.final_games : c->eval.games;
+    const cfg_config *c = t->cfg;
+    return it == t->last_it && c->eval.final_games ? c->eval.final_games : c->eval.games;
+}
+
+/* Seconds an evaluation of `games` games per opponent will take: the last one measured (in this process, or
+ * the checkpoint's row on resume), its matches scaled by games / its games; 0 before any was measured. */
+static double eval_estimate(const trainer *t, int games)
+{
+    if (t->last_eval_s <= 0 || t->last_eval_games <= 0)
+        return 0;
+    return games > t->last_eval_games ? t->last_eval_s * games / t->last_eval_games : t->last_eval_s;
+}
+
+/* run.time_limit: whether the run must end after iteration it (its self-play, SGD and gate done) so that the
+ * final evaluation and checkpoint still finish within the budget: one more iteration needs the mean time of
+ * an iteration so far (elapsed / it, evaluations included, earlier sessions counted), plus it's own
+ * evaluation when one is due, plus the final one (eval_estimate). *need_s gets that estimate. */
+static int out_of_time(const trainer *t, int64_t it, double *need_s)
+{
+    const cfg_config *c = t->cfg;
+    double limit = c->run.time_limit * 60;
+    *need_s = 0;
+    if (limit <= 0 || it < 1)
+        return 0;
+    double now = train_elapsed(t);
+    int due = judged(c) && c->eval.every > 0 && it % c->eval.every == 0;
+    *need_s = now / (double)it + (due ? eval_estimate(t, c->eval.games) : 0) +
+              (judged(c) ? eval_estimate(t, c->eval.final_games ? c->eval.final_games : c->eval.games) : 0);
+    return now + *need_s > limit;
 }
 
 /* Plays iteration it's evaluation (announcing the final one). */
 static int evaluate_iteration(trainer *t, train_row *row, int *new_best, char *err)
 {
     const cfg_config *c = t->cfg;
-    int games = eval_games(c, t->iteration), n_opp = c->eval.n_opponents;
-    if (t->iteration == c->run.iterations && n_opp)
+    int games = eval_games(t, t->iteration), n_opp = c->eval.n_opponents;
+    if (t->iteration == t->last_it && n_opp)
         train_msg(t, TRAIN_MSG_INFO, "final evaluation: %d games against each of %d opponent%s...", games, n_opp,
                   n_opp > 1 ? "s" : "");
     return evaluate(t, games, row, new_best, err);
@@ -526,7 +561,7 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
                               .positions_per_s = bs.positions_per_s};
     } else {
-        mcts_eval_factory ef = mcts_eval_factory_net(t->net);
+        mcts_eval_factory ef = mcts_eval_factory_net(t->sp_net ? t->sp_net : t->net); /* gating: sp_net */
         mcts_config mc = c->mcts;
         if (mc.tablebase_seeds > 0) { /* setup built it (capped at the rules' total seeds) */
             mc.tablebase = tb_oracle(t->tb);
@@ -553,11 +588,28 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
 
     if ((rc = export_net(t, t->net, "latest.h5", err)) != TRAIN_OK)
         return rc;
-    int last = it == c->run.iterations;
+    /* Played even when stopping, so that a stopped and resumed run gates as one that never stopped. */
+    if (t->sp_net && it % c->eval.gate_every == 0 && (rc = train_gate(t, NULL, err)) != TRAIN_OK)
+        return rc;
+    if (t->sum && t->sp_net) {
+        t->sum->gates = t->gate_counts[0];
+        t->sum->gates_accepted = t->gate_counts[1];
+    }
+    /* After the gate, so that only the evaluations are still to come in this iteration. */
+    double need_s;
+    if (it < t->last_it && out_of_time(t, it, &need_s)) {
+        t->last_it = it;
+        train_msg(t, TRAIN_MSG_INFO, "run.time_limit: iteration %" PRId64 " is the last (%.1f of %g minutes used; "
+                  "another iteration and the final evaluation would need about %.1f more)", it,
+                  train_elapsed(t) / 60, c->run.time_limit, need_s / 60);
+        if (t->sum)
+            t->sum->time_limited = 1;
+    }
+    int last = it == t->last_it;
     int n_opp = c->eval.n_opponents;
     int new_best = 0;
     /* Stopped: the evaluation is skipped; the checkpoint records it as owed and a resume plays it. */
-    if (eval_due(c, it) && !stop_requested(t) && (rc = evaluate_iteration(t, &row, &new_best, err)) != TRAIN_OK)
+    if (eval_due(t, it) && !stop_requested(t) && (rc = evaluate_iteration(t, &row, &new_best, err)) != TRAIN_OK)
         return rc;
 
     row.iteration = it;
@@ -603,6 +655,8 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         }
         double per_it = (train_now() - session_t0) / (double)(it - session_it0);
         pi.eta_s = per_it * (double)(c->run.iterations - it);
+        if (c->run.time_limit > 0 && pi.eta_s > c->run.time_limit * 60 - row.elapsed_s)
+            pi.eta_s = fmax(0, c->run.time_limit * 60 - row.elapsed_s);
         t->opt->progress(t->opt->ud, &pi);
     }
     if (t->sum) {
@@ -706,7 +760,7 @@ static int settle_owed(trainer *t, char *err)
     if (!t->have_row)
         return TRAIN_OK;
     int rc;
-    if (eval_due(t->cfg, t->iteration) && t->eval_iteration != t->iteration) {
+    if (eval_due(t, t->iteration) && t->eval_iteration != t->iteration) {
         train_msg(t, TRAIN_MSG_INFO, "iteration %" PRId64 "'s evaluation was not played (the run stopped first): "
                   "playing it now", t->iteration);
         int new_best = 0;
@@ -768,6 +822,10 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
             goto out;
         } else {
             flush_state(t);  /* checkpoints written before the flush existed may hold subnormals */
+            if (t->have_row && (t->row.have_eval || t->row.have_accuracy)) { /* run.time_limit's estimate */
+                t->last_eval_s = t->row.eval_s;
+                t->last_eval_games = eval_games(t, t->iteration);
+            }
             /* the checkpoint's own row is appended again by settle_owed */
             keep = t->have_row ? t->iteration - 1 : t->iteration;
             t->have_loss_rows = nn_optim_steps(t->optim) > 0;
@@ -804,6 +862,8 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         sum->elapsed_s = t->elapsed_base;
         sum->best_score = t->best_score;
         sum->best_iteration = t->best_iteration;
+        sum->gates = t->gate_counts[0];
+        sum->gates_accepted = t->gate_counts[1];
         summarise_eval(t);
     }
     if (t->iteration >= cfg->run.iterations) {
@@ -812,9 +872,20 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         rc = TRAIN_OK;
         goto out;
     }
+    double need_s;
+    if (out_of_time(t, t->iteration, &need_s)) {
+        train_msg(t, TRAIN_MSG_INFO, "the run has used its time budget (%.1f of run.time_limit = %g minutes; another "
+                  "iteration and the final evaluation would need about %.1f more); raise run.time_limit (--set "
+                  "run.time_limit=MINUTES) to train further", train_elapsed(t) / 60, cfg->run.time_limit,
+                  need_s / 60);
+        if (sum)
+            sum->time_limited = 1;
+        rc = TRAIN_OK;
+        goto out;
+    }
     double session_t0 = train_now();
     int64_t session_it0 = t->iteration;
-    while (t->iteration < cfg->run.iterations) {
+    while (t->iteration < t->last_it) {
         rc = iteration(t, session_t0, session_it0, err);
         if (rc != TRAIN_OK)
             break;

@@ -16,6 +16,25 @@
  *                found a new best net; best.h5 is written from the checkpoint's best net right after it
  *     metrics    one metrics.csv row; plots when something new was evaluated or checkpointed
  *
+ * Time budget (run.time_limit = M minutes, 0 = none): after each iteration's SGD (and gate) the loop estimates what one
+ * more iteration would cost — elapsed / iterations done (earlier sessions included, evaluations included),
+ * plus its evaluation when one is due, plus the final evaluation (the last evaluation's time, scaled by
+ * final_games / its games) — and, when that does not fit in what is left of M, makes this iteration the
+ * last: it plays the final evaluation (final_games) and writes the final checkpoint, so that the run ends
+ * within M minutes as long as the estimates hold (an evaluation not yet measured counts 0). A run resumed
+ * with no time left for an iteration does nothing and says so. The iteration count where the budget ends
+ * depends on the clock, so a time-limited run is deterministic only up to that count.
+ *
+ * Gating (eval.gate = sprt; kalah only): self-play then uses its own copy of the net, the self-play net.
+ * After every eval.gate_every-th iteration's SGD the trained net (latest.h5) plays the self-play net
+ * (written to selfplay.h5) in colour-swapped pairs from random openings, both as az agents at eval.sims,
+ * eval.threads pairs at a time, and a GSPRT on the pairs (eval/sprt.h, pentanomial; H0 elo = gate_elo0,
+ * H1 elo = gate_elo1, error rates gate_alpha / gate_beta) decides after each batch; accepting H1 copies the
+ * trained net into the self-play net, H0 or reaching gate_games games keeps it (AlphaGo Zero's evaluator
+ * with a sequential test, as Leela Zero and fishtest do). Training always continues on the trained net.
+ * The self-play net and the counts are in the checkpoints. A gate's outcome depends on eval.threads (the
+ * batch size at which the test looks), not on scheduling.
+ *
  * Randomness: everything follows from run.seed. The net's initialisation, each iteration's self-play seed and
  * the evaluation seed are fixed functions of (run.seed, iteration); the replay sampler is an mcts_rng whose
  * state is saved in each checkpoint together with the whole replay buffer, the optimiser state and the
@@ -120,6 +139,8 @@ typedef struct {
     int have_accuracy;                  /* [eval] positions: the last evaluation's accuracy (eval/accuracy.h) */
     double accuracy_raw, regret_raw;    /* raw policy (sims = 0): optimal-move share, mean regret in seeds */
     double accuracy_search, regret_search; /* the search (eval.sims) */
+    int time_limited;                   /* 1: run.time_limit ended the run before run.iterations */
+    int64_t gates, gates_accepted;      /* eval.gate = sprt: tests played, nets that became the self-play net */
 } train_summary;
 
 /* Runs (or, with opt->resume, continues) the training described by cfg (which must have passed

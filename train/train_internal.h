@@ -29,6 +29,9 @@ typedef struct {
     uint8_t *legal;
 
     int64_t iteration;      /* iterations completed */
+    int64_t last_it;        /* the run's last iteration: run.iterations, or earlier by run.time_limit */
+    double last_eval_s;     /* seconds of the last evaluation measured (0: none yet), for run.time_limit */
+    int last_eval_games;    /* its games per opponent */
     int64_t games, samples; /* cumulative self-play output */
     double elapsed_base;    /* seconds of earlier sessions (resume) */
     double t0;              /* monotonic clock at this session's start */
@@ -50,6 +53,9 @@ typedef struct {
     struct posset *positions; /* [eval] positions (owned), NULL = none */
     struct tb_ref *tb;      /* the run's endgame database (eval/tbase.h) for mcts/eval.tablebase_seeds, NULL = none;
                              * held for the whole run so that the evaluation's agents find it built */
+    nn_net *sp_net;         /* eval.gate = sprt: the self-play net (owned; the trained net replaces it only
+                             * when a gate accepts it), NULL: self-play uses net */
+    int64_t gate_counts[2]; /* gates played, nets accepted (checkpointed) */
     train_summary *sum;
 } trainer;
 
@@ -59,7 +65,7 @@ double train_now(void);
 /* Seconds since the run started (earlier sessions included). */
 double train_elapsed(const trainer *t);
 
-/* A seed for stream `stream` (1 = init, 2 = sampler, 3 = self-play, 4 = evaluation) and index i, derived
+/* A seed for stream `stream` (1 = init, 2 = sampler, 3 = self-play, 4 = evaluation, 5 = gate) and index i, derived
  * from run.seed with SplitMix64 so that nearby (stream, i) give unrelated seeds. */
 uint64_t train_seed(uint64_t seed, uint64_t stream, uint64_t i);
 
@@ -90,6 +96,13 @@ int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, 
  * search (eval.sims, eval.threads), each agent reseeded per position from run.seed (the same at every
  * evaluation). Fills the row's accuracy cells. TRAIN_OK or TRAIN_EFAIL / TRAIN_ENOMEM with err. */
 int train_accuracy(trainer *t, train_row *row, char *err);
+
+/* eval.gate = sprt: the GSPRT (eval/sprt.h, pentanomial) of the trained net (latest.h5) against the
+ * self-play net (written to selfplay.h5 first, and again when replaced: the file holds the self-play net
+ * after every gate), in batches of eval.threads colour-swapped pairs up to
+ * eval.gate_games games; accepting H1 copies the trained net into t->sp_net. *accepted (may be NULL) gets
+ * 1 then. TRAIN_OK, or TRAIN_EFAIL / TRAIN_ENOMEM / TRAIN_EIO with err. */
+int train_gate(trainer *t, int *accepted, char *err);
 
 /* What best.h5 is chosen by, larger = better. With [eval] positions: the search's optimal-move share minus
  * 1e-8 × its mean regret — the share first and, between equal shares, the lower regret (exact for sets

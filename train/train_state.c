@@ -18,6 +18,9 @@
  *                resumed prints its final table (absent without opponents)
  *   accuracy     the last evaluation's accuracy on [eval] positions (4 doubles, native byte order: the
  *                row's accuracy_raw, regret_raw, accuracy_search, regret_search), when it measured one
+ *   selfplay_params  eval.gate = sprt: the parameters of the self-play net (floats); absent (gating off,
+ *                or a checkpoint from before it was switched on): the self-play net is the trained net
+ *   gate         eval.gate = sprt: tests played and nets accepted so far (2 × int64, native byte order)
  * Native layouts: checkpoints move between runs of one build on one machine; an item of the wrong size is
  * reported as not a sowzero training checkpoint.
  */
@@ -65,6 +68,11 @@ int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
     if (t->best_iteration > 0 && t->have_best_net)
         rc |= nn_ckpt_put_blob(st, "best_params", nn_params_const(t->best_net),
                                nn_param_count(t->best_net) * sizeof(float));
+    if (t->sp_net) {
+        rc |= nn_ckpt_put_blob(st, "selfplay_params", nn_params_const(t->sp_net),
+                               nn_param_count(t->sp_net) * sizeof(float));
+        rc |= nn_ckpt_put_blob(st, "gate", t->gate_counts, sizeof t->gate_counts);
+    }
     if (rc != NN_OK) {
         nn_ckpt_free(st);
         train_err(err, "out of memory saving a checkpoint");
@@ -220,7 +228,17 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
     else
         eval_it = 0;
     int have_acc = opt_blob(st, "accuracy", t->last_accuracy, sizeof t->last_accuracy, path, err);
-    if (have_best < 0 || have_row < 0 || have_acc < 0)
+    int have_sp = 0, have_gate = 0;
+    if (t->sp_net) {
+        have_sp = opt_blob(st, "selfplay_params", nn_params(t->sp_net), nn_param_count(t->sp_net) * sizeof(float),
+                           path, err);
+        if (have_sp == 0 && nn_net_copy_params(t->sp_net, net) != NN_OK)
+            have_sp = -1;
+        have_gate = opt_blob(st, "gate", t->gate_counts, sizeof t->gate_counts, path, err);
+        if (have_gate == 0)
+            memset(t->gate_counts, 0, sizeof t->gate_counts);
+    }
+    if (have_best < 0 || have_row < 0 || have_acc < 0 || have_sp < 0 || have_gate < 0)
         goto out;
     t->iteration = iteration;
     t->games = games;
