@@ -3,7 +3,9 @@
  * plain Python evaluation of the paper's formulas), the tree's Gumbel search (visits follow the schedule, the
  * target and the move recomputed here from the root's statistics), forced playouts and target pruning
  * (the KataGo rule recomputed here), the margin utility at finished positions and in the net evaluator,
- * playout cap randomization's value-only samples and the zero policy gradient they get, and the checks. */
+ * playout cap randomization's value-only samples and the zero policy gradient they get, and the checks.
+ * The playout-cap test runs self-play's worker thread, so the TSan pass runs this file too: */
+// ctest-labels: threads
 #include "tests/test_util.h"
 
 #include <math.h>
