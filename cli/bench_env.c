@@ -119,8 +119,8 @@ static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, long batch, int ob
 {
     const size_t B = (size_t)batch, m = (size_t)r->pits;
     *g = (vecenv_gym_out){.obs = obs ? malloc(B * (2 * m + 2) * sizeof(float)) : NULL, .mask = malloc(B * m),
-                          .to_play = malloc(B * sizeof(int32_t)), .rewards = malloc(2 * B * sizeof(float)),
-                          .ended = malloc(B), .sample = malloc(B)};
+                          .to_play = malloc(B * sizeof(int32_t)), .rewards = calloc(2 * B, sizeof(float)),
+                          .ended = calloc(B, 1), .sample = malloc(B), .kept = 1}; /* zeros: kept holds */
     return (obs && !g->obs) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample ? -1 : 0;
 }
 

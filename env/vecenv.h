@@ -160,6 +160,10 @@ typedef struct {
     uint8_t *sample;  /* B: a uniformly random legal move (relative pit) for the next step, 0 where none,
                        * drawn with the stepper's pick rule from its random streams (header comment); the
                        * streams advance once per call that asks for it */
+    int kept;         /* nonzero: rewards and ended (both non-NULL) still hold the rows this vecenv's previous
+                       * gym call wrote there, or all zeros. A reward is nonzero only on a board whose ended
+                       * is 1, so the call then rewrites the rewards of only the boards that ended before or
+                       * end now (a step ends a game on ~1 board in 40): the same rows, 10% fewer bytes */
 } vecenv_gym_out;
 
 /* Converts and checks actions for boards 0..n-1 (relative pits, any int64): moves[i] = actions[i] for

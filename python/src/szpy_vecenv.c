@@ -142,7 +142,7 @@ static vecenv_gym_out kalah_outputs(szpy_vecenv *e)
 {
     const vecenv_gym_out o = {.obs = e->obs_all ? f32(e->obs_all) : NULL, .mask = u8(e->mask),
                               .to_play = i32(e->to_play), .rewards = f32(e->rewards), .ended = u8(e->term),
-                              .sample = e->sampling ? e->sample : NULL};
+                              .sample = e->sampling ? e->sample : NULL, .kept = 1}; /* rewards, term: only these calls and reset_all write them */
     e->fresh = e->sampling;
     e->sampling = 0;
     e->actions_valid = 0;
