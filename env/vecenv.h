@@ -160,6 +160,8 @@ typedef struct {
     uint8_t *sample;  /* B: a uniformly random legal move (relative pit) for the next step, 0 where none,
                        * drawn with the stepper's pick rule from its random streams (header comment); the
                        * streams advance once per call that asks for it */
+    int64_t *sample64; /* B: the same sample as int64 (Gymnasium's action dtype), written in the same pass;
+                        * read only with sample non-NULL */
     int kept;         /* nonzero: rewards and ended (both non-NULL) still hold the rows this vecenv's previous
                        * gym call wrote there, or all zeros. A reward is nonzero only on a board whose ended
                        * is 1, so the call then rewrites the rewards of only the boards that ended before or

@@ -227,8 +227,14 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V 
     }
     if (g->ended)
         _mm512_storeu_si512(g->ended + off, over);
-    if (g->sample)
+    if (g->sample) {
         _mm512_storeu_si512(g->sample + off, pick);
+        if (g->sample64)
+#pragma GCC unroll 8
+            for (int q = 0; q < 8; q++)
+                _mm512_storeu_si512(g->sample64 + off + 8 * (size_t)q,
+                                    _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(g->sample + off + 8 * q))));
+    }
 }
 
 #define VECENV_TEMPLATE

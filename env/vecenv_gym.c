@@ -33,8 +33,11 @@ void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t
         }
         if (g->ended)
             g->ended[i] = over[j] != 0;
-        if (g->sample)
+        if (g->sample) {
             g->sample[i] = pick[j];
+            if (g->sample64)
+                g->sample64[i] = pick[j];
+        }
     }
 }
 
