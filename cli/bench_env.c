@@ -112,6 +112,7 @@ static void gym_free(vecenv_gym_out *g)
     free(g->rewards);
     free(g->ended);
     free(g->sample);
+    free(g->sample64);
 }
 
 /* The rows a gym mode writes, as the Python VecEnv holds them; returns 0, or -1 out of memory. */
@@ -119,9 +120,12 @@ static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, long batch, int ob
 {
     const size_t B = (size_t)batch, m = (size_t)r->pits;
     *g = (vecenv_gym_out){.obs = obs ? malloc(B * (2 * m + 2) * sizeof(float)) : NULL, .mask = malloc(B * m),
-                          .to_play = malloc(B * sizeof(int32_t)), .rewards = malloc(2 * B * sizeof(float)),
-                          .ended = malloc(B), .sample = malloc(B)};
-    return (obs && !g->obs) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample ? -1 : 0;
+                          .to_play = malloc(B * sizeof(int32_t)), .rewards = calloc(2 * B, sizeof(float)),
+                          .ended = calloc(B, 1), .sample = malloc(B),
+                          .sample64 = malloc(B * sizeof(int64_t)), .kept = 1}; /* zeros: kept holds */
+    return (obs && !g->obs) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample || !g->sample64
+               ? -1
+               : 0;
 }
 
 int bench_env(int argc, char **argv)

@@ -160,6 +160,13 @@ typedef struct {
     uint8_t *sample;  /* B: a uniformly random legal move (relative pit) for the next step, 0 where none,
                        * drawn with the stepper's pick rule from its random streams (header comment); the
                        * streams advance once per call that asks for it */
+    int64_t *sample64; /* B: the same sample as int64 (Gymnasium's action dtype), written in the same pass;
+                        * read only with sample non-NULL */
+    int kept;         /* nonzero: rewards and ended (both non-NULL) still hold the rows this vecenv's previous
+                       * gym call wrote there, or all zeros. A reward is nonzero only on a board whose ended
+                       * is 1, so the call then rewrites only the rewards of the boards that ended before or
+                       * end now (AVX-512: of their groups of 8 boards, ~30% of the rows at ~1 game ended
+                       * per 45 steps): the same rows, ~7% fewer bytes written with observations */
 } vecenv_gym_out;
 
 /* Converts and checks actions for boards 0..n-1 (relative pits, any int64): moves[i] = actions[i] for

@@ -82,14 +82,6 @@ VE_INL void sows_clear(uint16_t *p, K k)
 VE_INL K k_none(void) { return 0; }
 VE_INL K k_first(size_t n) { return n >= 64 ? ~(K)0 : ((K)1 << n) - 1; } /* lanes 0..n-1 */
 
-/* One SSE2-style transpose stage on every 128-bit lane: row i gets the low halves of rows 2i and 2i+1
- * interleaved in units of the stage's width, row i+8 the high halves (as observe16 in vecenv.c). */
-#define VE_STAGE(r, t, U)                                                                                    \
-    for (int i = 0; i < 8; i++) {                                                                            \
-        t[i] = _mm512_unpacklo_##U(r[2 * i], r[2 * i + 1]);                                                  \
-        t[i + 8] = _mm512_unpackhi_##U(r[2 * i], r[2 * i + 1]);                                              \
-    }
-
 /* Mask rows of m bytes, 8 boards at a time: after the 8-plane transpose below, each 128-bit lane holds two
  * boards' 8 bytes; packb[m] keeps the first m of each (pshufb, 0x80 = zero), packw[m] then joins the four
  * lanes' 2m bytes (m words each) into the 8m contiguous bytes of 8 consecutive boards (vpermw). */
@@ -147,45 +139,70 @@ VE_INL void ve_emit_mask(uint8_t *out, const V *R, const int M)
                                 _mm512_permutexvar_epi16(pw, _mm512_shuffle_epi8(t[k], pb)));
 }
 
+/* The observation rows of boards off..off+63 (out = row off): the d = 2M+2 <= 16 planes in kalah_encode
+ * order, as 16 x 16 dwords (dword g of a plane = boards 4g..4g+3), go through a dword transpose (unpack
+ * epi32, epi64, then two vshufi32x4 stages: 64 shuffles for 64 boards, where a byte transpose and a
+ * byte -> dword widening per board take 128 on the one 512-bit shuffle port), which leaves in dword j of
+ * x[g] plane j's bytes of boards 4g..4g+3. Board 4g+s's row is then byte s of each dword, widened with a
+ * shift and an AND on the ALU ports, turned into a float exactly with the magic-number trick (the bits
+ * 0x4B000000 | c are the float 2^23 + c for c < 2^23) and scaled by one fused multiply-add,
+ * (2^23 + c) * scale - 2^23 * scale, which is count * scale rounded once: kalah_encode's float
+ * bit for bit (2^23 * scale is exact, a power-of-two multiple of a float; 0 gives +0.0). One masked
+ * store of d floats per board. */
+VE_INL void ve_emit_obs(float *out, const V *R, float scale, const int M)
+{
+    const int d = 2 * M + 2;
+    V p[16], u[16], x[16];
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++)
+        p[j] = j >= d ? _mm512_setzero_si512() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) { /* u[4i + mu], lane l = planes 4i..4i+3 at dword mu of lane l */
+        const V lo0 = _mm512_unpacklo_epi32(p[4 * i], p[4 * i + 1]);
+        const V hi0 = _mm512_unpackhi_epi32(p[4 * i], p[4 * i + 1]);
+        const V lo1 = _mm512_unpacklo_epi32(p[4 * i + 2], p[4 * i + 3]);
+        const V hi1 = _mm512_unpackhi_epi32(p[4 * i + 2], p[4 * i + 3]);
+        u[4 * i] = _mm512_unpacklo_epi64(lo0, lo1);
+        u[4 * i + 1] = _mm512_unpackhi_epi64(lo0, lo1);
+        u[4 * i + 2] = _mm512_unpacklo_epi64(hi0, hi1);
+        u[4 * i + 3] = _mm512_unpackhi_epi64(hi0, hi1);
+    }
+#pragma GCC unroll 4
+    for (int mu = 0; mu < 4; mu++) { /* x[4l + mu] lane i = u[4i + mu] lane l: a 4 x 4 transpose of lanes */
+        const V s0 = _mm512_shuffle_i32x4(u[mu], u[4 + mu], 0x44);
+        const V s1 = _mm512_shuffle_i32x4(u[mu], u[4 + mu], 0xEE);
+        const V s2 = _mm512_shuffle_i32x4(u[8 + mu], u[12 + mu], 0x44);
+        const V s3 = _mm512_shuffle_i32x4(u[8 + mu], u[12 + mu], 0xEE);
+        x[mu] = _mm512_shuffle_i32x4(s0, s2, 0x88);
+        x[4 + mu] = _mm512_shuffle_i32x4(s0, s2, 0xDD);
+        x[8 + mu] = _mm512_shuffle_i32x4(s1, s3, 0x88);
+        x[12 + mu] = _mm512_shuffle_i32x4(s1, s3, 0xDD);
+    }
+    const V byte = _mm512_set1_epi32(0xFF), magic = _mm512_set1_epi32(0x4B000000);
+    const __m512 sc = _mm512_set1_ps(scale), bias = _mm512_set1_ps(-8388608.0f * scale);
+    const __mmask16 row = (__mmask16)((1u << d) - 1);
+#pragma GCC unroll 16
+    for (int g = 0; g < 16; g++) {
+        const V c[4] = {_mm512_ternarylogic_epi32(x[g], byte, magic, 0xEA), /* (a & b) | c */
+                        _mm512_ternarylogic_epi32(_mm512_srli_epi32(x[g], 8), byte, magic, 0xEA),
+                        _mm512_ternarylogic_epi32(_mm512_srli_epi32(x[g], 16), byte, magic, 0xEA),
+                        _mm512_or_si512(_mm512_srli_epi32(x[g], 24), magic)};
+#pragma GCC unroll 4
+        for (int s = 0; s < 4; s++)
+            _mm512_mask_storeu_ps(out + (size_t)(4 * g + s) * (size_t)d, row,
+                                  _mm512_fmadd_ps(_mm512_castsi512_ps(c[s]), sc, bias));
+    }
+}
+
 /* The Gymnasium rows of boards off..off+63 straight from the block's registers (vecenv_gym_rows gives the
- * same bytes from memory). Observations and masks: the d <= 16 planes, in kalah_encode order, go through a
- * 16 x 16 byte transpose per 128-bit lane, which leaves board 16L + rev[k] in lane L of row k; each board's
- * 16 counts then become its row with one zero-extension, one exact int -> float conversion, the same float
- * multiply as kalah_encode, and one masked store. */
+ * same bytes from memory). */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
 {
-    static const int rev[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
     const vecenv_gym_out *g = st->gym;
-    const int d = 2 * M + 2;
     if (g->mask)
         ve_emit_mask(g->mask + off * (size_t)M, R, M);
-    if (g->obs) {
-        V r[16], t[16];
-#pragma GCC unroll 16
-        for (int j = 0; j < 16; j++)
-            r[j] = j >= d ? _mm512_setzero_si512() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
-        VE_STAGE(r, t, epi8)
-        VE_STAGE(t, r, epi16)
-        VE_STAGE(r, t, epi32)
-        VE_STAGE(t, r, epi64)
-        _Alignas(64) uint8_t tile[16][64];
-#pragma GCC unroll 16
-        for (int k = 0; k < 16; k++)
-            _mm512_store_si512(tile[k], r[k]);
-        {
-            const __m512 sc = _mm512_set1_ps(1.0f / (float)st->seeds);
-            const __mmask16 row = (__mmask16)((1u << d) - 1);
-            float *out = g->obs + off * (size_t)d;
-#pragma GCC unroll 16
-            for (int k = 0; k < 16; k++)
-#pragma GCC unroll 4
-                for (int L = 0; L < 4; L++) { /* board 16L + rev[k]: every address a constant offset */
-                    const __m128i x = _mm_load_si128((const __m128i *)(tile[k] + 16 * L));
-                    _mm512_mask_storeu_ps(out + (size_t)(16 * L + rev[k]) * (size_t)d, row,
-                                          _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(x)), sc));
-                }
-        }
-    }
+    if (g->obs)
+        ve_emit_obs(g->obs + off * (size_t)(2 * M + 2), R, 1.0f / (float)st->seeds, M);
     if (g->to_play) {
         _mm512_storeu_si512(g->to_play + off, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(side)));
         _mm512_storeu_si512(g->to_play + off + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 1)));
@@ -193,12 +210,19 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V 
         _mm512_storeu_si512(g->to_play + off + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 3)));
     }
     if (g->rewards) { /* (South, North) float pairs as 64-bit words: +1,-1 / -1,+1 / 0,0 */
-        const K south = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(1));
-        const K north = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(-1));
+        /* kept: only the words of 8 boards among which one ended now or before (~30% of them). A loop
+         * over those groups' bits mispredicts about once per block, a branch per group about twice as
+         * often, and a masked store of no lane costs as much as a full one (all measured). */
+        const K end8 = g->kept && g->ended ? k_nz(over) | k_nz(_mm512_loadu_si512(g->ended + off)) : ~(K)0;
         const V sw = _mm512_set1_epi64((long long)0xBF8000003F800000ull);
         const V nw = _mm512_set1_epi64((long long)0x3F800000BF800000ull);
-#pragma GCC unroll 8
-        for (int q = 0; q < 8; q++) {
+        const K south = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(1));
+        const K north = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(-1));
+        /* bit q of dirty: group q (boards 8q..8q+7) has a board of end8 */
+        unsigned dirty = (unsigned)_mm512_cmpneq_epi64_mask(_mm512_maskz_mov_epi8(end8, _mm512_set1_epi8(1)),
+                                                            _mm512_setzero_si512());
+        for (; dirty; dirty &= dirty - 1) {
+            const int q = __builtin_ctz(dirty);
             const V x = _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64((__mmask8)(south >> (8 * q)), sw),
                                               (__mmask8)(north >> (8 * q)), nw);
             _mm512_storeu_si512(g->rewards + 2 * (off + 8 * (size_t)q), x);
@@ -206,10 +230,18 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V 
     }
     if (g->ended)
         _mm512_storeu_si512(g->ended + off, over);
-    if (g->sample)
+    if (g->sample) {
         _mm512_storeu_si512(g->sample + off, pick);
+        if (g->sample64) /* from the register: loads of the bytes just stored would wait for the store */
+#pragma GCC unroll 4
+            for (int L = 0; L < 4; L++) {
+                const __m128i x = _mm512_extracti32x4_epi32(pick, L);
+                _mm512_storeu_si512(g->sample64 + off + 16 * (size_t)L, _mm512_cvtepu8_epi64(x));
+                _mm512_storeu_si512(g->sample64 + off + 16 * (size_t)L + 8,
+                                    _mm512_cvtepu8_epi64(_mm_unpackhi_epi64(x, x)));
+            }
+    }
 }
-#undef VE_STAGE
 
 #define VECENV_TEMPLATE
 #include "env/vecenv_impl.h"

@@ -13,6 +13,7 @@ void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t
     const vecenv_gym_out *g = st->gym;
     const size_t B = (size_t)st->batch, m = (size_t)st->m, d = 2 * m + 2;
     const float scale = 1.0f / (float)st->seeds; /* as kalah_encode: count * (1/seeds) */
+    const int kept = g->kept && g->rewards && g->ended;
     size_t plane[2 * KALAH_MAX_PITS + 2];        /* kalah_encode order: own pits, opponent's, own store, theirs */
     for (size_t j = 0; j < d; j++)
         plane[j] = (j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1) * B;
@@ -26,14 +27,17 @@ void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t
                 g->mask[i * m + k] = st->cell[k * B + i] != 0;
         if (g->to_play)
             g->to_play[i] = st->side[i];
-        if (g->rewards) { /* integer negation first: a draw is +0.0 for both players */
+        if (g->rewards && (!kept || over[j] || g->ended[i])) { /* integer negation first: a draw is +0.0 */
             g->rewards[2 * i] = over[j] ? (float)winner[j] : 0.0f;
             g->rewards[2 * i + 1] = over[j] ? (float)-winner[j] : 0.0f;
         }
         if (g->ended)
             g->ended[i] = over[j] != 0;
-        if (g->sample)
+        if (g->sample) {
             g->sample[i] = pick[j];
+            if (g->sample64)
+                g->sample64[i] = pick[j];
+        }
     }
 }
 

@@ -25,6 +25,7 @@ static uint64_t trng(uint64_t *s) /* the test's own stream (SplitMix64) */
 typedef struct {
     float *obs;
     uint8_t *mask, *ended, *sample;
+    int64_t *sample64;
     int32_t *to_play;
     float *rewards;
     vecenv_gym_out out;
@@ -36,9 +37,10 @@ static void rows_init(rows *w, int m)
     w->mask = calloc((size_t)B * (size_t)m, 1);
     w->ended = calloc(B, 1);
     w->sample = calloc(B, 1);
+    w->sample64 = calloc(B, sizeof(int64_t));
     w->to_play = calloc(B, sizeof(int32_t));
     w->rewards = calloc(2 * B, sizeof(float));
-    w->out = (vecenv_gym_out){w->obs, w->mask, w->to_play, w->rewards, w->ended, w->sample};
+    w->out = (vecenv_gym_out){w->obs, w->mask, w->to_play, w->rewards, w->ended, w->sample, w->sample64, 0};
 }
 
 static void rows_free(rows *w)
@@ -47,6 +49,7 @@ static void rows_free(rows *w)
     free(w->mask);
     free(w->ended);
     free(w->sample);
+    free(w->sample64);
     free(w->to_play);
     free(w->rewards);
 }
@@ -54,12 +57,13 @@ static void rows_free(rows *w)
 static void rows_equal(const rows *a, const rows *b, int m, const char *what, int step)
 {
     const size_t d = 2 * (size_t)m + 2;
-    const int diff[6] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
+    const int diff[7] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
                          memcmp(a->ended, b->ended, B), memcmp(a->sample, b->sample, B),
                          memcmp(a->to_play, b->to_play, B * sizeof(int32_t)),
-                         memcmp(a->rewards, b->rewards, 2 * B * sizeof(float))};
-    static const char *names[6] = {"obs", "mask", "ended", "sample", "to_play", "rewards"};
-    for (int f = 0; f < 6; f++)
+                         memcmp(a->rewards, b->rewards, 2 * B * sizeof(float)),
+                         memcmp(a->sample64, b->sample64, B * sizeof(int64_t))};
+    static const char *names[7] = {"obs", "mask", "ended", "sample", "to_play", "rewards", "sample64"};
+    for (int f = 0; f < 7; f++)
         if (diff[f])
             fail_msg("%s step %d: %s differs from the scalar kernel's", what, step, names[f]);
 }
@@ -92,6 +96,9 @@ static void check_rows(const kalah_rules *r, const rows *w, int i, const kalah_p
                  w->rewards[2 * i + 1], south, north);
     if (sampled && (legal ? !(legal >> w->sample[i] & 1) : w->sample[i] != 0))
         fail_msg("%s step %d board %d: sample %d not legal", what, step, i, w->sample[i]);
+    if (sampled && w->sample64[i] != w->sample[i])
+        fail_msg("%s step %d board %d: sample64 %lld is not sample %d", what, step, i, (long long)w->sample64[i],
+                 w->sample[i]);
 }
 
 static void check_board(const kalah_rules *r, vecenv *v, int i, const kalah_pos *want, const char *what, int step)
@@ -118,6 +125,7 @@ static void run_kernel(vecenv_kernel k)
         rows a, b;
         rows_init(&a, r.pits);
         rows_init(&b, r.pits);
+        a.out.kept = 1; /* the kernel under test rewrites only the rewards that change (zeros hold) */
         kalah_pos pos[B], start;
         kalah_start(&r, &start);
         for (int i = 0; i < B; i++)

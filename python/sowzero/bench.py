@@ -25,12 +25,17 @@ are given twice: by the wall clock (sows_per_s, ratio) and by the process's CPU 
 cpu_ratio, `bench env`'s cpu_seconds): on a shared machine the other processes' load moves the wall-clock
 rates much more than the CPU-time ones.
 
-The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play, rewards,
-terminations, and sample_actions' int64 actions): bytes_per_step. store_GBps is this core's rate of
-filling a buffer of that size in place (libc's memset through ctypes, CPU time, median of the rounds;
-numpy's own fill is several times slower), so store_us = bytes / rate
-is the least time a step can take even if the sowing cost nothing, and bound = the C stepper's CPU time
-per step / store_us is the highest ratio any implementation of the full step could reach here.
+The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play, terminations, the
+sample as bytes and as sample_actions' int64 actions, and the rewards of the boards among 8 where a game
+ended now or at the previous step: a fraction 1 - (1 - p)^16 of them, p = 1 / (sows_per_game + 1) the
+chance that a board's game ends at a step) and read and write back the stepper's own state (each board's
+2m+2 cell bytes, side, 16-bit sowing counter, an eighth of a random state: 18 bytes), which does not stay
+in L1 beside 4096 boards' rows: bytes_per_step, the sum (rows_bytes + state_bytes). store_GBps is this
+core's rate of filling a buffer of that size in place (libc's memset through ctypes, CPU time, median of
+the rounds; numpy's own fill is several times slower): a line written costs what a state line read and
+written back costs, its fetch from L2 and its write-back. So store_us = bytes / rate is the least time a
+step can take even if the sowing cost nothing, and bound = the C stepper's CPU time per step / store_us
+is the highest ratio any implementation of the full step could reach here.
 """
 import argparse
 import ctypes
@@ -135,7 +140,11 @@ def main(argv=None):
     c_modes = {"c_gym": "gym", "c_gym_noobs": "gym-noobs"}
     runs = {k: [] for k in ("c",) + tuple(c_modes) + kinds}
     probe = VecEnv(rules=args.rules, num_envs=args.envs)
-    bytes_per_step = args.envs * (probe.obs_dim * 4 + probe.num_actions + 4 + probe.num_players * 4 + 1 + 8)
+    first = c_bench(args.sowzero, args.envs, min(args.seconds, 0.5), args.rules)
+    dirty = 1 - (1 - 1 / (first["sows_per_game"] + 1)) ** 16  # rewards rewritten: 8 boards, now or before
+    rows_bytes = args.envs * (probe.obs_dim * 4 + probe.num_actions + 4 + probe.num_players * 4 * dirty + 1 + 1 + 8)
+    state_bytes = args.envs * (probe.obs_dim + 1 + 2 + 1)  # cells (2m+2), side, sowing counter, rng / 8
+    bytes_per_step = int(rows_bytes + state_bytes)
     rates = []
     for _ in range(args.rounds):
         runs["c"].append(c_bench(args.sowzero, args.envs, args.seconds, args.rules))
@@ -154,7 +163,8 @@ def main(argv=None):
     # the anchor's time per step: its boards sow every step (finished games restart within the step)
     c_us = args.envs / c_cpu * 1e6
     store_us = bytes_per_step / statistics.median(rates) * 1e6
-    result["store"] = {"bytes_per_step": bytes_per_step, "store_GBps": statistics.median(rates) / 1e9,
+    result["store"] = {"bytes_per_step": bytes_per_step, "rows_bytes": int(rows_bytes), "state_bytes": state_bytes,
+                       "rewards_dirty": dirty, "store_GBps": statistics.median(rates) / 1e9,
                        "store_us": store_us, "c_us_per_step": c_us, "bound": c_us / store_us}
     for key in c_modes:
         result[key] = {"sows_per_s": med(runs[key], "sows_per_s"), "ratio": med(runs[key], "ratio"),
@@ -185,9 +195,10 @@ def main(argv=None):
                  r["cpu_ratio"]))
     print("  sample_actions alone: %.1f us per call" % result["sampler"]["sample_us"])
     st = result["store"]
-    print("  store bound: %d bytes per step at %.1f GB/s = %.1f us vs the C stepper's %.1f CPU us per step: "
-          "ratio <= %.2f"
-          % (st["bytes_per_step"], st["store_GBps"], st["store_us"], st["c_us_per_step"], st["bound"]))
+    print("  store bound: %d bytes per step (rows %d, state %d) at %.1f GB/s = %.1f us vs the C stepper's %.1f "
+          "CPU us per step: ratio <= %.2f"
+          % (st["bytes_per_step"], st["rows_bytes"], st["state_bytes"], st["store_GBps"], st["store_us"],
+             st["c_us_per_step"], st["bound"]))
     return 0
 
 

@@ -10,7 +10,11 @@
  *
  * sample_actions on Kalah: the draw is the stepper's pick rule on its own random streams. Once the
  * sampler is in use (it was called since the previous step), each step draws the next sample in the same
- * pass (vecenv_gym_out.sample), so the call only widens it to int64; the draw is the same either way.
+ * pass, as bytes (vecenv_gym_out.sample: the moves of a step given that draw) and as int64
+ * (sample64) into the one of the two actions arrays not handed out last, so the call only hands that
+ * array out; the draw is the same either way. Two arrays, not one, so that a step does not overwrite the
+ * draw it was given: an array returned by sample_actions holds its draw through the next step and the
+ * next call.
  */
 #include "python/src/szpy_vecenv.h"
 
@@ -43,7 +47,9 @@ typedef struct {
     /* the arrays (owned here, read-only for Python, overwritten by every reset and step): batch rows each,
      * handed out as views of their first n rows */
     PyArrayObject *obs_all; /* batch x dim float32; NULL with observations=False */
-    PyArrayObject *mask, *to_play, *rewards, *term, *trunc, *actions;
+    PyArrayObject *mask, *to_play, *rewards, *term, *trunc;
+    PyArrayObject *actions[2]; /* sample_actions' arrays, handed out in turn; actions[cur] the last one */
+    int cur;
     PyObject *obs_v, *mask_v, *to_play_v, *rewards_v, *term_v; /* the views (obs_v: None without obs) */
 } szpy_vecenv;
 
@@ -99,11 +105,12 @@ static void fill_tables(void)
 
 static void free_capsule(PyObject *c) { free(PyCapsule_GetPointer(c, NULL)); }
 
-/* A zeroed read-only array over memory of its own whose base is a capsule: numpy cannot make it writeable
- * again (a capsule gives no writable buffer), so what sample_actions wrote there stays as written. */
-static PyArrayObject *sealed_array(npy_intp n, int type, size_t item)
+/* A zeroed read-only array of n items over memory of its own (room >= n items: the stepper writes all of
+ * its batch) whose base is a capsule: numpy cannot make it writeable again (a capsule gives no writable
+ * buffer), so what sample_actions wrote there stays as written. */
+static PyArrayObject *sealed_array(npy_intp n, npy_intp room, int type, size_t item)
 {
-    void *mem = calloc((size_t)n > 0 ? (size_t)n : 1, item);
+    void *mem = calloc((size_t)room > 0 ? (size_t)room : 1, item);
     PyObject *cap = mem ? PyCapsule_New(mem, NULL, free_capsule) : NULL;
     if (!cap) {
         free(mem);
@@ -142,7 +149,9 @@ static vecenv_gym_out kalah_outputs(szpy_vecenv *e)
 {
     const vecenv_gym_out o = {.obs = e->obs_all ? f32(e->obs_all) : NULL, .mask = u8(e->mask),
                               .to_play = i32(e->to_play), .rewards = f32(e->rewards), .ended = u8(e->term),
-                              .sample = e->sampling ? e->sample : NULL};
+                              .sample = e->sampling ? e->sample : NULL,
+                              .sample64 = (int64_t *)PyArray_DATA(e->actions[!e->cur]),
+                              .kept = 1}; /* rewards and term: written by these calls and reset_all only */
     e->fresh = e->sampling;
     e->sampling = 0;
     e->actions_valid = 0;
@@ -272,7 +281,8 @@ static void vecenv_dealloc(szpy_vecenv *e)
     Py_XDECREF(e->rewards);
     Py_XDECREF(e->term);
     Py_XDECREF(e->trunc);
-    Py_XDECREF(e->actions);
+    Py_XDECREF(e->actions[0]);
+    Py_XDECREF(e->actions[1]);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -342,7 +352,9 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     if ((observations && !(e->obs_all = new_array(2, d_obs, NPY_FLOAT32))) ||
         !(e->mask = new_array(2, d_mask, NPY_BOOL)) || !(e->to_play = new_array(1, d_b, NPY_INT32)) ||
         !(e->rewards = new_array(2, d_rew, NPY_FLOAT32)) || !(e->term = new_array(1, d_b, NPY_BOOL)) ||
-        !(e->trunc = new_array(1, d_n, NPY_BOOL)) || !(e->actions = sealed_array(n, NPY_INT64, sizeof(int64_t))))
+        !(e->trunc = new_array(1, d_n, NPY_BOOL)) ||
+        !(e->actions[0] = sealed_array(n, e->batch, NPY_INT64, sizeof(int64_t))) ||
+        !(e->actions[1] = sealed_array(n, e->batch, NPY_INT64, sizeof(int64_t))))
         return -1;
     if (observations)
         e->obs_v = PySequence_GetSlice((PyObject *)e->obs_all, 0, n);
@@ -399,7 +411,7 @@ static PyObject *step_result(szpy_vecenv *e)
 
 static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
 {
-    if (e->ve && arg == (PyObject *)e->actions && e->actions_valid) { /* sample_actions' own draw: legal as it is */
+    if (e->ve && arg == (PyObject *)e->actions[e->cur] && e->actions_valid) { /* sample_actions' own draw */
         if (enter(e))
             return NULL;
         Py_BEGIN_ALLOW_THREADS
@@ -471,31 +483,29 @@ static PyObject *vecenv_sample_py(szpy_vecenv *e, PyObject *noargs)
     (void)noargs;
     if (idle(e))
         return NULL;
-    int64_t *out = (int64_t *)PyArray_DATA(e->actions);
+    e->cur = !e->cur; /* the array not handed out last: a step drawing ahead wrote there */
+    int64_t *out = (int64_t *)PyArray_DATA(e->actions[e->cur]);
     if (e->ve) {
         if (!e->fresh) {
-            const vecenv_gym_out o = {.sample = e->sample};
+            const vecenv_gym_out o = {.sample = e->sample, .sample64 = out};
             vecenv_gym_observe(e->ve, e->n, &o);
         }
-        for (int i = 0; i < e->n; i++)
-            out[i] = e->sample[i];
         e->fresh = 0;
         e->sampling = 1;
         e->actions_valid = 1;
-        Py_INCREF(e->actions);
-        return (PyObject *)e->actions;
+    } else {
+        uint64_t s = e->rng;
+        for (int i = 0; i < e->n; i++) {
+            const unsigned legal = e->legal[i] & 127;
+            s = xorshift64(s);
+            /* the k-th legal pit with k = (u * count) >> 16 for the top 16 bits u: vecenv.h's pick rule;
+             * 0 when nothing is legal (the env resets at this step and ignores its action) */
+            out[i] = kth_bit[legal][((s >> 48) * bit_count[legal]) >> 16];
+        }
+        e->rng = s;
     }
-    uint64_t s = e->rng;
-    for (int i = 0; i < e->n; i++) {
-        const unsigned legal = e->legal[i] & 127;
-        s = xorshift64(s);
-        /* the k-th legal pit with k = (u * count) >> 16 for the top 16 bits u: vecenv.h's pick rule;
-         * 0 when nothing is legal (the env resets at this step and ignores its action) */
-        out[i] = kth_bit[legal][((s >> 48) * bit_count[legal]) >> 16];
-    }
-    e->rng = s;
-    Py_INCREF(e->actions);
-    return (PyObject *)e->actions;
+    Py_INCREF(e->actions[e->cur]);
+    return (PyObject *)e->actions[e->cur];
 }
 
 static int check_index(const szpy_vecenv *e, Py_ssize_t i, const char *what)
@@ -609,8 +619,9 @@ static PyMethodDef vecenv_methods[] = {
     {"sample_actions", (PyCFunction)vecenv_sample_py, METH_NOARGS,
      "sample_actions() -> actions\n"
      "A uniformly random legal action per env (int64, num_envs; 0 where nothing is legal), drawn from the\n"
-     "env's xorshift64 streams (seeded by seed=; Kalah: the batch stepper's pick rule, env/vecenv.h); the\n"
-     "same array is overwritten by the next call."},
+     "env's xorshift64 streams (seeded by seed=; Kalah: the batch stepper's pick rule, env/vecenv.h). Two\n"
+     "read-only arrays of the env in turn: each holds its draw through the next step and the next call, and\n"
+     "the step or call after those may overwrite it (copy what you keep)."},
     {"get_position", (PyCFunction)vecenv_get_position, METH_VARARGS,
      "get_position(i) -> str\nThe position string (DESIGN.md section 2) of env i."},
     {"move_name", (PyCFunction)vecenv_move_name, METH_VARARGS,

@@ -30,3 +30,6 @@ def test_bench_runs():
     assert r["envs"] == 128 and r["c_sows_per_s"] > 0
     for key in ("sampler", "table", "numpy"):
         assert r[key]["sows_per_s"] > 0 and 0 < r[key]["ratio"]
+    st = r["store"]  # the bound counts the rows written and the stepper's state (18 bytes per env)
+    assert st["bytes_per_step"] == st["rows_bytes"] + st["state_bytes"] and st["state_bytes"] == 128 * 18
+    assert 0 < st["rewards_dirty"] < 1 and 0 < st["bound"]

@@ -372,6 +372,23 @@ def test_bench_env_gym_modes():
     assert a["sows"] == b["sows"] and a["games"] == b["games"]  # the same playouts, only the rows differ
 
 
+def test_sample_actions_array_holds_its_draw_through_the_next_step_and_call():
+    """Kalah's step draws the next sample ahead, as int64 into the other of the env's two arrays: the array
+    it was given keeps its draw through that step and the next sample_actions call (as on basico)."""
+    for rules in ("kalah", "basico:players=3,pits=4"):
+        env = sowzero.VecEnv(rules=rules, num_envs=70, seed=5)
+        env.reset()
+        for _ in range(30):
+            a = env.sample_actions()
+            kept = a.copy()
+            env.step(a)
+            np.testing.assert_array_equal(a, kept)
+            b = env.sample_actions()
+            np.testing.assert_array_equal(a, kept)
+            assert b is not a and b.dtype == np.int64 and b.shape == (70,)
+            env.step(b)
+
+
 def test_own_sample_steps_unchecked_with_the_same_results():
     """step(env.sample_actions()) sows the draw without checking it again; a copy goes through the check:
     the same boards and rows either way. The array cannot be made writeable (its draw stays legal)."""
