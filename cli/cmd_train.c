@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "train/config.h"
 #include "train/progress.h"
+#include "train/mpi_train.h"
 #include "train/rundir.h"
 #include "train/train.h"
 
@@ -38,6 +39,11 @@ static void help(void)
          "  --stop-after N    stop as if interrupted once N iterations are done (checkpoint, exit 0)\n"
          "  --print-config    print the effective config with every key documented, and exit\n"
          "One process at a time trains in a run directory (DIR/lock); a second one exits 2 naming the first.\n"
+         "Many machines (built with MPI): mpirun -np N sowzero train ... makes rank 0 the learner (everything\n"
+         "above) and ranks 1..N-1 self-play workers with selfplay.threads threads each, which stream their\n"
+         "samples to it ([mpi] in configs/kalah.ini; <run>/mpi.csv counts what each worker sent). A rank that\n"
+         "dies ends the job; --resume continues from the last checkpoint. Give mpirun\n"
+         "--mca odls_base_sigkill_timeout 60 so that Ctrl-C leaves time for the checkpoint.\n"
          "Exit status: 0 done or stopped, 1 runtime error (I/O, divergence: NaN loss), 2 usage/config error.");
 }
 
@@ -121,6 +127,26 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
     if (s->best_iteration > 0)
         printf("best.h5: iteration %" PRId64 " (mean score %.3f)\n", s->best_iteration, s->best_score);
 }
+
+#ifdef SOWZERO_MPI
+/* A self-play rank of an MPI job (train/mpi_train.h) until the learner's stop. An error ends the whole
+ * job: the learner cannot go on without knowing, and the run resumes from its last checkpoint. */
+static int train_worker(const cfg_config *cfg, int rank, char *err)
+{
+    if (mpit_worker_run(cfg, rank, &stop_flag, err) != 0) {
+        cli_error("train", "rank %d: %s", rank, err);
+        mpit_abort(1);
+    }
+    mpit_finalize();
+    return 0;
+}
+
+static void train_msg_late(int64_t late, int size)
+{
+    fprintf(stderr, "sowzero train: %d self-play worker%s stopped (%" PRId64 " samples that arrived after the "
+            "last iteration were not used)\n", size - 1, size > 2 ? "s" : "", late);
+}
+#endif
 
 int cmd_train(int argc, char **argv)
 {
@@ -224,11 +250,13 @@ int cmd_train(int argc, char **argv)
     for (int i = 0; i < n_sets && len < sizeof header; i++)
         len += (size_t)snprintf(header + len, sizeof header - len, "%s--set %s", i ? " " : "\noverrides: ", sets[i]);
 
-    ui u = {.bar = train_progress_create(stderr, isatty(STDERR_FILENO))};
-    if (!u.bar) {
-        cli_error("train", "out of memory");
+    int mpi_rank = 0, mpi_size = 1;
+#ifdef SOWZERO_MPI
+    if (mpit_launched() && mpit_init(&mpi_rank, &mpi_size, err) != 0) {
+        cli_error("train", "%s", err);
         return 1;
     }
+#endif
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -238,13 +266,48 @@ int cmd_train(int argc, char **argv)
     stop_flag = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+#ifdef SOWZERO_MPI
+    if (mpi_size > 1 && mpi_rank > 0)
+        return train_worker(&cfg, mpi_rank, err);
+#endif
 
+    ui u = {.bar = train_progress_create(stderr, isatty(STDERR_FILENO))};
+    if (!u.bar) {
+        cli_error("train", "out of memory");
+        return 1;
+    }
     train_options o = {.run_dir = resume ? resume : run_dir, .resume = resume != NULL, .checkpoint = checkpoint,
                        .stop = &stop_flag,
                        .stop_after = stop_after, .config_header = header, .message = on_message,
                        .progress = on_progress, .ud = &u};
     train_summary sum;
+#ifdef SOWZERO_MPI
+    mpit_learner *learner = NULL;
+    if (mpi_size > 1) {
+        if (!(learner = mpit_learner_create(&cfg, mpi_size, &stop_flag, err))) {
+            cli_error("train", "%s", err);
+            mpit_abort(1);
+        }
+        o.selfplay = mpit_learner_selfplay;
+        o.selfplay_ud = learner;
+    }
+#endif
     int rc = train_run(&cfg, &o, &sum, err);
+#ifdef SOWZERO_MPI
+    if (learner) {
+        char ferr[MPIT_ERRLEN];
+        int64_t late = 0;
+        if (mpit_learner_finish(learner, 1800, &late, ferr) != 0) {
+            if (rc < 0)
+                cli_error("train", "%s", err);
+            cli_error("train", "stopping the self-play workers: %s", ferr);
+            mpit_abort(1);
+        }
+        mpit_learner_free(learner);
+        mpit_finalize();
+        train_msg_late(late, mpi_size);
+    }
+#endif
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     train_progress_free(u.bar);

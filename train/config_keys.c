@@ -20,7 +20,7 @@ static const char *const end_names[] = {"either-empty", "mover-empty", NULL};
 static const char *const opt_names[] = {"sgd", "adam", NULL};
 static const char *const sched_names[] = {"constant", "step", "cosine", NULL};
 
-const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", NULL};
+const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", "mpi", NULL};
 
 const cfg_key cfg_keys[] = {
     /* ---- [rules] (DESIGN.md §1.1 Kalah, §1.2 Mancala básico) ---- */
@@ -175,6 +175,22 @@ const cfg_key cfg_keys[] = {
     I("run", "keep_checkpoints", run.keep_checkpoints, 1, 1000000, "Newest checkpoints to keep."),
     {"run", "dir", CK_STR, F(run.dir), 1, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
      "Parent directory of default run directories (--run-dir overrides the whole path)."},
+
+    /* ---- [mpi] (train/mpi_train.h): only under mpirun with 2+ ranks ---- */
+    I("mpi", "max_staleness", mpi.max_staleness, 0, 1000000,
+      "Under mpirun: samples made by a net more than this many iterations older than the learner's current "
+      "net are dropped (counted in mpi.csv); 0 keeps only the current net's. Larger keeps slow workers "
+      "useful, smaller keeps the data on-policy."),
+    I("mpi", "samples_per_message", mpi.samples_per_message, 1, 1000000,
+      "Under mpirun: samples per worker-to-learner message (94 bytes each for Kalah 6x4, train/mpi_wire.h); larger "
+      "messages cost the learner fewer receives."),
+    I("mpi", "worker_games", mpi.worker_games, 0, 100000000,
+      "Under mpirun: games a worker plays before it looks for a newer net again; 0 = selfplay.threads * "
+      "selfplay.games_per_thread (one batch of games per worker thread)."),
+    B("mpi", "flood", mpi.flood,
+      "Benchmark only: workers play one round, then resend its samples (tagged with the newest net) as "
+      "fast as the learner takes them, to measure the learner's ingestion capacity (samples/s in "
+      "mpi.csv). Never for real training."),
 };
 
 const int cfg_nkeys = (int)(sizeof cfg_keys / sizeof cfg_keys[0]);
