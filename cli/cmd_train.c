@@ -26,7 +26,7 @@ static void help(void)
          "configs/congklak.ini, configs/oware.ini).\n"
          "Writes a run directory: config.ini (the effective config), metrics.csv, checkpoints/, latest.h5,\n"
          "best.h5 (best evaluation score), loss.png and eval.png. Progress goes to stderr (a bar on a\n"
-         "terminal), the final evaluation table to stdout. Ctrl-C (or SIGTERM) finishes the current\n"
+         "terminal), the final evaluation table to stdout. Ctrl-C (or SIGTERM, SIGUSR1) finishes the current\n"
          "iteration, writes a checkpoint and exits 0; a second Ctrl-C aborts at once.\n"
          "  --set S.K=V       override one config key (validated like the file), repeatable\n"
          "  --run-dir DIR     the run directory (default: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS>)\n"
@@ -42,12 +42,14 @@ static void help(void)
          "Many machines (built with MPI): mpirun -np N sowzero train ... makes rank 0 the learner (everything\n"
          "above) and ranks 1..N-1 self-play workers with selfplay.threads threads each, which stream their\n"
          "samples to it ([mpi] in configs/kalah.ini; <run>/mpi.csv counts what each worker sent). A rank that\n"
-         "dies ends the job; --resume continues from the last checkpoint. Give mpirun\n"
-         "--mca odls_base_sigkill_timeout 60 so that Ctrl-C leaves time for the checkpoint.\n"
+         "dies ends the job; --resume continues from the last checkpoint. Stop a job cleanly with\n"
+         "kill -USR1 <mpirun's pid> (mpirun forwards SIGUSR1; on Ctrl-C it sends SIGTERM and, 1 s later\n"
+         "by default, SIGKILL: raise that with --mca odls_base_sigkill_timeout S).\n"
          "Exit status: 0 done or stopped, 1 runtime error (I/O, divergence: NaN loss), 2 usage/config error.");
 }
 
 static volatile sig_atomic_t stop_flag;
+static int signal_quiet;   /* MPI self-play ranks: the learner speaks for the job */
 
 static void on_signal(int sig)
 {
@@ -58,6 +60,8 @@ static void on_signal(int sig)
         return;
     }
     stop_flag = 1;
+    if (signal_quiet)
+        return;
     static const char msg[] = "\nsowzero train: stopping after this iteration (checkpoint follows); "
                               "press Ctrl-C again to abort without saving\n";
     ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
@@ -262,10 +266,12 @@ int cmd_train(int argc, char **argv)
     sa.sa_handler = on_signal;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    struct sigaction old_int, old_term;
+    struct sigaction old_int, old_term, old_usr1;
     stop_flag = 0;
+    signal_quiet = mpi_rank > 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGUSR1, &sa, &old_usr1); /* mpirun forwards it without killing: the cluster's clean stop */
 #ifdef SOWZERO_MPI
     if (mpi_size > 1 && mpi_rank > 0)
         return train_worker(&cfg, mpi_rank, err);
@@ -310,6 +316,7 @@ int cmd_train(int argc, char **argv)
 #endif
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGUSR1, &old_usr1, NULL);
     train_progress_free(u.bar);
     if (rc < 0) {
         cli_error("train", "%s", err);
