@@ -100,7 +100,7 @@ static void test_samples_refused(void **state)
         {48 + 3 * rec + DIM * 4 + PITS + 4, &nan, 4, "non-finite"},               /* a NaN pi */
         {36, "\xff\xff\x00\x00", 4, "header says"},                                /* 65535 samples */
         {32, "\x63\x00\x00\x00", 4, "out of range"},                               /* 99 values */
-        {40, "\x05\x00\x00\x00", 4, "out of range"},                               /* 5 games in 4 */
+        {28, "\x41\x00\x00\x00", 4, "out of range"},                               /* 65 pits */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         memcpy(bad, good, len);

@@ -114,7 +114,7 @@ int mpiw_read_samples_head(const void *buf, size_t len, mpiw_samples_head *h, ch
     for (int i = 0; i < 5; i++)
         f[i] = get32(&p);
     if (f[0] < 1 || f[0] > 65536 || f[1] < 1 || f[1] > 64 || f[2] < 1 || f[2] > REPLAY_MAX_VALUE ||
-        f[3] > 100000000u || f[4] > f[3]) {
+        f[3] > 100000000u || f[4] > 100000000u) {
         snprintf(err, MPIW_ERRLEN, "samples message header out of range (dim %" PRIu32 ", pits %" PRIu32
                  ", n_value %" PRIu32 ", %" PRIu32 " samples, %" PRIu32 " games)", f[0], f[1], f[2], f[3], f[4]);
         return MPIW_EINVAL;

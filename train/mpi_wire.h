@@ -5,8 +5,8 @@
  * the marker checks (a cluster of mixed byte orders is refused, not misread):
  *   u32 magic ("SZSM" samples / "SZNT" net), u32 version (1), u32 byte-order marker 0x01020304, u32 pad 0,
  *   i64 net_iteration (the iteration count of the learner's net that made the samples / that is sent)
- * Samples: then u32 dim, u32 pits, u32 n_value, u32 n (samples), u32 games (games whose last sample is in
- *   this message; a worker puts a round's games into its last message), u32 pad 0, and n records, each the
+ * Samples: then u32 dim, u32 pits, u32 n_value, u32 n (samples), u32 games (games finished: a worker puts
+ *   its whole round's count on the round's last message, 0 on the others), u32 pad 0, and n records, each the
  *   replay layout of selfplay/replay.h: dim f32 x, pits u8 legal, pits f32 pi, n_value f32 z, f32 margin.
  *   Kalah 6x4: 14·4 + 6 + 6·4 + 4 + 4 = 94 bytes a sample, 48 bytes a message.
  * Net: then u64 n_params and n_params f32 in the nn_params layout (nn/net.h); both sides build the net
