@@ -311,7 +311,8 @@ int cmd_train(int argc, char **argv)
         }
         mpit_learner_free(learner);
         mpit_finalize();
-        train_msg_late(late, mpi_size);
+        if (rc >= 0)
+            train_msg_late(late, mpi_size);
     }
 #endif
     sigaction(SIGINT, &old_int, NULL);

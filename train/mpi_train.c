@@ -513,9 +513,11 @@ int mpit_worker_run(const cfg_config *cfg, int rank, volatile sig_atomic_t *stop
             goto out;
     }
     /* Stopped: the nets already on their way must be received, and every sample sent, before the BYE. */
-    while (k.version < last)
+    while (k.version < last) {
         if (take_nets(&k, err) != 0)
             goto out;
+        nap(200);
+    }
     MPI_Cancel(&k.nreq);
     MPI_Wait(&k.nreq, MPI_STATUS_IGNORE);
     int slot = free_slot(&k, err);
