@@ -25,6 +25,10 @@ int mpit_launched(void)
 #include <sys/stat.h>
 #include <time.h>
 
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
 #include "train/mpi_wire.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
@@ -331,6 +335,10 @@ int mpit_learner_finish(mpit_learner *l, double timeout_s, int64_t *late, char *
 {
     int64_t games = 0;
     *late = 0;
+    /* A worker whose message ended the run with an error has no receive posted: its BYE needs one. */
+    for (int w = 0; w < l->nw; w++)
+        if (!l->bye[w] && l->rreq[w] == MPI_REQUEST_NULL && post_recv(l, w, err, MPIT_ERRLEN) != 0)
+            return -1;
     for (int w = 0; w < l->nw; w++) {
         int64_t v = l->sent[w];
         int rc = MPI_Send(&v, 8, MPI_BYTE, w + 1, TAG_STOP, MPI_COMM_WORLD);
@@ -449,6 +457,11 @@ static int send_round(worker *k, const cfg_config *cfg, replay_buffer *rb, int g
 
 int mpit_worker_run(const cfg_config *cfg, int rank, volatile sig_atomic_t *stop, char *err)
 {
+#if defined(__SSE__)
+    /* Flush-to-zero and denormals-are-zero for this rank and its self-play threads, as train_run does for
+     * its own (train.c fp_fast_begin: subnormal operands made self-play 2-20x slower). */
+    _mm_setcsr(_mm_getcsr() | 0x8040);
+#endif
     worker k;
     memset(&k, 0, sizeof k);
     k.version = -1;
