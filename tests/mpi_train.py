@@ -7,6 +7,8 @@ self-play workers, --oversubscribe on a small machine):
   3. the trained agent scores, against greedy, within the 95% interval of a single-process run of the same
      config (and the other way round);
   4. SIGUSR1 to mpirun stops the job cleanly (exit 0) with a checkpoint of the last iteration, which resumes;
+     so does Ctrl-C (SIGINT to mpirun: SIGTERM to the ranks odls_base_sigkill_timeout seconds later, SIGKILL
+     as long after that; 10 s here, so that a loaded machine checkpoints within it);
   5. a worker killed with SIGKILL ends the job (Open MPI aborts it: exit != 0), the run directory's
      checkpoints still read, and --resume continues.
 
@@ -190,6 +192,27 @@ def main():
     rc, out, err = run(["--resume", u, "--set", f"run.iterations={last + 1}", "--set", "eval.final_games=2"])
     if rc != 0:
         fail(f"resuming after SIGUSR1: exit {rc}\n{err}")
+
+    # 4b. Ctrl-C: the same checkpoint within mpirun's grace (its output is cut off at the SIGINT, so the files tell)
+    c = os.path.join(root, "sigint")
+    p = subprocess.Popen(MPI[:1] + ["--mca", "odls_base_sigkill_timeout", "10"] + MPI[1:] +
+                         [BIN, "train", cfg, "--run-dir", c, "--set", "run.iterations=100000", "--set",
+                          "run.checkpoint_every=100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=ENV)
+    try:
+        wait_rows(c, 2, p)
+        p.send_signal(signal.SIGINT)
+        p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    last = int(rows(os.path.join(c, "metrics.csv"))[-1]["iteration"])
+    if newest_checkpoint(c) != last:
+        fail(f"Ctrl-C: metrics.csv ends at iteration {last}, the newest checkpoint is {newest_checkpoint(c)}")
+    rc, out, err = run(["--resume", c, "--set", f"run.iterations={last + 1}", "--set", "eval.final_games=2"])
+    if rc != 0:
+        fail(f"resuming after Ctrl-C: exit {rc}\n{err}")
 
     # 5. a worker dies: the job stops, the run resumes
     k = os.path.join(root, "kill")
