@@ -57,6 +57,7 @@ struct mpit_learner {
     MPI_Status *sts;
     FILE *csv;
     double t0;
+    double last_end;            /* when the previous iteration's collection ended, 0 = none yet */
 };
 
 /* snprintf into an error buffer; a long message is cut, which is what the buffer's size is for. */
@@ -324,10 +325,14 @@ int mpit_learner_selfplay(void *ud, const char *run_dir, const nn_net *net, int6
     }
     if (rc < 0)
         return MCTS_EEVAL;
-    double t = now() - t0;
+    double end = now(), t = end - t0;
     log_iteration(l, run_dir, net_iteration + 1, t0 - l->t0, t);
+    /* The rate over a whole iteration (the workers kept playing through the last SGD phase): what the
+     * cluster delivers, not how fast queued messages were read. */
+    double span = l->last_end > 0 ? end - l->last_end : t;
+    l->last_end = end;
     *st = (selfplay_stats){.games = (uint64_t)games, .samples = (uint64_t)samples, .seconds = t,
-                           .positions_per_s = t > 0 ? (double)samples / t : 0};
+                           .positions_per_s = span > 0 ? (double)samples / span : 0};
     return MCTS_OK;
 }
 

@@ -24,7 +24,9 @@
  * mpi.max_staleness iterations older than the learner's is counted and dropped. Workers are not drained
  * during SGD (no progress thread): they keep playing and queue up to MPIT_QUEUE messages, then wait.
  * Each iteration writes one line per worker to <run>/mpi.csv (counts, bytes, seconds: the log the ctest
- * and the README's figures read). Distributed runs are not reproducible bit for bit (which samples arrive
+ * and the README's figures read). In metrics.csv, selfplay_s is then the collection's wall time and
+ * selfplay_pos_per_s the samples taken over the time since the previous collection ended (the rate the
+ * workers deliver, SGD included). Distributed runs are not reproducible bit for bit (which samples arrive
  * before the learner moves on depends on timing); a worker's games are a function of (run.seed, rank,
  * round, net).
  *
