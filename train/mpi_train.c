@@ -29,6 +29,8 @@ int mpit_launched(void)
 #include <xmmintrin.h>
 #endif
 
+#include "selfplay/game_selfplay.h"
+#include "selfplay/selfplay.h"
 #include "train/mpi_wire.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
@@ -460,6 +462,29 @@ static int send_round(worker *k, const cfg_config *cfg, replay_buffer *rb, int g
     return 0;
 }
 
+/* One round of sc->games self-play games with the net into rb: the search of train.c's own self-play
+ * (selfplay_run for Kalah, game_selfplay_run for every other game). MCTS_OK or an MCTS_* code with err. */
+static int worker_round(const cfg_config *c, const char *rules_spec, const selfplay_config *sc, const nn_net *net,
+                        replay_buffer *rb, uint64_t seed, selfplay_stats *st, char *err)
+{
+    if (c->game == CFG_GAME_KALAH) {
+        mcts_eval_factory ef = mcts_eval_factory_net(net);
+        return selfplay_run(&c->rules, sc, &c->mcts, &ef, rb, seed, NULL, st, err);
+    }
+    char gerr[GAME_ERRLEN];
+    game *g = game_create(rules_spec, gerr);
+    if (!g) {
+        errf(err, MCTS_ERRLEN, "%s", gerr);
+        return MCTS_EINVAL;
+    }
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+    game_selfplay_stats bs = {0};
+    int rc = game_selfplay_run(g, sc, &c->mcts, &ef, rb, seed, &bs, err);
+    game_free(g);
+    *st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds};
+    return rc;
+}
+
 int mpit_worker_run(const cfg_config *cfg, int rank, volatile sig_atomic_t *stop, char *err)
 {
 #if defined(__SSE__)
@@ -520,7 +545,7 @@ int mpit_worker_run(const cfg_config *cfg, int rank, volatile sig_atomic_t *stop
             char serr[MCTS_ERRLEN];
             replay_clear(rb);
             uint64_t seed = train_seed(cfg->run.seed, 16 + (uint64_t)rank, ((uint64_t)k.version << 32) + round);
-            if (train_selfplay_round(cfg, spec, &sc, k.net, rb, seed, &st, serr) != MCTS_OK) {
+            if (worker_round(cfg, spec, &sc, k.net, rb, seed, &st, serr) != MCTS_OK) {
                 errf(err, MPIT_ERRLEN, "worker rank %d: self-play failed: %s", rank, serr);
                 goto out;
             }

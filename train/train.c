@@ -495,14 +495,28 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     memset(&row, 0, sizeof row);
     int64_t it = t->iteration + 1;
 
-    /* self-play with the current net: here, or under mpirun the workers' samples (train/mpi_train.h) */
+    /* self-play with the current net */
     selfplay_stats st;
     char serr[MCTS_ERRLEN];
     nn_set_blas_threads(1);
-    int sp_rc = t->opt->selfplay
-                    ? t->opt->selfplay(t->opt->selfplay_ud, t->dir, t->net, t->iteration, t->rb, &st, serr)
-                    : train_selfplay_round(c, t->rules_spec, &c->selfplay, t->net, t->rb,
-                                           train_seed(c->run.seed, 3, (uint64_t)it), &st, serr);
+    uint64_t sp_seed = train_seed(c->run.seed, 3, (uint64_t)it);
+    int sp_rc;
+    if (t->opt->selfplay) { /* under mpirun: the workers' samples (train/mpi_train.h) */
+        sp_rc = t->opt->selfplay(t->opt->selfplay_ud, t->dir, t->net, t->iteration, t->rb, &st, serr);
+    } else if (c->game != CFG_GAME_KALAH) { /* every other game: the generic self-play of the game interface */
+        char gerr[GAME_ERRLEN];
+        game *g = game_create(t->rules_spec, gerr);
+        mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(t->net);
+        game_selfplay_stats bs = {0};
+        sp_rc = g ? game_selfplay_run(g, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, &bs, serr)
+                  : (snprintf(serr, sizeof serr, "%s", gerr), MCTS_EINVAL);
+        game_free(g);
+        st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
+                              .positions_per_s = bs.positions_per_s};
+    } else {
+        mcts_eval_factory ef = mcts_eval_factory_net(t->net);
+        sp_rc = selfplay_run(&c->rules, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, NULL, &st, serr);
+    }
     if (sp_rc != MCTS_OK) {
         train_err(err, "self-play failed in iteration %" PRId64 ": %s", it, serr);
         return TRAIN_EFAIL;

@@ -67,14 +67,6 @@ void train_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2,
 /* Sends a message to opt->message (printf format). */
 void train_msg(const trainer *t, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* One round of self-play in this process: sc->games games of the run's game (rules_spec, cfg_rules_spec)
- * with cfg's [mcts] and the net (borrowed, read only), samples appended to rb (selfplay.h for Kalah,
- * game_selfplay.h for every other game). *st gets the round's counts and rates. Used by each training
- * iteration and by the MPI workers (train/mpi_train.h). MCTS_OK or a negative MCTS_* code with the message
- * in err (MCTS_ERRLEN bytes). */
-int train_selfplay_round(const cfg_config *c, const char *rules_spec, const selfplay_config *sc,
-                         const nn_net *net, replay_buffer *rb, uint64_t seed, selfplay_stats *st, char *err);
-
 /* Writes checkpoints/iter-<t->iteration>.h5 (net, optimiser, counters, sampler RNG, replay buffer) and
  * prunes old ones. TRAIN_OK or TRAIN_EIO / TRAIN_ENOMEM with err. *path_out (may be NULL) gets the file. */
 int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err);
