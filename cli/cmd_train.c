@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "train/config.h"
 #include "train/progress.h"
+#include "train/mpi_train.h"
 #include "train/rundir.h"
 #include "train/train.h"
 
@@ -25,7 +26,7 @@ static void help(void)
          "configs/congklak.ini, configs/oware.ini).\n"
          "Writes a run directory: config.ini (the effective config), metrics.csv, checkpoints/, latest.h5,\n"
          "best.h5 (best evaluation score), loss.png and eval.png. Progress goes to stderr (a bar on a\n"
-         "terminal), the final evaluation table to stdout. Ctrl-C (or SIGTERM) finishes the current\n"
+         "terminal), the final evaluation table to stdout. Ctrl-C (or SIGTERM, SIGUSR1) finishes the current\n"
          "iteration, writes a checkpoint and exits 0; a second Ctrl-C aborts at once.\n"
          "  --set S.K=V       override one config key (validated like the file), repeatable\n"
          "  --run-dir DIR     the run directory (default: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS>)\n"
@@ -38,10 +39,17 @@ static void help(void)
          "  --stop-after N    stop as if interrupted once N iterations are done (checkpoint, exit 0)\n"
          "  --print-config    print the effective config with every key documented, and exit\n"
          "One process at a time trains in a run directory (DIR/lock); a second one exits 2 naming the first.\n"
+         "Many machines (built with MPI): mpirun -np N sowzero train ... makes rank 0 the learner (everything\n"
+         "above) and ranks 1..N-1 self-play workers with selfplay.threads threads each, which stream their\n"
+         "samples to it ([mpi] in configs/kalah.ini; <run>/mpi.csv counts what each worker sent). A rank that\n"
+         "dies ends the job; --resume continues from the last checkpoint. Stop a job cleanly with\n"
+         "kill -USR1 <mpirun's pid> (mpirun forwards SIGUSR1; on Ctrl-C it sends SIGTERM and, 1 s later\n"
+         "by default, SIGKILL: raise that with --mca odls_base_sigkill_timeout S).\n"
          "Exit status: 0 done or stopped, 1 runtime error (I/O, divergence: NaN loss), 2 usage/config error.");
 }
 
 static volatile sig_atomic_t stop_flag;
+static int signal_quiet;   /* MPI self-play ranks: the learner speaks for the job */
 
 static void on_signal(int sig)
 {
@@ -52,6 +60,8 @@ static void on_signal(int sig)
         return;
     }
     stop_flag = 1;
+    if (signal_quiet)
+        return;
     static const char msg[] = "\nsowzero train: stopping after this iteration (checkpoint follows); "
                               "press Ctrl-C again to abort without saving\n";
     ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
@@ -127,6 +137,26 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
     if (s->best_iteration > 0)
         printf("best.h5: iteration %" PRId64 " (mean score %.3f)\n", s->best_iteration, s->best_score);
 }
+
+#ifdef SOWZERO_MPI
+/* A self-play rank of an MPI job (train/mpi_train.h) until the learner's stop. An error ends the whole
+ * job: the learner cannot go on without knowing, and the run resumes from its last checkpoint. */
+static int train_worker(const cfg_config *cfg, int rank, char *err)
+{
+    if (mpit_worker_run(cfg, rank, &stop_flag, err) != 0) {
+        cli_error("train", "rank %d: %s", rank, err);
+        mpit_abort(1);
+    }
+    mpit_finalize();
+    return 0;
+}
+
+static void train_msg_late(int64_t late, int size)
+{
+    fprintf(stderr, "sowzero train: %d self-play worker%s stopped (%" PRId64 " samples that arrived after the "
+            "last iteration were not used)\n", size - 1, size > 2 ? "s" : "", late);
+}
+#endif
 
 int cmd_train(int argc, char **argv)
 {
@@ -230,29 +260,70 @@ int cmd_train(int argc, char **argv)
     for (int i = 0; i < n_sets && len < sizeof header; i++)
         len += (size_t)snprintf(header + len, sizeof header - len, "%s--set %s", i ? " " : "\noverrides: ", sets[i]);
 
-    ui u = {.bar = train_progress_create(stderr, isatty(STDERR_FILENO))};
-    if (!u.bar) {
-        cli_error("train", "out of memory");
+    int mpi_rank = 0, mpi_size = 1;
+#ifdef SOWZERO_MPI
+    if (mpit_launched() && mpit_init(&mpi_rank, &mpi_size, err) != 0) {
+        cli_error("train", "%s", err);
         return 1;
     }
+#endif
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    struct sigaction old_int, old_term;
+    struct sigaction old_int, old_term, old_usr1;
     stop_flag = 0;
+    signal_quiet = mpi_rank > 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGUSR1, &sa, &old_usr1); /* mpirun forwards it without killing: the cluster's clean stop */
+#ifdef SOWZERO_MPI
+    if (mpi_size > 1 && mpi_rank > 0)
+        return train_worker(&cfg, mpi_rank, err);
+#endif
 
+    ui u = {.bar = train_progress_create(stderr, isatty(STDERR_FILENO))};
+    if (!u.bar) {
+        cli_error("train", "out of memory");
+        return 1;
+    }
     train_options o = {.run_dir = resume ? resume : run_dir, .resume = resume != NULL, .checkpoint = checkpoint,
                        .stop = &stop_flag,
                        .stop_after = stop_after, .config_header = header, .message = on_message,
                        .progress = on_progress, .ud = &u};
     train_summary sum;
+#ifdef SOWZERO_MPI
+    mpit_learner *learner = NULL;
+    if (mpi_size > 1) {
+        if (!(learner = mpit_learner_create(&cfg, mpi_size, &stop_flag, err))) {
+            cli_error("train", "%s", err);
+            mpit_abort(1);
+        }
+        o.selfplay = mpit_learner_selfplay;
+        o.selfplay_ud = learner;
+    }
+#endif
     int rc = train_run(&cfg, &o, &sum, err);
+#ifdef SOWZERO_MPI
+    if (learner) {
+        char ferr[MPIT_ERRLEN];
+        int64_t late = 0;
+        if (mpit_learner_finish(learner, 1800, &late, ferr) != 0) {
+            if (rc < 0)
+                cli_error("train", "%s", err);
+            cli_error("train", "stopping the self-play workers: %s", ferr);
+            mpit_abort(1);
+        }
+        mpit_learner_free(learner);
+        mpit_finalize();
+        if (rc >= 0)
+            train_msg_late(late, mpi_size);
+    }
+#endif
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGUSR1, &old_usr1, NULL);
     train_progress_free(u.bar);
     if (rc < 0) {
         cli_error("train", "%s", err);

@@ -21,6 +21,7 @@ packages=(
   libmicrohttpd-dev                         # sowzero serve (HTTP)
   chromium chromium-driver python3-selenium # the browser test of sowzero serve
   clang                                     # the libFuzzer targets (scripts/fuzz.sh, fuzz/)
+  libopenmpi-dev openmpi-bin                # self-play across machines (SOWZERO_MPI, train/mpi_*.c)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -33,6 +33,7 @@ void cfg_defaults(cfg_config *c)
     strcpy(c->eval.opponents[0], "ab:depth=4");
     c->run = (cfg_run){.seed = 1, .iterations = 0, .checkpoint_every = 5, .keep_checkpoints = 3};
     strcpy(c->run.dir, "runs");
+    c->mpi = (cfg_mpi){.max_staleness = 2, .samples_per_message = 4096, .worker_games = 0, .flood = 0};
 }
 
 /* ---- value parsing ---- */

@@ -15,6 +15,7 @@
  *   [train]     nn_optim_config + nn_loss_weights + cfg_train (batch, steps, replay window, ...)
  *   [eval]      cfg_eval               (opponent agent specs, games, how often, the trained agent's search)
  *   [run]       cfg_run                (seed, name, iterations, checkpoints, where runs go)
+ *   [mpi]       cfg_mpi                (self-play across machines under mpirun, train/mpi_train.h)
  *
  * Syntax: "key = value" lines under "[section]" headers; whole-line comments start with '#' or ';', and a
  * comment may follow a value after whitespace (" ; ..." or " # ..."). Lines are at most CFG_MAX_LINE
@@ -97,6 +98,18 @@ typedef struct {
     double time_limit;        /* wall-clock budget of the whole run in minutes, 0 = none (train.h) */
 } cfg_run;
 
+/* [mpi]: distributed self-play (train/mpi_train.h, issue 18); used only when sowzero train runs under
+ * mpirun with two or more ranks. */
+typedef struct {
+    int max_staleness;        /* samples made by a net more than this many iterations older than the
+                                 learner's are dropped, 0..1000000 (0: only the current net's) */
+    int samples_per_message;  /* samples per worker -> learner message, 1..1000000 */
+    int worker_games;         /* games a worker plays between looks for a newer net, 0..100000000
+                                 (0 = selfplay.threads x selfplay.games_per_thread) */
+    int flood;                /* benchmark: workers resend their first round's samples as fast as the
+                                 learner takes them, without playing (the learner's ingestion capacity) */
+} cfg_mpi;
+
 /* [rules] game: which game the run trains. */
 /* CFG_GAME_SPEC: any other registered game (env/game.h), given whole as rules.spec; it trains through the
  * generic stack (selfplay/game_selfplay.h, eval/game_match.h). A rules.spec naming kalah or basico is read
@@ -118,6 +131,7 @@ typedef struct {
     cfg_train train;
     cfg_eval eval;
     cfg_run run;
+    cfg_mpi mpi;
 
     /* Bookkeeping of where each key's value came from (indices into the key table, CFG_MAX_KEYS). */
     char path[CFG_PATH_LEN];  /* the config file loaded ("" before cfg_load) */

@@ -22,7 +22,7 @@ static const char *const sched_names[] = {"constant", "step", "cosine", NULL};
 static const char *const root_names[] = {"puct", "gumbel", NULL}; /* = MCTS_ROOT_PUCT, MCTS_ROOT_GUMBEL */
 static const char *const gate_names[] = {"none", "sprt", NULL};
 
-const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", NULL};
+const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", "mpi", NULL};
 
 const cfg_key cfg_keys[] = {
     /* ---- [rules] (DESIGN.md §1.1 Kalah, §1.2 Mancala básico) ---- */
@@ -245,6 +245,22 @@ const cfg_key cfg_keys[] = {
       "iteration would not fit: the mean iteration time so far plus the evaluations' last measured time "
       "(scaled to final_games) must fit in what is left. Evaluate before the end (eval.every) so that the "
       "final evaluation's time is known."),
+
+    /* ---- [mpi] (train/mpi_train.h): only under mpirun with 2+ ranks ---- */
+    I("mpi", "max_staleness", mpi.max_staleness, 0, 1000000,
+      "Under mpirun: samples made by a net more than this many iterations older than the learner's current "
+      "net are dropped (counted in mpi.csv); 0 keeps only the current net's. Larger keeps slow workers "
+      "useful, smaller keeps the data on-policy."),
+    I("mpi", "samples_per_message", mpi.samples_per_message, 1, 1000000,
+      "Under mpirun: samples per worker-to-learner message (94 bytes each for Kalah 6x4, train/mpi_wire.h); larger "
+      "messages cost the learner fewer receives."),
+    I("mpi", "worker_games", mpi.worker_games, 0, 100000000,
+      "Under mpirun: games a worker plays before it looks for a newer net again; 0 = selfplay.threads * "
+      "selfplay.games_per_thread (one batch of games per worker thread)."),
+    B("mpi", "flood", mpi.flood,
+      "Benchmark only: workers play one round, then resend its samples (tagged with the newest net) as "
+      "fast as the learner takes them, to measure the learner's ingestion capacity (samples/s in "
+      "mpi.csv). Never for real training."),
 };
 
 const int cfg_nkeys = (int)(sizeof cfg_keys / sizeof cfg_keys[0]);

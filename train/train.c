@@ -162,6 +162,38 @@ static int setup(trainer *t, char *err)
     return TRAIN_OK;
 }
 
+int train_selfplay_round(const cfg_config *c, const char *rules_spec, const selfplay_config *sc, const nn_net *net,
+                         const tb_ref *tb, replay_buffer *rb, uint64_t seed, selfplay_stats *st, char *err)
+{
+    if (c->game != CFG_GAME_KALAH) { /* every other game: the generic self-play of the game interface */
+        char gerr[GAME_ERRLEN];
+        game *g = game_create(rules_spec, gerr);
+        if (!g) {
+            snprintf(err, MCTS_ERRLEN, "%s", gerr);
+            return MCTS_EINVAL;
+        }
+        mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+        game_selfplay_stats bs = {0};
+        int rc = game_selfplay_run(g, sc, &c->mcts, &ef, rb, seed, &bs, err);
+        game_free(g);
+        *st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
+                               .positions_per_s = bs.positions_per_s};
+        return rc;
+    }
+    mcts_eval_factory ef = mcts_eval_factory_net(net);
+    ef.margin_utility = c->mcts.margin_utility;
+    mcts_config mc = c->mcts;
+    if (mc.tablebase_seeds > 0) { /* the caller built it (capped at the rules' total seeds) */
+        if (!tb) {
+            snprintf(err, MCTS_ERRLEN, "mcts.tablebase_seeds = %d but no endgame database was built", mc.tablebase_seeds);
+            return MCTS_EINVAL;
+        }
+        mc.tablebase = tb_oracle(tb);
+        mc.tablebase_seeds = mc.tablebase_seeds < tb_seeds(tb) ? mc.tablebase_seeds : tb_seeds(tb);
+    }
+    return selfplay_run(&c->rules, sc, &mc, &ef, rb, seed, NULL, st, err);
+}
+
 static void teardown(trainer *t)
 {
     train_metrics_close(t->metrics);
@@ -550,26 +582,11 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     nn_set_blas_threads(1);
     uint64_t sp_seed = train_seed(c->run.seed, 3, (uint64_t)it);
     int sp_rc;
-    if (c->game != CFG_GAME_KALAH) { /* every other game: the generic self-play of the game interface */
-        char gerr[GAME_ERRLEN];
-        game *g = game_create(t->rules_spec, gerr);
-        mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(t->net);
-        game_selfplay_stats bs = {0};
-        sp_rc = g ? game_selfplay_run(g, &c->selfplay, &c->mcts, &ef, t->rb, sp_seed, &bs, serr)
-                  : (snprintf(serr, sizeof serr, "%s", gerr), MCTS_EINVAL);
-        game_free(g);
-        st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
-                              .positions_per_s = bs.positions_per_s};
-    } else {
-        mcts_eval_factory ef = mcts_eval_factory_net(t->sp_net ? t->sp_net : t->net); /* gating: sp_net */
-        mcts_config mc = c->mcts;
-        if (mc.tablebase_seeds > 0) { /* setup built it (capped at the rules' total seeds) */
-            mc.tablebase = tb_oracle(t->tb);
-            mc.tablebase_seeds = mc.tablebase_seeds < tb_seeds(t->tb) ? mc.tablebase_seeds : tb_seeds(t->tb);
-        }
-        ef.margin_utility = c->mcts.margin_utility;
-        sp_rc = selfplay_run(&c->rules, &c->selfplay, &mc, &ef, t->rb, sp_seed, NULL, &st, serr);
-    }
+    const nn_net *sp_net = t->sp_net ? t->sp_net : t->net; /* gating (eval.gate): the self-play net */
+    if (t->opt->selfplay) /* under mpirun: the workers' samples (train/mpi_train.h) */
+        sp_rc = t->opt->selfplay(t->opt->selfplay_ud, t->dir, sp_net, t->iteration, t->rb, &st, serr);
+    else
+        sp_rc = train_selfplay_round(c, t->rules_spec, &c->selfplay, sp_net, t->tb, t->rb, sp_seed, &st, serr);
     if (sp_rc != MCTS_OK) {
         train_err(err, "self-play failed in iteration %" PRId64 ": %s", it, serr);
         return TRAIN_EFAIL;

@@ -95,6 +95,15 @@ enum {
 
 enum { TRAIN_MSG_INFO = 0, TRAIN_MSG_WARN = 1 };
 
+/* Replaces each iteration's local self-play (train_options.selfplay; train/mpi_train.h is the MPI
+ * learner's): called at the start of every iteration with the run directory, the current net (borrowed;
+ * net_iteration = iterations completed, the net's version) and the replay buffer. It adds that iteration's
+ * samples to rb and fills *st (games, samples, seconds, positions_per_s; the rest may be 0); it may return
+ * early with fewer when *train_options.stop is set. MCTS_OK or a negative MCTS_* code with a message in
+ * err (MCTS_ERRLEN bytes): the run then ends with TRAIN_EFAIL, its files as after a crash. */
+typedef int (*train_selfplay_fn)(void *ud, const char *run_dir, const nn_net *net, int64_t net_iteration,
+                                 replay_buffer *rb, selfplay_stats *st, char *err);
+
 typedef struct {
     const char *run_dir;             /* NULL: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS> */
     int resume;                      /* 1: continue run_dir (required) from its newest checkpoint */
@@ -106,6 +115,8 @@ typedef struct {
     void (*message)(void *ud, int level, const char *text);           /* may be NULL */
     void (*progress)(void *ud, const train_progress_info *info);       /* may be NULL */
     void *ud;
+    train_selfplay_fn selfplay;      /* NULL: self-play in this process (selfplay_run), else see above */
+    void *selfplay_ud;
 } train_options;
 
 /* One opponent's evaluation result, from the trained agent's point of view.
