@@ -77,6 +77,10 @@ enum {
      * the banked seeds are split share a table entry (Kalah, Congklak; not Oware, whose majority end reads
      * the captures). Needs GAME_SOLVE_SCORE_CELLS. */
     GAME_SOLVE_SCORES_INERT = 1u << 1,
+    /* A position can come back (Oware: seeds go round without a capture), so without a ply limit the
+     * position graph has cycles and no exact solve ends; the solver refuses such rules up front
+     * (gs_solvable). */
+    GAME_SOLVE_CAN_REPEAT = 1u << 2,
 };
 
 typedef struct game_solve_props {

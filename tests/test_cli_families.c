@@ -51,8 +51,21 @@ static void test_solve(void **state)
     assert_int_equal(tu_run(&out, 1, "solve --rules congklak --endgame 4"), 2);
     assert_non_null(strstr(out, "endgame"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=0"), 1);
-    assert_non_null(strstr(out, "max_sows"));
+    /* Rules the solver cannot end are bad input, refused before any search, saying why. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=0"), 2);
+    assert_non_null(strstr(out, "cycles"));
+    assert_non_null(strstr(out, "max_sows > 0"));
+    free(out);
+    /* --threads builds only Kalah's endgame database: refused for the other games, naming the game. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --threads 2"), 2);
+    assert_non_null(strstr(out, "--threads 2: the congklak solver runs on one thread"));
+    free(out);
+    /* --progress draws the positions searched on stderr; none in a pipe without it. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --progress 2>&1 >/dev/null | cat"), 0);
+    assert_non_null(strstr(out, "solve: searching... 0 s, 0.0 M nodes"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3"), 0);
+    assert_null(strstr(out, "solve:"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=5 --sows 5"), 2);
     assert_non_null(strstr(out, "--sows"));
