@@ -580,6 +580,13 @@ static void test_cli_errors(void **state)
     nn_net_free(net);
     /* Bad input, exit status 2: rules the net was not trained for, a missing file, a finished position. */
     cli_expect(2, "trained for", "net --net '%s' --rules kalah:pits=4", exp);
+    /* Another game's --rules with a Kalah net: both rules and the file named (it once said "this command
+     * plays Kalah only", which net is not). */
+    char needle[700];
+    snprintf(needle, sizeof needle, "the net was trained for 'kalah:pits=6,seeds=4,capture=opposite,"
+             "end=either-empty,max_sows=0' (the rules in %s), not 'basico:players=3,", exp);
+    cli_expect(2, needle, "net --net '%s' --rules basico", exp);
+    cli_expect(2, "), not 'congklak:pits=6,", "net --net '%s' --rules congklak:pits=6", exp);
     cli_expect(2, "cannot open", "net --net /nonexistent.h5");
     cli_expect(2, "game is over", "net --net '%s' --position '0,0,0,0,0,0,24,0,0,0,0,0,0,24 S'", exp);
     cli_expect(2, "--net", "net --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'");
