@@ -29,6 +29,19 @@ struct game {
 int game_kind_count(void) { return N_KINDS; }
 const game_kind *game_kind_at(int i) { return i >= 0 && i < N_KINDS ? kinds[i] : NULL; }
 
+char *game_kind_names(char *buf, size_t n)
+{
+    if (!n)
+        return buf;
+    buf[0] = 0;
+    for (int i = 0; i < N_KINDS; i++) {
+        if (i)
+            strncat(buf, ", ", n - strlen(buf) - 1);
+        strncat(buf, kinds[i]->name, n - strlen(buf) - 1);
+    }
+    return buf;
+}
+
 const game_kind *game_kind_find(const char *spec)
 {
     if (!spec)
@@ -44,12 +57,8 @@ game *game_create(const char *spec, char *err)
 {
     const game_kind *k = game_kind_find(spec);
     if (!k) {
-        char names[96] = "";
-        for (int i = 0; i < N_KINDS; i++) {
-            if (i)
-                strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, kinds[i]->name, sizeof names - strlen(names) - 1);
-        }
+        char names[96];
+        game_kind_names(names, sizeof names);
         size_t n = spec ? strcspn(spec, ":") : 0;
         set_err(err, "unknown game '%.*s' in rules '%s' (known: %s)", (int)n, spec ? spec : "", spec ? spec : "",
                 names);

@@ -179,6 +179,11 @@ const game_kind *game_kind_find(const char *spec);
 const game_kind *game_kind_at(int i);
 int game_kind_count(void);
 
+/* The registered games' names in registry order, "kalah, basico, ..." (env/games.def), into buf (n bytes,
+ * cut short if it does not fit; always terminated): what a message about an unknown game lists. Returns
+ * buf. */
+char *game_kind_names(char *buf, size_t n);
+
 /* ---- rules instances ---- */
 
 /* Parses a full rules spec ("kalah", "basico:players=4,pits=4", ...) into a new instance, owned by the

@@ -23,6 +23,29 @@ static void test_help_lists_every_command(void **state)
     free(out);
 }
 
+/* An unknown game in --rules names every registered game (env/games.def), whichever command reads it:
+ * the Kalah-only commands' parser once listed only kalah. */
+static void test_unknown_game_lists_all(void **state)
+{
+    (void)state;
+    char known[256] = "(known: ";
+    for (int i = 0; i < game_kind_count(); i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", game_kind_at(i)->name);
+    strcat(known, ")");
+    assert_true(game_kind_count() >= 4);
+    static const char *const cmds[] = {"replay --rules foo", "solve --rules foo:pits=4", "perft 1 --rules foo",
+                                       "match random random --rules foo", "bench env --rules foo",
+                                       "move random --rules foo --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'",
+                                       "net --net x.h5 --rules foo", "play random --rules foo"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char *out;
+        int rc = tu_run(&out, 1, "%s </dev/null", cmds[i]);
+        if (rc != 2 || !strstr(out, "unknown game 'foo'") || !strstr(out, known))
+            fail_msg("sowzero %s: exit %d, wanted 2 and \"unknown game 'foo' ... %s\":\n%s", cmds[i], rc, known, out);
+        free(out);
+    }
+}
+
 /* Where the CPU runs AVX2+FMA and the user set no core, the binary must not be left on OpenBLAS's SSE3
  * fallback; a core the user sets is kept. */
 static void test_blas_core_fixup(void **state)
@@ -64,6 +87,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_lists_every_command),
+        cmocka_unit_test(test_unknown_game_lists_all),
         cmocka_unit_test(test_blas_core_fixup),
         cmocka_unit_test(test_export_onto_itself),
     };
