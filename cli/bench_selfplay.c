@@ -101,8 +101,8 @@ int bench_selfplay(int argc, char **argv)
         cJSON_AddNumberToObject(o, "params", (double)params);
         return cli_print_json(o);
     }
-    printf("self-play: %d thread(s), %ld sims, %d games/thread at once, net of %zu parameters\n", sc.threads, sims,
-           sc.games_per_thread, params);
+    printf("self-play: %d %s, %ld sims, %d games/thread at once, net of %zu parameters\n", sc.threads,
+           cli_threads(sc.threads), sims, sc.games_per_thread, params);
     printf("games %llu  positions %llu  evals %llu  in %.2f s\n", (unsigned long long)st.games,
            (unsigned long long)st.samples, (unsigned long long)st.evals, st.seconds);
     printf("positions/s %.1f  games/s %.2f  avg batch %.1f  forward share %.3f\n", st.positions_per_s,

@@ -175,12 +175,12 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
         printf("       %c = %s\n", 'A' + i, spec[i]);
     if (k == players)
         printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random moves; "
-               "%d threads, seed %llu\n", res->games, group, cfg->opening_plies, threads,
+               "%d %s, seed %llu\n", res->games, group, cfg->opening_plies, threads, cli_threads(threads),
                (unsigned long long)cfg->seed);
     else
         printf("%d games: A in one seat (rotating), B in the other %d; groups of %d games sharing an opening of "
-               "%d random moves; %d threads, seed %llu\n", res->games, players - 1, group, cfg->opening_plies,
-               threads, (unsigned long long)cfg->seed);
+               "%d random moves; %d %s, seed %llu\n", res->games, players - 1, group, cfg->opening_plies,
+               threads, cli_threads(threads), (unsigned long long)cfg->seed);
     printf("\n     games  seats  mean place  mean score  firsts  |");
     for (int s = 0; s < players; s++)
         printf(" seat%d", s);

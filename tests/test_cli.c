@@ -46,6 +46,30 @@ static void test_unknown_game_lists_all(void **state)
     }
 }
 
+/* Text outputs count threads in English: "1 thread", "2 threads" (they said "1 threads"). */
+static void test_thread_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"accuracy random --positions '" SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl' --threads 1",
+         " 1 thread, "},
+        {"accuracy random --positions '" SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl' --threads 2",
+         " 2 threads, "},
+        {"match random greedy --rules congklak:pits=4,seeds=3 --games 2 --threads 1", "; 1 thread, seed"},
+        {"match random greedy --rules basico:players=3,pits=4,seeds=3 --games 6 --threads 1", "; 1 thread, seed"},
+        {"bench net --reps 1 --min-ms 1", " 1 BLAS thread, "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out;
+        int rc = tu_run(&out, 0, "%s", cases[i].args);
+        if (rc != 0 || !strstr(out, cases[i].want) || strstr(out, " 1 threads") || strstr(out, "thread(s)"))
+            fail_msg("sowzero %s: exit %d, wanted '%s':\n%s", cases[i].args, rc, cases[i].want, out);
+        free(out);
+    }
+}
+
 /* Where the CPU runs AVX2+FMA and the user set no core, the binary must not be left on OpenBLAS's SSE3
  * fallback; a core the user sets is kept. */
 static void test_blas_core_fixup(void **state)
@@ -88,6 +112,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_lists_every_command),
         cmocka_unit_test(test_unknown_game_lists_all),
+        cmocka_unit_test(test_thread_counts),
         cmocka_unit_test(test_blas_core_fixup),
         cmocka_unit_test(test_export_onto_itself),
     };
