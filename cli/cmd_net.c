@@ -152,12 +152,16 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
         game_free(g);
         return cli_print_json(o);
     }
-    printf("policy (player %d)", p.to_move);
+    char who[24];
+    printf("policy (%s)", game_seat_name(g, p.to_move, who, sizeof who));
     for (int k = 0; k < m; k++)
         printf(" %s:%.4f", game_move_format(g, &p, k, mv, sizeof mv), policy[k]);
     printf("\nvalue %.4f\nvalues", value[p.to_move]);
-    for (int q = 0; q < np; q++)
-        printf(" %d:%.4f", q, value[q]);
+    for (int q = 0; q < np; q++) /* player numbers, or S/N for the two-row games */
+        if (game_get_kind(g)->seat_names)
+            printf(" %c:%.4f", game_seat_name(g, q, who, sizeof who)[0], value[q]);
+        else
+            printf(" %d:%.4f", q, value[q]);
     printf("\n");
     game_free(g);
     return 0;

@@ -3,6 +3,7 @@
 #include "env/game.h"
 #include "env/errbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,15 @@ struct game {
 
 int game_kind_count(void) { return N_KINDS; }
 const game_kind *game_kind_at(int i) { return i >= 0 && i < N_KINDS ? kinds[i] : NULL; }
+
+const char *game_seat_name(const game *g, int seat, char *buf, size_t n)
+{
+    if (g->kind->seat_names && seat >= 0 && seat < g->players)
+        snprintf(buf, n, "%s", g->kind->seat_names[seat]);
+    else
+        snprintf(buf, n, "player %d", seat);
+    return buf;
+}
 
 char *game_kind_names(char *buf, size_t n)
 {

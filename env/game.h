@@ -167,6 +167,9 @@ typedef struct game_kind {
     /* What the exact solver (eval/game_search.h) may rely on about play under r (see game_solve_props).
      * NULL: nothing — the solver keys its table by the whole position, ply included, and has no bounds. */
     void (*solve_props)(const void *r, struct game_solve_props *out);
+    /* The seats' names in texts, one per player: the two-row games' "South", "North" (DESIGN.md §2, the
+     * S/N of their notation and the [South]/[North] of records). NULL: "player N" (game_seat_name). */
+    const char *const *seat_names;
 } game_kind;
 
 /* ---- the registry ---- */
@@ -202,6 +205,8 @@ int game_seeds(const game *g);
 int game_encode_dim(const game *g);
 int game_value_dim(const game *g);
 const char *game_encoding_name(const game *g);
+/* Seat q's name in texts (the kind's seat_names, else "player q"), in buf (n bytes); returns buf. */
+const char *game_seat_name(const game *g, int seat, char *buf, size_t n);
 int game_has_margin(const game *g);      /* 1 when the kind has a margin (two-player games) */
 
 /* ---- positions ---- */

@@ -129,4 +129,5 @@ const game_kind game_kind_oware = {
     .estimate = o_estimate,
     .score = o_score,
     .solve_props = o_solve_props,
+    .seat_names = gt_seat_names,
 };
