@@ -46,6 +46,61 @@ static void test_unknown_game_lists_all(void **state)
     }
 }
 
+/* README's command table against the binary: every command `sowzero --help` lists has a row, and every
+ * --option a row's usage shows is one the command's own --help knows. */
+static void test_readme_command_table(void **state)
+{
+    (void)state;
+    FILE *f = fopen(SOWZERO_SOURCE_DIR "/README.md", "r");
+    assert_non_null(f);
+    char line[2048], rows[64][48];
+    int n = 0, in_table = 0;
+    char *help;
+    assert_int_equal(tu_run(&help, 0, "--help"), 0);
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "| command | what it does |", 26)) {
+            in_table = 1;
+            continue;
+        }
+        if (!in_table || !strncmp(line, "|---", 4))
+            continue;
+        if (line[0] != '|')
+            break;
+        char *cell = strchr(line, '`'), *end = cell ? strstr(line + 1, " | ") : NULL;
+        assert_non_null(cell);
+        assert_non_null(end);
+        *end = 0;
+        char cmd[48];
+        assert_int_equal(sscanf(cell + 1, "%47[a-z]", cmd), 1);
+        assert_true(n < 64);
+        strcpy(rows[n++], cmd);
+        char *usage;
+        assert_int_equal(tu_run(&usage, 1, "%s --help", cmd), 0);
+        for (char *o = strstr(cell, "--"); o; o = strstr(o + 2, "--")) {
+            char opt[48];
+            if (sscanf(o, "%47[-a-z]", opt) != 1 || strlen(opt) < 3)
+                continue;
+            if (!strstr(usage, opt))
+                fail_msg("README's row for %s shows %s, which 'sowzero %s --help' does not know", cmd, opt, cmd);
+        }
+        free(usage);
+    }
+    fclose(f);
+    assert_true(n >= 15);
+    /* The command list of --help: two spaces, a name, spaces, its line. */
+    for (char *l = strstr(help, "\ncommands:\n"); l && (l = strchr(l + 1, '\n'));) {
+        char cmd[48];
+        if (sscanf(l + 1, "  %47[a-z]", cmd) != 1)
+            continue;
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= !strcmp(rows[i], cmd);
+        if (!found)
+            fail_msg("'sowzero --help' lists %s, README's command table has no row for it", cmd);
+    }
+    free(help);
+}
+
 /* Text outputs count threads in English: "1 thread", "2 threads" (they said "1 threads"). */
 static void test_thread_counts(void **state)
 {
@@ -113,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_help_lists_every_command),
         cmocka_unit_test(test_unknown_game_lists_all),
         cmocka_unit_test(test_thread_counts),
+        cmocka_unit_test(test_readme_command_table),
         cmocka_unit_test(test_blas_core_fixup),
         cmocka_unit_test(test_export_onto_itself),
     };
