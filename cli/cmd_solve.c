@@ -175,7 +175,9 @@ static void help(void)
          "  --json           print {\"value\",\"best\":[letters],\"nodes\",\"seconds\",\"rules\",\"position\",\n"
          "                   \"over\",\"endgame_seconds\"} (seconds: the search; endgame_seconds: the database build)\n"
          "Kalah(6,4) from the start (+8): sowzero solve --endgame 18 --threads 2 --tt-mb 2048 (about 2.3 GB,\n"
-         "a minute or two on 2 cores); boards up to Kalah(6,3) need no database.");
+         "a minute or two on 2 cores); boards up to Kalah(6,3) need no database.\n"
+         "Exit status: 0, 1 runtime failure (memory, a failed search), 2 bad input (usage, rules, position,\n"
+         "a game the solver cannot solve: more than two players, no margin, Oware with max_sows=0).");
 }
 
 /* The progress line: "solve: PHASE... N s" on stderr, drawn at each change of phase and redrawn every
