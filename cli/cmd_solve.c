@@ -166,8 +166,8 @@ static void help(void)
          "  --endgame N      build and use an endgame database of every arrangement of at most N seeds in\n"
          "                   the pits first (0 = none, the default; Kalah(6,4): 20 -> 226 MB; needs\n"
          "                   max_sows=0)\n"
-         "  --threads N      threads for building Kalah's endgame database (default 1; the other games'\n"
-         "                   solver runs on one thread and refuses N > 1)\n"
+         "  --threads N      threads for building Kalah's endgame database (default 1; N > 1 needs\n"
+         "                   --endgame; the other games' solver runs on one thread and refuses N > 1)\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
          "  --progress       show the phase and the time spent on stderr (the other games: the positions\n"
          "                   searched so far too), the default when stderr is a terminal: a long solve is\n"
@@ -299,6 +299,11 @@ int cmd_solve(int argc, char **argv)
         return 2;
     }
     p.sows = (uint16_t)sows;
+    if (threads != 1 && !endgame) { /* it would be ignored: the search itself runs on one thread */
+        cli_error(CMD, "--threads %ld: threads build the endgame database only; give --endgame N too (the "
+                  "search runs on one thread)", threads);
+        return 2;
+    }
     if (endgame && r.max_sows > 0) {
         cli_error(CMD, "--endgame: not available with max_sows=%d (the value then depends on the sow count)",
                   r.max_sows);

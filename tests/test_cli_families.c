@@ -60,6 +60,12 @@ static void test_solve(void **state)
     assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --threads 2"), 2);
     assert_non_null(strstr(out, "--threads 2: the congklak solver runs on one thread"));
     free(out);
+    /* Kalah's too without --endgame, where they would have nothing to do. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2"), 2);
+    assert_non_null(strstr(out, "give --endgame N too"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2 --endgame 4"), 0);
+    free(out);
     /* --progress draws the positions searched on stderr; none in a pipe without it. */
     assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --progress 2>&1 >/dev/null | cat"), 0);
     assert_non_null(strstr(out, "solve: searching... 0 s, 0.0 M nodes"));
