@@ -1,5 +1,6 @@
 /* sowzero export — writes the export (weights + metadata, DESIGN.md §3.2) of a checkpoint. */
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -19,7 +20,7 @@ static void help(void)
          "           (crc32: 8 hex digits, CRC-32 of the file's bytes after its 512-byte header, the checksum\n"
          "           sowzero verifies: zlib.crc32(open(f,'rb').read()[512:]) in Python)\n"
          "Exit status: 0, 1 runtime failure (writing OUT.h5, memory), 2 bad input (usage, a missing, damaged or\n"
-         "unreadable CHECKPOINT, OUT.h5 the same file as CHECKPOINT).");
+         "unreadable CHECKPOINT, OUT.h5 the same file as CHECKPOINT, a directory, or in no directory).");
 }
 
 /* The export just written, as --json reports it: the file read back (verified), its shapes and checksums. */
@@ -82,6 +83,18 @@ int cmd_export(int argc, char **argv)
     if (stat(in, &in_st) == 0 && stat(out, &out_st) == 0 && in_st.st_dev == out_st.st_dev &&
         in_st.st_ino == out_st.st_ino) {
         cli_error("export", "OUT.h5 '%s' is CHECKPOINT itself: give another file name", out);
+        return 2;
+    }
+    /* Where OUT.h5 cannot be written at all, say so before any work (bad input, not a runtime failure). */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", out);
+    struct stat dir_st;
+    if (stat(out, &out_st) == 0 && !S_ISREG(out_st.st_mode)) {
+        cli_error("export", "OUT.h5 '%s' exists and is not a regular file (a directory?)", out);
+        return 2;
+    }
+    if (stat(dirname(dir), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode)) {
+        cli_error("export", "OUT.h5 '%s': its directory does not exist", out);
         return 2;
     }
     char err[NN_ERRLEN];

@@ -677,6 +677,13 @@ static void test_export_json(void **state)
     assert_non_null(strstr(text, "CHECKPOINT: cannot open"));
     free(text);
     assert_int_equal(access(out, F_OK), -1);
+    /* So is an OUT.h5 that cannot be a file: a directory, or a path in no directory. */
+    assert_int_equal(tu_run(&text, 1, "export '%s' '%s'", src, SOWZERO_TMP), 2);
+    assert_non_null(strstr(text, "is not a regular file"));
+    free(text);
+    assert_int_equal(tu_run(&text, 1, "export '%s' '%s/no-dir/x.h5'", src, SOWZERO_TMP), 2);
+    assert_non_null(strstr(text, "its directory does not exist"));
+    free(text);
 }
 
 int main(void)
