@@ -17,7 +17,8 @@
 
 static void help(void)
 {
-    puts("usage: sowzero bench env [--threads N] [--seconds S] [--rules SPEC] [--kernel K] [--mode M] [--json]\n"
+    puts("usage: sowzero bench env [--threads N] [--seconds S | --steps N] [--batch B] [--rules SPEC]\n"
+         "                         [--kernel K] [--mode M] [--seed N] [--json]\n"
          "Random playouts with the batched SIMD stepper: every board sows a uniformly random legal pit each\n"
          "step and finished games restart at once; reports games/s and sowings/s over all threads.\n"
          "  --threads N      worker threads, each with its own boards (default 1)\n"

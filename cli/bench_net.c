@@ -275,8 +275,8 @@ int bench_net(int argc, char **argv)
         cJSON_AddStringToObject(o, "blas_core", openblas_get_corename());
         rc = cli_print_json(o);
     } else if (!rc) {
-        printf("default net: %zu parameters, %.0f flops/position, %ld BLAS thread(s), OpenBLAS core %s\n",
-               nn_param_count(net), flops, threads, openblas_get_corename());
+        printf("default net: %zu parameters, %.0f flops/position, %ld BLAS %s, OpenBLAS core %s\n",
+               nn_param_count(net), flops, threads, cli_threads(threads), openblas_get_corename());
         printf("%6s %16s %10s %14s %8s\n", "batch", "positions/s", "GFLOP/s", "sgemm GFLOP/s", "share");
         for (int i = 0; i < NB; i++)
             printf("%6d %16.0f %10.2f %14.2f %7.0f%%\n", batches[i], pps[i], gf[i], sg[i], 100 * gf[i] / sg[i]);

@@ -114,8 +114,8 @@ int bench_selfplay(int argc, char **argv)
         cJSON_AddNumberToObject(o, "params", (double)params);
         return cli_print_json(o);
     }
-    printf("self-play: %d thread(s), %ld sims, %d games/thread at once, net of %zu parameters\n", sc.threads, sims,
-           sc.games_per_thread, params);
+    printf("self-play: %d %s, %ld sims, %d games/thread at once, net of %zu parameters\n", sc.threads,
+           cli_threads(sc.threads), sims, sc.games_per_thread, params);
     printf("simulations/s per core %.0f  per simulation: search %.2f us, net %.2f us\n", per_core, search_us,
            net_us);
     printf("games %llu  positions %llu  simulations %llu  evals %llu  in %.2f s\n", (unsigned long long)st.games,

@@ -53,9 +53,13 @@ int cli_rules(const char *cmd, const char *spec, kalah_rules *out)
         const game_kind *k = game_kind_find(spec);
         if (k && strcmp(k->name, "kalah"))
             cli_error(cmd, "--rules '%s': this command plays Kalah only; %s works with perft, replay, bench env, "
-                      "match, tournament, play, net, train (rules.spec) and, with two players and a margin, solve", spec,
+                      "match, tournament, play, net, serve, train (rules.spec) and, with two players and a margin, solve", spec,
                       k->name);
-        else
+        else if (!k) { /* not a game at all: name every registered one, not only Kalah */
+            char names[96];
+            cli_error(cmd, "--rules '%s': unknown game '%.*s' (known: %s)", spec, (int)strcspn(spec, ":"), spec,
+                      game_kind_names(names, sizeof names));
+        } else
             cli_error(cmd, "--rules '%s': %s", spec, err);
         return 0;
     }

@@ -36,6 +36,9 @@ int cli_seed(const char *cmd, const char *what, const char *text, uint64_t *out)
 /* Prints the object (unformatted, one line) and frees it; returns 0, or 1 if printing failed. */
 int cli_print_json(cJSON *obj);
 
+/* "threads" or "thread": the noun for a count of n in the text outputs ("1 thread", "2 threads"). */
+static inline const char *cli_threads(long n) { return n == 1 ? "thread" : "threads"; }
+
 /* Reports an unknown option / missing argument the way getopt_long leaves it, with a pointer to --help. */
 int cli_usage_error(const char *cmd);
 

@@ -139,8 +139,9 @@ int cmd_accuracy(int argc, char **argv)
         cJSON_AddNumberToObject(o, "seconds", res.seconds);
         rc = cli_print_json(o);
     } else {
-        printf("accuracy of %s\non %s (%s; %d positions), seed %llu, %d threads, %.2f s\n\n", spec, path,
-               posset_rules_text(set), res.n, (unsigned long long)cfg.seed, used_threads, res.seconds);
+        printf("accuracy of %s\non %s (%s; %d positions), seed %llu, %d %s, %.2f s\n\n", spec, path,
+               posset_rules_text(set), res.n, (unsigned long long)cfg.seed, used_threads, cli_threads(used_threads),
+               res.seconds);
         printf("  %-16s %6s   %-21s   %-19s   %s\n", "seeds in pits", "n", "optimal moves (95%)",
                "mean regret (95%)", "blunders >= 4 (95%)");
         stats_line("all", &res.all);

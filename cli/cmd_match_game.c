@@ -175,12 +175,12 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
         printf("       %c = %s\n", 'A' + i, spec[i]);
     if (k == players)
         printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random moves; "
-               "%d threads, seed %llu\n", res->games, group, cfg->opening_plies, threads,
+               "%d %s, seed %llu\n", res->games, group, cfg->opening_plies, threads, cli_threads(threads),
                (unsigned long long)cfg->seed);
     else
         printf("%d games: A in one seat (rotating), B in the other %d; groups of %d games sharing an opening of "
-               "%d random moves; %d threads, seed %llu\n", res->games, players - 1, group, cfg->opening_plies,
-               threads, (unsigned long long)cfg->seed);
+               "%d random moves; %d %s, seed %llu\n", res->games, players - 1, group, cfg->opening_plies,
+               threads, cli_threads(threads), (unsigned long long)cfg->seed);
     printf("\n     games  seats  mean place  mean score  firsts  |");
     for (int s = 0; s < players; s++)
         printf(" seat%d", s);
@@ -201,9 +201,15 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
         printf("\n             wins  draws  losses   score\n");
         printf("  A overall  %5d  %5d  %6d   %.3f  [%.3f, %.3f] 95%%\n", t->all.wins, t->all.draws, t->all.losses,
                t->score, t->score_lo, t->score_hi);
-        for (int s = 0; s < 2; s++)
-            printf("  A seat %d   %5d  %5d  %6d   %.3f\n", s, t->seat[s].wins, t->seat[s].draws, t->seat[s].losses,
+        for (int s = 0; s < 2; s++) { /* "A South" as Kalah's table says it, where the seats have names */
+            char name[24], label[32];
+            if (game_get_kind(g)->seat_names)
+                snprintf(label, sizeof label, "A %s", game_seat_name(g, s, name, sizeof name));
+            else
+                snprintf(label, sizeof label, "A seat %d", s);
+            printf("  %-9s  %5d  %5d  %6d   %.3f\n", label, t->seat[s].wins, t->seat[s].draws, t->seat[s].losses,
                    t->seat_score[s]);
+        }
         if (t->elo_clamped)
             printf("\nElo A - B: %s %+.0f  (A scored %s point: shown at %s points, a bound)\n",
                    t->elo_clamped > 0 ? ">" : "<", t->elo, t->elo_clamped > 0 ? "every" : "no",

@@ -57,7 +57,7 @@ static nn_net *load_for(const char *path, kalah_rules *r, int have_rules, int *s
     if (kalah_rules_parse(info.rules, &fr, kerr) != KALAH_OK)
         cli_error("net", "--net %s: its rules '%s' are not Kalah rules: %s", path, info.rules, kerr);
     else if (have_rules && strcmp(kalah_rules_format(&fr, a, sizeof a), kalah_rules_format(r, b, sizeof b)))
-        cli_error("net", "--rules: the net was trained for '%s', not '%s'", a, b);
+        cli_error("net", "--rules: the net was trained for '%s' (the rules in %s), not '%s'", a, path, b);
     else if (strcmp(info.encoding, KALAH_ENCODING_NAME))
         cli_error("net", "--net %s: input encoding '%s', this build encodes '%s'", path, info.encoding,
                   KALAH_ENCODING_NAME);
@@ -92,7 +92,8 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
     else if (rules_spec && !(want = cli_game_create("net", rules_spec)))
         rc = 2;
     else if (want && strcmp(game_spec(g), game_spec(want)))
-        cli_error("net", "--rules: the net was trained for '%s', not '%s'", game_spec(g), game_spec(want));
+        cli_error("net", "--rules: the net was trained for '%s' (the rules in %s), not '%s'", game_spec(g), path,
+                  game_spec(want));
     else if (strcmp(info.encoding, game_encoding_name(g)))
         cli_error("net", "--net %s: input encoding '%s', this build encodes '%s'", path, info.encoding,
                   game_encoding_name(g));
@@ -151,12 +152,16 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
         game_free(g);
         return cli_print_json(o);
     }
-    printf("policy (player %d)", p.to_move);
+    char who[24];
+    printf("policy (%s)", game_seat_name(g, p.to_move, who, sizeof who));
     for (int k = 0; k < m; k++)
         printf(" %s:%.4f", game_move_format(g, &p, k, mv, sizeof mv), policy[k]);
     printf("\nvalue %.4f\nvalues", value[p.to_move]);
-    for (int q = 0; q < np; q++)
-        printf(" %d:%.4f", q, value[q]);
+    for (int q = 0; q < np; q++) /* player numbers, or S/N for the two-row games */
+        if (game_get_kind(g)->seat_names)
+            printf(" %c:%.4f", game_seat_name(g, q, who, sizeof who)[0], value[q]);
+        else
+            printf(" %d:%.4f", q, value[q]);
     printf("\n");
     game_free(g);
     return 0;
@@ -236,8 +241,10 @@ int cmd_net(int argc, char **argv)
     }
     char frules[NN_META_LEN];
     file_rules(path, frules, sizeof frules);
-    const game_kind *fk = game_kind_find(frules);
-    if (fk && strcmp(fk->name, "kalah")) /* every other game: the game interface */
+    const game_kind *fk = game_kind_find(frules), *rk = game_kind_find(rules_spec);
+    /* Every other game: the game interface, which also compares a Kalah file's rules with another
+     * game's --rules (both named). */
+    if ((fk && strcmp(fk->name, "kalah")) || (fk && rk && rk != fk))
         return net_game(path, rules_spec, pos_text, json);
     kalah_rules r;
     if (rules_spec && !cli_rules("net", rules_spec, &r))

@@ -41,9 +41,11 @@ typedef struct {
 static void show(const session *s, const game_pos *p)
 {
     char buf[GAME_POS_STR];
+    char who[24];
     printf("position %s", game_pos_format(s->g, p, buf, sizeof buf));
     if (!p->over)
-        printf("   player %d to move (%s)", p->to_move, p->to_move == s->human ? "you" : "agent");
+        printf("   %s to move (%s)", game_seat_name(s->g, p->to_move, who, sizeof who),
+               p->to_move == s->human ? "you" : "agent");
     putchar('\n');
 }
 
@@ -249,8 +251,9 @@ int cmd_play_game(int argc, char **argv)
         }
     game_pos p;
     rewind_to(s, 0, &p);
-    printf("sowzero play: %s, you are player %d against %s.\nType a move, resign, undo, hint, quit (help for "
-           "more).\n", game_spec(g), s->human, spec);
+    char you[24];
+    printf("sowzero play: %s, you are %s against %s.\nType a move, resign, undo, hint, quit (help for "
+           "more).\n", game_spec(g), game_seat_name(g, s->human, you, sizeof you), spec);
     show(s, &p);
     char *line = NULL;
     size_t cap = 0;
@@ -266,7 +269,7 @@ int cmd_play_game(int argc, char **argv)
                 break;
             }
             char who[32];
-            snprintf(who, sizeof who, "player %d", p.to_move);
+            game_seat_name(g, p.to_move, who, sizeof who);
             if (apply(s, &p, k, who)) {
                 cli_error(CMD, "out of memory");
                 rc = 1;
@@ -292,7 +295,8 @@ int cmd_play_game(int argc, char **argv)
                 int place = 1;
                 for (int o = 0; o < np; o++)
                     place += v[o] > v[q];
-                printf(" player %d%s place %d;", q, q == s->human ? " (you)" : "", place);
+                char name[24];
+                printf(" %s%s place %d;", game_seat_name(g, q, name, sizeof name), q == s->human ? " (you)" : "", place);
             }
             putchar('\n');
         } else {

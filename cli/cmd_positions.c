@@ -274,9 +274,9 @@ int cmd_positions(int argc, char **argv)
     for (int ph = 0; ph < PS_PHASES; ph++)
         fprintf(stderr, "  %-13s  %9zu  %10.3f  %.1f\n", ps_phase_label(&r, ph, lab, sizeof lab), n[ph],
                 n[ph] ? secs[ph] / (double)n[ph] : 0.0, secs[ph]);
-    fprintf(stderr, "  sampling %.1f s, endgame database (%ld seeds) %.1f s, solving %.1f s on %d threads, "
+    fprintf(stderr, "  sampling %.1f s, endgame database (%ld seeds) %.1f s, solving %.1f s on %d %s, "
                     "total %.1f s, %llu nodes\n", t_sample, endgame, st.endgame_seconds, st.seconds, st.threads,
-            total, (unsigned long long)st.nodes);
+            cli_threads(st.threads), total, (unsigned long long)st.nodes);
     int status = 0;
     if (json) {
         cJSON *o = cJSON_CreateObject();

@@ -121,6 +121,10 @@ static int replay_game(const char *spec, const char *pos_text, int json, int nmo
             place[a] += v[b] > v[a];
     }
     const char *winner = !p.over ? NULL : v[0] > v[1] ? "S" : v[0] < v[1] ? "N" : "draw";
+    char seat[GAME_MAX_PLAYERS][24]; /* the seats' names in the text: South/North for the two-row games */
+    for (int a = 0; a < np; a++)
+        game_seat_name(g, a, seat[a], sizeof seat[a]);
+    const int named = np == 2 && game_get_kind(g)->seat_names;
     game_free(g);
     if (json) {
         cJSON_AddBoolToObject(o, "over", p.over);
@@ -138,15 +142,19 @@ static int replay_game(const char *spec, const char *pos_text, int json, int nmo
         }
         return cli_print_json(o);
     }
-    if (has_scores)
+    if (has_scores && named) /* as Kalah's text says it (the fields of the notation's stores) */
+        printf("stores S %d  N %d\n", sc[0], sc[1]);
+    else if (has_scores)
         printf("stores %d - %d\n", sc[0], sc[1]);
-    if (p.over) {
+    if (p.over && named) {
+        printf("game over: %s\n", place[0] < place[1] ? "South wins" : place[1] < place[0] ? "North wins" : "draw");
+    } else if (p.over) {
         printf("game over: places");
         for (int a = 0; a < np; a++)
             printf(" %d:%d", a, place[a]);
         putchar('\n');
     } else {
-        printf("player %d to move\n", p.to_move);
+        printf("%s to move\n", seat[p.to_move]);
     }
     return 0;
 }

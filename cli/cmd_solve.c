@@ -67,12 +67,30 @@ static int solve_print(const solve_report *r, int json)
     return 0;
 }
 
+/* The generic solve's progress line on stderr, "solve: searching... T s, N nodes", drawn by the solver's
+ * own thread through gs_solver_set_progress every GS_PROGRESS_EVERY positions (a few times a second at
+ * this solver's 2-4 M positions/s), so that a solve of minutes shows it is alive and how far it got. */
+#define GS_PROGRESS_EVERY (1u << 20)
+
+typedef struct {
+    struct timespec t0;
+} gs_progress;
+
+static void gs_progress_draw(void *ctx, uint64_t nodes)
+{
+    const gs_progress *g = ctx;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    fprintf(stderr, "\rsolve: searching... %ld s, %.1f M nodes ", (long)(now.tv_sec - g->t0.tv_sec), 1e-6 * (double)nodes);
+    fflush(stderr);
+}
+
 /* Every registered two-player game with a margin other than Kalah (whose fast path is below): the one
  * exact solver of the game interface (eval/game_search.h, gs_solver), after `sows` plies already played
- * (they count towards the kind's ply limit, max_sows). Returns the exit status: 2 for a bad spec or
- * position, a game without a margin or with more than two players, or --sows past the limit; 1 when the
- * solve fails (a line without end: Oware with max_sows=0). */
-static int solve_game(const char *spec, const char *pos_text, long tt_mb, long sows, int json)
+ * (they count towards the kind's ply limit, max_sows); `show`: the progress line. Returns the exit
+ * status: 2 for a bad spec or position, rules the solver cannot solve (gs_solvable: not two players, no
+ * margin, Oware with max_sows=0), or --sows past the limit; 1 when the solve fails. */
+static int solve_game(const char *spec, const char *pos_text, long tt_mb, long sows, int show, int json)
 {
     char err[GAME_ERRLEN], pbuf[GAME_POS_STR];
     game *g = game_create(spec, err);
@@ -89,8 +107,8 @@ static int solve_game(const char *spec, const char *pos_text, long tt_mb, long s
         cli_error(CMD, "--position '%s': %s", pos_text, err);
         goto out;
     }
-    if (game_players(g) != 2 || !game_has_margin(g)) {
-        cli_error(CMD, "--rules '%s': solve needs a two-player game with a final margin", game_spec(g));
+    if (gs_solvable(g, err) != GAME_OK) { /* err names the rules */
+        cli_error(CMD, "--rules: %s", err);
         goto out;
     }
     game_solve_props props;
@@ -106,8 +124,16 @@ static int solve_game(const char *spec, const char *pos_text, long tt_mb, long s
         cli_error(CMD, "%s", err);
         goto out;
     }
+    gs_progress prog;
+    clock_gettime(CLOCK_MONOTONIC, &prog.t0);
+    if (show) {
+        gs_solver_set_progress(s, GS_PROGRESS_EVERY, gs_progress_draw, &prog);
+        gs_progress_draw(&prog, 0);
+    }
     gs_solution res;
     int src = gs_solver_run(s, &p, 0, &res, err);
+    if (show)
+        fprintf(stderr, "\r%60s\r", "");
     if (src != GAME_OK && src != GAME_EOVER) {
         cli_error(CMD, "%s", err);
         goto out;
@@ -140,14 +166,18 @@ static void help(void)
          "  --endgame N      build and use an endgame database of every arrangement of at most N seeds in\n"
          "                   the pits first (0 = none, the default; Kalah(6,4): 20 -> 226 MB; needs\n"
          "                   max_sows=0)\n"
-         "  --threads N      threads for building the endgame database (default 1)\n"
+         "  --threads N      threads for building Kalah's endgame database (default 1; N > 1 needs\n"
+         "                   --endgame; the other games' solver runs on one thread and refuses N > 1)\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
-         "  --progress       show the phase and the time spent on stderr (the default when stderr is a\n"
-         "                   terminal: a long solve is not silent for minutes); --no-progress: never\n"
+         "  --progress       show the phase and the time spent on stderr (the other games: the positions\n"
+         "                   searched so far too), the default when stderr is a terminal: a long solve is\n"
+         "                   not silent for minutes; --no-progress: never\n"
          "  --json           print {\"value\",\"best\":[letters],\"nodes\",\"seconds\",\"rules\",\"position\",\n"
          "                   \"over\",\"endgame_seconds\"} (seconds: the search; endgame_seconds: the database build)\n"
          "Kalah(6,4) from the start (+8): sowzero solve --endgame 18 --threads 2 --tt-mb 2048 (about 2.3 GB,\n"
-         "a minute or two on 2 cores); boards up to Kalah(6,3) need no database.");
+         "a minute or two on 2 cores); boards up to Kalah(6,3) need no database.\n"
+         "Exit status: 0, 1 runtime failure (memory, a failed search), 2 bad input (usage, rules, position,\n"
+         "a game the solver cannot solve: more than two players, no margin, Oware with max_sows=0).");
 }
 
 /* The progress line: "solve: PHASE... N s" on stderr, drawn at each change of phase and redrawn every
@@ -252,7 +282,12 @@ int cmd_solve(int argc, char **argv)
             cli_error(CMD, "--endgame: only Kalah has an endgame database");
             return 2;
         }
-        return solve_game(rules_spec, pos_text, tt_mb, sows, json);
+        if (threads != 1) { /* threads build Kalah's endgame database; the generic solver has one */
+            cli_error(CMD, "--threads %ld: the %s solver runs on one thread (only Kalah's endgame database is "
+                      "built on threads)", threads, ((const game_kind *)kind)->name);
+            return 2;
+        }
+        return solve_game(rules_spec, pos_text, tt_mb, sows, show, json);
     }
     kalah_rules r;
     kalah_pos p;
@@ -264,6 +299,11 @@ int cmd_solve(int argc, char **argv)
         return 2;
     }
     p.sows = (uint16_t)sows;
+    if (threads != 1 && !endgame) { /* it would be ignored: the search itself runs on one thread */
+        cli_error(CMD, "--threads %ld: threads build the endgame database only; give --endgame N too (the "
+                  "search runs on one thread)", threads);
+        return 2;
+    }
     if (endgame && r.max_sows > 0) {
         cli_error(CMD, "--endgame: not available with max_sows=%d (the value then depends on the sow count)",
                   r.max_sows);

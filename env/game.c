@@ -3,6 +3,7 @@
 #include "env/game.h"
 #include "env/errbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,28 @@ struct game {
 int game_kind_count(void) { return N_KINDS; }
 const game_kind *game_kind_at(int i) { return i >= 0 && i < N_KINDS ? kinds[i] : NULL; }
 
+const char *game_seat_name(const game *g, int seat, char *buf, size_t n)
+{
+    if (g->kind->seat_names && seat >= 0 && seat < g->players)
+        snprintf(buf, n, "%s", g->kind->seat_names[seat]);
+    else
+        snprintf(buf, n, "player %d", seat);
+    return buf;
+}
+
+char *game_kind_names(char *buf, size_t n)
+{
+    if (!n)
+        return buf;
+    buf[0] = 0;
+    for (int i = 0; i < N_KINDS; i++) {
+        if (i)
+            strncat(buf, ", ", n - strlen(buf) - 1);
+        strncat(buf, kinds[i]->name, n - strlen(buf) - 1);
+    }
+    return buf;
+}
+
 const game_kind *game_kind_find(const char *spec)
 {
     if (!spec)
@@ -44,12 +67,8 @@ game *game_create(const char *spec, char *err)
 {
     const game_kind *k = game_kind_find(spec);
     if (!k) {
-        char names[96] = "";
-        for (int i = 0; i < N_KINDS; i++) {
-            if (i)
-                strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, kinds[i]->name, sizeof names - strlen(names) - 1);
-        }
+        char names[96];
+        game_kind_names(names, sizeof names);
         size_t n = spec ? strcspn(spec, ":") : 0;
         set_err(err, "unknown game '%.*s' in rules '%s' (known: %s)", (int)n, spec ? spec : "", spec ? spec : "",
                 names);

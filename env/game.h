@@ -77,6 +77,10 @@ enum {
      * the banked seeds are split share a table entry (Kalah, Congklak; not Oware, whose majority end reads
      * the captures). Needs GAME_SOLVE_SCORE_CELLS. */
     GAME_SOLVE_SCORES_INERT = 1u << 1,
+    /* A position can come back (Oware: seeds go round without a capture), so without a ply limit the
+     * position graph has cycles and no exact solve ends; the solver refuses such rules up front
+     * (gs_solvable). */
+    GAME_SOLVE_CAN_REPEAT = 1u << 2,
 };
 
 typedef struct game_solve_props {
@@ -163,6 +167,9 @@ typedef struct game_kind {
     /* What the exact solver (eval/game_search.h) may rely on about play under r (see game_solve_props).
      * NULL: nothing — the solver keys its table by the whole position, ply included, and has no bounds. */
     void (*solve_props)(const void *r, struct game_solve_props *out);
+    /* The seats' names in texts, one per player: the two-row games' "South", "North" (DESIGN.md §2, the
+     * S/N of their notation and the [South]/[North] of records). NULL: "player N" (game_seat_name). */
+    const char *const *seat_names;
 } game_kind;
 
 /* ---- the registry ---- */
@@ -174,6 +181,11 @@ const game_kind *game_kind_find(const char *spec);
 /* Registered kinds in registration order (env/games.def); NULL past the end. */
 const game_kind *game_kind_at(int i);
 int game_kind_count(void);
+
+/* The registered games' names in registry order, "kalah, basico, ..." (env/games.def), into buf (n bytes,
+ * cut short if it does not fit; always terminated): what a message about an unknown game lists. Returns
+ * buf. */
+char *game_kind_names(char *buf, size_t n);
 
 /* ---- rules instances ---- */
 
@@ -193,6 +205,8 @@ int game_seeds(const game *g);
 int game_encode_dim(const game *g);
 int game_value_dim(const game *g);
 const char *game_encoding_name(const game *g);
+/* Seat q's name in texts (the kind's seat_names, else "player q"), in buf (n bytes); returns buf. */
+const char *game_seat_name(const game *g, int seat, char *buf, size_t n);
 int game_has_margin(const game *g);      /* 1 when the kind has a margin (two-player games) */
 
 /* ---- positions ---- */

@@ -131,4 +131,5 @@ const game_kind game_kind_congklak = {
     .estimate = c_estimate,
     .score = c_score,
     .solve_props = c_solve_props,
+    .seat_names = gt_seat_names,
 };

@@ -173,4 +173,5 @@ const game_kind game_kind_kalah = {
     .estimate = k_estimate,
     .score = k_score,
     .solve_props = k_solve_props,
+    .seat_names = gt_seat_names,
 };

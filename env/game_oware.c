@@ -43,6 +43,7 @@ static int o_score(const void *r, const game_pos *p, int player) { return gt_sco
 static void o_solve_props(const void *r, game_solve_props *out)
 {
     gt_solve_props(o_moves(r), ((const oware_rules *)r)->max_sows, 0, out); /* the majority end reads captures */
+    out->flags |= GAME_SOLVE_CAN_REPEAT; /* sowing round the board without a capture can repeat a position */
 }
 
 static int o_margin(const void *r, const game_pos *p) { return gt_margin(o_moves(r), p); }
@@ -128,4 +129,5 @@ const game_kind game_kind_oware = {
     .estimate = o_estimate,
     .score = o_score,
     .solve_props = o_solve_props,
+    .seat_names = gt_seat_names,
 };

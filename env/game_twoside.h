@@ -17,6 +17,9 @@
 
 _Static_assert(KALAH_CELLS <= GAME_MAX_CELLS && KALAH_MAX_PITS <= GAME_MAX_MOVES, "kalah_pos fits game_pos");
 
+/* The seats of the two-row games in texts (game_kind.seat_names): the S and N of their notation. */
+static const char *const gt_seat_names[2] = {"South", "North"};
+
 static inline void gt_to_kalah(const game_pos *g, kalah_pos *k)
 {
     memcpy(k->cell, g->cell, KALAH_CELLS);

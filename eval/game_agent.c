@@ -170,6 +170,11 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         set_err(err, "agent '%s': solve needs a final margin, which %s has not", spec, game_name(g));
         return NULL;
     }
+    char serr[GAME_ERRLEN];
+    if (kd == K_SOLVE && gs_solvable(g, serr) != GAME_OK) { /* refused now, not at its first move */
+        set_err(err, "agent '%s': %s", spec, serr);
+        return NULL;
+    }
     game_agent *a = calloc(1, sizeof *a);
     if (!a || !(a->spec = strdup(spec))) {
         free(a);

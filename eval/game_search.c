@@ -91,16 +91,35 @@ struct gs_solver {
     int cells, inert, has_endgame, seeds; /* props' flags; seeds: on the board at the root (conserved) */
     uint64_t key_mask[GAME_MAX_CELLS / 8]; /* the board words, score bytes cleared when inert */
     uint64_t nodes, limit;
+    /* One compare per node serves the node limit and the progress report: search() calls checkpoint()
+     * once nodes reaches check_at, the nearer of the two (UINT64_MAX: neither). */
+    uint64_t check_at, every, report_at;
+    gs_progress_fn progress;
+    void *progress_ctx;
     int status, game_rc; /* GAME_OK, or the error that unwinds the search; the failing move's code */
 };
 
-gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err)
+int gs_solvable(const game *g, char *err)
 {
     if (game_players(g) != 2 || !game_has_margin(g)) {
         set_err(err, "exact solve needs a two-player game with a margin; %s has %d players%s", game_spec(g),
                 game_players(g), game_has_margin(g) ? "" : " and no margin");
-        return NULL;
+        return GAME_EINVAL;
     }
+    game_solve_props props;
+    game_solve_properties(g, &props);
+    if ((props.flags & GAME_SOLVE_CAN_REPEAT) && props.ply_limit == 0) {
+        set_err(err, "%s: with max_sows=0 positions can repeat (the position graph has cycles): no solve "
+                "ends; set max_sows > 0", game_spec(g));
+        return GAME_EINVAL;
+    }
+    return GAME_OK;
+}
+
+gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err)
+{
+    if (gs_solvable(g, err) != GAME_OK)
+        return NULL;
     if (tt_mb < 1 || tt_mb > 65536) {
         set_err(err, "transposition table size %zu MiB is out of range 1..65536", tt_mb);
         return NULL;
@@ -124,6 +143,34 @@ gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err)
         mask[s->props.score_cell[0]] = mask[s->props.score_cell[1]] = 0;
     memcpy(s->key_mask, mask, sizeof mask);
     return s;
+}
+
+void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, void *ctx)
+{
+    s->progress = fn;
+    s->progress_ctx = ctx;
+    s->every = every ? every : 1;
+}
+
+/* The nearer of the node limit (stop once nodes exceeds it) and the next progress report. */
+static void next_check(gs_solver *s)
+{
+    uint64_t at = s->limit ? s->limit + 1 : UINT64_MAX;
+    if (s->progress && s->report_at < at)
+        at = s->report_at;
+    s->check_at = at;
+}
+
+/* nodes reached check_at: report progress and/or stop at the node limit. */
+static void checkpoint(gs_solver *s)
+{
+    if (s->progress && s->nodes >= s->report_at) {
+        s->progress(s->progress_ctx, s->nodes);
+        s->report_at = (s->nodes / s->every + 1) * s->every;
+    }
+    if (s->limit && s->nodes > s->limit)
+        s->status = GS_ESTOPPED;
+    next_check(s);
 }
 
 void gs_solver_free(gs_solver *s)
@@ -195,9 +242,10 @@ static int search(gs_solver *s, const game_pos *p, int ply, int alpha, int beta)
         s->status = GS_EDEEP;
         return 0;
     }
-    if (s->limit && s->nodes > s->limit) {
-        s->status = GS_ESTOPPED;
-        return 0;
+    if (s->nodes >= s->check_at) {
+        checkpoint(s);
+        if (s->status)
+            return 0;
     }
     int db;
     if (s->has_endgame && game_endgame(s->g, p, &db))
@@ -301,6 +349,8 @@ int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solut
     const double t0 = now_s();
     s->nodes = 0;
     s->limit = node_limit;
+    s->report_at = s->every;
+    next_check(s);
     s->status = GAME_OK;
     s->seeds = game_board_seeds(s->g, p);
     if (p->over) {
@@ -339,9 +389,11 @@ int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *
 {
     memset(out, 0, sizeof *out);
     out->move = -1;
+    if (gs_solvable(g, err) != GAME_OK)
+        return GAME_EINVAL;
     gs_solver *s = gs_solver_create(g, 16, err); /* 1M entries: the small boards agents and serve solve */
     if (!s)
-        return game_players(g) == 2 && game_has_margin(g) ? GAME_ENOMEM : GAME_EINVAL;
+        return GAME_ENOMEM;
     const uint64_t budget = max_nodes ? max_nodes : 50000000ULL;
     int rc = gs_solver_run(s, p, budget, out, err);
     gs_solver_free(s);

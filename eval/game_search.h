@@ -65,9 +65,16 @@ typedef struct {
 
 typedef struct gs_solver gs_solver;
 
+/* Whether the exact solver can solve games under g's rules: GAME_OK, or GAME_EINVAL with a message in err
+ * (GAME_ERRLEN) naming the rules when the game has not two players, has no margin, or its positions can
+ * repeat without a ply limit (GAME_SOLVE_CAN_REPEAT and ply_limit 0: Oware with max_sows=0, whose
+ * position graph has cycles, so no solve ends). A property of the rules, not of a position: callers check
+ * it before any search (bad input), gs_solver_create and gs_solve refuse the same rules. */
+int gs_solvable(const game *g, char *err);
+
 /* A solver for g (borrowed: must outlive the solver) with a transposition table of tt_mb MiB (1..65536).
- * NULL with a message in err (GAME_ERRLEN): the game has no margin or more than two players, a size out
- * of range, out of memory. Free with gs_solver_free (NULL allowed). */
+ * NULL with a message in err (GAME_ERRLEN): the rules are not solvable (gs_solvable), a size out of
+ * range, out of memory. Free with gs_solver_free (NULL allowed). */
 gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err);
 void gs_solver_free(gs_solver *s);
 
@@ -79,9 +86,17 @@ void gs_solver_free(gs_solver *s);
  * results do not depend on what it holds. */
 int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solution *out, char *err);
 
+/* Progress of a long solve: fn(ctx, nodes) is called from inside gs_solver_run, on the solving thread,
+ * once each time the count of positions visited in this run (gs_solution.nodes so far) passes another
+ * multiple of `every` (>= 1; 0 counts as 1), at the first unfinished position searched from there on (the
+ * finished ones, leaves, are counted unchecked, as for node_limit). It must not call the solver. fn NULL (the default) reports nothing. Reporting never
+ * changes the search: values, moves and node counts are those of a solver without it. */
+typedef void (*gs_progress_fn)(void *ctx, uint64_t nodes);
+void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, void *ctx);
+
 /* One-shot solve (a fresh 16 MiB table, freed again) for agents and serve: at most max_nodes positions
  * (0: 50 million). GAME_OK (a finished p too: move -1 and its margin);
- * GAME_EINVAL with a message in err (GAME_ERRLEN) when the game has no margin or more than two players,
+ * GAME_EINVAL with a message in err (GAME_ERRLEN) when the rules are not solvable (gs_solvable),
  * when the budget ran out ("too large to solve") or a line did not end (GS_EDEEP's message);
  * GAME_ENOMEM. */
 int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *out, char *err);

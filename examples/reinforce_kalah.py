@@ -2,7 +2,7 @@
 """REINFORCE (Williams 1992) on sowzero.VecEnv with numpy alone: a linear softmax policy for South learns
 to beat a uniformly random North at Kalah(6,4).
 
-    PYTHONPATH=build/python python3 examples/reinforce_kalah.py --seconds 20
+    PYTHONPATH=build/python /usr/bin/python3 examples/reinforce_kalah.py --seconds 20
 
 Every iteration steps `--envs` games `--horizon` plies at once: South samples from its policy
 softmax(obs @ W + b) over the legal pits (info["action_mask"]), North plays VecEnv.sample_actions().

@@ -56,6 +56,9 @@ typedef struct {
     char encoding[NN_META_LEN];
     char kind[16];             /* "export" or "checkpoint" */
     int format_version;
+    unsigned long crc32;       /* the CRC-32 the file was verified by (of its bytes after the 512-byte
+                                  header, nn/h5seal.h; zlib's crc32); 0 for a file from before checksums */
+    long long bytes;           /* the file's size in bytes (0 for a file from before checksums) */
 } nn_file_info;
 
 /* Writes the export of net to path (via path.tmp + rename). rules/encoding: strings stored as the root

@@ -19,7 +19,7 @@
  * checked (a rename over path meanwhile cannot swap it). A file without the checksum (written before it)
  * is refused with advice unless allow_legacy (nn_upgrade: the user vouches for it). On success the caller
  * closes both with close_file. */
-static int open_file(const char *path, int allow_legacy, hid_t *f, int *fd, char *err)
+static int open_file(const char *path, int allow_legacy, hid_t *f, int *fd, nn_file_info *info, char *err)
 {
     h5u_quiet();
     if (!path)
@@ -28,7 +28,9 @@ static int open_file(const char *path, int allow_legacy, hid_t *f, int *fd, char
     *fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (*fd < 0)
         return nn_fail(err, NN_EIO, "cannot open %s: %s", path, strerror(errno));
-    int v = h5s_verify(*fd, path, err);
+    info->crc32 = 0;
+    info->bytes = 0;
+    int v = h5s_verify(*fd, path, &info->crc32, &info->bytes, err);
     if (v == H5S_LEGACY && !allow_legacy)
         nn_fail(err, NN_EFORMAT,
                 "%s has no sowzero checksum (written before sowzero checked its files); if you trust it, convert "
@@ -350,10 +352,12 @@ static int load_all(const char *path, int allow_legacy, const char *expect_rules
         *opt = NULL;
     if (st)
         *st = NULL;
-    int rc = open_file(path, allow_legacy, &f, &fd, err);
+    if (!info)
+        info = &tmp;
+    int rc = open_file(path, allow_legacy, &f, &fd, info, err);
     if (rc)
         return rc;
-    rc = load_net(f, path, expect_rules, &n, info ? info : &tmp, err);
+    rc = load_net(f, path, expect_rules, &n, info, err);
     if (!rc && opt)
         rc = load_optim(f, path, n->n_params, &o, err);
     if (!rc && st)
@@ -394,7 +398,7 @@ int nn_upgrade(const char *path, int *upgraded, char *err)
     if (fd < 0)
         return path ? nn_fail(err, NN_EIO, "cannot open %s: %s", path, strerror(errno))
                     : nn_fail(err, NN_EINVAL, "no file name");
-    int v = h5s_verify(fd, path, err);
+    int v = h5s_verify(fd, path, NULL, NULL, err);
     close(fd);
     if (v < 0)
         return NN_EFORMAT;

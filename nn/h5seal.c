@@ -58,7 +58,7 @@ static ssize_t read_at(int fd, unsigned char *buf, size_t n, off_t off)
     return (ssize_t)got;
 }
 
-int h5s_verify(int fd, const char *path, char *err)
+int h5s_verify(int fd, const char *path, unsigned long *crc, long long *size, char *err)
 {
     struct stat st;
     unsigned char head[H5S_BLOCK], want[H5S_BLOCK];
@@ -97,5 +97,9 @@ int h5s_verify(int fd, const char *path, char *err)
                            "its header records)", path, (long long)off);
         return nn_fail(err, -1, "%s: checksum mismatch (the file is damaged)", path);
     }
+    if (crc)
+        *crc = c & 0xffffffffUL;
+    if (size)
+        *size = (long long)off;
     return H5S_SEALED;
 }

@@ -39,7 +39,8 @@ void h5s_seal(unsigned char *img, size_t n);
 /* Verifies the open regular file fd (read from offset 0 with pread; the file offset is not used) whose name
  * for messages is path. Returns H5S_SEALED when the header matches the contents, H5S_LEGACY when the file
  * starts with the HDF5 signature (no user block), or -1 with a message naming path in err (NN_ERRLEN): not a
- * sowzero net file, truncated / extended / corrupt (checksum mismatch), or a read error. */
-int h5s_verify(int fd, const char *path, char *err);
+ * sowzero net file, truncated / extended / corrupt (checksum mismatch), or a read error. When sealed and
+ * crc / size are not NULL they receive the verified CRC-32 and the file's size in bytes. */
+int h5s_verify(int fd, const char *path, unsigned long *crc, long long *size, char *err);
 
 #endif

@@ -120,6 +120,10 @@ def concurrent_games(srv):
         t.join(timeout=300)
     if errors or len(finals) != 200:
         fail(f"concurrent games: {len(finals)} finished, errors {errors[:3]}")
+    # c sat idle while the workers played: past the server's 30 s connection timeout (a slow TSan run on
+    # a loaded machine) it has been closed, so the checks below open a fresh one.
+    c.close()
+    c = srv.conn()
     for i, (game, s) in enumerate(sessions):
         st = finals[s]
         if st["turn"] != "over" or not st["board"]["over"]:

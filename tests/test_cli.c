@@ -23,6 +23,108 @@ static void test_help_lists_every_command(void **state)
     free(out);
 }
 
+/* An unknown game in --rules names every registered game (env/games.def), whichever command reads it:
+ * the Kalah-only commands' parser once listed only kalah. */
+static void test_unknown_game_lists_all(void **state)
+{
+    (void)state;
+    char known[256] = "(known: ";
+    for (int i = 0; i < game_kind_count(); i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", game_kind_at(i)->name);
+    strcat(known, ")");
+    assert_true(game_kind_count() >= 4);
+    static const char *const cmds[] = {"replay --rules foo", "solve --rules foo:pits=4", "perft 1 --rules foo",
+                                       "match random random --rules foo", "bench env --rules foo",
+                                       "move random --rules foo --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'",
+                                       "net --net x.h5 --rules foo", "play random --rules foo"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char *out;
+        int rc = tu_run(&out, 1, "%s </dev/null", cmds[i]);
+        if (rc != 2 || !strstr(out, "unknown game 'foo'") || !strstr(out, known))
+            fail_msg("sowzero %s: exit %d, wanted 2 and \"unknown game 'foo' ... %s\":\n%s", cmds[i], rc, known, out);
+        free(out);
+    }
+}
+
+/* README's command table against the binary: every command `sowzero --help` lists has a row, and every
+ * --option a row's usage shows is one the command's own --help knows. */
+static void test_readme_command_table(void **state)
+{
+    (void)state;
+    FILE *f = fopen(SOWZERO_SOURCE_DIR "/README.md", "r");
+    assert_non_null(f);
+    char line[2048], rows[64][48];
+    int n = 0, in_table = 0;
+    char *help;
+    assert_int_equal(tu_run(&help, 0, "--help"), 0);
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "| command | what it does |", 26)) {
+            in_table = 1;
+            continue;
+        }
+        if (!in_table || !strncmp(line, "|---", 4))
+            continue;
+        if (line[0] != '|')
+            break;
+        char *cell = strchr(line, '`'), *end = cell ? strstr(line + 1, " | ") : NULL;
+        assert_non_null(cell);
+        assert_non_null(end);
+        *end = 0;
+        char cmd[48];
+        assert_int_equal(sscanf(cell + 1, "%47[a-z]", cmd), 1);
+        assert_true(n < 64);
+        strcpy(rows[n++], cmd);
+        char *usage;
+        assert_int_equal(tu_run(&usage, 1, "%s --help", cmd), 0);
+        for (char *o = strstr(cell, "--"); o; o = strstr(o + 2, "--")) {
+            char opt[48];
+            if (sscanf(o, "%47[-a-z]", opt) != 1 || strlen(opt) < 3)
+                continue;
+            if (!strstr(usage, opt))
+                fail_msg("README's row for %s shows %s, which 'sowzero %s --help' does not know", cmd, opt, cmd);
+        }
+        free(usage);
+    }
+    fclose(f);
+    assert_true(n >= 15);
+    /* The command list of --help: two spaces, a name, spaces, its line. */
+    for (char *l = strstr(help, "\ncommands:\n"); l && (l = strchr(l + 1, '\n'));) {
+        char cmd[48];
+        if (sscanf(l + 1, "  %47[a-z]", cmd) != 1)
+            continue;
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= !strcmp(rows[i], cmd);
+        if (!found)
+            fail_msg("'sowzero --help' lists %s, README's command table has no row for it", cmd);
+    }
+    free(help);
+}
+
+/* Text outputs count threads in English: "1 thread", "2 threads" (they said "1 threads"). */
+static void test_thread_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"accuracy random --positions '" SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl' --threads 1",
+         " 1 thread, "},
+        {"accuracy random --positions '" SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl' --threads 2",
+         " 2 threads, "},
+        {"match random greedy --rules congklak:pits=4,seeds=3 --games 2 --threads 1", "; 1 thread, seed"},
+        {"match random greedy --rules basico:players=3,pits=4,seeds=3 --games 6 --threads 1", "; 1 thread, seed"},
+        {"bench net --reps 1 --min-ms 1", " 1 BLAS thread, "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out;
+        int rc = tu_run(&out, 0, "%s", cases[i].args);
+        if (rc != 0 || !strstr(out, cases[i].want) || strstr(out, " 1 threads") || strstr(out, "thread(s)"))
+            fail_msg("sowzero %s: exit %d, wanted '%s':\n%s", cases[i].args, rc, cases[i].want, out);
+        free(out);
+    }
+}
+
 /* Where the CPU runs AVX2+FMA and the user set no core, the binary must not be left on OpenBLAS's SSE3
  * fallback; a core the user sets is kept. */
 static void test_blas_core_fixup(void **state)
@@ -64,6 +166,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_lists_every_command),
+        cmocka_unit_test(test_unknown_game_lists_all),
+        cmocka_unit_test(test_thread_counts),
+        cmocka_unit_test(test_readme_command_table),
         cmocka_unit_test(test_blas_core_fixup),
         cmocka_unit_test(test_export_onto_itself),
     };

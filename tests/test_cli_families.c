@@ -51,8 +51,27 @@ static void test_solve(void **state)
     assert_int_equal(tu_run(&out, 1, "solve --rules congklak --endgame 4"), 2);
     assert_non_null(strstr(out, "endgame"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=0"), 1);
-    assert_non_null(strstr(out, "max_sows"));
+    /* Rules the solver cannot end are bad input, refused before any search, saying why. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=0"), 2);
+    assert_non_null(strstr(out, "cycles"));
+    assert_non_null(strstr(out, "max_sows > 0"));
+    free(out);
+    /* --threads builds only Kalah's endgame database: refused for the other games, naming the game. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --threads 2"), 2);
+    assert_non_null(strstr(out, "--threads 2: the congklak solver runs on one thread"));
+    free(out);
+    /* Kalah's too without --endgame, where they would have nothing to do. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2"), 2);
+    assert_non_null(strstr(out, "give --endgame N too"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2 --endgame 4"), 0);
+    free(out);
+    /* --progress draws the positions searched on stderr; none in a pipe without it. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --progress 2>&1 >/dev/null | cat"), 0);
+    assert_non_null(strstr(out, "solve: searching... 0 s, 0.0 M nodes"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3"), 0);
+    assert_null(strstr(out, "solve:"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=5 --sows 5"), 2);
     assert_non_null(strstr(out, "--sows"));
@@ -84,11 +103,40 @@ static void test_bench_env(void **state)
     free(out);
 }
 
+/* The two-row games' texts name the seats South and North, as their notation (S/N) and records do
+ * (DESIGN.md §2); básico, whose notation numbers the players, keeps "player N". */
+static void test_seat_names(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *want[3];
+    } cases[] = {
+        {"replay --rules congklak:pits=4,seeds=3 a B", {"stores S 2  N 4\n", "\nNorth to move\n", NULL}},
+        {"replay --rules oware --position '0,0,0,0,0,1,20,0,0,0,0,0,0,27 S'", {"game over: North wins\n", NULL}},
+        {"replay --rules basico:players=2,pits=7 a", {"\nplayer 1 to move\n", NULL}},
+        {"play random --rules oware:pits=3,seeds=2 <<'EOF'\na\nquit\nEOF",
+         {"you are South against random", "North to move (agent)", "\nNorth plays "}},
+        {"play random --rules congklak:pits=4,seeds=3 --as north </dev/null", {"you are North against random", NULL}},
+        {"match random greedy --rules oware:pits=3,seeds=2 --games 4", {"\n  A South  ", "\n  A North  ", NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out;
+        int rc = tu_run(&out, 1, "%s", cases[i].args);
+        for (int j = 0; j < 3 && cases[i].want[j]; j++)
+            if (rc != 0 || !strstr(out, cases[i].want[j]))
+                fail_msg("sowzero %s: exit %d, wanted '%s':\n%s", cases[i].args, rc, cases[i].want[j], out);
+        if (i != 2 && strstr(out, "player "))
+            fail_msg("sowzero %s: says 'player':\n%s", cases[i].args, out);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve),
         cmocka_unit_test(test_bench_env),
+        cmocka_unit_test(test_seat_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,13 @@
 /* test_game_solve.c — the exact solver of the game interface (eval/game_search.h, gs_solver) against
  * every line of the team's oracle of small Congklak and Oware boards (tests/vectors/families-solved.txt),
  * its best moves against an independent plain minimax (no table, no pruning) written on the games' own
- * headers (env/congklak.h, env/oware.h) on the smallest boards, and its errors. */
+ * headers (env/congklak.h, env/oware.h) on the smallest boards, its errors and its progress hook. */
 #include "tests/test_util.h"
 
 #include "env/congklak.h"
 #include "env/game.h"
 #include "env/oware.h"
+#include "eval/game_agent.h"
 #include "eval/game_search.h"
 
 /* A rule set of either game, played through its own header: the independent side of the check. */
@@ -142,18 +143,30 @@ static void test_errors(void **state)
     gs_solver_free(NULL);
     game_free(g);
 
-    /* Oware without a ply limit can cycle (Oware(2,1) has a line that never ends): the solve stops with
-     * GS_EDEEP instead of recursing without end; gs_solve says the same. */
+    /* Oware without a ply limit can cycle (Oware(2,1) has a line that never ends): refused up front by
+     * the rules alone, by gs_solvable, gs_solver_create, gs_solve and the solve agent, each naming
+     * max_sows; with a limit the same board solves, and Congklak (acyclic) needs none. */
     g = game_create("oware:pits=2,seeds=1,grand_slam=nocapture,max_sows=0", err);
     assert_non_null(g);
-    s = gs_solver_create(g, 1, err);
-    assert_non_null(s);
+    assert_int_equal(gs_solvable(g, err), GAME_EINVAL);
+    assert_non_null(strstr(err, "oware:pits=2,seeds=1,grand_slam=nocapture,max_sows=0: "));
+    assert_non_null(strstr(err, "cycles"));
+    err[0] = 0;
+    assert_null(gs_solver_create(g, 1, err));
+    assert_non_null(strstr(err, "max_sows > 0"));
     game_start(g, &p);
-    assert_int_equal(gs_solver_run(s, &p, 0, &res, err), GS_EDEEP);
-    assert_non_null(strstr(err, "max_sows"));
-    gs_solver_free(s);
+    err[0] = 0;
     assert_int_equal(gs_solve(g, &p, 0, &res, err), GAME_EINVAL);
-    assert_non_null(strstr(err, "max_sows"));
+    assert_non_null(strstr(err, "max_sows > 0"));
+    char aerr[AGENT_ERRLEN];
+    assert_null(game_agent_create("solve", g, aerr));
+    assert_non_null(strstr(aerr, "agent 'solve': ") && strstr(aerr, "cycles"));
+    game_free(g);
+    g = game_create("oware:pits=2,seeds=1,grand_slam=nocapture,max_sows=12", err);
+    assert_int_equal(gs_solvable(g, err), GAME_OK);
+    game_free(g);
+    g = game_create("congklak:pits=3,seeds=2,max_sows=0", err);
+    assert_int_equal(gs_solvable(g, err), GAME_OK);
     game_free(g);
 
     /* Básico has no margin: no solver. */
@@ -164,11 +177,73 @@ static void test_errors(void **state)
     game_free(g);
 }
 
+/* What the progress hook saw: the node count of each call. */
+typedef struct {
+    uint64_t at[128];
+    int n;
+} seen;
+
+static void record_progress(void *ctx, uint64_t nodes)
+{
+    seen *v = ctx;
+    if (v->n < 128)
+        v->at[v->n] = nodes;
+    v->n++;
+}
+
+/* The progress hook is called at every multiple of `every` positions of the run, and changes nothing:
+ * the same value, best moves and node count as a solver without it (also at a node limit). */
+static void test_progress(void **state)
+{
+    (void)state;
+    char err[GAME_ERRLEN];
+    game *g = game_create("congklak:pits=5,seeds=5", err);
+    assert_non_null(g);
+    game_pos p;
+    game_start(g, &p);
+    gs_solution plain, with;
+    gs_solver *s = gs_solver_create(g, 4, err);
+    assert_int_equal(gs_solver_run(s, &p, 0, &plain, err), GAME_OK);
+    gs_solver_free(s);
+    assert_true(plain.nodes > 5000 && plain.nodes < 128 * 1000);
+
+    seen v = {.n = 0};
+    s = gs_solver_create(g, 4, err);
+    gs_solver_set_progress(s, 1000, record_progress, &v);
+    assert_int_equal(gs_solver_run(s, &p, 0, &with, err), GAME_OK);
+    assert_int_equal(with.value, plain.value);
+    assert_int_equal(with.best_mask, plain.best_mask);
+    assert_int_equal(with.nodes, plain.nodes);
+    /* Once per multiple, at the first position searched from it on (finished positions, the leaves, are
+     * counted without a check, so a call can come a few positions late, or the last one not at all). */
+    assert_true(v.n == (int)(plain.nodes / 1000) || v.n == (int)(plain.nodes / 1000) - 1);
+    for (int i = 0; i < v.n; i++)
+        assert_true(v.at[i] >= (uint64_t)(i + 1) * 1000 && v.at[i] < (uint64_t)(i + 1) * 1000 + 50);
+    gs_solver_free(s);
+
+    /* With a node limit between two reports: the reports before it, then the stop just past it. */
+    v.n = 0;
+    s = gs_solver_create(g, 4, err);
+    gs_solver_set_progress(s, 1000, record_progress, &v);
+    assert_int_equal(gs_solver_run(s, &p, 3500, &with, err), GS_ESTOPPED);
+    assert_int_equal(v.n, 3);
+    assert_true(v.at[2] >= 3000 && v.at[2] < 3050);
+    assert_true(with.nodes >= 3501 && with.nodes < 3550);
+    /* A second run on the same solver counts from 0 again. */
+    v.n = 0;
+    assert_int_equal(gs_solver_run(s, &p, 0, &with, err), GAME_OK);
+    assert_int_equal(with.value, plain.value);
+    assert_true(v.n >= 1 && v.at[0] >= 1000 && v.at[0] < 1050);
+    gs_solver_free(s);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

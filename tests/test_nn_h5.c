@@ -580,6 +580,13 @@ static void test_cli_errors(void **state)
     nn_net_free(net);
     /* Bad input, exit status 2: rules the net was not trained for, a missing file, a finished position. */
     cli_expect(2, "trained for", "net --net '%s' --rules kalah:pits=4", exp);
+    /* Another game's --rules with a Kalah net: both rules and the file named (it once said "this command
+     * plays Kalah only", which net is not). */
+    char needle[700];
+    snprintf(needle, sizeof needle, "the net was trained for 'kalah:pits=6,seeds=4,capture=opposite,"
+             "end=either-empty,max_sows=0' (the rules in %s), not 'basico:players=3,", exp);
+    cli_expect(2, needle, "net --net '%s' --rules basico", exp);
+    cli_expect(2, "), not 'congklak:pits=6,", "net --net '%s' --rules congklak:pits=6", exp);
     cli_expect(2, "cannot open", "net --net /nonexistent.h5");
     cli_expect(2, "game is over", "net --net '%s' --position '0,0,0,0,0,0,24,0,0,0,0,0,0,24 S'", exp);
     cli_expect(2, "--net", "net --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'");
@@ -602,12 +609,90 @@ static void test_cli_errors(void **state)
     cli_expect(2, NULL, "net --upgrade /nonexistent.h5");
 }
 
+/* The CRC-32 of a file's bytes after its 512-byte header, as 8 hex digits (zlib, beside nn/h5seal.c). */
+static void file_crc(const char *path, char hex[16], long long *bytes)
+{
+    size_t n;
+    unsigned char *b = read_file(path, &n);
+    assert_true(n > 512);
+    snprintf(hex, 16, "%08lx", crc32(0L, b + 512, (uInt)(n - 512)));
+    *bytes = (long long)n;
+    free(b);
+}
+
+/* export --json: one object naming both files, the rules, every layer's shapes (from the config the net
+ * was made with) and checksums that match the bytes on disk. */
+static void test_export_json(void **state)
+{
+    (void)state;
+    char src[512], out[512], err[NN_ERRLEN], *text;
+    tmp_path(src, sizeof src, "json-src.h5");
+    tmp_path(out, sizeof out, "json-out.h5");
+    unlink(out);
+    nn_net *net = make_net(1, 7);
+    assert_int_equal(nn_export_save(src, net, RULES, ENC, err), NN_OK);
+    const nn_config *c = nn_net_config(net);
+    assert_int_equal(tu_run(&text, 0, "export '%s' '%s' --json", src, out), 0);
+    cJSON *o = cJSON_Parse(text);
+    if (!o)
+        fail_msg("not one JSON object: %s", text);
+    free(text);
+    assert_string_equal(cJSON_GetObjectItem(o, "file")->valuestring, out);
+    assert_string_equal(cJSON_GetObjectItem(o, "source")->valuestring, src);
+    assert_string_equal(cJSON_GetObjectItem(o, "source_kind")->valuestring, "export");
+    assert_string_equal(cJSON_GetObjectItem(o, "rules")->valuestring, RULES);
+    assert_string_equal(cJSON_GetObjectItem(o, "encoding")->valuestring, ENC);
+    assert_int_equal((long long)cJSON_GetObjectItem(o, "parameters")->valuedouble, (long long)nn_param_count(net));
+    char hex[16];
+    long long bytes;
+    file_crc(out, hex, &bytes);
+    assert_string_equal(cJSON_GetObjectItem(o, "crc32")->valuestring, hex);
+    assert_int_equal((long long)cJSON_GetObjectItem(o, "bytes")->valuedouble, bytes);
+    file_crc(src, hex, &bytes);
+    assert_string_equal(cJSON_GetObjectItem(o, "source_crc32")->valuestring, hex);
+    /* Layers: the hidden ones in order, then the heads; W is out x in. */
+    cJSON *layers = cJSON_GetObjectItem(o, "layers");
+    int want = c->n_hidden + 2 + (c->margin_head ? 1 : 0), in = c->input_dim;
+    assert_int_equal(cJSON_GetArraySize(layers), want);
+    for (int i = 0; i < want; i++) {
+        cJSON *l = cJSON_GetArrayItem(layers, i), *w = cJSON_GetObjectItem(l, "W");
+        int rows = i < c->n_hidden ? c->hidden[i] : i == c->n_hidden ? c->n_policy : i == c->n_hidden + 1 ? c->n_value : 1;
+        int cols = i < c->n_hidden ? in : c->hidden[c->n_hidden - 1];
+        const char *kind = i < c->n_hidden ? "hidden" : i == c->n_hidden ? "policy" : i == c->n_hidden + 1 ? "value" : "margin";
+        char name[32];
+        snprintf(name, sizeof name, "%02d_%s", i, kind);
+        assert_string_equal(cJSON_GetObjectItem(l, "name")->valuestring, name);
+        assert_int_equal((int)cJSON_GetArrayItem(w, 0)->valuedouble, rows);
+        assert_int_equal((int)cJSON_GetArrayItem(w, 1)->valuedouble, cols);
+        assert_int_equal((int)cJSON_GetArrayItem(cJSON_GetObjectItem(l, "b"), 0)->valuedouble, rows);
+        assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(l, "residual")), i < c->n_hidden && rows == cols);
+        if (i < c->n_hidden)
+            in = rows;
+    }
+    cJSON_Delete(o);
+    nn_net_free(net);
+    /* A missing or damaged CHECKPOINT is bad input (2), and nothing is written. */
+    unlink(out);
+    assert_int_equal(tu_run(&text, 1, "export '%s/none.h5' '%s' --json", SOWZERO_TMP, out), 2);
+    assert_non_null(strstr(text, "CHECKPOINT: cannot open"));
+    free(text);
+    assert_int_equal(access(out, F_OK), -1);
+    /* So is an OUT.h5 that cannot be a file: a directory, or a path in no directory. */
+    assert_int_equal(tu_run(&text, 1, "export '%s' '%s'", src, SOWZERO_TMP), 2);
+    assert_non_null(strstr(text, "is not a regular file"));
+    free(text);
+    assert_int_equal(tu_run(&text, 1, "export '%s' '%s/no-dir/x.h5'", src, SOWZERO_TMP), 2);
+    assert_non_null(strstr(text, "its directory does not exist"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_export_roundtrip), cmocka_unit_test(test_checkpoint_adam),
         cmocka_unit_test(test_checkpoint_sgd),   cmocka_unit_test(test_ckpt_items),
         cmocka_unit_test(test_bad_files),        cmocka_unit_test(test_value_head_compat),
+        cmocka_unit_test(test_export_json),
         cmocka_unit_test(test_python_matches_cli), cmocka_unit_test(test_python_vector_value),
         cmocka_unit_test(test_cli_errors),
     };

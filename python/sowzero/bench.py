@@ -1,6 +1,6 @@
 """python3 -m sowzero.bench: random-playout throughput through VecEnv.step beside `sowzero bench env`.
 
-    PYTHONPATH=build/python python3 -m sowzero.bench --sowzero build/sowzero [--envs 4096] [--json]
+    PYTHONPATH=build/python /usr/bin/python3 -m sowzero.bench --sowzero build/sowzero [--envs 4096] [--json]
 
 One thread, num_envs boards. The measurements, alternated round by round (default 3 rounds), each
 reported as the median over the rounds:
