@@ -14,6 +14,7 @@
 #include "nn/net.h"
 #include "selfplay/mcts.h"
 #include "selfplay/selfplay.h"
+#include "train/config.h"
 
 static kalah_rules rules_of(const char *spec)
 {
@@ -535,6 +536,48 @@ static void test_az_agent_tb(void **state)
     tb_release(t);
 }
 
+/* ---- the config keys ---- */
+
+static void test_config_keys(void **state)
+{
+    (void)state;
+    const char *bad[][2] = {
+        {"selfplay.rescore=true", "selfplay.rescore needs mcts.tablebase_seeds"},
+        {"mcts.tablebase_seeds=128", "tablebase_seeds"},
+        {"rules.max_sows=100", "needs rules without a sow limit"},
+        {"eval.sims=0", "eval.tablebase_seeds needs eval.sims >= 1"},
+        {"selfplay.rescore_policy=true", "selfplay.rescore_policy needs selfplay.rescore"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cfg_config c;
+        char err[CFG_ERRLEN] = "";
+        cfg_defaults(&c);
+        assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);
+        if (i == 2 || i == 3) /* a database is asked for, and then something it cannot serve */
+            assert_int_equal(cfg_set(&c, i == 2 ? "mcts.tablebase_seeds=8" : "eval.tablebase_seeds=8", err), 0);
+        int rc = cfg_set(&c, bad[i][0], err);
+        if (rc == 0)
+            rc = cfg_finish(&c, err);
+        assert_int_not_equal(rc, 0);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("--set %s: '%s' does not say '%s'", bad[i][0], err, bad[i][1]);
+    }
+    cfg_config c;
+    char err[CFG_ERRLEN];
+    cfg_defaults(&c);
+    assert_int_equal(c.mcts.tablebase_seeds, 0);
+    assert_int_equal(c.selfplay.rescore, 0);
+    assert_int_equal(c.selfplay.rescore_policy, 0);
+    assert_int_equal(c.eval.tablebase_seeds, 0);
+    assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);
+    assert_int_equal(cfg_set(&c, "mcts.tablebase_seeds=16", err), 0);
+    assert_int_equal(cfg_set(&c, "selfplay.rescore=true", err), 0);
+    assert_int_equal(cfg_set(&c, "selfplay.rescore_policy=true", err), 0);
+    assert_int_equal(cfg_set(&c, "eval.tablebase_seeds=16", err), 0);
+    if (cfg_finish(&c, err))
+        fail_msg("%s", err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -545,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_config_checks_and_defaults),
         cmocka_unit_test(test_rescored_targets),
         cmocka_unit_test(test_az_agent_tb),
+        cmocka_unit_test(test_config_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
