@@ -403,7 +403,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
     nn_file_info info;
     kalah_rules_format(&a->rules, rules, sizeof rules);
     if (nn_load(path, rules, &x->net, &info, nerr) != NN_OK) {
-        set_err(err, "agent '%s': net=%s: %s", a->spec, path, nerr);
+        set_err(err, "agent '%s': %s", a->spec, nerr); /* nerr names the file */
         return -1;
     }
     if (strcmp(info.encoding, KALAH_ENCODING_NAME)) {

@@ -104,21 +104,21 @@ static void drop_endgame(ab_search *s)
     s->db_seeds = -1;
 }
 
+/* The rules fields a database depends on. */
+static int same_rules(const kalah_rules *a, const kalah_rules *b)
+{
+    return a->pits == b->pits && a->seeds == b->seeds && a->capture == b->capture && a->end == b->end &&
+           a->max_sows == b->max_sows;
+}
+
 int ab_share_endgame(ab_search *s, const ab_search *owner, char *err)
 {
     drop_endgame(s);
-    const kalah_rules *a = &s->r, *b = &owner->r;
-    if (a->pits != b->pits || a->seeds != b->seeds || a->capture != b->capture || a->end != b->end ||
-        a->max_sows != b->max_sows) {
+    if (!same_rules(&s->r, &owner->r)) {
         set_err(err, "the searches have different rules");
         return AB_EINVAL;
     }
-    if (!owner->db)
-        return AB_OK;
-    s->db = owner->db;
-    s->db_borrowed = 1;
-    s->db_seeds = owner->db_seeds;
-    return AB_OK;
+    return ab_borrow_endgame(s, owner->db, err);
 }
 
 int ab_borrow_endgame(ab_search *s, const eg_db *db, char *err)
@@ -126,9 +126,7 @@ int ab_borrow_endgame(ab_search *s, const eg_db *db, char *err)
     drop_endgame(s);
     if (!db)
         return AB_OK;
-    const kalah_rules *a = &s->r, *b = eg_rules(db);
-    if (a->pits != b->pits || a->seeds != b->seeds || a->capture != b->capture || a->end != b->end ||
-        a->max_sows != b->max_sows) {
+    if (!same_rules(&s->r, eg_rules(db))) {
         set_err(err, "the endgame database was built for other rules");
         return AB_EINVAL;
     }
