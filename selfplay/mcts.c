@@ -183,6 +183,20 @@ static int tb_result(const mcts_tree *t, const kalah_pos *p, int side)
     return side == p->side ? res : -res;
 }
 
+/* The utility of covered position p in South's view: its exact result, with mcts.margin_utility w its exact
+ * final margin mixed in as terminal_value does for a finished position (KataGo's score utility, Wu 2019 §4),
+ * so the search still prefers the larger of two proven wins. With w = 0 it is the proven value itself. */
+static float tb_value(const mcts_tree *t, const kalah_pos *p)
+{
+    int m = t->cfg.tablebase->probe(t->cfg.tablebase, p);
+    int ms = p->side == KALAH_SOUTH ? m : -m;
+    float v = (float)((ms > 0) - (ms < 0));
+    double w = t->cfg.margin_utility;
+    if (w > 0)
+        v = (float)((v + w * ms / (2.0 * t->r.pits * t->r.seeds)) / (1.0 + w));
+    return v;
+}
+
 /* cfg (checked) and the copies of it the hot paths read from the tree's first cache line. */
 static void set_config(mcts_tree *t, const mcts_config *cfg)
 {
@@ -603,14 +617,14 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
         backup(t, c->path, c->len, terminal_value(t, &t->ppool[nd->pos]));
         return MCTS_SIM_DONE;
     }
+    if (nd->flags & F_EXACT) { /* valued again at every visit, like a finished position (proven or not) */
+        end_descent(t, c);
+        backup(t, c->path, c->len, tb_value(t, &t->ppool[nd->pos]));
+        return MCTS_SIM_DONE;
+    }
     if (x != 0 && nd->proven != MCTS_UNPROVEN) {
         end_descent(t, c);
         backup(t, c->path, c->len, (float)(nd->pside == KALAH_SOUTH ? nd->proven : -nd->proven));
-        return MCTS_SIM_DONE;
-    }
-    if (nd->flags & F_EXACT) { /* without the solver: valued again at every visit, like a finished position */
-        end_descent(t, c);
-        backup(t, c->path, c->len, (float)tb_result(t, &t->ppool[nd->pos], KALAH_SOUTH));
         return MCTS_SIM_DONE;
     }
     if (!(nd->flags & F_EXPANDED)) {

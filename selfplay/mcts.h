@@ -31,7 +31,10 @@
  * cfg.tablebase_seeds > 0: a node other than the root whose position is unfinished and has at most
  * tablebase_seeds seeds in its pits is, when first reached, valued by cfg.tablebase (the exact final margin,
  * mcts_tb below) instead of by the evaluator, and never expanded: each visit backs up +1 / 0 / −1 by the sign
- * of the exact margin for its mover, like a finished position. With cfg.solver it is also a proven node
+ * of the exact margin for its mover, like a finished position — with cfg.margin_utility w > 0 the exact
+ * margin mixed in as for a finished position, so that of two proven wins the search prefers the larger (the
+ * solver's optimal move; without it a proven win by 1 seed looked as good as one by 10, and the leaves
+ * lowered the accuracy, docs/tablebase.md). With cfg.solver it is also a proven node
  * (so the proof travels up and a root whose moves are all covered is proven). The root itself is always
  * searched (expanded by the evaluator), so that a covered root still gets visited children to choose from;
  * a covered node that becomes the root through tree reuse loses its proof and is expanded in turn.

@@ -197,10 +197,20 @@ static int exact_result(const kalah_rules *r, tb_ref *t, const kalah_pos *p, int
     return (m > 0) - (m < 0);
 }
 
+/* Exact final margin for `side` of unfinished covered position p, from the database. */
+static int exact_margin(tb_ref *t, const kalah_pos *p, int side)
+{
+    int m;
+    assert_int_equal(tb_margin(t, p, &m), 1);
+    return p->side == side ? m : -m;
+}
+
 /* Walks the tree: every tablebase leaf holds exactly N visits of its exact value (W = N × result for the
- * parent's mover), is never expanded, and with the solver is proven to that value. Returns the leaves. */
+ * parent's mover; with margin utility w > 0, N × (result + w · margin / (2 · pits · seeds)) / (1 + w), the
+ * exact margin recomputed here from the database), is never expanded, and with the solver is proven to its
+ * result. Returns the leaves. */
 static int check_leaves(const kalah_rules *r, tb_ref *t, const mcts_tree *tree, const kalah_pos *root,
-                        int tb_seeds, int solver)
+                        int tb_seeds, int solver, double w)
 {
     int leaves = 0;
     for (int i = 0; i < mcts_node_count(tree); i++) {
@@ -226,7 +236,8 @@ static int check_leaves(const kalah_rules *r, tb_ref *t, const mcts_tree *tree, 
         leaves++;
         assert_int_equal(in.expanded, 0);
         int want = exact_result(r, t, &p, in.parent_side);
-        assert_true(fabs(in.w - (double)want * in.visits) < 1e-3);
+        double u = (want + w * exact_margin(t, &p, in.parent_side) / (2.0 * r->pits * r->seeds)) / (1.0 + w);
+        assert_true(fabs(in.w - u * in.visits) < 1e-3 * (1 + in.visits));
         assert_int_equal(in.proven, solver ? want : MCTS_UNPROVEN);
     }
     return leaves;
@@ -243,10 +254,13 @@ static void test_leaves_are_exact(void **state)
         kalah_pos root;
         if (!random_late(&r, &x, TB63 + 4, &root) || in_pits(&r, &root) <= TB63)
             continue;
-        for (int solver = 0; solver < 2; solver++) {
+        for (int variant = 0; variant < 4; variant++) {
+            int solver = variant & 1;
+            double w = variant & 2 ? 0.5 : 0.0; /* the margin utility: exact margins at the leaves too */
             mcts_config cfg = mcts_config_default();
             cfg.sims = 300;
             cfg.solver = solver;
+            cfg.margin_utility = w;
             cfg.tablebase_seeds = TB63;
             cfg.tablebase = tb_oracle(t);
             count_eval ev;
@@ -267,7 +281,7 @@ static void test_leaves_are_exact(void **state)
                 }
             }
             assert_true(ev.min_pits_seen > TB63); /* no covered position went to the evaluator */
-            all_leaves += check_leaves(&r, t, tree, &root, TB63, solver);
+            all_leaves += check_leaves(&r, t, tree, &root, TB63, solver, w);
             mcts_tree_free(tree);
         }
         tested++;
