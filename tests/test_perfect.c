@@ -91,7 +91,7 @@ static void run_exact(const char *a, const char *b, int threads, match_result *r
     r.pits = 4;
     r.seeds = 3;
     match_config cfg = match_config_default();
-    cfg.games = 12;
+    cfg.games = 8;
     cfg.opening_plies = 2;
     cfg.threads = threads;
     cfg.seed = 7;
@@ -101,17 +101,23 @@ static void run_exact(const char *a, const char *b, int threads, match_result *r
     if (match_run(a, b, &r, &cfg, res, err) != MATCH_OK)
         fail_msg("match %s vs %s: %s", a, b, err);
     assert_int_equal(res->have_exact, 1);
-    char kerr[KALAH_ERRLEN];
-    ab_search *s = ab_create(&r, 16, kerr);
-    assert_non_null(s);
-    for (int pair = 0; pair < 6; pair++) {
-        kalah_pos p;
-        assert_int_equal(match_opening(&r, 2, cfg.seed, pair, &p, NULL), 2);
-        int v = independent_value(s, &r, &p);
-        assert_int_equal(res->exact[2 * pair], v);
-        assert_int_equal(res->exact[2 * pair + 1], v);
+    static int want[4], have_want; /* the same openings in every call: solved once */
+    if (!have_want) {
+        char kerr[KALAH_ERRLEN];
+        ab_search *s = ab_create(&r, 16, kerr);
+        assert_non_null(s);
+        for (int pair = 0; pair < 4; pair++) {
+            kalah_pos p;
+            assert_int_equal(match_opening(&r, 2, cfg.seed, pair, &p, NULL), 2);
+            want[pair] = independent_value(s, &r, &p);
+        }
+        ab_free(s);
+        have_want = 1;
     }
-    ab_free(s);
+    for (int pair = 0; pair < 4; pair++) {
+        assert_int_equal(res->exact[2 * pair], want[pair]);
+        assert_int_equal(res->exact[2 * pair + 1], want[pair]);
+    }
 }
 
 /* Against the solver (B), A never gains on the exact value; the solver's own games reach it exactly. */
@@ -120,27 +126,27 @@ static void test_match_exact_values_against_an_independent_solve(void **state)
     (void)state;
     match_result res;
     run_exact("greedy", "solver:endgame=0", 2, &res);
-    for (int g = 0; g < 12; g++) {
+    for (int g = 0; g < 8; g++) {
         int d = g % 2 ? res.exact[g] - res.margin[g] : res.margin[g] - res.exact[g]; /* A's view */
         assert_true(d <= 0);
     }
-    assert_int_equal(res.perfect[KALAH_SOUTH].games, 6);
-    assert_int_equal(res.perfect[KALAH_NORTH].games, 6);
+    assert_int_equal(res.perfect[KALAH_SOUTH].games, 4);
+    assert_int_equal(res.perfect[KALAH_NORTH].games, 4);
     assert_true(res.perfect[KALAH_SOUTH].mean <= 0 && res.perfect[KALAH_NORTH].mean <= 0);
     match_result_free(&res);
 
     run_exact("solver:seed=3,endgame=0", "solver:seed=4,endgame=0", 1, &res);
     for (int s = 0; s < 2; s++) {
-        assert_int_equal(res.perfect[s].reached, 6);
+        assert_int_equal(res.perfect[s].reached, 4);
         assert_true(res.perfect[s].mean == 0 && res.perfect[s].lo == 0 && res.perfect[s].hi == 0);
     }
-    for (int g = 0; g < 12; g++)
+    for (int g = 0; g < 8; g++)
         assert_int_equal(res.margin[g], res.exact[g]);
     match_result_free(&res);
 
     /* Neither agent a solver: each worker brings its own; the values are the same. */
     run_exact("random:seed=2", "greedy", 2, &res);
-    assert_true(res.perfect[KALAH_SOUTH].games == 6 && res.perfect[KALAH_NORTH].games == 6);
+    assert_true(res.perfect[KALAH_SOUTH].games == 4 && res.perfect[KALAH_NORTH].games == 4);
     match_result_free(&res);
 }
 
@@ -151,7 +157,7 @@ static void test_value_needs_a_solver_and_an_unfinished_position(void **state)
     r.pits = 4;
     r.seeds = 3;
     char err[AGENT_ERRLEN];
-    agent *g = agent_create("greedy", &r, err), *s = agent_create("solver", &r, err);
+    agent *g = agent_create("greedy", &r, err), *s = agent_create("solver:endgame=0", &r, err);
     assert_non_null(g);
     assert_non_null(s);
     kalah_pos p;
@@ -196,7 +202,8 @@ static void test_match_command_reports_the_exact_values(void **state)
     assert_int_equal(tu_run(&out, 0, "match greedy random --rules kalah:pits=4,seeds=3 --games 2 --threads 1"), 0);
     assert_null(strstr(out, "perfect play"));
     free(out);
-    assert_int_equal(tu_run(&out, 0, "match greedy random --rules kalah:pits=4,seeds=3 --games 2 --threads 1 --exact"),
+    /* the workers' own solver (default spec, endgame database included): a small board keeps it quick */
+    assert_int_equal(tu_run(&out, 0, "match greedy random --rules kalah:pits=3,seeds=3 --games 2 --threads 1 --exact"),
                      0);
     assert_non_null(strstr(out, "against perfect play"));
     assert_non_null(strstr(out, "(one game)"));
