@@ -11,6 +11,7 @@
 
 #include "eval/record.h"
 #include "eval/agent_impl.h"   /* agent_mix, agent_splitmix */
+#include "eval/elo.h"
 
 #define set_err(err, ...) errbuf_set(err, MATCH_ERRLEN, __VA_ARGS__)
 
@@ -90,28 +91,44 @@ int game_match_opening(const game *g, int plies, uint64_t seed, int group, game_
             return plies;
         }
     }
-    /* Tiny boards: the lowest pit that does not end the game, stopping where every pit would. */
-    game_start(g, &p);
-    int i;
-    for (i = 0; i < plies; i++) {
-        unsigned legal = game_legal(g, &p);
-        int pick = -1;
-        for (int k = 0; k < game_moves(g) && pick < 0; k++) {
-            game_pos q = p;
-            if (legal & (1u << k) && game_apply(g, &q, k, NULL) == GAME_OK && !q.over)
-                pick = k;
-        }
-        if (pick < 0)
-            break;
-        if (moves)
-            moves[i] = (uint8_t)pick;
-        game_apply(g, &p, pick, NULL);
+    game_start(g, out);
+    return -1;
+}
+
+void match_result_stats(match_result *res)
+{
+    const match_tally *t = &res->all;
+    int n = t->wins + t->draws + t->losses;
+    res->games = n;
+    if (!n) {
+        res->score = res->score_lo = res->score_hi = 0.5;
+        res->elo = res->elo_lo = res->elo_hi = 0;
+        res->elo_clamped = 0;
+        return;
     }
-    *out = p;
-    return i;
+    double pts = t->wins + 0.5 * t->draws;
+    res->score = pts / n;
+    elo_wilson(pts, n, ELO_Z95, &res->score_lo, &res->score_hi);
+    for (int s = 0; s < 2; s++) {
+        int m = res->seat[s].wins + res->seat[s].draws + res->seat[s].losses;
+        res->seat_score[s] = m ? (res->seat[s].wins + 0.5 * res->seat[s].draws) / m : 0.5;
+    }
+    double lo = 0.5 / n, hi = 1 - 0.5 / n;
+#define CLAMP(x) ((x) < lo ? lo : (x) > hi ? hi : (x))
+    res->elo = elo_from_score(CLAMP(res->score));
+    res->elo_lo = elo_from_score(CLAMP(res->score_lo));
+    res->elo_hi = elo_from_score(CLAMP(res->score_hi));
+#undef CLAMP
+    res->elo_clamped = res->score >= 1 ? 1 : res->score <= 0 ? -1 : 0;
 }
 
 /* ---- the parallel runner ---- */
+
+static void opening_error(char *err, const game *g, int plies, int group)
+{
+    set_err(err, "openings of %d random sowings: all 1000 draws for group %d end the game (%s) before the agents "
+            "play; use fewer opening plies", plies, group + 1, game_spec(g));
+}
 
 typedef struct {
     const game *g;
@@ -195,6 +212,10 @@ static int play_game(worker_ctx *w, int g, char *err)
     game_pos p;
     uint8_t opening[1000];
     int n_open = game_match_opening(gm, cfg->opening_plies, cfg->seed, g / run->group, &p, opening);
+    if (n_open < 0) {
+        opening_error(err, gm, cfg->opening_plies, g / run->group);
+        return MATCH_EINVAL;
+    }
     game_start(gm, &p);
     uint64_t game_seed = agent_mix(cfg->seed, (uint64_t)g + 1);
     for (int s = 0; s < np; s++)
@@ -349,8 +370,19 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
         set_err(err, "games must be in 1..100000000, got %d", cfg->games);
         return MATCH_EINVAL;
     }
+    if (game_players(g) == 2 && cfg->games % 2) {
+        set_err(err, "games must be an even number >= 2 (colour-swapped pairs), got %d", cfg->games);
+        return MATCH_EINVAL;
+    }
     if (cfg->opening_plies < 0 || cfg->opening_plies > 1000) {
         set_err(err, "opening plies must be in 0..1000, got %d", cfg->opening_plies);
+        return MATCH_EINVAL;
+    }
+    /* Group 0 first: a length that ends every game inside the opening is refused before agents are made;
+     * refused, not shortened (see game_match.h). */
+    game_pos start0;
+    if (game_match_opening(g, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
+        opening_error(err, g, cfg->opening_plies, 0);
         return MATCH_EINVAL;
     }
     if (cfg->threads < 1 || cfg->threads > 1024) {
