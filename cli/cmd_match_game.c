@@ -25,7 +25,7 @@ int cli_game_wanted(int argc, char **argv)
             continue;
         const char *v = a[n] == '=' ? a + n + 1 : i + 1 < argc ? argv[i + 1] : "";
         const game_kind *k = game_kind_find(v);
-        if (k && strcmp(k->name, "kalah"))
+        if (k && k != &game_kind_kalah)
             return 1;
     }
     return 0;
