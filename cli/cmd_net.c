@@ -237,7 +237,7 @@ int cmd_net(int argc, char **argv)
     char frules[NN_META_LEN];
     file_rules(path, frules, sizeof frules);
     const game_kind *fk = game_kind_find(frules);
-    if (fk && strcmp(fk->name, "kalah")) /* every other game: the game interface */
+    if (fk && fk != &game_kind_kalah) /* every other game: the game interface */
         return net_game(path, rules_spec, pos_text, json);
     kalah_rules r;
     if (rules_spec && !cli_rules("net", rules_spec, &r))

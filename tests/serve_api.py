@@ -120,6 +120,10 @@ def concurrent_games(srv):
         t.join(timeout=300)
     if errors or len(finals) != 200:
         fail(f"concurrent games: {len(finals)} finished, errors {errors[:3]}")
+    # a new connection: the server closes one idle for 30 s (srv_http.c), as c was while the games ran slowly
+    # (a TSan build on a loaded machine took 50 s)
+    c.close()
+    c = srv.conn()
     for i, (game, s) in enumerate(sessions):
         st = finals[s]
         if st["turn"] != "over" or not st["board"]["over"]:
