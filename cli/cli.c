@@ -51,7 +51,7 @@ int cli_rules(const char *cmd, const char *spec, kalah_rules *out)
     char err[KALAH_ERRLEN];
     if (kalah_rules_parse(spec, out, err) != KALAH_OK) {
         const game_kind *k = game_kind_find(spec);
-        if (k && strcmp(k->name, "kalah"))
+        if (k && k != &game_kind_kalah)
             cli_error(cmd, "--rules '%s': this command plays Kalah only; %s works with perft, replay, bench env, "
                       "match, tournament, play, net, serve, train (rules.spec) and, with two players and a margin, solve", spec,
                       k->name);

@@ -1,5 +1,5 @@
-/* sowzero match --rules GAME:... — games of any game but Kalah (whose `match` keeps its fast path,
- * cmd_match.c) among 2–4 agents (eval/game_match.h), and the helpers cmd_game.h shares. */
+/* sowzero match — games of any game among 2–4 agents (eval/game_match.h; for two players colour-swapped
+ * pairs from random openings, issue 7), and the helpers cmd_game.h shares. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
+#include "cli/commands.h"
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
 
@@ -24,7 +25,7 @@ int cli_game_wanted(int argc, char **argv)
             continue;
         const char *v = a[n] == '=' ? a + n + 1 : i + 1 < argc ? argv[i + 1] : "";
         const game_kind *k = game_kind_find(v);
-        if (k && strcmp(k->name, "kalah"))
+        if (k && k != &game_kind_kalah)
             return 1;
     }
     return 0;
@@ -39,28 +40,6 @@ game *cli_game_create(const char *cmd, const char *spec)
     return g;
 }
 
-int cli_game_match_option(const char *cmd, int c, const char *arg, game_match_config *cfg)
-{
-    long v;
-    if (c == 'g') {
-        if (!cli_long(cmd, "--games", arg, 1, 100000000, &v))
-            return -1;
-        cfg->games = (int)v;
-        return 1;
-    }
-    match_config m = match_config_default();
-    int rc = cli_match_option(cmd, c, arg, &m);
-    if (rc == 1) {
-        if (c == 'o')
-            cfg->opening_plies = m.opening_plies;
-        else if (c == 't')
-            cfg->threads = m.threads;
-        else if (c == 's')
-            cfg->seed = m.seed;
-    }
-    return rc;
-}
-
 int cli_game_write_records(FILE *f, const game_match_result *res)
 {
     for (int g = 0; g < res->n_records; g++)
@@ -71,32 +50,49 @@ int cli_game_write_records(FILE *f, const game_match_result *res)
 
 static void help(void)
 {
-    puts("usage: sowzero match --rules GAME[:key=value,...] A B [C D]\n"
-         "                    [--games N] [--openings K] [--threads T] [--seed S] [--pgn FILE] [--json]\n"
-         "Any game but Kalah (GAME: basico = Mancala basico, DESIGN.md 1.2, or another registered game; for\n"
-         "Kalah see 'sowzero match --help'). With as many agents as players, the games cycle through every seat\n"
-         "permutation (groups of P! games share one random opening of K moves; for 2 players colour-swapped\n"
-         "pairs); with two agents and more players, A plays against copies of B in the other seats, A's seat\n"
-         "rotating 0..P-1 (groups of P games).\n"
-         "Reports per agent its games, mean place (1 = first; a shared place counts as its number), mean score\n"
-         "((value + 1)/2: basico's rank score (P - place)/(P - 1); 1, 1/2, 0 for a two-player win, draw, loss),\n"
-         "first places and the mean place in each seat; with 2 players also A's wins, draws and losses, score,\n"
-         "95% Wilson interval and implied Elo difference, as for Kalah.\n"
-         "Agents: random, greedy, maxn:depth=4, paranoid:depth=4, ab:depth=4 and solve[:nodes=N] (two players),\n"
-         "mcts:sims=800[,rollouts=1][,c_puct=1.5][,solver=1], az:net=PATH.h5,sims=200[,c_puct][,fpu][,batch],\n"
-         "each with ,seed=N (eval/game_agent.h).\n"
-         "  --games N       games (default 120, a multiple of 2, 3, 4, 6 and 24)\n"
-         "  --openings K    random moves before the agents play (default 2)\n"
-         "  --threads T     worker threads (default: the number of CPUs)\n"
-         "  --seed S        seed of the openings and the agents' per-game randomness (default 1)\n"
-         "  --pgn FILE      write every game record to FILE (eval/record.h; `elo` and `replay --pgn` read\n"
-         "                  it); --records FILE is the same\n"
-         "  --json          print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
-         "                  \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
-         "                  \"seat_games\"}],\"games\",\"group\",\"openings\",\"threads\",\"seed\",\"avg_sows\",\n"
-         "                  \"seconds\"}; with 2 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
-         "                  \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\",\"per_seat\" (A's\n"
-         "                  {wins,draws,losses,score} in seat 0 and in seat 1)");
+    puts("usage: sowzero match A B [C D] [--rules GAME[:key=value,...]] [--games N] [--openings K]\n"
+         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--json]\n"
+         "Plays agents against each other in any registered game (--rules: kalah, the default, DESIGN.md 1.1;\n"
+         "basico = Mancala basico, 1.2; congklak, oware, ...). Two players: colour-swapped pairs, both games\n"
+         "of a pair from the same random opening of K sowings, A as South in one and as North in the other;\n"
+         "reports A's wins, draws and losses overall and per seat, A's score (a draw = 1/2) with its 95% Wilson\n"
+         "interval, the Elo difference A - B the score implies (400 log10(s/(1-s)); at a 0% or 100% score it\n"
+         "is shown at n - 1/2 points of n and marked as a bound) and the mean seconds per game by A's seat.\n"
+         "More players: with as many agents as players the games cycle through every seat permutation (groups\n"
+         "of P! games share one opening); with two agents A plays against copies of B in the other seats, A's\n"
+         "seat rotating 0..P-1 (groups of P games). Reports per agent its games, mean place (1 = first; a\n"
+         "shared place counts as its number), mean score ((value + 1)/2: basico's rank score (P - place)/(P - 1)),\n"
+         "first places and the mean place in each seat.\n"
+         "Agents (eval/game_agent.h), each with ,seed=N:\n"
+         "  Kalah: random, greedy, ab:depth=8 (nodes=, ms=, tt_mb=), mcts:sims=800, az:net=PATH.h5,sims=200,\n"
+         "    solver (perfect play; tt_mb=, endgame=) (eval/agent.h), and maxn, paranoid, solve as below. ab's\n"
+         "    and solver's table (tt_mb MiB) is allocated per agent and per worker thread: ab against ab with\n"
+         "    --threads T uses 2 x T x tt_mb MiB.\n"
+         "  other games: random, greedy, maxn:depth=4, paranoid:depth=4, ab:depth=4 and solve[:nodes=N] (two\n"
+         "    players), mcts:sims=800[,rollouts=1][,c_puct=1.5][,solver=1],\n"
+         "    az:net=PATH.h5,sims=200[,c_puct][,fpu][,batch].\n"
+         "  --games N      games (default 100 for two players, even; else 120, a multiple of 3, 4, 6 and 24)\n"
+         "  --openings K   random sowings before the agents play (default 2)\n"
+         "  --threads T    worker threads (default: the number of CPUs)\n"
+         "  --rules SPEC   rules (default: kalah; see --rules GAME --help... in the README's rules table)\n"
+         "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
+         "  --pgn FILE     write every game record to FILE (eval/record.h; `elo` and `replay --pgn` read it);\n"
+         "                 --records FILE is the same\n"
+         "  --exact        Kalah only (its solver; other games refuse it): also measure A against perfect play (the\n"
+         "                 default when A or B is a solver): the exact value V of every opening (one solve per\n"
+         "                 pair; --openings 0: the start position) and, per seat, A's mean margin M - V (South's\n"
+         "                 margin; North: V - M; seeds) with its 95% Student-t interval and the games where A\n"
+         "                 reached V (eval/perfect.h); a solver agent per worker when neither A nor B is one\n"
+         "  --json         print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
+         "                 \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
+         "                 \"seat_games\"}],\"games\",\"group\",\"openings\",\"threads\",\"seed\",\"avg_sows\",\n"
+         "                 \"seconds\"}; with 2 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
+         "                 \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\" (\"lower\"/\"upper\"\n"
+         "                 when A won/lost every point, else null) and \"per_seat\": {\"south\",\"north\"}, A's\n"
+         "                 {wins,draws,losses,score} in each seat, with south_seconds and north_seconds: mean seconds\n"
+         "                 per game by A's seat; with exact values also \"perfect\": {\"south\",\"north\": {\"games\",\n"
+         "                 \"mean\",\"lo\",\"hi\",\"reached\",\"exact_mean\"}, \"start_value\" (--openings 0: V for\n"
+         "                 South, else null), \"seconds_per_solve\"}");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)
@@ -125,6 +121,32 @@ static cJSON *agent_json(const char *spec, const game_match_agent_stats *a, int 
     return e;
 }
 
+static void perfect_json(cJSON *o, const game_match_config *cfg, const game_match_result *res)
+{
+    cJSON *pj = cJSON_AddObjectToObject(o, "perfect");
+    static const char *seat[2] = {"south", "north"};
+    for (int s = 0; s < 2; s++) {
+        const perfect_stats *p = &res->perfect[s];
+        cJSON *q = cJSON_AddObjectToObject(pj, seat[s]);
+        cJSON_AddNumberToObject(q, "games", p->games);
+        cJSON_AddNumberToObject(q, "mean", p->mean);
+        if (p->have_interval) {
+            cJSON_AddNumberToObject(q, "lo", p->lo);
+            cJSON_AddNumberToObject(q, "hi", p->hi);
+        } else {
+            cJSON_AddNullToObject(q, "lo");
+            cJSON_AddNullToObject(q, "hi");
+        }
+        cJSON_AddNumberToObject(q, "reached", p->reached);
+        cJSON_AddNumberToObject(q, "exact_mean", p->exact_mean);
+    }
+    cJSON_AddNumberToObject(pj, "seconds_per_solve", res->exact_seconds);
+    if (cfg->opening_plies == 0)
+        cJSON_AddNumberToObject(pj, "start_value", res->exact[0]);
+    else
+        cJSON_AddNullToObject(pj, "start_value");
+}
+
 static int print_json(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
                       const game_match_result *res)
 {
@@ -149,13 +171,14 @@ static int print_json(char **spec, int k, const game *g, const game_match_config
             cJSON_AddStringToObject(o, "elo_bound", t->elo_clamped > 0 ? "lower" : "upper");
         else
             cJSON_AddNullToObject(o, "elo_bound");
-        cJSON *seats = cJSON_AddArrayToObject(o, "per_seat");
-        for (int s = 0; s < 2; s++) {
-            cJSON *so = cJSON_CreateObject();
-            tally_json(so, &t->seat[s], t->seat_score[s]);
-            cJSON_AddItemToArray(seats, so);
-        }
+        cJSON *seats = cJSON_AddObjectToObject(o, "per_seat");
+        tally_json(cJSON_AddObjectToObject(seats, "south"), &t->seat[0], t->seat_score[0]);
+        tally_json(cJSON_AddObjectToObject(seats, "north"), &t->seat[1], t->seat_score[1]);
+        cJSON_AddNumberToObject(seats, "south_seconds", t->seat_seconds[0]);
+        cJSON_AddNumberToObject(seats, "north_seconds", t->seat_seconds[1]);
     }
+    if (res->have_exact)
+        perfect_json(o, cfg, res);
     cJSON_AddNumberToObject(o, "group", game_match_group_size(k, players));
     cJSON_AddNumberToObject(o, "openings", cfg->opening_plies);
     cJSON_AddNumberToObject(o, "threads", threads);
@@ -165,77 +188,112 @@ static int print_json(char **spec, int k, const game *g, const game_match_config
     return cli_print_json(o);
 }
 
+/* Two players: A's tally overall and by seat, the score and the Elo difference it implies. */
+static void print_duel(char **spec, const game *g, const game_match_config *cfg, int threads,
+                       const game_match_result *res)
+{
+    const match_result *t = &res->two;
+    printf("match  A = %s\n       B = %s\n", spec[0], spec[1]);
+    printf("%d games (%d opening pairs of %d random sowings), %d %s, rules %s, seed %llu\n", res->games,
+           res->games / 2, cfg->opening_plies, threads, cli_threads(threads), game_spec(g),
+           (unsigned long long)cfg->seed);
+    printf("\n             wins  draws  losses   score\n");
+    printf("  A overall  %5d  %5d  %6d   %.3f  [%.3f, %.3f] 95%%\n", t->all.wins, t->all.draws, t->all.losses,
+           t->score, t->score_lo, t->score_hi);
+    static const char *seat[2] = {"A South ", "A North "};
+    for (int s = 0; s < 2; s++)
+        printf("  %s   %5d  %5d  %6d   %.3f\n", seat[s], t->seat[s].wins, t->seat[s].draws, t->seat[s].losses,
+               t->seat_score[s]);
+    if (t->elo_clamped > 0)
+        printf("\nElo A - B: > %+.0f  (A scored every point: the estimate is +infinity; shown at %d.5 of %d "
+               "points), 95%% lower bound %+.0f\n", t->elo, res->games - 1, res->games, t->elo_lo);
+    else if (t->elo_clamped < 0)
+        printf("\nElo A - B: < %+.0f  (A scored no point: the estimate is -infinity; shown at 0.5 of %d points), "
+               "95%% upper bound %+.0f\n", t->elo, res->games, t->elo_hi);
+    else
+        printf("\nElo A - B: %+.1f  [%+.0f, %+.0f] 95%%\n", t->elo, t->elo_lo, t->elo_hi);
+    printf("%.3f s per game with A South, %.3f with A North\n", t->seat_seconds[0], t->seat_seconds[1]);
+}
+
+/* A against the exact values (eval/perfect.h): one line per seat. */
+static void print_perfect(const game_match_config *cfg, const game_match_result *res)
+{
+    if (cfg->opening_plies == 0)
+        printf("\nagainst perfect play, from the start position (exact value %+d for South):\n", res->exact[0]);
+    else
+        printf("\nagainst perfect play (the exact value V of each of the %d openings; mean %+.2f for South):\n",
+               res->games / 2, res->perfect[0].exact_mean);
+    printf("             games   margin - V (seeds)   95%% interval      reached V\n");
+    static const char *seat[2] = {"A South ", "A North "};
+    for (int s = 0; s < 2; s++) {
+        const perfect_stats *p = &res->perfect[s];
+        printf("  %s   %5d   %+8.2f             ", seat[s], p->games, p->mean);
+        if (p->have_interval)
+            printf("[%+6.2f, %+6.2f]", p->lo, p->hi);
+        else
+            printf("%-16s", "(one game)");
+        printf("   %d of %d\n", p->reached, p->games);
+    }
+    printf("%.3f s per opening's exact solve (the solver's endgame database included; its table then serves "
+           "the games)\n", res->exact_seconds);
+}
+
 static void print_text(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
                        const game_match_result *res)
 {
     const int players = game_players(g);
     int group = game_match_group_size(k, players);
-    printf("match  rules %s\n", game_spec(g));
-    for (int i = 0; i < k; i++)
-        printf("       %c = %s\n", 'A' + i, spec[i]);
-    if (k == players)
-        printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random moves; "
-               "%d %s, seed %llu\n", res->games, group, cfg->opening_plies, threads, cli_threads(threads),
-               (unsigned long long)cfg->seed);
-    else
-        printf("%d games: A in one seat (rotating), B in the other %d; groups of %d games sharing an opening of "
-               "%d random moves; %d %s, seed %llu\n", res->games, players - 1, group, cfg->opening_plies,
-               threads, cli_threads(threads), (unsigned long long)cfg->seed);
-    printf("\n     games  seats  mean place  mean score  firsts  |");
-    for (int s = 0; s < players; s++)
-        printf(" seat%d", s);
-    printf("  (mean place by seat)\n");
-    for (int i = 0; i < k; i++) {
-        const game_match_agent_stats *a = &res->agent[i];
-        printf("  %c  %5d  %5d  %10.3f  %10.3f  %6d  |", 'A' + i, a->games, a->seats, a->mean_place, a->mean_score,
-               a->firsts);
-        for (int s = 0; s < players; s++)
-            if (a->seat_n[s])
-                printf(" %5.2f", a->seat_place[s]);
-            else
-                printf(" %5s", "-");
-        printf("\n");
-    }
     if (res->duel) {
-        const match_result *t = &res->two;
-        printf("\n             wins  draws  losses   score\n");
-        printf("  A overall  %5d  %5d  %6d   %.3f  [%.3f, %.3f] 95%%\n", t->all.wins, t->all.draws, t->all.losses,
-               t->score, t->score_lo, t->score_hi);
-        for (int s = 0; s < 2; s++) { /* "A South" as Kalah's table says it, where the seats have names */
-            char name[24], label[32];
-            if (game_get_kind(g)->seat_names)
-                snprintf(label, sizeof label, "A %s", game_seat_name(g, s, name, sizeof name));
-            else
-                snprintf(label, sizeof label, "A seat %d", s);
-            printf("  %-9s  %5d  %5d  %6d   %.3f\n", label, t->seat[s].wins, t->seat[s].draws, t->seat[s].losses,
-                   t->seat_score[s]);
-        }
-        if (t->elo_clamped)
-            printf("\nElo A - B: %s %+.0f  (A scored %s point: shown at %s points, a bound)\n",
-                   t->elo_clamped > 0 ? ">" : "<", t->elo, t->elo_clamped > 0 ? "every" : "no",
-                   t->elo_clamped > 0 ? "n - 1/2 of n" : "1/2 of n");
+        print_duel(spec, g, cfg, threads, res);
+    } else {
+        printf("match  rules %s\n", game_spec(g));
+        for (int i = 0; i < k; i++)
+            printf("       %c = %s\n", 'A' + i, spec[i]);
+        if (k == players)
+            printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random moves; "
+                   "%d %s, seed %llu\n", res->games, group, cfg->opening_plies, threads, cli_threads(threads),
+                   (unsigned long long)cfg->seed);
         else
-            printf("\nElo A - B: %+.1f  [%+.0f, %+.0f] 95%%\n", t->elo, t->elo_lo, t->elo_hi);
+            printf("%d games: A in one seat (rotating), B in the other %d; groups of %d games sharing an opening "
+                   "of %d random moves; %d %s, seed %llu\n", res->games, players - 1, group,
+                   cfg->opening_plies, threads, cli_threads(threads), (unsigned long long)cfg->seed);
+        printf("\n     games  seats  mean place  mean score  firsts  |");
+        for (int s = 0; s < players; s++)
+            printf(" seat%d", s);
+        printf("  (mean place by seat)\n");
+        for (int i = 0; i < k; i++) {
+            const game_match_agent_stats *a = &res->agent[i];
+            printf("  %c  %5d  %5d  %10.3f  %10.3f  %6d  |", 'A' + i, a->games, a->seats, a->mean_place,
+                   a->mean_score, a->firsts);
+            for (int s = 0; s < players; s++)
+                if (a->seat_n[s])
+                    printf(" %5.2f", a->seat_place[s]);
+                else
+                    printf(" %5s", "-");
+            printf("\n");
+        }
     }
     printf("%.1f plies per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
            res->seconds > 0 ? res->games / res->seconds : 0);
+    if (res->have_exact)
+        print_perfect(cfg, res);
 }
 
-int cmd_match_game(int argc, char **argv)
+int cmd_match(int argc, char **argv)
 {
     static const struct option opts[] = {MATCH_OPTIONS,
                                          {"rules", required_argument, 0, 'r'},
                                          {"records", required_argument, 0, 'R'},
                                          {"pgn", required_argument, 0, 'p'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"exact", no_argument, 0, 'x'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     game_match_config cfg = game_match_config_default();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
-    const char *rules_spec = "basico", *records = NULL;
-
-    int json = 0, c;
+    const char *rules_spec = "kalah", *records = NULL;
+    int json = 0, c, games_given = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -243,13 +301,13 @@ int cmd_match_game(int argc, char **argv)
         case 'R': /* --records: the older name of --pgn */
         case 'p': records = optarg; break;
         case 'j': json = 1; break;
+        case 'x': cfg.exact = 1; break;
         case 'h': help(); return 0;
         default:
-            switch (cli_game_match_option(CMD, c, optarg, &cfg)) {
+            games_given |= c == 'g';
+            switch (cli_match_option(CMD, c, optarg, &cfg)) {
             case 1: break;
-            case 0:
-                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules %s --help'\n", CMD, CMD, rules_spec);
-                return 2;
+            case 0: return cli_usage_error(CMD);
             default: return 2;
             }
         }
@@ -259,9 +317,17 @@ int cmd_match_game(int argc, char **argv)
         return 2;
     int k = argc - optind, players = game_players(g);
     if (k != players && k != 2) {
-        cli_error(CMD, "needs %d agent specs (one per seat) or 2 (A against a field of B) for %d players (got %d)",
-                  players, players, k);
-        fprintf(stderr, "sowzero %s: see 'sowzero %s --rules %s --help'\n", CMD, CMD, game_name(g));
+        if (players == 2)
+            cli_error(CMD, "needs two agent specs A and B (got %d arguments)", k);
+        else
+            cli_error(CMD, "needs %d agent specs (one per seat) or 2 (A against a field of B) for %d players (got %d)",
+                      players, players, k);
+        game_free(g);
+        return cli_usage_error(CMD);
+    }
+    if (!games_given && players == 2)
+        cfg.games = 100;
+    if (!cli_match_games_check(CMD, g, cfg.games)) {
         game_free(g);
         return 2;
     }
@@ -274,6 +340,8 @@ int cmd_match_game(int argc, char **argv)
             game_free(g);
             return 2;
         }
+        /* against Kalah's solver the exact values come at no extra solve (its table holds them) */
+        cfg.exact |= game_get_kind(g) == &game_kind_kalah && !strcmp(game_agent_kind(ag), "solver");
         game_agent_free(ag);
     }
     FILE *rf = NULL;

@@ -244,7 +244,7 @@ int cmd_net(int argc, char **argv)
     const game_kind *fk = game_kind_find(frules), *rk = game_kind_find(rules_spec);
     /* Every other game: the game interface, which also compares a Kalah file's rules with another
      * game's --rules (both named). */
-    if ((fk && strcmp(fk->name, "kalah")) || (fk && rk && rk != fk))
+    if ((fk && fk != &game_kind_kalah) || (fk && rk && rk != fk))
         return net_game(path, rules_spec, pos_text, json);
     kalah_rules r;
     if (rules_spec && !cli_rules("net", rules_spec, &r))

@@ -261,7 +261,7 @@ int cmd_replay(int argc, char **argv)
         return replay_record(pgn, game_text, json);
     }
     const game_kind *gk = rules_spec ? game_kind_find(rules_spec) : NULL;
-    if (gk && strcmp(gk->name, "kalah")) /* every other game: the game interface */
+    if (gk && gk != &game_kind_kalah) /* every other game: the game interface */
         return replay_game(rules_spec, pos_text, json, argc - optind, argv + optind);
     kalah_rules r;
     kalah_pos p;

@@ -277,7 +277,7 @@ int cmd_solve(int argc, char **argv)
         return cli_usage_error(CMD);
     }
     const void *kind = rules_spec ? game_kind_find(rules_spec) : NULL;
-    if (kind && kind != game_kind_find("kalah")) { /* every other game: the game interface's solver */
+    if (kind && kind != &game_kind_kalah) { /* every other game: the game interface's solver */
         if (endgame) {
             cli_error(CMD, "--endgame: only Kalah has an endgame database");
             return 2;

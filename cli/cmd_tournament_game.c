@@ -1,6 +1,6 @@
-/* sowzero tournament --rules GAME:... — tournaments of any game but Kalah (issues 8, 14): with 2 players a
- * round robin of pairs rated by Bradley–Terry (eval/elo.h, the Kalah report); with 3–4 players every combination of
- * `players` agents plays every seat permutation, reported as mean place and first places per agent. */
+/* sowzero tournament — tournaments of any game (issues 7, 8, 14): with 2 players a round robin of pairs rated
+ * by Bradley–Terry (eval/elo.h); with 3–4 players every combination of `players` agents plays every seat
+ * permutation, reported as mean place and first places per agent. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
+#include "cli/commands.h"
 #include "cli/elo_report.h"
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
@@ -20,20 +21,24 @@
 
 static void help(void)
 {
-    puts("usage: sowzero tournament --rules GAME[:key=value,...] --agent NAME=SPEC --agent NAME=SPEC ...\n"
+    puts("usage: sowzero tournament --agent NAME=SPEC --agent NAME=SPEC ... [--rules GAME[:key=value,...]]\n"
          "                         [--games N] [--openings K] [--threads T] [--seed S] [--anchor NAME=ELO]\n"
          "                         [--pgn FILE] [--csv FILE] [--json]\n"
-         "Tournaments of any game but Kalah, e.g. Mancala basico (agents as for `sowzero match --rules basico\n"
-         "--help`).\n"
-         "2 players: every pair plays N games (seats swapped, pairs of games sharing an opening, the same\n"
-         "openings for every pair), then Bradley-Terry ratings with 95% intervals, as for Kalah.\n"
+         "Tournaments of any registered game (--rules: kalah, the default; basico = Mancala basico; congklak,\n"
+         "oware, ...; agents as for `sowzero match --help`).\n"
+         "2 players: round robin, every pair plays a match of N games (colour-swapped pairs from random\n"
+         "openings, the same openings for every pair), then Bradley-Terry maximum-likelihood ratings over all\n"
+         "games (draws = half a win each) with 95% intervals and the likelihood-of-superiority table.\n"
          "3-4 players: every combination of P agents plays N games cycling through all P! seat permutations;\n"
          "each agent is reported by its mean place (1 = first), mean rank score (P - place)/(P - 1), first places\n"
          "and mean place by seat, over all its games.\n"
-         "  --agent NAME=SPEC  an agent (at least two, at least P for P > 2); a bare SPEC is its own name\n"
-         "  --games N          games per pair or combination (default 20 for 2 players, else 4 * P!)\n"
+         "  --agent NAME=SPEC  an agent (at least two, at least P for P > 2); a bare SPEC is its own name. A\n"
+         "                     Kalah ab agent's table (tt_mb MiB, default 4) is allocated per agent and per\n"
+         "                     worker thread: a pair of ab agents with --threads T uses 2 x T x tt_mb MiB\n"
+         "  --games N          games per pair or combination (default 20 for 2 players, even; else 4 * P!)\n"
          "  --openings K       random sowings before the agents play (default 2)\n"
          "  --threads T        worker threads (default: the number of CPUs)\n"
+         "  --rules SPEC       rules (default: kalah)\n"
          "  --seed S           seed of the openings and the agents (default 1)\n"
          "  --anchor NAME=ELO  2 players: the agent whose rating is fixed (default: the first at 0)\n"
          "  --pgn FILE         write every game record to FILE (eval/record.h; `elo` and `replay --pgn`\n"
@@ -127,6 +132,20 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
             cli_error(CMD, "out of memory");
             goto out;
         }
+    /* The anchor names a player known now: refuse it before hours of games, not after. */
+    elo_options eo = {NULL, 0};
+    char anchor_buf[AGENT_SPEC_MAX + 32], eerr[ELO_ERRLEN];
+    if (anchor) {
+        int known = 0;
+        if (!elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo))
+            for (int i = 0; i < n; i++)
+                known |= !strcmp(eo.anchor, t->name[i]);
+        if (!known) {
+            cli_error(CMD, "--anchor %s: expected NAME=ELO with NAME one of the --agent names", anchor);
+            rc = 2;
+            goto out;
+        }
+    }
     double t0 = now();
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -156,13 +175,6 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
     game_progress_end(t->prog);
     double secs = now() - t0;
     int games = n * (n - 1) / 2 * t->cfg->games;
-    elo_options eo = {NULL, 0};
-    char anchor_buf[AGENT_SPEC_MAX + 32], eerr[ELO_ERRLEN];
-    if (anchor && elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo)) {
-        cli_error(CMD, "--anchor %s: expected NAME=ELO with a number", anchor);
-        rc = 2;
-        goto out;
-    }
     elo_result *er;
     int erc = elo_fit(pool, &eo, &er, eerr);
     if (erc) {
@@ -352,7 +364,7 @@ out:
     return rc;
 }
 
-int cmd_tournament_game(int argc, char **argv)
+int cmd_tournament(int argc, char **argv)
 {
     static const struct option opts[] = {MATCH_OPTIONS,
                                          {"agent", required_argument, 0, 'a'},
@@ -369,7 +381,7 @@ int cmd_tournament_game(int argc, char **argv)
     game_match_config cfg = game_match_config_default();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
-    const char *rules_spec = "basico", *anchor = NULL, *records = NULL, *csv = NULL;
+    const char *rules_spec = "kalah", *anchor = NULL, *records = NULL, *csv = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -390,11 +402,9 @@ int cmd_tournament_game(int argc, char **argv)
         case 'h': help(); return 0;
         default:
             games_given |= c == 'g';
-            switch (cli_game_match_option(CMD, c, optarg, &cfg)) {
+            switch (cli_match_option(CMD, c, optarg, &cfg)) {
             case 1: break;
-            case 0:
-                fprintf(stderr, "sowzero %s: see 'sowzero %s --rules %s --help'\n", CMD, CMD, rules_spec);
-                return 2;
+            case 0: return cli_usage_error(CMD);
             default: return 2;
             }
         }
@@ -417,6 +427,8 @@ int cmd_tournament_game(int argc, char **argv)
     }
     if (!games_given)
         cfg.games = P == 2 ? 20 : 4 * game_match_group_size(P, P);
+    if (!cli_match_games_check(CMD, g, cfg.games))
+        return game_free(g), 2;
     char aerr[AGENT_ERRLEN];
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)

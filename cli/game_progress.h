@@ -12,7 +12,7 @@ typedef struct {
 } game_progress;
 
 void game_progress_init(game_progress *g, int total);
-/* A match_config progress callback: ud is the game_progress; done counts the current match's games. */
+/* A game_match_config progress callback: ud is the game_progress; done counts the current match's games. */
 void game_progress_cb(void *ud, int done, int total);
 /* Erases the bar's line. */
 void game_progress_end(game_progress *g);

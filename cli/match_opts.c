@@ -5,17 +5,22 @@
 
 #include "cli/cli.h"
 
-int cli_match_option(const char *cmd, int c, const char *arg, match_config *cfg)
+int cli_match_games_check(const char *cmd, const game *g, int games)
+{
+    if (game_players(g) == 2 && games % 2) {
+        cli_error(cmd, "--games %d: must be even (two-player games come in colour-swapped pairs)", games);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_match_option(const char *cmd, int c, const char *arg, game_match_config *cfg)
 {
     long v;
     switch (c) {
     case 'g':
-        if (!cli_long(cmd, "--games", arg, 2, 100000000, &v))
+        if (!cli_long(cmd, "--games", arg, 1, 100000000, &v))
             return -1;
-        if (v % 2) {
-            cli_error(cmd, "--games %ld: must be even (games come in colour-swapped pairs)", v);
-            return -1;
-        }
         cfg->games = (int)v;
         return 1;
     case 'o':

@@ -9,10 +9,6 @@
 
 #define set_err(err, ...) errbuf_set(err, GAME_ERRLEN, __VA_ARGS__)
 
-#define GAME_KIND(k) extern const game_kind k;
-#include "env/games.def"
-#undef GAME_KIND
-
 static const game_kind *const kinds[] = {
 #define GAME_KIND(k) &k,
 #include "env/games.def"

@@ -174,6 +174,13 @@ typedef struct game_kind {
 
 /* ---- the registry ---- */
 
+/* The registered kinds themselves (env/games.def: game_kind_kalah, game_kind_basico, ...), for the layers
+ * that specialise one game (a drawing, Kalah's fast agents): compare game_get_kind(g) with &game_kind_X
+ * rather than the name. */
+#define GAME_KIND(k) extern const game_kind k;
+#include "env/games.def"
+#undef GAME_KIND
+
 /* The kind named by a spec's game name: `spec` may be a bare name or a full spec ("kalah:pits=4"), only the
  * text before ':' counts. NULL when no game has that name. */
 const game_kind *game_kind_find(const char *spec);

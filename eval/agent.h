@@ -53,7 +53,7 @@
  *
  * Threads: an agent instance is not thread-safe. Create one instance per thread (agent_create the same spec
  * again). Creating `az` agents reads HDF5, which is not thread-safe either: create agents from one thread
- * (eval/match.c creates every instance before starting its workers).
+ * (eval/game_match.c creates every instance before starting its workers).
  *
  * Library functions never print; errors come back as codes and messages.
  */

@@ -36,7 +36,7 @@ enum { ELO_OK = 0, ELO_EINVAL = -1, ELO_ENOMEM = -2, ELO_EDISCONNECTED = -3 };
 /* ---- closed forms ---- */
 
 /* Elo difference implied by a score s in (0, 1): 400 log10(s / (1 - s)). s outside (0, 1) gives ±inf;
- * callers clamp (see match.h). */
+ * callers clamp (see game_match.h, match_result). */
 double elo_from_score(double s);
 /* Expected score of a player rated d Elo above its opponent: 1 / (1 + 10^(-d/400)). */
 double elo_expected_score(double d);

@@ -14,7 +14,7 @@
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
-typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ } kind_id;
+typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ, K_KALAH } kind_id;
 
 struct game_agent {
     kind_id kind;
@@ -30,6 +30,7 @@ struct game_agent {
     int raw;            /* az with sims=0 */
     mcts_mp_eval *ev;   /* mcts, az */
     nn_net *net;        /* az: owned */
+    agent *kalah;       /* K_KALAH: Kalah's own agent (eval/agent.h), owned */
     char err[AGENT_ERRLEN];
 };
 
@@ -136,6 +137,37 @@ static int init_az(game_agent *a, agent_args *args, char *err)
     return 0;
 }
 
+/* The kinds only this file implements (no Kalah agent of that name): maxn, paranoid, solve. */
+static int generic_only(const char *spec)
+{
+    size_t n = strcspn(spec, ":,");
+    for (kind_id k = K_MAXN; k <= K_SOLVE; k++)
+        if (k != K_AB && strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n))
+            return 1;
+    return 0;
+}
+
+/* Kalah: every kind eval/agent.h knows is that agent (its specs, defaults, tree reuse and tables), so a
+ * Kalah game through this interface plays exactly the moves of Kalah's fast agents; an unknown kind gets
+ * agent_create's message. */
+static game_agent *create_kalah(const char *spec, const game *g, char *err)
+{
+    game_agent *a = calloc(1, sizeof *a);
+    if (!a || !(a->spec = strdup(spec))) {
+        free(a);
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    a->kind = K_KALAH;
+    a->g = g;
+    if (!(a->kalah = agent_create(spec, (const kalah_rules *)game_rules(g), err))) {
+        game_agent_free(a);
+        return NULL;
+    }
+    a->kind_name = agent_kind(a->kalah);
+    return a;
+}
+
 game_agent *game_agent_create(const char *spec, const game *g, char *err)
 {
     if (!spec || !*spec) {
@@ -150,6 +182,8 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         set_err(err, "agent '%s': no game", spec);
         return NULL;
     }
+    if (game_get_kind(g) == &game_kind_kalah && !generic_only(spec))
+        return create_kalah(spec, g, err);
     char buf[AGENT_SPEC_MAX];
     strcpy(buf, spec);
     agent_args args;
@@ -223,24 +257,45 @@ void game_agent_free(game_agent *a)
         return;
     mcts_mp_eval_free(a->ev);
     nn_net_free(a->net);
+    agent_free(a->kalah);
     free(a->spec);
     free(a);
 }
 
 const char *game_agent_spec(const game_agent *a) { return a->spec; }
 const char *game_agent_kind(const game_agent *a) { return a->kind_name; }
-const char *game_agent_error(const game_agent *a) { return a->err; }
+const char *game_agent_error(const game_agent *a) { return a->kalah ? agent_error(a->kalah) : a->err; }
+agent *game_agent_kalah(const game_agent *a) { return a->kalah; }
+
+/* "kalah"'s game_pos holds a kalah_pos (env/game_kalah.c's layout: the cells, side, sow count). */
+static kalah_pos as_kalah(const game_pos *p)
+{
+    kalah_pos k;
+    memset(&k, 0, sizeof k);
+    memcpy(k.cell, p->cell, KALAH_CELLS);
+    k.side = p->to_move;
+    k.over = p->over;
+    k.sows = p->ply;
+    return k;
+}
 
 void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed)
 {
-    (void)start;
+    if (a->kalah) {
+        kalah_pos k = as_kalah(start);
+        agent_new_game(a->kalah, &k, game_seed);
+        return;
+    }
     a->game_seed = agent_mix(a->seed, game_seed);
     a->rng = a->game_seed;
 }
 
 void game_agent_notify(game_agent *a, const game_pos *before, int move)
 {
-    (void)a, (void)before, (void)move;
+    if (a->kalah) {
+        kalah_pos k = as_kalah(before);
+        agent_notify(a->kalah, &k, move);
+    }
 }
 
 /* A hash of everything that makes a position (cells, mover, the game's extra state; not the ply). */
@@ -303,6 +358,10 @@ static int choose_tree(game_agent *a, const game_pos *p, int *move_out)
 
 int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
 {
+    if (a->kalah) {
+        kalah_pos k = as_kalah(p);
+        return agent_choose(a->kalah, &k, move_out);
+    }
     a->err[0] = 0;
     unsigned legal = game_legal(a->g, p);
     if (p->over || !legal) {
@@ -337,6 +396,7 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
     }
     case K_MCTS:
     case K_AZ: rc = choose_tree(a, p, move_out); break;
+    case K_KALAH: break; /* handled above */
     }
     if (rc == AGENT_OK && (*move_out < 0 || *move_out >= game_moves(a->g) || !(legal & (1u << *move_out)))) {
         set_err(a->err, "agent '%s' chose an illegal move (%d)", a->spec, *move_out);

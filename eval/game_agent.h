@@ -1,6 +1,13 @@
 /* game_agent.h — agent specs for every game of the game interface (env/game.h; DESIGN.md §2; issues 8 and
- * 14) → one move-choosing interface, the generic counterpart of eval/agent.h (whose Kalah agents stay the
- * fast path of Kalah's own commands).
+ * 14) → one move-choosing interface, the one every driver (match, tournament, play, serve, training's
+ * evaluation) uses for every game.
+ *
+ * Kalah ("kalah" rules): the kinds of eval/agent.h — random, greedy, ab (depth=8, nodes=, ms=, tt_mb=),
+ * mcts, az, solver — ARE Kalah's fast agents (alpha-beta with its table and endgame database, the PUCT
+ * kernel selfplay/mcts.c with tree reuse between moves, Kalah's greedy): the spec is handed to agent_create
+ * and the instance plays, seeds and reports exactly as it does there (game_agent_kalah gives it for its
+ * statistics). maxn, paranoid and solve are the generic kinds below on Kalah too. An unknown kind gets
+ * agent_create's message. Every other game gets the kinds below.
  *
  * Specs: KIND or KIND:key=value,key=value,...
  *   random                          uniform over the legal slots (seeded)
@@ -78,5 +85,9 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out);
 
 /* The message of the last failed choose ("" if none). */
 const char *game_agent_error(const game_agent *a);
+
+/* Kalah's own agent behind a (see above; borrowed, valid while a lives) for agent_last_stats and
+ * agent_set_detail, or NULL for the generic kinds. */
+agent *game_agent_kalah(const game_agent *a);
 
 #endif

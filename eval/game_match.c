@@ -9,8 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "env/game_twoside.h" /* gt_to_kalah: the exact values are Kalah's solver's */
 #include "eval/record.h"
 #include "eval/agent_impl.h"   /* agent_mix, agent_splitmix */
+#include "eval/elo.h"
 
 #define set_err(err, ...) errbuf_set(err, MATCH_ERRLEN, __VA_ARGS__)
 
@@ -90,28 +92,49 @@ int game_match_opening(const game *g, int plies, uint64_t seed, int group, game_
             return plies;
         }
     }
-    /* Tiny boards: the lowest pit that does not end the game, stopping where every pit would. */
-    game_start(g, &p);
-    int i;
-    for (i = 0; i < plies; i++) {
-        unsigned legal = game_legal(g, &p);
-        int pick = -1;
-        for (int k = 0; k < game_moves(g) && pick < 0; k++) {
-            game_pos q = p;
-            if (legal & (1u << k) && game_apply(g, &q, k, NULL) == GAME_OK && !q.over)
-                pick = k;
-        }
-        if (pick < 0)
-            break;
-        if (moves)
-            moves[i] = (uint8_t)pick;
-        game_apply(g, &p, pick, NULL);
+    game_start(g, out);
+    return -1;
+}
+
+void match_result_stats(match_result *res)
+{
+    const match_tally *t = &res->all;
+    int n = t->wins + t->draws + t->losses;
+    res->games = n;
+    if (!n) {
+        res->score = res->score_lo = res->score_hi = 0.5;
+        res->elo = res->elo_lo = res->elo_hi = 0;
+        res->elo_clamped = 0;
+        return;
     }
-    *out = p;
-    return i;
+    double pts = t->wins + 0.5 * t->draws;
+    res->score = pts / n;
+    elo_wilson(pts, n, ELO_Z95, &res->score_lo, &res->score_hi);
+    for (int s = 0; s < 2; s++) {
+        int m = res->seat[s].wins + res->seat[s].draws + res->seat[s].losses;
+        res->seat_score[s] = m ? (res->seat[s].wins + 0.5 * res->seat[s].draws) / m : 0.5;
+    }
+    double lo = 0.5 / n, hi = 1 - 0.5 / n;
+#define CLAMP(x) ((x) < lo ? lo : (x) > hi ? hi : (x))
+    res->elo = elo_from_score(CLAMP(res->score));
+    res->elo_lo = elo_from_score(CLAMP(res->score_lo));
+    res->elo_hi = elo_from_score(CLAMP(res->score_hi));
+#undef CLAMP
+    res->elo_clamped = res->score >= 1 ? 1 : res->score <= 0 ? -1 : 0;
 }
 
 /* ---- the parallel runner ---- */
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
+static void opening_error(char *err, const game *g, int plies, int group)
+{
+    set_err(err, "openings of %d random sowings: all 1000 draws for group %d end the game (%s) before the agents "
+            "play; use fewer opening plies", plies, group + 1, game_spec(g));
+}
 
 typedef struct {
     const game *g;
@@ -124,6 +147,9 @@ typedef struct {
     char err[MATCH_ERRLEN];
     game_match_game *game;
     char **records;          /* per game, or NULL */
+    double *game_s;          /* per game: wall seconds of its play */
+    int *exact;              /* cfg->exact: per game, its opening's exact value (seat 0's view), else NULL */
+    double exact_s;          /* the groups' exact solves, wall seconds in all (under lock) */
 } runner;
 
 typedef struct {
@@ -132,6 +158,8 @@ typedef struct {
     int inst_agent[GAME_MAX_PLAYERS];     /* the spec index of each instance */
     uint8_t *moves;                          /* the current game's moves (records) */
     int cap;
+    agent *solver;                           /* cfg->exact: a seat's solver agent or own_solver's */
+    game_agent *own_solver;                  /* created for the exact values when no seat holds a solver */
 } worker_ctx;
 
 static void fail(runner *run, int rc, const char *msg)
@@ -195,6 +223,10 @@ static int play_game(worker_ctx *w, int g, char *err)
     game_pos p;
     uint8_t opening[1000];
     int n_open = game_match_opening(gm, cfg->opening_plies, cfg->seed, g / run->group, &p, opening);
+    if (n_open < 0) {
+        opening_error(err, gm, cfg->opening_plies, g / run->group);
+        return MATCH_EINVAL;
+    }
     game_start(gm, &p);
     uint64_t game_seed = agent_mix(cfg->seed, (uint64_t)g + 1);
     for (int s = 0; s < np; s++)
@@ -257,33 +289,71 @@ static int play_game(worker_ctx *w, int g, char *err)
     return MATCH_OK;
 }
 
+/* The exact value of group `group`'s opening for seat 0 (eval/perfect.h) into run->exact[first..end). */
+static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
+{
+    runner *run = w->run;
+    game_pos p;
+    kalah_pos k;
+    game_match_opening(run->g, run->cfg->opening_plies, run->cfg->seed, group, &p, NULL); /* fits: checked */
+    gt_to_kalah(&p, &k);
+    struct timespec e0, e1;
+    clock_gettime(CLOCK_MONOTONIC, &e0);
+    int v, rc = perfect_value(w->solver, &k, &v);
+    clock_gettime(CLOCK_MONOTONIC, &e1);
+    pthread_mutex_lock(&run->lock);
+    run->exact_s += seconds_between(&e0, &e1);
+    pthread_mutex_unlock(&run->lock);
+    if (rc != AGENT_OK) {
+        set_err(err, "group %d: the exact value of the opening: agent '%s' failed: %s", group + 1,
+                agent_spec(w->solver), agent_error(w->solver));
+        return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+    }
+    for (int g = first; g < end; g++)
+        run->exact[g] = v;
+    return MATCH_OK;
+}
+
 static void *worker(void *arg)
 {
     worker_ctx *w = arg;
     runner *run = w->run;
+    const int games = run->cfg->games, span = run->exact ? run->group : 1; /* exact: whole groups, one solve */
     char err[MATCH_ERRLEN];
     for (;;) {
         pthread_mutex_lock(&run->lock);
-        int g = run->failed || run->next_game >= run->cfg->games ? -1 : run->next_game++;
+        int first = run->failed || run->next_game >= games ? -1 : run->next_game;
+        int end = first < 0 ? -1 : first + span < games ? first + span : games;
+        if (first >= 0)
+            run->next_game = end;
         pthread_mutex_unlock(&run->lock);
-        if (g < 0)
+        if (first < 0)
             break;
-        int rc = play_game(w, g, err);
+        int rc = run->exact ? solve_group(w, first / run->group, first, end, err) : MATCH_OK;
+        for (int g = first; g < end && !rc; g++) {
+            struct timespec g0, g1;
+            clock_gettime(CLOCK_MONOTONIC, &g0);
+            rc = play_game(w, g, err);
+            clock_gettime(CLOCK_MONOTONIC, &g1);
+            run->game_s[g] = seconds_between(&g0, &g1);
+            if (rc)
+                break;
+            pthread_mutex_lock(&run->lock);
+            run->done++;
+            if (run->cfg->progress)
+                run->cfg->progress(run->cfg->progress_ud, run->done, games);
+            pthread_mutex_unlock(&run->lock);
+        }
         if (rc) {
             fail(run, rc, err);
             break;
         }
-        pthread_mutex_lock(&run->lock);
-        run->done++;
-        if (run->cfg->progress)
-            run->cfg->progress(run->cfg->progress_ud, run->done, run->cfg->games);
-        pthread_mutex_unlock(&run->lock);
     }
     return NULL;
 }
 
 /* Per-agent statistics and the two-player tally, in game order. */
-static void tally(game_match_result *out, int n)
+static void tally(game_match_result *out, int n, const double *game_s)
 {
     long sows = 0;
     for (int g = 0; g < out->games; g++) {
@@ -308,6 +378,7 @@ static void tally(game_match_result *out, int n)
         }
         if (out->duel) {
             int a_seat = gm->agent[0] == 0 ? 0 : 1;
+            out->two.seat_seconds[a_seat] += game_s[g] / (out->games / 2); /* two-player games: pairs */
             int pa = gm->place[a_seat], pb = gm->place[1 - a_seat];
             match_tally *ts[2] = {&out->two.all, &out->two.seat[a_seat]};
             for (int i = 0; i < 2; i++) {
@@ -333,6 +404,32 @@ static void tally(game_match_result *out, int n)
         match_result_stats(&out->two);
 }
 
+/* A's statistics against the exact values by A's seat (perfect.h), from the per-game margins. 0 or -1 (memory);
+ * on success out owns `exact`. */
+static int perfect_by_seat(game_match_result *out, int *exact)
+{
+    int n = out->games, *m = malloc((size_t)n * sizeof *m), *v = malloc((size_t)n * sizeof *v), cnt[2] = {0, 0};
+    if (!m || !v) {
+        free(m);
+        free(v);
+        return -1;
+    }
+    for (int s = 0; s < 2; s++) /* A's games in seat s, in game order, packed at m + s * (games A sat in seat 0) */
+        for (int g = 0; g < n; g++)
+            if ((out->game[g].agent[0] == 0 ? 0 : 1) == s) {
+                m[cnt[0] + cnt[1]] = out->game[g].margin;
+                v[cnt[0] + cnt[1]] = exact[g];
+                cnt[s]++;
+            }
+    perfect_stats_compute(m, v, cnt[0], KALAH_SOUTH, &out->perfect[0]);
+    perfect_stats_compute(m + cnt[0], v + cnt[0], cnt[1], KALAH_NORTH, &out->perfect[1]);
+    free(m);
+    free(v);
+    out->have_exact = 1;
+    out->exact = exact;
+    return 0;
+}
+
 static int check(const char *const *specs, int n_agents, const game *g, const game_match_config *cfg,
                  char *err)
 {
@@ -349,8 +446,24 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
         set_err(err, "games must be in 1..100000000, got %d", cfg->games);
         return MATCH_EINVAL;
     }
+    if (game_players(g) == 2 && cfg->games % 2) {
+        set_err(err, "games must be an even number >= 2 (colour-swapped pairs), got %d", cfg->games);
+        return MATCH_EINVAL;
+    }
     if (cfg->opening_plies < 0 || cfg->opening_plies > 1000) {
         set_err(err, "opening plies must be in 0..1000, got %d", cfg->opening_plies);
+        return MATCH_EINVAL;
+    }
+    /* Group 0 first: a length that ends every game inside the opening is refused before agents are made;
+     * refused, not shortened (see game_match.h). */
+    game_pos start0;
+    if (game_match_opening(g, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
+        opening_error(err, g, cfg->opening_plies, 0);
+        return MATCH_EINVAL;
+    }
+    if (cfg->exact && game_get_kind(g) != &game_kind_kalah) {
+        set_err(err, "exact values of the openings: only for Kalah (its solver, eval/perfect.h); %s has none",
+                game_spec(g));
         return MATCH_EINVAL;
     }
     if (cfg->threads < 1 || cfg->threads > 1024) {
@@ -385,10 +498,13 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
     worker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
     pthread_t *tid = calloc((size_t)nt, sizeof *tid);
     run.game = calloc((size_t)cfg->games, sizeof *run.game);
+    run.game_s = calloc((size_t)cfg->games, sizeof *run.game_s);
     if (cfg->keep_records)
         run.records = calloc((size_t)cfg->games, sizeof *run.records);
+    if (cfg->exact)
+        run.exact = calloc((size_t)cfg->games, sizeof *run.exact);
     rc = MATCH_ENOMEM;
-    if (!ctx || !tid || !run.game || (cfg->keep_records && !run.records)) {
+    if (!ctx || !tid || !run.game || !run.game_s || (cfg->keep_records && !run.records) || (cfg->exact && !run.exact)) {
         set_err(err, "out of memory");
         goto out;
     }
@@ -409,7 +525,21 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
                     set_err(err, "%s", aerr);
                     goto out;
                 }
+                if (cfg->exact && !ctx[t].solver && !strcmp(game_agent_kind(ctx[t].inst[m]), "solver"))
+                    ctx[t].solver = game_agent_kalah(ctx[t].inst[m]);
             }
+        if (cfg->exact && !ctx[t].solver) {
+            const char *ss = cfg->exact_solver ? cfg->exact_solver : "solver";
+            if (!(ctx[t].own_solver = game_agent_create(ss, g, aerr))) {
+                set_err(err, "the solver for the exact values: %s", aerr);
+                goto out;
+            }
+            if (strcmp(game_agent_kind(ctx[t].own_solver), "solver") || !game_agent_kalah(ctx[t].own_solver)) {
+                set_err(err, "the solver for the exact values: '%s' is not a solver agent", ss);
+                goto out;
+            }
+            ctx[t].solver = game_agent_kalah(ctx[t].own_solver);
+        }
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -430,14 +560,23 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
         set_err(err, "%s", run.err);
         goto out;
     }
-    out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    out->seconds = seconds_between(&t0, &t1);
     out->players = np;
     out->n_agents = n_agents;
     out->games = cfg->games;
     out->game = run.game;
     run.game = NULL;
     out->duel = np == 2;
-    tally(out, np);
+    tally(out, np, run.game_s);
+    if (run.exact) {
+        if (perfect_by_seat(out, run.exact)) {
+            rc = MATCH_ENOMEM;
+            set_err(err, "out of memory");
+            goto out;
+        }
+        run.exact = NULL; /* owned by out */
+        out->exact_seconds = run.exact_s / ((cfg->games + run.group - 1) / run.group);
+    }
     if (run.records) {
         out->records = run.records;
         out->n_records = cfg->games;
@@ -449,11 +588,14 @@ out:
         for (int t = 0; t < nt; t++) {
             for (int m = 0; m < GAME_MAX_PLAYERS; m++)
                 game_agent_free(ctx[t].inst[m]);
+            game_agent_free(ctx[t].own_solver);
             free(ctx[t].moves);
         }
     free(ctx);
     free(tid);
     free(run.game);
+    free(run.game_s);
+    free(run.exact);
     if (run.records) {
         for (int g = 0; g < cfg->games; g++)
             free(run.records[g]);
@@ -466,6 +608,9 @@ void game_match_result_free(game_match_result *res)
 {
     free(res->game);
     res->game = NULL;
+    free(res->exact);
+    res->exact = NULL;
+    res->have_exact = 0;
     if (res->records) {
         for (int g = 0; g < res->n_records; g++)
             free(res->records[g]);

@@ -1,18 +1,22 @@
 /* game_match.h — games of any game of the game interface (env/game.h) among 2–4 agents (game_agent.h), in
- * parallel (issue 8, made generic by issue 14; Kalah's own `match` keeps eval/match.h, its fast path).
+ * parallel (issues 7 and 8, one runner for every game since issue 14: Kalah's agents are its fast ones,
+ * eval/game_agent.h).
  *
  * Seat plans (k agent specs, `players` seats; the game's seats are its players 0..players-1, 0 moving first):
  *   k == players      games come in groups of k! : game g of a group seats the agents in the (g mod k!)-th
  *                     permutation of 0..k-1 in lexicographic order (agent perm[s] in seat s; the first game of
  *                     a group is 0, 1, 2, ...). With games a multiple of k! every agent sits in every seat
- *                     equally often (and for k = 2 this is eval/match.h's colour-swapped pairs).
+ *                     equally often (and for k = 2 these are colour-swapped pairs: game 2i has A as South,
+ *                     game 2i+1 has B as South, both from pair i's opening).
  *   k == 2 < players  "one agent against a field": groups of `players` games; in game j of a group agent A
  *                     (spec 0) takes seat j and copies of B (spec 1) fill the other seats, so A's seat rotates
  *                     0..players-1.
  * Any other k is MATCH_EINVAL. A group's games all start from the same opening: opening_plies uniformly random
- * moves from the start (redrawn, up to 1000 times, while the game would end inside it; on boards so small
- * that every draw ends early the opening stops before the ending sowing), drawn from (seed, group) only.
- * A last group may be partial (games need not be a multiple of the group size).
+ * moves from the start (redrawn, up to 1000 times, while the game would end inside it), drawn from (seed,
+ * group) only. A length that ends all 1000 draws does not fit the board: the match is refused (MATCH_EINVAL),
+ * never played from a shorter opening — the opening length is one of the match's stated conditions
+ * (issue 16). With more than two players a last group may be partial (games need not be a multiple of the
+ * group size); two-player games come in whole colour-swapped pairs (games even).
  *
  * Every game reseeds each seat's agent (game_agent_new_game) from (seed, game, seat), so the results depend
  * on (specs, rules, games, opening_plies, seed) only — not on the thread count or scheduling.
@@ -31,8 +35,8 @@
  *                equal to the number of games should that change).
  *   seat_place[s] mean place when in seat s (0 if never there), seat_n[s] seats taken there.
  * With players == 2 (and so k == 2) the result also holds A's wins/draws/losses against B overall and by A's
- * seat, the score with its Wilson interval and the implied Elo difference, computed exactly as eval/match.h
- * does (match_result_stats): a draw is a shared place.
+ * seat, the score with its Wilson interval and the implied Elo difference (match_result_stats below): a draw
+ * is a shared place.
  *
  * Records (cfg.keep_records): one game record per game, in game order, in eval/record.h's format (the one
  * `replay --pgn` and `elo` read): [Event] (cfg.event, default "sowzero match"), [Round] the game number,
@@ -48,9 +52,18 @@
  * S + (S + 1)·S·(pits − 1) sowings (46,656 for 4 players × 6 pits × 4 stones). Kalah: the same argument with
  * two stores. Games with cycles (Oware) end by their max_sows rule.
  *
+ * Against perfect play (cfg.exact; Kalah only, whose exact solver is eval/agent.h's `solver`; every other game
+ * is refused with MATCH_EINVAL): each group's opening position is solved once (eval/perfect.h) by the worker's
+ * solver agent — A or B when one is of kind `solver` (its table and endgame database then already hold the
+ * first solve of both games), else a `solver` agent (cfg.exact_solver) the worker creates and keeps for the
+ * whole match; a worker then claims whole groups, not single games, so that one solve serves the group.
+ * Per game the opening's exact value is kept beside the final margin, and A's margin against it is summed up
+ * per seat (perfect_stats_compute: game 2i has A as South, 2i+1 as North).
+ *
  * Threads: each worker holds `players` agent instances (one per seat), all created by the calling thread
  * before the workers start (az reads HDF5). The progress callback runs under the runner's lock, one call at a
- * time, from whichever thread finished a game. Library code: no printing; MATCH_* codes (eval/match.h).
+ * time, from whichever thread finished a game. Library code: no printing; errors return MATCH_* codes with a
+ * message.
  */
 #ifndef SOWZERO_GAME_MATCH_H
 #define SOWZERO_GAME_MATCH_H
@@ -59,7 +72,38 @@
 
 #include "env/game.h"
 #include "eval/game_agent.h"
-#include "eval/match.h"   /* MATCH_* codes, MATCH_ERRLEN, match_result for the two-player statistics */
+#include "eval/perfect.h"
+
+#define MATCH_ERRLEN 400
+
+enum { MATCH_OK = 0, MATCH_EINVAL = -1, MATCH_EAGENT = -2, MATCH_ENOMEM = -3, MATCH_EGAME = -4 };
+
+/* Wins, draws and losses of A. */
+typedef struct {
+    int wins, draws, losses;
+} match_tally;
+
+/* A two-player match from A's point of view (a draw scores 1/2):
+ *   score = (wins + draws/2) / games; 95% interval: Wilson's (elo.h, elo_wilson);
+ *   elo = 400 log10(score / (1 - score)), the Elo difference A − B the score implies (elo.h), with the score
+ *   clamped to [1/(2n), 1 - 1/(2n)] so that a 100% (0%) score still gives a finite value: that of n - 1/2
+ *   points out of n, as if one win had been a draw. elo_clamped is then +1 (−1): the maximum-likelihood value
+ *   is +inf (−inf), so the number shown is only a bound. elo_lo / elo_hi are the same transform of the Wilson
+ *   interval, clamped the same way (so at 100% elo_hi = elo, and elo_lo is a proper 95% lower bound). */
+typedef struct {
+    int games;
+    match_tally all;
+    match_tally seat[2];   /* seat[0]: games where A was South (seat 0); seat[1]: A was North */
+    double score, score_lo, score_hi;      /* A's score and its 95% Wilson interval */
+    double seat_score[2];                  /* A's score by seat */
+    double elo, elo_lo, elo_hi;            /* implied Elo difference A − B and its 95% interval (see above) */
+    int elo_clamped;                       /* +1: A won every point (elo is a lower bound), −1: lost all */
+    double seat_seconds[2];                /* game_match_run: mean wall seconds per game with A in seat 0 / 1
+                                            * (both agents' thinking; a group's exact solve not included) */
+} match_result;
+
+/* Fills the statistics of res (games, score, interval, Elo, seat scores) from its tallies. */
+void match_result_stats(match_result *res);
 
 #define GAME_MATCH_MAX_AGENTS GAME_MAX_PLAYERS
 #define GAME_MATCH_MAX_PLIES 100000
@@ -74,9 +118,15 @@ typedef struct {
     const char *const *names; /* the records' name tags per agent (n_agents entries); NULL = none */
     void (*progress)(void *ud, int done, int total); /* may be NULL */
     void *progress_ud;
+    /* 1: every opening's exact value (eval/perfect.h) is solved once per group (see "Against perfect play"
+     * above): Kalah only. The workers' own solver, when neither A nor B is a `solver` agent, costs tt_mb 256 +
+     * its endgame database: about 324 MB a worker for Kalah(6,4). Fills game_match_result.exact, .perfect. */
+    int exact;
+    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" */
 } game_match_config;
 
-/* games 120 (a multiple of 2!, 3!, 4!, 3 and 4), opening_plies 2, threads 1, seed 1, no records, no callback. */
+/* games 120 (a multiple of 2!, 3!, 4!, 3 and 4), opening_plies 2, threads 1, seed 1, no records, no callback,
+ * no exact values. */
 game_match_config game_match_config_default(void);
 
 typedef struct {
@@ -108,6 +158,11 @@ typedef struct {
     double seconds;                       /* wall-clock time */
     char **records;                       /* keep_records: one record text per game (owned) */
     int n_records;
+    int have_exact;                       /* cfg.exact: the fields below are filled */
+    int *exact;                           /* per game: the exact value of its opening, seat 0's view (owned) */
+    perfect_stats perfect[2];             /* A against the exact values, A in seat 0 (South) / seat 1 (North) */
+    double exact_seconds;                 /* mean wall seconds of a group's exact solve (its solver's first
+                                           * solve builds the endgame database: included) */
 } game_match_result;
 
 /* Plays n_agents specs on game g (borrowed) as described above. *out is filled (free with game_match_result_free,
@@ -125,7 +180,8 @@ int game_match_group_size(int n_agents, int players);
 void game_match_seats(int n_agents, int players, int game, int *agent_at);
 
 /* The opening of group `group` (see above): *out receives the position, moves[] (may be NULL; plies entries)
- * the slots played. Returns the number of plies played. Deterministic in (seed, group). */
+ * the slots played. Returns plies, or -1 when all 1000 draws end the game (*out is then the start).
+ * Deterministic in (seed, group). */
 int game_match_opening(const game *g, int plies, uint64_t seed, int group, game_pos *out, uint8_t *moves);
 
 #endif

@@ -39,7 +39,7 @@ void record_game_clear(record_game *g)
     memset(g, 0, sizeof *g);
 }
 
-static int is_kalah(const record_game *g) { return !g->game || !strcmp(game_name(g->game), "kalah"); }
+static int is_kalah(const record_game *g) { return !g->game || game_get_kind(g->game) == &game_kind_kalah; }
 
 int record_game_init_game(record_game *g, const game *gm, const game_pos *start, char *err)
 {
@@ -50,7 +50,7 @@ int record_game_init_game(record_game *g, const game *gm, const game_pos *start,
         set_err(err, "out of memory");
         return RECORD_ENOMEM;
     }
-    if (!strcmp(game_name(gm), "kalah")) { /* Kalah's own fields too: written exactly as record_game_init's */
+    if (game_get_kind(gm) == &game_kind_kalah) { /* Kalah's own fields too: written exactly as record_game_init's */
         const kalah_rules *kr = game_rules(gm);
         kalah_pos ks;
         char pos[GAME_POS_STR];
@@ -963,7 +963,7 @@ int record_read(record_reader *rd, record_game *g, char *err)
         goto out;
     }
     const game_kind *kind = pg.value[T_RULES] ? game_kind_find(pg.value[T_RULES]) : NULL;
-    if (kind && strcmp(kind->name, "kalah"))
+    if (kind && kind != &game_kind_kalah)
         rc = validate_game(rd, &pg, g, first_line, tokens, n_tokens, err);
     else if (!(rc = validate(rd, &pg, g, first_line, tokens, n_tokens, err)))
         rc = attach_kalah(g, err);

@@ -21,24 +21,29 @@ int srv_rules_parse(const char *spec, srv_rules *out, char *err)
         set_err(err, "rules '%s': %s", spec, e);
         return SRV_EINVAL;
     }
-    const char *name = game_name(g);
+    /* The games the page draws, by their registered kind (env/games.def). */
+    static const struct {
+        const game_kind *kind;
+        srv_family fam;
+    } drawn[] = {{&game_kind_kalah, SRV_KALAH},
+                 {&game_kind_congklak, SRV_CONGKLAK},
+                 {&game_kind_oware, SRV_OWARE},
+                 {&game_kind_basico, SRV_BASICO}};
     out->g = g;
     out->players = game_players(g);
     out->pits = game_moves(g);
-    if (!strcmp(name, "kalah")) {
-        out->fam = SRV_KALAH;
-        out->k = *(const kalah_rules *)game_rules(g);
-    } else if (!strcmp(name, "congklak")) {
-        out->fam = SRV_CONGKLAK;
-    } else if (!strcmp(name, "oware")) {
-        out->fam = SRV_OWARE;
-    } else if (!strcmp(name, "basico")) {
-        out->fam = SRV_BASICO;
-    } else {
-        set_err(err, "rules '%s': the page has no board drawing for the game '%s' (serve/srv_game.h)", spec, name);
+    size_t i = 0;
+    while (i < sizeof drawn / sizeof drawn[0] && drawn[i].kind != game_get_kind(g))
+        i++;
+    if (i == sizeof drawn / sizeof drawn[0]) {
+        set_err(err, "rules '%s': the page has no board drawing for the game '%s' (serve/srv_game.h)", spec,
+                game_name(g));
         srv_rules_free(out);
         return SRV_EINVAL;
     }
+    out->fam = drawn[i].fam;
+    if (out->fam == SRV_KALAH)
+        out->k = *(const kalah_rules *)game_rules(g);
     out->cells = out->players * (out->pits + 1);
     return SRV_OK;
 }

@@ -1,4 +1,4 @@
-/* srv_player.c — agent seats of the served games (Kalah agents and básico agents). */
+/* srv_player.c — agent seats of the served games (eval/game_agent.h for every game). */
 #include "serve/srv_player.h"
 
 #include <pthread.h>
@@ -12,11 +12,10 @@
 
 #define set_err(err, ...) errbuf_set(err, SRV_ERRLEN, __VA_ARGS__)
 
-/* Kalah plays through eval/agent.h (the fast path, whose searches report their statistics); every other
- * game through eval/game_agent.h. */
+/* Every game plays through eval/game_agent.h; Kalah's kinds there are Kalah's own agents (eval/agent.h),
+ * whose searches report their statistics (game_agent_kalah). */
 struct srv_player {
     int pits;
-    agent *k;
     game_agent *b;
 };
 
@@ -107,12 +106,9 @@ srv_player *srv_player_create(const char *spec, const srv_rules *r, char *err)
     pl->pits = r->pits;
     char e[AGENT_ERRLEN];
     pthread_mutex_lock(&create_lock);
-    if (r->fam == SRV_KALAH)
-        pl->k = agent_create(spec, &r->k, e);
-    else
-        pl->b = game_agent_create(spec, r->g, e);
+    pl->b = game_agent_create(spec, r->g, e);
     pthread_mutex_unlock(&create_lock);
-    if (!pl->k && !pl->b) {
+    if (!pl->b) {
         set_err(err, "%s", e);
         free(pl);
         return NULL;
@@ -124,53 +120,27 @@ void srv_player_free(srv_player *pl)
 {
     if (!pl)
         return;
-    agent_free(pl->k);
     game_agent_free(pl->b);
     free(pl);
 }
 
-/* The Kalah agents see a kalah_pos: the same cells, side and sow count as the game_pos of "kalah"
- * (env/game_kalah.c). */
-static kalah_pos as_kalah(const srv_pos *p)
-{
-    kalah_pos k;
-    memset(&k, 0, sizeof k);
-    memcpy(k.cell, p->cell, KALAH_CELLS);
-    k.side = p->to_move;
-    k.over = p->over;
-    k.sows = p->ply;
-    return k;
-}
-
 void srv_player_new_game(srv_player *pl, const srv_pos *start, uint64_t seed)
 {
-    kalah_pos k = as_kalah(start);
-    if (pl->k)
-        agent_new_game(pl->k, &k, seed);
-    else
-        game_agent_new_game(pl->b, start, seed);
+    game_agent_new_game(pl->b, start, seed);
 }
 
-void srv_player_notify(srv_player *pl, const srv_pos *before, int move)
-{
-    kalah_pos k = as_kalah(before);
-    if (pl->k)
-        agent_notify(pl->k, &k, move);
-    else
-        game_agent_notify(pl->b, before, move);
-}
+void srv_player_notify(srv_player *pl, const srv_pos *before, int move) { game_agent_notify(pl->b, before, move); }
 
 int srv_player_choose(srv_player *pl, const srv_pos *p, int *move, char *err)
 {
-    kalah_pos k = as_kalah(p);
-    int rc = pl->k ? agent_choose(pl->k, &k, move) : game_agent_choose(pl->b, p, move);
+    int rc = game_agent_choose(pl->b, p, move);
     if (rc == AGENT_OK)
         return SRV_OK;
     if (rc == AGENT_EOVER) {
         set_err(err, "the game is over");
         return SRV_EOVER;
     }
-    set_err(err, "%s", pl->k ? agent_error(pl->k) : game_agent_error(pl->b));
+    set_err(err, "%s", game_agent_error(pl->b));
     return SRV_EFAIL;
 }
 
@@ -190,10 +160,10 @@ cJSON *srv_player_view(const srv_player *pl)
     agent_stats st;
     memset(&st, 0, sizeof st);
     int pits = pl->pits;
-    if (pl->k)
-        agent_last_stats(pl->k, &st);
-    cJSON_AddStringToObject(o, "kind", pl->k ? agent_kind(pl->k) : game_agent_kind(pl->b));
-    cJSON_AddStringToObject(o, "spec", pl->k ? agent_spec(pl->k) : game_agent_spec(pl->b));
+    if (game_agent_kalah(pl->b))
+        agent_last_stats(game_agent_kalah(pl->b), &st);
+    cJSON_AddStringToObject(o, "kind", game_agent_kind(pl->b));
+    cJSON_AddStringToObject(o, "spec", game_agent_spec(pl->b));
     int ok = st.valid;
     if (ok && st.have_prior)
         cJSON_AddItemToObject(o, "prior", float_array(st.prior, pits));

@@ -120,8 +120,8 @@ def concurrent_games(srv):
         t.join(timeout=300)
     if errors or len(finals) != 200:
         fail(f"concurrent games: {len(finals)} finished, errors {errors[:3]}")
-    # c sat idle while the workers played: past the server's 30 s connection timeout (a slow TSan run on
-    # a loaded machine) it has been closed, so the checks below open a fresh one.
+    # a new connection: the server closes one idle for 30 s (srv_http.c), as c was while the games ran slowly
+    # (a TSan build on a loaded machine took 50 s)
     c.close()
     c = srv.conn()
     for i, (game, s) in enumerate(sessions):

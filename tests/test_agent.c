@@ -1,9 +1,10 @@
 /* test_agent.c — agent specs (eval/agent.h): errors that name the key, seeding, and each kind's choice on
  * positions whose answer is known by hand (greedy's turn chains, alpha-beta's case 2, MCTS's case 1, the
- * az agent's raw policy). */
+ * az agent's raw policy), and the same agents behind the game interface (eval/game_agent.h). */
 #include "tests/test_util.h"
 
 #include "eval/agent.h"
+#include "eval/game_agent.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "selfplay/mcts.h"
@@ -180,6 +181,84 @@ static void test_mcts_agent_case1(void **state)
 
 /* az: sims=0 plays the argmax of the net's policy over the legal moves; sims>0 plays a legal move; a net
  * trained for other rules is refused with both rules named. */
+/* One game of spec against itself through eval/game_agent.h ("kalah" rules) beside the same spec's Kalah
+ * agents (eval/agent.h), both notified of every move and reseeded alike: the same move at every ply and the
+ * same search statistics (nodes, visits, value, principal variation): game_agent's Kalah kinds are Kalah's
+ * fast agents. Returns the plies played. */
+static int play_both(const char *rules, const char *spec, uint64_t game_seed)
+{
+    char err[AGENT_ERRLEN];
+    game *g = game_create(rules, err);
+    assert_non_null(g);
+    const kalah_rules *r = game_rules(g);
+    game_agent *ga[2];
+    agent *ka[2];
+    game_pos p;
+    game_start(g, &p);
+    kalah_pos kp;
+    kalah_start(r, &kp);
+    for (int s = 0; s < 2; s++) {
+        if (!(ga[s] = game_agent_create(spec, g, err)))
+            fail_msg("game_agent '%s': %s", spec, err);
+        ka[s] = make(spec, r);
+        assert_ptr_not_equal(game_agent_kalah(ga[s]), NULL);
+        assert_string_equal(game_agent_kind(ga[s]), agent_kind(ka[s]));
+        game_agent_new_game(ga[s], &p, game_seed + (uint64_t)s);
+        agent_new_game(ka[s], &kp, game_seed + (uint64_t)s);
+    }
+    int ply = 0;
+    for (; !p.over; ply++) {
+        int s = p.to_move, kg = -1;
+        assert_int_equal(kp.side, s);
+        assert_int_equal(game_agent_choose(ga[s], &p, &kg), AGENT_OK);
+        int kk = choose(ka[s], &kp);
+        assert_int_equal(kg, kk);
+        agent_stats x, y;
+        agent_last_stats(game_agent_kalah(ga[s]), &x);
+        agent_last_stats(ka[s], &y);
+        assert_int_equal(x.valid, 1);
+        assert_true(x.nodes == y.nodes);
+        assert_memory_equal(x.visits, y.visits, sizeof x.visits);
+        assert_true(x.value == y.value);
+        assert_int_equal(x.pv_len, y.pv_len);
+        assert_memory_equal(x.pv, y.pv, sizeof x.pv);
+        for (int t = 0; t < 2; t++) {
+            game_agent_notify(ga[t], &p, kg);
+            agent_notify(ka[t], &kp, kk);
+        }
+        assert_int_equal(game_apply(g, &p, kg, NULL), GAME_OK);
+        assert_int_equal(kalah_play(r, &kp, kk, NULL), KALAH_OK);
+    }
+    assert_true(kp.over);
+    for (int s = 0; s < 2; s++) {
+        game_agent_free(ga[s]);
+        agent_free(ka[s]);
+    }
+    game_free(g);
+    return ply;
+}
+
+static void test_game_agent_kalah_is_kalahs_agent(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"random:seed=5", "greedy:seed=3", "ab:depth=5", "ab:nodes=3000,seed=2",
+                                        "mcts:sims=40,seed=4", "solver:tt_mb=1,endgame=6"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        assert_true(play_both(i == 5 ? "kalah:pits=3,seeds=2" : "kalah:pits=4,seeds=3", specs[i], 7) > 4);
+    /* the generic kinds stay generic on Kalah; a kind neither knows gets Kalah's message */
+    char err[AGENT_ERRLEN];
+    game *g = game_create("kalah", err);
+    game_agent *a = game_agent_create("maxn:depth=2", g, err);
+    assert_non_null(a);
+    assert_null(game_agent_kalah(a));
+    game_agent_free(a);
+    assert_null(game_agent_create("solve:nodes=1x", g, err));
+    assert_non_null(strstr(err, "nodes=1x"));
+    assert_null(game_agent_create("foo", g, err));
+    assert_non_null(strstr(err, "solver"));
+    game_free(g);
+}
+
 static void test_az_agent(void **state)
 {
     (void)state;
@@ -208,6 +287,8 @@ static void test_az_agent(void **state)
     agent *a = make(spec, &r);
     assert_int_equal(choose(a, &p), best);
     agent_free(a);
+    snprintf(spec, sizeof spec, "az:net=%s,sims=30,seed=2", path);
+    assert_true(play_both("kalah", spec, 3) > 4);
     snprintf(spec, sizeof spec, "az:net=%s,sims=40,batch=4,seed=2", path);
     a = make(spec, &r);
     int k = choose(a, &p);
@@ -251,6 +332,33 @@ static void test_az_agent(void **state)
     nn_net_free(net);
 }
 
+/* The search levers' keys (issue 15: tb=, root=gumbel, margin=) reach Kalah's az agent through
+ * eval/game_agent.h unchanged: ply by ply the same moves and statistics as the agent itself (play_both), on a
+ * board small enough for tb=8's endgame database to be quick. */
+static void test_game_agent_az_levers_pass_through(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    assert_int_equal(kalah_rules_parse("kalah:pits=4,seeds=3", &r, NULL), KALAH_OK);
+    nn_config nc = nn_config_default(kalah_encode_dim(&r), r.pits);
+    nc.n_hidden = 1;
+    nc.hidden[0] = 8;
+    nc.margin_head = 1;
+    char err[NN_ERRLEN], path[512], rules[128], spec[800];
+    nn_net *net = nn_net_create(&nc, 9, err);
+    if (!net)
+        fail_msg("%s", err);
+    snprintf(path, sizeof path, "%s/agent_az_levers.h5", SOWZERO_TMP);
+    if (nn_export_save(path, net, kalah_rules_format(&r, rules, sizeof rules), KALAH_ENCODING_NAME, err) != NN_OK)
+        fail_msg("%s", err);
+    nn_net_free(net);
+    static const char *const levers[] = {"tb=8", "root=gumbel,gumbel_k=4", "margin=0.5", "tb=8,tbroot=0,margin=0.25"};
+    for (size_t i = 0; i < sizeof levers / sizeof levers[0]; i++) {
+        snprintf(spec, sizeof spec, "az:net=%s,sims=24,seed=3,%s", path, levers[i]);
+        assert_true(play_both("kalah:pits=4,seeds=3", spec, 11) > 4);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +369,8 @@ int main(void)
         cmocka_unit_test(test_ab_agent_case2),
         cmocka_unit_test(test_mcts_agent_case1),
         cmocka_unit_test(test_az_agent),
+        cmocka_unit_test(test_game_agent_kalah_is_kalahs_agent),
+        cmocka_unit_test(test_game_agent_az_levers_pass_through),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

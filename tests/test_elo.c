@@ -5,7 +5,8 @@
 #include <math.h>
 #include <cjson/cJSON.h>
 #include "eval/elo.h"
-#include "eval/match.h"
+#include "eval/game_match.h"
+#include "eval/record.h"
 
 static elo_result *fit_or_fail(elo_pool *p, const elo_options *o)
 {

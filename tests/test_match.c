@@ -1,36 +1,62 @@
-/* test_match.c — the match runner (eval/match.h): colour-swapped pairs from the same opening, results that
- * do not depend on the thread count, tallies, and the `match` / `tournament` commands. */
+/* test_match.c — Kalah matches through the match runner of every game (eval/game_match.h): colour-swapped
+ * pairs from the same opening, results that do not depend on the thread count, tallies, and the `match` /
+ * `tournament` commands. */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
 #include <math.h>
 #include <cjson/cJSON.h>
-#include "eval/match.h"
+#include "eval/game_match.h"
+#include "eval/record.h"
 
-static void run_or_fail(const char *a, const char *b, const kalah_rules *r, const match_config *cfg, match_result *res)
+static void run_or_fail(const char *a, const char *b, const game *g, const game_match_config *cfg,
+                        game_match_result *res)
 {
     char err[MATCH_ERRLEN];
-    if (match_run(a, b, r, cfg, res, err) != MATCH_OK)
+    const char *specs[2] = {a, b};
+    if (game_match_run(specs, 2, g, cfg, res, err) != MATCH_OK)
         fail_msg("match %s vs %s: %s", a, b, err);
+}
+
+static game *make_game(const char *spec)
+{
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
+        fail_msg("%s: %s", spec, err);
+    return g;
+}
+
+static record_game read_record(const game_match_result *res, int i)
+{
+    record_game rec;
+    char err[RECORD_ERRLEN];
+    if (record_read_text(res->records[i], "match", &rec, err) != RECORD_OK)
+        fail_msg("%s\n%s", err, res->records[i]);
+    return rec;
 }
 
 /* Both games of a pair start with the same opening moves, and the agents swap seats. */
 static void test_pairs_swap_colours_on_the_same_opening(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    match_config cfg = match_config_default();
+    game *g = make_game("kalah");
+    game_match_config cfg = game_match_config_default();
     cfg.games = 16;
     cfg.opening_plies = 3;
     cfg.threads = 2;
     cfg.keep_records = 1;
     cfg.seed = 99;
-    match_result res;
-    run_or_fail("random:seed=1", "greedy", &r, &cfg, &res);
+    game_match_result res;
+    run_or_fail("random:seed=1", "greedy", g, &cfg, &res);
     assert_int_equal(res.n_records, 16);
+    assert_int_equal(res.duel, 1);
+    record_game rec[16];
+    for (int i = 0; i < 16; i++)
+        rec[i] = read_record(&res, i);
     int distinct = 0;
     for (int i = 0; i < 8; i++) {
-        record_game *x = &res.records[2 * i], *y = &res.records[2 * i + 1];
+        record_game *x = &rec[2 * i], *y = &rec[2 * i + 1];
         assert_string_equal(x->south, "random:seed=1");
         assert_string_equal(x->north, "greedy");
         assert_string_equal(y->south, "greedy");
@@ -39,112 +65,120 @@ static void test_pairs_swap_colours_on_the_same_opening(void **state)
         assert_int_equal(y->opening, 3);
         assert_memory_equal(x->moves, y->moves, 3);
         assert_int_equal(x->round, 2 * i + 1);
-        /* The opening is the one match_opening gives for the pair. */
+        /* The opening is the one game_match_opening gives for the pair. */
         uint8_t mv[3];
-        kalah_pos p;
-        assert_int_equal(match_opening(&r, 3, cfg.seed, i, &p, mv), 3);
+        game_pos p;
+        assert_int_equal(game_match_opening(g, 3, cfg.seed, i, &p, mv), 3);
         assert_memory_equal(mv, x->moves, 3);
-        if (i && memcmp(res.records[2 * i].moves, res.records[0].moves, 3))
+        if (i && memcmp(rec[2 * i].moves, rec[0].moves, 3))
             distinct++;
     }
     assert_true(distinct > 0); /* the pairs do not all share one opening */
     /* Tallies: A = random was South in even games. */
     int w = 0, d = 0, l = 0;
-    for (int g = 0; g < 16; g++) {
-        int res_a = g % 2 ? -res.records[g].result : res.records[g].result;
+    for (int i = 0; i < 16; i++) {
+        int south = rec[i].result == RECORD_SOUTH_WINS ? 1 : rec[i].result == RECORD_DRAW ? 0 : -1;
+        int res_a = i % 2 ? -south : south;
         w += res_a > 0;
         d += res_a == 0;
         l += res_a < 0;
+        record_game_clear(&rec[i]);
     }
-    assert_int_equal(res.all.wins, w);
-    assert_int_equal(res.all.draws, d);
-    assert_int_equal(res.all.losses, l);
+    assert_int_equal(res.two.all.wins, w);
+    assert_int_equal(res.two.all.draws, d);
+    assert_int_equal(res.two.all.losses, l);
     for (int s = 0; s < 2; s++)
-        assert_int_equal(res.seat[s].wins + res.seat[s].draws + res.seat[s].losses, 8);
-    assert_int_equal(res.seat[0].wins + res.seat[1].wins, res.all.wins);
-    match_result_free(&res);
+        assert_int_equal(res.two.seat[s].wins + res.two.seat[s].draws + res.two.seat[s].losses, 8);
+    assert_int_equal(res.two.seat[0].wins + res.two.seat[1].wins, res.two.all.wins);
+    game_match_result_free(&res);
+    game_free(g);
 }
 
-/* The same config gives the same games with 1 or 3 threads (agents are reseeded per game). */
+/* The same config gives the same games with 1 or 3 threads (agents are reseeded per game; mcts is Kalah's
+ * own with tree reuse). */
 static void test_threads_do_not_change_results(void **state)
 {
     (void)state;
-    kalah_rules r;
-    assert_int_equal(kalah_rules_parse("kalah:pits=5,seeds=3", &r, NULL), KALAH_OK);
-    match_result res[2];
+    game *g = make_game("kalah:pits=5,seeds=3");
+    game_match_result res[2];
     for (int t = 0; t < 2; t++) {
-        match_config cfg = match_config_default();
+        game_match_config cfg = game_match_config_default();
         cfg.games = 24;
         cfg.threads = t ? 3 : 1;
         cfg.keep_records = 1;
-        run_or_fail("mcts:sims=24,seed=3", "greedy:seed=2", &r, &cfg, &res[t]);
+        run_or_fail("mcts:sims=24,seed=3", "greedy:seed=2", g, &cfg, &res[t]);
     }
-    for (int g = 0; g < 24; g++) {
-        assert_int_equal(res[0].records[g].n_moves, res[1].records[g].n_moves);
-        assert_memory_equal(res[0].records[g].moves, res[1].records[g].moves, (size_t)res[0].records[g].n_moves);
-    }
-    assert_int_equal(res[0].all.wins, res[1].all.wins);
-    assert_int_equal(res[0].all.draws, res[1].all.draws);
+    for (int i = 0; i < 24; i++)
+        assert_string_equal(res[0].records[i], res[1].records[i]);
+    assert_memory_equal(res[0].game, res[1].game, 24 * sizeof *res[0].game);
+    assert_int_equal(res[0].two.all.wins, res[1].two.all.wins);
+    assert_int_equal(res[0].two.all.draws, res[1].two.all.draws);
     assert_true(res[0].avg_sows == res[1].avg_sows);
-    match_result_free(&res[0]);
-    match_result_free(&res[1]);
+    game_match_result_free(&res[0]);
+    game_match_result_free(&res[1]);
+    game_free(g);
 }
 
 /* The stronger agent wins: greedy against random over 40 games scores well above one half. */
 static void test_greedy_beats_random(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    match_config cfg = match_config_default();
+    game *g = make_game("kalah");
+    game_match_config cfg = game_match_config_default();
     cfg.games = 40;
     cfg.threads = 2;
-    match_result res;
-    run_or_fail("greedy", "random", &r, &cfg, &res);
-    assert_true(res.score > 0.75);
-    assert_true(res.elo > 100 && isfinite(res.elo) && isfinite(res.elo_hi));
-    assert_true(res.score_lo <= res.score && res.score <= res.score_hi);
+    game_match_result res;
+    run_or_fail("greedy", "random", g, &cfg, &res);
+    assert_true(res.two.score > 0.75);
+    assert_true(res.two.elo > 100 && isfinite(res.two.elo) && isfinite(res.two.elo_hi));
+    assert_true(res.two.score_lo <= res.two.score && res.two.score <= res.two.score_hi);
     assert_true(res.avg_sows > 10);
-    match_result_free(&res);
+    game_match_result_free(&res);
+    game_free(g);
 }
 
 static void test_config_errors(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    match_config cfg = match_config_default();
-    match_result res;
+    game *std = make_game("kalah");
+    game_match_config cfg = game_match_config_default();
+    game_match_result res;
     char err[MATCH_ERRLEN];
+    const char *rr[2] = {"random", "random"}, *rg[2] = {"random", "greedy"}, *bad[2] = {"random", "ab:dept=3"};
     cfg.games = 7;
-    assert_int_equal(match_run("random", "random", &r, &cfg, &res, err), MATCH_EINVAL);
+    assert_int_equal(game_match_run(rr, 2, std, &cfg, &res, err), MATCH_EINVAL);
     assert_non_null(strstr(err, "even"));
     cfg.games = 4;
-    assert_int_equal(match_run("random", "ab:dept=3", &r, &cfg, &res, err), MATCH_EAGENT);
+    assert_int_equal(game_match_run(bad, 2, std, &cfg, &res, err), MATCH_EAGENT);
     assert_non_null(strstr(err, "'dept'"));
     /* An opening length that ends every game before the agents play is refused, never shortened (issue 16:
      * --openings 1000 used to be accepted and played by the fallback's moves). */
-    kalah_rules tiny;
-    assert_int_equal(kalah_rules_parse("kalah:pits=1,seeds=1", &tiny, NULL), KALAH_OK);
-    kalah_pos p;
-    assert_int_equal(match_opening(&tiny, 4, 1, 0, &p, NULL), -1);
+    game *tiny = make_game("kalah:pits=1,seeds=1");
+    game_pos p;
+    assert_int_equal(game_match_opening(tiny, 4, 1, 0, &p, NULL), -1);
     cfg.opening_plies = 4;
-    assert_int_equal(match_run("random", "greedy", &tiny, &cfg, &res, err), MATCH_EINVAL);
+    assert_int_equal(game_match_run(rg, 2, tiny, &cfg, &res, err), MATCH_EINVAL);
     assert_non_null(strstr(err, "openings of 4 random sowings"));
     assert_non_null(strstr(err, "fewer opening plies"));
-    kalah_rules std = kalah_rules_default();
     cfg.opening_plies = 1000;
-    assert_int_equal(match_run("random", "random", &std, &cfg, &res, err), MATCH_EINVAL);
+    assert_int_equal(game_match_run(rr, 2, std, &cfg, &res, err), MATCH_EINVAL);
     assert_non_null(strstr(err, "openings of 1000 random sowings"));
     /* lengths that fit are played in full, also on the tiny board */
     cfg.opening_plies = 0;
-    assert_int_equal(match_run("random", "greedy", &tiny, &cfg, &res, err), MATCH_OK);
+    assert_int_equal(game_match_run(rg, 2, tiny, &cfg, &res, err), MATCH_OK);
     assert_int_equal(res.games, 4);
-    match_result_free(&res);
+    game_match_result_free(&res);
     cfg.opening_plies = 12;
     cfg.keep_records = 1;
-    assert_int_equal(match_run("random", "random", &std, &cfg, &res, err), MATCH_OK);
-    for (int g = 0; g < res.n_records; g++)
-        assert_int_equal(res.records[g].opening, 12);
-    match_result_free(&res);
+    assert_int_equal(game_match_run(rr, 2, std, &cfg, &res, err), MATCH_OK);
+    for (int i = 0; i < res.n_records; i++) {
+        record_game rec = read_record(&res, i);
+        assert_int_equal(rec.opening, 12);
+        record_game_clear(&rec);
+    }
+    game_match_result_free(&res);
+    game_free(tiny);
+    game_free(std);
     char *out;
     assert_int_equal(tu_run(&out, 1, "match random random --games 2 --openings 1000"), 2);
     assert_non_null(strstr(out, "fewer opening plies"));

@@ -1,4 +1,4 @@
-/* test_perfect.c — play measured against perfect play (eval/perfect.h, match_config.exact): the t quantile
+/* test_perfect.c — play measured against perfect play (eval/perfect.h, game_match_config.exact): the t quantile
  * against a numerical integration of Student's density, the statistics against hand-computed numbers, and
  * the openings' exact values of a Kalah(4,3) match against an independent solve (ab_root_values at depth 0:
  * a full-window alpha-beta per root move, no MTD(f), no endgame database). */
@@ -9,8 +9,9 @@
 #include <cjson/cJSON.h>
 
 #include "eval/alphabeta.h"
-#include "eval/match.h"
+#include "eval/game_match.h"
 #include "eval/perfect.h"
+#include "env/game_twoside.h"
 
 /* Student's t density with v degrees of freedom. */
 static double t_density(double x, int v)
@@ -85,12 +86,15 @@ static int independent_value(ab_search *s, const kalah_rules *r, const kalah_pos
 }
 
 /* The solvers without endgame database (exact values do not depend on it; its build would cost seconds). */
-static void run_exact(const char *a, const char *b, int threads, match_result *res)
+static void run_exact(const char *a, const char *b, int threads, game_match_result *res)
 {
     kalah_rules r = kalah_rules_default();
     r.pits = 4;
     r.seeds = 3;
-    match_config cfg = match_config_default();
+    char gerr[GAME_ERRLEN];
+    game *g = game_create("kalah:pits=4,seeds=3", gerr);
+    assert_non_null(g);
+    game_match_config cfg = game_match_config_default();
     cfg.games = 8;
     cfg.opening_plies = 2;
     cfg.threads = threads;
@@ -98,7 +102,8 @@ static void run_exact(const char *a, const char *b, int threads, match_result *r
     cfg.exact = 1;
     cfg.exact_solver = "solver:endgame=0";
     char err[MATCH_ERRLEN];
-    if (match_run(a, b, &r, &cfg, res, err) != MATCH_OK)
+    const char *specs[2] = {a, b};
+    if (game_match_run(specs, 2, g, &cfg, res, err) != MATCH_OK)
         fail_msg("match %s vs %s: %s", a, b, err);
     assert_int_equal(res->have_exact, 1);
     static int want[4], have_want; /* the same openings in every call: solved once */
@@ -107,8 +112,10 @@ static void run_exact(const char *a, const char *b, int threads, match_result *r
         ab_search *s = ab_create(&r, 16, kerr);
         assert_non_null(s);
         for (int pair = 0; pair < 4; pair++) {
-            kalah_pos p;
-            assert_int_equal(match_opening(&r, 2, cfg.seed, pair, &p, NULL), 2);
+            game_pos gp;
+            assert_int_equal(game_match_opening(g, 2, cfg.seed, pair, &gp, NULL), 2);
+            kalah_pos p; /* the game_pos of "kalah" holds the kalah_pos (env/game_twoside.h) */
+            gt_to_kalah(&gp, &p);
             want[pair] = independent_value(s, &r, &p);
         }
         ab_free(s);
@@ -118,22 +125,24 @@ static void run_exact(const char *a, const char *b, int threads, match_result *r
         assert_int_equal(res->exact[2 * pair], want[pair]);
         assert_int_equal(res->exact[2 * pair + 1], want[pair]);
     }
+    game_free(g);
 }
 
 /* Against the solver (B), A never gains on the exact value; the solver's own games reach it exactly. */
 static void test_match_exact_values_against_an_independent_solve(void **state)
 {
     (void)state;
-    match_result res;
+    game_match_result res;
     run_exact("greedy", "solver:endgame=0", 2, &res);
     for (int g = 0; g < 8; g++) {
-        int d = g % 2 ? res.exact[g] - res.margin[g] : res.margin[g] - res.exact[g]; /* A's view */
+        assert_int_equal(res.game[g].agent[0], g % 2); /* A South in game 2i */
+        int d = g % 2 ? res.exact[g] - res.game[g].margin : res.game[g].margin - res.exact[g]; /* A's view */
         assert_true(d <= 0);
     }
     assert_int_equal(res.perfect[KALAH_SOUTH].games, 4);
     assert_int_equal(res.perfect[KALAH_NORTH].games, 4);
     assert_true(res.perfect[KALAH_SOUTH].mean <= 0 && res.perfect[KALAH_NORTH].mean <= 0);
-    match_result_free(&res);
+    game_match_result_free(&res);
 
     run_exact("solver:seed=3,endgame=0", "solver:seed=4,endgame=0", 1, &res);
     for (int s = 0; s < 2; s++) {
@@ -141,13 +150,34 @@ static void test_match_exact_values_against_an_independent_solve(void **state)
         assert_true(res.perfect[s].mean == 0 && res.perfect[s].lo == 0 && res.perfect[s].hi == 0);
     }
     for (int g = 0; g < 8; g++)
-        assert_int_equal(res.margin[g], res.exact[g]);
-    match_result_free(&res);
+        assert_int_equal(res.game[g].margin, res.exact[g]);
+    game_match_result_free(&res);
 
     /* Neither agent a solver: each worker brings its own; the values are the same. */
     run_exact("random:seed=2", "greedy", 2, &res);
     assert_true(res.perfect[KALAH_SOUTH].games == 4 && res.perfect[KALAH_NORTH].games == 4);
-    match_result_free(&res);
+    game_match_result_free(&res);
+}
+
+/* Exact values are Kalah's solver's: another game is refused before any game, naming the game. */
+static void test_exact_refused_for_another_game(void **state)
+{
+    (void)state;
+    char gerr[GAME_ERRLEN], err[MATCH_ERRLEN];
+    game *g = game_create("oware", gerr);
+    assert_non_null(g);
+    game_match_config cfg = game_match_config_default();
+    cfg.games = 2;
+    cfg.exact = 1;
+    const char *specs[2] = {"greedy", "random"};
+    game_match_result res;
+    assert_int_equal(game_match_run(specs, 2, g, &cfg, &res, err), MATCH_EINVAL);
+    assert_non_null(strstr(err, "only for Kalah"));
+    game_match_result_free(&res);
+    game_free(g);
+    char *out;
+    assert_int_equal(tu_run(&out, 0, "match greedy random --rules oware --games 2 --threads 1 --exact"), 2);
+    free(out);
 }
 
 static void test_value_needs_a_solver_and_an_unfinished_position(void **state)
@@ -217,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_stats_by_hand),
         cmocka_unit_test(test_match_exact_values_against_an_independent_solve),
         cmocka_unit_test(test_value_needs_a_solver_and_an_unfinished_position),
+        cmocka_unit_test(test_exact_refused_for_another_game),
         cmocka_unit_test(test_match_command_reports_the_exact_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

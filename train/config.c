@@ -681,29 +681,33 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->train.min_replay > c->train.replay_window)
         return check_fail(c, err, "train", "min_replay", "train.min_replay (%d) exceeds train.replay_window (%d)",
                           c->train.min_replay, c->train.replay_window);
-    if (c->eval.games % 2 && c->game == CFG_GAME_KALAH)
+    /* The opponents and the seat plan through the game interface (eval/game_agent.h, eval/game_match.h):
+     * two-player games come in colour-swapped pairs. */
+    char spec[GAME_SPEC_MAX], gerr[GAME_ERRLEN];
+    game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), gerr);
+    if (!g)
+        return check_fail(c, err, "rules", "spec", "rules.spec: %s", gerr);
+    int duel = game_players(g) == 2;
+    if (c->eval.games % 2 && duel) {
+        game_free(g);
         return check_fail(c, err, "eval", "games", "eval.games must be even (colour-swapped pairs), got %d",
                           c->eval.games);
-    if ((c->eval.final_games % 2 && c->game == CFG_GAME_KALAH) || c->eval.final_games == 1)
+    }
+    if ((c->eval.final_games % 2 && duel) || c->eval.final_games == 1) {
+        game_free(g);
         return check_fail(c, err, "eval", "final_games",
                           "eval.final_games must be 0 or even (colour-swapped pairs), got %d", c->eval.final_games);
+    }
     for (int i = 0; i < c->eval.n_opponents; i++) {
         char aerr[AGENT_ERRLEN];
-        if (c->game != CFG_GAME_KALAH) { /* every other game: the generic agents */
-            char spec[GAME_SPEC_MAX], gerr[GAME_ERRLEN];
-            game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), gerr);
-            game_agent *a = g ? game_agent_create(c->eval.opponents[i], g, aerr) : NULL;
-            game_agent_free(a);
+        game_agent *a = game_agent_create(c->eval.opponents[i], g, aerr);
+        game_agent_free(a);
+        if (!a) {
             game_free(g);
-            if (!a)
-                return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", g ? aerr : gerr);
-            continue;
-        }
-        agent *a = agent_create(c->eval.opponents[i], &c->rules, aerr);
-        if (!a)
             return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
-        agent_free(a);
+        }
     }
+    game_free(g);
     if (c->game != CFG_GAME_KALAH && c->eval.positions[0])
         return check_fail(c, err, "eval", "positions", "eval.positions applies to game = kalah only");
     if (c->game != CFG_GAME_KALAH && c->mcts.tablebase_seeds)

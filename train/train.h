@@ -6,8 +6,9 @@
  *     SGD        train.steps_per_iteration steps of train.batch_size samples drawn uniformly from the buffer
  *                (once it holds train.min_replay), nn_train_grad + nn_optim_step
  *     export     latest.h5 (the net as it is now)
- *     evaluate   every eval.every iterations and after the last: a colour-swapped match of the trained
- *                agent (az:net=latest.h5 with eval.sims) against each eval.opponents spec (eval/match.h);
+ *     evaluate   every eval.every iterations and after the last: a match of the trained agent
+ *                (az:net=latest.h5 with eval.sims) against each eval.opponents spec (eval/game_match.h;
+ *                two players: colour-swapped pairs);
  *                the mean score over opponents picks best.h5 — unless eval.positions names a solved
  *                position set: then the accuracy of the raw policy and of the search on it is measured
  *                too (eval/accuracy.h), and best.h5 is the net with the best search accuracy (ties: the
@@ -120,8 +121,9 @@ typedef struct {
 } train_options;
 
 /* One opponent's evaluation result, from the trained agent's point of view.
- * Kalah: a colour-swapped match (eval/match.h). Básico: the trained agent in one seat, the opponent in all
- * the others, the trained agent's seat rotating (eval/basico_match.h); then score is its mean rank score
+ * Two-player games: a colour-swapped match (eval/game_match.h), score with its Wilson interval. More players
+ * (básico): the trained agent in one seat, the opponent in all the others, the trained agent's seat rotating
+ * (eval/game_match.h's field plan); then score is its mean rank score
  * (1 = always first; (players − place) / (players − 1)) with a normal-approximation 95% interval, wins its
  * first places, draws and losses 0, mean_place its mean place, and seat_score[0] / [1] its mean rank score
  * in seat 0 (moving first) / in the other seats (seat_games likewise). */

@@ -7,7 +7,6 @@
 
 #include "eval/accuracy.h"
 #include "eval/game_match.h"
-#include "eval/match.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
 
@@ -28,8 +27,8 @@ int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t 
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
-/* Every game but Kalah: the trained agent (spec 0) against a field of each opponent (game_match.h, k = 2
- * plan; with two players, colour-swapped pairs). */
+/* The trained agent (spec 0) against a field of each opponent (game_match.h, k = 2 plan; with two players,
+ * colour-swapped pairs). */
 static int evaluate_game(trainer *t, const char *spec, int games, train_eval_result *res, double *mean,
                          char *err)
 {
@@ -44,7 +43,9 @@ static int evaluate_game(trainer *t, const char *spec, int games, train_eval_res
     mc.games = games;
     mc.opening_plies = c->eval.opening_plies;
     mc.threads = c->eval.threads;
+    /* The same openings at every evaluation: scores of successive nets differ by the nets only. */
     mc.seed = train_seed(c->run.seed, 4, 0);
+    mc.event = "sowzero train evaluation";
     const int np = game_players(gm);
     double sum = 0;
     for (int k = 0; k < c->eval.n_opponents; k++) {
@@ -89,9 +90,14 @@ static int evaluate_game(trainer *t, const char *spec, int games, train_eval_res
                 r->seat_games[s > 0]++;
             }
         }
-        double half = r->games > 1 ? 1.96 * sqrt(ss / (r->games - 1) / r->games) : 1.0;
-        r->score_lo = fmax(0.0, r->score - half);
-        r->score_hi = fmin(1.0, r->score + half);
+        if (mr.duel) { /* two players: the match's Wilson interval (game_match.h) */
+            r->score_lo = mr.two.score_lo;
+            r->score_hi = mr.two.score_hi;
+        } else {
+            double half = r->games > 1 ? 1.96 * sqrt(ss / (r->games - 1) / r->games) : 1.0;
+            r->score_lo = fmax(0.0, r->score - half);
+            r->score_hi = fmin(1.0, r->score + half);
+        }
         for (int s = 0; s < 2; s++)
             r->seat_score[s] = r->seat_games[s] ? seat_sum[s] / r->seat_games[s] : 0.0;
         sum += r->score;
@@ -112,48 +118,7 @@ int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, 
                  t->dir);
         return TRAIN_EINVAL;
     }
-    if (c->game != CFG_GAME_KALAH)
-        return evaluate_game(t, spec, games, res, mean, err);
-    match_config mc = match_config_default();
-    mc.games = games;
-    mc.opening_plies = c->eval.opening_plies;
-    mc.threads = c->eval.threads;
-    /* The same openings at every evaluation: scores of successive nets differ by the nets only. */
-    mc.seed = train_seed(c->run.seed, 4, 0);
-    mc.event = "sowzero train evaluation";
-    double sum = 0;
-    for (int k = 0; k < c->eval.n_opponents; k++) {
-        match_result mr;
-        char merr[MATCH_ERRLEN];
-        memset(&mr, 0, sizeof mr);
-        int rc = match_run(spec, c->eval.opponents[k], &c->rules, &mc, &mr, merr);
-        if (rc != MATCH_OK) {
-            match_result_free(&mr);
-            train_err(err, "evaluation against %s failed: %s", c->eval.opponents[k], merr);
-            return rc == MATCH_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;
-        }
-        train_eval_result *r = &res[k];
-        memset(r, 0, sizeof *r);
-        snprintf(r->opponent, sizeof r->opponent, "%s", c->eval.opponents[k]);
-        r->games = mr.games;
-        r->wins = mr.all.wins;
-        r->draws = mr.all.draws;
-        r->losses = mr.all.losses;
-        for (int s = 0; s < 2; s++) {
-            r->seat_wins[s] = mr.seat[s].wins;
-            r->seat_draws[s] = mr.seat[s].draws;
-            r->seat_losses[s] = mr.seat[s].losses;
-            r->seat_games[s] = mr.seat[s].wins + mr.seat[s].draws + mr.seat[s].losses;
-            r->seat_score[s] = mr.seat_score[s];
-        }
-        r->score = mr.score;
-        r->score_lo = mr.score_lo;
-        r->score_hi = mr.score_hi;
-        sum += mr.score;
-        match_result_free(&mr);
-    }
-    *mean = c->eval.n_opponents ? sum / c->eval.n_opponents : 0;
-    return TRAIN_OK;
+    return evaluate_game(t, spec, games, res, mean, err);
 }
 
 int train_accuracy(trainer *t, train_row *row, char *err)

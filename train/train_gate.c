@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eval/match.h"
+#include "eval/game_match.h"
 #include "eval/sprt.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
@@ -30,33 +30,49 @@ int train_gate(trainer *t, int *accepted, char *err)
     sprt_bounds(e->gate_alpha, e->gate_beta, &lower, &upper);
     int pairs[5] = {0}, games = 0, decision = SPRT_CONTINUE, w = 0, d = 0, l = 0;
     double llr = 0;
-    match_config mc = match_config_default();
+    char gerr[GAME_ERRLEN];
+    game *gm = game_create(t->rules_spec, gerr);
+    if (!gm) {
+        train_err(err, "gate: %s", gerr);
+        return TRAIN_EINVAL;
+    }
+    const char *specs[2] = {cand, ref};
+    game_match_config mc = game_match_config_default();
     mc.opening_plies = e->opening_plies;
     mc.threads = e->threads;
     uint64_t seed = train_seed(c->run.seed, 5, (uint64_t)t->iteration);
     for (uint64_t batch = 0; games < e->gate_games && decision == SPRT_CONTINUE; batch++) {
         mc.games = 2 * e->threads < e->gate_games - games ? 2 * e->threads : e->gate_games - games;
         mc.seed = train_seed(seed, 6, batch);
-        match_result res;
+        game_match_result res;
         char merr[MATCH_ERRLEN];
-        int rc = match_run(cand, ref, &c->rules, &mc, &res, merr);
+        int rc = game_match_run(specs, 2, gm, &mc, &res, merr);
         if (rc != MATCH_OK) {
+            game_match_result_free(&res);
+            game_free(gm);
             train_err(err, "gate after iteration %" PRId64 ": %s", t->iteration, merr);
             return rc == MATCH_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;
         }
         for (int i = 0; i < res.games / 2; i++) {
-            /* the candidate's points in halves: game 2i it is South, game 2i+1 North */
-            int south = res.margin[2 * i], north = -res.margin[2 * i + 1];
-            pairs[(south > 0 ? 2 : south == 0) + (north > 0 ? 2 : north == 0)]++;
+            /* the candidate's points in halves, one per colour of the pair (game_match.h: game 2i has it as
+             * South, 2i+1 as North), from the places (a draw is a shared place) */
+            int pts[2];
+            for (int j = 0; j < 2; j++) {
+                const game_match_game *gg = &res.game[2 * i + j];
+                int seat = gg->agent[0] == 0 ? 0 : 1, pc = gg->place[seat], po = gg->place[1 - seat];
+                pts[j] = pc < po ? 2 : pc == po;
+            }
+            pairs[pts[0] + pts[1]]++;
         }
-        w += res.all.wins;
-        d += res.all.draws;
-        l += res.all.losses;
+        w += res.two.all.wins;
+        d += res.two.all.draws;
+        l += res.two.all.losses;
         games += res.games;
-        match_result_free(&res);
+        game_match_result_free(&res);
         llr = sprt_llr_pentanomial(pairs, e->gate_elo0, e->gate_elo1);
         decision = sprt_decide(llr, lower, upper);
     }
+    game_free(gm);
     t->gate_counts[0]++;
     const char *verdict = decision == SPRT_H1 ? "accepted H1: the trained net is the new self-play net"
                           : decision == SPRT_H0 ? "accepted H0: the self-play net stays"
