@@ -112,7 +112,8 @@ static void test_thread_counts(void **state)
          " 1 thread, "},
         {"accuracy random --positions '" SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl' --threads 2",
          " 2 threads, "},
-        {"match random greedy --rules congklak:pits=4,seeds=3 --games 2 --threads 1", "; 1 thread, seed"},
+        {"match random greedy --rules congklak:pits=4,seeds=3 --games 2 --threads 1", "), 1 thread, rules "},
+        {"match random greedy --games 2 --threads 1", "), 1 thread, rules "},
         {"match random greedy --rules basico:players=3,pits=4,seeds=3 --games 6 --threads 1", "; 1 thread, seed"},
         {"bench net --reps 1 --min-ms 1", " 1 BLAS thread, "},
     };
