@@ -96,6 +96,14 @@ VE_INL K k_first(size_t n) { return n >= 64 ? ~(K)0 : ((K)1 << n) - 1; } /* lane
 #define VE_PW_ROW(m) {VE_PW8(m, 0), VE_PW8(m, 8), VE_PW8(m, 16), VE_PW8(m, 24)}
 static const uint8_t packb[KALAH_MAX_PITS + 1][16] = {{0},          VE_PB_ROW(1), VE_PB_ROW(2), VE_PB_ROW(3),
                                                       VE_PB_ROW(4), VE_PB_ROW(5), VE_PB_ROW(6), VE_PB_ROW(7)};
+
+/* 16 sampled bytes x as int64s at out[0..15]. */
+static inline void sample64_quarter(int64_t *out, __m128i x)
+{
+    _mm512_storeu_si512(out, _mm512_cvtepu8_epi64(x));
+    _mm512_storeu_si512(out + 8, _mm512_cvtepu8_epi64(_mm_unpackhi_epi64(x, x)));
+}
+
 static const uint16_t packw[KALAH_MAX_PITS + 1][32] = {{0},          VE_PW_ROW(1), VE_PW_ROW(2), VE_PW_ROW(3),
                                                        VE_PW_ROW(4), VE_PW_ROW(5), VE_PW_ROW(6), VE_PW_ROW(7)};
 
@@ -232,14 +240,13 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V 
         _mm512_storeu_si512(g->ended + off, over);
     if (g->sample) {
         _mm512_storeu_si512(g->sample + off, pick);
-        if (g->sample64) /* from the register: loads of the bytes just stored would wait for the store */
-#pragma GCC unroll 4
-            for (int L = 0; L < 4; L++) {
-                const __m128i x = _mm512_extracti32x4_epi32(pick, L);
-                _mm512_storeu_si512(g->sample64 + off + 16 * (size_t)L, _mm512_cvtepu8_epi64(x));
-                _mm512_storeu_si512(g->sample64 + off + 16 * (size_t)L + 8,
-                                    _mm512_cvtepu8_epi64(_mm_unpackhi_epi64(x, x)));
-            }
+        if (g->sample64) { /* from the register: loads of the bytes just stored would wait for the store */
+            /* the lane index of vextracti32x4 must be a constant (clang does not unroll a loop for it) */
+            sample64_quarter(g->sample64 + off, _mm512_extracti32x4_epi32(pick, 0));
+            sample64_quarter(g->sample64 + off + 16, _mm512_extracti32x4_epi32(pick, 1));
+            sample64_quarter(g->sample64 + off + 32, _mm512_extracti32x4_epi32(pick, 2));
+            sample64_quarter(g->sample64 + off + 48, _mm512_extracti32x4_epi32(pick, 3));
+        }
     }
 }
 
