@@ -175,7 +175,7 @@ static const agent_kind_desc kinds[] = {
     {"greedy", "seed"},
     {"ab", "depth, nodes, ms, tt_mb, seed"},
     {"mcts", "sims, rollouts, c_puct, solver, seed"},
-    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, margin, tb, tbroot, seed"},
+    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, margin, solver, tb, tbroot, seed"},
     {"solver", "tt_mb, endgame, seed"},
 };
 static int (*const kind_init[])(agent *a, agent_args *args, char *err) = {

@@ -351,6 +351,10 @@ static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
         agent_arg_double(args, "gumbel_c_scale", 1e-12, 1e6, &x->cfg.gumbel_c_scale, err) ||
         agent_arg_double(args, "margin", 0, 1e6, &x->cfg.margin_utility, err))
         return -1;
+    long long solver = x->cfg.solver;
+    if (agent_arg_long(args, "solver", 0, 1, &solver, err))
+        return -1;
+    x->cfg.solver = (int)solver;
     x->cfg.gumbel_k = (int)k;
     return 0;
 }

@@ -205,7 +205,8 @@ static void set_config(mcts_tree *t, const mcts_config *cfg)
     t->fpu_reduction = (float)cfg->fpu_reduction;
     t->sims = cfg->sims;
     t->leaves = cfg->leaves_per_game;
-    t->solver = (uint8_t)cfg->solver;
+    t->scored = cfg->solver && cfg->margin_utility > 0;
+    t->solver = cfg->solver && !t->scored;  /* the win/draw/loss solver */
     t->rootsel = cfg->root == MCTS_ROOT_GUMBEL || cfg->forced_playouts_k > 0;
 }
 
@@ -226,7 +227,7 @@ static void init_root(mcts_tree *t)
     t->over = t->root_pos.over;
     if (t->root_pos.over) {
         n->flags |= F_TERMINAL;
-        if (t->cfg.solver)
+        if (t->solver)
             n->proven = (int8_t)result_for(&t->r, &t->root_pos, n->pside);
     }
     t->count = 1;
@@ -492,18 +493,50 @@ static int try_prove(mcts_tree *t, int p)
     return 1;
 }
 
+/* Score proofs (mcts.h): the exact utility of expanded node nd for its parent's mover when all its children
+ * are scored — the best of theirs for nd's mover (they keep W / N in nd's mover's view) — else NAN. */
+static float scored_utility(const mcts_tree *t, const mnode *nd)
+{
+    if (!(nd->flags & F_EXPANDED) || nd->nchild == 0)
+        return NAN;
+    const mnode *ch = &t->pool[nd->child];
+    float best = -INFINITY;
+    for (int i = 0; i < nd->nchild; i++) {
+        if (!mnode_scored(&ch[i]))
+            return NAN;
+        float q = ch[i].w / (float)ch[i].n;
+        best = q > best ? q : best;
+    }
+    return nd->side == nd->pside ? best : -best;
+}
+
 /* Backs up vs (the value in South's view) along path[0..len) (root first) from its last node up, removing
- * one virtual loss per node; with the solver, proofs travel up while they keep changing a node. */
+ * one virtual loss per node; with the solver, proofs travel up while they keep changing a node. With score
+ * proofs a node all of whose children are scored becomes scored; a scored interior node's W is reset to
+ * its exact utility times N (so W / N stays exact), and that utility, not the leaf's value, is what its
+ * ancestors receive. */
 static void backup(mcts_tree *t, const int32_t *path, int len, float vs)
 {
     int prop = t->solver && t->pool[path[len - 1]].proven != MCTS_UNPROVEN;
+    int sprop = t->scored && (t->pool[path[len - 1]].flags & F_SCORED);
     for (int i = len - 1; i >= 0; i--) {
         mnode *nd = &t->pool[path[i]];
         nd->vl--;
         nd->n++;
         nd->w += nd->pside == KALAH_SOUTH ? vs : -vs;
+        if (sprop && (nd->flags & F_SCORED) && !(nd->flags & (F_TERMINAL | F_EXACT))) {
+            float u = scored_utility(t, nd);
+            nd->w = u * (float)nd->n;
+            vs = nd->pside == KALAH_SOUTH ? u : -u;
+        }
         if (prop && i > 0)
             prop = try_prove(t, path[i - 1]);
+        if (sprop && i > 0) {
+            mnode *up = &t->pool[path[i - 1]];
+            if (!(up->flags & F_SCORED) && !isnan(scored_utility(t, up)))
+                up->flags |= F_SCORED;
+            sprop = (up->flags & F_SCORED) != 0;
+        }
     }
 }
 
@@ -516,7 +549,8 @@ static void uncharge(mcts_tree *t, const int32_t *path, int len)
 int mcts_done(const mcts_tree *t)
 {
     const mnode *root = &t->pool[0];
-    return t->over || (t->solver && root->proven != MCTS_UNPROVEN) || root->n >= t->start_n + t->sims;
+    return t->over || (t->solver && root->proven != MCTS_UNPROVEN) || (t->scored && (root->flags & F_SCORED)) ||
+           root->n >= t->start_n + t->sims;
 }
 
 int mcts_sims_done(const mcts_tree *t)
@@ -602,11 +636,11 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
         nd->flags |= F_REACHED;
         nd->side = pp->side;
         if (pp->over) {
-            nd->flags |= F_TERMINAL;
+            nd->flags |= F_TERMINAL | (t->scored ? F_SCORED : 0);
             if (t->solver)
                 nd->proven = (int8_t)result_for(&t->r, pp, nd->pside);
         } else if (t->cfg.tablebase_seeds > 0 && tb_covers(t, pp)) {
-            nd->flags |= F_EXACT;
+            nd->flags |= F_EXACT | (t->scored ? F_SCORED : 0);
             if (t->solver)
                 nd->proven = (int8_t)tb_result(t, pp, nd->pside);
         }
@@ -620,6 +654,11 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
     if (nd->flags & F_EXACT) { /* valued again at every visit, like a finished position (proven or not) */
         end_descent(t, c);
         backup(t, c->path, c->len, tb_value(t, &t->ppool[nd->pos]));
+        return MCTS_SIM_DONE;
+    }
+    if (x != 0 && (nd->flags & F_SCORED)) { /* an exact interior node: its utility, no evaluation */
+        end_descent(t, c);
+        backup(t, c->path, c->len, nd->pside == KALAH_SOUTH ? nd->w / (float)nd->n : -nd->w / (float)nd->n);
         return MCTS_SIM_DONE;
     }
     if (x != 0 && nd->proven != MCTS_UNPROVEN) {
@@ -656,7 +695,7 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
 static inline __attribute__((always_inline)) int fast_ok(const mcts_tree *t, const mcts_cursor *c)
 {
     const mnode *nd = &t->pool[c->node];
-    return (nd->flags & (F_REACHED | F_TERMINAL | F_EXPANDED)) == (F_REACHED | F_EXPANDED) &&
+    return (nd->flags & (F_REACHED | F_TERMINAL | F_EXPANDED | F_SCORED)) == (F_REACHED | F_EXPANDED) &&
            (nd->proven == MCTS_UNPROVEN || c->node == 0) && c->len < c->cap && !(c->node == 0 && t->rootsel);
 }
 
@@ -917,7 +956,7 @@ int mcts_advance(mcts_tree *t, int move)
     dst[0].move = 0xff;
     dst[0].vl = 0;
     if (dst[0].flags & F_EXACT) {  /* the root is always searched (mcts.h): it is expanded by the evaluator */
-        dst[0].flags &= (uint8_t)~F_EXACT;
+        dst[0].flags &= (uint8_t)~(F_EXACT | F_SCORED);
         dst[0].proven = MCTS_UNPROVEN;
     }
     if (dst[0].side != dst[0].pside) {  /* the root keeps W and proofs in its own mover's view */

@@ -8,7 +8,14 @@
 
 #define MAX_PENDING 64
 
-enum { F_EXPANDED = 1, F_TERMINAL = 2, F_PENDING = 4, F_REACHED = 8, F_EXACT = 16 /* a tablebase leaf (mcts.h) */ };
+enum {
+    F_EXPANDED = 1,
+    F_TERMINAL = 2,
+    F_PENDING = 4,
+    F_REACHED = 8,
+    F_EXACT = 16,  /* a tablebase leaf (mcts.h) */
+    F_SCORED = 32  /* score proofs (mcts.h): the exact utility is known and is W / N, kept so by backup */
+};
 
 /* One node = the position reached by `move` from its parent. w, n, proven: parent mover's view (mcts.h).
  * 32 bytes, pools 64-byte aligned, so a node never straddles a cache line. The first 16 bytes are all that
@@ -55,6 +62,7 @@ struct mcts_tree {
     uint8_t solver;             /* cfg.solver */
     uint8_t over;               /* root_pos.over */
     uint8_t rootsel;            /* the root chooses by mcts_root_select (gumbel or forced playouts) */
+    uint8_t scored;             /* score proofs instead of win/draw/loss ones (solver with margin_utility) */
     uint64_t pend_used;         /* bit h: slot h holds a pending leaf */
     /* then the slots (slot 0, the only one with leaves_per_game = 1, in the second line) */
     mslot slot[MAX_PENDING];
@@ -85,6 +93,13 @@ static inline float mnode_q(const mnode *c)
         return (float)c->proven;
     return c->n > 0 ? c->w / (float)c->n : 0.0f;
 }
+
+/* Score proofs: utilities closer than this are one exact value (W / N carries float rounding; two margins
+ * differ by at least 2 / (2 · pits · seeds) · w / (1 + w), far more than this for any rules and w >= 1e-3) */
+#define MCTS_SCORE_TIE 1e-5f
+
+/* Score proofs: is node c's exact utility known (for its parent's mover: W / N)? */
+static inline int mnode_scored(const mnode *c) { return (c->flags & F_SCORED) && c->n > 0; }
 
 /* The root levers (mcts_root.c; formulas in mcts_root.h). begin: the root was just expanded with the net's
  * value `raw` for its mover (draws g, lays out the halving; MCTS_ENOMEM when the schedule cannot be held,

@@ -13,6 +13,13 @@ int mcts_best_root_child(const mcts_tree *t)
     if (!(root->flags & F_EXPANDED) || root->nchild == 0)
         return -1;
     const mnode *ch = &t->pool[root->child];
+    if (t->scored && (root->flags & F_SCORED)) { /* every child is exact: the best utility (ties: lower pit) */
+        int bi = 0;
+        for (int i = 1; i < root->nchild; i++)
+            if (ch[i].w / (float)ch[i].n > ch[bi].w / (float)ch[bi].n)
+                bi = i;
+        return root->child + bi;
+    }
     int any_win = 0, any_ok = 0, any_visit = 0;
     for (int i = 0; i < root->nchild; i++) {
         any_win |= ch[i].proven == 1;
@@ -41,11 +48,13 @@ int mcts_choose(mcts_tree *t, double tau)
     int b = mcts_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
-    int gm = t->cfg.root == MCTS_ROOT_GUMBEL ? mcts_root_choose(t) : -1; /* tau does not apply to it */
+    int gm = t->cfg.root == MCTS_ROOT_GUMBEL && !(t->scored && (t->pool[0].flags & F_SCORED))
+                 ? mcts_root_choose(t)
+                 : -1; /* tau does not apply to it; a scored root plays its exact best */
     if (gm >= 0)
         return gm;
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    if (tau <= 0 || t->pool[b].proven == 1)
+    if (tau <= 0 || t->pool[b].proven == 1 || (t->scored && (root->flags & F_SCORED)))
         return t->pool[b].move;
     int any_ok = 0, n[KALAH_MAX_PITS];
     uint8_t lost[KALAH_MAX_PITS];
@@ -92,9 +101,18 @@ int mcts_policy(const mcts_tree *t, double tau, float *pi)
     int b = mcts_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
+    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
+    if (t->scored && (root->flags & F_SCORED)) { /* exact: uniform over the moves of the best utility */
+        float best = t->pool[b].w / (float)t->pool[b].n;
+        int k = 0;
+        for (int i = 0; i < root->nchild; i++)
+            k += ch[i].w / (float)ch[i].n >= best - MCTS_SCORE_TIE;
+        for (int i = 0; i < root->nchild; i++)
+            pi[ch[i].move] = ch[i].w / (float)ch[i].n >= best - MCTS_SCORE_TIE ? 1.0f / (float)k : 0.0f;
+        return MCTS_OK;
+    }
     if (mcts_root_policy(t, tau, pi)) /* the Gumbel target, or the visits with forced playouts pruned */
         return MCTS_OK;
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
     int n[KALAH_MAX_PITS];
     for (int i = 0; i < root->nchild; i++)
         n[i] = ch[i].n;
@@ -134,6 +152,8 @@ float mcts_root_value(const mcts_tree *t)
 
 int mcts_root_proven(const mcts_tree *t) { return t->pool[0].proven; }
 
+int mcts_root_scored(const mcts_tree *t) { return t->scored && mnode_scored(&t->pool[0]); }
+
 /* ---- inspection ---- */
 
 int mcts_root_index(const mcts_tree *t)
@@ -163,6 +183,7 @@ int mcts_node_get(const mcts_tree *t, int index, mcts_node_info *out)
     out->exact = !!(n->flags & F_EXACT);
     out->pending = !!(n->flags & F_PENDING);
     out->proven = n->proven;
+    out->scored = t->scored && mnode_scored(n);
     out->first_child = n->flags & F_EXPANDED ? n->child : -1;
     out->n_children = n->flags & F_EXPANDED ? n->nchild : 0;
     return MCTS_OK;

@@ -63,6 +63,7 @@ int mcts_search(const kalah_rules *r, const kalah_pos *p, const mcts_config *cfg
     out->move = mcts_choose(t, 0.0);
     out->value = mcts_root_value(t);
     out->root_proven = mcts_root_proven(t);
+    out->root_scored = mcts_root_scored(t);
     out->evals = ev->positions - evals0;
     for (int k = 0; k < KALAH_MAX_PITS; k++)
         out->proven[k] = MCTS_UNPROVEN;

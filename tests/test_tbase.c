@@ -238,7 +238,9 @@ static int check_leaves(const kalah_rules *r, tb_ref *t, const mcts_tree *tree, 
         int want = exact_result(r, t, &p, in.parent_side);
         double u = (want + w * exact_margin(t, &p, in.parent_side) / (2.0 * r->pits * r->seeds)) / (1.0 + w);
         assert_true(fabs(in.w - u * in.visits) < 1e-3 * (1 + in.visits));
-        assert_int_equal(in.proven, solver ? want : MCTS_UNPROVEN);
+        /* with the margin utility the solver's proofs are score proofs (mcts.h): exact, never "proven" */
+        assert_int_equal(in.proven, solver && w == 0 ? want : MCTS_UNPROVEN);
+        assert_int_equal(in.scored, solver && w > 0 && in.visits > 0);
     }
     return leaves;
 }
@@ -597,6 +599,142 @@ static void test_config_keys(void **state)
         fail_msg("%s", err);
 }
 
+/* Score proofs (mcts.h) on roots the database covers: with the margin utility the root is scored (only it
+ * went to the evaluator), the move played reaches the root's exact margin, the value is that margin's
+ * utility and the policy target is uniform over exactly the margin-optimal moves. */
+static void test_score_proofs_play_the_best_margin(void **state)
+{
+    (void)state;
+    const char *specs[] = {"kalah:pits=4,seeds=3", "kalah:pits=6,seeds=3"};
+    const int db_seeds[] = {TB43, TB63};
+    const double w = 0.5;
+    for (int s = 0; s < 2; s++) {
+        kalah_rules r = rules_of(specs[s]);
+        tb_ref *t = acquire(&r, db_seeds[s]);
+        uint64_t x = 41 + (uint64_t)s;
+        int tested = 0, choices = 0;
+        for (int n = 0; n < 400 && tested < 25; n++) {
+            kalah_pos root;
+            if (!random_late(&r, &x, db_seeds[s], &root) || __builtin_popcount(kalah_legal(&r, &root)) < 2)
+                continue;
+            mcts_config cfg = mcts_config_default();
+            cfg.sims = 100000; /* the score proof stops it long before */
+            cfg.margin_utility = w;
+            cfg.tablebase_seeds = db_seeds[s];
+            cfg.tablebase = tb_oracle(t);
+            count_eval ev;
+            count_init(&ev, &r, &root);
+            mcts_result res;
+            char err[MCTS_ERRLEN];
+            assert_int_equal(mcts_search(&r, &root, &cfg, &ev.base, 3, &res, err), MCTS_OK);
+            assert_int_equal(ev.positions, 1);
+            assert_int_equal(res.root_scored, 1);
+            assert_int_equal(res.root_proven, MCTS_UNPROVEN);
+            int best = exact_margin(t, &root, root.side), optimal = 0;
+            for (int k = 0; k < r.pits; k++) {
+                if (!(kalah_legal(&r, &root) >> k & 1u))
+                    continue;
+                kalah_pos after = root;
+                kalah_sow(&r, &after, k, NULL);
+                int m = after.over ? (root.side == KALAH_SOUTH ? kalah_margin(&r, &after) : -kalah_margin(&r, &after))
+                                   : exact_margin(t, &after, root.side);
+                assert_true(m <= best);
+                optimal += m == best;
+                if (m == best)
+                    assert_true(res.pi[k] > 0);
+                else
+                    assert_true(res.pi[k] == 0.0f);
+                if (k == res.move)
+                    assert_int_equal(m, best);
+            }
+            for (int k = 0; k < r.pits; k++)
+                if (res.pi[k] > 0)
+                    assert_float_equal(res.pi[k], 1.0f / (float)optimal, 1e-6);
+            double u = (((best > 0) - (best < 0)) + w * best / (2.0 * r.pits * r.seeds)) / (1.0 + w);
+            assert_float_equal(res.value, u, 1e-4);
+            choices += __builtin_popcount(kalah_legal(&r, &root)) - optimal > 0;
+            tested++;
+        }
+        assert_true(tested >= 15 && choices >= 5); /* positions where a move loses margin were among them */
+        tb_release(t);
+    }
+}
+
+/* Without a database, score proofs come from finished positions alone. Checked on small endgames against
+ * the full-width minimax (the independent reference): every scored node's W / N is the utility of its
+ * minimax margin, and the move played after a long search reaches the minimax margin at least as often as
+ * with the win/draw/loss solver, which stops at the first proven win (mcts.h). A root is seldom scored
+ * here: PUCT rarely spends the visits to resolve every subtree of a clearly worse move. */
+static void test_score_proofs_without_database(void **state)
+{
+    (void)state;
+    kalah_rules r = rules_of("kalah:pits=4,seeds=3");
+    const double w = 0.5;
+    uint64_t x = 77;
+    int tested = 0, scored_nodes = 0, optimal[2] = {0, 0};
+    for (int n = 0; n < 400 && tested < 20; n++) {
+        kalah_pos root;
+        if (!random_late(&r, &x, 9, &root) || __builtin_popcount(kalah_legal(&r, &root)) < 2)
+            continue;
+        int best = minimax(&r, &root);
+        for (int v = 0; v < 2; v++) {
+            mcts_config cfg = mcts_config_default();
+            cfg.sims = 20000;
+            cfg.dirichlet_eps = 0;
+            cfg.margin_utility = v == 0 ? w : 0.0;
+            char err[MCTS_ERRLEN];
+            mcts_tree *tree = mcts_tree_create(&r, &cfg, 9, err);
+            assert_non_null(tree);
+            mcts_set_root(tree, &root);
+            while (!mcts_done(tree)) {
+                kalah_pos leaf;
+                int h = mcts_select(tree, &leaf);
+                if (h >= 0) {
+                    float prior[KALAH_MAX_PITS] = {1, 1, 1, 1, 1, 1, 1};
+                    assert_int_equal(mcts_complete(tree, h, prior, 0.0f), MCTS_OK);
+                } else {
+                    assert_int_equal(h, MCTS_SIM_DONE);
+                }
+            }
+            for (int i = 0; v == 0 && i < mcts_node_count(tree); i++) {
+                mcts_node_info in;
+                assert_int_equal(mcts_node_get(tree, i, &in), MCTS_OK);
+                if (!in.scored)
+                    continue;
+                int moves[256], len = 0;
+                for (int j = i; j != mcts_root_index(tree);) {
+                    mcts_node_info up;
+                    assert_int_equal(mcts_node_get(tree, j, &up), MCTS_OK);
+                    moves[len++] = up.move;
+                    j = up.parent;
+                }
+                kalah_pos p = root;
+                while (len > 0)
+                    kalah_sow(&r, &p, moves[--len], NULL);
+                int m = p.over ? kalah_margin(&r, &p) : minimax(&r, &p);
+                if (p.over ? in.parent_side != KALAH_SOUTH : p.side != in.parent_side)
+                    m = -m;
+                double u = (((m > 0) - (m < 0)) + w * m / (2.0 * r.pits * r.seeds)) / (1.0 + w);
+                assert_float_equal(in.w / in.visits, u, 1e-4);
+                scored_nodes++;
+            }
+            int mv = mcts_choose(tree, 0.0);
+            kalah_pos after = root;
+            kalah_sow(&r, &after, mv, NULL);
+            int m = after.over ? kalah_margin(&r, &after) : minimax(&r, &after);
+            if (after.over ? root.side != KALAH_SOUTH : after.side != root.side)
+                m = -m;
+            optimal[v] += m == best;
+            mcts_tree_free(tree);
+        }
+        tested++;
+    }
+    print_message("margin-optimal moves: score proofs %d, win/draw/loss proofs %d of %d roots; %d scored nodes\n",
+                  optimal[0], optimal[1], tested, scored_nodes);
+    assert_true(tested >= 15 && scored_nodes > 100);
+    assert_true(optimal[0] >= optimal[1] && optimal[0] * 5 >= tested * 4);
+}
+
 /* The two big databases the tests use, built once for the whole group: every test's acquire finds them in
  * the cache (tbase.h), so the suite pays for two builds instead of seven. */
 static tb_ref *held[2];
@@ -625,6 +763,8 @@ int main(void)
         cmocka_unit_test(test_cache_shares_one_database),
         cmocka_unit_test(test_leaves_are_exact),
         cmocka_unit_test(test_covered_root_proven_optimal),
+        cmocka_unit_test(test_score_proofs_play_the_best_margin),
+        cmocka_unit_test(test_score_proofs_without_database),
         cmocka_unit_test(test_config_checks_and_defaults),
         cmocka_unit_test(test_rescored_targets),
         cmocka_unit_test(test_az_agent_tb),
