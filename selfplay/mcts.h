@@ -49,7 +49,7 @@
  * of the exact margin for its mover, like a finished position — with cfg.margin_utility w > 0 the exact
  * margin mixed in as for a finished position, so that of two proven wins the search prefers the larger (the
  * solver's optimal move; without it a proven win by 1 seed looked as good as one by 10, and the leaves
- * lowered the accuracy, docs/tablebase.md). With cfg.solver it is also a proven node
+ * lowered the accuracy, docs/tablebase.md). With cfg.solver it is also a proven node (scored, with score proofs)
  * (so the proof travels up and a root whose moves are all covered is proven). The root itself is always
  * searched (expanded by the evaluator), so that a covered root still gets visited children to choose from;
  * a covered node that becomes the root through tree reuse loses its proof and is expanded in turn.
@@ -94,7 +94,7 @@ typedef struct {
     double temperature;     /* τ of those plies, > 0: move sampled ∝ N^(1/τ); default 1.0 */
     int leaves_per_game;    /* leaves one tree may have pending in one batch (> 1 uses virtual loss),
                                1..64; default 1 */
-    int solver;             /* 0/1: MCTS-Solver proofs; default 1 */
+    int solver;             /* 0/1: MCTS-Solver proofs (score proofs when margin_utility > 0); default 1 */
     int reuse_tree;         /* 0/1: keep the played move's subtree; default 1 */
     /* The levers of issue 15 (mcts_levers.h has their formulas and sources); every default is off. */
     int root;               /* MCTS_ROOT_PUCT (default) or MCTS_ROOT_GUMBEL: Gumbel top-k + sequential halving

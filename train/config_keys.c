@@ -85,7 +85,9 @@ const cfg_key cfg_keys[] = {
       "Leaves one game may add to a net batch (more than 1 uses virtual loss): bigger batches for fewer "
       "games in flight, at some cost in search quality."),
     B("mcts", "solver", mcts.solver,
-      "MCTS-Solver: propagate proven wins/losses from finished positions, stop when the root is proven."),
+      "MCTS-Solver: propagate proven wins/losses from finished positions, stop when the root is proven. "
+      "Kalah with margin_utility > 0: score proofs instead (exact final margins; a node is exact when all its "
+      "children are, a winning child alone proves nothing; selfplay/mcts.h)."),
     B("mcts", "reuse_tree", mcts.reuse_tree, "Keep the subtree of the move played for the next search."),
     E("mcts", "root", mcts.root, root_names,
       "puct: the root chooses like every node (PUCT) and the policy target is the visit counts; gumbel: "
@@ -107,7 +109,8 @@ const cfg_key cfg_keys[] = {
       "Weight w of the final store margin in the value the search backs up (KataGo's score utility, Wu "
       "2019, 4): (value + w * margin) / (1 + w), the margin from the margin head at leaves and exact at "
       "finished positions, scaled by 2 * pits * seeds. Breaks ties between wins towards larger margins; "
-      "needs net.margin_head. 0 = off. Evaluation searches use it too."),
+      "needs net.margin_head. 0 = off. Evaluation searches use it too. With solver, proofs are then exact "
+      "margins (score proofs)."),
     I("mcts", "tablebase_seeds", mcts.tablebase_seeds, 0, 127,
       "kalah only: tablebase leaves. A search position (not the root) with at most this many seeds in the "
       "pits is valued exactly from the endgame database (win/draw/loss of its perfect-play margin) instead "
