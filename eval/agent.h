@@ -29,6 +29,9 @@
  *      [,gumbel_k=16]              halving's survivor is played, no tree reuse), with mcts.gumbel_* keys
  *      [,gumbel_c_visit=50][,gumbel_c_scale=1]
  *      [,margin=0]                 mcts.margin_utility's weight (needs a net with a margin head)
+ *      [,solver=1]                 mcts.solver: 0 = no proofs; with margin > 0 the proofs are score proofs
+ *                                  (exact margins, selfplay/mcts.h). The shipped net plays best with
+ *                                  margin=5,c_puct=0.75 (docs/levers.md, "Score proofs")
  *   solver[:tt_mb=256,endgame=E]   perfect play: solves the position exactly (eval/alphabeta.h, exact = 1) and
  *                                  plays one of EVERY optimal move uniformly at random (seeded); endgame = the
  *                                  seeds of the endgame database (eval/endgame.h), default the most whose
