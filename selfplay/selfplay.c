@@ -13,7 +13,7 @@ selfplay_config selfplay_config_default(void)
 {
     selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0,
                          .full_sims_prob = 1.0, .fast_sims = 0,
-                         .rescore = 0, .rescore_policy = 0};
+                         .rescore = 0, .rescore_policy = 0, .opening_plies = 0};
     return c;
 }
 
@@ -44,6 +44,8 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.rescore_policy must be 0 or 1, got %d", c->rescore_policy);
     if (c->rescore_policy && !c->rescore)
         return BAD("selfplay.rescore_policy needs selfplay.rescore");
+    if (c->opening_plies < 0 || c->opening_plies > 100)
+        return BAD("selfplay.opening_plies must be in 0..100, got %d", c->opening_plies);
     return MCTS_OK;
 }
 
@@ -66,6 +68,7 @@ typedef struct {
     float *x, *pi;
     uint8_t *legal, *side, *moves;
     int16_t *exact;   /* selfplay.rescore: the exact final margin for the mover of each decision, NO_EXACT */
+    kalah_pos start;  /* where the recorded decisions begin (after the random opening, selfplay.opening_plies) */
 } game;
 
 #define NO_EXACT INT16_MIN /* a decision whose position the database does not cover */
@@ -140,6 +143,29 @@ static void cap_draw(const shared *sh, game *g)
     g->full = full;
 }
 
+/* selfplay.opening_plies = K: k uniform in 0..K, then k sowings uniform over the legal moves from the start,
+ * drawn from rng; an opening that finishes the game is drawn again (selfplay.h). */
+static void random_opening(const kalah_rules *r, int plies, mcts_rng *rng, kalah_pos *p)
+{
+    for (;;) {
+        kalah_start(r, p);
+        int k = (int)(mcts_rng_uniform(rng) * (plies + 1));
+        k = k > plies ? plies : k;
+        for (int i = 0; i < k && !p->over; i++) {
+            unsigned legal = kalah_legal(r, p);
+            int n = __builtin_popcount(legal), pick = (int)(mcts_rng_uniform(rng) * n);
+            pick = pick >= n ? n - 1 : pick;
+            for (int m = 0; m < r->pits; m++)
+                if (legal >> m & 1u && pick-- == 0) {
+                    kalah_sow(r, p, m, NULL);
+                    break;
+                }
+        }
+        if (!p->over)
+            return;
+    }
+}
+
 /* Starts the worker's next game in g, or deactivates g when all of its games have started. */
 static void game_start(worker *w, game *g)
 {
@@ -149,7 +175,11 @@ static void game_start(worker *w, game *g)
     g->n = 0;
     if (g->active) {
         kalah_pos p;
-        kalah_start(sh->r, &p);
+        if (sh->sc->opening_plies > 0)
+            random_opening(sh->r, sh->sc->opening_plies, mcts_tree_rng(g->tree), &p);
+        else
+            kalah_start(sh->r, &p);
+        g->start = p;
         cap_draw(sh, g);
         mcts_set_root(g->tree, &p);
     }
@@ -247,9 +277,7 @@ static int game_finish(worker *w, game *g)
         o->n += (size_t)g->n;
     }
     if (w->records && rc == MCTS_OK) {
-        kalah_pos start;
-        kalah_start(r, &start);
-        rc = selfplay_record_write(w->records, r, &start, g->moves, g->n, "sowzero self-play", "selfplay",
+        rc = selfplay_record_write(w->records, r, &g->start, g->moves, g->n, "sowzero self-play", "selfplay",
                                    "selfplay");
     }
     return rc;

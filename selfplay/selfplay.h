@@ -31,6 +31,13 @@
  * the search's, unless rescore_policy = 1: then a covered sample's π is uniform over its optimal moves (those
  * whose exact margin is the best). Needs mc.tablebase_seeds >= 1 and mc.tablebase.
  *
+ * Random openings (opening_plies = K > 0, issue 15; KataGo plays random opening moves for the same reason,
+ * Wu 2019 §5): each game draws k uniform in 0..K from its tree's RNG and starts after k sowings, each
+ * uniform over the legal moves (an opening that ends the game is drawn again); those sowings are not
+ * samples, and the game's record starts from the position they reached. They put lopsided positions into
+ * the replay buffer — the kind the solved position set holds (games of random, greedy, ab and mcts agents)
+ * and that self-play between two strong searches stops visiting.
+ *
  * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
  */
@@ -59,6 +66,8 @@ typedef struct {
     int fast_sims;         /* n, >= 1 when full_sims_prob < 1; default 0 */
     int rescore;           /* 0/1: exact value targets from the search's tablebase, see the top; default 0 */
     int rescore_policy;    /* 0/1 (needs rescore): exact policy targets too, see the top; default 0 */
+    int opening_plies;     /* K, 0..100: each game starts after k uniform random sowings, k uniform in
+                              0..K (no samples for them), see the top; default 0 */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

@@ -164,6 +164,72 @@ static void test_samples_match_records(void **state)
     nn_net_free(net);
 }
 
+/* selfplay.opening_plies: every game starts from its record's [Start] position (k random sowings in),
+ * the samples are exactly the decisions from there (their positions replayed from the start tag), the
+ * openings differ between games, the same seed repeats them, and the key's range is checked. */
+static void test_random_openings(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 4;
+    sc.games = 8;
+    sc.opening_plies = 10;
+    mcts_config mc = fast_search(24);
+    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    int dim = kalah_encode_dim(&r);
+    replay_buffer *rb = replay_create(dim, r.pits, 1, 100000, NULL), *rb2 = replay_create(dim, r.pits, 1, 100000, NULL);
+    selfplay_stats st, st2;
+    char *text = play(&r, &sc, &mc, &ef, rb, 11, &st), *text2 = play(&r, &sc, &mc, &ef, rb2, 11, &st2);
+    assert_string_equal(text, text2);
+    assert_int_equal(st.samples, st2.samples);
+    kalah_pos start;
+    kalah_start(&r, &start);
+    char moves[2000], result[16], *cur = text;
+    size_t idx = 0;
+    int games = 0, moved = 0, distinct = 0;
+    char seen[8][80];
+    float x[32], pi[8], z, margin, want_x[32];
+    uint8_t legal[8];
+    for (;;) {
+        char *tag = strstr(cur, "[Start \"");
+        if (!tag)
+            break;
+        tag += 8;
+        char pos[80];
+        snprintf(pos, sizeof pos, "%.*s", (int)strcspn(tag, "\""), tag);
+        int n = next_game(&cur, moves, 2000, result, sizeof result);
+        assert_true(n >= 1);
+        kalah_pos p;
+        char err[KALAH_ERRLEN];
+        assert_int_equal(kalah_pos_parse(pos, &r, &p, NULL, err), KALAH_OK);
+        assert_false(p.over);
+        moved += memcmp(&p, &start, sizeof p) != 0;
+        int fresh = 1;
+        for (int i = 0; i < distinct; i++)
+            fresh &= strcmp(seen[i], pos) != 0;
+        if (fresh && distinct < 8)
+            snprintf(seen[distinct++], sizeof seen[0], "%s", pos);
+        for (int i = 0; i < n; i++, idx++) {
+            assert_int_equal(replay_get(rb, idx, x, legal, pi, &z, &margin), MCTS_OK);
+            kalah_encode(&r, &p, want_x);
+            assert_memory_equal(x, want_x, (size_t)dim * sizeof(float));
+            kalah_sow(&r, &p, moves[i] - (p.side == KALAH_SOUTH ? 'a' : 'A'), NULL);
+        }
+        assert_true(p.over);
+        games++;
+    }
+    assert_int_equal(games, 8);
+    assert_int_equal(idx, st.samples);
+    assert_true(moved >= 5 && distinct >= 5); /* k = 0 has probability 1/11 per game */
+    sc.opening_plies = 101;
+    char err[MCTS_ERRLEN];
+    assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.opening_plies"));
+    free(text), free(text2);
+    replay_free(rb), replay_free(rb2);
+}
+
 /* ---- batching: one evaluator call carries the leaves of many games ---- */
 
 typedef struct {
@@ -752,6 +818,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_seed_identical_games),
         cmocka_unit_test(test_samples_match_records),
+        cmocka_unit_test(test_random_openings),
         cmocka_unit_test(test_batches_span_games),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_threads_deterministic),

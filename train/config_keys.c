@@ -144,6 +144,10 @@ const cfg_key cfg_keys[] = {
     B("selfplay", "rescore_policy", selfplay.rescore_policy,
       "kalah only, with rescore: such a sample's policy target is also replaced, by the uniform distribution "
       "over its optimal moves (exact margins) instead of the search's visit counts."),
+    I("selfplay", "opening_plies", selfplay.opening_plies, 0, 100,
+      "kalah only: each game starts after k random sowings (uniform over the legal moves), k uniform in "
+      "0..opening_plies, which are not training samples; they put lopsided positions into the replay buffer "
+      "(KataGo's random openings). 0 = every game from the start position."),
 
     /* ---- [train] (nn/optim.h, nn/net.h loss) ---- */
     E("train", "optimizer", optim.kind, opt_names, "sgd (with momentum) or adam."),
