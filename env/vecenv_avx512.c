@@ -147,20 +147,16 @@ VE_INL void ve_emit_mask(uint8_t *out, const V *R, const int M)
                                 _mm512_permutexvar_epi16(pw, _mm512_shuffle_epi8(t[k], pb)));
 }
 
-/* The observation rows of boards off..off+63 (out = row off): the d = 2M+2 <= 16 planes in kalah_encode
- * order, as 16 x 16 dwords (dword g of a plane = boards 4g..4g+3), go through a dword transpose (unpack
- * epi32, epi64, then two vshufi32x4 stages: 64 shuffles for 64 boards, where a byte transpose and a
- * byte -> dword widening per board take 128 on the one 512-bit shuffle port), which leaves in dword j of
- * x[g] plane j's bytes of boards 4g..4g+3. Board 4g+s's row is then byte s of each dword, widened with a
- * shift and an AND on the ALU ports, turned into a float exactly with the magic-number trick (the bits
- * 0x4B000000 | c are the float 2^23 + c for c < 2^23) and scaled by one fused multiply-add,
- * (2^23 + c) * scale - 2^23 * scale, which is count * scale rounded once: kalah_encode's float
- * bit for bit (2^23 * scale is exact, a power-of-two multiple of a float; 0 gives +0.0). One masked
- * store of d floats per board. */
-VE_INL void ve_emit_obs(float *out, const V *R, float scale, const int M)
+/* The observation planes of boards off..off+63 transposed by dwords: the d = 2M+2 <= 16 planes in
+ * kalah_encode order, as 16 x 16 dwords (dword g of a plane = boards 4g..4g+3), go through a dword
+ * transpose (unpack epi32, epi64, then two vshufi32x4 stages: 64 shuffles for 64 boards, where a byte
+ * transpose and a byte -> dword widening per board take 128 on the one 512-bit shuffle port), which leaves
+ * in dword j of x[g] plane j's bytes of boards 4g..4g+3 (byte s: board 4g+s). Both row writers below start
+ * from it. */
+VE_INL void ve_obs_transpose(V *x, const V *R, const int M)
 {
     const int d = 2 * M + 2;
-    V p[16], u[16], x[16];
+    V p[16], u[16];
 #pragma GCC unroll 16
     for (int j = 0; j < 16; j++)
         p[j] = j >= d ? _mm512_setzero_si512() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
@@ -186,6 +182,17 @@ VE_INL void ve_emit_obs(float *out, const V *R, float scale, const int M)
         x[8 + mu] = _mm512_shuffle_i32x4(s1, s3, 0x88);
         x[12 + mu] = _mm512_shuffle_i32x4(s1, s3, 0xDD);
     }
+}
+
+/* The float observation rows of boards off..off+63 (out = row off) from ve_obs_transpose's x: board
+ * 4g+s's row is byte s of each dword of x[g], widened with a shift and an AND on the ALU ports, turned
+ * into a float exactly with the magic-number trick (the bits 0x4B000000 | c are the float 2^23 + c for
+ * c < 2^23) and scaled by one fused multiply-add, (2^23 + c) * scale - 2^23 * scale, which is
+ * count * scale rounded once: kalah_encode's float bit for bit (2^23 * scale is exact, a power-of-two
+ * multiple of a float; 0 gives +0.0). One masked store of d floats per board. */
+VE_INL void ve_emit_obs(float *out, const V *x, float scale, const int M)
+{
+    const int d = 2 * M + 2;
     const V byte = _mm512_set1_epi32(0xFF), magic = _mm512_set1_epi32(0x4B000000);
     const __m512 sc = _mm512_set1_ps(scale), bias = _mm512_set1_ps(-8388608.0f * scale);
     const __mmask16 row = (__mmask16)((1u << d) - 1);
@@ -202,6 +209,34 @@ VE_INL void ve_emit_obs(float *out, const V *R, float scale, const int M)
     }
 }
 
+/* obs8's word gather: after the in-lane byte shuffle of ve_emit_obs8, word 8l + 2s + h of a vector is
+ * board s's planes 4l + 2h, 4l + 2h + 1; row s's word t (planes 2t, 2t+1) sits at 8(t/2) + 2s + t%2, and
+ * the four rows of M+1 words each follow one another (4(M+1) <= 32 words). */
+#define VE_O8(m, w) ((w) < 4 * ((m) + 1) ? 8 * ((w) % ((m) + 1) / 2) + 2 * ((w) / ((m) + 1)) + (w) % ((m) + 1) % 2 : 0)
+#define VE_O8_8(m, b)                                                                                        \
+    VE_O8(m, b), VE_O8(m, b + 1), VE_O8(m, b + 2), VE_O8(m, b + 3), VE_O8(m, b + 4), VE_O8(m, b + 5),            \
+        VE_O8(m, b + 6), VE_O8(m, b + 7)
+#define VE_O8_ROW(m) {VE_O8_8(m, 0), VE_O8_8(m, 8), VE_O8_8(m, 16), VE_O8_8(m, 24)}
+static const uint16_t obs8w[KALAH_MAX_PITS + 1][32] = {{0},          VE_O8_ROW(1), VE_O8_ROW(2), VE_O8_ROW(3),
+                                                       VE_O8_ROW(4), VE_O8_ROW(5), VE_O8_ROW(6), VE_O8_ROW(7)};
+
+/* The uint8 observation rows (vecenv_gym_out.obs8) of boards off..off+63 (out = row off) from
+ * ve_obs_transpose's x: per x[g] (boards 4g..4g+3) one pshufb gathers each 128-bit lane's bytes by board
+ * (dword s = board s's 4 planes of that lane), one vpermw joins the lanes' words into the 4 rows of d
+ * bytes, back to back, and one masked store writes those 4d bytes: 2 shuffles per 4 boards beyond the
+ * transpose, and a quarter of the float rows' bytes. */
+VE_INL void ve_emit_obs8(uint8_t *out, const V *x, const int M)
+{
+    const int d = 2 * M + 2;
+    const V by_board = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+    const V rows = _mm512_loadu_si512(obs8w[M]);
+    const __mmask64 bytes = 4 * d == 64 ? ~(__mmask64)0 : ((__mmask64)1 << (4 * d)) - 1;
+#pragma GCC unroll 16
+    for (int g = 0; g < 16; g++)
+        _mm512_mask_storeu_epi8(out + (size_t)(4 * g) * (size_t)d, bytes,
+                                _mm512_permutexvar_epi16(rows, _mm512_shuffle_epi8(x[g], by_board)));
+}
+
 /* The Gymnasium rows of boards off..off+63 straight from the block's registers (vecenv_gym_rows gives the
  * same bytes from memory). */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
@@ -209,8 +244,14 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V 
     const vecenv_gym_out *g = st->gym;
     if (g->mask)
         ve_emit_mask(g->mask + off * (size_t)M, R, M);
-    if (g->obs)
-        ve_emit_obs(g->obs + off * (size_t)(2 * M + 2), R, 1.0f / (float)st->seeds, M);
+    if (g->obs || g->obs8) {
+        V x[16];
+        ve_obs_transpose(x, R, M);
+        if (g->obs)
+            ve_emit_obs(g->obs + off * (size_t)(2 * M + 2), x, 1.0f / (float)st->seeds, M);
+        if (g->obs8)
+            ve_emit_obs8(g->obs8 + off * (size_t)(2 * M + 2), x, M);
+    }
     if (g->to_play) {
         _mm512_storeu_si512(g->to_play + off, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(side)));
         _mm512_storeu_si512(g->to_play + off + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 1)));
