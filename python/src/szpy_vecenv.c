@@ -783,16 +783,20 @@ static PyTypeObject szpy_VecEnvType = {
     .tp_dealloc = (destructor)vecenv_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto', observations=True)\n"
+        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto', observations=True,\n"
+        "       obs_dtype='float32')\n"
         "num_envs games of one rule set stepped together (Gymnasium's vector-env API, without gymnasium).\n"
         "game: any game of the registry (env/game.h; 'kalah', 'basico', ...; default: the rules' game, or\n"
         "'kalah'). rules: a spec such as 'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the\n"
         "game's default rules); when both are given, the rules must be of that game. Kalah runs on the SIMD batch stepper (kernel = auto, avx512, avx2 or scalar); other\n"
         "games step their positions one by one through the game interface. observations=False writes no\n"
         "observations (obs is None in what reset and step return): for playouts that need only the masks,\n"
-        "rewards and flags.\n"
+        "rewards and flags. obs_dtype='uint8' writes obs as the encoding's integers (Kalah: the seed counts),\n"
+        "a quarter of the bytes: obs.astype(np.float32) * obs_scale is the float32 obs bit for bit, and Net\n"
+        "takes the uint8 rows as they are (python/src/szpy_obs.h; ValueError for any other dtype).\n"
         "reset() -> (obs, info); step(actions) -> (obs, rewards, terminations, truncations, info):\n"
-        "  obs           float32 (num_envs, obs_dim): the net's encoding of each position, from the mover's\n"
+        "  obs           float32 (num_envs, obs_dim), or uint8 (obs_dtype): the net's encoding of each\n"
+        "                position, from the mover's\n"
         "                view (game_encode: kalah_encode for Kalah, basico_encode for basico)\n"
         "  rewards       float32 (num_envs, num_players), by absolute player (Kalah: 0 South, 1 North): 0,\n"
         "                except on the step that ends a game: its final value per player (game_values:\n"
