@@ -14,16 +14,17 @@ int szpy_obs_form(const game *g, float *scale, uint8_t *high, const char *what)
     const int d = game_encode_dim(g);
     game_pos start;
     game_start(g, &start);
-    const int total = game_board_seeds(g, &start); /* no move adds seeds; a cell holds at most all of them */
+    /* no move adds seeds, so a cell holds at most all of them; and a cell is one byte (game_pos) */
+    const int start_seeds = game_board_seeds(g, &start), total = start_seeds < 255 ? start_seeds : 255;
     /* the encodings divide by the rules' seeds per pit (game_seeds is the board's total) */
     const int seeds = k == &game_kind_basico  ? ((const basico_rules *)game_rules(g))->seeds
                       : k == &game_kind_oware ? ((const oware_rules *)game_rules(g))->seeds
                       : k == &game_kind_kalah || k == &game_kind_congklak ? ((const kalah_rules *)game_rules(g))->seeds
                                                                          : 1;
     const float per_seed = 1.0f / (float)seeds;
-    if (d > SZPY_OBS_MAX || total > 255) {
-        szpy_value_error("%s: game '%s' has no uint8 observation form (%d elements, %d seeds)", what,
-                         game_name(g), d, total);
+    if (d > SZPY_OBS_MAX) {
+        szpy_value_error("%s: game '%s' has no uint8 observation form (%d elements, more than %d)", what,
+                         game_name(g), d, SZPY_OBS_MAX);
         return -1;
     }
     if (k == &game_kind_kalah || k == &game_kind_congklak || k == &game_kind_oware) {

@@ -19,7 +19,7 @@
 #define SZPY_OBS_MAX 64 /* elements of any game's encoding (basico: players * (pits + 2) <= 36) */
 
 /* The uint8 form of g's encoding: scale[j] = s and high[j] = the largest k of element j (the board's
- * seeds for a count; each array has game_encode_dim(g) <= SZPY_OBS_MAX entries, owned by the caller).
+ * seeds at the start for a count, at most 255; each array has game_encode_dim(g) <= SZPY_OBS_MAX entries, owned by the caller).
  * Returns 0, or -1 with ValueError "WHAT: game 'NAME' has no uint8 observation form" set (what names the
  * caller, e.g. "VecEnv: obs_dtype='uint8'"). */
 int szpy_obs_form(const game *g, float *scale, uint8_t *high, const char *what);
