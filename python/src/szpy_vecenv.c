@@ -31,7 +31,7 @@ typedef struct {
     int n, players, moves, dim;
     int obs_u8;         /* obs_dtype uint8: obs holds the encoding's integers (szpy_obs.h) */
     int has_form;       /* scale and high hold the game's uint8 form */
-    float scale[SZPY_OBS_MAX];  /* the float encoding = obs_u8 value * scale[j] */
+    float scale[SZPY_OBS_MAX];  /* the float encoding = the integer of element j * scale[j] */
     uint8_t high[SZPY_OBS_MAX]; /* the largest integer of element j */
     int busy;           /* a step runs without the GIL: a second thread must not enter meanwhile */
     uint64_t rng;       /* sample_actions' stream (other games) */
@@ -714,7 +714,9 @@ static PyObject *get_obs_dtype(szpy_vecenv *e, void *unused)
     return (PyObject *)PyArray_DescrFromType(e->obs_u8 ? NPY_UINT8 : NPY_FLOAT32);
 }
 
-/* A new float32 array of the dim values v[j] * (scale[j] when scaled), or None without a uint8 form. */
+/* A new array of obs_dim entries from the game's uint8 form: which 0 its scales (float32), 1 the largest
+ * float of each element, high[j] * scale[j] (float32), 2 the largest integer, high[j] (uint8); None for a
+ * game without a uint8 form. */
 static PyObject *form_array(const szpy_vecenv *e, int which)
 {
     if (!e->has_form)
