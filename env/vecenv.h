@@ -167,6 +167,10 @@ typedef struct {
                        * is 1, so the call then rewrites only the rewards of the boards that ended before or
                        * end now (AVX-512: of their groups of 8 boards, ~30% of the rows at ~1 game ended
                        * per 45 steps): the same rows, ~7% fewer bytes written with observations */
+    uint8_t *obs8;    /* B x d bytes: obs's elements unscaled, the seed counts themselves (each <= 255: a
+                       * board holds at most 255 seeds). kalah_encode's floats are obs8[k] * (1.0f / seeds)
+                       * in float arithmetic, bit for bit (one rounding, as kalah_encode's). 4 times fewer
+                       * bytes than obs; obs and obs8 may both be asked for */
 } vecenv_gym_out;
 
 /* Converts and checks actions for boards 0..n-1 (relative pits, any int64): moves[i] = actions[i] for

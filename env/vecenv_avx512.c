@@ -107,22 +107,23 @@ static inline void sample64_quarter(int64_t *out, __m128i x)
 static const uint16_t packw[KALAH_MAX_PITS + 1][32] = {{0},          VE_PW_ROW(1), VE_PW_ROW(2), VE_PW_ROW(3),
                                                        VE_PW_ROW(4), VE_PW_ROW(5), VE_PW_ROW(6), VE_PW_ROW(7)};
 
-/* The mask rows of boards off..off+63: the m pit planes as 0/1 bytes, permuted by board pairs so that lane
- * L holds pairs {4k + L} (vpermw), then transposed in three stages, which leaves boards 8 rev3[k] .. +7 in
- * row k, lane L holding boards 8 rev3[k] + 2L and + 1 (checked by enumeration); then packed and stored, one
- * masked store per 8 boards. */
-VE_INL void ve_emit_mask(uint8_t *out, const V *R, const int M)
+/* 8 planes of boards off..off+63 (r[0..7], zero for planes not wanted) transposed by bytes: each plane
+ * permuted by board pairs so that lane L holds pairs {4k + L} (vpermw), then three stages of in-lane
+ * unpacks (8, 16, 32 bits), which leave in t[k] boards 8 rev3[k] .. +7, lane L holding boards
+ * 8 rev3[k] + 2L and + 1, one qword each: its bytes are the 8 planes in order (checked by enumeration):
+ * 8 + 8 + 8 + 8 shuffles for 64 boards. */
+static const int rev3[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+
+VE_INL void ve_transpose8(V *t, const V *r8)
 {
-    static const int rev3[8] = {0, 4, 2, 6, 1, 5, 3, 7};
-    const V one = _mm512_set1_epi8(1);
     /* word w of the permuted plane is pair 4 (w % 8) + w / 8, two words per dword */
     const V pairs = _mm512_setr_epi32(0x00040000, 0x000C0008, 0x00140010, 0x001C0018, 0x00050001, 0x000D0009,
                                       0x00150011, 0x001D0019, 0x00060002, 0x000E000A, 0x00160012, 0x001E001A,
                                       0x00070003, 0x000F000B, 0x00170013, 0x001F001B);
-    V r[8], t[8];
+    V r[8];
 #pragma GCC unroll 8
     for (int c = 0; c < 8; c++)
-        r[c] = c < M ? _mm512_permutexvar_epi16(pairs, _mm512_min_epu8(R[c], one)) : _mm512_setzero_si512();
+        r[c] = _mm512_permutexvar_epi16(pairs, r8[c]);
 #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         t[i] = _mm512_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
@@ -138,6 +139,14 @@ VE_INL void ve_emit_mask(uint8_t *out, const V *R, const int M)
         t[i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
         t[i + 4] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
     }
+}
+
+/* The mask rows of boards 8 rev3[k] .. +7 from ve_transpose8's t[k] of 0/1 planes (the first M bytes of
+ * each qword wanted): packb[M] keeps the first M bytes of each of a lane's two qwords (pshufb, 0x80 =
+ * zero), packw[M] then joins the four lanes' 2M bytes (M words each) into the 8M contiguous bytes of the 8
+ * boards (vpermw); one masked store per 8 boards. out = the mask row of board off. */
+VE_INL void ve_store_mask(uint8_t *out, const V *t, const int M)
+{
     const V pb = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)packb[M]));
     const V pw = _mm512_loadu_si512(packw[M]);
     const __mmask64 bytes = M == 8 ? ~(__mmask64)0 : ((__mmask64)1 << (8 * M)) - 1;
@@ -145,6 +154,69 @@ VE_INL void ve_emit_mask(uint8_t *out, const V *R, const int M)
     for (int k = 0; k < 8; k++)
         _mm512_mask_storeu_epi8(out + (size_t)(8 * rev3[k] * M), bytes,
                                 _mm512_permutexvar_epi16(pw, _mm512_shuffle_epi8(t[k], pb)));
+}
+
+/* The mask rows of boards off..off+63: the M pit planes as 0/1 bytes, transposed and packed. */
+VE_INL void ve_emit_mask(uint8_t *out, const V *R, const int M)
+{
+    const V one = _mm512_set1_epi8(1);
+    V r[8], t[8];
+#pragma GCC unroll 8
+    for (int c = 0; c < 8; c++)
+        r[c] = c < M ? _mm512_min_epu8(R[c], one) : _mm512_setzero_si512();
+    ve_transpose8(t, r);
+    ve_store_mask(out, t, M);
+}
+
+/* obs8's final gather (vpermt2w over ve_transpose8's t[k] of planes 0-7 and of planes 8-15, the same 8
+ * boards, 4 words of a board per qword): row s of the four boards 4h + s (h = 0, 1) is words t = 0..M
+ * (planes 2t, 2t+1), at 8L + 4q + t in the first vector (t < 4) or 32 + 8L + 4q + t - 4 in the second,
+ * L = (4h + s) / 2, q = (4h + s) % 2; the four rows of M+1 words follow one another. */
+#define VE_O8B(m, h, w) (4 * (h) + (w) / ((m) + 1))
+#define VE_O8T(m, w) ((w) % ((m) + 1))
+#define VE_O8(m, h, w)                                                                                       \
+    ((w) >= 4 * ((m) + 1) ? 0                                                                                \
+                          : (VE_O8T(m, w) < 4 ? 0 : 32 - 4) + 8 * (VE_O8B(m, h, w) / 2) + 4 * (VE_O8B(m, h, w) % 2) + \
+                                VE_O8T(m, w))
+#define VE_O8_8(m, h, b)                                                                                     \
+    VE_O8(m, h, b), VE_O8(m, h, b + 1), VE_O8(m, h, b + 2), VE_O8(m, h, b + 3), VE_O8(m, h, b + 4),              \
+        VE_O8(m, h, b + 5), VE_O8(m, h, b + 6), VE_O8(m, h, b + 7)
+#define VE_O8_ROW(m, h) {VE_O8_8(m, h, 0), VE_O8_8(m, h, 8), VE_O8_8(m, h, 16), VE_O8_8(m, h, 24)}
+#define VE_O8_M(m) {VE_O8_ROW(m, 0), VE_O8_ROW(m, 1)}
+static const uint16_t obs8w[KALAH_MAX_PITS + 1][2][32] = {{{0}},       VE_O8_M(1), VE_O8_M(2), VE_O8_M(3),
+                                                          VE_O8_M(4), VE_O8_M(5), VE_O8_M(6), VE_O8_M(7)};
+
+/* The uint8 observation rows (vecenv_gym_out.obs8, out = row off) and, when mask is non-NULL, the mask
+ * rows of boards off..off+63 from one transpose: the d = 2M+2 planes in kalah_encode order go through
+ * ve_transpose8 as planes 0-7 and 8-15 (about 60 shuffles; zero planes fold away), one vpermt2w per 4
+ * boards joins their two halves into 4 rows of d bytes, back to back, stored with one masked store; the
+ * mask is the first M bytes of the first half (the mover's pits), clamped to 1, packed as
+ * ve_emit_mask packs it. About 92 shuffles for both rows, where the dword transpose of the float rows
+ * plus a byte gather and ve_emit_mask take 132. */
+VE_INL void ve_emit_obs8(uint8_t *out, uint8_t *mask, const V *R, const int M)
+{
+    const int d = 2 * M + 2;
+    V p[16], lo[8], hi[8];
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++)
+        p[j] = j >= d ? _mm512_setzero_si512() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
+    ve_transpose8(lo, p);
+    ve_transpose8(hi, p + 8);
+    const V w0 = _mm512_loadu_si512(obs8w[M][0]), w1 = _mm512_loadu_si512(obs8w[M][1]);
+    const __mmask64 bytes = 4 * d == 64 ? ~(__mmask64)0 : ((__mmask64)1 << (4 * d)) - 1;
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; k++) {
+        uint8_t *row = out + (size_t)(8 * rev3[k]) * (size_t)d;
+        _mm512_mask_storeu_epi8(row, bytes, _mm512_permutex2var_epi16(lo[k], w0, hi[k]));
+        _mm512_mask_storeu_epi8(row + 4 * d, bytes, _mm512_permutex2var_epi16(lo[k], w1, hi[k]));
+    }
+    if (mask) {
+        const V one = _mm512_set1_epi8(1);
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++)
+            lo[k] = _mm512_min_epu8(lo[k], one);
+        ve_store_mask(mask, lo, M);
+    }
 }
 
 /* The observation rows of boards off..off+63 (out = row off): the d = 2M+2 <= 16 planes in kalah_encode
@@ -207,7 +279,9 @@ VE_INL void ve_emit_obs(float *out, const V *R, float scale, const int M)
 VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
 {
     const vecenv_gym_out *g = st->gym;
-    if (g->mask)
+    if (g->obs8) /* the mask rows from the same transpose */
+        ve_emit_obs8(g->obs8 + off * (size_t)(2 * M + 2), g->mask ? g->mask + off * (size_t)M : NULL, R, M);
+    else if (g->mask)
         ve_emit_mask(g->mask + off * (size_t)M, R, M);
     if (g->obs)
         ve_emit_obs(g->obs + off * (size_t)(2 * M + 2), R, 1.0f / (float)st->seeds, M);

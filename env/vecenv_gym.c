@@ -22,6 +22,9 @@ void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t
         if (g->obs)
             for (size_t k = 0; k < d; k++)
                 g->obs[i * d + k] = st->cell[plane[k] + i] * scale;
+        if (g->obs8)
+            for (size_t k = 0; k < d; k++)
+                g->obs8[i * d + k] = st->cell[plane[k] + i];
         if (g->mask)
             for (size_t k = 0; k < m; k++)
                 g->mask[i * m + k] = st->cell[k * B + i] != 0;

@@ -1,6 +1,7 @@
 /* test_vecenv_gym.c — Gymnasium steps of the batched stepper (env/vecenv.h, "Gymnasium steps"): every
  * output row against the scalar rules (kalah_sow, kalah_encode, kalah_legal, kalah_winner) with next-step
- * restarts, every kernel against the scalar kernel byte for byte (the sampler's draws included), padding
+ * restarts (the uint8 observations against the position's counts and, scaled, kalah_encode's floats; steps
+ * asking for float rows only, uint8 rows only, or both), every kernel against the scalar kernel byte for byte (the sampler's draws included), padding
  * boards standing still, and the move check. */
 #include "test_util.h"
 
@@ -24,6 +25,7 @@ static uint64_t trng(uint64_t *s) /* the test's own stream (SplitMix64) */
 
 typedef struct {
     float *obs;
+    uint8_t *obs8;
     uint8_t *mask, *ended, *sample;
     int64_t *sample64;
     int32_t *to_play;
@@ -34,18 +36,20 @@ typedef struct {
 static void rows_init(rows *w, int m)
 {
     w->obs = calloc((size_t)B * (size_t)(2 * m + 2), sizeof(float));
+    w->obs8 = calloc((size_t)B * (size_t)(2 * m + 2), 1);
     w->mask = calloc((size_t)B * (size_t)m, 1);
     w->ended = calloc(B, 1);
     w->sample = calloc(B, 1);
     w->sample64 = calloc(B, sizeof(int64_t));
     w->to_play = calloc(B, sizeof(int32_t));
     w->rewards = calloc(2 * B, sizeof(float));
-    w->out = (vecenv_gym_out){w->obs, w->mask, w->to_play, w->rewards, w->ended, w->sample, w->sample64, 0};
+    w->out = (vecenv_gym_out){w->obs, w->mask, w->to_play, w->rewards, w->ended, w->sample, w->sample64, 0, w->obs8};
 }
 
 static void rows_free(rows *w)
 {
     free(w->obs);
+    free(w->obs8);
     free(w->mask);
     free(w->ended);
     free(w->sample);
@@ -57,13 +61,13 @@ static void rows_free(rows *w)
 static void rows_equal(const rows *a, const rows *b, int m, const char *what, int step)
 {
     const size_t d = 2 * (size_t)m + 2;
-    const int diff[7] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
+    const int diff[8] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
                          memcmp(a->ended, b->ended, B), memcmp(a->sample, b->sample, B),
                          memcmp(a->to_play, b->to_play, B * sizeof(int32_t)),
                          memcmp(a->rewards, b->rewards, 2 * B * sizeof(float)),
-                         memcmp(a->sample64, b->sample64, B * sizeof(int64_t))};
-    static const char *names[7] = {"obs", "mask", "ended", "sample", "to_play", "rewards", "sample64"};
-    for (int f = 0; f < 7; f++)
+                         memcmp(a->sample64, b->sample64, B * sizeof(int64_t)), memcmp(a->obs8, b->obs8, B * d)};
+    static const char *names[8] = {"obs", "mask", "ended", "sample", "to_play", "rewards", "sample64", "obs8"};
+    for (int f = 0; f < 8; f++)
         if (diff[f])
             fail_msg("%s step %d: %s differs from the scalar kernel's", what, step, names[f]);
 }
@@ -75,15 +79,27 @@ static const char *label(vecenv_kernel k, const char *rules)
     return buf;
 }
 
-/* Board i's rows against the reference position p; over: its game ended with this step. */
+/* Board i's rows against the reference position p; over: its game ended with this step; obs / obs8:
+ * whether the step wrote those rows. */
 static void check_rows(const kalah_rules *r, const rows *w, int i, const kalah_pos *p, int over, int sampled,
-                       const char *what, int step)
+                       int obs, int obs8, const char *what, int step)
 {
     const int m = r->pits, d = 2 * m + 2;
     float want[2 * KALAH_MAX_PITS + 2];
     kalah_encode(r, p, want);
-    if (memcmp(w->obs + (size_t)i * (size_t)d, want, (size_t)d * sizeof(float)))
+    if (obs && memcmp(w->obs + (size_t)i * (size_t)d, want, (size_t)d * sizeof(float)))
         fail_msg("%s step %d board %d: obs is not kalah_encode", what, step, i);
+    /* the counts in kalah_encode's order (kalah.h), straight from the absolute cells */
+    const int own = p->side ? m + 1 : 0, opp = p->side ? 0 : m + 1;
+    const float scale = 1.0f / (float)r->seeds;
+    for (int k = 0; obs8 && k < d; k++) {
+        const int c = k < m ? own + k : k < 2 * m ? opp + k - m : k == 2 * m ? own + m : opp + m;
+        const uint8_t got = w->obs8[(size_t)i * (size_t)d + (size_t)k];
+        const float f = got * scale;
+        if (got != p->cell[c] || memcmp(&f, &want[k], sizeof f))
+            fail_msg("%s step %d board %d: obs8[%d] = %d, want %d (kalah_encode %a)", what, step, i, k, got,
+                     p->cell[c], want[k]);
+    }
     const unsigned legal = p->over ? 0 : kalah_legal(r, p);
     for (int k = 0; k < m; k++)
         if (w->mask[(size_t)i * (size_t)m + (size_t)k] != (legal >> k & 1))
@@ -161,9 +177,14 @@ static void run_kernel(vecenv_kernel k)
             for (int i = N; i < B; i++)
                 assert_int_equal(mv[i], 0);
             const int sampled = step % 3 != 0; /* some steps draw no sample */
+            const int obs = step % 4 != 2, obs8 = step % 4 != 1; /* float rows, uint8 rows, or both */
             vecenv_gym_out oa = a.out, ob = b.out;
             if (!sampled)
                 oa.sample = ob.sample = NULL;
+            if (!obs)
+                oa.obs = ob.obs = NULL;
+            if (!obs8)
+                oa.obs8 = ob.obs8 = NULL;
             assert_int_equal(vecenv_gym_step(v, mv, N, &oa), KALAH_OK);
             assert_int_equal(vecenv_gym_step(ref, mv_ref, N, &ob), KALAH_OK);
             rows_equal(&a, &b, r.pits, label(k, spec), step);
@@ -177,7 +198,7 @@ static void run_kernel(vecenv_kernel k)
                     over = pos[i].over;
                     ended += over;
                 }
-                check_rows(&r, &a, i, &pos[i], over, sampled && i < N, spec, step);
+                check_rows(&r, &a, i, &pos[i], over, sampled && i < N, obs, obs8, spec, step);
                 check_board(&r, v, i, &pos[i], spec, step);
             }
         }

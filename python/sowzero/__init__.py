@@ -6,6 +6,7 @@ Agent      any agent spec of `sowzero match` choosing moves for position strings
 solve      the exact solver (Kalah)
 perft      move-generator leaf counts
 export_onnx  a network file as an ONNX model (needs Debian's python3-onnx)
+spaces     the Box of VecEnv's observation spaces (gymnasium's own when it is installed)
 
 Positions and moves are the project's notation (DESIGN.md section 2): position strings in and out, move
 letters (South a.., North A..), and relative pits 0..pits-1 as VecEnv actions. help(sowzero.VecEnv) etc.

@@ -5,11 +5,13 @@
 
 #include "nn/h5io.h"
 #include "nn/net.h"
+#include "python/src/szpy_obs.h"
 
 typedef struct {
     PyObject_HEAD
     nn_net *net;
     nn_file_info info;
+    szpy_rules rules; /* the file's rules (rules.g NULL when the spec is not one this build knows) */
 } szpy_net;
 
 /* The exception an nn_status stands for (szpy_util.h). */
@@ -22,6 +24,7 @@ static void raise_nn(int rc, const char *msg)
 static void net_dealloc(szpy_net *s)
 {
     nn_net_free(s->net);
+    szpy_rules_free(&s->rules);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -53,7 +56,34 @@ static int net_init(szpy_net *s, PyObject *args, PyObject *kw)
         raise_nn(rc, err);
         return -1;
     }
+    if (szpy_rules_parse(s->info.rules, &s->rules))
+        PyErr_Clear(); /* only uint8 input needs it, and says so */
     return 0;
+}
+
+/* obs as the net's float32 input: a uint8 array (VecEnv(obs_dtype='uint8')'s rows) is converted to the
+ * float encoding here, the same floats game_encode writes; anything else goes through numpy's cast. */
+static PyArrayObject *input_floats(szpy_net *s, PyObject *obs_obj)
+{
+    if (!PyArray_Check(obs_obj) || PyArray_TYPE((PyArrayObject *)obs_obj) != NPY_UINT8)
+        return (PyArrayObject *)PyArray_FROMANY(obs_obj, NPY_FLOAT32, 1, 2, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    float scale[SZPY_OBS_MAX];
+    uint8_t high[SZPY_OBS_MAX];
+    if (!s->rules.g || strcmp(game_encoding_name(s->rules.g), s->info.encoding))
+        return (PyArrayObject *)szpy_value_error("Net: uint8 obs: the file's encoding '%s' (rules '%s') has no "
+                                                 "uint8 form", s->info.encoding, s->info.rules);
+    if (szpy_obs_form(s->rules.g, scale, high, "Net: uint8 obs"))
+        return NULL;
+    PyArrayObject *u = (PyArrayObject *)PyArray_FROMANY(obs_obj, NPY_UINT8, 1, 2, NPY_ARRAY_IN_ARRAY);
+    if (!u)
+        return NULL;
+    const int d = nn_net_config(s->net)->input_dim;
+    const npy_intp cols = PyArray_DIM(u, PyArray_NDIM(u) - 1);
+    PyArrayObject *x = (PyArrayObject *)PyArray_SimpleNew(PyArray_NDIM(u), PyArray_DIMS(u), NPY_FLOAT32);
+    if (x && cols == d) /* other widths: the caller's message names the columns */
+        szpy_obs_from_u8(PyArray_DATA(u), scale, (size_t)d, (size_t)(PyArray_SIZE(u) / d), PyArray_DATA(x));
+    Py_DECREF(u);
+    return x;
 }
 
 /* Net.load(path, rules=None): the classmethod spelling of the constructor. */
@@ -73,8 +103,7 @@ static PyObject *net_call(szpy_net *s, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:Net.__call__", kwlist, &obs_obj, &mask_obj))
         return NULL;
     const nn_config *c = nn_net_config(s->net);
-    PyArrayObject *x = (PyArrayObject *)PyArray_FROMANY(obs_obj, NPY_FLOAT32, 1, 2,
-                                                        NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    PyArrayObject *x = input_floats(s, obs_obj);
     if (!x)
         return NULL;
     const int one = PyArray_NDIM(x) == 1;
@@ -239,7 +268,9 @@ static PyTypeObject szpy_NetType = {
         "Net(path, rules=None), or Net.load(path, rules=None): a policy/value network file.\n"
         "net(obs, mask=None) -> (policy, value)\n"
         "  obs     floats (batch, input_dim), or one position (input_dim,): the encoding named by\n"
-        "          net.encoding, e.g. VecEnv's obs; converted to float32\n"
+        "          net.encoding, e.g. VecEnv's obs; converted to float32. A uint8 array is the encoding's\n"
+        "          integers (VecEnv(obs_dtype='uint8')), converted here to the same floats (python/src/\n"
+        "          szpy_obs.h; ValueError for an encoding without a uint8 form)\n"
         "  mask    booleans of the policy's shape (legal moves, e.g. info['action_mask']) or None (all legal)\n"
         "  policy  float32 (batch, n_policy): softmax over the legal slots, 0 on the illegal ones\n"
         "  value   float32 (batch, n_value): tanh of the value head, in [-1, 1], for the mover (Kalah);\n"

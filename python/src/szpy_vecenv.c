@@ -23,11 +23,16 @@
 #include <string.h>
 
 #include "env/vecenv.h"
+#include "python/src/szpy_obs.h"
 
 typedef struct {
     PyObject_HEAD
     szpy_rules rules;
     int n, players, moves, dim;
+    int obs_u8;         /* obs_dtype uint8: obs holds the encoding's integers (szpy_obs.h) */
+    int has_form;       /* scale and high hold the game's uint8 form */
+    float scale[SZPY_OBS_MAX];  /* the float encoding = the integer of element j * scale[j] */
+    uint8_t high[SZPY_OBS_MAX]; /* the largest integer of element j */
     int busy;           /* a step runs without the GIL: a second thread must not enter meanwhile */
     uint64_t rng;       /* sample_actions' stream (other games) */
     uint64_t sows, games;
@@ -46,7 +51,7 @@ typedef struct {
     uint8_t *pending;   /* n: the game ended at the previous step; this step resets it (other games) */
     /* the arrays (owned here, read-only for Python, overwritten by every reset and step): batch rows each,
      * handed out as views of their first n rows */
-    PyArrayObject *obs_all; /* batch x dim float32; NULL with observations=False */
+    PyArrayObject *obs_all; /* batch x dim float32 (uint8 with obs_dtype uint8); NULL with observations=False */
     PyArrayObject *mask, *to_play, *rewards, *term, *trunc;
     PyArrayObject *actions[2]; /* sample_actions' arrays, handed out in turn; actions[cur] the last one */
     int cur;
@@ -134,8 +139,13 @@ static int32_t *i32(PyArrayObject *a) { return (int32_t *)PyArray_DATA(a); }
 /* One row of the outputs from a position (set_position, the generic engine). */
 static void write_row(szpy_vecenv *e, int i, const game_pos *p)
 {
-    if (e->obs_all)
+    if (e->obs_all && e->obs_u8) {
+        float x[SZPY_OBS_MAX];
+        game_encode(e->rules.g, p, x);
+        szpy_obs_to_u8(x, e->scale, (size_t)e->dim, u8(e->obs_all) + (size_t)i * (size_t)e->dim);
+    } else if (e->obs_all) {
         game_encode(e->rules.g, p, f32(e->obs_all) + (size_t)i * (size_t)e->dim);
+    }
     const unsigned legal = game_legal(e->rules.g, p);
     e->legal[i] = (uint8_t)legal;
     for (int k = 0; k < e->moves; k++)
@@ -147,7 +157,8 @@ static void write_row(szpy_vecenv *e, int i, const game_pos *p)
  * is in use, which leaves it fresh. */
 static vecenv_gym_out kalah_outputs(szpy_vecenv *e)
 {
-    const vecenv_gym_out o = {.obs = e->obs_all ? f32(e->obs_all) : NULL, .mask = u8(e->mask),
+    const vecenv_gym_out o = {.obs = e->obs_all && !e->obs_u8 ? f32(e->obs_all) : NULL,
+                              .obs8 = e->obs_all && e->obs_u8 ? u8(e->obs_all) : NULL, .mask = u8(e->mask),
                               .to_play = i32(e->to_play), .rewards = f32(e->rewards), .ended = u8(e->term),
                               .sample = e->sampling ? e->sample : NULL,
                               .sample64 = (int64_t *)PyArray_DATA(e->actions[!e->cur]),
@@ -286,19 +297,39 @@ static void vecenv_dealloc(szpy_vecenv *e)
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
+/* obs_dtype=: None or anything numpy reads as float32 (the default) gives 0, uint8 1; any other value
+ * raises ValueError naming the argument and returns -1. */
+static int parse_obs_dtype(PyObject *o)
+{
+    PyArray_Descr *d = NULL;
+    if (o == Py_None)
+        return 0;
+    if (!PyArray_DescrConverter(o, &d))
+        PyErr_Clear(); /* numpy's TypeError for a name it does not know: the ValueError below says more */
+    const int type = d ? d->type_num : -1;
+    Py_XDECREF(d);
+    if (type == NPY_FLOAT32 || type == NPY_UINT8)
+        return type == NPY_UINT8;
+    PyErr_Format(PyExc_ValueError, "VecEnv: obs_dtype=%R is not 'float32' or 'uint8'", o);
+    return -1;
+}
+
 static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"game", "rules", "num_envs", "seed", "kernel", "observations", NULL};
+    static char *kwlist[] = {"game", "rules", "num_envs", "seed", "kernel", "observations", "obs_dtype", NULL};
     const char *game = NULL, *spec = NULL, *kernel_name = "auto";
     Py_ssize_t n = 1;
     unsigned long long seed = 0;
     int observations = 1;
+    PyObject *obs_dtype = Py_None;
     if (e->rules.g || e->mask) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$Ksp:VecEnv", kwlist, &game, &spec, &n, &seed,
-                                     &kernel_name, &observations))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$KspO:VecEnv", kwlist, &game, &spec, &n, &seed,
+                                     &kernel_name, &observations, &obs_dtype))
+        return -1;
+    if ((e->obs_u8 = parse_obs_dtype(obs_dtype)) < 0)
         return -1;
     if (szpy_rules_parse(spec ? spec : game ? game : "kalah", &e->rules))
         return -1;
@@ -320,6 +351,12 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     e->players = game_players(e->rules.g);
     e->moves = game_moves(e->rules.g);
     e->dim = game_encode_dim(e->rules.g);
+    if (!szpy_obs_form(e->rules.g, e->scale, e->high, "VecEnv: obs_dtype='uint8'"))
+        e->has_form = 1;
+    else if (e->obs_u8)
+        return -1;
+    else
+        PyErr_Clear(); /* a float32 env of a game without a uint8 form: obs_scale is None */
     e->pending = calloc((size_t)n, 1);
     if (!e->pending)
         goto nomem;
@@ -349,7 +386,7 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
         goto nomem;
     npy_intp d_obs[2] = {e->batch, e->dim}, d_mask[2] = {e->batch, e->moves}, d_rew[2] = {e->batch, e->players},
              d_b[1] = {e->batch}, d_n[1] = {n};
-    if ((observations && !(e->obs_all = new_array(2, d_obs, NPY_FLOAT32))) ||
+    if ((observations && !(e->obs_all = new_array(2, d_obs, e->obs_u8 ? NPY_UINT8 : NPY_FLOAT32))) ||
         !(e->mask = new_array(2, d_mask, NPY_BOOL)) || !(e->to_play = new_array(1, d_b, NPY_INT32)) ||
         !(e->rewards = new_array(2, d_rew, NPY_FLOAT32)) || !(e->term = new_array(1, d_b, NPY_BOOL)) ||
         !(e->trunc = new_array(1, d_n, NPY_BOOL)) ||
@@ -671,11 +708,70 @@ static PyObject *get_autoreset(szpy_vecenv *e, void *unused)
     return PyUnicode_FromString("next_step");
 }
 
+static PyObject *get_obs_dtype(szpy_vecenv *e, void *unused)
+{
+    (void)unused;
+    return (PyObject *)PyArray_DescrFromType(e->obs_u8 ? NPY_UINT8 : NPY_FLOAT32);
+}
+
+/* A new array of obs_dim entries from the game's uint8 form: which 0 its scales (float32), 1 the largest
+ * float of each element, high[j] * scale[j] (float32), 2 the largest integer, high[j] (uint8); None for a
+ * game without a uint8 form. */
+static PyObject *form_array(const szpy_vecenv *e, int which)
+{
+    if (!e->has_form)
+        Py_RETURN_NONE;
+    npy_intp d[1] = {e->dim};
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, d, which == 2 ? NPY_UINT8 : NPY_FLOAT32);
+    for (int j = 0; a && j < e->dim; j++) {
+        if (which == 2)
+            u8(a)[j] = e->high[j];
+        else
+            f32(a)[j] = which ? e->high[j] * e->scale[j] : e->scale[j];
+    }
+    return (PyObject *)a;
+}
+
+static PyObject *get_obs_scale(szpy_vecenv *e, void *unused)
+{
+    (void)unused;
+    return form_array(e, 0);
+}
+
+/* Gymnasium's spaces of obs: sowzero.spaces.Box (gymnasium.spaces.Box when gymnasium is installed) with
+ * bounds 0 .. the largest value of each element, of one env (single) or of the batch (which = 1). */
+static PyObject *get_obs_space(szpy_vecenv *e, void *which)
+{
+    if (!e->obs_all || !e->has_form)
+        Py_RETURN_NONE; /* observations=False; or a game whose bounds this file does not know */
+    PyObject *mod = PyImport_ImportModule("sowzero.spaces");
+    PyObject *high = form_array(e, e->obs_u8 ? 2 : 1), *dtype = get_obs_dtype(e, NULL);
+    PyObject *space = mod && high && dtype
+                          ? PyObject_CallMethod(mod, "observation_box", "OOn", high, dtype,
+                                                (Py_ssize_t)((intptr_t)which ? e->n : 0))
+                          : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(high);
+    Py_XDECREF(dtype);
+    return space;
+}
+
 static PyGetSetDef vecenv_getset[] = {
     {"num_envs", (getter)get_int, NULL, "number of envs N", (void *)0},
     {"num_players", (getter)get_int, NULL, "players of the game (columns of rewards)", (void *)1},
     {"num_actions", (getter)get_int, NULL, "moves per turn: the mover's pits (columns of action_mask)", (void *)2},
-    {"obs_dim", (getter)get_int, NULL, "floats per observation (columns of obs)", (void *)3},
+    {"obs_dim", (getter)get_int, NULL, "elements per observation (columns of obs)", (void *)3},
+    {"obs_dtype", (getter)get_obs_dtype, NULL, "obs's dtype: float32 (the default) or uint8 (obs_dtype='uint8')",
+     NULL},
+    {"obs_scale", (getter)get_obs_scale, NULL,
+     "float32 (obs_dim,): the float32 encoding is obs.astype(np.float32) * obs_scale, bit for bit, for a\n"
+     "uint8 obs (python/src/szpy_obs.h: Kalah-family games 1/seeds everywhere); None for a game without a\n"
+     "uint8 form",
+     NULL},
+    {"single_observation_space", (getter)get_obs_space, NULL,
+     "Box(0, high, (obs_dim,), obs_dtype): one env's obs (None with observations=False)", (void *)0},
+    {"observation_space", (getter)get_obs_space, NULL,
+     "Box(0, high, (num_envs, obs_dim), obs_dtype): the batch's obs (None with observations=False)", (void *)1},
     {"rules", (getter)get_rules, NULL, "the canonical rules spec", NULL},
     {"game", (getter)get_game, NULL, "the game's name", NULL},
     {"kernel", (getter)get_kernel, NULL, "Kalah: the stepper's SIMD kernel; other games: 'positions'", NULL},
@@ -689,16 +785,20 @@ static PyTypeObject szpy_VecEnvType = {
     .tp_dealloc = (destructor)vecenv_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto', observations=True)\n"
+        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto', observations=True,\n"
+        "       obs_dtype='float32')\n"
         "num_envs games of one rule set stepped together (Gymnasium's vector-env API, without gymnasium).\n"
         "game: any game of the registry (env/game.h; 'kalah', 'basico', ...; default: the rules' game, or\n"
         "'kalah'). rules: a spec such as 'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the\n"
         "game's default rules); when both are given, the rules must be of that game. Kalah runs on the SIMD batch stepper (kernel = auto, avx512, avx2 or scalar); other\n"
         "games step their positions one by one through the game interface. observations=False writes no\n"
         "observations (obs is None in what reset and step return): for playouts that need only the masks,\n"
-        "rewards and flags.\n"
+        "rewards and flags. obs_dtype='uint8' writes obs as the encoding's integers (Kalah: the seed counts),\n"
+        "a quarter of the bytes: obs.astype(np.float32) * obs_scale is the float32 obs bit for bit, and Net\n"
+        "takes the uint8 rows as they are (python/src/szpy_obs.h; ValueError for any other dtype).\n"
         "reset() -> (obs, info); step(actions) -> (obs, rewards, terminations, truncations, info):\n"
-        "  obs           float32 (num_envs, obs_dim): the net's encoding of each position, from the mover's\n"
+        "  obs           float32 (num_envs, obs_dim), or uint8 (obs_dtype): the net's encoding of each\n"
+        "                position, from the mover's\n"
         "                view (game_encode: kalah_encode for Kalah, basico_encode for basico)\n"
         "  rewards       float32 (num_envs, num_players), by absolute player (Kalah: 0 South, 1 North): 0,\n"
         "                except on the step that ends a game: its final value per player (game_values:\n"

@@ -28,8 +28,14 @@ def test_bench_runs():
                "--rounds", "1", "--json"])
     r = json.loads(out)
     assert r["envs"] == 128 and r["c_sows_per_s"] > 0
-    for key in ("sampler", "table", "numpy"):
-        assert r[key]["sows_per_s"] > 0 and 0 < r[key]["ratio"]
+    for key in ("sampler", "sampler_u8", "table", "numpy"):
+        assert r[key]["sows_per_s"] > 0 and 0 < r[key]["ratio"] and 0 < r[key]["cpu_ratio"]
     st = r["store"]  # the bound counts the rows written and the stepper's state (18 bytes per env)
     assert st["bytes_per_step"] == st["rows_bytes"] + st["state_bytes"] and st["state_bytes"] == 128 * 18
     assert 0 < st["rewards_dirty"] < 1 and 0 < st["bound"]
+    # uint8 observations: 3 bytes fewer per element (14 per env)
+    assert st["bytes_per_step"] - st["bytes_per_step_uint8"] == 128 * 14 * 3 and st["bound_uint8"] > st["bound"]
+    assert len(r["load"]["before"]) == 3 and r["load"]["cpus"] >= 1
+    one = json.loads(run(["-m", "sowzero.bench", "--sowzero", sowzero_bin(), "--envs", "64", "--seconds", "0.02",
+                          "--rounds", "1", "--obs-dtype", "uint8", "--json"]))
+    assert "sampler_u8" in one and "sampler" not in one
