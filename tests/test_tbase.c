@@ -205,6 +205,44 @@ static int exact_margin(tb_ref *t, const kalah_pos *p, int side)
     return p->side == side ? m : -m;
 }
 
+/* Runs cfg's search from root with evaluator ev to the end (mcts_done) and returns the tree (caller frees). */
+static mcts_tree *search_to_end(const kalah_rules *r, const mcts_config *cfg, uint64_t seed, const kalah_pos *root,
+                                mcts_eval *ev)
+{
+    char err[MCTS_ERRLEN];
+    mcts_tree *tree = mcts_tree_create(r, cfg, seed, err);
+    assert_non_null(tree);
+    mcts_set_root(tree, root);
+    while (!mcts_done(tree)) {
+        kalah_pos leaf;
+        int h = mcts_select(tree, &leaf);
+        if (h >= 0) {
+            float prior[KALAH_MAX_PITS], v;
+            assert_int_equal(ev->evaluate(ev, &leaf, 1, prior, &v), MCTS_OK);
+            assert_int_equal(mcts_complete(tree, h, prior, v), MCTS_OK);
+        } else {
+            assert_int_equal(h, MCTS_SIM_DONE);
+        }
+    }
+    return tree;
+}
+
+/* The position of node i of tree: its moves replayed from root. */
+static kalah_pos node_position(const kalah_rules *r, const mcts_tree *tree, int i, const kalah_pos *root)
+{
+    int moves[256], n = 0;
+    for (int j = i; j != mcts_root_index(tree);) {
+        mcts_node_info up;
+        assert_int_equal(mcts_node_get(tree, j, &up), MCTS_OK);
+        moves[n++] = up.move;
+        j = up.parent;
+    }
+    kalah_pos p = *root;
+    while (n > 0)
+        kalah_sow(r, &p, moves[--n], NULL);
+    return p;
+}
+
 /* Walks the tree: every tablebase leaf holds exactly N visits of its exact value (W = N × result for the
  * parent's mover; with margin utility w > 0, N × (result + w · margin / (2 · pits · seeds)) / (1 + w), the
  * exact margin recomputed here from the database), is never expanded, and with the solver is proven to its
@@ -218,17 +256,7 @@ static int check_leaves(const kalah_rules *r, tb_ref *t, const mcts_tree *tree, 
         assert_int_equal(mcts_node_get(tree, i, &in), MCTS_OK);
         if (in.side < 0 || in.parent < 0)
             continue;
-        /* the node's position: replay its moves from the root */
-        int moves[256], n = 0;
-        for (int j = i; j != mcts_root_index(tree); ) {
-            mcts_node_info up;
-            assert_int_equal(mcts_node_get(tree, j, &up), MCTS_OK);
-            moves[n++] = up.move;
-            j = up.parent;
-        }
-        kalah_pos p = *root;
-        while (n > 0)
-            kalah_sow(r, &p, moves[--n], NULL);
+        kalah_pos p = node_position(r, tree, i, root);
         int covered = !p.over && in_pits(r, &p) <= tb_seeds;
         assert_int_equal(in.exact, covered);
         if (!covered)
@@ -267,21 +295,7 @@ static void test_leaves_are_exact(void **state)
             cfg.tablebase = tb_oracle(t);
             count_eval ev;
             count_init(&ev, &r, &root);
-            char err[MCTS_ERRLEN];
-            mcts_tree *tree = mcts_tree_create(&r, &cfg, 5, err);
-            assert_non_null(tree);
-            mcts_set_root(tree, &root);
-            while (!mcts_done(tree)) {
-                kalah_pos leaf;
-                int h = mcts_select(tree, &leaf);
-                if (h >= 0) {
-                    float prior[KALAH_MAX_PITS], v;
-                    assert_int_equal(ev.base.evaluate(&ev.base, &leaf, 1, prior, &v), MCTS_OK);
-                    assert_int_equal(mcts_complete(tree, h, prior, v), MCTS_OK);
-                } else {
-                    assert_int_equal(h, MCTS_SIM_DONE);
-                }
-            }
+            mcts_tree *tree = search_to_end(&r, &cfg, 5, &root, &ev.base);
             assert_true(ev.min_pits_seen > TB63); /* no covered position went to the evaluator */
             all_leaves += check_leaves(&r, t, tree, &root, TB63, solver, w);
             mcts_tree_free(tree);
@@ -682,35 +696,15 @@ static void test_score_proofs_without_database(void **state)
             cfg.sims = 20000;
             cfg.dirichlet_eps = 0;
             cfg.margin_utility = v == 0 ? w : 0.0;
-            char err[MCTS_ERRLEN];
-            mcts_tree *tree = mcts_tree_create(&r, &cfg, 9, err);
-            assert_non_null(tree);
-            mcts_set_root(tree, &root);
-            while (!mcts_done(tree)) {
-                kalah_pos leaf;
-                int h = mcts_select(tree, &leaf);
-                if (h >= 0) {
-                    float prior[KALAH_MAX_PITS] = {1, 1, 1, 1, 1, 1, 1};
-                    assert_int_equal(mcts_complete(tree, h, prior, 0.0f), MCTS_OK);
-                } else {
-                    assert_int_equal(h, MCTS_SIM_DONE);
-                }
-            }
+            count_eval ev; /* uniform priors, value 0 */
+            count_init(&ev, &r, &root);
+            mcts_tree *tree = search_to_end(&r, &cfg, 9, &root, &ev.base);
             for (int i = 0; v == 0 && i < mcts_node_count(tree); i++) {
                 mcts_node_info in;
                 assert_int_equal(mcts_node_get(tree, i, &in), MCTS_OK);
                 if (!in.scored)
                     continue;
-                int moves[256], len = 0;
-                for (int j = i; j != mcts_root_index(tree);) {
-                    mcts_node_info up;
-                    assert_int_equal(mcts_node_get(tree, j, &up), MCTS_OK);
-                    moves[len++] = up.move;
-                    j = up.parent;
-                }
-                kalah_pos p = root;
-                while (len > 0)
-                    kalah_sow(&r, &p, moves[--len], NULL);
+                kalah_pos p = node_position(&r, tree, i, &root);
                 int m = p.over ? kalah_margin(&r, &p) : minimax(&r, &p);
                 if (p.over ? in.parent_side != KALAH_SOUTH : p.side != in.parent_side)
                     m = -m;
