@@ -504,7 +504,7 @@ static float scored_utility(const mcts_tree *t, const mnode *nd)
     for (int i = 0; i < nd->nchild; i++) {
         if (!mnode_scored(&ch[i]))
             return NAN;
-        float q = ch[i].w / (float)ch[i].n;
+        float q = mnode_q(&ch[i]); /* W / N: a scored node is never "proven" */
         best = q > best ? q : best;
     }
     return nd->side == nd->pside ? best : -best;
@@ -658,7 +658,8 @@ static __attribute__((noinline)) int step_slow(mcts_tree *t, mcts_cursor *c, kal
     }
     if (x != 0 && (nd->flags & F_SCORED)) { /* an exact interior node: its utility, no evaluation */
         end_descent(t, c);
-        backup(t, c->path, c->len, nd->pside == KALAH_SOUTH ? nd->w / (float)nd->n : -nd->w / (float)nd->n);
+        float u = mnode_q(nd);
+        backup(t, c->path, c->len, nd->pside == KALAH_SOUTH ? u : -u);
         return MCTS_SIM_DONE;
     }
     if (x != 0 && nd->proven != MCTS_UNPROVEN) {

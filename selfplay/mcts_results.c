@@ -13,10 +13,10 @@ int mcts_best_root_child(const mcts_tree *t)
     if (!(root->flags & F_EXPANDED) || root->nchild == 0)
         return -1;
     const mnode *ch = &t->pool[root->child];
-    if (t->scored && (root->flags & F_SCORED)) { /* every child is exact: the best utility (ties: lower pit) */
+    if (mcts_root_scored(t)) { /* every child is exact: the best utility (ties: lower pit) */
         int bi = 0;
         for (int i = 1; i < root->nchild; i++)
-            if (ch[i].w / (float)ch[i].n > ch[bi].w / (float)ch[bi].n)
+            if (mnode_q(&ch[i]) > mnode_q(&ch[bi]))
                 bi = i;
         return root->child + bi;
     }
@@ -48,13 +48,12 @@ int mcts_choose(mcts_tree *t, double tau)
     int b = mcts_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
-    int gm = t->cfg.root == MCTS_ROOT_GUMBEL && !(t->scored && (t->pool[0].flags & F_SCORED))
-                 ? mcts_root_choose(t)
-                 : -1; /* tau does not apply to it; a scored root plays its exact best */
+    int scored = mcts_root_scored(t); /* a scored root plays its exact best, whatever tau or the root lever */
+    int gm = t->cfg.root == MCTS_ROOT_GUMBEL && !scored ? mcts_root_choose(t) : -1; /* tau does not apply to it */
     if (gm >= 0)
         return gm;
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    if (tau <= 0 || t->pool[b].proven == 1 || (t->scored && (root->flags & F_SCORED)))
+    if (tau <= 0 || t->pool[b].proven == 1 || scored)
         return t->pool[b].move;
     int any_ok = 0, n[KALAH_MAX_PITS];
     uint8_t lost[KALAH_MAX_PITS];
@@ -102,13 +101,13 @@ int mcts_policy(const mcts_tree *t, double tau, float *pi)
     if (b < 0)
         return MCTS_EINVAL;
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    if (t->scored && (root->flags & F_SCORED)) { /* exact: uniform over the moves of the best utility */
-        float best = t->pool[b].w / (float)t->pool[b].n;
+    if (mcts_root_scored(t)) { /* exact: uniform over the moves of the best utility */
+        float best = mnode_q(&t->pool[b]);
         int k = 0;
         for (int i = 0; i < root->nchild; i++)
-            k += ch[i].w / (float)ch[i].n >= best - MCTS_SCORE_TIE;
+            k += mnode_q(&ch[i]) >= best - MCTS_SCORE_TIE;
         for (int i = 0; i < root->nchild; i++)
-            pi[ch[i].move] = ch[i].w / (float)ch[i].n >= best - MCTS_SCORE_TIE ? 1.0f / (float)k : 0.0f;
+            pi[ch[i].move] = mnode_q(&ch[i]) >= best - MCTS_SCORE_TIE ? 1.0f / (float)k : 0.0f;
         return MCTS_OK;
     }
     if (mcts_root_policy(t, tau, pi)) /* the Gumbel target, or the visits with forced playouts pruned */

@@ -150,16 +150,14 @@ static void random_opening(const kalah_rules *r, int plies, mcts_rng *rng, kalah
     for (;;) {
         kalah_start(r, p);
         int k = (int)(mcts_rng_uniform(rng) * (plies + 1));
-        k = k > plies ? plies : k;
+        k = k > plies ? plies : k; /* the clamps guard a product that rounds up to the bound */
         for (int i = 0; i < k && !p->over; i++) {
             unsigned legal = kalah_legal(r, p);
             int n = __builtin_popcount(legal), pick = (int)(mcts_rng_uniform(rng) * n);
             pick = pick >= n ? n - 1 : pick;
-            for (int m = 0; m < r->pits; m++)
-                if (legal >> m & 1u && pick-- == 0) {
-                    kalah_sow(r, p, m, NULL);
-                    break;
-                }
+            while (pick--)
+                legal &= legal - 1; /* drop the lowest set bits until the chosen move is the lowest */
+            kalah_sow(r, p, __builtin_ctz(legal), NULL);
         }
         if (!p->over)
             return;

@@ -110,6 +110,11 @@ static void test_error_paths(void **state)
     expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
                       "[eval]\ngames = 6\nfinal_games = 6\n[mcts]\nroot = gumbel\n",
                       "bad.ini:12:", "mcts.root", "kalah only", NULL);
+    expect_load_error("[run]\niterations = 1\n[selfplay]\nopening_plies = 101\n", "bad.ini:4:",
+                      "selfplay.opening_plies", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
+                      "[eval]\ngames = 6\nfinal_games = 6\n[selfplay]\nopening_plies = 4\n",
+                      "bad.ini:12:", "selfplay.opening_plies", "kalah only", NULL);
 
     cfg_config c;
     char err[CFG_ERRLEN];

@@ -306,6 +306,23 @@ static void test_leaves_are_exact(void **state)
     tb_release(t);
 }
 
+/* mcts_search of a root the database of `seeds` covers, with margin utility w and the default solver, until
+ * its proof stops it; only the root may go to the evaluator (every other position is a tablebase leaf). */
+static void search_covered_root(const kalah_rules *r, tb_ref *t, int seeds, double w, const kalah_pos *root,
+                                mcts_result *res)
+{
+    mcts_config cfg = mcts_config_default();
+    cfg.sims = 100000; /* the proof stops it long before */
+    cfg.margin_utility = w;
+    cfg.tablebase_seeds = seeds;
+    cfg.tablebase = tb_oracle(t);
+    count_eval ev;
+    count_init(&ev, r, root);
+    char err[MCTS_ERRLEN];
+    assert_int_equal(mcts_search(r, root, &cfg, &ev.base, 3, res, err), MCTS_OK);
+    assert_int_equal(ev.positions, 1);
+}
+
 /* A root the database covers is proven to its exact result, and the move chosen reaches that result. */
 static void test_covered_root_proven_optimal(void **state)
 {
@@ -321,16 +338,8 @@ static void test_covered_root_proven_optimal(void **state)
             kalah_pos root;
             if (!random_late(&r, &x, root_max[s], &root) || __builtin_popcount(kalah_legal(&r, &root)) < 2)
                 continue;
-            mcts_config cfg = mcts_config_default();
-            cfg.sims = 100000; /* the proof stops it long before */
-            cfg.tablebase_seeds = db_seeds[s];
-            cfg.tablebase = tb_oracle(t);
-            count_eval ev;
-            count_init(&ev, &r, &root);
             mcts_result res;
-            char err[MCTS_ERRLEN];
-            assert_int_equal(mcts_search(&r, &root, &cfg, &ev.base, 3, &res, err), MCTS_OK);
-            assert_int_equal(ev.positions, 1); /* only the root went to the evaluator */
+            search_covered_root(&r, t, db_seeds[s], 0.0, &root, &res);
             int want = exact_result(&r, t, &root, root.side);
             assert_int_equal(res.root_proven, want);
             kalah_pos after = root;
@@ -631,17 +640,8 @@ static void test_score_proofs_play_the_best_margin(void **state)
             kalah_pos root;
             if (!random_late(&r, &x, db_seeds[s], &root) || __builtin_popcount(kalah_legal(&r, &root)) < 2)
                 continue;
-            mcts_config cfg = mcts_config_default();
-            cfg.sims = 100000; /* the score proof stops it long before */
-            cfg.margin_utility = w;
-            cfg.tablebase_seeds = db_seeds[s];
-            cfg.tablebase = tb_oracle(t);
-            count_eval ev;
-            count_init(&ev, &r, &root);
             mcts_result res;
-            char err[MCTS_ERRLEN];
-            assert_int_equal(mcts_search(&r, &root, &cfg, &ev.base, 3, &res, err), MCTS_OK);
-            assert_int_equal(ev.positions, 1);
+            search_covered_root(&r, t, db_seeds[s], w, &root, &res);
             assert_int_equal(res.root_scored, 1);
             assert_int_equal(res.root_proven, MCTS_UNPROVEN);
             int best = exact_margin(t, &root, root.side), optimal = 0;

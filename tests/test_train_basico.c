@@ -75,6 +75,7 @@ static void test_config(void **state)
     expect_error("net.margin_head=true", "net.margin_head");
     expect_error("eval.opponents=ab:depth=3", "eval.opponents");
     expect_error("rules.players=5", "rules.players");
+    expect_error("selfplay.opening_plies=4", "selfplay.opening_plies applies to game = kalah only");
     /* and the other way round: básico keys with Kalah */
     cfg_defaults(&c);
     assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);
