@@ -97,7 +97,7 @@ static int random_choose(agent *a, const kalah_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-static const agent_ops random_ops = {random_choose, NULL, NULL, NULL};
+static const agent_ops random_ops = {random_choose, NULL, NULL, NULL, NULL};
 
 /* ---- greedy ---- */
 
@@ -152,7 +152,7 @@ static int greedy_choose(agent *a, const kalah_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL};
+static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL, NULL};
 
 /* ---- dispatch ---- */
 
@@ -314,10 +314,17 @@ void agent_free(agent *a)
     if (a->ops && a->ops->destroy)
         a->ops->destroy(a);
     free(a->spec);
+    free(a->desc);
     free(a);
 }
 
 const char *agent_spec(const agent *a) { return a->spec; }
+const char *agent_describe(const agent *a) { return a->desc ? a->desc : a->spec; }
+
+int agent_search_settings(const agent *a, agent_search_info *out)
+{
+    return a->ops->settings ? a->ops->settings(a, out) : AGENT_EINVAL;
+}
 const char *agent_kind(const agent *a) { return a->kind; }
 const char *agent_error(const agent *a) { return a->err; }
 void agent_set_detail(agent *a, int detail) { a->detail = detail != 0; }

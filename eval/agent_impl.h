@@ -10,6 +10,7 @@ typedef struct {
     void (*new_game)(agent *a, const kalah_pos *start); /* after a->rng has been reseeded; may be NULL */
     void (*notify)(agent *a, const kalah_pos *before, int move); /* may be NULL */
     void (*destroy)(agent *a);                                   /* frees a->impl; may be NULL */
+    int (*settings)(const agent *a, agent_search_info *out);     /* agent_search_settings; NULL: not a search */
 } agent_ops;
 
 struct agent {
@@ -23,6 +24,7 @@ struct agent {
     void *impl;
     int detail;         /* agent_set_detail */
     char err[AGENT_ERRLEN];
+    char *desc;         /* agent_describe when it differs from the spec (owned; NULL: the spec) */
     agent_stats stats;  /* of the last choose; the search kinds fill it (agent_choose clears it first) */
 };
 
