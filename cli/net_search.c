@@ -31,3 +31,14 @@ cJSON *ns_json(const nn_search *s)
     cJSON_AddNumberToObject(o, "gumbel_c_scale", s->gumbel_c_scale);
     return o;
 }
+
+void ns_print_plays(const char *indent, const char *spec, const char *desc)
+{
+    if (desc && strcmp(desc, spec))
+        printf("%splays as %s\n", indent, desc);
+}
+
+cJSON *ns_plays_json(const char *spec, const char *desc)
+{
+    return desc && strcmp(desc, spec) ? cJSON_CreateString(desc) : cJSON_CreateNull();
+}

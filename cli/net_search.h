@@ -19,4 +19,11 @@ char *ns_keys(const nn_search *s, char *buf, size_t n);
  * caller owns it. */
 cJSON *ns_json(const nn_search *s);
 
+/* Prints "<indent>plays as DESC\n" when the agent's description (agent_describe, game_agent_describe) says more
+ * than its spec — an az agent shows its effective search settings so — and nothing otherwise. */
+void ns_print_plays(const char *indent, const char *spec, const char *desc);
+
+/* desc when it says more than spec, else NULL: the JSON outputs' "plays" (null when the spec says it all). */
+cJSON *ns_plays_json(const char *spec, const char *desc);
+
 #endif

@@ -385,26 +385,9 @@ static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
     return 0;
 }
 
-/* 1 when the spec gives key (whether or not a parser has taken it yet). */
-static int given(const agent_args *args, const char *key)
-{
-    for (int i = 0; i < args->n; i++)
-        if (!strcmp(args->key[i], key))
-            return 1;
-    return 0;
-}
-
-/* The net's search record as the defaults of az's keys (agent.h: a spec key > the record > built in);
- * x->from_net gets the bits of the settings no key overrides. */
+/* The net's search record as the defaults of az's keys (agent.h: a spec key > the record > built in). */
 static void az_record(tree_impl *x, const agent_args *args, const nn_search *s, long long *sims, long long *batch)
 {
-    static const struct {
-        const char *key;
-        unsigned bit;
-    } keys[] = {{"sims", AGENT_FROM_SIMS},     {"c_puct", AGENT_FROM_C_PUCT},   {"fpu", AGENT_FROM_FPU},
-                {"batch", AGENT_FROM_BATCH},   {"margin", AGENT_FROM_MARGIN},   {"solver", AGENT_FROM_SOLVER},
-                {"root", AGENT_FROM_ROOT},     {"gumbel_k", AGENT_FROM_GUMBEL}, {"gumbel_c_visit", AGENT_FROM_GUMBEL},
-                {"gumbel_c_scale", AGENT_FROM_GUMBEL}};
     x->net_record = 1;
     *sims = s->sims;
     *batch = s->batch;
@@ -416,53 +399,7 @@ static void az_record(tree_impl *x, const agent_args *args, const nn_search *s, 
     x->cfg.gumbel_k = s->gumbel_k;
     x->cfg.gumbel_c_visit = s->gumbel_c_visit;
     x->cfg.gumbel_c_scale = s->gumbel_c_scale;
-    x->from_net = 0;
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        x->from_net |= keys[i].bit;
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (given(args, keys[i].key))
-            x->from_net &= ~keys[i].bit;
-    /* The gumbel constants mean nothing to a puct root: not listed as taken. */
-    if (x->cfg.root != MCTS_ROOT_GUMBEL)
-        x->from_net &= ~(unsigned)AGENT_FROM_GUMBEL;
-}
-
-/* agent_describe of an az agent: the effective spec and where its values came from. */
-static int az_describe(agent *a, const tree_impl *x, const char *path, long long tb, char *err)
-{
-    static const char *const names[] = {"sims", "c_puct", "fpu", "batch", "margin", "solver", "root", "gumbel_*"};
-    agent_search_info si;
-    tree_settings(a, &si);
-    char buf[AGENT_SPEC_MAX + 512];
-    int w = snprintf(buf, sizeof buf, "az:net=%s,sims=%d,c_puct=%g,fpu=%g,batch=%d,margin=%g,solver=%d,root=%s", path,
-                     si.sims, si.c_puct, si.fpu_reduction, si.batch, si.margin_utility, si.solver,
-                     si.gumbel ? "gumbel" : "puct");
-    if (si.gumbel)
-        w += snprintf(buf + w, sizeof buf - (size_t)w, ",gumbel_k=%d,gumbel_c_visit=%g,gumbel_c_scale=%g", si.gumbel_k,
-                      si.gumbel_c_visit, si.gumbel_c_scale);
-    if (tb > 0)
-        w += snprintf(buf + w, sizeof buf - (size_t)w, ",tb=%lld,tbroot=%d", tb, x->tb_root);
-    if (a->seed)
-        w += snprintf(buf + w, sizeof buf - (size_t)w, ",seed=%llu", (unsigned long long)a->seed);
-    if (!x->net_record)
-        w += snprintf(buf + w, sizeof buf - (size_t)w, " (the net records no search settings: built-in defaults)");
-    else if (x->from_net) {
-        w += snprintf(buf + w, sizeof buf - (size_t)w, " (from the net's search record:");
-        const char *sep = " ";
-        for (int i = 0; i < 8; i++)
-            if (x->from_net >> i & 1) {
-                w += snprintf(buf + w, sizeof buf - (size_t)w, "%s%s", sep, names[i]);
-                sep = ", ";
-            }
-        w += snprintf(buf + w, sizeof buf - (size_t)w, ")");
-    } else
-        w += snprintf(buf + w, sizeof buf - (size_t)w, " (every key given: the net's search record unused)");
-    (void)w; /* snprintf truncates at the buffer's end; the description is for display */
-    if (!(a->desc = strdup(buf))) {
-        set_err(err, "out of memory");
-        return -1;
-    }
-    return 0;
+    x->from_net = agent_from_net(args, AGENT_FROM_ALL, x->cfg.root == MCTS_ROOT_GUMBEL);
 }
 
 int agent_init_az(agent *a, agent_args *args, char *err)
@@ -530,8 +467,12 @@ int agent_init_az(agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
-    if (az_describe(a, x, path, tb, err))
+    agent_search_info si;
+    tree_settings(a, &si);
+    if (!(a->desc = agent_az_describe(path, &si, AGENT_FROM_ALL, a->seed))) {
+        set_err(err, "out of memory");
         return -1;
+    }
     return tree_finish(a, x, err);
 }
 
