@@ -43,8 +43,8 @@ static void help(void)
 static int load_status(int nn_rc) { return nn_rc == NN_ENOMEM ? 1 : 2; }
 
 /* Loads the net and checks that it fits rules r (rules string, encoding, input and policy sizes). When
- * have_rules is 0, r receives the net's own rules; *info_out the file's metadata. Prints errors; returns NULL on failure (*status: the
- * exit status, 2 for everything but memory). */
+ * have_rules is 0, r receives the net's own rules; *info_out the file's metadata. Prints errors; returns
+ * NULL on failure (*status: the exit status, 2 for everything but memory). */
 static nn_net *load_for(const char *path, kalah_rules *r, int have_rules, nn_file_info *info_out, int *status)
 {
     char err[NN_ERRLEN], kerr[KALAH_ERRLEN], a[128], b[128];

@@ -330,10 +330,11 @@ int agent_search_settings(const agent *a, agent_search_info *out)
 static const struct {
     const char *key;
     unsigned bit;
-} record_keys[] = {{"sims", AGENT_FROM_SIMS},     {"c_puct", AGENT_FROM_C_PUCT},   {"fpu", AGENT_FROM_FPU},
-                   {"batch", AGENT_FROM_BATCH},   {"margin", AGENT_FROM_MARGIN},   {"solver", AGENT_FROM_SOLVER},
-                   {"root", AGENT_FROM_ROOT},     {"gumbel_k", AGENT_FROM_GUMBEL}, {"gumbel_c_visit", AGENT_FROM_GUMBEL},
-                   {"gumbel_c_scale", AGENT_FROM_GUMBEL}};
+} record_keys[] = {{"sims", AGENT_FROM_SIMS},          {"c_puct", AGENT_FROM_C_PUCT},
+                   {"fpu", AGENT_FROM_FPU},            {"batch", AGENT_FROM_BATCH},
+                   {"margin", AGENT_FROM_MARGIN},      {"solver", AGENT_FROM_SOLVER},
+                   {"root", AGENT_FROM_ROOT},          {"gumbel_k", AGENT_FROM_GUMBEL},
+                   {"gumbel_c_visit", AGENT_FROM_GUMBEL}, {"gumbel_c_scale", AGENT_FROM_GUMBEL}};
 #define N_RECORD_KEYS (int)(sizeof record_keys / sizeof record_keys[0])
 
 unsigned agent_from_net(const agent_args *args, unsigned keys, int gumbel)

@@ -82,7 +82,8 @@ int h5r_write(hid_t f, const nn_search *s, char *err)
     int rc = h5u_put_str(g, "root", s->root, err);
     for (int i = 0; i < N_FIELDS && !rc; i++) {
         double v = get(s, &fields[i]);
-        rc = fields[i].is_int ? h5u_put_i64(g, fields[i].name, (int64_t)v, err) : h5u_put_f64(g, fields[i].name, v, err);
+        rc = fields[i].is_int ? h5u_put_i64(g, fields[i].name, (int64_t)v, err)
+                              : h5u_put_f64(g, fields[i].name, v, err);
     }
     H5Gclose(g);
     return rc ? -1 : 0;

@@ -377,7 +377,8 @@ static void test_generic_az(void **state)
     if (!a)
         fail_msg("%s", aerr);
     const char *d = game_agent_describe(a);
-    assert_non_null(strstr(d, ",sims=7,c_puct=0.5,fpu=0.2,batch=3 (from the net's search record: sims, c_puct, batch)"));
+    assert_non_null(strstr(d, ",sims=7,c_puct=0.5,fpu=0.2,batch=3 (from the net's search record: sims, c_puct, "
+                              "batch)"));
     game_pos p;
     game_start(g, &p);
     int mv = -1;
