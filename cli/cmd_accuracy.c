@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/net_search.h"
 #include "cli/game_progress.h"
 #include "eval/accuracy.h"
 
@@ -33,7 +34,9 @@ static void help(void)
          "                    \"optimal_rate\",\"optimal_lo\",\"optimal_hi\",\"mean_regret\",\"regret_lo\",\n"
          "                    \"regret_hi\",\"blunders\",\"blunder_rate\",\"blunder_lo\",\"blunder_hi\",\n"
          "                    \"by_phase\":[{\"phase\",\"seeds_from\",\"seeds_to\",...the same figures}],\n"
-         "                    \"seed\",\"threads\",\"seconds\"}\n"
+         "                    \"seed\",\"threads\",\"seconds\",\"plays\"}; plays: how the agent played when its spec\n"
+         "                    does not say it all (az: the effective search settings, some from the net's\n"
+         "                    search record, eval/agent.h), else null; the text output shows it as \"plays as\"\n"
          "Exit status 2: a bad agent spec, a missing file, a file that is not a valid set, a net for other\n"
          "rules; 1: the agent failed during the run.");
 }
@@ -120,6 +123,7 @@ int cmd_accuracy(int argc, char **argv)
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "agent", spec);
+        cJSON_AddItemToObject(o, "plays", ns_plays_json(spec, res.agent));
         cJSON_AddStringToObject(o, "positions_file", path);
         cJSON_AddStringToObject(o, "rules", posset_rules_text(set));
         stats_json(o, &res.all);
@@ -139,9 +143,10 @@ int cmd_accuracy(int argc, char **argv)
         cJSON_AddNumberToObject(o, "seconds", res.seconds);
         rc = cli_print_json(o);
     } else {
-        printf("accuracy of %s\non %s (%s; %d positions), seed %llu, %d %s, %.2f s\n\n", spec, path,
-               posset_rules_text(set), res.n, (unsigned long long)cfg.seed, used_threads, cli_threads(used_threads),
-               res.seconds);
+        printf("accuracy of %s\n", spec);
+        ns_print_plays("  ", spec, res.agent);
+        printf("on %s (%s; %d positions), seed %llu, %d %s, %.2f s\n\n", path, posset_rules_text(set), res.n,
+               (unsigned long long)cfg.seed, used_threads, cli_threads(used_threads), res.seconds);
         printf("  %-16s %6s   %-21s   %-19s   %s\n", "seeds in pits", "n", "optimal moves (95%)",
                "mean regret (95%)", "blunders >= 4 (95%)");
         stats_line("all", &res.all);

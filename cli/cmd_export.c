@@ -2,25 +2,37 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/net_search.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
+#include "train/config.h"
+#include "train/train.h"
 
 static void help(void)
 {
-    puts("usage: sowzero export CHECKPOINT OUT.h5 [--json]\n"
+    puts("usage: sowzero export CHECKPOINT OUT.h5 [--config FILE.ini] [--json]\n"
          "Writes the network of CHECKPOINT (or of another export) as an export file: weights and metadata\n"
          "only, the file a user loads with h5py (see the README). Written to OUT.h5.tmp, then renamed; the\n"
-         "written file is read back and verified before the command reports it.\n"
+         "written file is read back and verified before the command reports it. The weights are copied\n"
+         "exactly (float32 in, float32 out). The source's search record (the search settings it was trained\n"
+         "with, the az agent's defaults for the net: nn/h5io.h /search) goes along.\n"
+         "  --config FILE.ini  record the search settings of this training config instead (eval.sims,\n"
+         "           eval.batch, mcts.c_puct, fpu_reduction, margin_utility, solver, root, gumbel_*; as\n"
+         "           `sowzero train` records them); its rules must be the net's. For a net trained before\n"
+         "           nets carried the record: its run's config.ini\n"
          "  --json   print {\"file\",\"source\",\"source_kind\",\"rules\",\"encoding\",\"parameters\",\"bytes\",\n"
-         "           \"crc32\",\"source_crc32\",\"layers\":[{\"name\",\"W\":[out,in],\"b\":[out],\"residual\"}]}\n"
+         "           \"crc32\",\"source_crc32\",\"layers\":[{\"name\",\"W\":[out,in],\"b\":[out],\"residual\"}],\n"
+         "           \"search\":{the record's fields, as `sowzero net --json`} or null}\n"
          "           (crc32: 8 hex digits, CRC-32 of the file's bytes after its 512-byte header, the checksum\n"
          "           sowzero verifies: zlib.crc32(open(f,'rb').read()[512:]) in Python)\n"
          "Exit status: 0, 1 runtime failure (writing OUT.h5, memory), 2 bad input (usage, a missing, damaged or\n"
-         "unreadable CHECKPOINT, OUT.h5 the same file as CHECKPOINT, a directory, or in no directory).");
+         "unreadable CHECKPOINT, OUT.h5 the same file as CHECKPOINT, a directory, or in no directory, a bad\n"
+         "--config or one for other rules).");
 }
 
 /* The export just written, as --json reports it: the file read back (verified), its shapes and checksums. */
@@ -53,13 +65,37 @@ static int print_json(const char *out, const char *in, const nn_file_info *src, 
         cJSON_AddBoolToObject(l, "residual", L.residual);
         cJSON_AddItemToArray(layers, l);
     }
+    cJSON_AddItemToObject(o, "search", ns_json(dst->have_search ? &dst->search : NULL));
     return cli_print_json(o);
+}
+
+/* --config: the search record of the training config at path, whose rules must be net_rules. Prints the
+ * error and returns -1 when the config does not load or is for other rules. */
+static int config_record(const char *path, const char *net_rules, nn_search *out)
+{
+    static cfg_config c; /* large: off the stack */
+    char err[CFG_ERRLEN], spec[GAME_SPEC_MAX];
+    cfg_defaults(&c);
+    if (cfg_load(&c, path, err) || cfg_finish(&c, err)) {
+        cli_error("export", "--config: %s", err);
+        return -1;
+    }
+    if (strcmp(cfg_rules_spec(&c, spec, sizeof spec), net_rules)) {
+        cli_error("export", "--config %s is for rules '%s', the net's are '%s'", path, spec, net_rules);
+        return -1;
+    }
+    train_search_record(&c, out);
+    return 0;
 }
 
 int cmd_export(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                         {"config", required_argument, 0, 'c'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     int ch, json = 0;
+    const char *config = NULL;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (ch == 'h') {
@@ -68,6 +104,10 @@ int cmd_export(int argc, char **argv)
         }
         if (ch == 'j') {
             json = 1;
+            continue;
+        }
+        if (ch == 'c') {
+            config = optarg;
             continue;
         }
         return cli_usage_error("export");
@@ -105,7 +145,15 @@ int cmd_export(int argc, char **argv)
         cli_error("export", "CHECKPOINT: %s", err);
         return lrc == NN_ENOMEM ? 1 : 2;
     }
-    int rc = nn_export_save(out, net, info.rules, info.encoding, err);
+    nn_search record;
+    const nn_search *search = info.have_search ? &info.search : NULL;
+    if (config && config_record(config, info.rules, &record)) {
+        nn_net_free(net);
+        return 2;
+    }
+    if (config)
+        search = &record;
+    int rc = nn_export_save_search(out, net, info.rules, info.encoding, search, err);
     if (rc != NN_OK)
         cli_error("export", "OUT.h5: %s", err);
     else if ((rc = nn_load(out, info.rules, &back, &written, err)) != NN_OK)
@@ -113,8 +161,13 @@ int cmd_export(int argc, char **argv)
     else if (json)
         rc = print_json(out, in, &info, &written, net) ? NN_EIO : NN_OK;
     else
-        printf("wrote %s: %zu parameters, rules %s, encoding %s, %lld bytes, crc32 %08lx\n", out,
-               nn_param_count(net), written.rules, written.encoding, written.bytes, written.crc32);
+    {
+        char keys[256];
+        printf("wrote %s: %zu parameters, rules %s, encoding %s, %lld bytes, crc32 %08lx\n%s%s\n", out,
+               nn_param_count(net), written.rules, written.encoding, written.bytes, written.crc32,
+               written.have_search ? "search record: " : "no search record (the az agent's built-in defaults)",
+               written.have_search ? ns_keys(&written.search, keys, sizeof keys) : "");
+    }
     nn_net_free(back);
     nn_net_free(net);
     return rc == NN_OK ? 0 : 1;

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
 #include "cli/commands.h"
+#include "cli/net_search.h"
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
 
@@ -85,7 +86,9 @@ static void help(void)
          "                 reached V (eval/perfect.h); a solver agent per worker when neither A nor B is one\n"
          "  --json         print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
          "                 \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
-         "                 \"seat_games\"}],\"games\",\"group\",\"openings\",\"threads\",\"seed\",\"avg_sows\",\n"
+         "                 \"seat_games\",\"plays\" (az: the effective search settings, some from the net's\n"
+         "                 search record; null when the spec says it all)}],\"games\",\"group\",\"openings\",\n"
+         "                 \"threads\",\"seed\",\"avg_sows\",\n"
          "                 \"seconds\"}; with 2 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
          "                 \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\" (\"lower\"/\"upper\"\n"
          "                 when A won/lost every point, else null) and \"per_seat\": {\"south\",\"north\"}, A's\n"
@@ -103,10 +106,11 @@ static void tally_json(cJSON *o, const match_tally *t, double score)
     cJSON_AddNumberToObject(o, "score", score);
 }
 
-static cJSON *agent_json(const char *spec, const game_match_agent_stats *a, int players)
+static cJSON *agent_json(const char *spec, const char *desc, const game_match_agent_stats *a, int players)
 {
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "spec", spec);
+    cJSON_AddItemToObject(e, "plays", ns_plays_json(spec, desc));
     cJSON_AddNumberToObject(e, "games", a->games);
     cJSON_AddNumberToObject(e, "seats", a->seats);
     cJSON_AddNumberToObject(e, "mean_place", a->mean_place);
@@ -155,7 +159,7 @@ static int print_json(char **spec, int k, const game *g, const game_match_config
     cJSON_AddStringToObject(o, "rules", game_spec(g));
     cJSON *arr = cJSON_AddArrayToObject(o, "agents");
     for (int i = 0; i < k; i++)
-        cJSON_AddItemToArray(arr, agent_json(spec[i], &res->agent[i], players));
+        cJSON_AddItemToArray(arr, agent_json(spec[i], res->describe[i], &res->agent[i], players));
     cJSON_AddNumberToObject(o, "games", res->games);
     if (res->duel) {
         const match_result *t = &res->two;
@@ -193,7 +197,10 @@ static void print_duel(char **spec, const game *g, const game_match_config *cfg,
                        const game_match_result *res)
 {
     const match_result *t = &res->two;
-    printf("match  A = %s\n       B = %s\n", spec[0], spec[1]);
+    printf("match  A = %s\n", spec[0]);
+    ns_print_plays("           ", spec[0], res->describe[0]);
+    printf("       B = %s\n", spec[1]);
+    ns_print_plays("           ", spec[1], res->describe[1]);
     printf("%d games (%d opening pairs of %d random sowings), %d %s, rules %s, seed %llu\n", res->games,
            res->games / 2, cfg->opening_plies, threads, cli_threads(threads), game_spec(g),
            (unsigned long long)cfg->seed);
@@ -247,8 +254,10 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
         print_duel(spec, g, cfg, threads, res);
     } else {
         printf("match  rules %s\n", game_spec(g));
-        for (int i = 0; i < k; i++)
+        for (int i = 0; i < k; i++) {
             printf("       %c = %s\n", 'A' + i, spec[i]);
+            ns_print_plays("           ", spec[i], res->describe[i]);
+        }
         if (k == players)
             printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random moves; "
                    "%d %s, seed %llu\n", res->games, group, cfg->opening_plies, threads, cli_threads(threads),

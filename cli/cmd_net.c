@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
 #include "cli/commands.h"
+#include "cli/net_search.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "selfplay/mcts_mp.h"
@@ -25,8 +26,11 @@ static void help(void)
          "  --net PATH       the network file\n"
          "  --position POS   the position string (default: the start position; another game: its notation)\n"
          "  --rules SPEC     rules; must be the ones the net was trained for (default: the net's own)\n"
-         "  --json           print {\"policy\":[...],\"value\":v} (other games add \"values\": one per player,\n"
-         "                   player 0 first)\n"
+         "  --json           print {\"policy\":[...],\"value\":v,\"search\":{...} or null} (other games add\n"
+         "                   \"values\": one per player, player 0 first)\n"
+         "Also shown: the search settings the net was trained with (its search record, nn/h5io.h /search:\n"
+         "sims, batch, c_puct, fpu_reduction, margin_utility, solver, root, gumbel_*), which the az agent plays\n"
+         "with unless its spec gives a key; a net without the record (older files) shows none.\n"
          "  --upgrade PATH   rewrite a net file from before sowzero checksummed its files (which are\n"
          "                   refused) with the checksum, keeping everything in it; only for a file you\n"
          "                   trust: it is the one read that is not verified first. --json: {\"file\",\"upgraded\"}\n"
@@ -39,14 +43,15 @@ static void help(void)
 static int load_status(int nn_rc) { return nn_rc == NN_ENOMEM ? 1 : 2; }
 
 /* Loads the net and checks that it fits rules r (rules string, encoding, input and policy sizes). When
- * have_rules is 0, r receives the net's own rules. Prints errors; returns NULL on failure (*status: the
- * exit status, 2 for everything but memory). */
-static nn_net *load_for(const char *path, kalah_rules *r, int have_rules, int *status)
+ * have_rules is 0, r receives the net's own rules; *info_out the file's metadata. Prints errors; returns
+ * NULL on failure (*status: the exit status, 2 for everything but memory). */
+static nn_net *load_for(const char *path, kalah_rules *r, int have_rules, nn_file_info *info_out, int *status)
 {
     char err[NN_ERRLEN], kerr[KALAH_ERRLEN], a[128], b[128];
     nn_file_info info;
     nn_net *net = NULL;
     int lrc = nn_load(path, NULL, &net, &info, err);
+    *info_out = info;
     *status = load_status(lrc);
     if (lrc != NN_OK) {
         cli_error("net", "--net: %s", err);
@@ -72,6 +77,17 @@ static nn_net *load_for(const char *path, kalah_rules *r, int have_rules, int *s
     }
     nn_net_free(net);
     return NULL;
+}
+
+/* The search record line of the text output. */
+static void print_search(const nn_file_info *info)
+{
+    char keys[256];
+    if (info->have_search)
+        printf("search %s (the search the net was trained with: the az agent's defaults for it)\n",
+               ns_keys(&info->search, keys, sizeof keys));
+    else
+        printf("search none recorded (the az agent uses its built-in defaults)\n");
 }
 
 /* Every game but Kalah: the file's rules name the game (rules_spec, when given, must say the same). */
@@ -149,6 +165,7 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
         for (int q = 0; q < np; q++)
             cJSON_AddItemToArray(vals, cJSON_CreateNumber(value[q]));
         cJSON_AddNumberToObject(o, "mover", p.to_move);
+        cJSON_AddItemToObject(o, "search", ns_json(info.have_search ? &info.search : NULL));
         game_free(g);
         return cli_print_json(o);
     }
@@ -163,6 +180,7 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
         else
             printf(" %d:%.4f", q, value[q]);
     printf("\n");
+    print_search(&info);
     game_free(g);
     return 0;
 }
@@ -250,7 +268,8 @@ int cmd_net(int argc, char **argv)
     if (rules_spec && !cli_rules("net", rules_spec, &r))
         return 2;
     int status;
-    nn_net *net = load_for(path, &r, rules_spec != NULL, &status);
+    nn_file_info info;
+    nn_net *net = load_for(path, &r, rules_spec != NULL, &info, &status);
     if (!net)
         return status;
     kalah_pos p;
@@ -282,11 +301,13 @@ int cmd_net(int argc, char **argv)
         for (int k = 0; k < r.pits; k++)
             cJSON_AddItemToArray(arr, cJSON_CreateNumber(policy[k]));
         cJSON_AddNumberToObject(o, "value", value);
+        cJSON_AddItemToObject(o, "search", ns_json(info.have_search ? &info.search : NULL));
         return cli_print_json(o);
     }
     printf("policy");
     for (int k = 0; k < r.pits; k++)
         printf(" %c:%.4f", kalah_move_letter(p.side, k), policy[k]);
     printf("\nvalue %.4f\n", value);
+    print_search(&info);
     return 0;
 }

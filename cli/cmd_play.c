@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
 #include "cli/commands.h"
+#include "cli/net_search.h"
 #include "eval/agent.h"
 #include "eval/record.h"
 
@@ -164,8 +165,9 @@ int cmd_play(int argc, char **argv)
     kalah_pos p;
     rewind_to(&r, &g, 0, &p, a, seed);
     const char *agent_side = human == KALAH_SOUTH ? "North" : "South";
-    printf("sowzero play: you are %s against %s.\nType a pit letter or number, undo, hint, quit (help for more).\n",
-           human == KALAH_SOUTH ? "South" : "North", spec);
+    printf("sowzero play: you are %s against %s.\n", human == KALAH_SOUTH ? "South" : "North", spec);
+    ns_print_plays("  ", spec, agent_describe(a));
+    printf("Type a pit letter or number, undo, hint, quit (help for more).\n");
     char *line = NULL;
     size_t cap = 0;
     int rc = 0, quit = 0, need_board = 1, tty_in = isatty(STDIN_FILENO);

@@ -30,6 +30,7 @@ void accuracy_result_free(accuracy_result *res)
         return;
     free(res->move);
     free(res->regret);
+    free(res->agent);
     memset(res, 0, sizeof *res);
 }
 
@@ -196,6 +197,8 @@ int accuracy_run(const posset *set, const char *spec, const accuracy_config *cfg
         goto out;
     }
     rc = accuracy_tally(set, run.moves, out, err);
+    if (rc == ACCURACY_OK)
+        out->agent = strdup(agent_describe(ctx[0].a));
 out:
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc == ACCURACY_OK)

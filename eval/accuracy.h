@@ -43,6 +43,8 @@ typedef struct {
     int *move;        /* n entries: the relative pit chosen at each position (owned) */
     int *regret;      /* n entries: its regret in seeds (owned) */
     double seconds;   /* wall-clock time of accuracy_run (0 from accuracy_tally) */
+    char *agent;      /* accuracy_run: agent_describe of the agent (how it played: az's effective search
+                         settings); owned, NULL from accuracy_tally or when out of memory */
 } accuracy_result;
 
 typedef struct {

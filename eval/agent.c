@@ -97,7 +97,7 @@ static int random_choose(agent *a, const kalah_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-static const agent_ops random_ops = {random_choose, NULL, NULL, NULL};
+static const agent_ops random_ops = {random_choose, NULL, NULL, NULL, NULL};
 
 /* ---- greedy ---- */
 
@@ -152,7 +152,7 @@ static int greedy_choose(agent *a, const kalah_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL};
+static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL, NULL};
 
 /* ---- dispatch ---- */
 
@@ -314,10 +314,74 @@ void agent_free(agent *a)
     if (a->ops && a->ops->destroy)
         a->ops->destroy(a);
     free(a->spec);
+    free(a->desc);
     free(a);
 }
 
 const char *agent_spec(const agent *a) { return a->spec; }
+const char *agent_describe(const agent *a) { return a->desc ? a->desc : a->spec; }
+
+int agent_search_settings(const agent *a, agent_search_info *out)
+{
+    return a->ops->settings ? a->ops->settings(a, out) : AGENT_EINVAL;
+}
+
+/* az's keys of the settings a net's search record holds, in AGENT_FROM_* bit order (the gumbel bit has three). */
+static const struct {
+    const char *key;
+    unsigned bit;
+} record_keys[] = {{"sims", AGENT_FROM_SIMS},          {"c_puct", AGENT_FROM_C_PUCT},
+                   {"fpu", AGENT_FROM_FPU},            {"batch", AGENT_FROM_BATCH},
+                   {"margin", AGENT_FROM_MARGIN},      {"solver", AGENT_FROM_SOLVER},
+                   {"root", AGENT_FROM_ROOT},          {"gumbel_k", AGENT_FROM_GUMBEL},
+                   {"gumbel_c_visit", AGENT_FROM_GUMBEL}, {"gumbel_c_scale", AGENT_FROM_GUMBEL}};
+#define N_RECORD_KEYS (int)(sizeof record_keys / sizeof record_keys[0])
+
+unsigned agent_from_net(const agent_args *args, unsigned keys, int gumbel)
+{
+    unsigned from = keys;
+    if (!gumbel)
+        from &= ~(unsigned)AGENT_FROM_GUMBEL;
+    for (int i = 0; i < N_RECORD_KEYS; i++)
+        for (int j = 0; j < args->n; j++)
+            if (!strcmp(args->key[j], record_keys[i].key))
+                from &= ~record_keys[i].bit;
+    return from;
+}
+
+char *agent_az_describe(const char *path, const agent_search_info *si, unsigned keys, uint64_t seed)
+{
+    char buf[AGENT_SPEC_MAX + 512];
+    size_t n = sizeof buf, w = 0;
+#define ADD(...) (w += (size_t)snprintf(buf + w, w < n ? n - w : 0, __VA_ARGS__), w = w < n ? w : n - 1)
+    ADD("az:net=%s,sims=%d,c_puct=%g,fpu=%g,batch=%d", path, si->sims, si->c_puct, si->fpu_reduction, si->batch);
+    if (keys & AGENT_FROM_MARGIN)
+        ADD(",margin=%g,solver=%d,root=%s", si->margin_utility, si->solver, si->gumbel ? "gumbel" : "puct");
+    if (si->gumbel)
+        ADD(",gumbel_k=%d,gumbel_c_visit=%g,gumbel_c_scale=%g", si->gumbel_k, si->gumbel_c_visit, si->gumbel_c_scale);
+    if (si->tb > 0)
+        ADD(",tb=%d,tbroot=%d", si->tb, si->tbroot);
+    if (seed)
+        ADD(",seed=%llu", (unsigned long long)seed);
+    if (!si->net_record)
+        ADD(" (the net records no search settings: built-in defaults)");
+    else if (!si->from_net)
+        ADD(" (every key given: the net's search record unused)");
+    else {
+        ADD(" (from the net's search record:");
+        const char *sep = " ";
+        for (int i = 0; i < N_RECORD_KEYS; i++)
+            /* the three gumbel keys share one bit: named once, as gumbel_* */
+            if (si->from_net & record_keys[i].bit &&
+                (record_keys[i].bit != AGENT_FROM_GUMBEL || !strcmp(record_keys[i].key, "gumbel_k"))) {
+                ADD("%s%s", sep, record_keys[i].bit == AGENT_FROM_GUMBEL ? "gumbel_*" : record_keys[i].key);
+                sep = ", ";
+            }
+        ADD(")");
+    }
+#undef ADD
+    return strdup(buf);
+}
 const char *agent_kind(const agent *a) { return a->kind; }
 const char *agent_error(const agent *a) { return a->err; }
 void agent_set_detail(agent *a, int detail) { a->detail = detail != 0; }

@@ -31,7 +31,13 @@
  *      [,margin=0]                 mcts.margin_utility's weight (needs a net with a margin head)
  *      [,solver=1]                 mcts.solver: 0 = no proofs; with margin > 0 the proofs are score proofs
  *                                  (exact margins, selfplay/mcts.h). The shipped net plays best with
- *                                  margin=5,c_puct=0.75 (docs/levers.md, "Score proofs")
+ *                                  margin=5,c_puct=0.75 (docs/levers.md, "Score proofs") and records them.
+ *                                  The defaults above are the built-in ones. A net that records the search it
+ *                                  was trained with (nn/h5io.h /search: every net `sowzero train` writes, and
+ *                                  the shipped nets/kalah-6-4.h5) supplies its own for sims, c_puct, fpu,
+ *                                  batch, margin, solver, root, gumbel_k, gumbel_c_visit and gumbel_c_scale:
+ *                                  a key given in the spec wins, then the net's record, then the built-in
+ *                                  default. A net without the record plays exactly as before it existed.
  *   solver[:tt_mb=256,endgame=E]   perfect play: solves the position exactly (eval/alphabeta.h, exact = 1) and
  *                                  plays one of EVERY optimal move uniformly at random (seeded); endgame = the
  *                                  seeds of the endgame database (eval/endgame.h), default the most whose
@@ -103,6 +109,31 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out);
 
 /* The message of the last failed agent_choose ("" if none). */
 const char *agent_error(const agent *a);
+
+/* The agent as it plays (owned by the agent): for az the effective spec — every search key with the value
+ * used, whether given, from the net's search record or built in — followed by where the values came from,
+ * e.g. "az:net=nets/kalah-6-4.h5,sims=800,c_puct=0.75,fpu=0.25,batch=1,margin=5,solver=1,root=puct (from the
+ * net's search record: c_puct, fpu, batch, margin, solver, root)"; for every other kind the spec. What
+ * `play`, `match` and `accuracy` show beside the spec. */
+const char *agent_describe(const agent *a);
+
+/* The settings an mcts or az agent searches with (for displays and tests). */
+enum { AGENT_FROM_SIMS = 1, AGENT_FROM_C_PUCT = 2, AGENT_FROM_FPU = 4, AGENT_FROM_BATCH = 8, AGENT_FROM_MARGIN = 16,
+       AGENT_FROM_SOLVER = 32, AGENT_FROM_ROOT = 64, AGENT_FROM_GUMBEL = 128 };
+typedef struct {
+    int sims;             /* 0: the raw policy (az) */
+    double c_puct, fpu_reduction, margin_utility;
+    int solver, batch;
+    int gumbel;           /* root = gumbel */
+    int gumbel_k;
+    double gumbel_c_visit, gumbel_c_scale;
+    int tb, tbroot;       /* az tb=N (0 = none) and tbroot */
+    int net_record;       /* az: 1 when the net has a search record */
+    unsigned from_net;    /* AGENT_FROM_* bits: the settings taken from that record (no spec key overrode them) */
+} agent_search_info;
+
+/* Fills *out for an mcts or az agent: AGENT_OK; AGENT_EINVAL for every other kind (*out untouched). */
+int agent_search_settings(const agent *a, agent_search_info *out);
 
 #define AGENT_NO_VALUE (-32768) /* agent_stats.values of a pit that is not a legal move */
 #define AGENT_MAX_PV 64

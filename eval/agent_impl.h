@@ -10,6 +10,7 @@ typedef struct {
     void (*new_game)(agent *a, const kalah_pos *start); /* after a->rng has been reseeded; may be NULL */
     void (*notify)(agent *a, const kalah_pos *before, int move); /* may be NULL */
     void (*destroy)(agent *a);                                   /* frees a->impl; may be NULL */
+    int (*settings)(const agent *a, agent_search_info *out);     /* agent_search_settings; NULL: not a search */
 } agent_ops;
 
 struct agent {
@@ -23,6 +24,7 @@ struct agent {
     void *impl;
     int detail;         /* agent_set_detail */
     char err[AGENT_ERRLEN];
+    char *desc;         /* agent_describe when it differs from the spec (owned; NULL: the spec) */
     agent_stats stats;  /* of the last choose; the search kinds fill it (agent_choose clears it first) */
 };
 
@@ -65,6 +67,18 @@ unsigned agent_below(agent *a, unsigned n);
 
 /* Equal positions (cells, side, over, sows). */
 int agent_same_pos(const kalah_rules *r, const kalah_pos *x, const kalah_pos *y);
+
+/* The az kinds and a net's search record (nn/h5io.h nn_search; agent.h: a spec key > the record > built in).
+ * keys: the AGENT_FROM_* bits of the settings the kind has keys for (AGENT_FROM_ALL: Kalah's az; the generic
+ * az of game_agent.c: sims, c_puct, fpu, batch). agent_from_net gives those of keys that args does not set
+ * (the gumbel bit only when gumbel: the constants mean nothing to a puct root). */
+#define AGENT_FROM_ALL 255u
+unsigned agent_from_net(const agent_args *args, unsigned keys, int gumbel);
+
+/* agent_describe's text for an az agent on the net at path searching with si (its keys among `keys`, and
+ * seed when not 0), followed by where the values came from. A new string (caller frees), NULL when out of
+ * memory. */
+char *agent_az_describe(const char *path, const agent_search_info *si, unsigned keys, uint64_t seed);
 
 /* Constructors of the search-based kinds (agent_search.c): fill a->ops and a->impl, or return -1 with the
  * message in err. The args not taken are reported by the caller. */

@@ -73,7 +73,7 @@ static void ab_destroy(agent *a)
     free(x);
 }
 
-static const agent_ops ab_ops = {ab_choose, ab_new_game, NULL, ab_destroy};
+static const agent_ops ab_ops = {ab_choose, ab_new_game, NULL, ab_destroy, NULL};
 
 int agent_init_ab(agent *a, agent_args *args, char *err)
 {
@@ -112,6 +112,8 @@ typedef struct {
     int tb_root;         /* az with tb=N: a covered root is played from the database (tbroot=1, default) */
     mcts_config cfg;
     int raw;             /* az with sims=0: the policy's argmax */
+    int net_record;      /* az: the net has a search record (nn/h5io.h nn_search) */
+    unsigned from_net;   /* az: AGENT_FROM_* bits of the settings taken from it */
     kalah_pos *leaves;   /* batch scratch */
     int *handles;
     float *prior, *value;
@@ -265,7 +267,29 @@ static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-static const agent_ops tree_ops = {tree_choose, tree_new_game, tree_notify, tree_destroy};
+static int tree_settings(const agent *a, agent_search_info *out)
+{
+    const tree_impl *x = a->impl;
+    const mcts_config *c = &x->cfg;
+    memset(out, 0, sizeof *out);
+    out->sims = x->raw ? 0 : c->sims;
+    out->c_puct = c->c_puct;
+    out->fpu_reduction = c->fpu_reduction;
+    out->margin_utility = c->margin_utility;
+    out->solver = c->solver;
+    out->batch = c->leaves_per_game;
+    out->gumbel = c->root == MCTS_ROOT_GUMBEL;
+    out->gumbel_k = c->gumbel_k;
+    out->gumbel_c_visit = c->gumbel_c_visit;
+    out->gumbel_c_scale = c->gumbel_c_scale;
+    out->tb = x->tb ? c->tablebase_seeds : 0;
+    out->tbroot = x->tb ? x->tb_root : 0;
+    out->net_record = x->net_record;
+    out->from_net = x->from_net;
+    return AGENT_OK;
+}
+
+static const agent_ops tree_ops = {tree_choose, tree_new_game, tree_notify, tree_destroy, tree_settings};
 
 /* Common part of mcts and az once the evaluator exists: scratch buffers and the tree. */
 static int tree_finish(agent *a, tree_impl *x, char *err)
@@ -289,12 +313,12 @@ static int tree_finish(agent *a, tree_impl *x, char *err)
     return 0;
 }
 
-/* Keys shared by mcts and az: sims (min_sims..), c_puct; evaluation settings: no noise, no temperature. */
+/* Keys shared by mcts and az: sims (min_sims..), c_puct, with x->cfg's c_puct as its default; evaluation
+ * settings: no noise, no temperature, one leaf at a time. */
 static int tree_config(agent *a, agent_args *args, tree_impl *x, long long default_sims, long long min_sims,
                        char *err)
 {
     (void)a;
-    x->cfg = mcts_config_default();
     long long sims = default_sims;
     double c_puct = x->cfg.c_puct;
     if (agent_arg_long(args, "sims", min_sims, 10000000, &sims, err) ||
@@ -319,6 +343,7 @@ int agent_init_mcts(agent *a, agent_args *args, char *err)
     a->ops = &tree_ops;
     a->impl = x;
     long long rollouts = 1, solver;
+    x->cfg = mcts_config_default();
     if (tree_config(a, args, x, 800, 1, err))
         return -1;
     solver = x->cfg.solver;
@@ -343,7 +368,8 @@ static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
         set_err(err, "agent '%s': root must be puct or gumbel, got '%s'", a->spec, root);
         return -1;
     }
-    x->cfg.root = root && !strcmp(root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
+    if (root)
+        x->cfg.root = !strcmp(root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
     x->cfg.gumbel_scale = 0;
     long long k = x->cfg.gumbel_k;
     if (agent_arg_long(args, "gumbel_k", 1, 64, &k, err) ||
@@ -357,6 +383,23 @@ static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
     x->cfg.solver = (int)solver;
     x->cfg.gumbel_k = (int)k;
     return 0;
+}
+
+/* The net's search record as the defaults of az's keys (agent.h: a spec key > the record > built in). */
+static void az_record(tree_impl *x, const agent_args *args, const nn_search *s, long long *sims, long long *batch)
+{
+    x->net_record = 1;
+    *sims = s->sims;
+    *batch = s->batch;
+    x->cfg.c_puct = s->c_puct;
+    x->cfg.fpu_reduction = s->fpu_reduction;
+    x->cfg.margin_utility = s->margin_utility;
+    x->cfg.solver = s->solver;
+    x->cfg.root = !strcmp(s->root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
+    x->cfg.gumbel_k = s->gumbel_k;
+    x->cfg.gumbel_c_visit = s->gumbel_c_visit;
+    x->cfg.gumbel_c_scale = s->gumbel_c_scale;
+    x->from_net = agent_from_net(args, AGENT_FROM_ALL, x->cfg.root == MCTS_ROOT_GUMBEL);
 }
 
 int agent_init_az(agent *a, agent_args *args, char *err)
@@ -373,9 +416,25 @@ int agent_init_az(agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': az needs net=PATH.h5", a->spec);
         return -1;
     }
-    long long batch = 1, tb = 0, tbroot = 1;
+    /* The net first: its search record supplies the defaults of the keys below. */
+    char rules[128], nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
+    nn_file_info info;
+    kalah_rules_format(&a->rules, rules, sizeof rules);
+    if (nn_load(path, rules, &x->net, &info, nerr) != NN_OK) {
+        set_err(err, "agent '%s': %s", a->spec, nerr); /* nerr names the file (and the record's field) */
+        return -1;
+    }
+    if (strcmp(info.encoding, KALAH_ENCODING_NAME)) {
+        set_err(err, "agent '%s': net=%s uses input encoding '%s', not '%s'", a->spec, path, info.encoding,
+                KALAH_ENCODING_NAME);
+        return -1;
+    }
+    long long sims = 200, batch = 1, tb = 0, tbroot = 1;
+    x->cfg = mcts_config_default();
+    if (info.have_search)
+        az_record(x, args, &info.search, &sims, &batch);
     double fpu;
-    if (tree_config(a, args, x, 200, 0, err))
+    if (tree_config(a, args, x, sims, 0, err))
         return -1;
     fpu = x->cfg.fpu_reduction;
     if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err) ||
@@ -388,6 +447,10 @@ int agent_init_az(agent *a, agent_args *args, char *err)
                        : "rules without a sow limit (max_sows=0)");
         return -1;
     }
+    x->cfg.fpu_reduction = fpu;
+    x->cfg.leaves_per_game = (int)batch;
+    if (az_levers(a, args, x, err))
+        return -1;
     if (tb > 0) {
         char kerr[KALAH_ERRLEN];
         long cores = sysconf(_SC_NPROCESSORS_ONLN); /* the build's threads: it runs before any game starts */
@@ -399,25 +462,15 @@ int agent_init_az(agent *a, agent_args *args, char *err)
         x->cfg.tablebase = tb_oracle(x->tb);
         x->cfg.tablebase_seeds = tb < tb_seeds(x->tb) ? (int)tb : tb_seeds(x->tb);
     }
-    x->cfg.fpu_reduction = fpu;
-    x->cfg.leaves_per_game = (int)batch;
-    if (az_levers(a, args, x, err))
-        return -1;
-    char rules[128], nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
-    nn_file_info info;
-    kalah_rules_format(&a->rules, rules, sizeof rules);
-    if (nn_load(path, rules, &x->net, &info, nerr) != NN_OK) {
-        set_err(err, "agent '%s': %s", a->spec, nerr); /* nerr names the file */
-        return -1;
-    }
-    if (strcmp(info.encoding, KALAH_ENCODING_NAME)) {
-        set_err(err, "agent '%s': net=%s uses input encoding '%s', not '%s'", a->spec, path, info.encoding,
-                KALAH_ENCODING_NAME);
-        return -1;
-    }
     if (!(x->ev = mcts_eval_net_create_utility(x->net, &a->rules, x->cfg.leaves_per_game, x->cfg.margin_utility,
                                                merr))) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
+        return -1;
+    }
+    agent_search_info si;
+    tree_settings(a, &si);
+    if (!(a->desc = agent_az_describe(path, &si, AGENT_FROM_ALL, a->seed))) {
+        set_err(err, "out of memory");
         return -1;
     }
     return tree_finish(a, x, err);
@@ -507,7 +560,7 @@ static void solver_destroy(agent *a)
 }
 
 /* No new_game: the table and database stay (exact values do not depend on them), the RNG is reseeded. */
-static const agent_ops solver_ops = {solver_choose, NULL, NULL, solver_destroy};
+static const agent_ops solver_ops = {solver_choose, NULL, NULL, solver_destroy, NULL};
 
 /* The most seeds whose database (C(N + 2m, 2m) bytes, eval/endgame.h) fits in 64 MiB, at most the total. */
 static int solver_default_endgame(const kalah_rules *r)

@@ -31,6 +31,7 @@ struct game_agent {
     mcts_mp_eval *ev;   /* mcts, az */
     nn_net *net;        /* az: owned */
     agent *kalah;       /* K_KALAH: Kalah's own agent (eval/agent.h), owned */
+    char *desc;         /* az: game_agent_describe (owned); NULL: the spec */
     char err[AGENT_ERRLEN];
 };
 
@@ -52,8 +53,7 @@ static const agent_kind_desc kinds[] = {
 /* sims (min_sims..), c_puct, and the evaluation settings: no noise, no temperature, one leaf at a time. */
 static int tree_config(game_agent *a, agent_args *args, long long default_sims, long long min_sims, char *err)
 {
-    a->cfg = mcts_config_default();
-    long long sims = default_sims;
+    long long sims = default_sims; /* c_puct's default: a->cfg's (built in, or the net's search record) */
     double c_puct = a->cfg.c_puct;
     if (agent_arg_long(args, "sims", min_sims, 10000000, &sims, err) ||
         agent_arg_double(args, "c_puct", 1e-6, 1e6, &c_puct, err))
@@ -80,6 +80,7 @@ static int check_cfg(game_agent *a, char *err)
 static int init_mcts(game_agent *a, agent_args *args, char *err)
 {
     long long rollouts = 1, solver;
+    a->cfg = mcts_config_default();
     if (tree_config(a, args, 800, 1, err))
         return -1;
     solver = a->cfg.solver;
@@ -104,17 +105,7 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': az needs net=PATH.h5", a->spec);
         return -1;
     }
-    long long batch = 1;
-    double fpu;
-    if (tree_config(a, args, 200, 0, err))
-        return -1;
-    fpu = a->cfg.fpu_reduction;
-    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err))
-        return -1;
-    a->cfg.fpu_reduction = fpu;
-    a->cfg.leaves_per_game = (int)batch;
-    if (check_cfg(a, err))
-        return -1;
+    /* The net first: its search record supplies the defaults of sims, c_puct, fpu and batch (eval/agent.h). */
     char nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
     nn_file_info info;
     if (nn_load(path, game_spec(a->g), &a->net, &info, nerr) != NN_OK) {
@@ -130,8 +121,35 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
+    const unsigned keys = AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH;
+    long long sims = 200, batch = 1;
+    a->cfg = mcts_config_default();
+    if (info.have_search) {
+        sims = info.search.sims;
+        batch = info.search.batch;
+        a->cfg.c_puct = info.search.c_puct;
+        a->cfg.fpu_reduction = info.search.fpu_reduction;
+    }
+    double fpu;
+    if (tree_config(a, args, sims, 0, err))
+        return -1;
+    fpu = a->cfg.fpu_reduction;
+    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err))
+        return -1;
+    a->cfg.fpu_reduction = fpu;
+    a->cfg.leaves_per_game = (int)batch;
+    if (check_cfg(a, err))
+        return -1;
     if (!(a->ev = mcts_mp_eval_net_create(a->net, a->g, a->cfg.leaves_per_game, merr))) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
+        return -1;
+    }
+    agent_search_info si = {.sims = a->raw ? 0 : a->cfg.sims, .c_puct = a->cfg.c_puct,
+                            .fpu_reduction = a->cfg.fpu_reduction, .batch = a->cfg.leaves_per_game,
+                            .net_record = info.have_search,
+                            .from_net = info.have_search ? agent_from_net(args, keys, 0) : 0};
+    if (!(a->desc = agent_az_describe(path, &si, keys, a->seed))) {
+        set_err(err, "out of memory");
         return -1;
     }
     return 0;
@@ -258,11 +276,16 @@ void game_agent_free(game_agent *a)
     mcts_mp_eval_free(a->ev);
     nn_net_free(a->net);
     agent_free(a->kalah);
+    free(a->desc);
     free(a->spec);
     free(a);
 }
 
 const char *game_agent_spec(const game_agent *a) { return a->spec; }
+const char *game_agent_describe(const game_agent *a)
+{
+    return a->kalah ? agent_describe(a->kalah) : a->desc ? a->desc : a->spec;
+}
 const char *game_agent_kind(const game_agent *a) { return a->kind_name; }
 const char *game_agent_error(const game_agent *a) { return a->kalah ? agent_error(a->kalah) : a->err; }
 agent *game_agent_kalah(const game_agent *a) { return a->kalah; }

@@ -28,7 +28,10 @@
  *      [,c_puct=1.5][,fpu=0.25]     attribute must equal game_spec, its encoding game_encoding_name, its
  *      [,batch=1]                   shape game_encode_dim / game_moves / game_value_dim (mcts_mp_net_check);
  *                                   sims=0 plays the raw policy's argmax over the legal slots (ties: lower
- *                                   slot); batch = leaves per net call (virtual loss)
+ *                                   slot); batch = leaves per net call (virtual loss). A net with a search
+ *                                   record (nn/h5io.h /search, every net `sowzero train` writes) supplies
+ *                                   the defaults of sims, c_puct, fpu and batch: a spec key wins, then the
+ *                                   record, then the built-in default (as Kalah's az, eval/agent.h)
  * and for every kind ,seed=N (default 0; a kind without keys takes it as KIND,seed=N or KIND:seed=N).
  * Rules keys (game_kind.rule_keys) are errors pointing at --rules; unknown keys are errors too; ab and solve
  * on a game of more than two players are errors; every message names the spec and the kind, key or value at
@@ -72,6 +75,10 @@ void game_agent_free(game_agent *a);
  * "solve", "mcts", "az". */
 const char *game_agent_spec(const game_agent *a);
 const char *game_agent_kind(const game_agent *a);
+
+/* How the agent plays (owned by it): Kalah's agents agent_describe (az: the effective search settings and
+ * which came from the net's search record), the generic az the same, every other kind its spec. */
+const char *game_agent_describe(const game_agent *a);
 
 /* Starts a new game from `start` and reseeds from (spec seed, game_seed). */
 void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed);

@@ -567,6 +567,8 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
     out->game = run.game;
     run.game = NULL;
     out->duel = np == 2;
+    for (int i = 0, m = 0; i < n_agents; m += copies[i++])
+        out->describe[i] = strdup(game_agent_describe(ctx[0].inst[m]));
     tally(out, np, run.game_s);
     if (run.exact) {
         if (perfect_by_seat(out, run.exact)) {
@@ -618,4 +620,8 @@ void game_match_result_free(game_match_result *res)
     }
     res->records = NULL;
     res->n_records = 0;
+    for (int i = 0; i < GAME_MATCH_MAX_AGENTS; i++) {
+        free(res->describe[i]);
+        res->describe[i] = NULL;
+    }
 }

@@ -163,6 +163,8 @@ typedef struct {
     perfect_stats perfect[2];             /* A against the exact values, A in seat 0 (South) / seat 1 (North) */
     double exact_seconds;                 /* mean wall seconds of a group's exact solve (its solver's first
                                            * solve builds the endgame database: included) */
+    char *describe[GAME_MATCH_MAX_AGENTS]; /* game_agent_describe of each agent: how it plays (az: the
+                                           * effective search settings); owned, NULL when out of memory */
 } game_match_result;
 
 /* Plays n_agents specs on game g (borrowed) as described above. *out is filled (free with game_match_result_free,

@@ -1,5 +1,6 @@
 /* h5io.c — export and checkpoint files (layout in h5io.h). */
 #include "nn/h5io.h"
+#include "nn/h5search.h"
 #include "nn/h5seal.h"
 #include "nn/h5util.h"
 #include "nn/net_internal.h"
@@ -250,10 +251,13 @@ static int write_durably(const char *tmp, const unsigned char *img, size_t n, ch
  * H5F__close_cb at exit). The image gets its checksum header (nn/h5seal.h), goes to PATH.tmp, is fsync'ed
  * and renamed over PATH: PATH always holds either the previous file or the new one, complete. */
 static int save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st, const char *rules,
-                const char *encoding, char *err)
+                const char *encoding, const nn_search *search, char *err)
 {
     if (!path || !net || !rules || !encoding)
         return nn_fail(err, NN_EINVAL, "save: path, net, rules and encoding are required");
+    char serr[NN_ERRLEN];
+    if (search && nn_search_check(search, serr))
+        return nn_fail(err, NN_EINVAL, "save: search record: %s", serr);
     if (strlen(rules) >= NN_META_LEN || strlen(encoding) >= NN_META_LEN)
         return nn_fail(err, NN_EINVAL, "save: rules/encoding strings must be shorter than %d bytes", NN_META_LEN);
     if (opt && nn_optim_param_count(opt) != net->n_params)
@@ -276,6 +280,8 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
         nn_fail(msg, -1, "cannot create an HDF5 file in memory");
     else {
         rc = write_net(f, net, rules, encoding, opt ? "checkpoint" : "export", msg);
+        if (!rc && search)
+            rc = h5r_write(f, search, msg);
         if (!rc && opt)
             rc = write_optim(f, opt, msg) || write_train(f, st, msg);
         /* The image libhdf5 hands out starts at the superblock (its base address records the user block):
@@ -311,13 +317,25 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
 
 int nn_export_save(const char *path, const nn_net *net, const char *rules, const char *encoding, char *err)
 {
-    return save(path, net, NULL, NULL, rules, encoding, err);
+    return save(path, net, NULL, NULL, rules, encoding, NULL, err);
+}
+
+int nn_export_save_search(const char *path, const nn_net *net, const char *rules, const char *encoding,
+                          const nn_search *search, char *err)
+{
+    return save(path, net, NULL, NULL, rules, encoding, search, err);
+}
+
+int nn_ckpt_save_search(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st,
+                        const char *rules, const char *encoding, const nn_search *search, char *err)
+{
+    if (!opt)
+        return nn_fail(err, NN_EINVAL, "checkpoint save: optimiser is required");
+    return save(path, net, opt, st, rules, encoding, search, err);
 }
 
 int nn_ckpt_save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st, const char *rules,
                  const char *encoding, char *err)
 {
-    if (!opt)
-        return nn_fail(err, NN_EINVAL, "checkpoint save: optimiser is required");
-    return save(path, net, opt, st, rules, encoding, err);
+    return nn_ckpt_save_search(path, net, opt, st, rules, encoding, NULL, err);
 }

@@ -17,6 +17,16 @@
  *   /train/NAME            the caller's nn_ckpt items: int64 scalars and uint8 byte blobs. Conventional
  *                          names: "step" (int64), "rng" (blob: RNG state bytes), "replay_position" (int64);
  *                          train/ may add any others (e.g. a serialized replay buffer index).
+ *   optional, export and checkpoint:
+ *   /search                the search the net was trained to play with (nn_search below; issue 15): a
+ *                          group with only attributes, one per field, named as the fields: sims, batch,
+ *                          solver, gumbel_k (int64), c_puct, fpu_reduction, margin_utility, gumbel_c_visit,
+ *                          gumbel_c_scale (double), root (string "puct" or "gumbel"). Files without it
+ *                          (every file written before it, and nets no run trained) have no record: the az
+ *                          agent then uses its built-in defaults. On reading, every field must be present,
+ *                          of its type (an integer field a whole number) and in its range (nn_search_check);
+ *                          anything else is NN_EFORMAT naming the file and the field. Attributes beyond the
+ *                          fields are ignored (room for later fields).
  *
  * A hidden layer's residual flag is not stored per layer: the root `residual` attribute applies to every
  * hidden layer whose W is square (see nn/net.h). The README's numpy snippet is tests/nn_export_check.py.
@@ -50,6 +60,27 @@
 #define NN_FORMAT_VERSION 1
 #define NN_META_LEN 160
 
+/* The search settings a net was trained with, as the trainer's evaluation played it (train_search_record
+ * fills them from a config: eval.sims and eval.batch, the rest from [mcts] of the same names). The az agent
+ * (eval/agent.h) takes them as its defaults for this net: an explicit spec key wins over them, they win over
+ * the built-in defaults. Not the tablebase (mcts.tablebase_seeds, eval.tablebase_seeds): a database costs a
+ * minute to build, the user asks for it with tb=N. Ranges (nn_search_check) are those of the config keys. */
+typedef struct {
+    int sims;              /* eval.sims: the recommended simulations per move, 0..1000000 (0: raw policy) */
+    int batch;             /* eval.batch: leaves per net call (virtual loss above 1), 1..64 */
+    double c_puct;         /* mcts.c_puct, 0 < x <= 100 */
+    double fpu_reduction;  /* mcts.fpu_reduction, 0..2 */
+    double margin_utility; /* mcts.margin_utility, 0..1e6 (> 0 needs the margin head; checked by the agent) */
+    int solver;            /* mcts.solver, 0/1 */
+    char root[8];          /* mcts.root: "puct" or "gumbel" */
+    int gumbel_k;          /* mcts.gumbel_k, 1..64 (used when root is gumbel) */
+    double gumbel_c_visit; /* mcts.gumbel_c_visit, 0..1e6 */
+    double gumbel_c_scale; /* mcts.gumbel_c_scale, 0 < x <= 1e6 */
+} nn_search;
+
+/* NN_OK, or NN_EINVAL with "FIELD = VALUE is out of range (RANGE)" (or not finite) in err. */
+int nn_search_check(const nn_search *s, char *err);
+
 /* Metadata read from a file. */
 typedef struct {
     char rules[NN_META_LEN];
@@ -59,11 +90,16 @@ typedef struct {
     unsigned long crc32;       /* the CRC-32 the file was verified by (of its bytes after the 512-byte
                                   header, nn/h5seal.h; zlib's crc32); 0 for a file from before checksums */
     long long bytes;           /* the file's size in bytes (0 for a file from before checksums) */
+    int have_search;           /* 1 when the file has a /search record, then in `search` */
+    nn_search search;
 } nn_file_info;
 
 /* Writes the export of net to path (via path.tmp + rename). rules/encoding: strings stored as the root
  * attributes (non-NULL, < NN_META_LEN bytes). NN_OK, NN_EINVAL, NN_EIO. */
 int nn_export_save(const char *path, const nn_net *net, const char *rules, const char *encoding, char *err);
+/* The same with the search record `search` as /search (NULL: none). NN_EINVAL when it fails nn_search_check. */
+int nn_export_save_search(const char *path, const nn_net *net, const char *rules, const char *encoding,
+                          const nn_search *search, char *err);
 
 /* Loads the net of an export or checkpoint file. expect_rules: when non-NULL the file's rules attribute must
  * equal it (NN_EMISMATCH otherwise, the message shows both). *out receives a new net (caller frees);
@@ -73,7 +109,7 @@ int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_in
 
 /* Converts a file written before the checksum (no user block) in place: reads it trusting libhdf5 (the one
  * path that parses an unverified file, for a file the user vouches for), writes it again with the checksum
- * (same net, optimiser state and /train items; via PATH.tmp + rename). A file that already has a valid
+ * (same net, optimiser state, /train items and /search record; via PATH.tmp + rename). A file that already has a valid
  * checksum is left alone. *upgraded: 1 when rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a
  * sowzero file, or a damaged one), NN_ENOMEM. */
 int nn_upgrade(const char *path, int *upgraded, char *err);
@@ -100,6 +136,9 @@ const char *nn_ckpt_name(const nn_ckpt *c, int i);
  * NULL for none). Via path.tmp + rename. NN_OK, NN_EINVAL, NN_EIO. */
 int nn_ckpt_save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st,
                  const char *rules, const char *encoding, char *err);
+/* The same with the search record `search` (NULL: none), as nn_export_save_search. */
+int nn_ckpt_save_search(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st,
+                        const char *rules, const char *encoding, const nn_search *search, char *err);
 
 /* Loads a checkpoint: new net, a new optimiser with its stored config, state and step, and the /train items
  * in a new nn_ckpt (each out pointer may be NULL to skip it; whatever is returned the caller frees).

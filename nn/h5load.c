@@ -1,5 +1,6 @@
 /* h5load.c — reading export and checkpoint files with full validation (h5io.h). */
 #include "nn/h5io.h"
+#include "nn/h5search.h"
 #include "nn/h5seal.h"
 #include "nn/h5util.h"
 #include "nn/net_internal.h"
@@ -354,10 +355,13 @@ static int load_all(const char *path, int allow_legacy, const char *expect_rules
         *st = NULL;
     if (!info)
         info = &tmp;
+    info->have_search = 0;
     int rc = open_file(path, allow_legacy, &f, &fd, info, err);
     if (rc)
         return rc;
     rc = load_net(f, path, expect_rules, &n, info, err);
+    if (!rc)
+        rc = h5r_read(f, path, info, err);
     if (!rc && opt)
         rc = load_optim(f, path, n->n_params, &o, err);
     if (!rc && st)
@@ -411,13 +415,14 @@ int nn_upgrade(const char *path, int *upgraded, char *err)
     nn_ckpt *st = NULL;
     int rc = load_all(path, 1, NULL, &net, NULL, NULL, &info, err);
     int ckpt = rc == NN_OK && !strcmp(info.kind, "checkpoint");
+    const nn_search *search = info.have_search ? &info.search : NULL;
     if (ckpt) {
         nn_net_free(net);
         rc = load_all(path, 1, NULL, &net, &opt, &st, &info, err);
     }
     if (rc == NN_OK)
-        rc = ckpt ? nn_ckpt_save(path, net, opt, st, info.rules, info.encoding, err)
-                  : nn_export_save(path, net, info.rules, info.encoding, err);
+        rc = ckpt ? nn_ckpt_save_search(path, net, opt, st, info.rules, info.encoding, search, err)
+                  : nn_export_save_search(path, net, info.rules, info.encoding, search, err);
     nn_net_free(net);
     nn_optim_free(opt);
     nn_ckpt_free(st);

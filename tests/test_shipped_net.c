@@ -4,7 +4,9 @@
  * of the position set it was measured on, and still play as trained: its raw policy (az sims=0, one net
  * call per position, deterministic) must reach the optimal-move share nets/README.md states, within a
  * point. A random net scores about 48% on the set (README, "Accuracy against perfect play"), so a damaged,
- * replaced or untrained file fails here. */
+ * replaced or untrained file fails here. It also carries the search it was trained with (nn/h5io.h /search,
+ * the values of nets/kalah-6-4.config.ini), so `az:net=nets/kalah-6-4.h5` without keys plays at its
+ * strength: the effective settings are checked here, the strength itself by `sowzero accuracy` (README). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <cmocka.h>
 
 #include "eval/accuracy.h"
+#include "eval/agent.h"
 #include "eval/posset_read.h"
 
 #define SHIPPED_NET "nets/kalah-6-4.h5"
@@ -40,10 +43,36 @@ static void test_shipped_net_plays_as_trained(void **state)
     posset_free(set);
 }
 
+/* Without keys the az agent searches as the net was trained (kalah-6-4.config.ini: eval.sims 800,
+ * mcts.c_puct 0.75, fpu_reduction 0.25, margin_utility 5, solver true, root puct, eval.batch 1). */
+static void test_shipped_net_search_record(void **state)
+{
+    (void)state;
+    char spec[1200], err[AGENT_ERRLEN];
+    snprintf(spec, sizeof spec, "az:net=%s/%s", SOWZERO_SOURCE_DIR, SHIPPED_NET);
+    kalah_rules r = kalah_rules_default();
+    agent *a = agent_create(spec, &r, err);
+    if (!a)
+        fail_msg("%s", err);
+    agent_search_info si;
+    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(si.net_record, 1);
+    assert_int_equal(si.sims, 800);
+    assert_true(si.c_puct == 0.75);
+    assert_true(si.fpu_reduction == 0.25);
+    assert_true(si.margin_utility == 5);
+    assert_int_equal(si.solver, 1);
+    assert_int_equal(si.gumbel, 0);
+    assert_int_equal(si.batch, 1);
+    assert_int_equal(si.tb, 0); /* the database stays opt-in (tb=N) */
+    agent_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_net_plays_as_trained),
+        cmocka_unit_test(test_shipped_net_search_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

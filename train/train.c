@@ -100,8 +100,10 @@ static int write_config(trainer *t, char *err)
 static int export_net(trainer *t, const nn_net *net, const char *name, char *err)
 {
     char path[TRAIN_PATH_LEN + 32], nerr[NN_ERRLEN];
+    nn_search search;
+    train_search_record(t->cfg, &search);
     train_join(path, sizeof path, t->dir, name);
-    if (nn_export_save(path, net, t->rules_spec, t->encoding, nerr) != NN_OK) {
+    if (nn_export_save_search(path, net, t->rules_spec, t->encoding, &search, nerr) != NN_OK) {
         train_err(err, "cannot write %s: %s", name, nerr);
         return TRAIN_EIO;
     }

@@ -78,6 +78,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nn/h5io.h"
 #include "train/config.h"
 #include "train/progress.h"
 
@@ -169,5 +170,12 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
  * "az:net=PATH,sims=S,c_puct=C,fpu=F,batch=B" from cfg's [eval] and [mcts]. -1 when it does not fit in n
  * or path holds a ',' (agent specs split on commas). */
 int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t n);
+
+/* The search record (nn/h5io.h nn_search) of the nets a run of cfg writes — latest.h5, best.h5, the
+ * checkpoints, selfplay.h5 — and of `sowzero export --config`: the settings the trained agent of
+ * train_agent_spec plays with (eval.sims, eval.batch, mcts.c_puct, fpu_reduction, margin_utility, root and
+ * the gumbel constants) and mcts.solver, so that az:net=FILE without keys plays as the run evaluated it. No
+ * tablebase (see nn_search). */
+void train_search_record(const cfg_config *cfg, nn_search *out);
 
 #endif

@@ -27,6 +27,21 @@ int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t 
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
+void train_search_record(const cfg_config *cfg, nn_search *out)
+{
+    memset(out, 0, sizeof *out);
+    out->sims = cfg->eval.sims;
+    out->batch = cfg->eval.batch;
+    out->c_puct = cfg->mcts.c_puct;
+    out->fpu_reduction = cfg->mcts.fpu_reduction;
+    out->margin_utility = cfg->mcts.margin_utility;
+    out->solver = cfg->mcts.solver;
+    snprintf(out->root, sizeof out->root, "%s", cfg->mcts.root == MCTS_ROOT_GUMBEL ? "gumbel" : "puct");
+    out->gumbel_k = cfg->mcts.gumbel_k;
+    out->gumbel_c_visit = cfg->mcts.gumbel_c_visit;
+    out->gumbel_c_scale = cfg->mcts.gumbel_c_scale;
+}
+
 /* The trained agent (spec 0) against a field of each opponent (game_match.h, k = 2 plan; with two players,
  * colour-swapped pairs). */
 static int evaluate_game(trainer *t, const char *spec, int games, train_eval_result *res, double *mean,

@@ -18,7 +18,9 @@ int train_gate(trainer *t, int *accepted, char *err)
     train_join(ref_path, sizeof ref_path, t->dir, "selfplay.h5");
     if (accepted)
         *accepted = 0;
-    if (nn_export_save(ref_path, t->sp_net, t->rules_spec, t->encoding, nerr) != NN_OK) {
+    nn_search search;
+    train_search_record(c, &search);
+    if (nn_export_save_search(ref_path, t->sp_net, t->rules_spec, t->encoding, &search, nerr) != NN_OK) {
         train_err(err, "cannot write selfplay.h5: %s", nerr);
         return TRAIN_EIO;
     }
@@ -87,7 +89,7 @@ int train_gate(trainer *t, int *accepted, char *err)
         return TRAIN_EFAIL;
     }
     t->gate_counts[1]++;
-    if (nn_export_save(ref_path, t->sp_net, t->rules_spec, t->encoding, nerr) != NN_OK) {
+    if (nn_export_save_search(ref_path, t->sp_net, t->rules_spec, t->encoding, &search, nerr) != NN_OK) {
         train_err(err, "cannot write selfplay.h5: %s", nerr);
         return TRAIN_EIO;
     }

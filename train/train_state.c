@@ -78,7 +78,9 @@ int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
         train_err(err, "out of memory saving a checkpoint");
         return TRAIN_ENOMEM;
     }
-    rc = nn_ckpt_save(path, t->net, t->optim, st, t->rules_spec, t->encoding, nerr);
+    nn_search search;
+    train_search_record(t->cfg, &search);
+    rc = nn_ckpt_save_search(path, t->net, t->optim, st, t->rules_spec, t->encoding, &search, nerr);
     nn_ckpt_free(st);
     if (rc != NN_OK) {
         train_err(err, "cannot write checkpoint: %s", nerr);

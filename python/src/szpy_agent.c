@@ -160,6 +160,16 @@ static PyObject *get_spec(szpy_agent *a, void *kind)
     return PyUnicode_FromString(a->kalah ? agent_spec(a->kalah) : game_agent_spec(a->generic));
 }
 
+/* How the agent plays: az's effective search settings and which came from the net's search record
+ * (agent_describe, game_agent_describe); the spec for the other kinds. */
+static PyObject *get_plays(szpy_agent *a, void *unused)
+{
+    (void)unused;
+    if (!a->kalah && !a->generic)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(a->kalah ? agent_describe(a->kalah) : game_agent_describe(a->generic));
+}
+
 static PyObject *get_rules(szpy_agent *a, void *unused)
 {
     (void)unused;
@@ -182,6 +192,9 @@ static PyGetSetDef agent_getset[] = {
     {"spec", (getter)get_spec, NULL, "the spec as given", NULL},
     {"kind", (getter)get_spec, NULL, "the spec's kind (random, greedy, ab, mcts, az; maxn, paranoid, solve)", (void *)1},
     {"rules", (getter)get_rules, NULL, "the canonical rules spec", NULL},
+    {"plays", (getter)get_plays, NULL,
+     "how the agent plays: for az the effective spec (every search key with its value: given, from the\n"
+     "net's search record, or built in) and where the values came from; the spec for other kinds", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject szpy_AgentType = {

@@ -1,9 +1,11 @@
 """sowzero.Agent: every agent kind of eval/agent.h and eval/basico_agent.h, against the solver and errors."""
+import os
+
 import numpy as np
 import pytest
 
 import sowzero
-from conftest import START
+from conftest import ROOT, START, cli
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy,seed=3", "ab:depth=4", "ab:nodes=2000,tt_mb=1",
@@ -36,6 +38,36 @@ def test_az_agent(kalah_net):
     obs, info = env.reset()
     policy, _ = net(obs, info["action_mask"])
     assert raw.pit(START) == int(np.argmax(policy[0]))  # sims=0: the raw policy's argmax
+
+
+def test_az_agent_takes_the_nets_search_record(kalah_net):
+    """A net records the search it was trained with (nn/h5io.h /search); the az agent plays with it unless
+    the spec gives a key, through the same C code as the CLI (eval/agent.h)."""
+    rec = cli("net", "--net", kalah_net, "--json")["search"]
+    agent = sowzero.Agent("az:net=%s" % kalah_net)
+    assert ",sims=%d,c_puct=%g,fpu=%g,batch=%d," % (rec["sims"], rec["c_puct"], rec["fpu_reduction"],
+                                                     rec["batch"]) in agent.plays
+    assert "(from the net's search record: sims, c_puct" in agent.plays
+    assert ",sims=3,c_puct=2," in sowzero.Agent("az:net=%s,c_puct=2,sims=3" % kalah_net).plays
+    assert sowzero.Agent("ab:depth=2").plays == "ab:depth=2"
+    # the shipped net: no keys play exactly as its recorded settings given as keys
+    shipped = os.path.join(ROOT, "nets", "kalah-6-4.h5")
+    a = sowzero.Agent("az:net=%s,sims=40" % shipped)
+    b = sowzero.Agent("az:net=%s,sims=40,c_puct=0.75,fpu=0.25,margin=5,solver=1,batch=1" % shipped)
+    c = sowzero.Agent("az:net=%s,sims=40,c_puct=1.5,margin=0" % shipped)
+    assert "c_puct=0.75,fpu=0.25,batch=1,margin=5,solver=1,root=puct" in a.plays
+    assert "sims=800" in sowzero.Agent("az:net=%s" % shipped).plays
+    env = sowzero.VecEnv(num_envs=1, seed=3)
+    _, info = env.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        pos = env.get_position(0)
+        assert a.pit(pos) == b.pit(pos), pos
+        legal = np.flatnonzero(info["action_mask"][0])
+        _, _, term, _, info = env.step([int(rng.choice(legal))])
+        if term[0]:
+            _, info = env.reset()
+    assert ",c_puct=1.5,fpu=0.25,batch=1,margin=0,solver=1" in c.plays
 
 
 def test_ab_finds_a_solver_optimal_move():
