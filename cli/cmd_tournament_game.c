@@ -32,9 +32,14 @@ static void help(void)
          "3-4 players: every combination of P agents plays N games cycling through all P! seat permutations;\n"
          "each agent is reported by its mean place (1 = first), mean rank score (P - place)/(P - 1), first places\n"
          "and mean place by seat, over all its games.\n"
-         "  --agent NAME=SPEC  an agent (at least two, at least P for P > 2); a bare SPEC is its own name. A\n"
-         "                     Kalah ab agent's table (tt_mb MiB, default 4) is allocated per agent and per\n"
-         "                     worker thread: a pair of ab agents with --threads T uses 2 x T x tt_mb MiB\n"
+         "  --agent NAME=SPEC  an agent (at least two, at least P for P > 2); a bare SPEC is its own name.\n"
+         "                     Every agent is created once per worker thread and kept for the whole\n"
+         "                     tournament, every pair or combination it plays reusing it (each game still\n"
+         "                     reseeds it, so results are those of fresh agents): a solver's table and\n"
+         "                     endgame database carry over, and the openings, the same for every pair, are\n"
+         "                     solved once per thread. Memory: each agent's tables per thread for the whole\n"
+         "                     tournament: a solver's tt_mb MiB (default 256) x T, plus its database once;\n"
+         "                     a Kalah ab agent's tt_mb MiB (default 4) x T\n"
          "  --games N          games per pair or combination (default 20 for 2 players, even; else 4 * P!)\n"
          "  --openings K       random sowings before the agents play (default 2)\n"
          "  --threads T        worker threads (default: the number of CPUs)\n"
@@ -47,6 +52,8 @@ static void help(void)
          "                     firsts\n"
          "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
          "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"seconds\",\"rules\"};\n"
+         "                     each pair {\"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\"seconds\",\"nodes\"}\n"
+         "                     with nodes [A's, B's]: Kalah ab/solver positions searched, mcts/az root visits;\n"
          "                     3-4 players: {\"rules\",\"agents\":[{\"name\",\"spec\",\"games\",\"seats\",\"mean_place\",\n"
          "                     \"mean_score\",\"firsts\",\"first_share\",\"per_seat\"}] (best mean place first),\n"
          "                     \"combinations\":[{\"agents\",\"mean_place\",\"firsts\",\"seconds\"}],\"games\",\n"
@@ -163,6 +170,9 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
             cJSON_AddNumberToObject(pj, "losses", m->all.losses);
             cJSON_AddNumberToObject(pj, "score", m->score);
             cJSON_AddNumberToObject(pj, "seconds", res.seconds);
+            cJSON *nodes = cJSON_AddArrayToObject(pj, "nodes");
+            for (int a = 0; a < 2; a++)
+                cJSON_AddItemToArray(nodes, cJSON_CreateNumber((double)res.agent[a].nodes));
             cJSON_AddItemToArray(pairs_json, pj);
             if (!t->json) {
                 game_progress_end(t->prog);
@@ -462,6 +472,13 @@ int cmd_tournament(int argc, char **argv)
     cfg.progress = game_progress_cb;
     cfg.progress_ud = &prog;
     cfg.keep_records = rf != NULL;
+    /* One pool for the whole tournament: every agent once per worker thread (see --help). */
+    if (!(cfg.pool = game_match_pool_create(g))) {
+        cli_error(CMD, "out of memory");
+        if (rf)
+            fclose(rf);
+        return game_free(g), 1;
+    }
     tourney t = {n, name, spec, g, &cfg, rf, records, json, &prog};
     if (!json) {
         printf("%s: %d agents, %lld %s of %d games, rules %s\n\n", P == 2 ? "round robin" : "every combination", n,
@@ -472,6 +489,7 @@ int cmd_tournament(int argc, char **argv)
         cli_error(CMD, "--pgn %s: write failed", records);
         rc = 1;
     }
+    game_match_pool_free(cfg.pool);
     game_free(g);
     return rc;
 }

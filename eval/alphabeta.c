@@ -439,11 +439,17 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
     unsigned mask = 0;
     if (lim->exact) {
         /* Depth-limited passes give MTD(f) its first guess and the table its first best moves; they deepen
-         * while a pass stays cheap (a node budget, so the solve stays deterministic). */
-        unsigned m0;
-        int guess = root_iteration(s, p, 1, -1, &m0), first = pick_move(m0, 0);
+         * while a pass stays cheap (a node budget, so the solve stays deterministic). A root whose exact
+         * value the table already holds (one solved before: a solver agent meeting an opening again, as in
+         * a tournament's next pair) needs none: that value is the guess, and MTD(f)'s two probes cut at the
+         * root. Either way the value and the tie set are exact, so the result is the same. */
+        const tt_entry *known = tt_probe(&s->tt, key_of(s, p));
+        const int solved = known && tt_usable(known, DEPTH_EXACT) && known->lower == known->upper;
+        unsigned m0 = solved && known->move != TT_NO_MOVE ? 1u << known->move : 0;
+        int guess = solved ? known->lower + store_diff(s, p) : root_iteration(s, p, 1, -1, &m0);
+        int first = pick_move(m0, 0);
         s->limits_on = 1;
-        for (int d = 2; d <= AB_MAX_DEPTH && !s->stop; d++) {
+        for (int d = 2; d <= AB_MAX_DEPTH && !s->stop && !solved; d++) {
             uint64_t n0 = s->nodes;
             unsigned dm;
             s->horizon = 0;
@@ -471,6 +477,12 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
             out->stopped = 1;
         } else {
             out->exact = 1;
+            /* The root's value as one exact entry: MTD(f)'s probes may leave it a single bound (a probe
+             * that an enhanced transposition cutoff settles stores nothing), and the next solve of this
+             * position skips its guessing passes only on an exact value (above). */
+            const int sd = store_diff(s, p);
+            tt_store(&s->tt, key_of(s, p), DEPTH_EXACT, 1, value - sd - 1, value - sd + 1, value - sd,
+                     pick_move(mask, 0), s->nodes);
         }
         out->depth = 0;
     } else {

@@ -36,7 +36,10 @@
  *
  * Solving (exact = 1): depth-limited passes while they stay cheap (a fixed node budget) give a first
  * guess; MTD(f) null-window probes then converge on the exact value (values of a solve all have the
- * parity of the seed total); one null-window probe per root move finds every move that reaches it.
+ * parity of the seed total); one null-window probe per root move finds every move that reaches it. A
+ * solved root's exact value goes into the table; a later solve of a position whose exact value the table
+ * holds skips the guessing passes (a solver agent meeting a position again: its next moves of a game, a
+ * tournament's next pair from the same opening, eval/game_match.h's pools), same value, same moves.
  * Enhancements: enhanced transposition cutoffs, bounds from the stores (the final margin lies within
  * store difference ± seeds left in the pits), and the optional endgame database (ab_set_endgame).
  * Kalah(6,4) (+8) needs about 1.5 minutes on this project's 2-core machine with

@@ -123,6 +123,78 @@ void match_result_stats(match_result *res)
     res->elo_clamped = res->score >= 1 ? 1 : res->score <= 0 ? -1 : 0;
 }
 
+/* ---- agent pools ---- */
+
+typedef struct {
+    char *spec;
+    int thread, copy;
+    game_agent *a;
+} pool_entry;
+
+struct game_match_pool {
+    const game *g;
+    pool_entry *e;
+    int n, cap;
+};
+
+game_match_pool *game_match_pool_create(const game *g)
+{
+    game_match_pool *pool = calloc(1, sizeof *pool);
+    if (pool)
+        pool->g = g;
+    return pool;
+}
+
+void game_match_pool_free(game_match_pool *pool)
+{
+    if (!pool)
+        return;
+    for (int i = 0; i < pool->n; i++) {
+        game_agent_free(pool->e[i].a);
+        free(pool->e[i].spec);
+    }
+    free(pool->e);
+    free(pool);
+}
+
+int game_match_pool_size(const game_match_pool *pool) { return pool ? pool->n : 0; }
+
+/* Worker `thread`'s instance number `copy` of spec: the pool's (made now and added when it has none), or a
+ * fresh one the caller owns when pool is NULL. NULL with the message in aerr (AGENT_ERRLEN) on a bad spec or
+ * no memory. */
+static game_agent *pool_instance(game_match_pool *pool, const char *spec, const game *g, int thread, int copy,
+                                 char *aerr)
+{
+    if (!pool)
+        return game_agent_create(spec, g, aerr);
+    for (int i = 0; i < pool->n; i++)
+        if (pool->e[i].thread == thread && pool->e[i].copy == copy && !strcmp(pool->e[i].spec, spec))
+            return pool->e[i].a;
+    if (pool->n == pool->cap) {
+        int cap = pool->cap ? 2 * pool->cap : 16;
+        pool_entry *e = realloc(pool->e, (size_t)cap * sizeof *e);
+        if (!e) {
+            errbuf_set(aerr, AGENT_ERRLEN, "out of memory");
+            return NULL;
+        }
+        pool->e = e;
+        pool->cap = cap;
+    }
+    pool_entry *e = &pool->e[pool->n];
+    if (!(e->spec = strdup(spec))) {
+        errbuf_set(aerr, AGENT_ERRLEN, "out of memory");
+        return NULL;
+    }
+    if (!(e->a = game_agent_create(spec, g, aerr))) {
+        free(e->spec);
+        return NULL;
+    }
+    e->thread = thread;
+    e->copy = copy;
+    pool->n++;
+    return e->a;
+}
+
 /* ---- the parallel runner ---- */
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
@@ -143,7 +215,13 @@ typedef struct {
     int players;
     int n_agents, group;
     pthread_mutex_t lock;
-    int next_game, done, failed, rc;
+    /* Claims (under lock): a unit is a game, or with exact values a whole group (one solve serves it).
+     * Worker t walks its stripe (groups t, t + T, ...) from own[t], then takes units from `back` down. */
+    int span, units, upg, threads; /* games per unit, units, units per group, workers */
+    unsigned char *claimed;        /* per unit */
+    int *own;                      /* per worker: its next unit in its stripe */
+    int back;
+    int done, failed, rc;
     char err[MATCH_ERRLEN];
     game_match_game *game;
     char **records;          /* per game, or NULL */
@@ -156,11 +234,22 @@ typedef struct {
     runner *run;
     game_agent *inst[GAME_MAX_PLAYERS]; /* one per seat */
     int inst_agent[GAME_MAX_PLAYERS];     /* the spec index of each instance */
+    int t;                                   /* the worker's index (its pool instances) */
+    uint64_t nodes[GAME_MATCH_MAX_AGENTS];   /* agent_stats.nodes summed per spec index */
     uint8_t *moves;                          /* the current game's moves (records) */
     int cap;
     agent *solver;                           /* cfg->exact: a seat's solver agent or own_solver's */
     game_agent *own_solver;                  /* created for the exact values when no seat holds a solver */
 } worker_ctx;
+
+/* How many of w's first m instances have this spec: the copy number of the next one in the pool. */
+static int same_spec(const worker_ctx *w, int m, const char *spec)
+{
+    int n = 0;
+    for (int j = 0; j < m; j++)
+        n += !strcmp(game_agent_spec(w->inst[j]), spec);
+    return n;
+}
 
 static void fail(runner *run, int rc, const char *msg)
 {
@@ -248,6 +337,11 @@ static int play_game(worker_ctx *w, int g, char *err)
                         game_agent_error(mover));
                 return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
             }
+            if (game_agent_kalah(mover)) {
+                agent_stats st;
+                agent_last_stats(game_agent_kalah(mover), &st);
+                w->nodes[agent_at[p.to_move]] += st.nodes;
+            }
         }
         if (run->records) {
             if (ply == w->cap) {
@@ -314,21 +408,37 @@ static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
     return MATCH_OK;
 }
 
+/* Worker t's next unit (see runner): its own stripe first, then the last unclaimed one; -1 when none is
+ * left. Under run->lock. Each cursor only moves forward (back: down), so claims cost O(units) in all. */
+static int claim(runner *run, int t)
+{
+    int *u = &run->own[t];
+    while (*u < run->units && run->claimed[*u]) /* the next unit of the stripe: the group's next, or the */
+        *u += (*u + 1) % run->upg ? 1 : 1 + (run->threads - 1) * run->upg; /* first of its next group */
+    int c = *u < run->units ? *u : -1;
+    if (c < 0) {
+        while (run->back >= 0 && run->claimed[run->back])
+            run->back--;
+        c = run->back;
+    }
+    if (c >= 0)
+        run->claimed[c] = 1;
+    return c;
+}
+
 static void *worker(void *arg)
 {
     worker_ctx *w = arg;
     runner *run = w->run;
-    const int games = run->cfg->games, span = run->exact ? run->group : 1; /* exact: whole groups, one solve */
+    const int games = run->cfg->games, span = run->span;
     char err[MATCH_ERRLEN];
     for (;;) {
         pthread_mutex_lock(&run->lock);
-        int first = run->failed || run->next_game >= games ? -1 : run->next_game;
-        int end = first < 0 ? -1 : first + span < games ? first + span : games;
-        if (first >= 0)
-            run->next_game = end;
+        int unit = run->failed ? -1 : claim(run, w->t);
         pthread_mutex_unlock(&run->lock);
-        if (first < 0)
+        if (unit < 0)
             break;
+        int first = unit * span, end = first + span < games ? first + span : games;
         int rc = run->exact ? solve_group(w, first / run->group, first, end, err) : MATCH_OK;
         for (int g = first; g < end && !rc; g++) {
             struct timespec g0, g1;
@@ -470,6 +580,10 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
         set_err(err, "threads must be in 1..1024, got %d", cfg->threads);
         return MATCH_EINVAL;
     }
+    if (cfg->pool && cfg->pool->g != g) {
+        set_err(err, "the agent pool was made for another game than %s", game_spec(g));
+        return MATCH_EINVAL;
+    }
     for (int i = 0; i < n_agents; i++)
         if (!specs[i] || (cfg->keep_records && strpbrk(specs[i], "\t\n\r"))) {
             set_err(err, "agent %d: %s", i + 1,
@@ -495,6 +609,13 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
     run.n_agents = n_agents;
     run.group = game_match_group_size(n_agents, np);
     int nt = cfg->threads < cfg->games ? cfg->threads : cfg->games;
+    run.span = cfg->exact ? run.group : 1; /* exact: whole groups, one solve */
+    run.units = (cfg->games + run.span - 1) / run.span;
+    run.upg = run.group / run.span;
+    run.threads = nt;
+    run.back = run.units - 1;
+    run.claimed = calloc((size_t)run.units, 1);
+    run.own = calloc((size_t)nt, sizeof *run.own);
     worker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
     pthread_t *tid = calloc((size_t)nt, sizeof *tid);
     run.game = calloc((size_t)cfg->games, sizeof *run.game);
@@ -504,12 +625,14 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
     if (cfg->exact)
         run.exact = calloc((size_t)cfg->games, sizeof *run.exact);
     rc = MATCH_ENOMEM;
-    if (!ctx || !tid || !run.game || !run.game_s || (cfg->keep_records && !run.records) || (cfg->exact && !run.exact)) {
+    if (!ctx || !tid || !run.game || !run.game_s || (cfg->keep_records && !run.records) || (cfg->exact && !run.exact) ||
+        !run.claimed || !run.own) {
         set_err(err, "out of memory");
         goto out;
     }
     /* Instances: one per seat. Agent i needs as many as the seats it fills in one game (the plan fixes that
-     * count): 1 each for k == players; A 1 and B players - 1 for a field. All created here, in one thread. */
+     * count): 1 each for k == players; A 1 and B players - 1 for a field. All created (or taken from the
+     * pool) here, in one thread; an instance's copy number counts the worker's instances of its spec before it. */
     int copies[GAME_MAX_PLAYERS] = {0}, at[GAME_MAX_PLAYERS];
     game_match_seats(n_agents, np, 0, at);
     for (int s = 0; s < np; s++)
@@ -518,10 +641,13 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
     rc = MATCH_EAGENT;
     for (int t = 0; t < nt; t++) {
         ctx[t].run = &run;
+        ctx[t].t = t;
+        run.own[t] = t * run.upg;
         for (int i = 0, m = 0; i < n_agents; i++)
             for (int c = 0; c < copies[i]; c++, m++) {
                 ctx[t].inst_agent[m] = i;
-                if (!(ctx[t].inst[m] = game_agent_create(specs[i], g, aerr))) {
+                if (!(ctx[t].inst[m] = pool_instance(cfg->pool, specs[i], g, t, same_spec(&ctx[t], m, specs[i]),
+                                                     aerr))) {
                     set_err(err, "%s", aerr);
                     goto out;
                 }
@@ -530,7 +656,7 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
             }
         if (cfg->exact && !ctx[t].solver) {
             const char *ss = cfg->exact_solver ? cfg->exact_solver : "solver";
-            if (!(ctx[t].own_solver = game_agent_create(ss, g, aerr))) {
+            if (!(ctx[t].own_solver = pool_instance(cfg->pool, ss, g, t, same_spec(&ctx[t], np, ss), aerr))) {
                 set_err(err, "the solver for the exact values: %s", aerr);
                 goto out;
             }
@@ -570,6 +696,9 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
     for (int i = 0, m = 0; i < n_agents; m += copies[i++])
         out->describe[i] = strdup(game_agent_describe(ctx[0].inst[m]));
     tally(out, np, run.game_s);
+    for (int t = 0; t < nt; t++)
+        for (int i = 0; i < n_agents; i++)
+            out->agent[i].nodes += ctx[t].nodes[i];
     if (run.exact) {
         if (perfect_by_seat(out, run.exact)) {
             rc = MATCH_ENOMEM;
@@ -588,13 +717,17 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
 out:
     if (ctx)
         for (int t = 0; t < nt; t++) {
-            for (int m = 0; m < GAME_MAX_PLAYERS; m++)
-                game_agent_free(ctx[t].inst[m]);
-            game_agent_free(ctx[t].own_solver);
+            if (!cfg->pool) { /* the pool keeps its instances */
+                for (int m = 0; m < GAME_MAX_PLAYERS; m++)
+                    game_agent_free(ctx[t].inst[m]);
+                game_agent_free(ctx[t].own_solver);
+            }
             free(ctx[t].moves);
         }
     free(ctx);
     free(tid);
+    free(run.claimed);
+    free(run.own);
     free(run.game);
     free(run.game_s);
     free(run.exact);

@@ -61,9 +61,24 @@
  * per seat (perfect_stats_compute: game 2i has A as South, 2i+1 as North).
  *
  * Threads: each worker holds `players` agent instances (one per seat), all created by the calling thread
- * before the workers start (az reads HDF5). The progress callback runs under the runner's lock, one call at a
- * time, from whichever thread finished a game. Library code: no printing; errors return MATCH_* codes with a
- * message.
+ * before the workers start (az reads HDF5). Worker t plays the groups t, t + T, t + 2T, ... (T workers) first
+ * and then takes what is left from the end of the match, so that with a pool (below) the same worker, and so
+ * the same solver table, meets a group's opening in every match of a tournament. The progress callback runs
+ * under the runner's lock, one call at a time, from whichever thread finished a game. Library code: no
+ * printing; errors return MATCH_* codes with a message.
+ *
+ * Pools (cfg.pool; issue 15, the solver in the tournament): without one, every game_match_run creates its
+ * instances and frees them when it returns, so a solver agent's table (and, with its last reference, the
+ * endgame database, eval/tbase.h) is thrown away after each match of a tournament, and the next match
+ * re-solves the same openings. With a pool, worker t's c-th instance of spec S (c counts the seats of this
+ * match with that spec, then the exact values' own solver) is the pool's instance (S, t, c): taken from the
+ * pool when a match before created it, else created (by the calling thread, before the workers start) and
+ * added to it. The pool keeps its instances until game_match_pool_free. Every game still reseeds every seat
+ * (game_agent_new_game, as above), and no kind's moves depend on what its instance played before
+ * (eval/game_agent.h, eval/agent.h: ab clears its table, mcts/az drop their tree, the solver's exact values
+ * do not depend on its table), so the games, places and statistics are the same with and without a pool;
+ * only the time and game_match_agent_stats.nodes differ. Memory: the pool holds every spec's instances of
+ * every worker for its whole life (a solver's tt_mb MiB per worker thread).
  */
 #ifndef SOWZERO_GAME_MATCH_H
 #define SOWZERO_GAME_MATCH_H
@@ -123,6 +138,9 @@ typedef struct {
      * its endgame database: about 324 MB a worker for Kalah(6,4). Fills game_match_result.exact, .perfect. */
     int exact;
     const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" */
+    /* Agent instances to reuse across matches (see "Pools" above; borrowed; made for this game; one match at
+     * a time); NULL = fresh instances for this match only. */
+    struct game_match_pool *pool;
 } game_match_config;
 
 /* games 120 (a multiple of 2!, 3!, 4!, 3 and 4), opening_plies 2, threads 1, seed 1, no records, no callback,
@@ -138,6 +156,10 @@ typedef struct {
     double first_share;                   /* sum of 1/m over them, m = seats sharing place 1 */
     int seat_n[GAME_MAX_PLAYERS];       /* seats taken in each seat position */
     double seat_place[GAME_MAX_PLAYERS];/* mean place in each seat position, 0 where never seated */
+    uint64_t nodes;                       /* Kalah's ab and solver: positions searched, mcts/az: root visits,
+                                           * summed over its moves (agent_stats.nodes); 0 for the other kinds.
+                                           * A solver's count depends on what its table already held (a pool,
+                                           * the games its worker played before): a cost, not a result */
 } game_match_agent_stats;
 
 typedef struct {
@@ -174,6 +196,19 @@ typedef struct {
 int game_match_run(const char *const *specs, int n_agents, const game *g, const game_match_config *cfg,
                    game_match_result *out, char *err);
 void game_match_result_free(game_match_result *res);
+
+/* Agent instances kept across game_match_run calls (see "Pools" above). */
+typedef struct game_match_pool game_match_pool;
+
+/* An empty pool for game g (borrowed: it must outlive the pool; a match of another game refuses the pool
+ * with MATCH_EINVAL). NULL when out of memory. Not thread-safe: one game_match_run at a time may use it. */
+game_match_pool *game_match_pool_create(const game *g);
+
+/* Frees the pool and every instance in it (NULL allowed). */
+void game_match_pool_free(game_match_pool *pool);
+
+/* The number of instances the pool holds. */
+int game_match_pool_size(const game_match_pool *pool);
 
 /* Games per group of the seat plan (k! or players), or 0 when (n_agents, players) has no plan. */
 int game_match_group_size(int n_agents, int players);
