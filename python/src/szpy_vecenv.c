@@ -57,6 +57,7 @@ typedef struct {
                                 * turn; actions[cur] the last one */
     int cur;
     PyObject *obs_v, *mask_v, *to_play_v, *rewards_v, *term_v; /* the views (obs_v: None without obs) */
+    PyObject *result; /* the last step's (obs, rewards, terminations, truncations, info), or NULL (step_result) */
 } szpy_vecenv;
 
 static uint64_t splitmix64(uint64_t *s)
@@ -247,9 +248,14 @@ static void generic_step_all(szpy_vecenv *e, const int64_t *act)
     }
 }
 
+static PyObject *key_mask, *key_to_play; /* "action_mask", "to_play", interned by szpy_vecenv_register */
+
 static PyObject *info_dict(szpy_vecenv *e)
 {
-    return Py_BuildValue("{sOsO}", "action_mask", e->mask_v, "to_play", e->to_play_v);
+    PyObject *d = PyDict_New();
+    if (d && (PyDict_SetItem(d, key_mask, e->mask_v) || PyDict_SetItem(d, key_to_play, e->to_play_v)))
+        Py_CLEAR(d);
+    return d;
 }
 
 /* The env's arrays and boards change only under a step or reset, which runs without the GIL: every
@@ -295,6 +301,7 @@ static void vecenv_dealloc(szpy_vecenv *e)
     Py_XDECREF(e->trunc);
     Py_XDECREF(e->actions[0]);
     Py_XDECREF(e->actions[1]);
+    Py_XDECREF(e->result);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -439,11 +446,30 @@ static PyObject *vecenv_reset_py(szpy_vecenv *e, PyObject *args, PyObject *kw)
     return info ? Py_BuildValue("(ON)", e->obs_v, info) : NULL;
 }
 
-/* What step returns: (obs, rewards, terminations, truncations, info). */
+/* What step returns: (obs, rewards, terminations, truncations, info). The previous step's tuple is handed
+ * out again when nothing outside holds it or its info dict any more and the dict is as this file made it
+ * (its two entries, the env's own views): nobody can tell it from a new one, and building a dict and a
+ * tuple per step cost a third of a 64-env step's time beyond the stepping (~0.1 us; a 4096-env step is
+ * ~6.5 us). */
 static PyObject *step_result(szpy_vecenv *e)
 {
+    PyObject *t = e->result;
+    if (t && Py_REFCNT(t) == 1) {
+        PyObject *d = PyTuple_GET_ITEM(t, 4);
+        if (Py_REFCNT(d) == 1 && PyDict_GET_SIZE(d) == 2 && PyDict_GetItem(d, key_mask) == e->mask_v &&
+            PyDict_GetItem(d, key_to_play) == e->to_play_v) {
+            Py_INCREF(t);
+            return t;
+        }
+    }
     PyObject *info = info_dict(e);
-    return info ? Py_BuildValue("(OOOON)", e->obs_v, e->rewards_v, e->term_v, e->trunc, info) : NULL;
+    t = info ? PyTuple_Pack(5, e->obs_v, e->rewards_v, e->term_v, e->trunc, info) : NULL;
+    Py_XDECREF(info);
+    if (t) {
+        Py_XSETREF(e->result, t);
+        Py_INCREF(t);
+    }
+    return t;
 }
 
 static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
@@ -828,5 +854,9 @@ static PyTypeObject szpy_VecEnvType = {
 int szpy_vecenv_register(PyObject *m)
 {
     fill_tables();
+    if (!key_mask && !(key_mask = PyUnicode_InternFromString("action_mask")))
+        return -1;
+    if (!key_to_play && !(key_to_play = PyUnicode_InternFromString("to_play")))
+        return -1;
     return szpy_add_type(m, "VecEnv", &szpy_VecEnvType);
 }

@@ -453,3 +453,25 @@ def test_own_sample_steps_unchecked_with_the_same_results():
     a.set_position(3, ",".join(map(str, south + [0] + [4] * 6 + [0])) + " S")
     with pytest.raises(ValueError, match="env 3"):  # set_position after the draw: checked again
         a.step(x)
+
+
+def test_step_results_are_fresh_to_whoever_holds_them():
+    """A step may hand out its previous result tuple again only when nobody holds it or its info dict and
+    the dict is untouched: a held result keeps its objects, an edited info dict never comes back."""
+    env = sowzero.VecEnv(num_envs=64, seed=2, obs_dtype="uint8")
+    env.reset()
+    first = env.step(env.sample_actions())
+    second = env.step(env.sample_actions())
+    assert second is not first and second[4] is not first[4]
+    assert set(first[4]) == {"action_mask", "to_play"} and first[4]["to_play"] is second[4]["to_play"]
+    del first, second
+    info = env.step(env.sample_actions())[4]
+    info["mine"] = 1
+    del info
+    for _ in range(3):
+        obs, rew, term, trunc, info = env.step(env.sample_actions())
+        assert set(info) == {"action_mask", "to_play"}
+        info["action_mask"] = None  # replaced, then dropped: the next step builds its own dict
+        del info
+    again = env.step(env.sample_actions())
+    assert again[4]["action_mask"].shape == (64, 6) and again[0] is obs
