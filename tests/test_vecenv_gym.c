@@ -229,8 +229,98 @@ static void test_kernels(void **state)
     }
 }
 
-/* The move check: out of range, negative, wide (256 + a legal pit must not wrap), empty pits; finished
- * boards accept anything; errors for a bad n and for an auto-resetting vecenv. */
+/* The move checks' boards: board 70 with pit a empty (South to move), board 5 finished. */
+static vecenv *moves_fixture(const kalah_rules *r, vecenv_kernel k)
+{
+    char err[KALAH_ERRLEN];
+    vecenv *v = NULL;
+    assert_int_equal(vecenv_create(r, B, k, 0, 1, &v, err), KALAH_OK);
+    kalah_pos p;
+    assert_int_equal(kalah_pos_parse("0,5,5,4,4,4,2,4,4,4,4,4,4,0 S", r, &p, NULL, err), KALAH_OK);
+    assert_int_equal(vecenv_set(v, 70, &p), KALAH_OK);
+    assert_int_equal(kalah_pos_parse("0,0,0,0,0,0,20,0,0,0,0,0,0,28 S", r, &p, NULL, err), KALAH_OK);
+    assert_int_equal(vecenv_set(v, 5, &p), KALAH_OK); /* finished */
+    return v;
+}
+
+typedef int (*moves_fn)(const vecenv *v, const void *act, int n, uint8_t *mv, int *bad);
+static int moves64(const vecenv *v, const void *act, int n, uint8_t *mv, int *bad)
+{
+    return vecenv_gym_moves(v, act, n, mv, bad);
+}
+static int moves8(const vecenv *v, const void *act, int n, uint8_t *mv, int *bad)
+{
+    return vecenv_gym_moves8(v, act, n, mv, bad);
+}
+
+/* act names pit a of board 70 (empty): refused while board 70 takes part, not when n = 70; n outside
+ * 1..B refused. */
+static void check_board70_and_n(const vecenv *v, const void *act, moves_fn f)
+{
+    uint8_t mv[B];
+    int bad = -1;
+    assert_int_equal(f(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+    assert_int_equal(bad, 70);
+    assert_int_equal(f(v, act, 70, mv, &bad), KALAH_OK); /* board 70 not taking part */
+    assert_int_equal(f(v, act, 0, mv, &bad), KALAH_EINVAL);
+    assert_int_equal(f(v, act, B + 1, mv, &bad), KALAH_EINVAL);
+}
+
+/* The int64 move check: out of range, negative, wide (256 + a legal pit must not wrap), empty pits;
+ * finished boards accept anything; a bad n. */
+static void check_moves64(const vecenv *v)
+{
+    int64_t act[B];
+    uint8_t mv[B];
+    const int64_t bad_values[] = {6, -1, 256 + 2, INT64_MIN, 1LL << 40};
+    for (int t = 0; t < 5; t++)
+        for (int at = 0; at < 2; at++) {
+            const int where = at ? 99 : 64;
+            for (int i = 0; i < B; i++)
+                act[i] = 2;
+            act[5] = bad_values[t]; /* finished: ignored */
+            act[where] = bad_values[t];
+            int bad = -1;
+            assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+            assert_int_equal(bad, where);
+            act[where] = 2;
+            assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_OK);
+            assert_int_equal(mv[99], 2);
+        }
+    act[70] = 0; /* pit a of board 70 is empty */
+    check_board70_and_n(v, act, moves64);
+}
+
+/* The byte move check: out of range (6, 8, 255), empty pits, finished boards accepting anything, the
+ * caller's array read only up to board n (the last block partly), and a bad n. */
+static void check_moves8(const vecenv *v)
+{
+    uint8_t *act = malloc(100); /* exactly n = 100 bytes: ASan catches a read past them */
+    uint8_t mv[B];
+    const uint8_t bad_values[] = {6, 8, 255};
+    for (int t = 0; t < 3; t++)
+        for (int at = 0; at < 2; at++) {
+            const int where = at ? 99 : 64;
+            memset(act, 3, 100);
+            act[5] = bad_values[t]; /* finished: ignored */
+            act[where] = bad_values[t];
+            int bad = -1;
+            assert_int_equal(vecenv_gym_moves8(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+            assert_int_equal(bad, where);
+            act[where] = 5;
+            assert_int_equal(vecenv_gym_moves8(v, act, 100, mv, &bad), KALAH_OK);
+            assert_int_equal(mv[where], 5);
+            assert_int_equal(mv[at ? 64 : 99], 3);
+            for (int i = 100; i < B; i++)
+                assert_int_equal(mv[i], 0);
+        }
+    act[70] = 0;
+    check_board70_and_n(v, act, moves8);
+    free(act);
+}
+
+/* The move checks (int64 and byte actions) on every kernel; a step with a bad n and an auto-resetting
+ * vecenv refused. */
 static void test_moves_check(void **state)
 {
     (void)state;
@@ -240,37 +330,10 @@ static void test_moves_check(void **state)
     for (int k = VECENV_SCALAR; k <= VECENV_AVX512; k++) {
         if (!vecenv_kernel_supported((vecenv_kernel)k))
             continue;
-        vecenv *v = NULL;
-        assert_int_equal(vecenv_create(&r, B, (vecenv_kernel)k, 0, 1, &v, err), KALAH_OK);
-        kalah_pos p;
-        assert_int_equal(kalah_pos_parse("0,5,5,4,4,4,2,4,4,4,4,4,4,0 S", &r, &p, NULL, err), KALAH_OK);
-        assert_int_equal(vecenv_set(v, 70, &p), KALAH_OK);
-        assert_int_equal(kalah_pos_parse("0,0,0,0,0,0,20,0,0,0,0,0,0,28 S", &r, &p, NULL, err), KALAH_OK);
-        assert_int_equal(vecenv_set(v, 5, &p), KALAH_OK); /* finished */
-        int64_t act[B];
-        uint8_t mv[B];
-        const int64_t bad_values[] = {6, -1, 256 + 2, INT64_MIN, 1LL << 40};
-        for (int t = 0; t < 5; t++)
-            for (int at = 0; at < 2; at++) {
-                const int where = at ? 99 : 64;
-                for (int i = 0; i < B; i++)
-                    act[i] = 2;
-                act[5] = bad_values[t]; /* finished: ignored */
-                act[where] = bad_values[t];
-                int bad = -1;
-                assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
-                assert_int_equal(bad, where);
-                act[where] = 2;
-                assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_OK);
-                assert_int_equal(mv[99], 2);
-            }
-        int bad = -1;
-        act[70] = 0; /* pit a of board 70 is empty */
-        assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
-        assert_int_equal(bad, 70);
-        assert_int_equal(vecenv_gym_moves(v, act, 70, mv, &bad), KALAH_OK); /* board 70 not taking part */
-        assert_int_equal(vecenv_gym_moves(v, act, 0, mv, &bad), KALAH_EINVAL);
-        assert_int_equal(vecenv_gym_moves(v, act, B + 1, mv, &bad), KALAH_EINVAL);
+        vecenv *v = moves_fixture(&r, (vecenv_kernel)k);
+        check_moves64(v);
+        check_moves8(v);
+        uint8_t mv[B] = {0};
         vecenv_gym_out none = {0};
         assert_int_equal(vecenv_gym_step(v, mv, B + 1, &none), KALAH_EINVAL);
         vecenv_free(v);
@@ -280,60 +343,10 @@ static void test_moves_check(void **state)
     }
 }
 
-/* The byte move check: out of range (6, 8, 255), empty pits, finished boards accepting anything, the
- * caller's array read only up to board n (the last block partly), and a bad n. */
-static void test_moves8_check(void **state)
-{
-    (void)state;
-    kalah_rules r;
-    char err[KALAH_ERRLEN];
-    assert_int_equal(kalah_rules_parse("kalah", &r, err), KALAH_OK);
-    for (int k = VECENV_SCALAR; k <= VECENV_AVX512; k++) {
-        if (!vecenv_kernel_supported((vecenv_kernel)k))
-            continue;
-        vecenv *v = NULL;
-        assert_int_equal(vecenv_create(&r, B, (vecenv_kernel)k, 0, 1, &v, err), KALAH_OK);
-        kalah_pos p;
-        assert_int_equal(kalah_pos_parse("0,5,5,4,4,4,2,4,4,4,4,4,4,0 S", &r, &p, NULL, err), KALAH_OK);
-        assert_int_equal(vecenv_set(v, 70, &p), KALAH_OK);
-        assert_int_equal(kalah_pos_parse("0,0,0,0,0,0,20,0,0,0,0,0,0,28 S", &r, &p, NULL, err), KALAH_OK);
-        assert_int_equal(vecenv_set(v, 5, &p), KALAH_OK); /* finished */
-        uint8_t *act = malloc(100); /* exactly n = 100 bytes: ASan catches a read past them */
-        uint8_t mv[B];
-        const uint8_t bad_values[] = {6, 8, 255};
-        for (int t = 0; t < 3; t++)
-            for (int at = 0; at < 2; at++) {
-                const int where = at ? 99 : 64;
-                memset(act, 3, 100);
-                act[5] = bad_values[t]; /* finished: ignored */
-                act[where] = bad_values[t];
-                int bad = -1;
-                assert_int_equal(vecenv_gym_moves8(v, act, 100, mv, &bad), KALAH_EILLEGAL);
-                assert_int_equal(bad, where);
-                act[where] = 5;
-                assert_int_equal(vecenv_gym_moves8(v, act, 100, mv, &bad), KALAH_OK);
-                assert_int_equal(mv[where], 5);
-                assert_int_equal(mv[at ? 64 : 99], 3);
-                for (int i = 100; i < B; i++)
-                    assert_int_equal(mv[i], 0);
-            }
-        int bad = -1;
-        act[70] = 0; /* pit a of board 70 is empty */
-        assert_int_equal(vecenv_gym_moves8(v, act, 100, mv, &bad), KALAH_EILLEGAL);
-        assert_int_equal(bad, 70);
-        assert_int_equal(vecenv_gym_moves8(v, act, 70, mv, &bad), KALAH_OK); /* board 70 not taking part */
-        assert_int_equal(vecenv_gym_moves8(v, act, 0, mv, &bad), KALAH_EINVAL);
-        assert_int_equal(vecenv_gym_moves8(v, act, B + 1, mv, &bad), KALAH_EINVAL);
-        free(act);
-        vecenv_free(v);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moves_check),
-        cmocka_unit_test(test_moves8_check),
         cmocka_unit_test(test_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
