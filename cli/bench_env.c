@@ -33,7 +33,8 @@ static void help(void)
          "                   in registers for many steps, nothing written; gym: vecenv_gym_step, the Python\n"
          "                   VecEnv's step without Python (next-step restarts, every output row written:\n"
          "                   observations, masks, to_play, rewards, ended, and the next random moves);\n"
-         "                   gym-noobs: the same without observations\n"
+         "                   gym-noobs: the same without observations; gym-u8: with uint8 observations\n"
+         "                   (obs_dtype='uint8': the seed counts as bytes)\n"
          "  --seed N         random seed (default 1)\n"
          "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
          "                   \"games\",\"sows\",\"sows_per_game\",\"south_win_rate\",\"north_win_rate\",\n"
@@ -50,8 +51,8 @@ typedef struct {
     double deadline;
 } start_line;
 
-enum { MODE_PLAYOUT, MODE_GYM, MODE_GYM_NOOBS };
-static const char *mode_names[] = {"playout", "gym", "gym-noobs"};
+enum { MODE_PLAYOUT, MODE_GYM, MODE_GYM_NOOBS, MODE_GYM_U8, N_MODES };
+static const char *mode_names[N_MODES] = {"playout", "gym", "gym-noobs", "gym-u8"};
 
 typedef struct {
     vecenv *env;
@@ -108,23 +109,25 @@ static void *work(void *arg)
 static void gym_free(vecenv_gym_out *g)
 {
     free(g->obs);
+    free(g->obs8);
     free(g->mask);
     free(g->to_play);
     free(g->rewards);
     free(g->ended);
     free(g->sample);
-    free(g->sample64);
 }
 
-/* The rows a gym mode writes, as the Python VecEnv holds them; returns 0, or -1 out of memory. */
-static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, long batch, int obs)
+/* The rows a gym mode writes, as the Python VecEnv holds them (mode: which observations); returns 0, or
+ * -1 out of memory. */
+static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, long batch, int mode)
 {
     const size_t B = (size_t)batch, m = (size_t)r->pits;
-    *g = (vecenv_gym_out){.obs = obs ? malloc(B * (2 * m + 2) * sizeof(float)) : NULL, .mask = malloc(B * m),
-                          .to_play = malloc(B * sizeof(int32_t)), .rewards = calloc(2 * B, sizeof(float)),
-                          .ended = calloc(B, 1), .sample = malloc(B),
-                          .sample64 = malloc(B * sizeof(int64_t)), .kept = 1}; /* zeros: kept holds */
-    return (obs && !g->obs) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample || !g->sample64
+    const int obs = mode == MODE_GYM;
+    *g = (vecenv_gym_out){.obs = obs ? malloc(B * (2 * m + 2) * sizeof(float)) : NULL,
+                          .obs8 = mode == MODE_GYM_U8 ? malloc(B * (2 * m + 2)) : NULL, .mask = malloc(B * m),
+                          .to_play = malloc(B), .rewards = calloc(2 * B, sizeof(float)),
+                          .ended = calloc(B, 1), .sample = malloc(B), .kept = 1}; /* zeros: kept holds */
+    return (obs && !g->obs) || (mode == MODE_GYM_U8 && !g->obs8) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample
                ? -1
                : 0;
 }
@@ -184,10 +187,10 @@ int bench_env(int argc, char **argv)
                 return 2;
             break;
         case 'm':
-            for (mode = 0; mode < 3 && strcmp(optarg, mode_names[mode]); mode++)
+            for (mode = 0; mode < N_MODES && strcmp(optarg, mode_names[mode]); mode++)
                 ;
-            if (mode == 3) {
-                cli_error(CMD, "--mode '%s': expected playout, gym or gym-noobs", optarg);
+            if (mode == N_MODES) {
+                cli_error(CMD, "--mode '%s': expected playout, gym, gym-noobs or gym-u8", optarg);
                 return 2;
             }
             break;
@@ -233,7 +236,7 @@ int bench_env(int argc, char **argv)
                           &w[t].env, err)) {
             cli_error(CMD, "%s", err);
             rc = 1;
-        } else if (mode != MODE_PLAYOUT && gym_alloc(&w[t].gym, &rules, batch, mode == MODE_GYM)) {
+        } else if (mode != MODE_PLAYOUT && gym_alloc(&w[t].gym, &rules, batch, mode)) {
             cli_error(CMD, "out of memory");
             rc = 1;
         }

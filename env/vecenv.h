@@ -153,20 +153,19 @@ void vecenv_stats_clear(vecenv *v);
 typedef struct {
     float *obs;       /* B x d floats (d = 2m+2): kalah_encode of each board after the step ("kalah-mover-v1") */
     uint8_t *mask;    /* B x m bytes: 1 where relative pit k of the board's mover is legal (all 0: finished) */
-    int32_t *to_play; /* B: the side to move after the step, 0 South, 1 North (an extra turn keeps it) */
+    int8_t *to_play;  /* B: the side to move after the step, 0 South, 1 North (an extra turn keeps it); one
+                       * byte per board: a fourth of the int32 row's bytes, one store per 64 boards */
     float *rewards;   /* B x 2 (South, North): the final result (+1 win, -1 loss, 0 draw; kalah_winner) on
                        * the step that ends a game, else 0 */
     uint8_t *ended;   /* B: 1 where the game ended with this step */
     uint8_t *sample;  /* B: a uniformly random legal move (relative pit) for the next step, 0 where none,
                        * drawn with the stepper's pick rule from its random streams (header comment); the
                        * streams advance once per call that asks for it */
-    int64_t *sample64; /* B: the same sample as int64 (Gymnasium's action dtype), written in the same pass;
-                        * read only with sample non-NULL */
     int kept;         /* nonzero: rewards and ended (both non-NULL) still hold the rows this vecenv's previous
                        * gym call wrote there, or all zeros. A reward is nonzero only on a board whose ended
                        * is 1, so the call then rewrites only the rewards of the boards that ended before or
-                       * end now (AVX-512: of their groups of 8 boards, ~30% of the rows at ~1 game ended
-                       * per 45 steps): the same rows, ~7% fewer bytes written with observations */
+                       * end now (~2.8 of 64 at ~1 game ended per 45 steps; AVX-512: one 8-byte store each,
+                       * the first 6 of a block without a branch): the same rows, a fraction of the work */
     uint8_t *obs8;    /* B x d bytes: obs's elements unscaled, the seed counts themselves (each <= 255: a
                        * board holds at most 255 seeds). kalah_encode's floats are obs8[k] * (1.0f / seeds)
                        * in float arithmetic, bit for bit (one rounding, as kalah_encode's). 4 times fewer
@@ -180,8 +179,13 @@ typedef struct {
  * when n is not in 1..B. SIMD on the AVX-512 kernel. */
 int vecenv_gym_moves(const vecenv *v, const int64_t *actions, int n, uint8_t *moves, int *bad);
 
+/* vecenv_gym_moves for actions given as bytes (uint8: what the stepper's own sample is, and what Python's
+ * sample_actions hands out), read as they are, without widening them first; the same checks, results and
+ * errors. */
+int vecenv_gym_moves8(const vecenv *v, const uint8_t *actions, int n, uint8_t *moves, int *bad);
+
 /* One Gymnasium step of boards 0..n-1: a finished board restarts (South to move, sowing counter 0); every
- * other sows moves[i], which must be legal (vecenv_gym_moves checked them: this entry does not). Then
+ * other sows moves[i], which must be legal (vecenv_gym_moves or vecenv_gym_moves8 checked them: this entry does not). Then
  * writes *out; out->sample may be moves itself (each board's move is read before its sample is written),
  * which makes a random playout loop. Statistics count the sowings and games ended (restarts are not sowings). Returns KALAH_OK,
  * or KALAH_EINVAL (nothing done) when v auto-resets or n is not in 1..B. */

@@ -5,6 +5,7 @@
 
 #if defined(VECENV_X86) && defined(__AVX512BW__)
 #include <immintrin.h>
+#include <string.h>
 
 #define W 64
 typedef __m512i V;
@@ -96,13 +97,6 @@ VE_INL K k_first(size_t n) { return n >= 64 ? ~(K)0 : ((K)1 << n) - 1; } /* lane
 #define VE_PW_ROW(m) {VE_PW8(m, 0), VE_PW8(m, 8), VE_PW8(m, 16), VE_PW8(m, 24)}
 static const uint8_t packb[KALAH_MAX_PITS + 1][16] = {{0},          VE_PB_ROW(1), VE_PB_ROW(2), VE_PB_ROW(3),
                                                       VE_PB_ROW(4), VE_PB_ROW(5), VE_PB_ROW(6), VE_PB_ROW(7)};
-
-/* 16 sampled bytes x as int64s at out[0..15]. */
-static inline void sample64_quarter(int64_t *out, __m128i x)
-{
-    _mm512_storeu_si512(out, _mm512_cvtepu8_epi64(x));
-    _mm512_storeu_si512(out + 8, _mm512_cvtepu8_epi64(_mm_unpackhi_epi64(x, x)));
-}
 
 static const uint16_t packw[KALAH_MAX_PITS + 1][32] = {{0},          VE_PW_ROW(1), VE_PW_ROW(2), VE_PW_ROW(3),
                                                        VE_PW_ROW(4), VE_PW_ROW(5), VE_PW_ROW(6), VE_PW_ROW(7)};
@@ -285,52 +279,57 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V 
         ve_emit_mask(g->mask + off * (size_t)M, R, M);
     if (g->obs)
         ve_emit_obs(g->obs + off * (size_t)(2 * M + 2), R, 1.0f / (float)st->seeds, M);
-    if (g->to_play) {
-        _mm512_storeu_si512(g->to_play + off, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(side)));
-        _mm512_storeu_si512(g->to_play + off + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 1)));
-        _mm512_storeu_si512(g->to_play + off + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 2)));
-        _mm512_storeu_si512(g->to_play + off + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(side, 3)));
-    }
+    if (g->to_play)
+        _mm512_storeu_si512(g->to_play + off, side);
     if (g->rewards) { /* (South, North) float pairs as 64-bit words: +1,-1 / -1,+1 / 0,0 */
-        /* kept: only the words of 8 boards among which one ended now or before (~30% of them). A loop
-         * over those groups' bits mispredicts about once per block, a branch per group about twice as
-         * often, and a masked store of no lane costs as much as a full one (all measured). */
-        const K end8 = g->kept && g->ended ? k_nz(over) | k_nz(_mm512_loadu_si512(g->ended + off)) : ~(K)0;
-        const V sw = _mm512_set1_epi64((long long)0xBF8000003F800000ull);
-        const V nw = _mm512_set1_epi64((long long)0x3F800000BF800000ull);
-        const K south = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(1));
-        const K north = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(-1));
-        /* bit q of dirty: group q (boards 8q..8q+7) has a board of end8 */
-        unsigned dirty = (unsigned)_mm512_cmpneq_epi64_mask(_mm512_maskz_mov_epi8(end8, _mm512_set1_epi8(1)),
-                                                            _mm512_setzero_si512());
-        for (; dirty; dirty &= dirty - 1) {
-            const int q = __builtin_ctz(dirty);
-            const V x = _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64((__mmask8)(south >> (8 * q)), sw),
-                                              (__mmask8)(north >> (8 * q)), nw);
-            _mm512_storeu_si512(g->rewards + 2 * (off + 8 * (size_t)q), x);
+        static const uint64_t pair[3] = {0x3F800000BF800000ull, 0, 0xBF8000003F800000ull}; /* winner + 1 */
+        if (g->kept && g->ended) {
+            /* one 8-byte store per board that ended now or before (~2.8 of 64), the first 6 without a
+             * branch: a slot past the last such board rewrites board 63's pair as it is (its value is
+             * right either way). The loop over their groups of 8 (a 64-byte store each, its trip count
+             * varying per block) that this replaced cost about twice as much (rewards and terminations
+             * 0.9-1.1 against ~0.55 us per 4096-board step, alternated harness runs); four group stores
+             * without a branch, the spare ones repeating the last group, were slower still. */
+            uint64_t end8 = k_nz(over) | k_nz(_mm512_loadu_si512(g->ended + off));
+            int8_t w[64];
+            _mm512_storeu_si512(w, winner);
+            float *rw = g->rewards + 2 * off;
+#pragma GCC unroll 6
+            for (int t = 0; t < 6; t++) {
+                const int i = __builtin_ctzll(end8 | 1ull << 63); /* none left: board 63, rewritten as it is */
+                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+                end8 &= end8 - 1;
+            }
+            for (; end8; end8 &= end8 - 1) {
+                const int i = __builtin_ctzll(end8);
+                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+            }
+        } else {
+            const V sw = _mm512_set1_epi64((long long)0xBF8000003F800000ull);
+            const V nw = _mm512_set1_epi64((long long)0x3F800000BF800000ull);
+            const K south = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(1));
+            const K north = _mm512_cmpeq_epi8_mask(winner, _mm512_set1_epi8(-1));
+            for (int q = 0; q < 8; q++) {
+                const V x = _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64((__mmask8)(south >> (8 * q)), sw),
+                                                  (__mmask8)(north >> (8 * q)), nw);
+                _mm512_storeu_si512(g->rewards + 2 * (off + 8 * (size_t)q), x);
+            }
         }
     }
     if (g->ended)
         _mm512_storeu_si512(g->ended + off, over);
-    if (g->sample) {
+    if (g->sample)
         _mm512_storeu_si512(g->sample + off, pick);
-        if (g->sample64) { /* from the register: loads of the bytes just stored would wait for the store */
-            /* the lane index of vextracti32x4 must be a constant (clang does not unroll a loop for it) */
-            sample64_quarter(g->sample64 + off, _mm512_extracti32x4_epi32(pick, 0));
-            sample64_quarter(g->sample64 + off + 16, _mm512_extracti32x4_epi32(pick, 1));
-            sample64_quarter(g->sample64 + off + 32, _mm512_extracti32x4_epi32(pick, 2));
-            sample64_quarter(g->sample64 + off + 48, _mm512_extracti32x4_epi32(pick, 3));
-        }
-    }
 }
 
 #define VECENV_TEMPLATE
 #include "env/vecenv_impl.h"
 
-/* vecenv_gym_moves on 64 boards at a time: int64 actions saturate to bytes (negative ones become 255),
- * the legal bit of each is looked up with pshufb (indices 8..15 give 0), and a lane fails when its board
- * has legal pits but not that one. */
-int vecenv_gym_moves_avx512(const vecenv_state *st, const int64_t *actions, size_t n, uint8_t *moves, int *bad)
+/* vecenv_gym_moves (wide: int64 actions) and vecenv_gym_moves8 (bytes) on 64 boards at a time: int64
+ * actions saturate to bytes (negative ones become 255), the legal bit of each is looked up with pshufb
+ * (indices 8..15 give 0), and a lane fails when its board has legal pits but not that one. */
+int vecenv_gym_moves_avx512(const vecenv_state *st, const void *actions, int wide, size_t n, uint8_t *moves,
+                            int *bad)
 {
     const size_t B = (size_t)st->batch;
     const V bits = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, (char)128, 0, 0, 0, 0, 0, 0, 0, 0));
@@ -346,15 +345,21 @@ int vecenv_gym_moves_avx512(const vecenv_state *st, const int64_t *actions, size
         for (int c = 0; c < st->m; c++)
             legal = _mm512_mask_mov_epi8(legal, k_nz(_mm512_load_si512(st->cell + (size_t)c * B + off)),
                                          _mm512_or_si512(legal, _mm512_set1_epi8((char)(1 << c))));
-        __m128i q[8];
+        V mv;
+        if (wide) {
+            const int64_t *a64 = (const int64_t *)actions + off;
+            __m128i q[8];
 #pragma GCC unroll 8
-        for (int t = 0; t < 8; t++)
-            q[t] = _mm512_cvtusepi64_epi8(_mm512_maskz_loadu_epi64((__mmask8)(act >> (8 * t)), actions + off + 8 * t));
-        const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi64(q[0], q[1])),
-                                                   _mm_unpacklo_epi64(q[2], q[3]), 1);
-        const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi64(q[4], q[5])),
-                                                   _mm_unpacklo_epi64(q[6], q[7]), 1);
-        const V mv = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+            for (int t = 0; t < 8; t++)
+                q[t] = _mm512_cvtusepi64_epi8(_mm512_maskz_loadu_epi64((__mmask8)(act >> (8 * t)), a64 + 8 * t));
+            const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi64(q[0], q[1])),
+                                                       _mm_unpacklo_epi64(q[2], q[3]), 1);
+            const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi64(q[4], q[5])),
+                                                       _mm_unpacklo_epi64(q[6], q[7]), 1);
+            mv = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+        } else { /* masked: the caller's array ends at board n */
+            mv = _mm512_maskz_loadu_epi8(act, (const uint8_t *)actions + off);
+        }
         const V bit = _mm512_shuffle_epi8(bits, _mm512_min_epu8(mv, eight));
         const K fail = act & k_nz(legal) & ~_mm512_test_epi8_mask(legal, bit);
         if (fail) {

@@ -29,22 +29,20 @@ void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t
             for (size_t k = 0; k < m; k++)
                 g->mask[i * m + k] = st->cell[k * B + i] != 0;
         if (g->to_play)
-            g->to_play[i] = st->side[i];
+            g->to_play[i] = (int8_t)st->side[i];
         if (g->rewards && (!kept || over[j] || g->ended[i])) { /* integer negation first: a draw is +0.0 */
             g->rewards[2 * i] = over[j] ? (float)winner[j] : 0.0f;
             g->rewards[2 * i + 1] = over[j] ? (float)-winner[j] : 0.0f;
         }
         if (g->ended)
             g->ended[i] = over[j] != 0;
-        if (g->sample) {
+        if (g->sample)
             g->sample[i] = pick[j];
-            if (g->sample64)
-                g->sample64[i] = pick[j];
-        }
     }
 }
 
-int vecenv_gym_moves(const vecenv *v, const int64_t *actions, int n, uint8_t *moves, int *bad)
+/* vecenv_gym_moves and vecenv_gym_moves8: actions[i] is int64 when wide, else a byte. */
+static int gym_moves(const vecenv *v, const void *actions, int wide, int n, uint8_t *moves, int *bad)
 {
     const vecenv_state *st = &v->st;
     const size_t B = (size_t)st->batch, m = (size_t)st->m;
@@ -52,13 +50,14 @@ int vecenv_gym_moves(const vecenv *v, const int64_t *actions, int n, uint8_t *mo
         return KALAH_EINVAL;
 #ifdef VECENV_X86
     if (v->kernel == VECENV_AVX512)
-        return vecenv_gym_moves_avx512(st, actions, (size_t)n, moves, bad);
+        return vecenv_gym_moves_avx512(st, actions, wide, (size_t)n, moves, bad);
 #endif
     for (size_t i = 0; i < (size_t)n; i++) {
         unsigned legal = 0;
         for (size_t c = 0; c < m; c++)
             legal |= (unsigned)(st->cell[c * B + i] != 0) << c;
-        const uint64_t a = (uint64_t)actions[i]; /* a negative action wraps high: out of range */
+        /* a negative action wraps high: out of range */
+        const uint64_t a = wide ? (uint64_t)((const int64_t *)actions)[i] : ((const uint8_t *)actions)[i];
         if (legal && (a >= m || !(legal >> a & 1))) {
             *bad = (int)i;
             return KALAH_EILLEGAL;
@@ -68,6 +67,16 @@ int vecenv_gym_moves(const vecenv *v, const int64_t *actions, int n, uint8_t *mo
     for (size_t i = (size_t)n; i < B; i++)
         moves[i] = 0;
     return KALAH_OK;
+}
+
+int vecenv_gym_moves(const vecenv *v, const int64_t *actions, int n, uint8_t *moves, int *bad)
+{
+    return gym_moves(v, actions, 1, n, moves, bad);
+}
+
+int vecenv_gym_moves8(const vecenv *v, const uint8_t *actions, int n, uint8_t *moves, int *bad)
+{
+    return gym_moves(v, actions, 0, n, moves, bad);
 }
 
 static int gym_call(vecenv *v, const uint8_t *moves, int n, const vecenv_gym_out *out, long steps)

@@ -48,8 +48,10 @@ struct vecenv {
     vecenv_state st;
 };
 
-/* vecenv_gym_moves for the AVX-512 kernel (vecenv_avx512.c). */
-int vecenv_gym_moves_avx512(const vecenv_state *st, const int64_t *actions, size_t n, uint8_t *moves, int *bad);
+/* vecenv_gym_moves (wide != 0: actions are int64) and vecenv_gym_moves8 (bytes) for the AVX-512 kernel
+ * (vecenv_avx512.c). */
+int vecenv_gym_moves_avx512(const vecenv_state *st, const void *actions, int wide, size_t n, uint8_t *moves,
+                            int *bad);
 #endif
 
 /* The Gymnasium outputs of boards off..off+w-1 (w a multiple of 8) from their planes in memory, after a

@@ -2,7 +2,7 @@
  * output row against the scalar rules (kalah_sow, kalah_encode, kalah_legal, kalah_winner) with next-step
  * restarts (the uint8 observations against the position's counts and, scaled, kalah_encode's floats; steps
  * asking for float rows only, uint8 rows only, or both), every kernel against the scalar kernel byte for byte (the sampler's draws included), padding
- * boards standing still, and the move check. */
+ * boards standing still, and the move check (int64 and byte actions). */
 #include "test_util.h"
 
 #include "env/kalah.h"
@@ -27,8 +27,7 @@ typedef struct {
     float *obs;
     uint8_t *obs8;
     uint8_t *mask, *ended, *sample;
-    int64_t *sample64;
-    int32_t *to_play;
+    int8_t *to_play;
     float *rewards;
     vecenv_gym_out out;
 } rows;
@@ -40,10 +39,10 @@ static void rows_init(rows *w, int m)
     w->mask = calloc((size_t)B * (size_t)m, 1);
     w->ended = calloc(B, 1);
     w->sample = calloc(B, 1);
-    w->sample64 = calloc(B, sizeof(int64_t));
-    w->to_play = calloc(B, sizeof(int32_t));
+    w->to_play = calloc(B, 1);
     w->rewards = calloc(2 * B, sizeof(float));
-    w->out = (vecenv_gym_out){w->obs, w->mask, w->to_play, w->rewards, w->ended, w->sample, w->sample64, 0, w->obs8};
+    w->out = (vecenv_gym_out){.obs = w->obs, .mask = w->mask, .to_play = w->to_play, .rewards = w->rewards,
+                              .ended = w->ended, .sample = w->sample, .obs8 = w->obs8};
 }
 
 static void rows_free(rows *w)
@@ -53,7 +52,6 @@ static void rows_free(rows *w)
     free(w->mask);
     free(w->ended);
     free(w->sample);
-    free(w->sample64);
     free(w->to_play);
     free(w->rewards);
 }
@@ -61,13 +59,12 @@ static void rows_free(rows *w)
 static void rows_equal(const rows *a, const rows *b, int m, const char *what, int step)
 {
     const size_t d = 2 * (size_t)m + 2;
-    const int diff[8] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
+    const int diff[7] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
                          memcmp(a->ended, b->ended, B), memcmp(a->sample, b->sample, B),
-                         memcmp(a->to_play, b->to_play, B * sizeof(int32_t)),
-                         memcmp(a->rewards, b->rewards, 2 * B * sizeof(float)),
-                         memcmp(a->sample64, b->sample64, B * sizeof(int64_t)), memcmp(a->obs8, b->obs8, B * d)};
-    static const char *names[8] = {"obs", "mask", "ended", "sample", "to_play", "rewards", "sample64", "obs8"};
-    for (int f = 0; f < 8; f++)
+                         memcmp(a->to_play, b->to_play, B), memcmp(a->rewards, b->rewards, 2 * B * sizeof(float)),
+                         memcmp(a->obs8, b->obs8, B * d)};
+    static const char *names[7] = {"obs", "mask", "ended", "sample", "to_play", "rewards", "obs8"};
+    for (int f = 0; f < 7; f++)
         if (diff[f])
             fail_msg("%s step %d: %s differs from the scalar kernel's", what, step, names[f]);
 }
@@ -112,9 +109,6 @@ static void check_rows(const kalah_rules *r, const rows *w, int i, const kalah_p
                  w->rewards[2 * i + 1], south, north);
     if (sampled && (legal ? !(legal >> w->sample[i] & 1) : w->sample[i] != 0))
         fail_msg("%s step %d board %d: sample %d not legal", what, step, i, w->sample[i]);
-    if (sampled && w->sample64[i] != w->sample[i])
-        fail_msg("%s step %d board %d: sample64 %lld is not sample %d", what, step, i, (long long)w->sample64[i],
-                 w->sample[i]);
 }
 
 static void check_board(const kalah_rules *r, vecenv *v, int i, const kalah_pos *want, const char *what, int step)
@@ -174,6 +168,15 @@ static void run_kernel(vecenv_kernel k)
             if (vecenv_gym_moves(v, act, N, mv, &bad) != KALAH_OK)
                 fail_msg("%s %s step %d: board %d rejected", vecenv_kernel_name(k), spec, step, bad);
             assert_int_equal(vecenv_gym_moves(ref, act, N, mv_ref, &bad), KALAH_OK);
+            /* the same actions as bytes: the same moves for every board that sows */
+            uint8_t act8[N], mv8[B];
+            for (int i = 0; i < N; i++)
+                act8[i] = (uint8_t)act[i];
+            if (vecenv_gym_moves8(v, act8, N, mv8, &bad) != KALAH_OK)
+                fail_msg("%s %s step %d: board %d rejected as a byte", vecenv_kernel_name(k), spec, step, bad);
+            for (int i = 0; i < B; i++)
+                if (i >= N || !pos[i].over)
+                    assert_int_equal(mv8[i], mv[i]);
             for (int i = N; i < B; i++)
                 assert_int_equal(mv[i], 0);
             const int sampled = step % 3 != 0; /* some steps draw no sample */
@@ -226,8 +229,98 @@ static void test_kernels(void **state)
     }
 }
 
-/* The move check: out of range, negative, wide (256 + a legal pit must not wrap), empty pits; finished
- * boards accept anything; errors for a bad n and for an auto-resetting vecenv. */
+/* The move checks' boards: board 70 with pit a empty (South to move), board 5 finished. */
+static vecenv *moves_fixture(const kalah_rules *r, vecenv_kernel k)
+{
+    char err[KALAH_ERRLEN];
+    vecenv *v = NULL;
+    assert_int_equal(vecenv_create(r, B, k, 0, 1, &v, err), KALAH_OK);
+    kalah_pos p;
+    assert_int_equal(kalah_pos_parse("0,5,5,4,4,4,2,4,4,4,4,4,4,0 S", r, &p, NULL, err), KALAH_OK);
+    assert_int_equal(vecenv_set(v, 70, &p), KALAH_OK);
+    assert_int_equal(kalah_pos_parse("0,0,0,0,0,0,20,0,0,0,0,0,0,28 S", r, &p, NULL, err), KALAH_OK);
+    assert_int_equal(vecenv_set(v, 5, &p), KALAH_OK); /* finished */
+    return v;
+}
+
+typedef int (*moves_fn)(const vecenv *v, const void *act, int n, uint8_t *mv, int *bad);
+static int moves64(const vecenv *v, const void *act, int n, uint8_t *mv, int *bad)
+{
+    return vecenv_gym_moves(v, act, n, mv, bad);
+}
+static int moves8(const vecenv *v, const void *act, int n, uint8_t *mv, int *bad)
+{
+    return vecenv_gym_moves8(v, act, n, mv, bad);
+}
+
+/* act names pit a of board 70 (empty): refused while board 70 takes part, not when n = 70; n outside
+ * 1..B refused. */
+static void check_board70_and_n(const vecenv *v, const void *act, moves_fn f)
+{
+    uint8_t mv[B];
+    int bad = -1;
+    assert_int_equal(f(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+    assert_int_equal(bad, 70);
+    assert_int_equal(f(v, act, 70, mv, &bad), KALAH_OK); /* board 70 not taking part */
+    assert_int_equal(f(v, act, 0, mv, &bad), KALAH_EINVAL);
+    assert_int_equal(f(v, act, B + 1, mv, &bad), KALAH_EINVAL);
+}
+
+/* The int64 move check: out of range, negative, wide (256 + a legal pit must not wrap), empty pits;
+ * finished boards accept anything; a bad n. */
+static void check_moves64(const vecenv *v)
+{
+    int64_t act[B];
+    uint8_t mv[B];
+    const int64_t bad_values[] = {6, -1, 256 + 2, INT64_MIN, 1LL << 40};
+    for (int t = 0; t < 5; t++)
+        for (int at = 0; at < 2; at++) {
+            const int where = at ? 99 : 64;
+            for (int i = 0; i < B; i++)
+                act[i] = 2;
+            act[5] = bad_values[t]; /* finished: ignored */
+            act[where] = bad_values[t];
+            int bad = -1;
+            assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+            assert_int_equal(bad, where);
+            act[where] = 2;
+            assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_OK);
+            assert_int_equal(mv[99], 2);
+        }
+    act[70] = 0; /* pit a of board 70 is empty */
+    check_board70_and_n(v, act, moves64);
+}
+
+/* The byte move check: out of range (6, 8, 255), empty pits, finished boards accepting anything, the
+ * caller's array read only up to board n (the last block partly), and a bad n. */
+static void check_moves8(const vecenv *v)
+{
+    uint8_t *act = malloc(100); /* exactly n = 100 bytes: ASan catches a read past them */
+    uint8_t mv[B];
+    const uint8_t bad_values[] = {6, 8, 255};
+    for (int t = 0; t < 3; t++)
+        for (int at = 0; at < 2; at++) {
+            const int where = at ? 99 : 64;
+            memset(act, 3, 100);
+            act[5] = bad_values[t]; /* finished: ignored */
+            act[where] = bad_values[t];
+            int bad = -1;
+            assert_int_equal(vecenv_gym_moves8(v, act, 100, mv, &bad), KALAH_EILLEGAL);
+            assert_int_equal(bad, where);
+            act[where] = 5;
+            assert_int_equal(vecenv_gym_moves8(v, act, 100, mv, &bad), KALAH_OK);
+            assert_int_equal(mv[where], 5);
+            assert_int_equal(mv[at ? 64 : 99], 3);
+            for (int i = 100; i < B; i++)
+                assert_int_equal(mv[i], 0);
+        }
+    act[70] = 0;
+    check_board70_and_n(v, act, moves8);
+    free(act);
+}
+
+/* The move checks (int64 and byte actions) on every kernel; a step with a bad n and an auto-resetting
+ * vecenv refused. */
 static void test_moves_check(void **state)
 {
     (void)state;
@@ -237,37 +330,10 @@ static void test_moves_check(void **state)
     for (int k = VECENV_SCALAR; k <= VECENV_AVX512; k++) {
         if (!vecenv_kernel_supported((vecenv_kernel)k))
             continue;
-        vecenv *v = NULL;
-        assert_int_equal(vecenv_create(&r, B, (vecenv_kernel)k, 0, 1, &v, err), KALAH_OK);
-        kalah_pos p;
-        assert_int_equal(kalah_pos_parse("0,5,5,4,4,4,2,4,4,4,4,4,4,0 S", &r, &p, NULL, err), KALAH_OK);
-        assert_int_equal(vecenv_set(v, 70, &p), KALAH_OK);
-        assert_int_equal(kalah_pos_parse("0,0,0,0,0,0,20,0,0,0,0,0,0,28 S", &r, &p, NULL, err), KALAH_OK);
-        assert_int_equal(vecenv_set(v, 5, &p), KALAH_OK); /* finished */
-        int64_t act[B];
-        uint8_t mv[B];
-        const int64_t bad_values[] = {6, -1, 256 + 2, INT64_MIN, 1LL << 40};
-        for (int t = 0; t < 5; t++)
-            for (int at = 0; at < 2; at++) {
-                const int where = at ? 99 : 64;
-                for (int i = 0; i < B; i++)
-                    act[i] = 2;
-                act[5] = bad_values[t]; /* finished: ignored */
-                act[where] = bad_values[t];
-                int bad = -1;
-                assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
-                assert_int_equal(bad, where);
-                act[where] = 2;
-                assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_OK);
-                assert_int_equal(mv[99], 2);
-            }
-        int bad = -1;
-        act[70] = 0; /* pit a of board 70 is empty */
-        assert_int_equal(vecenv_gym_moves(v, act, 100, mv, &bad), KALAH_EILLEGAL);
-        assert_int_equal(bad, 70);
-        assert_int_equal(vecenv_gym_moves(v, act, 70, mv, &bad), KALAH_OK); /* board 70 not taking part */
-        assert_int_equal(vecenv_gym_moves(v, act, 0, mv, &bad), KALAH_EINVAL);
-        assert_int_equal(vecenv_gym_moves(v, act, B + 1, mv, &bad), KALAH_EINVAL);
+        vecenv *v = moves_fixture(&r, (vecenv_kernel)k);
+        check_moves64(v);
+        check_moves8(v);
+        uint8_t mv[B] = {0};
         vecenv_gym_out none = {0};
         assert_int_equal(vecenv_gym_step(v, mv, B + 1, &none), KALAH_EINVAL);
         vecenv_free(v);

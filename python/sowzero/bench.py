@@ -11,6 +11,7 @@ reported as the median over the rounds:
   c_gym          `bench env --mode gym`: vecenv_gym_step from C, the Python step's engine without Python
                  (every output row written, the next random moves drawn in the same pass)
   c_gym_noobs    `bench env --mode gym-noobs`: the same without observations
+  c_gym_u8       `bench env --mode gym-u8`: the same with uint8 observations (the engine of sampler_u8)
   sampler        VecEnv.step(env.sample_actions()): the full Gymnasium step, actions from the env's own
                  C sampler, float32 observations (the default)
   sampler_u8     the same on VecEnv(obs_dtype="uint8"): the observations as the encoding's integers, a
@@ -28,10 +29,10 @@ are given twice: by the wall clock (sows_per_s, ratio) and by the process's CPU 
 cpu_ratio, `bench env`'s cpu_seconds): on a shared machine the other processes' load moves the wall-clock
 rates much more than the CPU-time ones.
 
-The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play, terminations, the
-sample as bytes and as sample_actions' int64 actions, and the rewards of the boards among 8 where a game
-ended now or at the previous step: a fraction 1 - (1 - p)^16 of them, p = 1 / (sows_per_game + 1) the
-chance that a board's game ends at a step) and read and write back the stepper's own state (each board's
+The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play (int8), terminations,
+the sample as bytes (sample_actions' uint8 actions), and the rewards of the boards where a game ended now
+or at the previous step, counted as the lines of 8 boards they touch: a fraction 1 - (1 - p)^16 of them,
+p = 1 / (sows_per_game + 1) the chance that a board's game ends at a step) and read and write back the stepper's own state (each board's
 2m+2 cell bytes, side, 16-bit sowing counter, an eighth of a random state: 18 bytes), which does not stay
 in L1 beside 4096 boards' rows: bytes_per_step, the sum (rows_bytes + state_bytes). store_GBps is this
 core's rate of filling a buffer of that size in place (libc's memset through ctypes, CPU time, median of
@@ -149,12 +150,12 @@ def main(argv=None):
              "uint8": ("sampler_u8",)}[args.obs_dtype] + ("sampler_noobs", "table", "numpy")
     draw_dtype = "uint8" if args.obs_dtype == "uint8" else "float32"  # table and numpy's env
     load_before = os.getloadavg()
-    c_modes = {"c_gym": "gym", "c_gym_noobs": "gym-noobs"}
+    c_modes = {"c_gym": "gym", "c_gym_noobs": "gym-noobs", "c_gym_u8": "gym-u8"}
     runs = {k: [] for k in ("c",) + tuple(c_modes) + kinds}
     probe = VecEnv(rules=args.rules, num_envs=args.envs)
     first = c_bench(args.sowzero, args.envs, min(args.seconds, 0.5), args.rules)
     dirty = 1 - (1 - 1 / (first["sows_per_game"] + 1)) ** 16  # rewards rewritten: 8 boards, now or before
-    other_rows = args.envs * (probe.num_actions + 4 + probe.num_players * 4 * dirty + 1 + 1 + 8)
+    other_rows = args.envs * (probe.num_actions + 1 + probe.num_players * 4 * dirty + 1 + 1)
     rows_bytes = args.envs * probe.obs_dim * 4 + other_rows
     rows_bytes_u8 = args.envs * probe.obs_dim + other_rows
     state_bytes = args.envs * (probe.obs_dim + 1 + 2 + 1)  # cells (2m+2), side, sowing counter, rng / 8
@@ -203,7 +204,8 @@ def main(argv=None):
     print("  load average %s before, %s after (%d CPUs)" % (" ".join("%.2f" % x for x in result["load"]["before"]),
           " ".join("%.2f" % x for x in result["load"]["after"]), result["load"]["cpus"]))
     print("  %-34s %14.0f sows/s  (%.0f per CPU second)" % ("sowzero bench env (C stepper)", c_sows, c_cpu))
-    for key, label in (("c_gym", "bench env --mode gym (C)"), ("c_gym_noobs", "bench env --mode gym-noobs (C)")):
+    for key, label in (("c_gym", "bench env --mode gym (C)"), ("c_gym_u8", "bench env --mode gym-u8 (C)"),
+                       ("c_gym_noobs", "bench env --mode gym-noobs (C)")):
         r = result[key]
         print("  %-34s %14.0f sows/s  %18.1f us/step  ratio %.3f  CPU-time ratio %.3f"
               % (label, r["sows_per_s"], r["us_per_step"], r["ratio"], r["cpu_ratio"]))

@@ -30,6 +30,8 @@ def test_bench_runs():
     assert r["envs"] == 128 and r["c_sows_per_s"] > 0
     for key in ("sampler", "sampler_u8", "table", "numpy"):
         assert r[key]["sows_per_s"] > 0 and 0 < r[key]["ratio"] and 0 < r[key]["cpu_ratio"]
+    for key in ("c_gym", "c_gym_u8", "c_gym_noobs"):  # the Python steps' engines from C
+        assert r[key]["sows_per_s"] > 0 and 0 < r[key]["cpu_ratio"]
     st = r["store"]  # the bound counts the rows written and the stepper's state (18 bytes per env)
     assert st["bytes_per_step"] == st["rows_bytes"] + st["state_bytes"] and st["state_bytes"] == 128 * 18
     assert 0 < st["rewards_dirty"] < 1 and 0 < st["bound"]

@@ -33,7 +33,7 @@ def test_shapes_and_dtypes():
     assert np.all(obs[:, :12] == 1.0) and np.all(obs[:, 12:] == 0.0)
     assert info["action_mask"].shape == (5, 6) and info["action_mask"].dtype == np.bool_
     assert info["action_mask"].all()
-    assert info["to_play"].dtype == np.int32 and not info["to_play"].any()
+    assert info["to_play"].dtype == np.int8 and not info["to_play"].any()
     obs2, rew, term, trunc, info2 = env.step(np.zeros(5, dtype=np.int64))
     assert rew.shape == (5, 2) and rew.dtype == np.float32
     assert term.shape == (5,) and term.dtype == np.bool_ and trunc.shape == (5,) and not trunc.any()
@@ -199,7 +199,18 @@ def test_illegal_actions_raise_naming_the_env():
         env.step([1, 1, 1])
     with pytest.raises(ValueError):
         env.step(np.ones((4, 1), dtype=np.int64))
-    env.step(np.array([1, 1, 1, 1], dtype=np.uint8))  # any integer dtype
+    before = [env.get_position(i) for i in range(4)]
+    with pytest.raises(ValueError, match="env 2: action 200"):  # bytes are checked as bytes
+        env.step(np.array([1, 1, 200, 1], dtype=np.uint8))
+    with pytest.raises(ValueError, match="env 0: action 6"):
+        env.step(np.array([6, 1, 1, 1], dtype=np.uint8))
+    with pytest.raises(ValueError, match="env 3: action 0 is not a legal move"):
+        env.step(np.array([1, 1, 1, 0], dtype=np.uint8))
+    with pytest.raises(ValueError, match="3 actions for 4 envs"):
+        env.step(np.ones(3, dtype=np.uint8))
+    assert [env.get_position(i) for i in range(4)] == before  # nothing moved
+    mask = env.step(np.array([1, 1, 1, 1], dtype=np.uint8))[4]["action_mask"]  # any integer dtype
+    env.step(np.repeat(mask.argmax(axis=1).astype(np.uint8), 2)[::2])  # not contiguous: copied, then checked
 
 
 def test_constructor_errors():
@@ -364,17 +375,42 @@ def test_sampler_draws_the_same_ahead_or_on_call():
 
 
 def test_bench_env_gym_modes():
-    for mode in ("playout", "gym", "gym-noobs"):
+    for mode in ("playout", "gym", "gym-noobs", "gym-u8"):
         out = cli("bench", "env", "--batch", "128", "--steps", "50", "--mode", mode, "--json")
         assert out["mode"] == mode and out["sows"] > 0
     a = cli("bench", "env", "--batch", "128", "--steps", "200", "--mode", "gym", "--json")
     b = cli("bench", "env", "--batch", "128", "--steps", "200", "--mode", "gym-noobs", "--json")
-    assert a["sows"] == b["sows"] and a["games"] == b["games"]  # the same playouts, only the rows differ
+    c = cli("bench", "env", "--batch", "128", "--steps", "200", "--mode", "gym-u8", "--json")
+    assert a["sows"] == b["sows"] == c["sows"] and a["games"] == b["games"] == c["games"]  # only the rows differ
+
+
+def test_every_integer_dtype_steps_alike():
+    """Actions as uint8 (sample_actions' dtype, read as bytes), int64 (Gymnasium's), and every other integer
+    dtype (widened to int64) give the same boards and rows as the env's own draw, on Kalah and basico."""
+    dtypes = (np.uint8, np.int64, np.int8, np.int16, np.int32, np.uint16, np.uint32)  # uint64: TypeError
+    for rules in ("kalah", "basico:players=3,pits=4"):
+        own = sowzero.VecEnv(rules=rules, num_envs=90, seed=8)
+        envs = [sowzero.VecEnv(rules=rules, num_envs=90, seed=8) for _ in dtypes]
+        own.reset()
+        for e in envs:
+            e.reset()
+        for t in range(60):
+            x = own.sample_actions()
+            assert x.dtype == np.uint8
+            want = own.step(x)
+            for dt, e in zip(dtypes, envs):
+                got = e.step(x.astype(dt))
+                for u, v in zip(want[:4], got[:4]):
+                    if u is not None:
+                        np.testing.assert_array_equal(u, v)
+                np.testing.assert_array_equal(want[4]["action_mask"], got[4]["action_mask"])
+                np.testing.assert_array_equal(want[4]["to_play"], got[4]["to_play"])
+        assert all(e.stats() == own.stats() for e in envs)
 
 
 def test_sample_actions_array_holds_its_draw_through_the_next_step_and_call():
-    """Kalah's step draws the next sample ahead, as int64 into the other of the env's two arrays: the array
-    it was given keeps its draw through that step and the next sample_actions call (as on basico)."""
+    """Kalah's step draws the next sample ahead, as bytes into the other of the env's two uint8 arrays: the
+    array it was given keeps its draw through that step and the next sample_actions call (as on basico)."""
     for rules in ("kalah", "basico:players=3,pits=4"):
         env = sowzero.VecEnv(rules=rules, num_envs=70, seed=5)
         env.reset()
@@ -385,7 +421,7 @@ def test_sample_actions_array_holds_its_draw_through_the_next_step_and_call():
             np.testing.assert_array_equal(a, kept)
             b = env.sample_actions()
             np.testing.assert_array_equal(a, kept)
-            assert b is not a and b.dtype == np.int64 and b.shape == (70,)
+            assert b is not a and b.dtype == np.uint8 and b.shape == (70,)
             env.step(b)
 
 
@@ -417,3 +453,25 @@ def test_own_sample_steps_unchecked_with_the_same_results():
     a.set_position(3, ",".join(map(str, south + [0] + [4] * 6 + [0])) + " S")
     with pytest.raises(ValueError, match="env 3"):  # set_position after the draw: checked again
         a.step(x)
+
+
+def test_step_results_are_fresh_to_whoever_holds_them():
+    """A step may hand out its previous result tuple again only when nobody holds it or its info dict and
+    the dict is untouched: a held result keeps its objects, an edited info dict never comes back."""
+    env = sowzero.VecEnv(num_envs=64, seed=2, obs_dtype="uint8")
+    env.reset()
+    first = env.step(env.sample_actions())
+    second = env.step(env.sample_actions())
+    assert second is not first and second[4] is not first[4]
+    assert set(first[4]) == {"action_mask", "to_play"} and first[4]["to_play"] is second[4]["to_play"]
+    del first, second
+    info = env.step(env.sample_actions())[4]
+    info["mine"] = 1
+    del info
+    for _ in range(3):
+        obs, rew, term, trunc, info = env.step(env.sample_actions())
+        assert set(info) == {"action_mask", "to_play"}
+        info["action_mask"] = None  # replaced, then dropped: the next step builds its own dict
+        del info
+    again = env.step(env.sample_actions())
+    assert again[4]["action_mask"].shape == (64, 6) and again[0] is obs
