@@ -155,6 +155,18 @@ static void test_explicit_key_wins(void **state)
     assert_int_equal(si.batch, 2);
     assert_int_equal(si.from_net, AGENT_FROM_FPU | AGENT_FROM_BATCH);
     agent_free(a);
+    /* root=gumbel over a puct record: the record's Gumbel constants, and the description names them as its */
+    a = make_agent("az:net=%s,root=gumbel", run_file("latest.h5"));
+    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(si.gumbel, 1);
+    assert_int_equal(si.gumbel_k, 8);
+    assert_true(si.gumbel_c_visit == 30 && si.gumbel_c_scale == 0.5);
+    assert_int_equal(si.from_net, AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH |
+                                      AGENT_FROM_MARGIN | AGENT_FROM_SOLVER | AGENT_FROM_GUMBEL);
+    assert_non_null(strstr(agent_describe(a), ",root=gumbel,gumbel_k=8,gumbel_c_visit=30,gumbel_c_scale=0.5 (from "
+                                              "the net's search record: sims, c_puct, fpu, batch, margin, solver, "
+                                              "gumbel_*)"));
+    agent_free(a);
     /* sims=0 (the raw policy) given explicitly against a record of 6 */
     a = make_agent("az:net=%s,sims=0", run_file("latest.h5"));
     assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
