@@ -32,7 +32,7 @@ static void help(void)
          "           sowzero verifies: zlib.crc32(open(f,'rb').read()[512:]) in Python)\n"
          "Exit status: 0, 1 runtime failure (writing OUT.h5, memory), 2 bad input (usage, a missing, damaged or\n"
          "unreadable CHECKPOINT, OUT.h5 the same file as CHECKPOINT, a directory, or in no directory, a bad\n"
-         "--config or one for other rules).");
+         "--config, one for other rules, or one with mcts.margin_utility > 0 for a net without a margin head).");
 }
 
 /* The export just written, as --json reports it: the file read back (verified), its shapes and checksums. */
@@ -153,6 +153,14 @@ int cmd_export(int argc, char **argv)
     }
     if (config)
         search = &record;
+    /* A record the az agent refuses (selfplay/evaluator.c) would make the file unusable without a margin=0 key
+     * on every spec: refuse to write it, as train refuses the config for such a net (train/config.c). */
+    if (config && record.margin_utility > 0 && !nn_net_config(net)->margin_head) {
+        cli_error("export", "--config %s: mcts.margin_utility = %g needs a net with a margin head, and %s has none "
+                  "(set mcts.margin_utility = 0 for this net)", config, record.margin_utility, in);
+        nn_net_free(net);
+        return 2;
+    }
     int rc = nn_export_save_search(out, net, info.rules, info.encoding, search, err);
     if (rc != NN_OK)
         cli_error("export", "OUT.h5: %s", err);

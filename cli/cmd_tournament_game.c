@@ -60,11 +60,12 @@ static void help(void)
          "                     \"seconds\"}");
 }
 
-/* NAME=SPEC, where NAME has no ':' (a bare spec such as maxn:depth=3 or greedy is its own name). */
+/* NAME=SPEC, where NAME has no ':' and no ',' (a bare spec such as maxn:depth=3, random,seed=2 or greedy is
+ * its own name). */
 static void split_agent(char *text, const char **name, const char **spec)
 {
     char *eq = strchr(text, '=');
-    if (eq && memchr(text, ':', (size_t)(eq - text)) == NULL && eq != text) {
+    if (eq && strcspn(text, ":,") > (size_t)(eq - text) && eq != text) {
         *eq = 0;
         *name = text;
         *spec = eq + 1;

@@ -386,7 +386,7 @@ static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
 }
 
 /* The net's search record as the defaults of az's keys (agent.h: a spec key > the record > built in). */
-static void az_record(tree_impl *x, const agent_args *args, const nn_search *s, long long *sims, long long *batch)
+static void az_record(tree_impl *x, const nn_search *s, long long *sims, long long *batch)
 {
     x->net_record = 1;
     *sims = s->sims;
@@ -399,7 +399,6 @@ static void az_record(tree_impl *x, const agent_args *args, const nn_search *s, 
     x->cfg.gumbel_k = s->gumbel_k;
     x->cfg.gumbel_c_visit = s->gumbel_c_visit;
     x->cfg.gumbel_c_scale = s->gumbel_c_scale;
-    x->from_net = agent_from_net(args, AGENT_FROM_ALL, x->cfg.root == MCTS_ROOT_GUMBEL);
 }
 
 int agent_init_az(agent *a, agent_args *args, char *err)
@@ -432,7 +431,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
     long long sims = 200, batch = 1, tb = 0, tbroot = 1;
     x->cfg = mcts_config_default();
     if (info.have_search)
-        az_record(x, args, &info.search, &sims, &batch);
+        az_record(x, &info.search, &sims, &batch);
     double fpu;
     if (tree_config(a, args, x, sims, 0, err))
         return -1;
@@ -451,6 +450,10 @@ int agent_init_az(agent *a, agent_args *args, char *err)
     x->cfg.leaves_per_game = (int)batch;
     if (az_levers(a, args, x, err))
         return -1;
+    /* After the levers: the Gumbel constants count as the record's only under the root the agent plays with, a
+     * spec's root=gumbel over a puct record included. */
+    if (info.have_search)
+        x->from_net = agent_from_net(args, AGENT_FROM_ALL, x->cfg.root == MCTS_ROOT_GUMBEL);
     if (tb > 0) {
         char kerr[KALAH_ERRLEN];
         long cores = sysconf(_SC_NPROCESSORS_ONLN); /* the build's threads: it runs before any game starts */

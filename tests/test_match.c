@@ -272,6 +272,10 @@ static void test_tournament_command(void **state)
     assert_int_equal(tu_run(&out, 1, "tournament --agent a=random --agent a=greedy"), 2);
     assert_non_null(strstr(out, "twice"));
     free(out);
+    /* a bare spec with a ',key=value' tail is its own name, not NAME 'random,seed' = SPEC '2' */
+    assert_int_equal(tu_run(&out, 0, "tournament --agent random,seed=2 --agent greedy --games 2 --threads 1 --json"), 0);
+    assert_non_null(strstr(out, "\"name\":\"random,seed=2\""));
+    free(out);
 }
 
 int main(void)

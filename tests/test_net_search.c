@@ -155,6 +155,18 @@ static void test_explicit_key_wins(void **state)
     assert_int_equal(si.batch, 2);
     assert_int_equal(si.from_net, AGENT_FROM_FPU | AGENT_FROM_BATCH);
     agent_free(a);
+    /* root=gumbel over a puct record: the record's Gumbel constants, and the description names them as its */
+    a = make_agent("az:net=%s,root=gumbel", run_file("latest.h5"));
+    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(si.gumbel, 1);
+    assert_int_equal(si.gumbel_k, 8);
+    assert_true(si.gumbel_c_visit == 30 && si.gumbel_c_scale == 0.5);
+    assert_int_equal(si.from_net, AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH |
+                                      AGENT_FROM_MARGIN | AGENT_FROM_SOLVER | AGENT_FROM_GUMBEL);
+    assert_non_null(strstr(agent_describe(a), ",root=gumbel,gumbel_k=8,gumbel_c_visit=30,gumbel_c_scale=0.5 (from "
+                                              "the net's search record: sims, c_puct, fpu, batch, margin, solver, "
+                                              "gumbel_*)"));
+    agent_free(a);
     /* sims=0 (the raw policy) given explicitly against a record of 6 */
     a = make_agent("az:net=%s,sims=0", run_file("latest.h5"));
     assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
@@ -356,6 +368,41 @@ static void test_cli(void **state)
     free(out);
 }
 
+/* export --config refuses a record with margin_utility > 0 for a net without a margin head: the az agent would
+ * refuse every use of the file (selfplay/evaluator.c) unless each spec said margin=0. Without the margin it
+ * writes the record. */
+static void test_export_config_margin_head(void **state)
+{
+    (void)state;
+    char err[NN_ERRLEN], *out = NULL;
+    game *g = tu_game("kalah");
+    nn_config c = nn_config_default(game_encode_dim(g), game_moves(g));
+    c.hidden[0] = c.hidden[1] = c.hidden[2] = 8;
+    c.margin_head = 0;
+    nn_net *net = nn_net_create(&c, 5, err);
+    assert_non_null(net);
+    const char *path = tu_tmp_path("net-search-nomargin.h5"), *copy = tu_tmp_path("net-search-nomargin-copy.h5");
+    assert_int_equal(nn_export_save_search(path, net, game_spec(g), game_encoding_name(g), NULL, err), NN_OK);
+    nn_net_free(net);
+    game_free(g);
+    const char *ini = tu_tmp_path("net-search-margin.ini");
+    tu_write_text(ini, "[rules]\ngame = kalah\n[mcts]\nmargin_utility = 3\n[run]\niterations = 1\n");
+    remove(copy);
+    assert_int_equal(tu_run(&out, 1, "export '%s' '%s' --config '%s'", path, copy, ini), 2);
+    assert_non_null(strstr(out, "mcts.margin_utility = 3 needs a net with a margin head"));
+    assert_non_null(strstr(out, "net-search-margin.ini"));
+    free(out);
+    FILE *f = fopen(copy, "rb"); /* nothing written */
+    assert_null(f);
+    tu_write_text(ini, "[rules]\ngame = kalah\n[mcts]\nmargin_utility = 0\n[net]\nmargin_head = false\n"
+                       "[eval]\nsims = 9\n[run]\niterations = 1\n");
+    assert_int_equal(tu_run(&out, 1, "export '%s' '%s' --config '%s'", path, copy, ini), 0);
+    assert_non_null(strstr(out, "search record: sims=9,"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "match 'az:net=%s,sims=1' random --games 2 --threads 1", copy), 0);
+    free(out);
+}
+
 /* The generic az of the other games takes sims, c_puct, fpu and batch from the record. */
 static void test_generic_az(void **state)
 {
@@ -393,7 +440,7 @@ int main(void)
         cmocka_unit_test(test_train_writes_record), cmocka_unit_test(test_agent_uses_record),
         cmocka_unit_test(test_explicit_key_wins),   cmocka_unit_test(test_no_record_defaults),
         cmocka_unit_test(test_bad_record),          cmocka_unit_test(test_cli),
-        cmocka_unit_test(test_generic_az),
+        cmocka_unit_test(test_generic_az),          cmocka_unit_test(test_export_config_margin_head),
     };
     return cmocka_run_group_tests(tests, setup_run, NULL);
 }
