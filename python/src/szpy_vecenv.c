@@ -13,7 +13,7 @@
  * pass, as bytes (vecenv_gym_out.sample), into the one of the two uint8 actions arrays not handed out
  * last, so the call only hands that array out; the draw is the same either way. A step given that array
  * sows its bytes as they are (they are the moves); other uint8 actions are checked as bytes
- * (vecenv_gym_moves8), any other integer dtype as int64. Two arrays, not one, so that a step does not
+ * (vecenv_gym_moves8), any other integer dtype but uint64 as int64. Two arrays, not one, so that a step does not
  * overwrite the draw it was given: an array returned by sample_actions holds its draw through the next
  * step and the next call.
  */
@@ -495,12 +495,18 @@ static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
         Py_DECREF(raw);
         return NULL;
     }
+    if (PyArray_ISUNSIGNED(raw) && PyArray_ITEMSIZE(raw) == 8) { /* no safe cast to int64: say so, not numpy */
+        PyErr_Format(PyExc_TypeError, "step: actions of dtype %R cannot be cast safely to int64; give int64 or "
+                     "uint8 (or any narrower integer dtype)", (PyObject *)PyArray_DESCR(raw));
+        Py_DECREF(raw);
+        return NULL;
+    }
     const int act8 = e->ve && PyArray_TYPE(raw) == NPY_UINT8;
     PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY((PyObject *)raw, act8 ? NPY_UINT8 : NPY_INT64, 1, 1,
                                                         NPY_ARRAY_IN_ARRAY);
     Py_DECREF(raw);
     if (!a)
-        return NULL; /* numpy's ValueError: not one-dimensional, or TypeError: uint64 does not fit */
+        return NULL; /* numpy's ValueError: not one-dimensional */
     if (PyArray_DIM(a, 0) != e->n) {
         Py_DECREF(a);
         return szpy_value_error("step: %zd actions for %d envs", (Py_ssize_t)PyArray_DIM(a, 0), e->n);
@@ -677,7 +683,7 @@ static PyMethodDef vecenv_methods[] = {
      "None. Returns the env's own arrays (see the class docstring)."},
     {"step", (PyCFunction)vecenv_step_py, METH_O,
      "step(actions) -> (obs, rewards, terminations, truncations, info)\n"
-     "actions: num_envs integers of any integer dtype (int64 as Gymnasium's Discrete spaces sample them,\n"
+     "actions: num_envs integers of any integer dtype but uint64 (int64 as Gymnasium's Discrete spaces sample them,\n"
      "uint8 as sample_actions draws them; Kalah reads both without a copy), the mover's relative pit\n"
      "0..num_actions-1 per env (an env whose game ended at the previous step ignores its action and\n"
      "resets: Gymnasium's next-step autoreset).\n"

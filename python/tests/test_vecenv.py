@@ -406,6 +406,11 @@ def test_every_integer_dtype_steps_alike():
                 np.testing.assert_array_equal(want[4]["action_mask"], got[4]["action_mask"])
                 np.testing.assert_array_equal(want[4]["to_play"], got[4]["to_play"])
         assert all(e.stats() == own.stats() for e in envs)
+    env = sowzero.VecEnv(num_envs=3)
+    env.reset()
+    with pytest.raises(TypeError, match=r"step: actions of dtype .*uint64.* cannot be cast safely"):
+        env.step(np.zeros(3, dtype=np.uint64))
+    assert env.stats()["sows"] == 0
 
 
 def test_sample_actions_array_holds_its_draw_through_the_next_step_and_call():
