@@ -1,6 +1,7 @@
 /* sowzero tournament — tournaments of any game (issues 7, 8, 14): with 2 players a round robin of pairs rated
  * by Bradley–Terry (eval/elo.h); with 3–4 players every combination of `players` agents plays every seat
  * permutation, reported as mean place and first places per agent. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,6 +441,9 @@ int cmd_tournament(int argc, char **argv)
         cfg.games = P == 2 ? 20 : 4 * game_match_group_size(P, P);
     if (!cli_match_games_check(CMD, g, cfg.games))
         return game_free(g), 2;
+    /* Output paths are flags: refuse a bad one (exit 2) before hours of games, not after. */
+    if ((csv && !cli_output_path_ok(CMD, "--csv", csv)) || (records && !cli_output_path_ok(CMD, "--pgn", records)))
+        return game_free(g), 2;
     char aerr[AGENT_ERRLEN];
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
@@ -456,8 +460,8 @@ int cmd_tournament(int argc, char **argv)
     }
     FILE *rf = NULL;
     if (records && !(rf = fopen(records, "w"))) {
-        cli_error(CMD, "--pgn %s: cannot open for writing", records);
-        return game_free(g), 1;
+        cli_error(CMD, "--pgn %s: cannot open for writing: %s", records, strerror(errno));
+        return game_free(g), 2;
     }
     long long matches = 1;
     for (int i = 0; i < P; i++) /* C(n, P) */

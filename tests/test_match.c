@@ -276,6 +276,25 @@ static void test_tournament_command(void **state)
     assert_int_equal(tu_run(&out, 0, "tournament --agent random,seed=2 --agent greedy --games 2 --threads 1 --json"), 0);
     assert_non_null(strstr(out, "\"name\":\"random,seed=2\""));
     free(out);
+    /* output paths it cannot write are bad flags, refused before any game (exit 2, nothing printed on stdout);
+     * an existing --csv file is left as it was */
+    assert_int_equal(tu_run(&out, 1, "tournament --agent random --agent greedy --games 2 --csv '%s/no/such/dir/t.csv'",
+                            SOWZERO_TMP), 2);
+    assert_non_null(strstr(out, "--csv"));
+    assert_non_null(strstr(out, "cannot write in"));
+    assert_null(strstr(out, "round robin"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "tournament --agent random --agent greedy --games 2 --pgn '%s/no/such/dir/t.pgn' "
+                            "--csv '%s'", SOWZERO_TMP, csv), 2);
+    assert_non_null(strstr(out, "--pgn"));
+    free(out);
+    f = fopen(csv, "r");
+    assert_non_null(f);
+    rows = 0;
+    while (fgets(line, sizeof line, f))
+        rows++;
+    fclose(f);
+    assert_int_equal(rows, 4);
 }
 
 int main(void)
