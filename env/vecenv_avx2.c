@@ -5,6 +5,7 @@
 
 #if defined(VECENV_X86) && defined(__AVX2__)
 #include <immintrin.h>
+#include <string.h>
 
 #define W 32
 typedef __m256i V;
@@ -93,22 +94,192 @@ VE_INL K k_first(size_t n)
     return _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(n < 32 ? n : 32)), iota);
 }
 
-/* Gymnasium rows: the portable emitter reads the planes the block just stored. */
+/* The 16 planes p[0..15] of 32 boards transposed by bytes within each 128-bit lane: four butterfly stages
+ * (unpack 8, 16, 32, 64 bits of registers i and i + 8 into 2i and 2i + 1) leave in y[r] the row of board r
+ * (low lane) and of board 16 + r (high lane), its bytes plane by plane, provided register j was fed plane
+ * rev4[j] (the butterfly reverses the plane index's bits; checked by enumeration). 64 unpacks for 32 boards,
+ * on both of Zen's and Intel's 256-bit shuffle ports. */
+static const int ve_rev4[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+#define VE_BFLY(x, y, WIDTH)                                                                                  \
+    for (int i = 0; i < 8; i++) {                                                                            \
+        y[2 * i] = _mm256_unpacklo_##WIDTH(x[i], x[i + 8]);                                                  \
+        y[2 * i + 1] = _mm256_unpackhi_##WIDTH(x[i], x[i + 8]);                                              \
+    }
+
+VE_INL void ve_transpose16(V *y, const V *p)
+{
+    V x[16];
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++)
+        x[j] = p[ve_rev4[j]];
+#pragma GCC unroll 8
+    VE_BFLY(x, y, epi8)
+#pragma GCC unroll 8
+    VE_BFLY(y, x, epi16)
+#pragma GCC unroll 8
+    VE_BFLY(x, y, epi32)
+#pragma GCC unroll 8
+    VE_BFLY(y, x, epi64)
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++)
+        y[j] = x[j];
+}
+#undef VE_BFLY
+
+/* Bytes k .. k + 7 of a row moved to its front (pshufb), for the float row's second half. */
+static const uint8_t ve_from[9][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},       {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},             {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {6, 7, 8, 9, 10, 11, 12, 13, 14, 15},                   {7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {8, 9, 10, 11, 12, 13, 14, 15}};
+
+/* Board b's rows (b = 0..31 of the block, in order) from its 16-byte transposed row: the uint8
+ * observation row (d bytes), the mask row (M bytes: the mover's pits clamped to 1) and the float row (d
+ * floats: the exact int -> float conversion times the same float scale, kalah_encode's float bit for bit).
+ * The byte rows are written with whole 16- and 8-byte stores that run past the row into the next board's,
+ * which that board's store then overwrites: boards go in increasing order, and the buffer's final board
+ * (tail) goes through a copy so that nothing is written past the buffer. The float row is written as
+ * floats 0..7 and d-8..d-1 (d >= 8; both halves in the row), or one masked store (d < 8). */
+VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale, const int M, int tail)
+{
+    const int d = 2 * M + 2;
+    if (g->obs8) {
+        uint8_t *o = g->obs8 + row * (size_t)d;
+        if (tail) {
+            _Alignas(16) uint8_t t[16];
+            _mm_store_si128((__m128i *)t, x);
+            memcpy(o, t, (size_t)d);
+        } else {
+            _mm_storeu_si128((__m128i *)o, x);
+        }
+    }
+    if (g->mask) {
+        uint8_t *o = g->mask + row * (size_t)M;
+        const __m128i k = _mm_min_epu8(x, _mm_set1_epi8(1));
+        if (tail) {
+            _Alignas(16) uint8_t t[16];
+            _mm_store_si128((__m128i *)t, k);
+            memcpy(o, t, (size_t)M);
+        } else {
+            _mm_storel_epi64((__m128i *)o, k);
+        }
+    }
+    if (g->obs) {
+        float *o = g->obs + row * (size_t)d;
+        const __m256 sc = _mm256_set1_ps(scale);
+        const __m256 lo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(x)), sc);
+        if (d >= 8) {
+            _mm256_storeu_ps(o, lo);
+            if (d > 8) {
+                const __m128i from = _mm_loadu_si128((const __m128i *)ve_from[d - 8]);
+                const __m256 hi = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_shuffle_epi8(x, from))), sc);
+                _mm256_storeu_ps(o + d - 8, hi);
+            }
+        } else {
+            const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(d), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            _mm256_maskstore_ps(o, first, lo);
+        }
+    }
+}
+
+/* The Gymnasium rows of boards off..off+31 straight from the block's registers (vecenv_gym_rows gives the
+ * same bytes from memory, board by board, and stays the scalar kernel's): one 32-board byte transpose
+ * serves the uint8 rows, the mask rows and the float rows; to_play, ended and the sample are one store
+ * each; rewards as the AVX-512 kernel writes them. */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
 {
-    (void)R;
-    (void)side;
-    (void)M;
-    _Alignas(32) uint8_t o[32], p[32];
-    _Alignas(32) int8_t w[32];
-    _mm256_store_si256((__m256i *)o, over);
-    _mm256_store_si256((__m256i *)w, winner);
-    _mm256_store_si256((__m256i *)p, pick);
-    vecenv_gym_rows(st, off, W, o, w, p);
+    const vecenv_gym_out *g = st->gym;
+    const int d = 2 * M + 2;
+    if (g->obs8 || g->mask || g->obs) {
+        V p[16], y[16];
+#pragma GCC unroll 16
+        for (int j = 0; j < 16; j++) /* kalah_encode order: own pits, opponent's pits, own store, opponent's */
+            p[j] = j >= d ? _mm256_setzero_si256() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
+        ve_transpose16(y, p);
+        const float scale = 1.0f / (float)st->seeds;
+        const int last = off + W == (size_t)st->batch;
+#pragma GCC unroll 16
+        for (int r = 0; r < 16; r++)
+            ve_rows(g, off + (size_t)r, _mm256_castsi256_si128(y[r]), scale, M, 0);
+#pragma GCC unroll 16
+        for (int r = 0; r < 16; r++)
+            ve_rows(g, off + 16 + (size_t)r, _mm256_extracti128_si256(y[r], 1), scale, M, last && r == 15);
+    }
+    if (g->to_play)
+        v_stu(g->to_play + off, side);
+    if (g->rewards) { /* (South, North) float pairs as 64-bit words: +1,-1 / -1,+1 / 0,0 */
+        static const uint64_t pair[3] = {0x3F800000BF800000ull, 0, 0xBF8000003F800000ull}; /* winner + 1 */
+        _Alignas(32) int8_t w[32];
+        v_st(w, winner);
+        float *rw = g->rewards + 2 * off;
+        if (g->kept && g->ended) { /* only the boards that ended now or before (their reward was nonzero) */
+            uint32_t end = (uint32_t)_mm256_movemask_epi8(k_nz(over)) |
+                           (uint32_t)_mm256_movemask_epi8(k_nz(v_ldu(g->ended + off)));
+            for (; end; end &= end - 1) {
+                const int i = __builtin_ctz(end);
+                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+            }
+        } else {
+            for (int i = 0; i < W; i++) /* winner is 0 where the game did not end now */
+                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+        }
+    }
+    if (g->ended)
+        v_stu(g->ended + off, over);
+    if (g->sample)
+        v_stu(g->sample + off, pick);
 }
 
 #define VECENV_TEMPLATE
 #include "env/vecenv_impl.h"
+
+/* vecenv_gym_moves (wide: int64 actions) and vecenv_gym_moves8 (bytes) on 32 boards at a time: int64
+ * actions saturate to bytes (negative ones become 255), the legal bit of each is looked up with pshufb
+ * (indices 8..15 give 0), and a lane fails when its board has legal pits but not that one. The caller's
+ * array ends at board n: a partial block is copied first. */
+int vecenv_gym_moves_avx2(const vecenv_state *st, const void *actions, int wide, size_t n, uint8_t *moves, int *bad)
+{
+    const size_t B = (size_t)st->batch;
+    const V bits = v_tab((const uint8_t[16]){1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0});
+    const V eight = v_set1(8);
+    for (size_t off = 0; off < B; off += W) {
+        const size_t left = n > off ? n - off : 0;
+        if (!left) {
+            v_stu(moves + off, v_set1(0));
+            continue;
+        }
+        const size_t cnt = left < W ? left : W;
+        V legal = v_set1(0);
+        for (int c = 0; c < st->m; c++)
+            legal = v_or(legal, v_and(k_nz(v_ld(st->cell + (size_t)c * B + off)), v_set1(1 << c)));
+        V mv;
+        if (wide) {
+            const int64_t *a64 = (const int64_t *)actions + off;
+            _Alignas(32) uint8_t a8[W] = {0};
+            for (size_t i = 0; i < cnt; i++) { /* a negative action wraps high: out of range */
+                const uint64_t a = (uint64_t)a64[i];
+                a8[i] = a > 255 ? 255 : (uint8_t)a;
+            }
+            mv = v_ld(a8);
+        } else if (cnt == W) {
+            mv = v_ldu((const uint8_t *)actions + off);
+        } else {
+            _Alignas(32) uint8_t a8[W] = {0};
+            memcpy(a8, (const uint8_t *)actions + off, cnt);
+            mv = v_ld(a8);
+        }
+        const K act = k_first(cnt);
+        const K fail = k_and(act, k_andn(k_nz(v_and(legal, v_shuf(bits, v_min(mv, eight)))), k_nz(legal)));
+        const uint32_t f = (uint32_t)_mm256_movemask_epi8(fail);
+        if (f) {
+            *bad = (int)(off + (size_t)__builtin_ctz(f));
+            return KALAH_EILLEGAL;
+        }
+        v_stu(moves + off, v_and(mv, act));
+    }
+    return KALAH_OK;
+}
 
 void vecenv_kernel_avx2(vecenv_state *st, const uint8_t *moves, const vecenv_out *out, long steps)
 {

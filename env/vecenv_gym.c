@@ -1,6 +1,6 @@
 /* vecenv_gym.c — Gymnasium steps of the batched stepper (contract: env/vecenv.h, "Gymnasium steps"): the
- * entry points, the portable move check, and the portable row emitter the scalar and AVX2 kernels call
- * once per block (the AVX-512 kernel writes its rows from registers, vecenv_avx512.c). */
+ * entry points, the portable move check, and the portable row emitter the scalar kernel calls once per
+ * block (the AVX2 and AVX-512 kernels write their rows from registers, vecenv_avx2.c / vecenv_avx512.c). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +51,8 @@ static int gym_moves(const vecenv *v, const void *actions, int wide, int n, uint
 #ifdef VECENV_X86
     if (v->kernel == VECENV_AVX512)
         return vecenv_gym_moves_avx512(st, actions, wide, (size_t)n, moves, bad);
+    if (v->kernel == VECENV_AVX2)
+        return vecenv_gym_moves_avx2(st, actions, wide, (size_t)n, moves, bad);
 #endif
     for (size_t i = 0; i < (size_t)n; i++) {
         unsigned legal = 0;

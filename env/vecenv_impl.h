@@ -52,12 +52,16 @@ struct vecenv {
  * (vecenv_avx512.c). */
 int vecenv_gym_moves_avx512(const vecenv_state *st, const void *actions, int wide, size_t n, uint8_t *moves,
                             int *bad);
+/* The same for the AVX2 kernel (vecenv_avx2.c). */
+int vecenv_gym_moves_avx2(const vecenv_state *st, const void *actions, int wide, size_t n, uint8_t *moves,
+                          int *bad);
 #endif
 
 /* The Gymnasium outputs of boards off..off+w-1 (w a multiple of 8) from their planes in memory, after a
  * step (or none): over[j] != 0 where board off+j's game ended in this step, winner[j] its result (+1 South,
  * -1 North, 0 draw; read only where over), pick[j] its sample move (read only when st->gym->sample).
- * The portable emitter of the scalar and AVX2 kernels (vecenv_gym.c); vecenv_avx512.c has its own. */
+ * The portable emitter of the scalar kernel (vecenv_gym.c); vecenv_avx2.c and vecenv_avx512.c write their
+ * rows from registers. */
 void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t *over, const int8_t *winner,
                      const uint8_t *pick);
 
