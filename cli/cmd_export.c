@@ -27,7 +27,8 @@ static void help(void)
          "           nets carried the record: its run's config.ini\n"
          "  --json   print {\"file\",\"source\",\"source_kind\",\"rules\",\"encoding\",\"parameters\",\"bytes\",\n"
          "           \"crc32\",\"source_crc32\",\"layers\":[{\"name\",\"W\":[out,in],\"b\":[out],\"residual\"}],\n"
-         "           \"search\":{the record's fields, as `sowzero net --json`} or null}\n"
+         "           \"onehot\":{\"inputs\",\"levels\",\"scale\"} (the first layer's one-hot input features,\n"
+         "           nn/net.h) or null, \"search\":{the record's fields, as `sowzero net --json`} or null}\n"
          "           (crc32: 8 hex digits, CRC-32 of the file's bytes after its 512-byte header, the checksum\n"
          "           sowzero verifies: zlib.crc32(open(f,'rb').read()[512:]) in Python)\n"
          "Exit status: 0, 1 runtime failure (writing OUT.h5, memory), 2 bad input (usage, a missing, damaged or\n"
@@ -64,6 +65,15 @@ static int print_json(const char *out, const char *in, const nn_file_info *src, 
         cJSON_AddItemToObject(l, "b", cJSON_CreateIntArray(&L.out, 1));
         cJSON_AddBoolToObject(l, "residual", L.residual);
         cJSON_AddItemToArray(layers, l);
+    }
+    const nn_config *c = nn_net_config(net);
+    if (c->onehot_inputs) { /* the first layer's one-hot input features (nn/net.h) */
+        cJSON *oh = cJSON_AddObjectToObject(o, "onehot");
+        cJSON_AddNumberToObject(oh, "inputs", c->onehot_inputs);
+        cJSON_AddNumberToObject(oh, "levels", c->onehot_levels);
+        cJSON_AddNumberToObject(oh, "scale", c->onehot_scale);
+    } else {
+        cJSON_AddNullToObject(o, "onehot");
     }
     cJSON_AddItemToObject(o, "search", ns_json(dst->have_search ? &dst->search : NULL));
     return cli_print_json(o);

@@ -24,7 +24,10 @@ static nn_workspace *ws_create(const nn_net *net, int max_batch, int train)
     ws->train = train;
     /* Buffers rounded to 16 floats so each starts 64-byte aligned inside the one block. */
     size_t per = ((size_t)max_batch * ws->width + 15) / 16 * 16;
-    size_t n = per * (size_t)(ws->n_hidden + 1 + (train ? 3 : 0));
+    const int expand = nn_input_width(&net->cfg) > net->cfg.input_dim;
+    ws->in_width = expand ? nn_input_width(&net->cfg) : 0;
+    size_t per_in = ((size_t)max_batch * (size_t)ws->in_width + 15) / 16 * 16;
+    size_t n = per * (size_t)(ws->n_hidden + 1 + (train ? 3 : 0)) + per_in;
     ws->block = nn_alloc_aligned(n * sizeof(float));
     if (!ws->block) {
         free(ws);
@@ -39,7 +42,9 @@ static nn_workspace *ws_create(const nn_net *net, int max_batch, int train)
         ws->d0 = p;
         ws->d1 = p + per;
         ws->dheads = p + 2 * per;
+        p += 3 * per;
     }
+    ws->xin = expand ? p : NULL;
     return ws;
 }
 
@@ -62,13 +67,24 @@ int nn_workspace_max_batch(const nn_workspace *ws) { return ws->max_batch; }
 static int ws_fits(const nn_net *net, const nn_workspace *ws, int batch)
 {
     return ws && batch >= 1 && batch <= ws->max_batch && net->cfg.n_hidden <= ws->n_hidden &&
-           net->max_width <= ws->width;
+           net->max_width <= ws->width &&
+           (nn_input_width(&net->cfg) == net->cfg.input_dim || nn_input_width(&net->cfg) <= ws->in_width);
 }
 
-/* Hidden layers and heads: fills ws->act[*] and ws->heads (batch × head.out). */
-static void forward_core(const nn_net *net, nn_workspace *ws, const float *x, int batch)
+/* The first layer's input rows: x itself, or its expansion with the one-hot features in ws->xin. */
+static const float *first_input(const nn_net *net, nn_workspace *ws, const float *x, int batch)
 {
-    const float *in = x;
+    if (nn_input_width(&net->cfg) == net->cfg.input_dim)
+        return x;
+    nn_expand_input(&net->cfg, x, batch, ws->xin);
+    return ws->xin;
+}
+
+/* Hidden layers and heads: fills ws->act[*] and ws->heads (batch × head.out); returns the first layer's
+ * input rows (x or ws->xin). */
+static const float *forward_core(const nn_net *net, nn_workspace *ws, const float *x, int batch)
+{
+    const float *x0 = first_input(net, ws, x, batch), *in = x0;
     for (int l = 0; l < net->cfg.n_hidden; l++) {
         const nn_affine *a = &net->hid[l];
         const float *W = net->params + a->w_off, *b = net->params + a->b_off;
@@ -102,6 +118,7 @@ static void forward_core(const nn_net *net, nn_workspace *ws, const float *x, in
         for (int j = 0; j < hd->out; j++)
             o[j] += b[j];
     }
+    return x0;
 }
 
 /* Softmax of logits[0..n-1] over the slots with legal[j] != 0 (legal NULL = all); illegal slots get 0, and
@@ -262,7 +279,7 @@ static int train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, co
 {
     int n = b->batch, L = net->cfg.n_hidden;
     nn_loss lo = {0};
-    forward_core(net, ws, b->x, n);
+    const float *x0 = forward_core(net, ws, b->x, n);
     head_deltas(net, ws, b, w, &lo);
 
     const nn_affine *hd = &net->head;
@@ -276,7 +293,7 @@ static int train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, co
     for (int l = L - 1; l >= 0; l--) {
         const nn_affine *a = &net->hid[l];
         const float *h = ws->act[l];
-        const float *X = l > 0 ? ws->act[l - 1] : b->x;
+        const float *X = l > 0 ? ws->act[l - 1] : x0;
         const float *W = net->params + a->w_off;
         float *gb = grad + a->b_off;
         /* One pass: ReLU mask (h > 0 iff the pre-activation was > 0) and the bias gradient. */

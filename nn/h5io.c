@@ -156,6 +156,11 @@ static int write_net(hid_t f, const nn_net *net, const char *rules, const char *
         h5u_put_i64(f, "residual", c->residual, err) || h5u_put_i64(f, "input_dim", c->input_dim, err) ||
         h5u_put_i64(f, "n_policy", c->n_policy, err) || h5u_put_i64(f, "n_value", c->n_value, err))
         return -1;
+    if (c->onehot_inputs && /* only then: files of nets without them stay as they were */
+        (h5u_put_i64(f, "onehot_inputs", c->onehot_inputs, err) ||
+         h5u_put_i64(f, "onehot_levels", c->onehot_levels, err) ||
+         h5u_put_f64(f, "onehot_scale", (double)c->onehot_scale, err)))
+        return -1;
     hid_t g = H5Gcreate2(f, "layers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /layers");

@@ -107,6 +107,23 @@ static int read_meta(hid_t f, const char *path, nn_file_info *info, nn_config *c
     cfg->input_dim = (int)in;
     cfg->n_policy = (int)np;
     cfg->n_value = (int)nv;
+    /* One-hot input features (net.h) came later: a file without them has none. */
+    int64_t oi = 0, ol = 0;
+    double os = 0;
+    const int ri = h5u_get_i64(f, "onehot_inputs", &oi, msg);
+    if (ri < 0)
+        return nn_fail(err, NN_EFORMAT, "%s: %s", path, msg);
+    if (ri == 1) {
+        if ((rc = need(h5u_get_i64(f, "onehot_levels", &ol, msg), path, "attribute 'onehot_levels'", msg, err)) ||
+            (rc = need(h5u_get_f64(f, "onehot_scale", &os, msg), path, "attribute 'onehot_scale'", msg, err)))
+            return rc;
+        if (oi < 0 || oi > in || ol < 2 || ol > NN_MAX_ONEHOT_LEVELS || !(os > 0 && os <= 1e6))
+            return nn_fail(err, NN_EFORMAT, "%s: onehot_inputs/onehot_levels/onehot_scale attributes out of range",
+                           path);
+        cfg->onehot_inputs = (int)oi;
+        cfg->onehot_levels = oi ? (int)ol : 0;
+        cfg->onehot_scale = oi ? (float)os : 0.0f;
+    }
     return NN_OK;
 }
 
@@ -121,7 +138,7 @@ static int read_layout(hid_t lg, const char *path, nn_config *cfg, int have_nv, 
     if (gi.nlinks < 3 || gi.nlinks > MAX_LAYERS)
         return nn_fail(err, NN_EFORMAT, "%s: /layers holds %llu entries, expected 3..%d", path,
                        (unsigned long long)gi.nlinks, MAX_LAYERS);
-    int n = (int)gi.nlinks, nh = 0, width = cfg->input_dim;
+    int n = (int)gi.nlinks, nh = 0, width = nn_input_width(cfg);
     cfg->margin_head = 0;
     for (int i = 0; i < n; i++) {
         char name[NN_NAMELEN], msg[NN_ERRLEN] = "", want[NN_NAMELEN];

@@ -96,7 +96,37 @@ int nn_config_check(const nn_config *c, char *err)
         return nn_fail(err, NN_EINVAL, "margin_head must be 0 or 1, not %d", c->margin_head);
     if (memchr(c->activation, 0, sizeof c->activation) == NULL || strcmp(c->activation, "relu") != 0)
         return nn_fail(err, NN_EINVAL, "activation must be \"relu\" (the only one implemented)");
+    if (c->onehot_inputs < 0 || c->onehot_inputs > c->input_dim)
+        return nn_fail(err, NN_EINVAL, "onehot_inputs %d out of range 0..input_dim (%d)", c->onehot_inputs,
+                       c->input_dim);
+    if (c->onehot_inputs == 0 && (c->onehot_levels != 0 || c->onehot_scale != 0.0f))
+        return nn_fail(err, NN_EINVAL, "onehot_levels and onehot_scale must be 0 without onehot_inputs");
+    if (c->onehot_inputs > 0 && (c->onehot_levels < 2 || c->onehot_levels > NN_MAX_ONEHOT_LEVELS))
+        return nn_fail(err, NN_EINVAL, "onehot_levels %d out of range 2..%d", c->onehot_levels,
+                       NN_MAX_ONEHOT_LEVELS);
+    if (c->onehot_inputs > 0 && !(c->onehot_scale > 0.0f && c->onehot_scale <= 1e6f))
+        return nn_fail(err, NN_EINVAL, "onehot_scale %g out of range (0, 1e6]", (double)c->onehot_scale);
+    if ((long)c->input_dim + (long)c->onehot_inputs * c->onehot_levels > NN_MAX_WIDTH)
+        return nn_fail(err, NN_EINVAL, "input_dim + onehot_inputs * onehot_levels exceeds %d", NN_MAX_WIDTH);
     return NN_OK;
+}
+
+int nn_input_width(const nn_config *c) { return c->input_dim + c->onehot_inputs * c->onehot_levels; }
+
+void nn_expand_input(const nn_config *c, const float *x, int batch, float *out)
+{
+    const int D = c->input_dim, ni = c->onehot_inputs, K = c->onehot_levels, Wd = D + ni * K;
+    for (int r = 0; r < batch; r++) {
+        const float *xr = x + (size_t)r * D;
+        float *o = out + (size_t)r * Wd;
+        memcpy(o, xr, (size_t)D * sizeof(float));
+        memset(o + D, 0, (size_t)ni * K * sizeof(float));
+        for (int j = 0; j < ni; j++) {
+            const float v = rintf(xr[j] * c->onehot_scale); /* NaN and negatives: level 0 */
+            const int level = v >= (float)(K - 1) ? K - 1 : v > 0.0f ? (int)v : 0;
+            o[D + j * K + level] = 1.0f;
+        }
+    }
 }
 
 /* Fills the layer table of net from its config; returns the parameter count. */
@@ -104,7 +134,7 @@ static size_t layout(nn_net *net)
 {
     const nn_config *c = &net->cfg;
     size_t off = 0;
-    int in = c->input_dim;
+    int in = nn_input_width(c);
     net->max_width = 0;
     for (int i = 0; i < c->n_hidden; i++) {
         nn_affine *a = &net->hid[i];
@@ -195,6 +225,9 @@ nn_net *nn_net_create(const nn_config *cfg, uint64_t seed, char *err)
     net->cfg.n_value = cfg->n_value;
     net->cfg.margin_head = cfg->margin_head;
     strcpy(net->cfg.activation, cfg->activation);
+    net->cfg.onehot_inputs = cfg->onehot_inputs;
+    net->cfg.onehot_levels = cfg->onehot_levels;
+    net->cfg.onehot_scale = cfg->onehot_scale;
     net->n_params = layout(net);
     net->params = nn_alloc_aligned(net->n_params * sizeof(float));
     if (!net->params) {

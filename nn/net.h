@@ -5,7 +5,14 @@
  * optional legality mask (1 = legal).
  *
  * Architecture (all matrices row-major, activations batch × width):
- *   h_0 = x                                                    (batch × input_dim)
+ *   h_0 = [x, onehot(x_0), ..., onehot(x_{I-1})]               (batch × nn_input_width: input_dim + I·K)
+ *         with I = cfg.onehot_inputs (0: h_0 = x), K = cfg.onehot_levels, and onehot(v) the K indicators of
+ *         level min(max(round(v · cfg.onehot_scale), 0), K - 1): the first I inputs are also given to the
+ *         first layer as one-hot features (for Kalah: each pit's seed count, encoded count / seeds, scale =
+ *         seeds). A count is then a row of W_1 of its own instead of one slope, so the first layer reads
+ *         "this pit holds exactly k" (an extra turn, a capture) without spending hidden units on it — the
+ *         feature transformer of NNUE-style evaluation (Nasu 2018) in its simplest form. The caller still
+ *         passes input_dim floats; the expansion is the net's.
  *   h_i = relu(h_{i-1} W_i^T + b_i [+ h_{i-1}])   i = 1..n_hidden, W_i is hidden[i-1] × width(h_{i-1});
  *         the bracketed skip term is added when cfg.residual is set and the layer's input and output
  *         widths are equal (a one-layer residual block, ReLU after the sum as in He et al. 2016, v1).
@@ -52,6 +59,7 @@
 #define NN_MAX_VALUE 8 /* most value-head outputs (players of a multi-player game) */
 #define NN_ERRLEN 256
 #define NN_NAMELEN 32
+#define NN_MAX_ONEHOT_LEVELS 256
 
 typedef enum {
     NN_OK = 0,
@@ -71,7 +79,14 @@ typedef struct {
     int n_value;                    /* value-head outputs, 1..NN_MAX_VALUE (1 for a two-player game) */
     int margin_head;                /* 0/1: add the auxiliary margin head (the value head always exists) */
     char activation[16];            /* hidden activation name; only "relu" is supported */
+    int onehot_inputs;              /* I: inputs 0..I-1 also expanded into one-hot features; 0..input_dim */
+    int onehot_levels;              /* K: levels per expanded input, 2..NN_MAX_ONEHOT_LEVELS (0 when I = 0) */
+    float onehot_scale;             /* an input's level is round(x * scale), clamped to 0..K-1; > 0 (0 when
+                                     * I = 0) */
 } nn_config;
+
+/* Floats of the first layer's input row: input_dim + onehot_inputs * onehot_levels (top of this file). */
+int nn_input_width(const nn_config *cfg);
 
 typedef struct nn_net nn_net;
 typedef struct nn_workspace nn_workspace;

@@ -24,12 +24,18 @@ struct nn_net {
 
 struct nn_workspace {
     int max_batch, n_hidden, width, train;
+    int in_width;              /* widest first-layer input row it holds (nn_input_width) */
+    float *xin;                /* batch × in_width: the expanded input rows, or NULL (nets without one-hot) */
     float *act[NN_MAX_HIDDEN]; /* h_i, batch × hidden[i] (row stride = that layer's width) */
     float *heads;              /* batch × head.out */
     float *d0, *d1;            /* train: deltas of hidden activations, batch × width each */
     float *dheads;             /* train: dL/d(head outputs), batch × head.out */
     float *block;              /* the single allocation the pointers above point into */
 };
+
+/* The first layer's input rows of `batch` positions (net.h: x, then the one-hot features of inputs
+ * 0..onehot_inputs-1): x is batch × input_dim, out batch × nn_input_width(c). */
+void nn_expand_input(const nn_config *c, const float *x, int batch, float *out);
 
 /* Aligned allocation helpers (64 bytes); nn_free_aligned(NULL) is a no-op. */
 void *nn_alloc_aligned(size_t bytes);

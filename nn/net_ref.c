@@ -41,6 +41,21 @@ static const double *get_theta(const nn_net *net, const double *theta, double **
     return t;
 }
 
+/* Element k of the first layer's input row, straight from net.h's definition: x[k] for k < input_dim,
+ * then the one-hot features (feature j * K + level of input j). */
+static double ref_input(const nn_config *c, const float *x, int k)
+{
+    if (k < c->input_dim)
+        return x[k];
+    const int j = (k - c->input_dim) / c->onehot_levels, level = (k - c->input_dim) % c->onehot_levels;
+    double v = nearbyint((double)(x[j] * c->onehot_scale));
+    if (!(v > 0))
+        v = 0;
+    if (v > c->onehot_levels - 1)
+        v = c->onehot_levels - 1;
+    return v == level ? 1.0 : 0.0;
+}
+
 static void ref_forward_one(const nn_net *net, const double *th, const float *x, ref_acts *a)
 {
     const double *in = NULL;
@@ -49,9 +64,9 @@ static void ref_forward_one(const nn_net *net, const double *th, const float *x,
         for (int j = 0; j < f->out; j++) {
             double s = th[f->b_off + j];
             for (int k = 0; k < f->in; k++)
-                s += th[f->w_off + (size_t)j * f->in + k] * (l ? in[k] : (double)x[k]);
+                s += th[f->w_off + (size_t)j * f->in + k] * (l ? in[k] : ref_input(&net->cfg, x, k));
             if (f->residual)
-                s += l ? in[j] : (double)x[j];
+                s += l ? in[j] : ref_input(&net->cfg, x, j);
             a->h[l][j] = s > 0 ? s : 0;
         }
         in = a->h[l];
@@ -132,7 +147,7 @@ static void ref_backward_one(const nn_net *net, const double *th, const float *x
             double da = a->h[l][j] > 0 ? dh[j] : 0; /* ReLU'(s) = 1 iff s > 0 iff h > 0 */
             grad[g->b_off + j] += da;
             for (int k = 0; k < g->in; k++) {
-                double xin = l ? a->h[l - 1][k] : (double)x[k];
+                double xin = l ? a->h[l - 1][k] : ref_input(&net->cfg, x, k);
                 grad[g->w_off + (size_t)j * g->in + k] += da * xin;
                 dprev[k] += da * th[g->w_off + (size_t)j * g->in + k];
             }
@@ -151,7 +166,7 @@ int nn_train_grad_ref(const nn_net *net, const double *theta, const nn_batch *b,
     double *owned;
     const double *th = get_theta(net, theta, &owned);
     ref_acts a;
-    int W = net->max_width > net->cfg.input_dim ? net->max_width : net->cfg.input_dim;
+    int W = net->max_width > net->hid[0].in ? net->max_width : net->hid[0].in;
     double *tmp = calloc((size_t)3 * W, sizeof(double));
     if (!th || !tmp || acts_alloc(net, &a) != NN_OK) {
         free(owned);

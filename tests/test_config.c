@@ -115,6 +115,14 @@ static void test_error_paths(void **state)
     expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
                       "[eval]\ngames = 6\nfinal_games = 6\n[selfplay]\nopening_plies = 4\n",
                       "bad.ini:12:", "selfplay.opening_plies", "kalah only", NULL);
+    /* one-hot pit features: Kalah's encoding only, 0 or at least 2 levels */
+    expect_load_error("[run]\niterations = 1\n[net]\nonehot_levels = 1\n", "bad.ini:4:", "net.onehot_levels",
+                      NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nonehot_levels = 257\n", "bad.ini:4:", "net.onehot_levels",
+                      NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
+                      "[eval]\ngames = 6\nfinal_games = 6\n[net]\nonehot_levels = 8\n",
+                      "bad.ini:12:", "net.onehot_levels", "kalah only", NULL);
 
     cfg_config c;
     char err[CFG_ERRLEN];

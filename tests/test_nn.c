@@ -2,7 +2,8 @@
  * against the naive double reference (forward and gradients), the reference gradient against central
  * finite differences for every parameter, learning a small fixed data set, optimisers and schedules, and
  * concurrent forward passes on one shared net; all with one value output and with a vector value head
- * (n_value = 3, the multi-player case), whose loss term is checked against its formula. */
+ * (n_value = 3, the multi-player case), whose loss term is checked against its formula; one-hot input
+ * features against a plain net on rows expanded by hand and against the reference. */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
@@ -404,6 +405,116 @@ static void test_grad_matches_reference(void **state)
     }
 }
 
+/* One-hot input features (net.h): a net with onehot_inputs = 12, K = 6, scale 4 computes exactly what a
+ * plain net of input_dim 14 + 72 with the same parameters computes on rows expanded here by hand (seed
+ * counts 0..9 and -1 as count / 4: levels 0..5, the top ones and the negative clamped); the BLAS path
+ * equals the double reference (forward and gradient) on such rows and on rows of arbitrary floats; the
+ * config checks name the field. */
+static void test_onehot_inputs(void **state)
+{
+    (void)state;
+    enum { D = 14, NI = 12, K = 6, E = D + NI * K, N = 23 };
+    char err[NN_ERRLEN];
+    nn_config c = nn_config_default(D, 6);
+    c.hidden[0] = c.hidden[1] = c.hidden[2] = 24;
+    c.onehot_inputs = NI;
+    c.onehot_levels = K;
+    c.onehot_scale = 4.0f;
+    assert_int_equal(nn_input_width(&c), E);
+    nn_net *net = make_net(&c, 77);
+    nn_layer first;
+    assert_int_equal(nn_layer_get(net, 0, &first), NN_OK);
+    assert_int_equal(first.in, E);
+    nn_config pc = c;
+    pc.input_dim = E;
+    pc.onehot_inputs = pc.onehot_levels = 0;
+    pc.onehot_scale = 0.0f;
+    nn_net *plain = make_net(&pc, 1);
+    assert_int_equal(nn_param_count(plain), nn_param_count(net));
+    memcpy(nn_params(plain), nn_params(net), nn_param_count(net) * sizeof(float));
+
+    static float x[N * D], xe[N * E];
+    memset(xe, 0, sizeof xe);
+    for (int r = 0; r < N; r++)
+        for (int j = 0; j < D; j++) {
+            const int count = (r * 7 + j * 3) % 11 - 1; /* -1 .. 9 */
+            x[r * D + j] = count * 0.25f;
+            xe[r * E + j] = x[r * D + j];
+            if (j < NI)
+                xe[r * E + D + j * K + (count < 0 ? 0 : count > K - 1 ? K - 1 : count)] = 1.0f;
+        }
+    nn_workspace *ws = nn_workspace_create_train(net, N), *pws = nn_workspace_create(plain, N);
+    float pol[N * 6], val[N], mg[N], ppol[N * 6], pval[N], pmg[N];
+    nn_outputs o = {pol, NULL, val, mg}, po = {ppol, NULL, pval, pmg};
+    assert_int_equal(nn_forward_ex(net, ws, x, NULL, N, &o), NN_OK);
+    assert_int_equal(nn_forward_ex(plain, pws, xe, NULL, N, &po), NN_OK);
+    for (int i = 0; i < N * 6; i++)
+        assert_float_equal(pol[i], ppol[i], 1e-6);
+    for (int i = 0; i < N; i++) {
+        assert_float_equal(val[i], pval[i], 1e-6);
+        assert_float_equal(mg[i], pmg[i], 1e-5);
+    }
+
+    /* The reference, on the count rows and on rows of arbitrary floats (levels from rounding). */
+    for (int data = 0; data < 2; data++) {
+        nn_batch b;
+        make_batch(&b, N, D, 6, 1);
+        if (data == 0)
+            memcpy((float *)b.x, x, sizeof x);
+        else
+            for (int i = 0; i < N * D; i++)
+                ((float *)b.x)[i] *= 3.0f;
+        double rpol[N * 6], rval[N], rmg[N];
+        nn_outputs_ref ro = {rpol, NULL, rval, rmg};
+        assert_int_equal(nn_forward_ex(net, ws, b.x, b.legal, N, &o), NN_OK);
+        assert_int_equal(nn_forward_ref(net, NULL, b.x, b.legal, N, &ro), NN_OK);
+        for (int i = 0; i < N * 6; i++)
+            assert_float_equal(pol[i], rpol[i], 1e-5);
+        for (int i = 0; i < N; i++)
+            assert_float_equal(val[i], rval[i], 1e-5);
+        const size_t n = nn_param_count(net);
+        float *g = malloc(n * sizeof(float));
+        double *rg = malloc(n * sizeof(double));
+        nn_loss_weights w = {1, 1, 0.5, 1e-3};
+        nn_loss L, RL;
+        assert_int_equal(nn_train_grad(net, ws, &b, &w, g, &L), NN_OK);
+        assert_int_equal(nn_train_grad_ref(net, NULL, &b, &w, rg, &RL), NN_OK);
+        assert_float_equal(L.total, RL.total, 1e-5);
+        double gmax = 0;
+        for (size_t i = 0; i < n; i++)
+            gmax = fmax(gmax, fabs(rg[i]));
+        for (size_t i = 0; i < n; i++)
+            if (fabs(g[i] - rg[i]) > 1e-4 * gmax)
+                fail_msg("one-hot data %d param %zu: blas %g, reference %g", data, i, g[i], rg[i]);
+        free(g);
+        free(rg);
+        free_batch(&b);
+    }
+    /* a workspace of a net without one-hot inputs is too small for this one */
+    assert_int_equal(nn_forward(net, pws, x, NULL, 1, pol, val), NN_EINVAL);
+    nn_workspace_free(ws);
+    nn_workspace_free(pws);
+    nn_net_free(plain);
+    nn_net_free(net);
+
+    nn_config bad = c;
+    bad.onehot_inputs = D + 1;
+    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
+    assert_non_null(strstr(err, "onehot_inputs"));
+    bad = c;
+    bad.onehot_levels = 1;
+    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
+    assert_non_null(strstr(err, "onehot_levels"));
+    bad = c;
+    bad.onehot_scale = 0.0f;
+    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
+    assert_non_null(strstr(err, "onehot_scale"));
+    bad = c;
+    bad.onehot_inputs = 0;
+    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
+    assert_non_null(strstr(err, "without onehot_inputs"));
+}
+
 /* The value term is value_w * mean over rows of the mean over outputs of (z - v)^2 (net.h), computed here
  * from the forward outputs; for n_value = 1 that is AlphaZero's value_w * mean (z - v)^2. Both paths. */
 static void test_value_loss_formula(void **state)
@@ -640,7 +751,7 @@ int main(void)
         cmocka_unit_test(test_gradcheck_vector_value),   cmocka_unit_test(test_value_loss_formula),
         cmocka_unit_test(test_grad_matches_reference),   cmocka_unit_test(test_fits_small_dataset),
         cmocka_unit_test(test_optimisers),               cmocka_unit_test(test_shared_net_threads),
-        cmocka_unit_test(test_clone_copy),
+        cmocka_unit_test(test_clone_copy),               cmocka_unit_test(test_onehot_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

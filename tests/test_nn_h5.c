@@ -107,6 +107,53 @@ static void test_export_roundtrip(void **state)
     }
 }
 
+/* A net with one-hot input features (nn/net.h) round trips with its onehot_* attributes and the first
+ * layer's real width; a net without them writes none (files as before). */
+static void test_onehot_roundtrip(void **state)
+{
+    (void)state;
+    char path[512], err[NN_ERRLEN];
+    tmp_path(path, sizeof path, "onehot.h5");
+    nn_config c = nn_config_default(14, 6);
+    c.hidden[0] = c.hidden[1] = 48;
+    c.hidden[2] = 32;
+    c.onehot_inputs = 12;
+    c.onehot_levels = 16;
+    c.onehot_scale = 4.0f;
+    nn_net *a = nn_net_create(&c, 9, err), *b = NULL;
+    assert_non_null(a);
+    assert_int_equal(nn_export_save(path, a, RULES, ENC, err), NN_OK);
+    nn_file_info info;
+    assert_int_equal(nn_load(path, RULES, &b, &info, err), NN_OK);
+    assert_memory_equal(nn_net_config(a), nn_net_config(b), sizeof(nn_config));
+    assert_memory_equal(nn_params(a), nn_params(b), nn_param_count(a) * sizeof(float));
+    float p1[30], v1[5], m1[5], p2[30], v2[5], m2[5];
+    outputs(a, p1, v1, m1);
+    outputs(b, p2, v2, m2);
+    assert_memory_equal(p1, p2, sizeof p1);
+    assert_memory_equal(v1, v2, sizeof v1);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t d = H5Dopen2(f, "layers/00_hidden/W", H5P_DEFAULT), sp = H5Dget_space(d);
+    hsize_t dims[2];
+    H5Sget_simple_extent_dims(sp, dims, NULL);
+    assert_true(dims[0] == 48 && dims[1] == 14 + 12 * 16);
+    H5Sclose(sp), H5Dclose(d);
+    assert_true(H5Aexists(f, "onehot_inputs") > 0 && H5Aexists(f, "onehot_levels") > 0 &&
+                H5Aexists(f, "onehot_scale") > 0);
+    H5Fclose(f);
+    nn_net_free(a);
+    nn_net_free(b);
+    a = make_net(0, 3);
+    assert_int_equal(nn_export_save(path, a, RULES, ENC, err), NN_OK);
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Aexists(f, "onehot_inputs") == 0);
+    H5Fclose(f);
+    nn_net_free(a);
+    unlink(path);
+}
+
 /* Train two steps, checkpoint, then two more steps both in memory and from the reloaded checkpoint: the
  * parameters and optimiser state must be bitwise equal. Both optimisers and a non-constant schedule. */
 static void continued_training(nn_opt_kind kind, int V)
@@ -689,6 +736,7 @@ static void test_export_json(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_onehot_roundtrip),
         cmocka_unit_test(test_export_roundtrip), cmocka_unit_test(test_checkpoint_adam),
         cmocka_unit_test(test_checkpoint_sgd),   cmocka_unit_test(test_ckpt_items),
         cmocka_unit_test(test_bad_files),        cmocka_unit_test(test_value_head_compat),

@@ -649,6 +649,14 @@ int cfg_finish(cfg_config *c, char *err)
         c->net.n_policy = c->rules.pits;
         c->net.n_value = 1;
     }
+    /* One-hot pit features: kalah_encode's first 2m inputs are the pits, count / seeds (env/kalah.h). */
+    if (c->net.onehot_levels == 1)
+        return check_fail(c, err, "net", "onehot_levels", "net.onehot_levels must be 0 (off) or 2..%d, got 1",
+                          NN_MAX_ONEHOT_LEVELS);
+    if (c->net.onehot_levels && c->game != CFG_GAME_KALAH)
+        return check_fail(c, err, "net", "onehot_levels", "net.onehot_levels applies to game = kalah only");
+    c->net.onehot_inputs = c->net.onehot_levels ? 2 * c->rules.pits : 0;
+    c->net.onehot_scale = c->net.onehot_levels ? (float)c->rules.seeds : 0.0f;
     if (nn_config_check(&c->net, msg) != NN_OK) /* blame the key the message is about */
         return check_fail(c, err, "net", strstr(msg, "activation") ? "activation" : "hidden", "[net]: %s", msg);
     if (mcts_config_check(&c->mcts, msg) != MCTS_OK) {

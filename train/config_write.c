@@ -148,6 +148,8 @@ static int applies(const cfg_config *c, const cfg_key *k)
         return c->game == CFG_GAME_KALAH; /* the endgame database is Kalah's (eval/tbase.h) */
     if (!strcmp(k->section, "eval") && !strncmp(k->key, "gate", 4)) /* gating plays Kalah's match */
         return c->game == CFG_GAME_KALAH;
+    if (!strcmp(k->section, "net") && !strcmp(k->key, "onehot_levels")) /* kalah_encode's pits */
+        return c->game == CFG_GAME_KALAH;
     if (strcmp(k->section, "rules"))
         return 1;
     if (c->game == CFG_GAME_SPEC || !strcmp(k->key, "spec")) /* rules.spec stands alone */

@@ -4,6 +4,8 @@ The graph is the forward pass of nn/net.h, layer for layer (Net.layers()):
 
     inputs   obs   float32 [batch, input_dim]   the net's encoding (VecEnv's obs)
              mask  bool    [batch, n_policy]    legal moves (VecEnv's info["action_mask"])
+    h_0      obs, or for a net with one-hot input features (Net.onehot_inputs = I > 0, K levels):
+             Concat(obs, Reshape(OneHot(Cast(Clip(Round(obs[:, :I] * scale), 0, K - 1)), K), [-1, I*K]))
     h_i      Relu(Gemm(h_{i-1}, W_i, b_i, transB=1) [+ h_{i-1} when the layer is residual])
     policy   Softmax(Where(mask, Gemm(h_L, W_p, b_p), -inf), axis=-1)   (a row without a legal move is NaN;
              sowzero's own forward pass gives zeros there)
@@ -38,6 +40,24 @@ def export_onnx(net, path, opset=13):
         return out
 
     h = "obs"
+    if net.onehot_inputs:  # nn/net.h: the first I inputs also as K one-hot levels each
+        n_in, k = net.onehot_inputs, net.onehot_levels
+        nodes.append(helper.make_node("Slice", ["obs", const("oh/starts", np.array([0], np.int64)),
+                                                const("oh/ends", np.array([n_in], np.int64)),
+                                                const("oh/axes", np.array([1], np.int64))], ["oh/x"]))
+        nodes.append(helper.make_node("Mul", ["oh/x", const("oh/scale", np.array(net.onehot_scale, np.float32))],
+                                      ["oh/scaled"]))
+        nodes.append(helper.make_node("Round", ["oh/scaled"], ["oh/round"]))
+        nodes.append(helper.make_node("Clip", ["oh/round", const("oh/lo", np.array(0, np.float32)),
+                                               const("oh/hi", np.array(k - 1, np.float32))], ["oh/level"]))
+        nodes.append(helper.make_node("Cast", ["oh/level"], ["oh/index"], to=TensorProto.INT64))
+        nodes.append(helper.make_node("OneHot", ["oh/index", const("oh/depth", np.array(k, np.int64)),
+                                                 const("oh/values", np.array([0, 1], np.float32))], ["oh/onehot"],
+                                      axis=-1))
+        nodes.append(helper.make_node("Reshape", ["oh/onehot", const("oh/shape", np.array([-1, n_in * k], np.int64))],
+                                      ["oh/flat"]))
+        nodes.append(helper.make_node("Concat", ["obs", "oh/flat"], ["h0"], axis=1))
+        h = "h0"
     heads = {}
     for layer in layers:
         kind = layer["name"].split("_", 1)[1]

@@ -186,6 +186,9 @@ static PyObject *get_int(szpy_net *s, void *which)
     case 0: return PyLong_FromLong(c->input_dim);
     case 1: return PyLong_FromLong(c->n_policy);
     case 2: return PyLong_FromLong(c->n_value);
+    case 4: return PyLong_FromLong(c->onehot_inputs);
+    case 5: return PyLong_FromLong(c->onehot_levels);
+    case 6: return PyFloat_FromDouble(c->onehot_scale);
     default: return PyLong_FromSize_t(nn_param_count(s->net));
     }
 }
@@ -256,6 +259,11 @@ static PyGetSetDef net_getset[] = {
     {"n_value", (getter)get_int, NULL, "value outputs (1 for Kalah; one per player for basico)", (void *)2},
     {"n_params", (getter)get_int, NULL, "parameters (floats)", (void *)3},
     {"hidden", (getter)get_hidden, NULL, "widths of the hidden layers", NULL},
+    {"onehot_inputs", (getter)get_int, NULL,
+     "inputs 0..onehot_inputs-1 also reach the first layer as one-hot features (nn/net.h; 0 = none)", (void *)4},
+    {"onehot_levels", (getter)get_int, NULL, "one-hot levels per such input (0 when none)", (void *)5},
+    {"onehot_scale", (getter)get_int, NULL,
+     "an input's level is round(x * onehot_scale) clamped to 0..onehot_levels-1 (0.0 when none)", (void *)6},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject szpy_NetType = {

@@ -42,7 +42,7 @@ def tmp_root(tmp_path_factory):
     return tmp_path_factory.mktemp("sowzero")
 
 
-def _train(tmp_root, name, config):
+def _train(tmp_root, name, config, *extra):
     run = os.path.join(str(tmp_root), name)
     p = subprocess.run([sowzero_bin(), "train", os.path.join(ROOT, "configs", config),
                         "--set", "run.iterations=1", "--set", "eval.every=0", "--set", "eval.final_games=0",
@@ -50,7 +50,7 @@ def _train(tmp_root, name, config):
                         "--set", "selfplay.games_per_thread=4", "--set", "mcts.sims=4",
                         "--set", "train.steps_per_iteration=4", "--set", "train.min_replay=1",
                         "--set", "train.batch_size=32", "--set", "train.threads=1", "--set", "net.hidden=32,32",
-                        "--run-dir", run],
+                        *extra, "--run-dir", run],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     return os.path.join(run, "latest.h5")
@@ -59,6 +59,12 @@ def _train(tmp_root, name, config):
 @pytest.fixture(scope="session")
 def kalah_net(tmp_root):
     return _train(tmp_root, "kalah", "quick.ini")
+
+
+@pytest.fixture(scope="session")
+def kalah_onehot_net(tmp_root):
+    """A Kalah net whose first layer also reads the pits as one-hot features (nn/net.h)."""
+    return _train(tmp_root, "kalah-onehot", "quick.ini", "--set", "net.onehot_levels=8")
 
 
 @pytest.fixture(scope="session")

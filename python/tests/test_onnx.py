@@ -33,13 +33,32 @@ def run_graph(model, feeds):
             y = z / z.sum(axis=attrs["axis"], keepdims=True)
         elif node.op_type == "Tanh":
             y = np.tanh(x[0])
+        elif node.op_type == "Slice":
+            assert list(x[3]) == [1]
+            y = x[0][:, int(x[1][0]):int(x[2][0])]
+        elif node.op_type == "Mul":
+            y = (x[0] * x[1]).astype(np.float32)
+        elif node.op_type == "Round":
+            y = np.rint(x[0])  # ONNX Round: half to even, as numpy's
+        elif node.op_type == "Clip":
+            y = np.clip(x[0], x[1], x[2])
+        elif node.op_type == "Cast":
+            assert attrs == {"to": onnx.TensorProto.INT64}
+            y = x[0].astype(np.int64)
+        elif node.op_type == "OneHot":
+            assert attrs == {"axis": -1}
+            y = np.where(np.arange(int(x[1]))[None, None, :] == x[0][:, :, None], x[2][1], x[2][0])
+        elif node.op_type == "Reshape":
+            y = x[0].reshape(tuple(int(v) for v in x[1]))
+        elif node.op_type == "Concat":
+            y = np.concatenate(x, axis=attrs["axis"])
         else:
             raise AssertionError("unexpected operator " + node.op_type)
         env[node.output[0]] = y
     return {o.name: env[o.name] for o in model.graph.output}
 
 
-@pytest.mark.parametrize("which", ["kalah_net", "basico_net"])
+@pytest.mark.parametrize("which", ["kalah_net", "basico_net", "kalah_onehot_net"])
 def test_onnx_matches_net(which, request, tmp_root):
     path = request.getfixturevalue(which)
     net = sowzero.Net.load(path)
@@ -69,6 +88,28 @@ def test_layers_are_the_forward_pass(kalah_net):
     assert sum(l["W"].size + l["b"].size for l in layers) == net.n_params
     x = np.random.default_rng(1).random((5, 14), dtype=np.float32)
     h = x.astype(np.float64)
+    for l in layers[:2]:
+        h = np.maximum(h @ l["W"].T + l["b"], 0)
+    logits = h @ layers[2]["W"].T + layers[2]["b"]
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    policy, value = net(x)
+    np.testing.assert_allclose(policy, p / p.sum(axis=1, keepdims=True), atol=1e-5)
+    np.testing.assert_allclose(value, np.tanh(h @ layers[3]["W"].T + layers[3]["b"]), atol=1e-5)
+
+
+def test_onehot_layer_is_the_forward_pass(kalah_onehot_net):
+    """The first layer of a one-hot net reads [x, onehot(round(x_j * scale)) for the first I inputs]."""
+    net = sowzero.Net.load(kalah_onehot_net)
+    n_in, k, scale = net.onehot_inputs, net.onehot_levels, net.onehot_scale
+    assert (n_in, k, scale) == (12, 8, 4.0)
+    layers = net.layers()
+    assert layers[0]["W"].shape == (32, 14 + n_in * k)
+    counts = np.random.default_rng(2).integers(0, 12, size=(6, 14))
+    x = (counts / np.float32(4.0)).astype(np.float32)
+    feats = np.zeros((6, n_in * k))
+    for j in range(n_in):
+        feats[np.arange(6), j * k + np.minimum(counts[:, j], k - 1)] = 1.0
+    h = np.concatenate([x.astype(np.float64), feats], axis=1)
     for l in layers[:2]:
         h = np.maximum(h @ l["W"].T + l["b"], 0)
     logits = h @ layers[2]["W"].T + layers[2]["b"]
