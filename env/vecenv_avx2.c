@@ -137,16 +137,17 @@ static const uint8_t ve_from[9][16] = {
 /* Board b's rows (b = 0..31 of the block, in order) from its 16-byte transposed row: the uint8
  * observation row (d bytes), the mask row (M bytes: the mover's pits clamped to 1) and the float row (d
  * floats: the exact int -> float conversion times the same float scale, kalah_encode's float bit for bit).
- * The byte rows are written with whole 16- and 8-byte stores that run past the row into the next board's,
- * which that board's store then overwrites: boards go in increasing order, and the buffer's final board
- * (tail) goes through a copy so that nothing is written past the buffer. The float row is written as
- * floats 0..7 and d-8..d-1 (d >= 8; both halves in the row), or one masked store (d < 8). */
-VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale, const int M, int tail)
+ * The byte rows are written with whole 16- and 8-byte stores that run past the row into the following
+ * boards' rows, which their own stores then overwrite: boards go in increasing order, and a board whose
+ * store would run past the buffer's end (rows_left boards from this one to the end, itself included) goes
+ * through a copy instead. The float row is written as floats 0..7 and d-8..d-1 (d >= 8; both halves in
+ * the row), or one masked store (d < 8). */
+VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale, const int M, size_t rows_left)
 {
     const int d = 2 * M + 2;
     if (g->obs8) {
         uint8_t *o = g->obs8 + row * (size_t)d;
-        if (tail) {
+        if (rows_left * (size_t)d < 16) {
             _Alignas(16) uint8_t t[16];
             _mm_store_si128((__m128i *)t, x);
             memcpy(o, t, (size_t)d);
@@ -157,7 +158,7 @@ VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale,
     if (g->mask) {
         uint8_t *o = g->mask + row * (size_t)M;
         const __m128i k = _mm_min_epu8(x, _mm_set1_epi8(1));
-        if (tail) {
+        if (rows_left * (size_t)M < 8) {
             _Alignas(16) uint8_t t[16];
             _mm_store_si128((__m128i *)t, k);
             memcpy(o, t, (size_t)M);
@@ -198,13 +199,13 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V 
             p[j] = j >= d ? _mm256_setzero_si256() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
         ve_transpose16(y, p);
         const float scale = 1.0f / (float)st->seeds;
-        const int last = off + W == (size_t)st->batch;
+        const size_t left = (size_t)st->batch - off; /* boards from off to the buffer's end */
 #pragma GCC unroll 16
         for (int r = 0; r < 16; r++)
-            ve_rows(g, off + (size_t)r, _mm256_castsi256_si128(y[r]), scale, M, 0);
+            ve_rows(g, off + (size_t)r, _mm256_castsi256_si128(y[r]), scale, M, left - (size_t)r);
 #pragma GCC unroll 16
         for (int r = 0; r < 16; r++)
-            ve_rows(g, off + 16 + (size_t)r, _mm256_extracti128_si256(y[r], 1), scale, M, last && r == 15);
+            ve_rows(g, off + 16 + (size_t)r, _mm256_extracti128_si256(y[r], 1), scale, M, left - 16 - (size_t)r);
     }
     if (g->to_play)
         v_stu(g->to_play + off, side);
