@@ -6,9 +6,12 @@
  *                          activation ("relu"), residual (int 0/1), input_dim, n_policy, n_value (ints),
  *                          kind = "export" or "checkpoint". n_value (value-head outputs) is optional on
  *                          reading: files written before it existed have none and mean n_value = 1.
+ *                          onehot_inputs, onehot_levels (ints), onehot_scale (double): only for a net with
+ *                          one-hot input features (nn/net.h; all three or none); without them, none.
  *   /layers/NN_name/W      float32, out × in   (NN_name from nn_layer_get: "00_hidden", ..., "03_policy",
  *   /layers/NN_name/b      float32, out         "04_value", "05_margin"); sorted names = evaluation order;
- *                                               the value layer has n_value rows (out), the margin 1
+ *                                               the value layer has n_value rows (out), the margin 1;
+ *                                               00_hidden's in is nn_input_width (one-hot features)
  *   checkpoint only:
  *   /optimizer             attributes: kind ("sgd"/"adam"), schedule ("constant"/"step"/"cosine"), lr,
  *                          momentum, beta1, beta2, eps, gamma, lr_min (doubles), step_size, total_steps,

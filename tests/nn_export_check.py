@@ -22,10 +22,13 @@ def load(path):
         rules = rules.decode() if isinstance(rules, bytes) else str(rules)
         assert encoding in ("kalah-mover-v1", "basico-mover-v1") and f.attrs["activation"] == "relu"
         residual = bool(f.attrs["residual"])
+        # one-hot input features (nn/net.h): the first onehot_inputs inputs also as K levels each
+        onehot = (int(f.attrs["onehot_inputs"]), int(f.attrs["onehot_levels"]), float(f.attrs["onehot_scale"])) \
+            if "onehot_inputs" in f.attrs else (0, 0, 0.0)
         # /layers/NN_kind sorted by name = evaluation order: hidden..., policy, value, [margin]
         layers = [(k.split("_", 1)[1], f["layers"][k]["W"][()], f["layers"][k]["b"][()])
                   for k in sorted(f["layers"])]
-    return residual, layers, encoding, rules
+    return residual, layers, encoding, rules, onehot
 
 
 def encode_basico(rules, pos):
@@ -68,8 +71,12 @@ def encode(pos):
     return x, np.array(mine) > 0
 
 
-def forward(residual, layers, x, legal):
+def forward(residual, layers, x, legal, onehot=(0, 0, 0.0)):
     h = x.astype(np.float64)
+    n, k, scale = onehot
+    if n:  # level = round(x * scale) in float32, clamped to 0..K-1; its indicator among K
+        level = np.clip(np.rint(x[:n] * np.float32(scale)), 0, k - 1).astype(int)
+        h = np.concatenate([h, np.eye(k)[level].ravel()])
     for kind, W, b in layers:
         if kind == "hidden":  # h = relu(W h + b [+ h when residual and W is square])
             h = np.maximum(W @ h + b + (h if residual and W.shape[0] == W.shape[1] else 0), 0)
@@ -80,14 +87,14 @@ def forward(residual, layers, x, legal):
 
 
 if __name__ == "__main__":
-    residual, layers, encoding, rules = load(sys.argv[1])
+    residual, layers, encoding, rules, onehot = load(sys.argv[1])
     if encoding == "basico-mover-v1":
         x, legal, mover, n = encode_basico(rules, sys.argv[2])
-        policy, value = forward(residual, layers, x, legal)
+        policy, value = forward(residual, layers, x, legal, onehot)
         values = [float(value[(q - mover) % n]) for q in range(n)]  # output j is player (mover + j) % n
         print(json.dumps({"policy": policy.tolist(), "value": values[mover], "values": values}))
     else:
         x, legal = encode(sys.argv[2])
-        policy, value = forward(residual, layers, x, legal)
+        policy, value = forward(residual, layers, x, legal, onehot)
         print(json.dumps({"policy": policy.tolist(),
                           "value": float(value[0]) if value.size == 1 else value.tolist()}))

@@ -500,10 +500,16 @@ static void test_python_matches_cli(void **state)
     char ckpt[512], exp[512], err[NN_ERRLEN];
     tmp_path(ckpt, sizeof ckpt, "py_ckpt.h5");
     tmp_path(exp, sizeof exp, "py_export.h5");
-    for (int residual = 0; residual < 2; residual++) {
+    for (int variant = 0; variant < 3; variant++) { /* plain, residual, one-hot input features */
+        const int residual = variant == 1;
         nn_config c = nn_config_default(14, 6);
         c.residual = residual;
-        nn_net *net = nn_net_create(&c, 77 + residual, err);
+        if (variant == 2) {
+            c.onehot_inputs = 12;
+            c.onehot_levels = 8;
+            c.onehot_scale = 4.0f;
+        }
+        nn_net *net = nn_net_create(&c, 77 + (uint64_t)variant, err);
         /* Non-zero biases so the snippet's bias handling matters. */
         for (int i = 0; i < nn_layer_count(net); i++) {
             nn_layer L;
