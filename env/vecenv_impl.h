@@ -23,7 +23,12 @@ typedef struct {
     int end;           /* kalah_end */
     int max_sows;      /* 0 = none */
     int auto_reset;
-    uint8_t *cell;     /* (2m+2) planes of B bytes, mover-relative orientation (vecenv.h) */
+    uint8_t *cell;     /* (2m+2) planes of B bytes, `stride` bytes apart, mover-relative orientation
+                        * (vecenv.h) */
+    size_t stride;     /* bytes from one plane to the next: B + 64, not B, so that a block's planes fall
+                        * in different L1 sets (with B = 4096, planes 4096 bytes apart all map to one set
+                        * of 8 ways and every one-step call thrashed it: a Gymnasium step of 4096 boards
+                        * cost twice what the sowing does) and loads do not 4K-alias the stores */
     uint8_t *side;     /* B: absolute side to move, 0 South, 1 North */
     uint16_t *sows;    /* B: sowings since the start */
     uint64_t *rng;     /* B/8 xorshift64 states */
@@ -95,7 +100,7 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
                                                             const vecenv_out *out, long steps, const int M,
                                                             const int RANDOM, const int GYM)
 {
-    const size_t B = (size_t)st->batch;
+    const size_t S = st->stride;
     const int L = 2 * M + 1, NC = 2 * M + 2;
     uint8_t *cell = st->cell + off;
     uint16_t *sows = st->sows + off;
@@ -107,7 +112,7 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     V R[16];
 #pragma GCC unroll 16
     for (int c = 0; c < NC; c++)
-        R[c] = v_ld(cell + (size_t)c * B);
+        R[c] = v_ld(cell + (size_t)c * S);
     V side = v_ld(st->side + off);
     V rs = RANDOM || GYM ? v_ld(st->rng + off / 8) : zero;
     uint64_t n_sows = 0, n_games = 0, n_south = 0, n_north = 0;
@@ -270,7 +275,7 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
 
 #pragma GCC unroll 16
     for (int c = 0; c < NC; c++)
-        v_st(cell + (size_t)c * B, R[c]);
+        v_st(cell + (size_t)c * S, R[c]);
     v_st(st->side + off, side);
     if (GYM) {
         /* the sample move: the stepper's random pick (vecenv.h) among the legal pits after the step */
