@@ -142,30 +142,29 @@ static const uint8_t ve_from[9][16] = {
  * store would run past the buffer's end (rows_left boards from this one to the end, itself included) goes
  * through a copy instead. The float row is written as floats 0..7 and d-8..d-1 (d >= 8; both halves in
  * the row), or one masked store (d < 8). */
+/* The first n bytes of x at o: one whole store of `width` bytes (16 or 8) where `room` bytes are left in
+ * the buffer from o, else a copy of just the n. */
+VE_INL void ve_store_bytes(uint8_t *o, __m128i x, size_t n, size_t room, const int width)
+{
+    if (room < (size_t)width) {
+        _Alignas(16) uint8_t t[16];
+        _mm_store_si128((__m128i *)t, x);
+        memcpy(o, t, n);
+    } else if (width == 16) {
+        _mm_storeu_si128((__m128i *)o, x);
+    } else {
+        _mm_storel_epi64((__m128i *)o, x);
+    }
+}
+
 VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale, const int M, size_t rows_left)
 {
     const int d = 2 * M + 2;
-    if (g->obs8) {
-        uint8_t *o = g->obs8 + row * (size_t)d;
-        if (rows_left * (size_t)d < 16) {
-            _Alignas(16) uint8_t t[16];
-            _mm_store_si128((__m128i *)t, x);
-            memcpy(o, t, (size_t)d);
-        } else {
-            _mm_storeu_si128((__m128i *)o, x);
-        }
-    }
-    if (g->mask) {
-        uint8_t *o = g->mask + row * (size_t)M;
-        const __m128i k = _mm_min_epu8(x, _mm_set1_epi8(1));
-        if (rows_left * (size_t)M < 8) {
-            _Alignas(16) uint8_t t[16];
-            _mm_store_si128((__m128i *)t, k);
-            memcpy(o, t, (size_t)M);
-        } else {
-            _mm_storel_epi64((__m128i *)o, k);
-        }
-    }
+    if (g->obs8)
+        ve_store_bytes(g->obs8 + row * (size_t)d, x, (size_t)d, rows_left * (size_t)d, 16);
+    if (g->mask)
+        ve_store_bytes(g->mask + row * (size_t)M, _mm_min_epu8(x, _mm_set1_epi8(1)), (size_t)M,
+                       rows_left * (size_t)M, 8);
     if (g->obs) {
         float *o = g->obs + row * (size_t)d;
         const __m256 sc = _mm256_set1_ps(scale);

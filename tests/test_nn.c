@@ -357,6 +357,33 @@ static void test_gradcheck_vector_value(void **state)
     gradcheck(1, 0, 3);
 }
 
+/* nn_train_grad against nn_train_grad_ref on one batch: every loss term, and every gradient relative to the
+ * largest (float vs double). what names the case in a failure. */
+static void grads_match_reference(const nn_net *net, nn_workspace *ws, const nn_batch *b, const char *what)
+{
+    const size_t n = nn_param_count(net);
+    float *g = malloc(n * sizeof(float));
+    double *rg = malloc(n * sizeof(double));
+    nn_loss_weights w = {1, 1, 0.5, 1e-3};
+    nn_loss L, RL;
+    assert_int_equal(nn_train_grad(net, ws, b, &w, g, &L), NN_OK);
+    assert_int_equal(nn_train_grad_ref(net, NULL, b, &w, rg, &RL), NN_OK);
+    assert_float_equal(L.policy, RL.policy, 1e-5);
+    assert_float_equal(L.value, RL.value, 1e-5);
+    assert_float_equal(L.margin, RL.margin, 1e-5);
+    assert_float_equal(L.l2, RL.l2, 1e-5 * RL.l2);
+    assert_float_equal(L.total, RL.total, 1e-5);
+    assert_true(nn_net_config(net)->margin_head ? L.margin > 0 : L.margin == 0);
+    double gmax = 0;
+    for (size_t i = 0; i < n; i++)
+        gmax = fmax(gmax, fabs(rg[i]));
+    for (size_t i = 0; i < n; i++)
+        if (fabs(g[i] - rg[i]) > 1e-4 * gmax)
+            fail_msg("%s param %zu: blas %g, reference %g", what, i, g[i], rg[i]);
+    free(g);
+    free(rg);
+}
+
 /* The BLAS backward equals the reference backward (float vs double, relative to the largest gradient); one
  * value output (residual off/on, margin on), and three (margin on/off). */
 static void test_grad_matches_reference(void **state)
@@ -375,30 +402,12 @@ static void test_grad_matches_reference(void **state)
         c.margin_head = cases[ci].margin;
         c.n_value = V;
         nn_net *net = make_net(&c, 40 + residual + 10 * (V - 1) + (1 - c.margin_head));
-        size_t n = nn_param_count(net);
         nn_batch b;
         make_batch_v(&b, 19, 14, 6, V, 1);
         nn_workspace *ws = nn_workspace_create_train(net, 32);
-        float *g = malloc(n * sizeof(float));
-        double *rg = malloc(n * sizeof(double));
-        nn_loss_weights w = {1, 1, 0.5, 1e-3};
-        nn_loss L, RL;
-        assert_int_equal(nn_train_grad(net, ws, &b, &w, g, &L), NN_OK);
-        assert_int_equal(nn_train_grad_ref(net, NULL, &b, &w, rg, &RL), NN_OK);
-        assert_float_equal(L.policy, RL.policy, 1e-5);
-        assert_float_equal(L.value, RL.value, 1e-5);
-        assert_float_equal(L.margin, RL.margin, 1e-5);
-        assert_float_equal(L.l2, RL.l2, 1e-5 * RL.l2);
-        assert_float_equal(L.total, RL.total, 1e-5);
-        assert_true(c.margin_head ? L.margin > 0 : L.margin == 0);
-        double gmax = 0;
-        for (size_t i = 0; i < n; i++)
-            gmax = fmax(gmax, fabs(rg[i]));
-        for (size_t i = 0; i < n; i++)
-            if (fabs(g[i] - rg[i]) > 1e-4 * gmax)
-                fail_msg("residual=%d n_value=%d param %zu: blas %g, reference %g", residual, V, i, g[i], rg[i]);
-        free(g);
-        free(rg);
+        char what[64];
+        snprintf(what, sizeof what, "residual=%d n_value=%d", residual, V);
+        grads_match_reference(net, ws, &b, what);
         free_batch(&b);
         nn_workspace_free(ws);
         nn_net_free(net);
@@ -472,22 +481,7 @@ static void test_onehot_inputs(void **state)
             assert_float_equal(pol[i], rpol[i], 1e-5);
         for (int i = 0; i < N; i++)
             assert_float_equal(val[i], rval[i], 1e-5);
-        const size_t n = nn_param_count(net);
-        float *g = malloc(n * sizeof(float));
-        double *rg = malloc(n * sizeof(double));
-        nn_loss_weights w = {1, 1, 0.5, 1e-3};
-        nn_loss L, RL;
-        assert_int_equal(nn_train_grad(net, ws, &b, &w, g, &L), NN_OK);
-        assert_int_equal(nn_train_grad_ref(net, NULL, &b, &w, rg, &RL), NN_OK);
-        assert_float_equal(L.total, RL.total, 1e-5);
-        double gmax = 0;
-        for (size_t i = 0; i < n; i++)
-            gmax = fmax(gmax, fabs(rg[i]));
-        for (size_t i = 0; i < n; i++)
-            if (fabs(g[i] - rg[i]) > 1e-4 * gmax)
-                fail_msg("one-hot data %d param %zu: blas %g, reference %g", data, i, g[i], rg[i]);
-        free(g);
-        free(rg);
+        grads_match_reference(net, ws, &b, data ? "one-hot, arbitrary floats" : "one-hot, counts");
         free_batch(&b);
     }
     /* a workspace of a net without one-hot inputs is too small for this one */
@@ -497,22 +491,22 @@ static void test_onehot_inputs(void **state)
     nn_net_free(plain);
     nn_net_free(net);
 
-    nn_config bad = c;
-    bad.onehot_inputs = D + 1;
-    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
-    assert_non_null(strstr(err, "onehot_inputs"));
-    bad = c;
-    bad.onehot_levels = 1;
-    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
-    assert_non_null(strstr(err, "onehot_levels"));
-    bad = c;
-    bad.onehot_scale = 0.0f;
-    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
-    assert_non_null(strstr(err, "onehot_scale"));
-    bad = c;
-    bad.onehot_inputs = 0;
-    assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
-    assert_non_null(strstr(err, "without onehot_inputs"));
+    /* each bad field alone: inputs past input_dim, one level, no scale, levels without inputs */
+    static const char *const named[4] = {"onehot_inputs", "onehot_levels", "onehot_scale", "without onehot_inputs"};
+    for (int k = 0; k < 4; k++) {
+        nn_config bad = c;
+        if (k == 0)
+            bad.onehot_inputs = D + 1;
+        else if (k == 1)
+            bad.onehot_levels = 1;
+        else if (k == 2)
+            bad.onehot_scale = 0.0f;
+        else
+            bad.onehot_inputs = 0;
+        assert_int_equal(nn_config_check(&bad, err), NN_EINVAL);
+        if (!strstr(err, named[k]))
+            fail_msg("bad config %d: message '%s' lacks '%s'", k, err, named[k]);
+    }
 }
 
 /* The value term is value_w * mean over rows of the mean over outputs of (z - v)^2 (net.h), computed here

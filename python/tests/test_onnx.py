@@ -80,14 +80,9 @@ def test_onnx_matches_net(which, request, tmp_root):
     assert ("margin" in got) == any(l["name"].endswith("_margin") for l in net.layers())
 
 
-def test_layers_are_the_forward_pass(kalah_net):
-    net = sowzero.Net.load(kalah_net)
-    layers = net.layers()
-    assert [l["name"].split("_", 1)[1] for l in layers] == ["hidden", "hidden", "policy", "value", "margin"]
-    assert layers[0]["W"].shape == (32, 14) and layers[2]["W"].shape == (6, 32) and layers[3]["b"].shape == (1,)
-    assert sum(l["W"].size + l["b"].size for l in layers) == net.n_params
-    x = np.random.default_rng(1).random((5, 14), dtype=np.float32)
-    h = x.astype(np.float64)
+def assert_forward(net, layers, x, h):
+    """Net(x) against the two hidden layers and the heads of `layers` applied in numpy to the first layer's
+    input rows h."""
     for l in layers[:2]:
         h = np.maximum(h @ l["W"].T + l["b"], 0)
     logits = h @ layers[2]["W"].T + layers[2]["b"]
@@ -95,6 +90,16 @@ def test_layers_are_the_forward_pass(kalah_net):
     policy, value = net(x)
     np.testing.assert_allclose(policy, p / p.sum(axis=1, keepdims=True), atol=1e-5)
     np.testing.assert_allclose(value, np.tanh(h @ layers[3]["W"].T + layers[3]["b"]), atol=1e-5)
+
+
+def test_layers_are_the_forward_pass(kalah_net):
+    net = sowzero.Net.load(kalah_net)
+    layers = net.layers()
+    assert [l["name"].split("_", 1)[1] for l in layers] == ["hidden", "hidden", "policy", "value", "margin"]
+    assert layers[0]["W"].shape == (32, 14) and layers[2]["W"].shape == (6, 32) and layers[3]["b"].shape == (1,)
+    assert sum(l["W"].size + l["b"].size for l in layers) == net.n_params
+    x = np.random.default_rng(1).random((5, 14), dtype=np.float32)
+    assert_forward(net, layers, x, x.astype(np.float64))
 
 
 def test_onehot_layer_is_the_forward_pass(kalah_onehot_net):
@@ -109,11 +114,4 @@ def test_onehot_layer_is_the_forward_pass(kalah_onehot_net):
     feats = np.zeros((6, n_in * k))
     for j in range(n_in):
         feats[np.arange(6), j * k + np.minimum(counts[:, j], k - 1)] = 1.0
-    h = np.concatenate([x.astype(np.float64), feats], axis=1)
-    for l in layers[:2]:
-        h = np.maximum(h @ l["W"].T + l["b"], 0)
-    logits = h @ layers[2]["W"].T + layers[2]["b"]
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    policy, value = net(x)
-    np.testing.assert_allclose(policy, p / p.sum(axis=1, keepdims=True), atol=1e-5)
-    np.testing.assert_allclose(value, np.tanh(h @ layers[3]["W"].T + layers[3]["b"]), atol=1e-5)
+    assert_forward(net, layers, x, np.concatenate([x.astype(np.float64), feats], axis=1))
