@@ -231,7 +231,8 @@ static inline __attribute__((always_inline)) void scalar_gym(vecenv_state *st, c
             scalar_lane(st, i, -1, moves, NULL, m);
             if (scalar_finished(st, i, m)) {
                 const int side = st->side[i];
-                const int mine = st->cell[(size_t)m * st->stride + i], theirs = st->cell[(size_t)(2 * m + 1) * st->stride + i];
+                const int mine = st->cell[(size_t)m * st->stride + i];
+                const int theirs = st->cell[(size_t)(2 * m + 1) * st->stride + i];
                 const int south = side ? theirs : mine, north = side ? mine : theirs;
                 over[j] = 1;
                 winner[j] = (int8_t)((south > north) - (north > south));

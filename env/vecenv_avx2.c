@@ -134,14 +134,6 @@ static const uint8_t ve_from[9][16] = {
     {6, 7, 8, 9, 10, 11, 12, 13, 14, 15},                   {7, 8, 9, 10, 11, 12, 13, 14, 15},
     {8, 9, 10, 11, 12, 13, 14, 15}};
 
-/* Board b's rows (b = 0..31 of the block, in order) from its 16-byte transposed row: the uint8
- * observation row (d bytes), the mask row (M bytes: the mover's pits clamped to 1) and the float row (d
- * floats: the exact int -> float conversion times the same float scale, kalah_encode's float bit for bit).
- * The byte rows are written with whole 16- and 8-byte stores that run past the row into the following
- * boards' rows, which their own stores then overwrite: boards go in increasing order, and a board whose
- * store would run past the buffer's end (rows_left boards from this one to the end, itself included) goes
- * through a copy instead. The float row is written as floats 0..7 and d-8..d-1 (d >= 8; both halves in
- * the row), or one masked store (d < 8). */
 /* The first n bytes of x at o: one whole store of `width` bytes (16 or 8) where `room` bytes are left in
  * the buffer from o, else a copy of just the n. */
 VE_INL void ve_store_bytes(uint8_t *o, __m128i x, size_t n, size_t room, const int width)
@@ -157,6 +149,14 @@ VE_INL void ve_store_bytes(uint8_t *o, __m128i x, size_t n, size_t room, const i
     }
 }
 
+/* Board b's rows (b = 0..31 of the block, in order) from its 16-byte transposed row: the uint8
+ * observation row (d bytes), the mask row (M bytes: the mover's pits clamped to 1) and the float row (d
+ * floats: the exact int -> float conversion times the same float scale, kalah_encode's float bit for bit).
+ * The byte rows are written with whole 16- and 8-byte stores that run past the row into the following
+ * boards' rows, which their own stores then overwrite: boards go in increasing order, and a board whose
+ * store would run past the buffer's end (rows_left boards from this one to the end, itself included) goes
+ * through a copy instead. The float row is written as floats 0..7 and d-8..d-1 (d >= 8; both halves in
+ * the row), or one masked store (d < 8). */
 VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale, const int M, size_t rows_left)
 {
     const int d = 2 * M + 2;
@@ -173,7 +173,8 @@ VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale,
             _mm256_storeu_ps(o, lo);
             if (d > 8) {
                 const __m128i from = _mm_loadu_si128((const __m128i *)ve_from[d - 8]);
-                const __m256 hi = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_shuffle_epi8(x, from))), sc);
+                const __m256i tail = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(x, from));
+                const __m256 hi = _mm256_mul_ps(_mm256_cvtepi32_ps(tail), sc);
                 _mm256_storeu_ps(o + d - 8, hi);
             }
         } else {

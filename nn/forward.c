@@ -24,7 +24,7 @@ static nn_workspace *ws_create(const nn_net *net, int max_batch, int train)
     ws->train = train;
     /* Buffers rounded to 16 floats so each starts 64-byte aligned inside the one block. */
     size_t per = ((size_t)max_batch * ws->width + 15) / 16 * 16;
-    const int expand = nn_input_width(&net->cfg) > net->cfg.input_dim;
+    const int expand = net->cfg.onehot_inputs > 0;
     ws->in_width = expand ? nn_input_width(&net->cfg) : 0;
     size_t per_in = ((size_t)max_batch * (size_t)ws->in_width + 15) / 16 * 16;
     size_t n = per * (size_t)(ws->n_hidden + 1 + (train ? 3 : 0)) + per_in;
@@ -68,13 +68,13 @@ static int ws_fits(const nn_net *net, const nn_workspace *ws, int batch)
 {
     return ws && batch >= 1 && batch <= ws->max_batch && net->cfg.n_hidden <= ws->n_hidden &&
            net->max_width <= ws->width &&
-           (nn_input_width(&net->cfg) == net->cfg.input_dim || nn_input_width(&net->cfg) <= ws->in_width);
+           (!net->cfg.onehot_inputs || nn_input_width(&net->cfg) <= ws->in_width);
 }
 
 /* The first layer's input rows: x itself, or its expansion with the one-hot features in ws->xin. */
 static const float *first_input(const nn_net *net, nn_workspace *ws, const float *x, int batch)
 {
-    if (nn_input_width(&net->cfg) == net->cfg.input_dim)
+    if (!net->cfg.onehot_inputs)
         return x;
     nn_expand_input(&net->cfg, x, batch, ws->xin);
     return ws->xin;

@@ -402,14 +402,16 @@ static void test_bad_files(void **state)
 }
 
 /* Replaces (or, with v < 0, deletes) the root attribute n_value of an existing file. */
-static void set_n_value(const char *path, long long v)
+/* Replaces the root int64 attribute `name` of the file at path by v, or only deletes it when v < 0 (it
+ * must exist), and reseals the file. */
+static void set_i64_attr(const char *path, const char *name, long long v)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     assert_true(f >= 0);
-    assert_true(H5Adelete(f, "n_value") >= 0);
+    assert_true(H5Adelete(f, name) >= 0);
     if (v >= 0) {
         hid_t sp = H5Screate(H5S_SCALAR);
-        hid_t a = H5Acreate2(f, "n_value", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+        hid_t a = H5Acreate2(f, name, H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
         assert_true(a >= 0);
         H5Awrite(a, H5T_NATIVE_LLONG, &v);
         H5Aclose(a);
@@ -418,6 +420,8 @@ static void set_n_value(const char *path, long long v)
     assert_true(H5Fclose(f) >= 0);
     assert_int_equal(tu_reseal(path), 0);
 }
+
+static void set_n_value(const char *path, long long v) { set_i64_attr(path, "n_value", v); }
 
 /* Files from before the n_value attribute (the same layout without it) load as n_value = 1 with identical
  * weights, export and checkpoint alike; a value layer that contradicts n_value (stated or implied) and an
@@ -485,6 +489,37 @@ static char *run_snippet(const char *net_path, const char *pos)
     assert_int_equal(pclose(p), 0);
     assert_true(got > 0);
     return b;
+}
+
+/* A one-hot net's file with a damaged onehot_* attribute is NN_EFORMAT naming it; without onehot_inputs
+ * the first layer's width contradicts the file's input_dim (NN_EMISMATCH naming the layer). */
+static void test_onehot_bad_attributes(void **state)
+{
+    (void)state;
+    char path[512], err[NN_ERRLEN];
+    tmp_path(path, sizeof path, "onehot_bad.h5");
+    nn_config c = nn_config_default(14, 6);
+    c.onehot_inputs = 12;
+    c.onehot_levels = 8;
+    c.onehot_scale = 4.0f;
+    nn_net *net = nn_net_create(&c, 5, err);
+    assert_non_null(net);
+    static const struct {
+        const char *attr;
+        long long v;
+        int code;
+        const char *needle;
+    } cases[] = {{"onehot_levels", -1, NN_EFORMAT, "missing attribute 'onehot_levels'"},
+                 {"onehot_levels", 1, NN_EFORMAT, "onehot_levels/onehot_scale attributes out of range"},
+                 {"onehot_inputs", 15, NN_EFORMAT, "out of range"},
+                 {"onehot_inputs", -1, NN_EMISMATCH, "/layers/00_hidden has W 256x110"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        assert_int_equal(nn_export_save(path, net, RULES, ENC, err), NN_OK);
+        set_i64_attr(path, cases[k].attr, cases[k].v);
+        expect_fail(path, NULL, cases[k].code, cases[k].needle);
+    }
+    nn_net_free(net);
+    unlink(path);
 }
 
 /* The README snippet (tests/nn_export_check.py, numpy + h5py) reproduces `sowzero net` to 1e-5, on an
@@ -742,7 +777,7 @@ static void test_export_json(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_onehot_roundtrip),
+        cmocka_unit_test(test_onehot_roundtrip), cmocka_unit_test(test_onehot_bad_attributes),
         cmocka_unit_test(test_export_roundtrip), cmocka_unit_test(test_checkpoint_adam),
         cmocka_unit_test(test_checkpoint_sgd),   cmocka_unit_test(test_ckpt_items),
         cmocka_unit_test(test_bad_files),        cmocka_unit_test(test_value_head_compat),

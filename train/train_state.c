@@ -120,7 +120,8 @@ static int need_blob(const nn_ckpt *st, const char *name, void *out, size_t n, c
 static int same_net(const nn_config *a, const nn_config *b)
 {
     if (a->input_dim != b->input_dim || a->n_hidden != b->n_hidden || a->n_policy != b->n_policy ||
-        a->n_value != b->n_value || a->residual != b->residual || a->margin_head != b->margin_head || strcmp(a->activation, b->activation) ||
+        a->n_value != b->n_value || a->residual != b->residual || a->margin_head != b->margin_head ||
+        strcmp(a->activation, b->activation) ||
         a->onehot_inputs != b->onehot_inputs || a->onehot_levels != b->onehot_levels ||
         a->onehot_scale != b->onehot_scale)
         return 0;
