@@ -94,37 +94,35 @@ VE_INL K k_first(size_t n)
     return _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(n < 32 ? n : 32)), iota);
 }
 
-/* The 16 planes p[0..15] of 32 boards transposed by bytes within each 128-bit lane: four butterfly stages
- * (unpack 8, 16, 32, 64 bits of registers i and i + 8 into 2i and 2i + 1) leave in y[r] the row of board r
- * (low lane) and of board 16 + r (high lane), its bytes plane by plane, provided register j was fed plane
- * rev4[j] (the butterfly reverses the plane index's bits; checked by enumeration). 64 unpacks for 32 boards,
- * on both of Zen's and Intel's 256-bit shuffle ports. */
-static const int ve_rev4[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
-#define VE_BFLY(x, y, WIDTH)                                                                                  \
-    for (int i = 0; i < 8; i++) {                                                                            \
-        y[2 * i] = _mm256_unpacklo_##WIDTH(x[i], x[i + 8]);                                                  \
-        y[2 * i + 1] = _mm256_unpackhi_##WIDTH(x[i], x[i + 8]);                                              \
-    }
-
+/* The 16 planes p[0..15] of 32 boards transposed by bytes within each 128-bit lane: y[r] is the row of
+ * board r (low lane) and of board 16 + r (high lane), its bytes plane by plane. Planes go in groups of
+ * four: an 8-bit and a 16-bit unpack stage give, for group g and quarter q, boards 4q..4q+3 with the
+ * group's four bytes each; a 32-bit and a 64-bit stage then join a quarter's four groups into its four
+ * rows. 64 unpacks for 32 boards, as a butterfly over all 16 registers, but no stage holds more than
+ * eight registers live (the butterfly kept 32, and the spills cost more than the shuffles). */
 VE_INL void ve_transpose16(V *y, const V *p)
 {
-    V x[16];
-#pragma GCC unroll 16
-    for (int j = 0; j < 16; j++)
-        x[j] = p[ve_rev4[j]];
-#pragma GCC unroll 8
-    VE_BFLY(x, y, epi8)
-#pragma GCC unroll 8
-    VE_BFLY(y, x, epi16)
-#pragma GCC unroll 8
-    VE_BFLY(x, y, epi32)
-#pragma GCC unroll 8
-    VE_BFLY(y, x, epi64)
-#pragma GCC unroll 16
-    for (int j = 0; j < 16; j++)
-        y[j] = x[j];
+    V Q[4][4]; /* Q[g][q]: boards 4q..4q+3 (per lane), planes 4g..4g+3 */
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; g++) {
+        const V a0 = _mm256_unpacklo_epi8(p[4 * g], p[4 * g + 1]), a1 = _mm256_unpackhi_epi8(p[4 * g], p[4 * g + 1]);
+        const V b0 = _mm256_unpacklo_epi8(p[4 * g + 2], p[4 * g + 3]);
+        const V b1 = _mm256_unpackhi_epi8(p[4 * g + 2], p[4 * g + 3]);
+        Q[g][0] = _mm256_unpacklo_epi16(a0, b0);
+        Q[g][1] = _mm256_unpackhi_epi16(a0, b0);
+        Q[g][2] = _mm256_unpacklo_epi16(a1, b1);
+        Q[g][3] = _mm256_unpackhi_epi16(a1, b1);
+    }
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) {
+        const V e0 = _mm256_unpacklo_epi32(Q[0][q], Q[1][q]), e1 = _mm256_unpackhi_epi32(Q[0][q], Q[1][q]);
+        const V f0 = _mm256_unpacklo_epi32(Q[2][q], Q[3][q]), f1 = _mm256_unpackhi_epi32(Q[2][q], Q[3][q]);
+        y[4 * q] = _mm256_unpacklo_epi64(e0, f0);
+        y[4 * q + 1] = _mm256_unpackhi_epi64(e0, f0);
+        y[4 * q + 2] = _mm256_unpacklo_epi64(e1, f1);
+        y[4 * q + 3] = _mm256_unpackhi_epi64(e1, f1);
+    }
 }
-#undef VE_BFLY
 
 /* Bytes k .. k + 7 of a row moved to its front (pshufb), for the float row's second half. */
 static const uint8_t ve_from[9][16] = {
@@ -149,25 +147,43 @@ VE_INL void ve_store_bytes(uint8_t *o, __m128i x, size_t n, size_t room, const i
     }
 }
 
-/* Board b's rows (b = 0..31 of the block, in order) from its 16-byte transposed row: the uint8
- * observation row (d bytes), the mask row (M bytes: the mover's pits clamped to 1) and the float row (d
- * floats: the exact int -> float conversion times the same float scale, kalah_encode's float bit for bit).
- * The byte rows are written with whole 16- and 8-byte stores that run past the row into the following
- * boards' rows, which their own stores then overwrite: boards go in increasing order, and a board whose
- * store would run past the buffer's end (rows_left boards from this one to the end, itself included) goes
- * through a copy instead. The float row is written as floats 0..7 and d-8..d-1 (d >= 8; both halves in
- * the row), or one masked store (d < 8). */
-VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale, const int M, size_t rows_left)
+/* Row r of the block (0..31) from the transposed registers: board r's 16 bytes, plane by plane. */
+VE_INL __m128i ve_row(const V *y, int r)
 {
-    const int d = 2 * M + 2;
-    if (g->obs8)
-        ve_store_bytes(g->obs8 + row * (size_t)d, x, (size_t)d, rows_left * (size_t)d, 16);
-    if (g->mask)
-        ve_store_bytes(g->mask + row * (size_t)M, _mm_min_epu8(x, _mm_set1_epi8(1)), (size_t)M,
-                       rows_left * (size_t)M, 8);
-    if (g->obs) {
-        float *o = g->obs + row * (size_t)d;
-        const __m256 sc = _mm256_set1_ps(scale);
+    return r < 16 ? _mm256_castsi256_si128(y[r]) : _mm256_extracti128_si256(y[r - 16], 1);
+}
+
+/* One output's byte rows (`n` bytes each: the uint8 observation, d, or the mask, M) of the block's 32
+ * boards at o, row r from ve_row(y, r), clamped to 1 when `clamp` (the mask: the mover's pits). Whole
+ * 16- or 8-byte stores (`width`) run past a row into the following boards' rows, which their own stores
+ * then overwrite: boards go in increasing order. Where `room` boards are left in the buffer from o and
+ * fewer than 33 (the last block), a board whose store would run past the buffer's end goes through a
+ * copy; every other block takes the branch-free path. */
+VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, const int width, const int clamp, size_t room)
+{
+    if (room > 32) {
+#pragma GCC unroll 32
+        for (int r = 0; r < 32; r++) {
+            const __m128i x = clamp ? _mm_min_epu8(ve_row(y, r), _mm_set1_epi8(1)) : ve_row(y, r);
+            ve_store_bytes(o + (size_t)r * (size_t)n, x, (size_t)n, (size_t)width, width);
+        }
+    } else {
+        for (int r = 0; r < 32 && (size_t)r < room; r++) {
+            const __m128i x = clamp ? _mm_min_epu8(ve_row(y, r), _mm_set1_epi8(1)) : ve_row(y, r);
+            ve_store_bytes(o + (size_t)r * (size_t)n, x, (size_t)n, (room - (size_t)r) * (size_t)n, width);
+        }
+    }
+}
+
+/* The float rows (d floats: the exact int -> float conversion times the same float scale,
+ * kalah_encode's float bit for bit) of the block's 32 boards at o: floats 0..7 and d-8..d-1 (d >= 8;
+ * both halves in the row), or one masked store (d < 8). No store leaves its row. */
+VE_INL void ve_float_rows(float *o, const V *y, float scale, const int d)
+{
+    const __m256 sc = _mm256_set1_ps(scale);
+#pragma GCC unroll 32
+    for (int r = 0; r < 32; r++, o += d) {
+        const __m128i x = ve_row(y, r);
         const __m256 lo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(x)), sc);
         if (d >= 8) {
             _mm256_storeu_ps(o, lo);
@@ -186,26 +202,34 @@ VE_INL void ve_rows(const vecenv_gym_out *g, size_t row, __m128i x, float scale,
 
 /* The Gymnasium rows of boards off..off+31 straight from the block's registers (vecenv_gym_rows gives the
  * same bytes from memory, board by board, and stays the scalar kernel's): one 32-board byte transpose
- * serves the uint8 rows, the mask rows and the float rows; to_play, ended and the sample are one store
- * each; rewards as the AVX-512 kernel writes them. */
+ * serves the uint8 rows, the mask rows and the float rows, each output's 32 rows in one branch-free run
+ * (a branch per row and output was a fifth of a step's instructions); mask rows alone transpose just the
+ * mover's pits; to_play, ended and the sample are one store each; rewards as the AVX-512 kernel writes
+ * them. */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
 {
-    const vecenv_gym_out *g = st->gym;
+    /* a copy: every byte store may alias *st->gym, and the compiler reloaded its pointers after each one */
+    const vecenv_gym_out gym = *st->gym, *g = &gym;
     const int d = 2 * M + 2;
-    if (g->obs8 || g->mask || g->obs) {
-        V p[16], y[16];
+    const size_t room = (size_t)st->batch - off; /* boards from off to the buffer's end */
+    V p[16], y[16];
+    if (g->obs8 || g->obs) {
 #pragma GCC unroll 16
         for (int j = 0; j < 16; j++) /* kalah_encode order: own pits, opponent's pits, own store, opponent's */
             p[j] = j >= d ? _mm256_setzero_si256() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
         ve_transpose16(y, p);
-        const float scale = 1.0f / (float)st->seeds;
-        const size_t left = (size_t)st->batch - off; /* boards from off to the buffer's end */
+        if (g->obs8)
+            ve_byte_rows(g->obs8 + off * (size_t)d, y, d, 16, 0, room);
+        if (g->mask)
+            ve_byte_rows(g->mask + off * (size_t)M, y, M, 8, 1, room);
+        if (g->obs)
+            ve_float_rows(g->obs + off * (size_t)d, y, 1.0f / (float)st->seeds, d);
+    } else if (g->mask) {
 #pragma GCC unroll 16
-        for (int r = 0; r < 16; r++)
-            ve_rows(g, off + (size_t)r, _mm256_castsi256_si128(y[r]), scale, M, left - (size_t)r);
-#pragma GCC unroll 16
-        for (int r = 0; r < 16; r++)
-            ve_rows(g, off + 16 + (size_t)r, _mm256_extracti128_si256(y[r], 1), scale, M, left - 16 - (size_t)r);
+        for (int j = 0; j < 16; j++) /* the mover's pits (M <= 7): the other stages fold away */
+            p[j] = j < M ? R[j] : _mm256_setzero_si256();
+        ve_transpose16(y, p);
+        ve_byte_rows(g->mask + off * (size_t)M, y, M, 8, 1, room);
     }
     if (g->to_play)
         v_stu(g->to_play + off, side);
