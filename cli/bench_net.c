@@ -16,7 +16,8 @@
 
 static void help(void)
 {
-    puts("usage: sowzero bench net [--reps N] [--min-ms MS] [--train-batch N] [--blas-threads N] [--json]\n"
+    puts("usage: sowzero bench net [--reps N] [--min-ms MS] [--train-batch N] [--blas-threads N] [--onehot K]\n"
+         "                         [--json]\n"
          "Forward passes of the default net (Kalah(6,4): 14 inputs, hidden 256-256-256, 6 policy logits,\n"
          "value and margin heads) at batch 1, 32, 256, 1024; GFLOP/s counts the matrix products only, and\n"
          "sgemm_gflops is bare cblas_sgemm on the same shapes (the ceiling). Then one training step.\n"
@@ -24,8 +25,15 @@ static void help(void)
          "  --min-ms MS       minimum duration of one repetition (default 40)\n"
          "  --train-batch N   batch of the training step (default 256)\n"
          "  --blas-threads N  OpenBLAS threads (default 1, as self-play uses it)\n"
+         "  --onehot K        the net with one-hot pit features, K levels (net.onehot_levels; 12 pits,\n"
+         "                    scale 4, as configs/kalah.ini): its first layer adds one column per pit\n"
+         "                    instead of multiplying the expanded row, so GFLOP/s counts the expanded\n"
+         "                    row's products and the share is against bare sgemm on those shapes (the\n"
+         "                    dense path's ceiling); the training step is also timed for the plain net\n"
+         "                    of 14 + 12 K inputs (the dense path's cost) beside it\n"
          "  --json            print {\"rows\":[{\"batch\",\"positions_per_s\",\"gflops\",\"sgemm_gflops\"}],\n"
          "                    \"train_step_ms\",\"train_batch\",\"params\",\"blas_threads\",\"blas_core\"}\n"
+         "                    (with --onehot also \"onehot_levels\" and \"dense_train_step_ms\")\n"
          "OpenBLAS kernels: sowzero restarts itself with OPENBLAS_CORETYPE=SkylakeX (or Haswell) when the\n"
          "installed OpenBLAS does not know this CPU and fell back to its SSE3 kernels (blas_core shows the\n"
          "choice); set OPENBLAS_CORETYPE yourself to override.");
@@ -191,10 +199,11 @@ int bench_net(int argc, char **argv)
                                          {"min-ms", required_argument, 0, 'm'},
                                          {"train-batch", required_argument, 0, 't'},
                                          {"blas-threads", required_argument, 0, 'b'},
+                                         {"onehot", required_argument, 0, 'o'},
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    long reps = 7, min_ms = 40, tbatch = 256, threads = 1;
+    long reps = 7, min_ms = 40, tbatch = 256, threads = 1, onehot = 0;
     int json = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -203,6 +212,7 @@ int bench_net(int argc, char **argv)
         case 'm': if (!cli_long("bench net", "--min-ms", optarg, 1, 60000, &min_ms)) return 2; break;
         case 't': if (!cli_long("bench net", "--train-batch", optarg, 1, 65536, &tbatch)) return 2; break;
         case 'b': if (!cli_long("bench net", "--blas-threads", optarg, 1, 256, &threads)) return 2; break;
+        case 'o': if (!cli_long("bench net", "--onehot", optarg, 2, NN_MAX_ONEHOT_LEVELS, &onehot)) return 2; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default: return cli_usage_error("bench net");
@@ -215,6 +225,11 @@ int bench_net(int argc, char **argv)
     nn_set_blas_threads((int)threads);
     char err[NN_ERRLEN];
     nn_config cfg = nn_config_default(14, 6);
+    if (onehot) {
+        cfg.onehot_inputs = 12;
+        cfg.onehot_levels = (int)onehot;
+        cfg.onehot_scale = 4.0f;
+    }
     nn_net *net = nn_net_create(&cfg, 1, err);
     if (!net) {
         cli_error("bench net", "%s", err);
@@ -253,7 +268,17 @@ int bench_net(int argc, char **argv)
         free(c.x), free(c.policy), free(c.value), free(c.legal), free(c.heads);
         nn_workspace_free(c.ws);
     }
-    double tms = rc ? -1 : train_step_ms(net, (int)tbatch, (int)reps, min_s);
+    double tms = rc ? -1 : train_step_ms(net, (int)tbatch, (int)reps, min_s), dense_ms = 0;
+    if (!rc && tms >= 0 && onehot) { /* the anchor: the same products on materialised rows */
+        nn_config dc = cfg;
+        dc.input_dim = nn_input_width(&cfg);
+        dc.onehot_inputs = dc.onehot_levels = 0;
+        dc.onehot_scale = 0.0f;
+        nn_net *dense = nn_net_create(&dc, 1, err);
+        dense_ms = dense ? train_step_ms(dense, (int)tbatch, (int)reps, min_s) : -1;
+        nn_net_free(dense);
+        tms = dense_ms < 0 ? -1 : tms;
+    }
     if (!rc && tms < 0) {
         cli_error("bench net", "out of memory");
         rc = 1;
@@ -273,14 +298,22 @@ int bench_net(int argc, char **argv)
         cJSON_AddNumberToObject(o, "params", (double)nn_param_count(net));
         cJSON_AddNumberToObject(o, "blas_threads", (double)threads);
         cJSON_AddStringToObject(o, "blas_core", openblas_get_corename());
+        if (onehot) {
+            cJSON_AddNumberToObject(o, "onehot_levels", (double)onehot);
+            cJSON_AddNumberToObject(o, "dense_train_step_ms", dense_ms);
+        }
         rc = cli_print_json(o);
     } else if (!rc) {
-        printf("default net: %zu parameters, %.0f flops/position, %ld BLAS %s, OpenBLAS core %s\n",
-               nn_param_count(net), flops, threads, cli_threads(threads), openblas_get_corename());
+        printf("default net%s: %zu parameters, %.0f flops/position, %ld BLAS %s, OpenBLAS core %s\n",
+               onehot ? " with one-hot pit features" : "", nn_param_count(net), flops, threads, cli_threads(threads),
+               openblas_get_corename());
         printf("%6s %16s %10s %14s %8s\n", "batch", "positions/s", "GFLOP/s", "sgemm GFLOP/s", "share");
         for (int i = 0; i < NB; i++)
             printf("%6d %16.0f %10.2f %14.2f %7.0f%%\n", batches[i], pps[i], gf[i], sg[i], 100 * gf[i] / sg[i]);
         printf("train step (batch %ld, forward+backward+Adam): %.3f ms\n", tbatch, tms);
+        if (onehot)
+            printf("  the plain net of %d inputs (the expanded rows multiplied): %.3f ms (%.2fx)\n",
+                   nn_input_width(&cfg), dense_ms, dense_ms / tms);
     }
     nn_net_free(net);
     return rc;

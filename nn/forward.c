@@ -27,7 +27,9 @@ static nn_workspace *ws_create(const nn_net *net, int max_batch, int train)
     const int expand = net->cfg.onehot_inputs > 0;
     ws->in_width = expand ? nn_input_width(&net->cfg) : 0;
     size_t per_in = ((size_t)max_batch * (size_t)ws->in_width + 15) / 16 * 16;
-    size_t n = per * (size_t)(ws->n_hidden + 1 + (train ? 3 : 0)) + per_in;
+    size_t per_wt = ((size_t)ws->in_width * (size_t)ws->width + 15) / 16 * 16;
+    /* xin, hot (ints, as wide as floats), wt and in training its gradient */
+    size_t n = per * (size_t)(ws->n_hidden + 1 + (train ? 3 : 0)) + 2 * per_in + per_wt * (train ? 2 : 1);
     ws->block = nn_alloc_aligned(n * sizeof(float));
     if (!ws->block) {
         free(ws);
@@ -45,6 +47,8 @@ static nn_workspace *ws_create(const nn_net *net, int max_batch, int train)
         p += 3 * per;
     }
     ws->xin = expand ? p : NULL;
+    ws->hot = expand ? (int *)(p + per_in) : NULL;
+    ws->wt = expand ? p + 2 * per_in : NULL;
     return ws;
 }
 
@@ -71,10 +75,67 @@ static int ws_fits(const nn_net *net, const nn_workspace *ws, int batch)
            (!net->cfg.onehot_inputs || nn_input_width(&net->cfg) <= ws->in_width);
 }
 
+/* dst[c * ldd + r] = src[r * lds + c] for r < rows, c < cols, in 16 × 16 tiles (a plain loop strides one
+ * side by a whole row per element: at 256 × 192 it cost as much as the products it saves). */
+static void transpose(const float *src, size_t lds, float *dst, size_t ldd, int rows, int cols)
+{
+    enum { T = 16 };
+    for (int r0 = 0; r0 < rows; r0 += T)
+        for (int c0 = 0; c0 < cols; c0 += T) {
+            const int r1 = r0 + T < rows ? r0 + T : rows, c1 = c0 + T < cols ? c0 + T : cols;
+            for (int r = r0; r < r1; r++)
+                for (int c = c0; c < c1; c++)
+                    dst[(size_t)c * ldd + (size_t)r] = src[(size_t)r * lds + (size_t)c];
+        }
+}
+
+/* y[0..n-1] += x[0..n-1]: the one-hot columns' adds. nn/ is built for the baseline ISA (OpenBLAS picks its
+ * own kernels at run time), so on x86-64 GCC also makes an AVX2 clone chosen at load time: the baseline
+ * one ran at a quarter of its speed and took back most of what skipping the products gained. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void add_row(float *restrict y, const float *restrict x, int n)
+{
+    for (int j = 0; j < n; j++)
+        y[j] += x[j];
+}
+
+/* The first layer of a net with one-hot inputs, without materialising them (net.h): a row's features are
+ * I indicators among I·K (net.h), so its product with W_1 is the dense part x W_1[:, :D]^T (one sgemm with K = D)
+ * plus one column of W_1 per expanded input, added from a transposed copy of the one-hot block (ws->wt,
+ * I·K × out floats, made again only when the parameters' version changed: once per net in self-play, once
+ * per step in training, against batch × I·K × out multiply-adds of the dense product). Fills
+ * ws->hot (row r's columns, I per row) for the backward pass; h is batch × out, before bias and ReLU. */
+static void onehot_first_layer(const nn_net *net, nn_workspace *ws, const float *x, int batch, float *h)
+{
+    const nn_config *c = &net->cfg;
+    const nn_affine *a = &net->hid[0];
+    const int D = c->input_dim, ni = c->onehot_inputs, K = c->onehot_levels, out = a->out, in = a->in;
+    const float *W = net->params + a->w_off;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, batch, out, D, 1.0f, x, D, W, in, 0.0f, h, out);
+    if (ws->wt_gen != net->gen) { /* made once per parameter version: self-play reuses it for every call */
+        transpose(W + D, (size_t)in, ws->wt, (size_t)out, out, ni * K);
+        ws->wt_gen = net->gen;
+    }
+    for (int r = 0; r < batch; r++) {
+        float *hr = h + (size_t)r * out;
+        int *hot = ws->hot + (size_t)r * ni;
+        for (int i = 0; i < ni; i++) {
+            hot[i] = i * K + nn_onehot_level(c, x[(size_t)r * D + i]);
+            add_row(hr, ws->wt + (size_t)hot[i] * out, out);
+        }
+    }
+}
+
+/* Whether the first layer reads one-hot features through onehot_first_layer (else from ws->xin: a residual
+ * first layer adds its whole input row). */
+static int onehot_sparse(const nn_net *net) { return net->cfg.onehot_inputs > 0 && !net->hid[0].residual; }
+
 /* The first layer's input rows: x itself, or its expansion with the one-hot features in ws->xin. */
 static const float *first_input(const nn_net *net, nn_workspace *ws, const float *x, int batch)
 {
-    if (!net->cfg.onehot_inputs)
+    if (!net->cfg.onehot_inputs || onehot_sparse(net))
         return x;
     nn_expand_input(&net->cfg, x, batch, ws->xin);
     return ws->xin;
@@ -89,8 +150,11 @@ static const float *forward_core(const nn_net *net, nn_workspace *ws, const floa
         const nn_affine *a = &net->hid[l];
         const float *W = net->params + a->w_off, *b = net->params + a->b_off;
         float *h = ws->act[l];
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, batch, a->out, a->in, 1.0f, in, a->in, W, a->in,
-                    0.0f, h, a->out);
+        if (l == 0 && onehot_sparse(net))
+            onehot_first_layer(net, ws, x, batch, h);
+        else
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, batch, a->out, a->in, 1.0f, in, a->in, W, a->in,
+                        0.0f, h, a->out);
         /* One pass: bias (+ skip) and ReLU. */
         for (int r = 0; r < batch; r++) {
             float *hr = h + (size_t)r * a->out;
@@ -249,6 +313,43 @@ static void head_deltas(const nn_net *net, nn_workspace *ws, const nn_batch *b, 
     loss->margin = use_margin ? w->margin_w * se_m / n : 0.0;
 }
 
+/* The L2 gradient 2 c W added to gW (n floats); returns c * sum W^2. */
+static double l2_grads(const float *W, float *gW, size_t n, double l2)
+{
+    if (l2 == 0.0)
+        return 0.0;
+    double s = 0.0;
+    float c2 = (float)(2.0 * l2);
+    for (size_t i = 0; i < n; i++) {
+        s += (double)W[i] * W[i];
+        gW[i] += c2 * W[i];
+    }
+    return l2 * s;
+}
+
+/* gW of the first layer of a net with one-hot inputs (onehot_first_layer): the dense columns dY^T x, and
+ * each one-hot column the sum of dY over the rows whose feature it is (accumulated in the transposed
+ * gradient block after ws->wt's copy of the weights, then written into gW's rows); plus L2 as
+ * affine_grads. */
+static double onehot_first_grads(const nn_net *net, nn_workspace *ws, const float *dY, const float *x, int batch,
+                                 float *gW, double l2)
+{
+    const nn_config *c = &net->cfg;
+    const nn_affine *a = &net->hid[0];
+    const int D = c->input_dim, ni = c->onehot_inputs, nik = ni * c->onehot_levels, out = a->out, in = a->in;
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, D, batch, 1.0f, dY, out, x, D, 0.0f, gW, in);
+    float *gt = ws->wt + ((size_t)ws->in_width * (size_t)ws->width + 15) / 16 * 16;
+    memset(gt, 0, (size_t)nik * out * sizeof(float));
+    for (int r = 0; r < batch; r++) {
+        const float *d = dY + (size_t)r * out;
+        for (int i = 0; i < ni; i++) {
+            add_row(gt + (size_t)ws->hot[(size_t)r * ni + i] * out, d, out);
+        }
+    }
+    transpose(gt, (size_t)out, gW + D, (size_t)in, nik, out);
+    return l2_grads(net->params + a->w_off, gW, (size_t)in * out, l2);
+}
+
 /* gW = dY^T X (out × in), gb = column sums of dY, plus the L2 gradient 2 c W; returns c * sum W^2. */
 static double affine_grads(const float *dY, const float *X, int batch, int in, int out, const float *W,
                            float *gW, float *gb, double l2, int colsum_done)
@@ -262,16 +363,7 @@ static double affine_grads(const float *dY, const float *X, int batch, int in, i
                 gb[j] += d[j];
         }
     }
-    if (l2 == 0.0)
-        return 0.0;
-    double s = 0.0;
-    float c2 = (float)(2.0 * l2);
-    size_t n = (size_t)in * out;
-    for (size_t i = 0; i < n; i++) {
-        s += (double)W[i] * W[i];
-        gW[i] += c2 * W[i];
-    }
-    return l2 * s;
+    return l2_grads(W, gW, (size_t)in * out, l2);
 }
 
 static int train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, const nn_loss_weights *w,
@@ -307,7 +399,10 @@ static int train_grad(const nn_net *net, nn_workspace *ws, const nn_batch *b, co
                 gb[j] += v;
             }
         }
-        lo.l2 += affine_grads(dh, X, n, a->in, a->out, W, grad + a->w_off, gb, w->l2, 1);
+        if (l == 0 && onehot_sparse(net))
+            lo.l2 += onehot_first_grads(net, ws, dh, b->x, n, grad + a->w_off, w->l2);
+        else
+            lo.l2 += affine_grads(dh, X, n, a->in, a->out, W, grad + a->w_off, gb, w->l2, 1);
         if (l == 0)
             break;
         /* dL/dh_{l-1} = dA · W (+ dA through the skip). */

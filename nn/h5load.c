@@ -204,6 +204,7 @@ static int read_weights(hid_t lg, const char *path, nn_net *net, char *err)
         if (bad)
             return nn_fail(err, NN_EFORMAT, "%s: /layers/%s: %s", path, L.name, msg[0] ? msg : "cannot open");
     }
+    nn_params_changed(net);
     for (size_t i = 0; i < net->n_params; i++)
         if (!isfinite(net->params[i]))
             return nn_fail(err, NN_EFORMAT, "%s: parameter %zu is not finite", path, i);

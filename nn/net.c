@@ -113,6 +113,13 @@ int nn_config_check(const nn_config *c, char *err)
 
 int nn_input_width(const nn_config *c) { return c->input_dim + c->onehot_inputs * c->onehot_levels; }
 
+int nn_onehot_level(const nn_config *c, float x)
+{
+    const int K = c->onehot_levels;
+    const float v = rintf(x * c->onehot_scale); /* NaN and negatives: level 0 */
+    return v >= (float)(K - 1) ? K - 1 : v > 0.0f ? (int)v : 0;
+}
+
 void nn_expand_input(const nn_config *c, const float *x, int batch, float *out)
 {
     const int D = c->input_dim, ni = c->onehot_inputs, K = c->onehot_levels, Wd = D + ni * K;
@@ -121,11 +128,8 @@ void nn_expand_input(const nn_config *c, const float *x, int batch, float *out)
         float *o = out + (size_t)r * Wd;
         memcpy(o, xr, (size_t)D * sizeof(float));
         memset(o + D, 0, (size_t)ni * K * sizeof(float));
-        for (int j = 0; j < ni; j++) {
-            const float v = rintf(xr[j] * c->onehot_scale); /* NaN and negatives: level 0 */
-            const int level = v >= (float)(K - 1) ? K - 1 : v > 0.0f ? (int)v : 0;
-            o[D + j * K + level] = 1.0f;
-        }
+        for (int j = 0; j < ni; j++)
+            o[D + j * K + nn_onehot_level(c, xr[j])] = 1.0f;
     }
 }
 
@@ -236,6 +240,7 @@ nn_net *nn_net_create(const nn_config *cfg, uint64_t seed, char *err)
         return NULL;
     }
     init_params(net, seed);
+    nn_params_changed(net);
     return net;
 }
 
@@ -250,8 +255,10 @@ void nn_net_free(nn_net *net)
 nn_net *nn_net_clone(const nn_net *src)
 {
     nn_net *net = nn_net_create(&src->cfg, 0, NULL);
-    if (net)
+    if (net) {
         memcpy(net->params, src->params, net->n_params * sizeof(float));
+        nn_params_changed(net);
+    }
     return net;
 }
 
@@ -260,12 +267,23 @@ int nn_net_copy_params(nn_net *dst, const nn_net *src)
     if (dst->n_params != src->n_params || memcmp(&dst->cfg, &src->cfg, sizeof dst->cfg) != 0)
         return NN_EINVAL;
     memcpy(dst->params, src->params, dst->n_params * sizeof(float));
+    nn_params_changed(dst);
     return NN_OK;
 }
 
 const nn_config *nn_net_config(const nn_net *net) { return &net->cfg; }
 size_t nn_param_count(const nn_net *net) { return net->n_params; }
-float *nn_params(nn_net *net) { return net->params; }
+void nn_params_changed(nn_net *net)
+{
+    static atomic_uint_fast64_t versions; /* from 1: a workspace's 0 matches no net */
+    net->gen = atomic_fetch_add_explicit(&versions, 1, memory_order_relaxed) + 1;
+}
+
+float *nn_params(nn_net *net)
+{
+    nn_params_changed(net); /* the caller may write through the pointer (net.h) */
+    return net->params;
+}
 const float *nn_params_const(const nn_net *net) { return net->params; }
 
 double nn_forward_flops(const nn_net *net)

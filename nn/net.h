@@ -12,7 +12,10 @@
  *         seeds). A count is then a row of W_1 of its own instead of one slope, so the first layer reads
  *         "this pit holds exactly k" (an extra turn, a capture) without spending hidden units on it — the
  *         feature transformer of NNUE-style evaluation (Nasu 2018) in its simplest form. The caller still
- *         passes input_dim floats; the expansion is the net's.
+ *         passes input_dim floats; the expansion is the net's, and the BLAS path never forms it: the
+ *         first layer is x W_1[:, :input_dim]^T plus one column of W_1 per expanded input (as NNUE's
+ *         accumulator), its gradient likewise (nn/forward.c; a residual first layer, as wide as the
+ *         expanded row, multiplies the expanded rows instead).
  *   h_i = relu(h_{i-1} W_i^T + b_i [+ h_{i-1}])   i = 1..n_hidden, W_i is hidden[i-1] × width(h_{i-1});
  *         the bracketed skip term is added when cfg.residual is set and the layer's input and output
  *         widths are equal (a one-layer residual block, ReLU after the sum as in He et al. 2016, v1).
@@ -113,7 +116,10 @@ int nn_net_copy_params(nn_net *dst, const nn_net *src);
 /* The net's config, normalised: hidden[] beyond n_hidden and the activation's tail bytes are zero. */
 const nn_config *nn_net_config(const nn_net *net);
 
-/* The parameter array (layout at the top) and its length in floats. */
+/* The parameter array (layout at the top) and its length in floats. nn_params is the writable view: each
+ * call marks the parameters as changed, so that workspaces drop what they derived from them (a net with
+ * one-hot inputs: the transposed one-hot block of W_1, nn/forward.c); take the pointer anew for each round
+ * of writes, not once for the net's lifetime. nn_params_const does not. */
 size_t nn_param_count(const nn_net *net);
 float *nn_params(nn_net *net);
 const float *nn_params_const(const nn_net *net);

@@ -3,6 +3,8 @@
 #ifndef SOWZERO_NN_NET_INTERNAL_H
 #define SOWZERO_NN_NET_INTERNAL_H
 
+#include <stdint.h>
+
 #include "nn/net.h"
 
 /* One fused affine layer: y = x W^T + b with W out × in at params + w_off, b at params + b_off. The heads
@@ -20,18 +22,33 @@ struct nn_net {
     int max_width;         /* widest hidden layer or head output */
     size_t n_params;
     float *params;         /* one aligned allocation, layout in net.h */
+    uint64_t gen;          /* the parameters' version: unique among all nets of the process, renewed by
+                            * nn_params_changed whenever they may have changed (workspaces key their copy of
+                            * W_1's one-hot block on it) */
 };
 
 struct nn_workspace {
     int max_batch, n_hidden, width, train;
     int in_width;              /* widest first-layer input row it holds (nn_input_width) */
-    float *xin;                /* batch × in_width: the expanded input rows, or NULL (nets without one-hot) */
+    float *xin;                /* batch × in_width: the expanded input rows (a one-hot net whose first layer
+                                * is residual), or NULL */
+    int *hot;                  /* batch × in_width: the one-hot columns of each row (onehot_hot), or NULL */
+    float *wt;                 /* in_width × width: the one-hot block of W_1 transposed, or NULL; in training
+                                * also its gradient */
+    uint64_t wt_gen;           /* the net version (nn_net.gen) wt was made from; 0 = none */
     float *act[NN_MAX_HIDDEN]; /* h_i, batch × hidden[i] (row stride = that layer's width) */
     float *heads;              /* batch × head.out */
     float *d0, *d1;            /* train: deltas of hidden activations, batch × width each */
     float *dheads;             /* train: dL/d(head outputs), batch × head.out */
     float *block;              /* the single allocation the pointers above point into */
 };
+
+/* Gives net->params a new version (nn_net.gen): after every write to them. */
+void nn_params_changed(nn_net *net);
+
+/* The one-hot level of an input value v: min(max(round(v · onehot_scale), 0), onehot_levels - 1), NaN
+ * level 0 (net.h). */
+int nn_onehot_level(const nn_config *c, float v);
 
 /* The first layer's input rows of `batch` positions (net.h: x, then the one-hot features of inputs
  * 0..onehot_inputs-1): x is batch × input_dim, out batch × nn_input_width(c). */

@@ -484,6 +484,54 @@ static void test_onehot_inputs(void **state)
         grads_match_reference(net, ws, &b, data ? "one-hot, arbitrary floats" : "one-hot, counts");
         free_batch(&b);
     }
+    /* The workspace keeps W_1's one-hot block transposed between calls: a write through nn_params, a
+     * copy of another net's parameters, or another net on the same workspace is seen by the next call. */
+    {
+        nn_layer l0;
+        assert_int_equal(nn_layer_get(net, 0, &l0), NN_OK);
+        nn_net *other = make_net(&c, 78);
+        double rp[N * 6], rv[N], rm[N];
+        nn_outputs_ref r = {rp, NULL, rv, rm};
+        for (int change = 0; change < 3; change++) {
+            if (change == 0) /* pit 0 at the top level (the rows where it holds 5 or more) */
+                for (int j = 0; j < l0.out; j++)
+                    nn_params(net)[l0.w_offset + (size_t)j * l0.in + D + 0 * K + 5] += 0.5f;
+            const nn_net *use = change == 1 ? other : net;
+            if (change == 2)
+                assert_int_equal(nn_net_copy_params(net, other), NN_OK);
+            assert_int_equal(nn_forward_ex(use, ws, x, NULL, N, &o), NN_OK);
+            assert_int_equal(nn_forward_ref(use, NULL, x, NULL, N, &r), NN_OK);
+            for (int i = 0; i < N * 6; i++)
+                assert_float_equal(pol[i], rp[i], 1e-5);
+            for (int i = 0; i < N; i++)
+                assert_float_equal(val[i], rv[i], 1e-5);
+        }
+        nn_net_free(other);
+    }
+
+    /* A first layer as wide as the expanded row is residual: it reads the expanded rows themselves (the
+     * sparse product, which never forms them, serves every other one-hot net); the same checks. */
+    nn_config rc = c;
+    rc.residual = 1;
+    rc.hidden[0] = rc.hidden[1] = E;
+    nn_net *rnet = make_net(&rc, 5);
+    assert_int_equal(nn_layer_get(rnet, 0, &first), NN_OK);
+    assert_true(first.residual);
+    nn_workspace *rws = nn_workspace_create_train(rnet, N);
+    nn_batch rb;
+    make_batch(&rb, N, D, 6, 1);
+    memcpy((float *)rb.x, x, sizeof x);
+    double rpol[N * 6], rval[N], rmg[N];
+    nn_outputs_ref ro = {rpol, NULL, rval, rmg};
+    assert_int_equal(nn_forward_ex(rnet, rws, rb.x, rb.legal, N, &o), NN_OK);
+    assert_int_equal(nn_forward_ref(rnet, NULL, rb.x, rb.legal, N, &ro), NN_OK);
+    for (int i = 0; i < N * 6; i++)
+        assert_float_equal(pol[i], rpol[i], 1e-5);
+    grads_match_reference(rnet, rws, &rb, "one-hot, residual first layer");
+    free_batch(&rb);
+    nn_workspace_free(rws);
+    nn_net_free(rnet);
+
     /* a workspace of a net without one-hot inputs is too small for this one */
     assert_int_equal(nn_forward(net, pws, x, NULL, 1, pol, val), NN_EINVAL);
     nn_workspace_free(ws);
