@@ -91,8 +91,10 @@ static void transpose(const float *src, size_t lds, float *dst, size_t ldd, int 
 
 /* y[0..n-1] += x[0..n-1]: the one-hot columns' adds. nn/ is built for the baseline ISA (OpenBLAS picks its
  * own kernels at run time), so on x86-64 GCC also makes an AVX2 clone chosen at load time: the baseline
- * one ran at a quarter of its speed and took back most of what skipping the products gained. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+ * one ran at a quarter of its speed and took back most of what skipping the products gained. Not under
+ * ThreadSanitizer, whose runtime is not up yet when the clone's resolver (an ifunc) runs: every binary
+ * crashed at load. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void add_row(float *restrict y, const float *restrict x, int n)
