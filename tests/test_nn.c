@@ -414,6 +414,24 @@ static void test_grad_matches_reference(void **state)
     }
 }
 
+/* The BLAS forward pass of n rows (6 policy slots) equals the double reference's: policy and value. */
+static void forward_matches_reference(const nn_net *net, nn_workspace *ws, const float *x, const uint8_t *legal,
+                                      int n)
+{
+    enum { MAXN = 64 };
+    assert_true(n <= MAXN);
+    float pol[MAXN * 6], val[MAXN], mg[MAXN];
+    double rpol[MAXN * 6], rval[MAXN], rmg[MAXN];
+    nn_outputs o = {pol, NULL, val, mg};
+    nn_outputs_ref ro = {rpol, NULL, rval, rmg};
+    assert_int_equal(nn_forward_ex(net, ws, x, legal, n, &o), NN_OK);
+    assert_int_equal(nn_forward_ref(net, NULL, x, legal, n, &ro), NN_OK);
+    for (int i = 0; i < n * 6; i++)
+        assert_float_equal(pol[i], rpol[i], 1e-5);
+    for (int i = 0; i < n; i++)
+        assert_float_equal(val[i], rval[i], 1e-5);
+}
+
 /* One-hot input features (net.h): a net with onehot_inputs = 12, K = 6, scale 4 computes exactly what a
  * plain net of input_dim 14 + 72 with the same parameters computes on rows expanded here by hand (seed
  * counts 0..9 and -1 as count / 4: levels 0..5, the top ones and the negative clamped); the BLAS path
@@ -473,14 +491,7 @@ static void test_onehot_inputs(void **state)
         else
             for (int i = 0; i < N * D; i++)
                 ((float *)b.x)[i] *= 3.0f;
-        double rpol[N * 6], rval[N], rmg[N];
-        nn_outputs_ref ro = {rpol, NULL, rval, rmg};
-        assert_int_equal(nn_forward_ex(net, ws, b.x, b.legal, N, &o), NN_OK);
-        assert_int_equal(nn_forward_ref(net, NULL, b.x, b.legal, N, &ro), NN_OK);
-        for (int i = 0; i < N * 6; i++)
-            assert_float_equal(pol[i], rpol[i], 1e-5);
-        for (int i = 0; i < N; i++)
-            assert_float_equal(val[i], rval[i], 1e-5);
+        forward_matches_reference(net, ws, b.x, b.legal, N);
         grads_match_reference(net, ws, &b, data ? "one-hot, arbitrary floats" : "one-hot, counts");
         free_batch(&b);
     }
@@ -490,8 +501,6 @@ static void test_onehot_inputs(void **state)
         nn_layer l0;
         assert_int_equal(nn_layer_get(net, 0, &l0), NN_OK);
         nn_net *other = make_net(&c, 78);
-        double rp[N * 6], rv[N], rm[N];
-        nn_outputs_ref r = {rp, NULL, rv, rm};
         for (int change = 0; change < 3; change++) {
             if (change == 0) /* pit 0 at the top level (the rows where it holds 5 or more) */
                 for (int j = 0; j < l0.out; j++)
@@ -499,12 +508,7 @@ static void test_onehot_inputs(void **state)
             const nn_net *use = change == 1 ? other : net;
             if (change == 2)
                 assert_int_equal(nn_net_copy_params(net, other), NN_OK);
-            assert_int_equal(nn_forward_ex(use, ws, x, NULL, N, &o), NN_OK);
-            assert_int_equal(nn_forward_ref(use, NULL, x, NULL, N, &r), NN_OK);
-            for (int i = 0; i < N * 6; i++)
-                assert_float_equal(pol[i], rp[i], 1e-5);
-            for (int i = 0; i < N; i++)
-                assert_float_equal(val[i], rv[i], 1e-5);
+            forward_matches_reference(use, ws, x, NULL, N);
         }
         nn_net_free(other);
     }
@@ -521,12 +525,7 @@ static void test_onehot_inputs(void **state)
     nn_batch rb;
     make_batch(&rb, N, D, 6, 1);
     memcpy((float *)rb.x, x, sizeof x);
-    double rpol[N * 6], rval[N], rmg[N];
-    nn_outputs_ref ro = {rpol, NULL, rval, rmg};
-    assert_int_equal(nn_forward_ex(rnet, rws, rb.x, rb.legal, N, &o), NN_OK);
-    assert_int_equal(nn_forward_ref(rnet, NULL, rb.x, rb.legal, N, &ro), NN_OK);
-    for (int i = 0; i < N * 6; i++)
-        assert_float_equal(pol[i], rpol[i], 1e-5);
+    forward_matches_reference(rnet, rws, rb.x, rb.legal, N);
     grads_match_reference(rnet, rws, &rb, "one-hot, residual first layer");
     free_batch(&rb);
     nn_workspace_free(rws);
