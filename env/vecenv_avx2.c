@@ -156,12 +156,13 @@ VE_INL __m128i ve_row(const V *y, int r)
 /* One output's byte rows (`n` bytes each: the uint8 observation, d, or the mask, M) of the block's 32
  * boards at o, row r from ve_row(y, r), clamped to 1 when `clamp` (the mask: the mover's pits). Whole
  * 16- or 8-byte stores (`width`) run past a row into the following boards' rows, which their own stores
- * then overwrite: boards go in increasing order. Where `room` boards are left in the buffer from o and
- * fewer than 33 (the last block), a board whose store would run past the buffer's end goes through a
- * copy; every other block takes the branch-free path. */
+ * then overwrite: boards go in increasing order. With `room` boards left in the buffer from o, the last
+ * row's store ends at 31 n + width <= 31 n + 16 bytes, inside the room * n there whenever room >= 47 for
+ * every n >= 1: such blocks (all but the last, batches being multiples of 64) take the branch-free path;
+ * in the last, a board whose store would run past the buffer's end goes through a copy. */
 VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, const int width, const int clamp, size_t room)
 {
-    if (room > 32) {
+    if (room >= 47) {
 #pragma GCC unroll 32
         for (int r = 0; r < 32; r++) {
             const __m128i x = clamp ? _mm_min_epu8(ve_row(y, r), _mm_set1_epi8(1)) : ve_row(y, r);

@@ -32,7 +32,8 @@ struct nn_workspace {
     int in_width;              /* widest first-layer input row it holds (nn_input_width) */
     float *xin;                /* batch × in_width: the expanded input rows (a one-hot net whose first layer
                                 * is residual), or NULL */
-    int *hot;                  /* batch × in_width: the one-hot columns of each row (onehot_hot), or NULL */
+    int *hot;                  /* batch × onehot_inputs used (room for batch × in_width): each row's one-hot
+                                * columns (onehot_first_layer), or NULL */
     float *wt;                 /* in_width × width: the one-hot block of W_1 transposed, or NULL; in training
                                 * also its gradient */
     uint64_t wt_gen;           /* the net version (nn_net.gen) wt was made from; 0 = none */
