@@ -49,6 +49,7 @@ static nn_workspace *ws_create(const nn_net *net, int max_batch, int train)
     ws->xin = expand ? p : NULL;
     ws->hot = expand ? (int *)(p + per_in) : NULL;
     ws->wt = expand ? p + 2 * per_in : NULL;
+    ws->wt_grad = expand && train ? p + 2 * per_in + per_wt : NULL;
     return ws;
 }
 
@@ -331,7 +332,7 @@ static double l2_grads(const float *W, float *gW, size_t n, double l2)
 
 /* gW of the first layer of a net with one-hot inputs (onehot_first_layer): the dense columns dY^T x, and
  * each one-hot column the sum of dY over the rows whose feature it is (accumulated in the transposed
- * gradient block after ws->wt's copy of the weights, then written into gW's rows); plus L2 as
+ * gradient block ws->wt_grad, then written into gW's rows); plus L2 as
  * affine_grads. */
 static double onehot_first_grads(const nn_net *net, nn_workspace *ws, const float *dY, const float *x, int batch,
                                  float *gW, double l2)
@@ -340,13 +341,12 @@ static double onehot_first_grads(const nn_net *net, nn_workspace *ws, const floa
     const nn_affine *a = &net->hid[0];
     const int D = c->input_dim, ni = c->onehot_inputs, nik = ni * c->onehot_levels, out = a->out, in = a->in;
     cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, D, batch, 1.0f, dY, out, x, D, 0.0f, gW, in);
-    float *gt = ws->wt + ((size_t)ws->in_width * (size_t)ws->width + 15) / 16 * 16;
+    float *gt = ws->wt_grad;
     memset(gt, 0, (size_t)nik * out * sizeof(float));
     for (int r = 0; r < batch; r++) {
         const float *d = dY + (size_t)r * out;
-        for (int i = 0; i < ni; i++) {
+        for (int i = 0; i < ni; i++)
             add_row(gt + (size_t)ws->hot[(size_t)r * ni + i] * out, d, out);
-        }
     }
     transpose(gt, (size_t)out, gW + D, (size_t)in, nik, out);
     return l2_grads(net->params + a->w_off, gW, (size_t)in * out, l2);

@@ -34,8 +34,8 @@ struct nn_workspace {
                                 * is residual), or NULL */
     int *hot;                  /* batch × onehot_inputs used (room for batch × in_width): each row's one-hot
                                 * columns (onehot_first_layer), or NULL */
-    float *wt;                 /* in_width × width: the one-hot block of W_1 transposed, or NULL; in training
-                                * also its gradient */
+    float *wt;                 /* in_width × width: the one-hot block of W_1 transposed, or NULL */
+    float *wt_grad;            /* train: the same shape, that block's gradient, or NULL */
     uint64_t wt_gen;           /* the net version (nn_net.gen) wt was made from; 0 = none */
     float *act[NN_MAX_HIDDEN]; /* h_i, batch × hidden[i] (row stride = that layer's width) */
     float *heads;              /* batch × head.out */
