@@ -128,6 +128,21 @@ static void test_thread_counts(void **state)
 
 /* Where the CPU runs AVX2+FMA and the user set no core, the binary must not be left on OpenBLAS's SSE3
  * fallback; a core the user sets is kept. */
+/* bench net --onehot K times the one-hot net beside the plain net of the expanded width; a level count
+ * out of range is bad input (exit 2, the flag named). */
+static void test_bench_net_onehot(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(tu_run(&out, 0, "bench net --reps 1 --min-ms 1 --onehot 16 --json"), 0);
+    assert_non_null(strstr(out, "\"onehot_levels\":16"));
+    assert_non_null(strstr(out, "\"dense_train_step_ms\""));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "bench net --onehot 1"), 2);
+    assert_non_null(strstr(out, "--onehot"));
+    free(out);
+}
+
 static void test_blas_core_fixup(void **state)
 {
     (void)state;
@@ -171,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_thread_counts),
         cmocka_unit_test(test_readme_command_table),
         cmocka_unit_test(test_blas_core_fixup),
+        cmocka_unit_test(test_bench_net_onehot),
         cmocka_unit_test(test_export_onto_itself),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
