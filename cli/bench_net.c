@@ -243,7 +243,9 @@ int bench_net(int argc, char **argv)
     for (int i = 0; i < NB && !rc; i++) {
         int b = batches[i];
         fwd_ctx c = {.net = net, .batch = b, .ws = nn_workspace_create(net, b)};
-        c.x = rand_floats((size_t)b * cfg.input_dim, &seed);
+        /* rows of the first layer's input width: run_sgemm multiplies the expanded width (forward reads the first
+         * b * input_dim floats as its rows) */
+        c.x = rand_floats((size_t)b * (size_t)nn_input_width(&cfg), &seed);
         c.policy = malloc((size_t)b * cfg.n_policy * sizeof(float));
         c.value = malloc((size_t)b * sizeof(float));
         c.legal = malloc((size_t)b * cfg.n_policy);
