@@ -1,6 +1,7 @@
 /* szpy_net.c — sowzero.Net (szpy_net.h). */
 #include "python/src/szpy_net.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "nn/h5io.h"
@@ -12,6 +13,12 @@ typedef struct {
     nn_net *net;
     nn_file_info info;
     szpy_rules rules; /* the file's rules (rules.g NULL when the spec is not one this build knows) */
+    /* A workspace kept between calls: creating one re-derives the net's cached layouts (a one-hot net's
+     * transposed first layer, nn/net.h), which cost more than a small batch's forward pass. One caller at
+     * a time takes it (ws_busy); a call that finds it taken, from another thread while the GIL is
+     * released, makes its own. Grown, never shrunk, to the largest batch seen. */
+    nn_workspace *ws;
+    atomic_int ws_busy;
 } szpy_net;
 
 /* The exception an nn_status stands for (szpy_util.h). */
@@ -23,6 +30,7 @@ static void raise_nn(int rc, const char *msg)
 
 static void net_dealloc(szpy_net *s)
 {
+    nn_workspace_free(s->ws);
     nn_net_free(s->net);
     szpy_rules_free(&s->rules);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -92,6 +100,25 @@ static PyObject *net_load(PyObject *cls, PyObject *args, PyObject *kw)
     return PyObject_Call(cls, args, kw);
 }
 
+/* nn_forward on the kept workspace, or on a workspace of its own when another thread holds that one (any
+ * number of threads may share the net: nn/net.h). Called without the GIL. */
+static int forward(szpy_net *s, const float *x, const uint8_t *legal, int batch, float *policy, float *value)
+{
+    if (atomic_exchange(&s->ws_busy, 1)) {
+        nn_workspace *ws = nn_workspace_create(s->net, batch);
+        const int rc = ws ? nn_forward(s->net, ws, x, legal, batch, policy, value) : NN_ENOMEM;
+        nn_workspace_free(ws);
+        return rc;
+    }
+    if (!s->ws || nn_workspace_max_batch(s->ws) < batch) {
+        nn_workspace_free(s->ws);
+        s->ws = nn_workspace_create(s->net, batch);
+    }
+    const int rc = s->ws ? nn_forward(s->net, s->ws, x, legal, batch, policy, value) : NN_ENOMEM;
+    atomic_store(&s->ws_busy, 0);
+    return rc;
+}
+
 static PyObject *net_call(szpy_net *s, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"obs", "mask", NULL};
@@ -146,10 +173,7 @@ static PyObject *net_call(szpy_net *s, PyObject *args, PyObject *kw)
         const uint8_t *mp = mask ? (const uint8_t *)PyArray_DATA(mask) : NULL;
         float *pp = PyArray_DATA(policy), *vp = PyArray_DATA(value);
         Py_BEGIN_ALLOW_THREADS
-        /* A workspace per call: any number of threads may share the net (nn/net.h). */
-        nn_workspace *ws = nn_workspace_create(s->net, (int)batch);
-        rc = ws ? nn_forward(s->net, ws, xp, mp, (int)batch, pp, vp) : NN_ENOMEM;
-        nn_workspace_free(ws);
+        rc = forward(s, xp, mp, (int)batch, pp, vp);
         Py_END_ALLOW_THREADS
     }
     if (rc == NN_ENOMEM)

@@ -80,3 +80,35 @@ def test_net_errors(kalah_net, tmp_root):
         net(np.zeros((2, 3, 14)))
     with pytest.raises((TypeError, ValueError)):
         net("not numbers")
+
+
+def test_kept_workspace_batches_and_threads(kalah_onehot_net):
+    """A Net keeps one workspace between calls (grown to the largest batch) and makes its own for a call
+    that finds it taken by another thread: every batch size, in any order and from several threads at
+    once, gives the numbers of a fresh Net's first call."""
+    import threading
+    env = sowzero.VecEnv(num_envs=64, seed=7)
+    obs, info = env.reset()
+    for _ in range(9):
+        obs, _, _, _, info = env.step(env.sample_actions())
+    obs, mask = obs.copy(), info["action_mask"].copy()
+    want = {n: sowzero.Net(kalah_onehot_net)(obs[:n], mask[:n]) for n in (1, 5, 64)}
+    net = sowzero.Net(kalah_onehot_net)
+    for n in (5, 1, 64, 5, 1):  # grows at 64, then smaller batches reuse it
+        p, v = net(obs[:n], mask[:n])
+        np.testing.assert_array_equal(p, want[n][0])
+        np.testing.assert_array_equal(v, want[n][1])
+    bad = []
+
+    def worker(k):
+        for i in range(40):
+            n = (1, 5, 64)[(k + i) % 3]
+            p, v = net(obs[:n], mask[:n])
+            if not (np.array_equal(p, want[n][0]) and np.array_equal(v, want[n][1])):
+                bad.append((k, i, n))
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert bad == []
