@@ -75,7 +75,7 @@ static inline __attribute__((always_inline)) void scalar_lane(vecenv_state *st, 
     const int L = 2 * m + 1, nc = 2 * m + 2;
     uint8_t R[KALAH_CELLS];
     for (int c = 0; c < nc; c++)
-        R[c] = st->cell[(size_t)c * st->stride + i];
+        R[c] = st->cell[ve_at(st, c, i)];
     const int south = st->side[i] == 0;
 
     unsigned legal = 0;
@@ -197,14 +197,14 @@ static inline __attribute__((always_inline)) void scalar_lane(vecenv_state *st, 
     }
     st->side[i] = (uint8_t)side;
     for (int c = 0; c < nc; c++)
-        st->cell[(size_t)c * st->stride + i] = R[c];
+        st->cell[ve_at(st, c, i)] = R[c];
 }
 
 static inline int scalar_finished(const vecenv_state *st, size_t i, const int m)
 {
     int seeds = 0;
     for (int c = 0; c < m; c++)
-        seeds += st->cell[(size_t)c * st->stride + i];
+        seeds += st->cell[ve_at(st, c, i)];
     return !seeds;
 }
 
@@ -223,7 +223,7 @@ static inline __attribute__((always_inline)) void scalar_gym(vecenv_state *st, c
                 continue;
             if (scalar_finished(st, i, m)) { /* next-step autoreset */
                 for (int c = 0; c < 2 * m + 2; c++)
-                    st->cell[(size_t)c * st->stride + i] = (c == m || c == 2 * m + 1) ? 0 : (uint8_t)st->seeds;
+                    st->cell[ve_at(st, c, i)] = (c == m || c == 2 * m + 1) ? 0 : (uint8_t)st->seeds;
                 st->side[i] = 0;
                 st->sows[i] = 0;
                 continue;
@@ -231,8 +231,8 @@ static inline __attribute__((always_inline)) void scalar_gym(vecenv_state *st, c
             scalar_lane(st, i, -1, moves, NULL, m);
             if (scalar_finished(st, i, m)) {
                 const int side = st->side[i];
-                const int mine = st->cell[(size_t)m * st->stride + i];
-                const int theirs = st->cell[(size_t)(2 * m + 1) * st->stride + i];
+                const int mine = st->cell[ve_at(st, m, i)];
+                const int theirs = st->cell[ve_at(st, 2 * m + 1, i)];
                 const int south = side ? theirs : mine, north = side ? mine : theirs;
                 over[j] = 1;
                 winner[j] = (int8_t)((south > north) - (north > south));
@@ -245,7 +245,7 @@ static inline __attribute__((always_inline)) void scalar_gym(vecenv_state *st, c
                 const size_t i = g * 8 + j;
                 unsigned legal = 0;
                 for (int c = 0; c < m; c++)
-                    legal |= (unsigned)(i < st->active && st->cell[(size_t)c * st->stride + i] != 0) << c;
+                    legal |= (unsigned)(i < st->active && st->cell[ve_at(st, c, i)] != 0) << c;
                 const unsigned u = (unsigned)((j & 1 ? b : a) >> (16 * (j >> 1))) & 0xFFFF;
                 int k = (int)((u * (unsigned)__builtin_popcount(legal)) >> 16);
                 while (k--)
@@ -319,8 +319,9 @@ void vecenv_reset(vecenv *v)
 {
     const size_t B = (size_t)v->st.batch;
     const int m = v->st.m;
-    for (int c = 0; c < 2 * m + 2; c++)
-        memset(v->st.cell + (size_t)c * v->st.stride, (c == m || c == 2 * m + 1) ? 0 : v->st.seeds, B);
+    for (size_t i = 0; i < B; i += 64)
+        for (int c = 0; c < 2 * m + 2; c++)
+            memset(v->st.cell + ve_at(&v->st, c, i), (c == m || c == 2 * m + 1) ? 0 : v->st.seeds, 64);
     memset(v->st.side, 0, B);
     memset(v->st.sows, 0, B * sizeof *v->st.sows);
 }
@@ -349,8 +350,8 @@ int vecenv_create(const kalah_rules *r, int batch, vecenv_kernel kernel, int aut
     vecenv *v = calloc(1, sizeof *v);
     const size_t B = (size_t)batch, nc = 2 * (size_t)r->pits + 2;
     if (v) { /* every size below is a multiple of 64 bytes, as aligned_alloc wants */
-        v->st.stride = B + 64; /* vecenv_state.stride: not a multiple of the L1 set period */
-        v->st.cell = aligned_alloc(64, nc * v->st.stride);
+        v->st.block = nc * 64; /* vecenv_state.cell: blocks of 64 boards */
+        v->st.cell = aligned_alloc(64, B / 64 * v->st.block);
         v->st.side = aligned_alloc(64, B);
         v->st.sows = aligned_alloc(64, B * sizeof(uint16_t));
         v->st.rng = aligned_alloc(64, B); /* B/8 states of 8 bytes */
@@ -427,7 +428,7 @@ int vecenv_set(vecenv *v, int i, const kalah_pos *p)
     if (p->over && v->st.auto_reset)
         return KALAH_EOVER;
     for (int a = 0; a < nc; a++)
-        v->st.cell[plane_of(m, p->side, a) * v->st.stride + (size_t)i] = p->cell[a];
+        v->st.cell[ve_at(&v->st, (int)plane_of(m, p->side, a), (size_t)i)] = p->cell[a];
     v->st.side[i] = p->side;
     v->st.sows[i] = p->sows;
     return KALAH_OK;
@@ -439,9 +440,9 @@ void vecenv_get(const vecenv *v, int i, kalah_pos *out)
     memset(out, 0, sizeof *out);
     int mover = 0;
     for (int a = 0; a < 2 * m + 2; a++)
-        out->cell[a] = v->st.cell[plane_of(m, side, a) * v->st.stride + (size_t)i];
+        out->cell[a] = v->st.cell[ve_at(&v->st, (int)plane_of(m, side, a), (size_t)i)];
     for (int k = 0; k < m; k++)
-        mover += v->st.cell[(size_t)k * v->st.stride + (size_t)i];
+        mover += v->st.cell[ve_at(&v->st, k, (size_t)i)];
     out->side = (uint8_t)side;
     out->over = mover == 0;
     out->sows = v->st.sows[i];
@@ -451,11 +452,12 @@ void vecenv_legal(const vecenv *v, uint8_t *out)
 {
     const size_t B = (size_t)v->st.batch;
     memset(out, 0, B);
-    for (int c = 0; c < v->st.m; c++) {
-        const uint8_t *plane = v->st.cell + (size_t)c * v->st.stride;
-        for (size_t i = 0; i < B; i++)
-            out[i] |= (uint8_t)((plane[i] != 0) << c);
-    }
+    for (size_t i0 = 0; i0 < B; i0 += 64)
+        for (int c = 0; c < v->st.m; c++) {
+            const uint8_t *plane = v->st.cell + ve_at(&v->st, c, i0);
+            for (size_t i = 0; i < 64; i++)
+                out[i0 + i] |= (uint8_t)((plane[i] != 0) << c);
+        }
 }
 
 #ifdef __SSE2__
@@ -471,12 +473,12 @@ void vecenv_legal(const vecenv *v, uint8_t *out)
  * row is written with whole-vector stores (the column-by-column loop below stores one float at a time).
  * Stages of width 8, 16, 32, 64 bits leave board bitrev4(k) in row k (checked by enumeration). The
  * floats are the same: the exact int -> float conversion times the same float scale. */
-static void observe16(const uint8_t *const *plane, int d, size_t i0, float scale, float *out)
+static void observe16(const vecenv_state *st, const int *plane, int d, size_t i0, float scale, float *out)
 {
     static const int rev[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
     __m128i r[16], t[16];
-    for (int j = 0; j < 16; j++)
-        r[j] = j < d ? _mm_loadu_si128((const __m128i *)(plane[j] + i0)) : _mm_setzero_si128();
+    for (int j = 0; j < 16; j++) /* i0 is a multiple of 16: the 16 boards lie in one block */
+        r[j] = j < d ? _mm_loadu_si128((const __m128i *)(st->cell + ve_at(st, plane[j], i0))) : _mm_setzero_si128();
     VE_STAGE(r, t, epi8)
     VE_STAGE(t, r, epi16)
     VE_STAGE(r, t, epi32)
@@ -506,11 +508,11 @@ void vecenv_observe(const vecenv *v, float *out)
     const size_t B = (size_t)v->st.batch;
     const float scale = 1.0f / (float)v->st.seeds; /* as kalah_encode: count * (1/seeds) */
 #ifdef __SSE2__
-    const uint8_t *plane[2 * KALAH_MAX_PITS + 2];
+    int plane[2 * KALAH_MAX_PITS + 2];
     for (int j = 0; j < d; j++) /* kalah_encode order: own pits, opponent's pits, own store, opponent's */
-        plane[j] = v->st.cell + (size_t)(j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1) * v->st.stride;
+        plane[j] = j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1;
     for (size_t i0 = 0; i0 < B; i0 += 16) /* B is a multiple of 64 */
-        observe16(plane, d, i0, scale, out);
+        observe16(&v->st, plane, d, i0, scale, out);
 #else
     /* Without SSE2: tiles of VECENV_LANES boards, whose rows (at most 64 x 16 floats) stay in L1 while
      * every plane writes its column, instead of each plane striding over the whole output. */
@@ -519,7 +521,7 @@ void vecenv_observe(const vecenv *v, float *out)
         for (int j = 0; j < d; j++) {
             /* kalah_encode order: own pits, opponent's pits, own store, opponent's store */
             const int c = j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1;
-            const uint8_t *plane = v->st.cell + (size_t)c * v->st.stride + i0;
+            const uint8_t *plane = v->st.cell + ve_at(&v->st, c, i0);
             for (size_t i = 0; i < VECENV_LANES; i++)
                 tile[i * (size_t)d + (size_t)j] = plane[i] * scale;
         }
@@ -534,11 +536,11 @@ int vecenv_step(vecenv *v, const uint8_t *moves, const vecenv_out *out, int *bad
     const size_t B = (size_t)v->st.batch;
     const int m = v->st.m;
     for (size_t i = 0; i < B; i++) {
-        if (moves[i] < m && v->st.cell[(size_t)moves[i] * v->st.stride + i])
+        if (moves[i] < m && v->st.cell[ve_at(&v->st, moves[i], i)])
             continue;
         int mover = 0;
         for (int k = 0; k < m; k++)
-            mover += v->st.cell[(size_t)k * v->st.stride + i];
+            mover += v->st.cell[ve_at(&v->st, k, i)];
         if (mover) {
             if (bad)
                 *bad = (int)i;

@@ -5,8 +5,9 @@
  * end either-empty|mover-empty, max_sows); every sowing gives exactly what kalah_sow gives for the same
  * position and move (tests/test_vecenv.c checks this). Layout idea: DESIGN.md §3.1.
  *
- * Storage: one byte plane per board cell (cell[c][B]: lane i of plane c is cell c of board i), kept in the
- * *mover's* orientation: planes 0..m-1 the mover's pits (a.. order), m the mover's store, m+1..2m the
+ * Storage: one byte plane per board cell (lane i of plane c is cell c of board i), blocked by 64 boards (a
+ * block's planes are 64 bytes each, one after the other, so a SIMD block of boards is one run of memory),
+ * kept in the *mover's* orientation: planes 0..m-1 the mover's pits (a.. order), m the mover's store, m+1..2m the
  * opponent's pits, 2m+1 the opponent's store. Every sowing then runs over planes 0..2m with no per-lane
  * side logic; a turn change swaps the two halves in the lanes it concerns. Per board also: the absolute
  * side to move, and a 16-bit sowing counter (for max_sows; it wraps like kalah_pos.sows).

@@ -278,7 +278,7 @@ int vecenv_gym_moves_avx2(const vecenv_state *st, const void *actions, int wide,
         const size_t cnt = left < W ? left : W;
         V legal = v_set1(0);
         for (int c = 0; c < st->m; c++)
-            legal = v_or(legal, v_and(k_nz(v_ld(st->cell + (size_t)c * st->stride + off)), v_set1(1 << c)));
+            legal = v_or(legal, v_and(k_nz(v_ld(st->cell + ve_at(st, c, off))), v_set1(1 << c)));
         V mv;
         if (wide) {
             const int64_t *a64 = (const int64_t *)actions + off;

@@ -343,7 +343,7 @@ int vecenv_gym_moves_avx512(const vecenv_state *st, const void *actions, int wid
         const K act = k_first(left);
         V legal = _mm512_setzero_si512();
         for (int c = 0; c < st->m; c++)
-            legal = _mm512_mask_mov_epi8(legal, k_nz(_mm512_load_si512(st->cell + (size_t)c * st->stride + off)),
+            legal = _mm512_mask_mov_epi8(legal, k_nz(_mm512_load_si512(st->cell + ve_at(st, c, off))),
                                          _mm512_or_si512(legal, _mm512_set1_epi8((char)(1 << c))));
         V mv;
         if (wide) {

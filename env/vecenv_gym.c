@@ -11,23 +11,23 @@ void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t
                      const uint8_t *pick)
 {
     const vecenv_gym_out *g = st->gym;
-    const size_t S = st->stride, m = (size_t)st->m, d = 2 * m + 2;
+    const size_t m = (size_t)st->m, d = 2 * m + 2;
     const float scale = 1.0f / (float)st->seeds; /* as kalah_encode: count * (1/seeds) */
     const int kept = g->kept && g->rewards && g->ended;
-    size_t plane[2 * KALAH_MAX_PITS + 2];        /* kalah_encode order: own pits, opponent's, own store, theirs */
+    int plane[2 * KALAH_MAX_PITS + 2];           /* kalah_encode order: own pits, opponent's, own store, theirs */
     for (size_t j = 0; j < d; j++)
-        plane[j] = (j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1) * S;
+        plane[j] = (int)(j < m ? j : j < 2 * m ? j + 1 : j == 2 * m ? m : 2 * m + 1);
     for (size_t j = 0; j < w; j++) {
         const size_t i = off + j;
         if (g->obs)
             for (size_t k = 0; k < d; k++)
-                g->obs[i * d + k] = st->cell[plane[k] + i] * scale;
+                g->obs[i * d + k] = st->cell[ve_at(st, plane[k], i)] * scale;
         if (g->obs8)
             for (size_t k = 0; k < d; k++)
-                g->obs8[i * d + k] = st->cell[plane[k] + i];
+                g->obs8[i * d + k] = st->cell[ve_at(st, plane[k], i)];
         if (g->mask)
             for (size_t k = 0; k < m; k++)
-                g->mask[i * m + k] = st->cell[k * S + i] != 0;
+                g->mask[i * m + k] = st->cell[ve_at(st, (int)k, i)] != 0;
         if (g->to_play)
             g->to_play[i] = (int8_t)st->side[i];
         if (g->rewards && (!kept || over[j] || g->ended[i])) { /* integer negation first: a draw is +0.0 */
@@ -57,7 +57,7 @@ static int gym_moves(const vecenv *v, const void *actions, int wide, int n, uint
     for (size_t i = 0; i < (size_t)n; i++) {
         unsigned legal = 0;
         for (size_t c = 0; c < m; c++)
-            legal |= (unsigned)(st->cell[c * st->stride + i] != 0) << c;
+            legal |= (unsigned)(st->cell[ve_at(st, (int)c, i)] != 0) << c;
         /* a negative action wraps high: out of range */
         const uint64_t a = wide ? (uint64_t)((const int64_t *)actions)[i] : ((const uint8_t *)actions)[i];
         if (legal && (a >= m || !(legal >> a & 1))) {

@@ -23,12 +23,14 @@ typedef struct {
     int end;           /* kalah_end */
     int max_sows;      /* 0 = none */
     int auto_reset;
-    uint8_t *cell;     /* (2m+2) planes of B bytes, `stride` bytes apart, mover-relative orientation
-                        * (vecenv.h) */
-    size_t stride;     /* bytes from one plane to the next: B + 64, not B, so that a block's planes fall
-                        * in different L1 sets (with B = 4096, planes 4096 bytes apart all map to one set
-                        * of 8 ways and every one-step call thrashed it: a Gymnasium step of 4096 boards
-                        * cost twice what the sowing does) and loads do not 4K-alias the stores */
+    uint8_t *cell;     /* the cells, mover-relative orientation (vecenv.h), blocked: the boards in blocks
+                        * of 64, each block's 2m+2 planes of 64 bytes (cell c of its boards) one after the
+                        * other (ve_at). A kernel's block of boards then lies in one run of (2m+2) * 64
+                        * bytes, its planes at constant offsets from one pointer. Planes of B bytes each
+                        * (the layout before) put 14 streams 4 KB apart through the cache on every step,
+                        * and their 14 addresses did not fit in x86-64's registers beside the sowing: the
+                        * AVX2 kernel spilled and reloaded them in every block. */
+    size_t block;      /* bytes per block of 64 boards: (2m+2) * 64 */
     uint8_t *side;     /* B: absolute side to move, 0 South, 1 North */
     uint16_t *sows;    /* B: sowings since the start */
     uint64_t *rng;     /* B/8 xorshift64 states */
@@ -37,6 +39,12 @@ typedef struct {
     const vecenv_gym_out *gym;
     size_t active;     /* boards 0..active-1 take part in a Gymnasium step */
 } vecenv_state;
+
+/* The offset in st->cell of cell c (0..2m+1) of board i. */
+static inline size_t ve_at(const vecenv_state *st, int c, size_t i)
+{
+    return i / 64 * st->block + (size_t)c * 64 + i % 64;
+}
 
 /* A kernel: `steps` steps of every board. moves == NULL: random moves (steps >= 0, out may be given only
  * with steps == 1); else moves[B] were checked legal for every unfinished board and steps == 1. */
@@ -100,9 +108,8 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
                                                             const vecenv_out *out, long steps, const int M,
                                                             const int RANDOM, const int GYM)
 {
-    const size_t S = st->stride;
     const int L = 2 * M + 1, NC = 2 * M + 2;
-    uint8_t *cell = st->cell + off;
+    uint8_t *cell = st->cell + ve_at(st, 0, off); /* plane c at cell + 64 c */
     uint16_t *sows = st->sows + off;
     const int capture = st->capture, either = st->end == KALAH_END_EITHER_EMPTY, max_sows = st->max_sows;
     const int auto_reset = st->auto_reset;
@@ -112,7 +119,7 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     V R[16];
 #pragma GCC unroll 16
     for (int c = 0; c < NC; c++)
-        R[c] = v_ld(cell + (size_t)c * S);
+        R[c] = v_ld(cell + (size_t)c * 64);
     V side = v_ld(st->side + off);
     V rs = RANDOM || GYM ? v_ld(st->rng + off / 8) : zero;
     uint64_t n_sows = 0, n_games = 0, n_south = 0, n_north = 0;
@@ -275,7 +282,7 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
 
 #pragma GCC unroll 16
     for (int c = 0; c < NC; c++)
-        v_st(cell + (size_t)c * S, R[c]);
+        v_st(cell + (size_t)c * 64, R[c]);
     v_st(st->side + off, side);
     if (GYM) {
         /* the sample move: the stepper's random pick (vecenv.h) among the legal pits after the step */
@@ -320,10 +327,15 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
             ve_block(st, off, moves, out, 1, M, 0, 0);                                                       \
     }                                                                                                        \
+    /* a Gymnasium step is one step (or none): a constant count makes the step straight-line code, whose   \
+     * values the compiler keeps in registers where a loop of unknown length spilled them */                \
     static void ve_gym_##M(vecenv_state *st, const uint8_t *moves, long steps)                               \
     {                                                                                                        \
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
-            ve_block(st, off, moves, NULL, steps, M, 0, 1);                                                  \
+            if (steps == 1)                                                                                  \
+                ve_block(st, off, moves, NULL, 1, M, 0, 1);                                                  \
+            else                                                                                             \
+                ve_block(st, off, moves, NULL, steps, M, 0, 1);                                              \
     }
 VE_SIZE(1)
 VE_SIZE(2)
