@@ -315,6 +315,171 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     st->n_north += n_north;
 }
 
+/* Byte constants as memory operands for ve_block_gym: there each v_set1 of a small constant was
+ * rematerialised in every block (mov, vmovd, vpbroadcastb: three instructions where a load folds into
+ * the compare that uses it). Rows 0..15 hold k in every byte, rows 16..23 1 << (k - 16). */
+#define VE_R4(x) x, x, x, x
+#define VE_R16(x) VE_R4(x), VE_R4(x), VE_R4(x), VE_R4(x)
+#define VE_R64(x) {VE_R16(x), VE_R16(x), VE_R16(x), VE_R16(x)}
+static const uint8_t ve_const[24][64] __attribute__((aligned(64))) = {
+    VE_R64(0), VE_R64(1), VE_R64(2),  VE_R64(3),  VE_R64(4),  VE_R64(5),  VE_R64(6),  VE_R64(7),
+    VE_R64(8), VE_R64(9), VE_R64(10), VE_R64(11), VE_R64(12), VE_R64(13), VE_R64(14), VE_R64(15),
+    VE_R64(1), VE_R64(2), VE_R64(4),  VE_R64(8),  VE_R64(16), VE_R64(32), VE_R64(64), VE_R64(128)};
+#undef VE_R64
+#undef VE_R16
+#undef VE_R4
+/* k in every byte / 1 << (k & 7), from the table `kt` (ve_const passed through an empty asm, so that the
+ * compiler cannot see the values and turn the loads back into broadcasts) */
+#define v_num(k) v_ld(kt[k])
+#define v_bit(k) v_ld(kt[16 + ((k) & 7)])
+
+/* One Gymnasium step (vecenv_gym_step, moves given, no auto-reset) of the W boards at off, the same
+ * bytes as ve_block(..., steps 1, GYM) — tests/test_vecenv_gym.c holds every kernel to the scalar one —
+ * but in passes over the block's planes in memory (L1: one run of (2m+2) * 64 bytes) instead of all 2m+2
+ * planes in registers: with 14 planes live through the sowing, x86-64's 16 vector registers spilled a
+ * quarter of the block's instructions (cachegrind, AVX2). Pass 1 reads the mover's pits (the move); pass 2
+ * sows, captures and sums pit by pit with its opposite pit (capture's pairs); pass 3 sweeps, swaps the
+ * halves where the turn passes and restarts finished boards pair by pair (the swap's pairs), counting
+ * the next position's legal pits for the sample draw on the way. */
+static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st, size_t off, const uint8_t *moves,
+                                                                const int M)
+{
+    const int L = 2 * M + 1, NC = 2 * M + 2;
+    uint8_t *cell = st->cell + ve_at(st, 0, off); /* plane c at cell + 64 c */
+    uint16_t *sows = st->sows + off;
+    const int capture = st->capture, either = st->end == KALAH_END_EITHER_EMPTY, max_sows = st->max_sows;
+    const uint8_t(*kt)[64] = ve_const;
+#if defined(__GNUC__)
+    __asm__("" : "+r"(kt));
+#endif
+    const V zero = v_set1(0), one = v_set1(1);
+#define VE_P(c) (cell + (size_t)(c) * 64)
+    const K act = k_first(st->active > off ? st->active - off : 0);
+
+    /* 1. the move: the chosen pit's seeds n and origin + 1 (1 where nothing sows) */
+    const V mv = v_ldu(moves + off);
+    V cnt = zero, n = zero, p1 = one;
+#pragma GCC unroll 8
+    for (int c = 0; c < M; c++) {
+        const V rc = v_ld(VE_P(c));
+        const K legal = k_and(k_nz(rc), act);
+        const K chosen = k_and(legal, k_eq(mv, v_num(c)));
+        cnt = v_inc(cnt, legal);
+        n = v_sel(chosen, n, rc);
+        p1 = v_sel(chosen, p1, v_num(c + 1));
+    }
+    const K live = k_nz(cnt);    /* unfinished boards taking part */
+    const K fin = k_andn(live, act); /* finished ones taking part: they restart in pass 3 */
+
+    /* n = q*L + r; full laps are rare */
+    V q = zero, r = n;
+    K big = k_gt(r, v_num(L - 1));
+    const int laps = k_any(big);
+    while (k_any(big)) {
+        q = v_inc(q, big);
+        r = v_subk(r, big, v_num(L));
+        big = k_gt(r, v_num(L - 1));
+    }
+    const V e1 = v_add(p1, r), Lv = v_num(L), top = v_min(e1, Lv), wrap = v_subs(e1, Lv);
+    const V lo = v_or(v_and(v_shuf(v_tab(ve_ge_lo), p1), v_shuf(v_tab(ve_lt_lo), top)), v_shuf(v_tab(ve_lt_lo), wrap));
+    const V hi = M >= 4 ? v_or(v_and(v_shuf(v_tab(ve_ge_hi), p1), v_shuf(v_tab(ve_lt_hi), top)),
+                               v_shuf(v_tab(ve_lt_hi), wrap))
+                        : zero;
+    const V e = v_sub(e1, one);
+    const V last = v_min(e, v_sub(e, Lv)); /* (p + r) mod L */
+
+    /* 2. sow (the chosen pit emptied first), capture, sum: pit c with its opposite o = 2m - c */
+    V cap = zero, own = zero, opp = zero;
+#pragma GCC unroll 8
+    for (int c = 0; c < M; c++) {
+        const int o = 2 * M - c;
+        V rc = v_clr(v_ld(VE_P(c)), k_and(k_eq(p1, v_num(c + 1)), live));
+        V ro = v_ld(VE_P(o));
+        if (laps) {
+            rc = v_add(rc, q);
+            ro = v_add(ro, q);
+        }
+        rc = v_inc(rc, k_bit(c < 8 ? lo : hi, v_bit(c)));
+        ro = v_inc(ro, k_bit(o < 8 ? lo : hi, v_bit(o)));
+        if (capture != KALAH_CAPTURE_NONE) {
+            K kc = k_and(k_and(k_eq(last, v_num(c)), k_eq(rc, one)), live);
+            if (capture == KALAH_CAPTURE_OPPOSITE)
+                kc = k_and(kc, k_nz(ro));
+            cap = v_sel(kc, cap, v_add(ro, one));
+            ro = v_clr(ro, kc);
+            rc = v_clr(rc, kc);
+        }
+        own = v_add(own, rc);
+        opp = v_add(opp, ro);
+        v_st(VE_P(c), rc);
+        v_st(VE_P(o), ro);
+    }
+    V mine = v_ld(VE_P(M)), theirs = v_ld(VE_P(2 * M + 1));
+    if (laps)
+        mine = v_add(mine, q);
+    mine = v_add(v_inc(mine, k_bit(M < 8 ? lo : hi, v_bit(M))), cap);
+
+    /* extra turn, end, sowing limit, results (ve_block's steps 6 and 7) */
+    const K extra = k_eq(last, v_num(M));
+    K over = either ? k_or(k_z(own), k_z(opp)) : k_or(k_and(extra, k_z(own)), k_andn(extra, k_z(opp)));
+    over = k_and(k_or(over, sows_inc(sows, live, max_sows)), live);
+    const K flip = k_andn(extra, live);
+    const V fown = v_add(mine, own), fopp = v_add(theirs, opp);
+    V side = v_ld(st->side + off);
+    const K south = k_z(side), own_gt = k_gt(fown, fopp), opp_gt = k_gt(fopp, fown);
+    const K sw = k_and(over, k_or(k_and(south, own_gt), k_andn(south, opp_gt)));
+    const K nw = k_and(over, k_or(k_and(south, opp_gt), k_andn(south, own_gt)));
+    st->n_sows += (uint64_t)k_count(live);
+    st->n_games += (uint64_t)k_count(over);
+    st->n_south += (uint64_t)k_count(sw);
+    st->n_north += (uint64_t)k_count(nw);
+    mine = v_sel(over, mine, fown); /* the sweep: each side's pits into its store */
+    theirs = v_sel(over, theirs, fopp);
+
+    /* 3. sweep, swap the halves where the turn passes, restart the boards that had finished: cell c with
+     * cell m+1+c; the mover's pits of the result give the sample draw's legal counts */
+    const V seeds = v_set1(st->seeds);
+    V lcnt = zero;
+    K lg[KALAH_MAX_PITS];
+#pragma GCC unroll 8
+    for (int c = 0; c <= M; c++) {
+        const V a = c < M ? v_clr(v_ld(VE_P(c)), over) : mine;
+        const V b = c < M ? v_clr(v_ld(VE_P(M + 1 + c)), over) : theirs;
+        const V start = c < M ? seeds : zero;
+        const V na = v_sel(fin, v_sel(flip, a, b), start), nb = v_sel(fin, v_sel(flip, b, a), start);
+        v_st(VE_P(c), na);
+        v_st(VE_P(M + 1 + c), nb);
+        if (c < M) {
+            lg[c] = k_and(k_nz(na), act);
+            lcnt = v_inc(lcnt, lg[c]);
+        }
+    }
+    side = v_clr(v_xor(side, v_sel(flip, zero, one)), fin);
+    v_st(st->side + off, side);
+    sows_clear(sows, fin);
+
+    /* the sample move: the stepper's random pick (vecenv.h) among the legal pits after the step */
+    V pick = zero;
+    if (st->gym->sample) {
+        V rs = v_ld(st->rng + off / 8);
+        const V a = v_xs(rs), b = v_xs(a);
+        v_st(st->rng + off / 8, b);
+        V j = v_pick(a, b, lcnt);
+#pragma GCC unroll 8
+        for (int c = 0; c < M; c++) {
+            pick = v_sel(k_and(lg[c], k_z(j)), pick, v_num(c));
+            j = v_dec(j, lg[c]);
+        }
+    }
+    V R[16];
+#pragma GCC unroll 16
+    for (int c = 0; c < NC; c++)
+        R[c] = v_ld(VE_P(c));
+    const V winner = v_sub(v_sel(sw, zero, one), v_sel(nw, zero, one));
+    ve_emit(st, off, R, side, v_sel(over, zero, one), winner, pick, M);
+#undef VE_P
+}
+
 /* One non-inlined function per board size and move source, each with the size folded in. */
 #define VE_SIZE(M)                                                                                           \
     static void ve_random_##M(vecenv_state *st, const vecenv_out *out, long steps)                           \
@@ -327,14 +492,15 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
             ve_block(st, off, moves, out, 1, M, 0, 0);                                                       \
     }                                                                                                        \
-    /* a Gymnasium step is one step (or none): a constant count makes the step straight-line code, whose   \
-     * values the compiler keeps in registers where a loop of unknown length spilled them */                \
+    /* a Gymnasium step is one step (ve_block_gym) or none (vecenv_gym_observe: the rows alone); two loops, \
+     * as in one GCC hoisted the planes' loads above the branch and spilled them */                         \
     static void ve_gym_##M(vecenv_state *st, const uint8_t *moves, long steps)                               \
     {                                                                                                        \
-        for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
-            if (steps == 1)                                                                                  \
-                ve_block(st, off, moves, NULL, 1, M, 0, 1);                                                  \
-            else                                                                                             \
+        if (steps == 1)                                                                                      \
+            for (size_t off = 0; off < (size_t)st->batch; off += W)                                          \
+                ve_block_gym(st, off, moves, M);                                                             \
+        else                                                                                                 \
+            for (size_t off = 0; off < (size_t)st->batch; off += W)                                          \
                 ve_block(st, off, moves, NULL, steps, M, 0, 1);                                              \
     }
 VE_SIZE(1)
