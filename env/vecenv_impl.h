@@ -342,7 +342,7 @@ static const uint8_t ve_const[24][64] __attribute__((aligned(64))) = {
  * halves where the turn passes and restarts finished boards pair by pair (the swap's pairs), counting
  * the next position's legal pits for the sample draw on the way. */
 static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st, size_t off, const uint8_t *moves,
-                                                                const int M)
+                                                                const int M, const int FULL)
 {
     const int L = 2 * M + 1, NC = 2 * M + 2;
     uint8_t *cell = st->cell + ve_at(st, 0, off); /* plane c at cell + 64 c */
@@ -354,22 +354,28 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
 #endif
     const V zero = v_set1(0), one = v_set1(1);
 #define VE_P(c) (cell + (size_t)(c) * 64)
-    const K act = k_first(st->active > off ? st->active - off : 0);
+    /* FULL: every board of the block takes part (all blocks but the one where `active` ends); else the
+     * lanes past it count as having no legal pit (`idle`) and stand still */
+    const K ones = k_z(zero);
+    const K idle = FULL ? k_none() : k_andn(k_first(st->active > off ? st->active - off : 0), ones);
 
-    /* 1. the move: the chosen pit's seeds n and origin + 1 (1 where nothing sows) */
+    /* 1. the move: the chosen pit's seeds n and origin + 1 (0 where nothing sows: then no cell is sown
+     * and `last` is out of range, so nothing captures or takes an extra turn). Legal pits as the mask of
+     * empty or idle ones (z), whose complement costs nothing in the operations that use it. */
     const V mv = v_ldu(moves + off);
-    V cnt = zero, n = zero, p1 = one;
+    V cnt = v_num(M), n = zero, p1 = zero;
 #pragma GCC unroll 8
     for (int c = 0; c < M; c++) {
         const V rc = v_ld(VE_P(c));
-        const K legal = k_and(k_nz(rc), act);
-        const K chosen = k_and(legal, k_eq(mv, v_num(c)));
-        cnt = v_inc(cnt, legal);
+        const K z = FULL ? k_z(rc) : k_or(k_z(rc), idle);
+        const K chosen = k_andn(z, k_eq(mv, v_num(c)));
+        cnt = v_dec(cnt, z);
         n = v_sel(chosen, n, rc);
         p1 = v_sel(chosen, p1, v_num(c + 1));
     }
-    const K live = k_nz(cnt);    /* unfinished boards taking part */
-    const K fin = k_andn(live, act); /* finished ones taking part: they restart in pass 3 */
+    const K live = k_nz(cnt); /* unfinished boards taking part */
+    const K fin = FULL ? k_z(cnt) : k_andn(k_or(live, idle), ones); /* finished, taking part: they
+                                                                     * restart in pass 3 */
 
     /* n = q*L + r; full laps are rare */
     V q = zero, r = n;
@@ -393,7 +399,7 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
 #pragma GCC unroll 8
     for (int c = 0; c < M; c++) {
         const int o = 2 * M - c;
-        V rc = v_clr(v_ld(VE_P(c)), k_and(k_eq(p1, v_num(c + 1)), live));
+        V rc = v_clr(v_ld(VE_P(c)), k_eq(p1, v_num(c + 1)));
         V ro = v_ld(VE_P(o));
         if (laps) {
             rc = v_add(rc, q);
@@ -402,9 +408,9 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
         rc = v_inc(rc, k_bit(c < 8 ? lo : hi, v_bit(c)));
         ro = v_inc(ro, k_bit(o < 8 ? lo : hi, v_bit(o)));
         if (capture != KALAH_CAPTURE_NONE) {
-            K kc = k_and(k_and(k_eq(last, v_num(c)), k_eq(rc, one)), live);
+            K kc = k_and(k_eq(last, v_num(c)), k_eq(rc, one));
             if (capture == KALAH_CAPTURE_OPPOSITE)
-                kc = k_and(kc, k_nz(ro));
+                kc = k_andn(k_z(ro), kc);
             cap = v_sel(kc, cap, v_add(ro, one));
             ro = v_clr(ro, kc);
             rc = v_clr(rc, kc);
@@ -439,8 +445,8 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
     /* 3. sweep, swap the halves where the turn passes, restart the boards that had finished: cell c with
      * cell m+1+c; the mover's pits of the result give the sample draw's legal counts */
     const V seeds = v_set1(st->seeds);
-    V lcnt = zero;
-    K lg[KALAH_MAX_PITS];
+    V lcnt = v_num(M);
+    K zs[KALAH_MAX_PITS]; /* empty (or idle) pits of the result */
 #pragma GCC unroll 8
     for (int c = 0; c <= M; c++) {
         const V a = c < M ? v_clr(v_ld(VE_P(c)), over) : mine;
@@ -450,8 +456,8 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
         v_st(VE_P(c), na);
         v_st(VE_P(M + 1 + c), nb);
         if (c < M) {
-            lg[c] = k_and(k_nz(na), act);
-            lcnt = v_inc(lcnt, lg[c]);
+            zs[c] = FULL ? k_z(na) : k_or(k_z(na), idle);
+            lcnt = v_dec(lcnt, zs[c]);
         }
     }
     side = v_clr(v_xor(side, v_sel(flip, zero, one)), fin);
@@ -464,11 +470,12 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
         V rs = v_ld(st->rng + off / 8);
         const V a = v_xs(rs), b = v_xs(a);
         v_st(st->rng + off / 8, b);
-        V j = v_pick(a, b, lcnt);
+        /* the j-th legal pit: pit c when it is legal and j + (empty pits before c) == c */
+        V t = v_pick(a, b, lcnt);
 #pragma GCC unroll 8
         for (int c = 0; c < M; c++) {
-            pick = v_sel(k_and(lg[c], k_z(j)), pick, v_num(c));
-            j = v_dec(j, lg[c]);
+            pick = v_sel(k_andn(zs[c], k_eq(t, v_num(c))), pick, v_num(c));
+            t = v_inc(t, zs[c]);
         }
     }
     V R[16];
@@ -492,14 +499,17 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
             ve_block(st, off, moves, out, 1, M, 0, 0);                                                       \
     }                                                                                                        \
-    /* a Gymnasium step is one step (ve_block_gym) or none (vecenv_gym_observe: the rows alone); two loops, \
-     * as in one GCC hoisted the planes' loads above the branch and spilled them */                         \
+    /* a Gymnasium step is one step (ve_block_gym) or none (vecenv_gym_observe: the rows alone); separate  \
+     * loops for the variants, as in one GCC hoisted the planes' loads above the branch and spilled them */ \
     static void ve_gym_##M(vecenv_state *st, const uint8_t *moves, long steps)                               \
     {                                                                                                        \
-        if (steps == 1)                                                                                      \
-            for (size_t off = 0; off < (size_t)st->batch; off += W)                                          \
-                ve_block_gym(st, off, moves, M);                                                             \
-        else                                                                                                 \
+        if (steps == 1) {                                                                                    \
+            const size_t full = st->active < (size_t)st->batch ? st->active / W * W : (size_t)st->batch;   \
+            for (size_t off = 0; off < full; off += W) /* every board takes part */                         \
+                ve_block_gym(st, off, moves, M, 1);                                                          \
+            for (size_t off = full; off < (size_t)st->batch; off += W)                                       \
+                ve_block_gym(st, off, moves, M, 0);                                                          \
+        } else                                                                                               \
             for (size_t off = 0; off < (size_t)st->batch; off += W)                                          \
                 ve_block(st, off, moves, NULL, steps, M, 0, 1);                                              \
     }
