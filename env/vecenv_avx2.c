@@ -201,20 +201,149 @@ VE_INL void ve_float_rows(float *o, const V *y, float scale, const int d)
     }
 }
 
-/* The Gymnasium rows of boards off..off+31 straight from the block's registers (vecenv_gym_rows gives the
- * same bytes from memory, board by board, and stays the scalar kernel's): one 32-board byte transpose
- * serves the uint8 rows, the mask rows and the float rows, each output's 32 rows in one branch-free run
- * (a branch per row and output was a fifth of a step's instructions); mask rows alone transpose just the
- * mover's pits; to_play, ended and the sample are one store each; rewards as the AVX-512 kernel writes
- * them. */
-VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
+/* The first n (1..16) bytes of x at o and not one byte more: for a row whose whole-width store would run
+ * into a row already written (ve_rows_stream). Two overlapping stores where n is not a power of two. */
+VE_INL void ve_store_exact(uint8_t *o, __m128i x, const int n)
+{
+    if (n == 16) {
+        _mm_storeu_si128((__m128i *)o, x);
+    } else if (n >= 8) {
+        _mm_storel_epi64((__m128i *)o, x);
+        _mm_storel_epi64((__m128i *)(o + n - 8), _mm_srli_si128(x, n - 8));
+    } else if (n >= 4) {
+        const int a = _mm_cvtsi128_si32(x), b = _mm_cvtsi128_si32(_mm_srli_si128(x, n - 4));
+        memcpy(o + n - 4, &b, 4);
+        memcpy(o, &a, 4);
+    } else if (n >= 2) {
+        const uint16_t a = (uint16_t)_mm_extract_epi16(x, 0), b = (uint16_t)_mm_cvtsi128_si32(_mm_srli_si128(x, n - 2));
+        memcpy(o + n - 2, &b, 2);
+        memcpy(o, &a, 2);
+    } else {
+        *o = (uint8_t)_mm_cvtsi128_si32(x);
+    }
+}
+
+/* One board's float row (d floats) from its bytes x: as ve_float_rows. */
+VE_INL void ve_float_row(float *o, __m128i x, __m256 sc, const int d)
+{
+    const __m256 lo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(x)), sc);
+    if (d >= 8) {
+        _mm256_storeu_ps(o, lo);
+        if (d > 8) {
+            const __m128i from = _mm_loadu_si128((const __m128i *)ve_from[d - 8]);
+            const __m256i tail = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(x, from));
+            _mm256_storeu_ps(o + d - 8, _mm256_mul_ps(_mm256_cvtepi32_ps(tail), sc));
+        }
+    } else {
+        const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(d), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        _mm256_maskstore_ps(o, first, lo);
+    }
+}
+
+/* The observation rows (uint8 and/or float) and the mask rows of boards off..off+31 from the block's planes
+ * in memory (cell, 64 bytes apart), each row stored as soon as the transpose yields it: ve_transpose16's
+ * stages in two halves (quarters 0-1, then 2-3: eight registers of the first stage live instead of
+ * sixteen), its planes read straight from L1. The registers of a quarter hold rows 4q..4q+3 (low lanes)
+ * and 16+4q..19+4q (high lanes), so rows go out in the order 0-3, 16-19, 4-7, 20-23, ...: whole-width
+ * stores run into the next row, which its own later store overwrites, except from rows 0-15 into 16-31,
+ * already written: a low row whose store would reach row 16 is stored exactly. Keeping all sixteen
+ * registers of rows for a board-order run of stores spilled them (and stored each twice). Needs the room
+ * of ve_byte_rows' branch-free path (room >= 47). */
+VE_INL void ve_rows_stream_of(const vecenv_gym_out *g, size_t off, const uint8_t *cell, float scale, const int M,
+                              const int U8, const int MASK, const int FLT)
+{
+    const int d = 2 * M + 2;
+    uint8_t *o8 = U8 ? g->obs8 + off * (size_t)d : NULL, *om = MASK ? g->mask + off * (size_t)M : NULL;
+    float *of = FLT ? g->obs + off * (size_t)d : NULL;
+    const __m256 sc = _mm256_set1_ps(scale);
+    const __m128i one = _mm_set1_epi8(1);
+    const V zero = _mm256_setzero_si256();
+#define VE_PL(j) ((j) >= d ? zero : v_ld(cell + 64 * (size_t)((j) < M ? (j) : (j) < 2 * M ? (j) + 1 : (j) == 2 * M ? M : 2 * M + 1)))
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; h++) {
+        V Q[4][2]; /* Q[grp][k]: quarter 2h+k of planes 4 grp..4 grp+3 */
+#pragma GCC unroll 4
+        for (int grp = 0; grp < 4; grp++) {
+            const V a = h ? _mm256_unpackhi_epi8(VE_PL(4 * grp), VE_PL(4 * grp + 1))
+                          : _mm256_unpacklo_epi8(VE_PL(4 * grp), VE_PL(4 * grp + 1));
+            const V b = h ? _mm256_unpackhi_epi8(VE_PL(4 * grp + 2), VE_PL(4 * grp + 3))
+                          : _mm256_unpacklo_epi8(VE_PL(4 * grp + 2), VE_PL(4 * grp + 3));
+            Q[grp][0] = _mm256_unpacklo_epi16(a, b);
+            Q[grp][1] = _mm256_unpackhi_epi16(a, b);
+        }
+#pragma GCC unroll 2
+        for (int k = 0; k < 2; k++) {
+            const int q = 2 * h + k;
+            const V e0 = _mm256_unpacklo_epi32(Q[0][k], Q[1][k]), e1 = _mm256_unpackhi_epi32(Q[0][k], Q[1][k]);
+            const V f0 = _mm256_unpacklo_epi32(Q[2][k], Q[3][k]), f1 = _mm256_unpackhi_epi32(Q[2][k], Q[3][k]);
+            const V y[4] = {_mm256_unpacklo_epi64(e0, f0), _mm256_unpackhi_epi64(e0, f0),
+                            _mm256_unpacklo_epi64(e1, f1), _mm256_unpackhi_epi64(e1, f1)};
+#pragma GCC unroll 4
+            for (int i = 0; i < 4; i++) {
+                const int r = 4 * q + i; /* and r + 16 */
+                const __m128i lo = _mm256_castsi256_si128(y[i]), hi = _mm256_extracti128_si256(y[i], 1);
+                if (U8) {
+                    if (r * d + 16 > 16 * d)
+                        ve_store_exact(o8 + r * d, lo, d);
+                    else
+                        _mm_storeu_si128((__m128i *)(o8 + r * d), lo);
+                    _mm_storeu_si128((__m128i *)(o8 + (r + 16) * d), hi);
+                }
+                if (MASK) {
+                    const __m128i ml = _mm_min_epu8(lo, one), mh = _mm_min_epu8(hi, one);
+                    if (r * M + 8 > 16 * M)
+                        ve_store_exact(om + r * M, ml, M);
+                    else
+                        _mm_storel_epi64((__m128i *)(om + r * M), ml);
+                    _mm_storel_epi64((__m128i *)(om + (r + 16) * M), mh);
+                }
+                if (FLT) {
+                    ve_float_row(of + r * d, lo, sc, d);
+                    ve_float_row(of + (r + 16) * d, hi, sc, d);
+                }
+            }
+        }
+    }
+#undef VE_PL
+}
+
+/* ve_rows_stream_of for the outputs asked for, each set its own code (a test per output and row cost more
+ * than the rows' shuffles). */
+VE_INL void ve_rows_stream(const vecenv_gym_out *g, size_t off, const uint8_t *cell, float scale, const int M)
+{
+    const int u8 = g->obs8 != NULL, mask = g->mask != NULL, flt = g->obs != NULL;
+    if (u8 && !flt) {
+        if (mask)
+            ve_rows_stream_of(g, off, cell, scale, M, 1, 1, 0);
+        else
+            ve_rows_stream_of(g, off, cell, scale, M, 1, 0, 0);
+    } else if (flt && !u8) {
+        if (mask)
+            ve_rows_stream_of(g, off, cell, scale, M, 0, 1, 1);
+        else
+            ve_rows_stream_of(g, off, cell, scale, M, 0, 0, 1);
+    } else {
+        ve_rows_stream_of(g, off, cell, scale, M, 1, mask, 1);
+    }
+}
+
+/* The Gymnasium rows of boards off..off+31 from the block's planes (cell, in L1; R holds the same planes)
+ * (vecenv_gym_rows gives the same bytes board by board and stays the scalar kernel's): one 32-board byte
+ * transpose serves the uint8 rows, the mask rows and the float rows, streamed as the transpose yields them
+ * (ve_rows_stream) except in the last block, where each output's 32 rows go in one run with the careful
+ * path at the buffer's end; mask rows alone transpose just the mover's pits; to_play, ended and the
+ * sample are one store each; rewards as the AVX-512 kernel writes them. */
+VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *R, V side, V over, V winner, V pick,
+                    const int M)
 {
     /* a copy: every byte store may alias *st->gym, and the compiler reloaded its pointers after each one */
     const vecenv_gym_out gym = *st->gym, *g = &gym;
     const int d = 2 * M + 2;
     const size_t room = (size_t)st->batch - off; /* boards from off to the buffer's end */
     V p[16], y[16];
-    if (g->obs8 || g->obs) {
+    if ((g->obs8 || g->obs) && room >= 47) {
+        ve_rows_stream(g, off, cell, 1.0f / (float)st->seeds, M);
+    } else if (g->obs8 || g->obs) {
 #pragma GCC unroll 16
         for (int j = 0; j < 16; j++) /* kalah_encode order: own pits, opponent's pits, own store, opponent's */
             p[j] = j >= d ? _mm256_setzero_si256() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];

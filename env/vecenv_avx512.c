@@ -270,8 +270,11 @@ VE_INL void ve_emit_obs(float *out, const V *R, float scale, const int M)
 
 /* The Gymnasium rows of boards off..off+63 straight from the block's registers (vecenv_gym_rows gives the
  * same bytes from memory). */
-VE_INL void ve_emit(vecenv_state *st, size_t off, const V *R, V side, V over, V winner, V pick, const int M)
+/* cell: the block's planes in memory, the same as R (the AVX2 emitter reads them there) */
+VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *R, V side, V over, V winner, V pick,
+                    const int M)
 {
+    (void)cell;
     const vecenv_gym_out *g = st->gym;
     if (g->obs8) /* the mask rows from the same transpose */
         ve_emit_obs8(g->obs8 + off * (size_t)(2 * M + 2), g->mask ? g->mask + off * (size_t)M : NULL, R, M);

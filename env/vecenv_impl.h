@@ -305,7 +305,7 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
             }
         }
         const V winner = v_sub(v_sel(g_sw, zero, one), v_sel(g_nw, zero, one));
-        ve_emit(st, off, R, side, v_sel(g_over, zero, one), winner, pick, M);
+        ve_emit(st, off, cell, R, side, v_sel(g_over, zero, one), winner, pick, M);
     }
     if (RANDOM || GYM)
         v_st(st->rng + off / 8, rs);
@@ -483,7 +483,7 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
     for (int c = 0; c < NC; c++)
         R[c] = v_ld(VE_P(c));
     const V winner = v_sub(v_sel(sw, zero, one), v_sel(nw, zero, one));
-    ve_emit(st, off, R, side, v_sel(over, zero, one), winner, pick, M);
+    ve_emit(st, off, cell, R, side, v_sel(over, zero, one), winner, pick, M);
 #undef VE_P
 }
 
