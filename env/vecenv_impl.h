@@ -333,6 +333,42 @@ static const uint8_t ve_const[24][64] __attribute__((aligned(64))) = {
 #define v_num(k) v_ld(kt[k])
 #define v_bit(k) v_ld(kt[16 + ((k) & 7)])
 
+/* Pass 2 of ve_block_gym: sow, capture, sum, pit c with its opposite pit; LAPS: add q to every cell too. */
+static inline __attribute__((always_inline)) void ve_sow_pass(uint8_t *cell, V p1, V q, V lo, V hi, V last, V *cap_out,
+                                                               V *own_out, V *opp_out, const uint8_t (*kt)[64],
+                                                               const int M, const int capture, const int LAPS)
+{
+    const V one = v_num(1);
+    V cap = v_num(0), own = v_num(0), opp = v_num(0);
+#pragma GCC unroll 8
+    for (int c = 0; c < M; c++) {
+        const int o = 2 * M - c;
+        V rc = v_clr(v_ld(cell + (size_t)c * 64), k_eq(p1, v_num(c + 1)));
+        V ro = v_ld(cell + (size_t)o * 64);
+        if (LAPS) {
+            rc = v_add(rc, q);
+            ro = v_add(ro, q);
+        }
+        rc = v_inc(rc, k_bit(c < 8 ? lo : hi, v_bit(c)));
+        ro = v_inc(ro, k_bit(o < 8 ? lo : hi, v_bit(o)));
+        if (capture != KALAH_CAPTURE_NONE) {
+            K kc = k_and(k_eq(last, v_num(c)), k_eq(rc, one));
+            if (capture == KALAH_CAPTURE_OPPOSITE)
+                kc = k_andn(k_z(ro), kc);
+            cap = v_sel(kc, cap, v_add(ro, one));
+            ro = v_clr(ro, kc);
+            rc = v_clr(rc, kc);
+        }
+        own = v_add(own, rc);
+        opp = v_add(opp, ro);
+        v_st(cell + (size_t)c * 64, rc);
+        v_st(cell + (size_t)o * 64, ro);
+    }
+    *cap_out = cap;
+    *own_out = own;
+    *opp_out = opp;
+}
+
 /* One Gymnasium step (vecenv_gym_step, moves given, no auto-reset) of the W boards at off, the same
  * bytes as ve_block(..., steps 1, GYM) — tests/test_vecenv_gym.c holds every kernel to the scalar one —
  * but in passes over the block's planes in memory (L1: one run of (2m+2) * 64 bytes) instead of all 2m+2
@@ -342,12 +378,14 @@ static const uint8_t ve_const[24][64] __attribute__((aligned(64))) = {
  * halves where the turn passes and restarts finished boards pair by pair (the swap's pairs), counting
  * the next position's legal pits for the sample draw on the way. */
 static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st, size_t off, const uint8_t *moves,
-                                                                const int M, const int FULL)
+                                                                const int M, const int FULL, const int CAPTURE)
 {
     const int L = 2 * M + 1, NC = 2 * M + 2;
     uint8_t *cell = st->cell + ve_at(st, 0, off); /* plane c at cell + 64 c */
     uint16_t *sows = st->sows + off;
-    const int capture = st->capture, either = st->end == KALAH_END_EITHER_EMPTY, max_sows = st->max_sows;
+    /* CAPTURE: the capture rule as a constant (the code of full blocks), or -1: st->capture's */
+    const int capture = CAPTURE >= 0 ? CAPTURE : st->capture, either = st->end == KALAH_END_EITHER_EMPTY;
+    const int max_sows = st->max_sows;
     const uint8_t(*kt)[64] = ve_const;
 #if defined(__GNUC__)
     __asm__("" : "+r"(kt));
@@ -394,32 +432,13 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
     const V e = v_sub(e1, one);
     const V last = v_min(e, v_sub(e, Lv)); /* (p + r) mod L */
 
-    /* 2. sow (the chosen pit emptied first), capture, sum: pit c with its opposite o = 2m - c */
+    /* 2. sow (the chosen pit emptied first), capture, sum: pit c with its opposite o = 2m - c; a copy of
+     * the pass without the laps (the common case), so that neither tests per pit */
     V cap = zero, own = zero, opp = zero;
-#pragma GCC unroll 8
-    for (int c = 0; c < M; c++) {
-        const int o = 2 * M - c;
-        V rc = v_clr(v_ld(VE_P(c)), k_eq(p1, v_num(c + 1)));
-        V ro = v_ld(VE_P(o));
-        if (laps) {
-            rc = v_add(rc, q);
-            ro = v_add(ro, q);
-        }
-        rc = v_inc(rc, k_bit(c < 8 ? lo : hi, v_bit(c)));
-        ro = v_inc(ro, k_bit(o < 8 ? lo : hi, v_bit(o)));
-        if (capture != KALAH_CAPTURE_NONE) {
-            K kc = k_and(k_eq(last, v_num(c)), k_eq(rc, one));
-            if (capture == KALAH_CAPTURE_OPPOSITE)
-                kc = k_andn(k_z(ro), kc);
-            cap = v_sel(kc, cap, v_add(ro, one));
-            ro = v_clr(ro, kc);
-            rc = v_clr(rc, kc);
-        }
-        own = v_add(own, rc);
-        opp = v_add(opp, ro);
-        v_st(VE_P(c), rc);
-        v_st(VE_P(o), ro);
-    }
+    if (laps)
+        ve_sow_pass(cell, p1, q, lo, hi, last, &cap, &own, &opp, kt, M, capture, 1);
+    else
+        ve_sow_pass(cell, p1, q, lo, hi, last, &cap, &own, &opp, kt, M, capture, 0);
     V mine = v_ld(VE_P(M)), theirs = v_ld(VE_P(2 * M + 1));
     if (laps)
         mine = v_add(mine, q);
@@ -505,10 +524,18 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
     {                                                                                                        \
         if (steps == 1) {                                                                                    \
             const size_t full = st->active < (size_t)st->batch ? st->active / W * W : (size_t)st->batch;   \
-            for (size_t off = 0; off < full; off += W) /* every board takes part */                         \
-                ve_block_gym(st, off, moves, M, 1);                                                          \
+            /* every board takes part; the capture rule as a constant */                                     \
+            if (st->capture == KALAH_CAPTURE_OPPOSITE)                                                       \
+                for (size_t off = 0; off < full; off += W)                                                   \
+                    ve_block_gym(st, off, moves, M, 1, KALAH_CAPTURE_OPPOSITE);                              \
+            else if (st->capture == KALAH_CAPTURE_ALWAYS)                                                    \
+                for (size_t off = 0; off < full; off += W)                                                   \
+                    ve_block_gym(st, off, moves, M, 1, KALAH_CAPTURE_ALWAYS);                                \
+            else                                                                                             \
+                for (size_t off = 0; off < full; off += W)                                                   \
+                    ve_block_gym(st, off, moves, M, 1, KALAH_CAPTURE_NONE);                                  \
             for (size_t off = full; off < (size_t)st->batch; off += W)                                       \
-                ve_block_gym(st, off, moves, M, 0);                                                          \
+                ve_block_gym(st, off, moves, M, 0, -1);                                                      \
         } else                                                                                               \
             for (size_t off = 0; off < (size_t)st->batch; off += W)                                          \
                 ve_block(st, off, moves, NULL, steps, M, 0, 1);                                              \
