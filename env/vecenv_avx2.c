@@ -176,29 +176,32 @@ VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, const int width, c
     }
 }
 
-/* The float rows (d floats: the exact int -> float conversion times the same float scale,
- * kalah_encode's float bit for bit) of the block's 32 boards at o: floats 0..7 and d-8..d-1 (d >= 8;
- * both halves in the row), or one masked store (d < 8). No store leaves its row. */
+/* One board's float row (d floats: the exact int -> float conversion times the same float scale,
+ * kalah_encode's float bit for bit) from its bytes x: floats 0..7 and d-8..d-1 (d >= 8; both halves in
+ * the row), or one masked store (d < 8). No store leaves its row. */
+VE_INL void ve_float_row(float *o, __m128i x, __m256 sc, const int d)
+{
+    const __m256 lo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(x)), sc);
+    if (d >= 8) {
+        _mm256_storeu_ps(o, lo);
+        if (d > 8) {
+            const __m128i from = _mm_loadu_si128((const __m128i *)ve_from[d - 8]);
+            const __m256i tail = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(x, from));
+            _mm256_storeu_ps(o + d - 8, _mm256_mul_ps(_mm256_cvtepi32_ps(tail), sc));
+        }
+    } else {
+        const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(d), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        _mm256_maskstore_ps(o, first, lo);
+    }
+}
+
+/* The float rows of the block's 32 boards at o, row r from ve_row(y, r). */
 VE_INL void ve_float_rows(float *o, const V *y, float scale, const int d)
 {
     const __m256 sc = _mm256_set1_ps(scale);
 #pragma GCC unroll 32
-    for (int r = 0; r < 32; r++, o += d) {
-        const __m128i x = ve_row(y, r);
-        const __m256 lo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(x)), sc);
-        if (d >= 8) {
-            _mm256_storeu_ps(o, lo);
-            if (d > 8) {
-                const __m128i from = _mm_loadu_si128((const __m128i *)ve_from[d - 8]);
-                const __m256i tail = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(x, from));
-                const __m256 hi = _mm256_mul_ps(_mm256_cvtepi32_ps(tail), sc);
-                _mm256_storeu_ps(o + d - 8, hi);
-            }
-        } else {
-            const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(d), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            _mm256_maskstore_ps(o, first, lo);
-        }
-    }
+    for (int r = 0; r < 32; r++, o += d)
+        ve_float_row(o, ve_row(y, r), sc, d);
 }
 
 /* The first n (1..16) bytes of x at o and not one byte more: for a row whose whole-width store would run
@@ -223,22 +226,17 @@ VE_INL void ve_store_exact(uint8_t *o, __m128i x, const int n)
     }
 }
 
-/* One board's float row (d floats) from its bytes x: as ve_float_rows. */
-VE_INL void ve_float_row(float *o, __m128i x, __m256 sc, const int d)
+/* Rows r (0..15) and r + 16 of n bytes at o from lo and hi, each one store of `width` (16 or 8) bytes,
+ * except a row r whose store would reach row 16, already written: ve_rows_stream's order. */
+VE_INL void ve_row_pair(uint8_t *o, const int r, __m128i lo, __m128i hi, const int n, const int width)
 {
-    const __m256 lo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(x)), sc);
-    if (d >= 8) {
-        _mm256_storeu_ps(o, lo);
-        if (d > 8) {
-            const __m128i from = _mm_loadu_si128((const __m128i *)ve_from[d - 8]);
-            const __m256i tail = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(x, from));
-            _mm256_storeu_ps(o + d - 8, _mm256_mul_ps(_mm256_cvtepi32_ps(tail), sc));
-        }
-    } else {
-        const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(d), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        _mm256_maskstore_ps(o, first, lo);
-    }
+    if (r * n + width > 16 * n)
+        ve_store_exact(o + r * n, lo, n);
+    else
+        ve_store_bytes(o + r * n, lo, (size_t)n, (size_t)width, width);
+    ve_store_bytes(o + (r + 16) * n, hi, (size_t)n, (size_t)width, width);
 }
+
 
 /* The observation rows (uint8 and/or float) and the mask rows of boards off..off+31 from the block's planes
  * in memory (cell, 64 bytes apart), each row stored as soon as the transpose yields it: ve_transpose16's
@@ -282,21 +280,10 @@ VE_INL void ve_rows_stream_of(const vecenv_gym_out *g, size_t off, const uint8_t
             for (int i = 0; i < 4; i++) {
                 const int r = 4 * q + i; /* and r + 16 */
                 const __m128i lo = _mm256_castsi256_si128(y[i]), hi = _mm256_extracti128_si256(y[i], 1);
-                if (U8) {
-                    if (r * d + 16 > 16 * d)
-                        ve_store_exact(o8 + r * d, lo, d);
-                    else
-                        _mm_storeu_si128((__m128i *)(o8 + r * d), lo);
-                    _mm_storeu_si128((__m128i *)(o8 + (r + 16) * d), hi);
-                }
-                if (MASK) {
-                    const __m128i ml = _mm_min_epu8(lo, one), mh = _mm_min_epu8(hi, one);
-                    if (r * M + 8 > 16 * M)
-                        ve_store_exact(om + r * M, ml, M);
-                    else
-                        _mm_storel_epi64((__m128i *)(om + r * M), ml);
-                    _mm_storel_epi64((__m128i *)(om + (r + 16) * M), mh);
-                }
+                if (U8)
+                    ve_row_pair(o8, r, lo, hi, d, 16);
+                if (MASK)
+                    ve_row_pair(om, r, _mm_min_epu8(lo, one), _mm_min_epu8(hi, one), M, 8);
                 if (FLT) {
                     ve_float_row(of + r * d, lo, sc, d);
                     ve_float_row(of + (r + 16) * d, hi, sc, d);
