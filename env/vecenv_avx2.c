@@ -204,6 +204,13 @@ VE_INL void ve_float_rows(float *o, const V *y, float scale, const int d)
         ve_float_row(o, ve_row(y, r), sc, d);
 }
 
+/* Bytes k .. of x moved to its front (k = 0..8). A table, not _mm_srli_si128: clang wants that one's
+ * shift as a constant before inlining (the fuzz targets' build). */
+VE_INL __m128i ve_bytes_from(__m128i x, const int k)
+{
+    return _mm_shuffle_epi8(x, _mm_loadu_si128((const __m128i *)ve_from[k]));
+}
+
 /* The first n (1..16) bytes of x at o and not one byte more: for a row whose whole-width store would run
  * into a row already written (ve_rows_stream). Two overlapping stores where n is not a power of two. */
 VE_INL void ve_store_exact(uint8_t *o, __m128i x, const int n)
@@ -212,13 +219,13 @@ VE_INL void ve_store_exact(uint8_t *o, __m128i x, const int n)
         _mm_storeu_si128((__m128i *)o, x);
     } else if (n >= 8) {
         _mm_storel_epi64((__m128i *)o, x);
-        _mm_storel_epi64((__m128i *)(o + n - 8), _mm_srli_si128(x, n - 8));
+        _mm_storel_epi64((__m128i *)(o + n - 8), ve_bytes_from(x, n - 8));
     } else if (n >= 4) {
-        const int a = _mm_cvtsi128_si32(x), b = _mm_cvtsi128_si32(_mm_srli_si128(x, n - 4));
+        const int a = _mm_cvtsi128_si32(x), b = _mm_cvtsi128_si32(ve_bytes_from(x, n - 4));
         memcpy(o + n - 4, &b, 4);
         memcpy(o, &a, 4);
     } else if (n >= 2) {
-        const uint16_t a = (uint16_t)_mm_extract_epi16(x, 0), b = (uint16_t)_mm_cvtsi128_si32(_mm_srli_si128(x, n - 2));
+        const uint16_t a = (uint16_t)_mm_extract_epi16(x, 0), b = (uint16_t)_mm_cvtsi128_si32(ve_bytes_from(x, n - 2));
         memcpy(o + n - 2, &b, 2);
         memcpy(o, &a, 2);
     } else {
