@@ -13,7 +13,8 @@ selfplay_config selfplay_config_default(void)
 {
     selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0,
                          .full_sims_prob = 1.0, .fast_sims = 0,
-                         .rescore = 0, .rescore_policy = 0, .opening_plies = 0};
+                         .rescore = 0, .rescore_policy = 0, .opening_plies = 0,
+                         .opening_sims = 0, .opening_seeds = 33};
     return c;
 }
 
@@ -46,6 +47,10 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.rescore_policy needs selfplay.rescore");
     if (c->opening_plies < 0 || c->opening_plies > 100)
         return BAD("selfplay.opening_plies must be in 0..100, got %d", c->opening_plies);
+    if (c->opening_sims < 0 || c->opening_sims > 100000000)
+        return BAD("selfplay.opening_sims must be in 0..100000000, got %d", c->opening_sims);
+    if (c->opening_seeds < 1 || c->opening_seeds > 255)
+        return BAD("selfplay.opening_seeds must be in 1..255, got %d", c->opening_seeds);
     return MCTS_OK;
 }
 
@@ -54,6 +59,7 @@ typedef struct {
     const selfplay_config *sc;
     const mcts_config *mc;
     mcts_config fast;       /* the search of a fast decision (playout cap randomization) */
+    mcts_config opening;    /* the search of a full decision with >= opening_seeds seeds in the pits */
     const mcts_eval_factory *ef;
     replay_buffer *rb;
     int records;            /* game records wanted (each worker writes its own, joined in order) */
@@ -65,6 +71,7 @@ typedef struct {
     mcts_tree *tree;
     int active, n, cap;
     int full;               /* the decision being searched is a full one (a policy sample) */
+    const mcts_config *cfg; /* the search its tree has now: sh->mc, &sh->fast or &sh->opening */
     float *x, *pi;
     uint8_t *legal, *side, *moves;
     int16_t *exact;   /* selfplay.rescore: the exact final margin for the mover of each decision, NO_EXACT */
@@ -129,18 +136,20 @@ static void game_free(game *g)
     free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves), free(g->exact);
 }
 
-/* Draws whether g's next decision is full or fast and gives its tree that search, before the search's root
- * is set or reached (the root noise follows the config). No draw while playout caps are off. */
-static void cap_draw(const shared *sh, game *g)
+/* Chooses the search of g's next decision, at position next, and gives it to g's tree before the search's
+ * root is set or reached (the root noise follows the config): full or fast (a draw from the tree's RNG, none
+ * while playout caps are off), and a full one with at least opening_seeds seeds in the pits gets the
+ * opening search when opening_sims is on. */
+static void cap_draw(const shared *sh, game *g, const kalah_pos *next)
 {
-    if (sh->sc->full_sims_prob >= 1) {
-        g->full = 1;
-        return;
-    }
-    int full = mcts_rng_uniform(mcts_tree_rng(g->tree)) < sh->sc->full_sims_prob;
-    if (full != g->full)
-        mcts_tree_set_config(g->tree, full ? sh->mc : &sh->fast, NULL); /* both checked by selfplay_run */
-    g->full = full;
+    g->full = sh->sc->full_sims_prob >= 1 || mcts_rng_uniform(mcts_tree_rng(g->tree)) < sh->sc->full_sims_prob;
+    const mcts_config *cfg = !g->full ? &sh->fast
+                             : sh->sc->opening_sims > 0 && mcts_tb_seeds_in_pits(sh->r, next) >= sh->sc->opening_seeds
+                                 ? &sh->opening
+                                 : sh->mc;
+    if (cfg != g->cfg)
+        mcts_tree_set_config(g->tree, cfg, NULL); /* all three checked by selfplay_run */
+    g->cfg = cfg;
 }
 
 /* selfplay.opening_plies = K: k uniform in 0..K, then k sowings uniform over the legal moves from the start,
@@ -178,7 +187,7 @@ static void game_start(worker *w, game *g)
         else
             kalah_start(sh->r, &p);
         g->start = p;
-        cap_draw(sh, g);
+        cap_draw(sh, g, &p);
         mcts_set_root(g->tree, &p);
     }
 }
@@ -324,7 +333,9 @@ static int game_move(worker *w, game *g)
     if (sh->sc->rescore_policy && g->exact[g->n] != NO_EXACT)
         optimal_policy(sh->mc, r, root, g->pi + (size_t)g->n * m);
     g->moves[g->n++] = (uint8_t)move;
-    cap_draw(sh, g);
+    kalah_pos next = *root;
+    kalah_sow(r, &next, move, NULL);
+    cap_draw(sh, g, &next);
     w->st.simulations += (uint64_t)mcts_sims_done(g->tree);
     rc = mcts_advance(g->tree, move);
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)
@@ -355,6 +366,7 @@ static void *worker_main(void *arg)
         if (!(games[i].tree = mcts_tree_create(r, sh->mc, mcts_splitmix64(&st), w->err)))
             rc = MCTS_ENOMEM;
         games[i].full = 1; /* the tree holds the full search */
+        games[i].cfg = sh->mc;
     }
     if (rc == MCTS_OK && sh->records && !(w->records = open_memstream(&w->rec_buf, &w->rec_len)))
         rc = MCTS_ENOMEM;
@@ -428,6 +440,10 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     sh.fast.sims = sc->fast_sims > 0 ? sc->fast_sims : 1;
     sh.fast.dirichlet_eps = 0;
     sh.fast.forced_playouts_k = 0;
+    sh.opening = *mc;
+    sh.opening.sims = sc->opening_sims > 0 ? sc->opening_sims : mc->sims;
+    if ((rc = mcts_config_check(&sh.fast, err)) != MCTS_OK || (rc = mcts_config_check(&sh.opening, err)) != MCTS_OK)
+        return rc;
     atomic_init(&sh.abort, 0);
     int n = sc->threads;
     worker *w = calloc((size_t)n, sizeof *w);

@@ -68,6 +68,11 @@ typedef struct {
     int rescore_policy;    /* 0/1 (needs rescore): exact policy targets too, see the top; default 0 */
     int opening_plies;     /* K, 0..100: each game starts after k uniform random sowings, k uniform in
                               0..K (no samples for them), see the top; default 0 */
+    /* Deeper opening searches (issue 15): a full decision whose position has at least opening_seeds seeds
+     * in the pits gets opening_sims simulations instead of mcts.sims (the raw policy is weakest where the
+     * most seeds are in play: 77% optimal in the set's opening phase, 96% in its endgame). */
+    int opening_sims;      /* 0 = off (default); else 1..100000000 */
+    int opening_seeds;     /* 1..255 seeds in both rows' pits; default 33 (the set's opening phase, 48-33) */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

@@ -230,6 +230,59 @@ static void test_random_openings(void **state)
     replay_free(rb), replay_free(rb2);
 }
 
+/* selfplay.opening_sims: a decision with at least opening_seeds seeds in the pits is searched with
+ * opening_sims simulations. Every unfinished position has one seed or more in its pits, none has 255: those
+ * thresholds must give exactly the games of a plain run at opening_sims / at mcts.sims. */
+static void test_opening_sims(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    int dim = kalah_encode_dim(&r);
+    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 4;
+    sc.games = 6;
+    sc.opening_plies = 6;
+    struct {
+        int sims, opening_sims, opening_seeds;
+    } runs[] = {{48, 0, 33}, {16, 48, 1}, {16, 0, 33}, {16, 48, 255}, {16, 48, 33}};
+    char *text[5];
+    void *blob[5];
+    size_t n[5];
+    selfplay_stats st[5];
+    for (int i = 0; i < 5; i++) {
+        mcts_config mc = fast_search(runs[i].sims);
+        sc.opening_sims = runs[i].opening_sims;
+        sc.opening_seeds = runs[i].opening_seeds;
+        replay_buffer *rb = replay_create(dim, r.pits, 1, 100000, NULL);
+        text[i] = play(&r, &sc, &mc, &ef, rb, 5, &st[i]);
+        assert_int_equal(replay_save(rb, &blob[i], &n[i]), MCTS_OK);
+        replay_free(rb);
+    }
+    for (int i = 0; i < 4; i += 2) { /* run 1 is run 0, run 3 is run 2, bit for bit */
+        assert_string_equal(text[i], text[i + 1]);
+        assert_int_equal(n[i], n[i + 1]);
+        assert_memory_equal(blob[i], blob[i + 1], n[i]);
+        assert_int_equal(st[i].simulations, st[i + 1].simulations);
+    }
+    /* the threshold 33 gives the deeper search to some decisions only */
+    assert_true(strcmp(text[4], text[0]) != 0 && strcmp(text[4], text[2]) != 0);
+    double per[5];
+    for (int i = 0; i < 5; i++)
+        per[i] = (double)st[i].simulations / (double)st[i].samples;
+    assert_true(per[4] > per[2] * 1.1 && per[4] < per[0] * 0.9);
+    char err[MCTS_ERRLEN];
+    sc.opening_seeds = 0;
+    assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.opening_seeds"));
+    sc.opening_seeds = 33;
+    sc.opening_sims = -1;
+    assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.opening_sims"));
+    for (int i = 0; i < 5; i++)
+        free(text[i]), free(blob[i]);
+}
+
 /* ---- batching: one evaluator call carries the leaves of many games ---- */
 
 typedef struct {
@@ -819,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_same_seed_identical_games),
         cmocka_unit_test(test_samples_match_records),
         cmocka_unit_test(test_random_openings),
+        cmocka_unit_test(test_opening_sims),
         cmocka_unit_test(test_batches_span_games),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_threads_deterministic),

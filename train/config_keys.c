@@ -153,6 +153,13 @@ const cfg_key cfg_keys[] = {
       "kalah only: each game starts after k random sowings (uniform over the legal moves), k uniform in "
       "0..opening_plies, which are not training samples; they put lopsided positions into the replay buffer "
       "(KataGo's random openings). 0 = every game from the start position."),
+    I("selfplay", "opening_sims", selfplay.opening_sims, 0, 100000000,
+      "kalah only: a full decision whose position has at least opening_seeds seeds in the pits gets this many "
+      "simulations instead of mcts.sims: better policy targets where the raw policy is weakest (the most "
+      "seeds in play). 0 = off."),
+    I("selfplay", "opening_seeds", selfplay.opening_seeds, 1, 255,
+      "kalah only, with opening_sims: the fewest seeds in the pits (both rows) that make a position an "
+      "opening one; 33 = the opening phase of the solved position sets (48-33 seeds in Kalah(6,4))."),
 
     /* ---- [train] (nn/optim.h, nn/net.h loss) ---- */
     E("train", "optimizer", optim.kind, opt_names, "sgd (with momentum) or adam."),
