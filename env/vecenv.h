@@ -153,7 +153,8 @@ void vecenv_stats_clear(vecenv *v);
  * and get ended 0, rewards 0, sample 0 and the rows of their position. */
 typedef struct {
     float *obs;       /* B x d floats (d = 2m+2): kalah_encode of each board after the step ("kalah-mover-v1") */
-    uint8_t *mask;    /* B x m bytes: 1 where relative pit k of the board's mover is legal (all 0: finished) */
+    uint8_t *mask;    /* B rows of mask_stride bytes: byte k < m is 1 where relative pit k of the board's mover
+                       * is legal (all 0: finished), bytes m.. of a row are 0 */
     int8_t *to_play;  /* B: the side to move after the step, 0 South, 1 North (an extra turn keeps it); one
                        * byte per board: a fourth of the int32 row's bytes, one store per 64 boards */
     float *rewards;   /* B x 2 (South, North): the final result (+1 win, -1 loss, 0 draw; kalah_winner) on
@@ -171,7 +172,15 @@ typedef struct {
                        * board holds at most 255 seeds). kalah_encode's floats are obs8[k] * (1.0f / seeds)
                        * in float arithmetic, bit for bit (one rounding, as kalah_encode's). 4 times fewer
                        * bytes than obs; obs and obs8 may both be asked for */
+    size_t mask_stride; /* bytes from one board's mask row to the next: 0 means m (rows packed), else >= m.
+                         * Every kernel writes every stride; vecenv_gym_mask_stride is the one it writes
+                         * from its registers (the others: its rows without the mask, then a portable pass) */
 } vecenv_gym_out;
+
+/* The mask row stride (vecenv_gym_out.mask_stride) v's kernel writes from its registers: 8 on the AVX2
+ * kernel (m <= 7: four boards' rows are one 32-byte store, where 6-byte rows took a store and a clamp
+ * each: 0.2 ns of a 4.5 ns sowing), m (packed rows) on the others. */
+size_t vecenv_gym_mask_stride(const vecenv *v);
 
 /* Converts and checks actions for boards 0..n-1 (relative pits, any int64): moves[i] = actions[i] for
  * every board. Unfinished boards must name a non-empty pit of their mover; finished boards (they restart
@@ -189,7 +198,8 @@ int vecenv_gym_moves8(const vecenv *v, const uint8_t *actions, int n, uint8_t *m
  * other sows moves[i], which must be legal (vecenv_gym_moves or vecenv_gym_moves8 checked them: this entry does not). Then
  * writes *out; out->sample may be moves itself (each board's move is read before its sample is written),
  * which makes a random playout loop. Statistics count the sowings and games ended (restarts are not sowings). Returns KALAH_OK,
- * or KALAH_EINVAL (nothing done) when v auto-resets or n is not in 1..B. */
+ * or KALAH_EINVAL (nothing done) when v auto-resets, n is not in 1..B or out->mask_stride is neither 0 nor
+ * at least m. */
 int vecenv_gym_step(vecenv *v, const uint8_t *moves, int n, const vecenv_gym_out *out);
 
 /* The outputs of the boards as they are, without a step (ended 0, rewards 0; sample drawn when asked):

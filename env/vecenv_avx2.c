@@ -153,28 +153,38 @@ VE_INL __m128i ve_row(const V *y, int r)
     return r < 16 ? _mm256_castsi256_si128(y[r]) : _mm256_extracti128_si256(y[r - 16], 1);
 }
 
-/* One output's byte rows (`n` bytes each: the uint8 observation, d, or the mask, M) of the block's 32
- * boards at o, row r from ve_row(y, r), clamped to 1 when `clamp` (the mask: the mover's pits). Whole
+/* The uint8 observation rows (`n` = d bytes each) of the block's 32 boards at o, row r from ve_row(y, r). Whole
  * 16- or 8-byte stores (`width`) run past a row into the following boards' rows, which their own stores
  * then overwrite: boards go in increasing order. With `room` boards left in the buffer from o, the last
  * row's store ends at 31 n + width <= 31 n + 16 bytes, inside the room * n there whenever room >= 47 for
  * every n >= 1: such blocks (all but the last, batches being multiples of 64) take the branch-free path;
  * in the last, a board whose store would run past the buffer's end goes through a copy. */
-VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, const int width, const int clamp, size_t room)
+VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, const int width, size_t room)
 {
     if (room >= 47) {
 #pragma GCC unroll 32
-        for (int r = 0; r < 32; r++) {
-            const __m128i x = clamp ? _mm_min_epu8(ve_row(y, r), _mm_set1_epi8(1)) : ve_row(y, r);
-            ve_store_bytes(o + (size_t)r * (size_t)n, x, (size_t)n, (size_t)width, width);
-        }
+        for (int r = 0; r < 32; r++)
+            ve_store_bytes(o + (size_t)r * (size_t)n, ve_row(y, r), (size_t)n, (size_t)width, width);
     } else {
-        for (int r = 0; r < 32 && (size_t)r < room; r++) {
-            const __m128i x = clamp ? _mm_min_epu8(ve_row(y, r), _mm_set1_epi8(1)) : ve_row(y, r);
-            ve_store_bytes(o + (size_t)r * (size_t)n, x, (size_t)n, (room - (size_t)r) * (size_t)n, width);
-        }
+        for (int r = 0; r < 32 && (size_t)r < room; r++)
+            ve_store_bytes(o + (size_t)r * (size_t)n, ve_row(y, r), (size_t)n, (room - (size_t)r) * (size_t)n, width);
     }
 }
+
+/* The mask rows, 8 bytes apart (vecenv_gym_mask_stride), of the boards 4q..4q+3 and 16+4q..19+4q of a block
+ * at o from y[0..3], ve_transpose16's registers of its quarter q: each row's first 8 bytes (the mover's
+ * pits first) clamped by lim (1 for the m pits, 0 for the bytes after them), four rows a 32-byte store.
+ * Never past the block's 32 rows: no care at the buffer's end. */
+VE_INL void ve_mask_rows8(uint8_t *o, const V *y, const int q, const V lim)
+{
+    const V a = _mm256_min_epu8(_mm256_unpacklo_epi64(y[0], y[1]), lim); /* rows 4q, 4q+1 | 16+4q, 17+4q */
+    const V b = _mm256_min_epu8(_mm256_unpacklo_epi64(y[2], y[3]), lim);
+    _mm256_storeu_si256((V *)(o + 32 * q), _mm256_permute2x128_si256(a, b, 0x20));
+    _mm256_storeu_si256((V *)(o + 32 * (q + 4)), _mm256_permute2x128_si256(a, b, 0x31));
+}
+
+/* lim of ve_mask_rows8 for m pits. */
+VE_INL V ve_mask_lim(const int M) { return _mm256_set1_epi64x((long long)(0x0101010101010101ull >> (8 * (8 - M)))); }
 
 /* One board's float row (d floats: the exact int -> float conversion times the same float scale,
  * kalah_encode's float bit for bit) from its bytes x: floats 0..7 and d-8..d-1 (d >= 8; both halves in
@@ -245,7 +255,8 @@ VE_INL void ve_row_pair(uint8_t *o, const int r, __m128i lo, __m128i hi, const i
 }
 
 
-/* The observation rows (uint8 and/or float) and the mask rows of boards off..off+31 from the block's planes
+/* The observation rows (uint8 and/or float) and the mask rows (8 bytes apart: ve_mask_rows8) of boards
+ * off..off+31 from the block's planes
  * in memory (cell, 64 bytes apart), each row stored as soon as the transpose yields it: ve_transpose16's
  * stages in two halves (quarters 0-1, then 2-3: eight registers of the first stage live instead of
  * sixteen), its planes read straight from L1. The registers of a quarter hold rows 4q..4q+3 (low lanes)
@@ -258,10 +269,10 @@ VE_INL void ve_rows_stream_of(const vecenv_gym_out *g, size_t off, const uint8_t
                               const int U8, const int MASK, const int FLT)
 {
     const int d = 2 * M + 2;
-    uint8_t *o8 = U8 ? g->obs8 + off * (size_t)d : NULL, *om = MASK ? g->mask + off * (size_t)M : NULL;
+    uint8_t *o8 = U8 ? g->obs8 + off * (size_t)d : NULL, *om = MASK ? g->mask + off * 8 : NULL;
     float *of = FLT ? g->obs + off * (size_t)d : NULL;
     const __m256 sc = _mm256_set1_ps(scale);
-    const __m128i one = _mm_set1_epi8(1);
+    const V lim = ve_mask_lim(M);
     const V zero = _mm256_setzero_si256();
 #define VE_PL(j) ((j) >= d ? zero : v_ld(cell + 64 * (size_t)((j) < M ? (j) : (j) < 2 * M ? (j) + 1 : (j) == 2 * M ? M : 2 * M + 1)))
 #pragma GCC unroll 2
@@ -283,14 +294,14 @@ VE_INL void ve_rows_stream_of(const vecenv_gym_out *g, size_t off, const uint8_t
             const V f0 = _mm256_unpacklo_epi32(Q[2][k], Q[3][k]), f1 = _mm256_unpackhi_epi32(Q[2][k], Q[3][k]);
             const V y[4] = {_mm256_unpacklo_epi64(e0, f0), _mm256_unpackhi_epi64(e0, f0),
                             _mm256_unpacklo_epi64(e1, f1), _mm256_unpackhi_epi64(e1, f1)};
+            if (MASK)
+                ve_mask_rows8(om, y, q, lim);
 #pragma GCC unroll 4
             for (int i = 0; i < 4; i++) {
                 const int r = 4 * q + i; /* and r + 16 */
                 const __m128i lo = _mm256_castsi256_si128(y[i]), hi = _mm256_extracti128_si256(y[i], 1);
                 if (U8)
                     ve_row_pair(o8, r, lo, hi, d, 16);
-                if (MASK)
-                    ve_row_pair(om, r, _mm_min_epu8(lo, one), _mm_min_epu8(hi, one), M, 8);
                 if (FLT) {
                     ve_float_row(of + r * d, lo, sc, d);
                     ve_float_row(of + (r + 16) * d, hi, sc, d);
@@ -326,7 +337,8 @@ VE_INL void ve_rows_stream(const vecenv_gym_out *g, size_t off, const uint8_t *c
  * transpose serves the uint8 rows, the mask rows and the float rows, streamed as the transpose yields them
  * (ve_rows_stream) except in the last block, where each output's 32 rows go in one run with the careful
  * path at the buffer's end; mask rows alone transpose just the mover's pits; to_play, ended and the
- * sample are one store each; rewards as the AVX-512 kernel writes them. */
+ * sample are one store each; rewards as the AVX-512 kernel writes them. The mask rows are 8 bytes apart
+ * (vecenv_gym_mask_stride: vecenv_gym.c hands this kernel no other). */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *R, V side, V over, V winner, V pick,
                     const int M)
 {
@@ -343,9 +355,10 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
             p[j] = j >= d ? _mm256_setzero_si256() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
         ve_transpose16(y, p);
         if (g->obs8)
-            ve_byte_rows(g->obs8 + off * (size_t)d, y, d, 16, 0, room);
+            ve_byte_rows(g->obs8 + off * (size_t)d, y, d, 16, room);
         if (g->mask)
-            ve_byte_rows(g->mask + off * (size_t)M, y, M, 8, 1, room);
+            for (int q = 0; q < 4; q++)
+                ve_mask_rows8(g->mask + off * 8, y + 4 * q, q, ve_mask_lim(M));
         if (g->obs)
             ve_float_rows(g->obs + off * (size_t)d, y, 1.0f / (float)st->seeds, d);
     } else if (g->mask) {
@@ -353,7 +366,8 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
         for (int j = 0; j < 16; j++) /* the mover's pits (M <= 7): the other stages fold away */
             p[j] = j < M ? R[j] : _mm256_setzero_si256();
         ve_transpose16(y, p);
-        ve_byte_rows(g->mask + off * (size_t)M, y, M, 8, 1, room);
+        for (int q = 0; q < 4; q++)
+            ve_mask_rows8(g->mask + off * 8, y + 4 * q, q, ve_mask_lim(M));
     }
     if (g->to_play)
         v_stu(g->to_play + off, side);

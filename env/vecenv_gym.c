@@ -25,9 +25,11 @@ void vecenv_gym_rows(const vecenv_state *st, size_t off, size_t w, const uint8_t
         if (g->obs8)
             for (size_t k = 0; k < d; k++)
                 g->obs8[i * d + k] = st->cell[ve_at(st, plane[k], i)];
-        if (g->mask)
-            for (size_t k = 0; k < m; k++)
-                g->mask[i * m + k] = st->cell[ve_at(st, (int)k, i)] != 0;
+        if (g->mask) {
+            const size_t stride = g->mask_stride ? g->mask_stride : m;
+            for (size_t k = 0; k < stride; k++)
+                g->mask[i * stride + k] = k < m && st->cell[ve_at(st, (int)k, i)] != 0;
+        }
         if (g->to_play)
             g->to_play[i] = (int8_t)st->side[i];
         if (g->rewards && (!kept || over[j] || g->ended[i])) { /* integer negation first: a draw is +0.0 */
@@ -81,14 +83,34 @@ int vecenv_gym_moves8(const vecenv *v, const uint8_t *actions, int n, uint8_t *m
     return gym_moves(v, actions, 0, n, moves, bad);
 }
 
+size_t vecenv_gym_mask_stride(const vecenv *v) { return v->kernel == VECENV_AVX2 ? 8 : (size_t)v->st.m; }
+
+/* The mask rows of every board at the given stride, from the boards as they are (vecenv_gym_rows' bytes):
+ * for a kernel asked for a stride it does not write itself. */
+static void gym_mask_rows(const vecenv_state *st, uint8_t *mask, size_t stride)
+{
+    for (size_t i = 0; i < (size_t)st->batch; i++)
+        for (size_t k = 0; k < stride; k++)
+            mask[i * stride + k] = k < (size_t)st->m && st->cell[ve_at(st, (int)k, i)] != 0;
+}
+
 static int gym_call(vecenv *v, const uint8_t *moves, int n, const vecenv_gym_out *out, long steps)
 {
-    if (v->st.auto_reset || n < 1 || n > v->st.batch)
+    const size_t m = (size_t)v->st.m, stride = out->mask_stride ? out->mask_stride : m;
+    if (v->st.auto_reset || n < 1 || n > v->st.batch || stride < m)
         return KALAH_EINVAL;
-    v->st.gym = out;
+    /* the SIMD kernels write one stride each (vecenv_gym_mask_stride), the scalar one any */
+    const int own = v->kernel == VECENV_SCALAR || stride == vecenv_gym_mask_stride(v);
+    vecenv_gym_out rows = *out;
+    if (!own)
+        rows.mask = NULL;
+    rows.mask_stride = stride;
+    v->st.gym = &rows;
     v->st.active = (size_t)n;
     v->fn(&v->st, moves, NULL, steps);
     v->st.gym = NULL;
+    if (!own && out->mask)
+        gym_mask_rows(&v->st, out->mask, stride);
     return KALAH_OK;
 }
 

@@ -1,8 +1,10 @@
 /* test_vecenv_gym.c — Gymnasium steps of the batched stepper (env/vecenv.h, "Gymnasium steps"): every
  * output row against the scalar rules (kalah_sow, kalah_encode, kalah_legal, kalah_winner) with next-step
  * restarts (the uint8 observations against the position's counts and, scaled, kalah_encode's floats; steps
- * asking for float rows only, uint8 rows only, or both), every kernel against the scalar kernel byte for byte (the sampler's draws included), padding
- * boards standing still, and the move check (int64 and byte actions). */
+ * asking for float rows only, uint8 rows only, both or none; the mask rows packed, 8 bytes apart (the AVX2
+ * kernel's own) or 13 (no kernel's own: written after the kernel), their bytes past the pits 0), every kernel
+ * against the scalar kernel byte for byte (the sampler's draws included), padding boards standing still, and
+ * the move check (int64 and byte actions). */
 #include "test_util.h"
 
 #include "env/kalah.h"
@@ -14,6 +16,7 @@
 static const char *extra_rules = "kalah:pits=6,seeds=1,capture=always";
 #define B 128  /* two blocks of 64 */
 #define N 100  /* boards taking part: the second block is partly padding */
+#define MAX_STRIDE 13 /* the widest mask row stride tried */
 
 static uint64_t trng(uint64_t *s) /* the test's own stream (SplitMix64) */
 {
@@ -36,7 +39,7 @@ static void rows_init(rows *w, int m)
 {
     w->obs = calloc((size_t)B * (size_t)(2 * m + 2), sizeof(float));
     w->obs8 = calloc((size_t)B * (size_t)(2 * m + 2), 1);
-    w->mask = calloc((size_t)B * (size_t)m, 1);
+    w->mask = calloc((size_t)B * MAX_STRIDE, 1);
     w->ended = calloc(B, 1);
     w->sample = calloc(B, 1);
     w->to_play = calloc(B, 1);
@@ -59,7 +62,7 @@ static void rows_free(rows *w)
 static void rows_equal(const rows *a, const rows *b, int m, const char *what, int step)
 {
     const size_t d = 2 * (size_t)m + 2;
-    const int diff[7] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * (size_t)m),
+    const int diff[7] = {memcmp(a->obs, b->obs, B * d * sizeof(float)), memcmp(a->mask, b->mask, B * MAX_STRIDE),
                          memcmp(a->ended, b->ended, B), memcmp(a->sample, b->sample, B),
                          memcmp(a->to_play, b->to_play, B), memcmp(a->rewards, b->rewards, 2 * B * sizeof(float)),
                          memcmp(a->obs8, b->obs8, B * d)};
@@ -98,9 +101,10 @@ static void check_rows(const kalah_rules *r, const rows *w, int i, const kalah_p
                      p->cell[c], want[k]);
     }
     const unsigned legal = p->over ? 0 : kalah_legal(r, p);
-    for (int k = 0; k < m; k++)
-        if (w->mask[(size_t)i * (size_t)m + (size_t)k] != (legal >> k & 1))
-            fail_msg("%s step %d board %d: mask pit %d", what, step, i, k);
+    const size_t stride = w->out.mask_stride ? w->out.mask_stride : (size_t)m;
+    for (int k = 0; k < (int)stride; k++)
+        if (w->mask[(size_t)i * stride + (size_t)k] != (legal >> k & 1))
+            fail_msg("%s step %d board %d: mask byte %d (stride %zu)", what, step, i, k, stride);
     assert_int_equal(w->to_play[i], p->side);
     assert_int_equal(w->ended[i], over);
     const float south = over ? (float)kalah_winner(r, p) : 0.0f, north = over ? (float)-kalah_winner(r, p) : 0.0f;
@@ -180,7 +184,17 @@ static void run_kernel(vecenv_kernel k)
             for (int i = N; i < B; i++)
                 assert_int_equal(mv[i], 0);
             const int sampled = step % 3 != 0; /* some steps draw no sample */
-            const int obs = step % 4 != 2, obs8 = step % 4 != 1; /* float rows, uint8 rows, or both */
+            const int kind = step % 5; /* float rows, uint8 rows, both, or none */
+            const int obs = kind != 2 && kind != 4, obs8 = kind != 1 && kind != 4;
+            static const size_t strides[3] = {8, 0, 13};
+            /* the same mask stride for both; between steps the rows of the whole buffer are compared, so
+             * a change of stride needs them cleared on both sides */
+            const size_t stride = strides[step / 5 % 3];
+            if (stride != a.out.mask_stride) {
+                memset(a.mask, 0, B * MAX_STRIDE);
+                memset(b.mask, 0, B * MAX_STRIDE);
+            }
+            a.out.mask_stride = b.out.mask_stride = stride;
             vecenv_gym_out oa = a.out, ob = b.out;
             if (!sampled)
                 oa.sample = ob.sample = NULL;
@@ -331,11 +345,15 @@ static void test_moves_check(void **state)
         if (!vecenv_kernel_supported((vecenv_kernel)k))
             continue;
         vecenv *v = moves_fixture(&r, (vecenv_kernel)k);
+        assert_int_equal(vecenv_gym_mask_stride(v), k == VECENV_AVX2 ? 8 : 6);
         check_moves64(v);
         check_moves8(v);
         uint8_t mv[B] = {0};
         vecenv_gym_out none = {0};
         assert_int_equal(vecenv_gym_step(v, mv, B + 1, &none), KALAH_EINVAL);
+        const vecenv_gym_out narrow = {.mask_stride = 5}; /* rows of 5 bytes for 6 pits */
+        assert_int_equal(vecenv_gym_step(v, mv, B, &narrow), KALAH_EINVAL);
+        assert_int_equal(vecenv_gym_observe(v, B, &narrow), KALAH_EINVAL);
         vecenv_free(v);
         assert_int_equal(vecenv_create(&r, 64, (vecenv_kernel)k, 1, 1, &v, err), KALAH_OK);
         assert_int_equal(vecenv_gym_observe(v, 64, &none), KALAH_EINVAL); /* auto-resetting: refused */

@@ -323,6 +323,20 @@ def test_action_mask_rows_for_any_shape(pits):
             env.step(env.sample_actions())
 
 
+def test_action_mask_rows_are_the_kernels_own():
+    """info["action_mask"] is a read-only bool view (num_envs, pits) of rows the kernel writes at its own
+    stride (8 bytes on AVX2: four rows a store; packed elsewhere); its values do not depend on it."""
+    for kernel in ("auto", "scalar"):
+        env = sowzero.VecEnv(rules="kalah:pits=5,seeds=3", num_envs=70, seed=2, kernel=kernel)
+        _, info = env.reset()
+        mask = info["action_mask"]
+        assert mask.shape == (70, 5) and mask.dtype == np.bool_ and mask.strides[1] == 1
+        assert mask.strides[0] in (5, 8) and not mask.flags.writeable
+        assert kernel == "auto" or mask.strides[0] == 5
+        packed = np.ascontiguousarray(mask)
+        assert packed.strides == (5, 1) and np.array_equal(packed, mask)
+
+
 def test_arrays_outlive_the_env():
     env = sowzero.VecEnv(num_envs=3)
     obs, info = env.reset()
