@@ -379,6 +379,15 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
         if (g->kept && g->ended) { /* only the boards that ended now or before (their reward was nonzero) */
             uint32_t end = (uint32_t)_mm256_movemask_epi8(k_nz(over)) |
                            (uint32_t)_mm256_movemask_epi8(k_nz(v_ldu(g->ended + off)));
+            /* the first four without a branch (their count varies from block to block: the loop's exit
+             * mispredicted about once a block); a slot past the last such board rewrites board 31's pair,
+             * right either way: winner is 0 where no game ended now */
+#pragma GCC unroll 4
+            for (int s = 0; s < 4; s++) {
+                const int i = __builtin_ctz(end | 0x80000000u);
+                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+                end &= end - 1;
+            }
             for (; end; end &= end - 1) {
                 const int i = __builtin_ctz(end);
                 memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
