@@ -132,18 +132,16 @@ static const uint8_t ve_from[9][16] = {
     {6, 7, 8, 9, 10, 11, 12, 13, 14, 15},                   {7, 8, 9, 10, 11, 12, 13, 14, 15},
     {8, 9, 10, 11, 12, 13, 14, 15}};
 
-/* The first n bytes of x at o: one whole store of `width` bytes (16 or 8) where `room` bytes are left in
- * the buffer from o, else a copy of just the n. */
-VE_INL void ve_store_bytes(uint8_t *o, __m128i x, size_t n, size_t room, const int width)
+/* The first n bytes of x at o: one whole 16-byte store where `room` bytes are left in the buffer from o,
+ * else a copy of just the n. */
+VE_INL void ve_store_bytes(uint8_t *o, __m128i x, size_t n, size_t room)
 {
-    if (room < (size_t)width) {
+    if (room < 16) {
         _Alignas(16) uint8_t t[16];
         _mm_store_si128((__m128i *)t, x);
         memcpy(o, t, n);
-    } else if (width == 16) {
-        _mm_storeu_si128((__m128i *)o, x);
     } else {
-        _mm_storel_epi64((__m128i *)o, x);
+        _mm_storeu_si128((__m128i *)o, x);
     }
 }
 
@@ -153,21 +151,21 @@ VE_INL __m128i ve_row(const V *y, int r)
     return r < 16 ? _mm256_castsi256_si128(y[r]) : _mm256_extracti128_si256(y[r - 16], 1);
 }
 
-/* The uint8 observation rows (`n` = d bytes each) of the block's 32 boards at o, row r from ve_row(y, r). Whole
- * 16- or 8-byte stores (`width`) run past a row into the following boards' rows, which their own stores
- * then overwrite: boards go in increasing order. With `room` boards left in the buffer from o, the last
- * row's store ends at 31 n + width <= 31 n + 16 bytes, inside the room * n there whenever room >= 47 for
+/* The uint8 observation rows (`n` = d bytes each) of the block's 32 boards at o, row r from ve_row(y, r).
+ * Whole 16-byte stores run past a row into the following boards' rows, which their own stores then
+ * overwrite: boards go in increasing order. With `room` boards left in the buffer from o, the last row's
+ * store ends at 31 n + 16 bytes, inside the room * n there whenever room >= 47 for
  * every n >= 1: such blocks (all but the last, batches being multiples of 64) take the branch-free path;
  * in the last, a board whose store would run past the buffer's end goes through a copy. */
-VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, const int width, size_t room)
+VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, size_t room)
 {
     if (room >= 47) {
 #pragma GCC unroll 32
         for (int r = 0; r < 32; r++)
-            ve_store_bytes(o + (size_t)r * (size_t)n, ve_row(y, r), (size_t)n, (size_t)width, width);
+            ve_store_bytes(o + (size_t)r * (size_t)n, ve_row(y, r), (size_t)n, 16);
     } else {
         for (int r = 0; r < 32 && (size_t)r < room; r++)
-            ve_store_bytes(o + (size_t)r * (size_t)n, ve_row(y, r), (size_t)n, (room - (size_t)r) * (size_t)n, width);
+            ve_store_bytes(o + (size_t)r * (size_t)n, ve_row(y, r), (size_t)n, (room - (size_t)r) * (size_t)n);
     }
 }
 
@@ -243,15 +241,15 @@ VE_INL void ve_store_exact(uint8_t *o, __m128i x, const int n)
     }
 }
 
-/* Rows r (0..15) and r + 16 of n bytes at o from lo and hi, each one store of `width` (16 or 8) bytes,
- * except a row r whose store would reach row 16, already written: ve_rows_stream's order. */
-VE_INL void ve_row_pair(uint8_t *o, const int r, __m128i lo, __m128i hi, const int n, const int width)
+/* Rows r (0..15) and r + 16 of n bytes at o from lo and hi, each one 16-byte store, except a row r whose
+ * store would reach row 16, already written: ve_rows_stream's order. */
+VE_INL void ve_row_pair(uint8_t *o, const int r, __m128i lo, __m128i hi, const int n)
 {
-    if (r * n + width > 16 * n)
+    if (r * n + 16 > 16 * n)
         ve_store_exact(o + r * n, lo, n);
     else
-        ve_store_bytes(o + r * n, lo, (size_t)n, (size_t)width, width);
-    ve_store_bytes(o + (r + 16) * n, hi, (size_t)n, (size_t)width, width);
+        ve_store_bytes(o + r * n, lo, (size_t)n, 16);
+    ve_store_bytes(o + (r + 16) * n, hi, (size_t)n, 16);
 }
 
 
@@ -301,7 +299,7 @@ VE_INL void ve_rows_stream_of(const vecenv_gym_out *g, size_t off, const uint8_t
                 const int r = 4 * q + i; /* and r + 16 */
                 const __m128i lo = _mm256_castsi256_si128(y[i]), hi = _mm256_extracti128_si256(y[i], 1);
                 if (U8)
-                    ve_row_pair(o8, r, lo, hi, d, 16);
+                    ve_row_pair(o8, r, lo, hi, d);
                 if (FLT) {
                     ve_float_row(of + r * d, lo, sc, d);
                     ve_float_row(of + (r + 16) * d, hi, sc, d);
@@ -335,8 +333,8 @@ VE_INL void ve_rows_stream(const vecenv_gym_out *g, size_t off, const uint8_t *c
 /* The Gymnasium rows of boards off..off+31 from the block's planes (cell, in L1; R holds the same planes)
  * (vecenv_gym_rows gives the same bytes board by board and stays the scalar kernel's): one 32-board byte
  * transpose serves the uint8 rows, the mask rows and the float rows, streamed as the transpose yields them
- * (ve_rows_stream) except in the last block, where each output's 32 rows go in one run with the careful
- * path at the buffer's end; mask rows alone transpose just the mover's pits; to_play, ended and the
+ * (ve_rows_stream) except in the last block, where each observation's 32 rows go in one run with the
+ * careful path at the buffer's end (the mask rows never pass their block's end); mask rows alone transpose just the mover's pits; to_play, ended and the
  * sample are one store each; rewards as the AVX-512 kernel writes them. The mask rows are 8 bytes apart
  * (vecenv_gym_mask_stride: vecenv_gym.c hands this kernel no other). */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *R, V side, V over, V winner, V pick,
@@ -355,7 +353,7 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
             p[j] = j >= d ? _mm256_setzero_si256() : R[j < M ? j : j < 2 * M ? j + 1 : j == 2 * M ? M : 2 * M + 1];
         ve_transpose16(y, p);
         if (g->obs8)
-            ve_byte_rows(g->obs8 + off * (size_t)d, y, d, 16, room);
+            ve_byte_rows(g->obs8 + off * (size_t)d, y, d, room);
         if (g->mask)
             for (int q = 0; q < 4; q++)
                 ve_mask_rows8(g->mask + off * 8, y + 4 * q, q, ve_mask_lim(M));

@@ -1,6 +1,7 @@
 /* vecenv_gym.c — Gymnasium steps of the batched stepper (contract: env/vecenv.h, "Gymnasium steps"): the
- * entry points, the portable move check, and the portable row emitter the scalar kernel calls once per
- * block (the AVX2 and AVX-512 kernels write their rows from registers, vecenv_avx2.c / vecenv_avx512.c). */
+ * entry points, the portable move check, the portable row emitter the scalar kernel calls once per block
+ * (the AVX2 and AVX-512 kernels write their rows from registers, vecenv_avx2.c / vecenv_avx512.c), and the
+ * portable mask pass for a SIMD kernel asked for a mask row stride not its own. */
 #include <stddef.h>
 #include <stdint.h>
 

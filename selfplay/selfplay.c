@@ -333,8 +333,9 @@ static int game_move(worker *w, game *g)
     if (sh->sc->rescore_policy && g->exact[g->n] != NO_EXACT)
         optimal_policy(sh->mc, r, root, g->pi + (size_t)g->n * m);
     g->moves[g->n++] = (uint8_t)move;
-    kalah_pos next = *root;
-    kalah_sow(r, &next, move, NULL);
+    kalah_pos next = *root; /* the next decision's position: cap_draw reads it only for opening_sims */
+    if (sh->sc->opening_sims > 0)
+        kalah_sow(r, &next, move, NULL);
     cap_draw(sh, g, &next);
     w->st.simulations += (uint64_t)mcts_sims_done(g->tree);
     rc = mcts_advance(g->tree, move);
