@@ -370,8 +370,10 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
     if (g->to_play)
         v_stu(g->to_play + off, side);
     if (g->rewards) { /* (South, North) float pairs as 64-bit words: +1,-1 / -1,+1 / 0,0 */
-        static const uint64_t pair[3] = {0x3F800000BF800000ull, 0, 0xBF8000003F800000ull}; /* winner + 1 */
-        _Alignas(32) int8_t w[32];
+        /* indexed by the winner's byte & 3: 0 none or a draw, 1 South won, 3 (0xFF) North won; unsigned
+         * indexes: with int8 winners + 1 every slot spent three sign extensions */
+        static const uint64_t pair[4] = {0, 0xBF8000003F800000ull, 0, 0x3F800000BF800000ull};
+        _Alignas(32) uint8_t w[32];
         v_st(w, winner);
         float *rw = g->rewards + 2 * off;
         if (g->kept && g->ended) { /* only the boards that ended now or before (their reward was nonzero) */
@@ -382,17 +384,17 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
              * right either way: winner is 0 where no game ended now */
 #pragma GCC unroll 4
             for (int s = 0; s < 4; s++) {
-                const int i = __builtin_ctz(end | 0x80000000u);
-                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+                const size_t i = (size_t)__builtin_ctz(end | 0x80000000u);
+                memcpy(rw + 2 * i, &pair[w[i] & 3], 8);
                 end &= end - 1;
             }
             for (; end; end &= end - 1) {
-                const int i = __builtin_ctz(end);
-                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+                const size_t i = (size_t)__builtin_ctz(end);
+                memcpy(rw + 2 * i, &pair[w[i] & 3], 8);
             }
         } else {
-            for (int i = 0; i < W; i++) /* winner is 0 where the game did not end now */
-                memcpy(rw + 2 * i, &pair[w[i] + 1], 8);
+            for (size_t i = 0; i < W; i++) /* winner is 0 where the game did not end now */
+                memcpy(rw + 2 * i, &pair[w[i] & 3], 8);
         }
     }
     if (g->ended)
