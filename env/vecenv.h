@@ -177,9 +177,8 @@ typedef struct {
                          * from its registers (the others: its rows without the mask, then a portable pass) */
 } vecenv_gym_out;
 
-/* The mask row stride (vecenv_gym_out.mask_stride) v's kernel writes from its registers: 8 on the AVX2
- * kernel (m <= 7: four boards' rows are one 32-byte store, where 6-byte rows took a store and a clamp
- * each: 0.2 ns of a 4.5 ns sowing), m (packed rows) on the others. */
+/* The mask row stride (vecenv_gym_out.mask_stride) v's kernel writes from its registers: m (packed rows)
+ * on every kernel today (the AVX2 kernel joins two rows per 16-byte store). */
 size_t vecenv_gym_mask_stride(const vecenv *v);
 
 /* Converts and checks actions for boards 0..n-1 (relative pits, any int64): moves[i] = actions[i] for

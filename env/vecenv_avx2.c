@@ -169,21 +169,6 @@ VE_INL void ve_byte_rows(uint8_t *o, const V *y, const int n, size_t room)
     }
 }
 
-/* The mask rows, 8 bytes apart (vecenv_gym_mask_stride), of the boards 4q..4q+3 and 16+4q..19+4q of a block
- * at o from y[0..3], ve_transpose16's registers of its quarter q: each row's first 8 bytes (the mover's
- * pits first) clamped by lim (1 for the m pits, 0 for the bytes after them), four rows a 32-byte store.
- * Never past the block's 32 rows: no care at the buffer's end. */
-VE_INL void ve_mask_rows8(uint8_t *o, const V *y, const int q, const V lim)
-{
-    const V a = _mm256_min_epu8(_mm256_unpacklo_epi64(y[0], y[1]), lim); /* rows 4q, 4q+1 | 16+4q, 17+4q */
-    const V b = _mm256_min_epu8(_mm256_unpacklo_epi64(y[2], y[3]), lim);
-    _mm256_storeu_si256((V *)(o + 32 * q), _mm256_permute2x128_si256(a, b, 0x20));
-    _mm256_storeu_si256((V *)(o + 32 * (q + 4)), _mm256_permute2x128_si256(a, b, 0x31));
-}
-
-/* lim of ve_mask_rows8 for m pits. */
-VE_INL V ve_mask_lim(const int M) { return _mm256_set1_epi64x((long long)(0x0101010101010101ull >> (8 * (8 - M)))); }
-
 /* One board's float row (d floats: the exact int -> float conversion times the same float scale,
  * kalah_encode's float bit for bit) from its bytes x: floats 0..7 and d-8..d-1 (d >= 8; both halves in
  * the row), or one masked store (d < 8). No store leaves its row. */
@@ -253,7 +238,50 @@ VE_INL void ve_row_pair(uint8_t *o, const int r, __m128i lo, __m128i hi, const i
 }
 
 
-/* The observation rows (uint8 and/or float) and the mask rows (8 bytes apart: ve_mask_rows8) of boards
+/* pshufb indexes joining two rows' first m bytes (bytes 0..m-1 and 8..8+m-1 of a lane), m = 1..7. */
+static const uint8_t ve_mask_join[8][16] = {
+    {0},
+    {0, 8, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 8, 9, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 8, 9, 10, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 3, 8, 9, 10, 11, 128, 128, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 128, 128, 128, 128, 128, 128},
+    {0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 128, 128, 128, 128},
+    {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 128, 128}};
+
+/* The mask rows (packed, m bytes apart) of the boards 4q..4q+3 and 16+4q..19+4q of a block at o from
+ * y[0..3], ve_transpose16's registers of its quarter q: each row's first 8 bytes (the mover's pits first)
+ * clamped to 0/1 by lim, two rows' m bytes joined in a lane (pshufb), each lane one 16-byte store whose
+ * 16 - 2m bytes past the two rows later stores overwrite (quarters go in order, a quarter's rows 4q, 4q+1
+ * before 4q+2, 4q+3), except where those bytes would reach row 16 (written by quarter 0) or pass the
+ * block's end (the buffer's end in the last block): the last quarter's second pairs, and for m < 4
+ * (more than two rows of spill) every pair, are stored exactly. A 6-byte row took a clamp and a store each. */
+VE_INL void ve_mask_rows(uint8_t *o, const V *y, const int q, const V lim, const int M)
+{
+    const V join = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)ve_mask_join[M]));
+    const V a = _mm256_shuffle_epi8(_mm256_min_epu8(_mm256_unpacklo_epi64(y[0], y[1]), lim), join);
+    const V b = _mm256_shuffle_epi8(_mm256_min_epu8(_mm256_unpacklo_epi64(y[2], y[3]), lim), join);
+    const int r = 4 * q; /* a: rows r, r+1 | 16+r, 17+r; b: rows r+2, r+3 | 18+r, 19+r */
+    if (M < 4) {
+        ve_store_exact(o + M * r, _mm256_castsi256_si128(a), 2 * M);
+        ve_store_exact(o + M * (r + 16), _mm256_extracti128_si256(a, 1), 2 * M);
+    } else {
+        _mm_storeu_si128((__m128i *)(o + M * r), _mm256_castsi256_si128(a));
+        _mm_storeu_si128((__m128i *)(o + M * (r + 16)), _mm256_extracti128_si256(a, 1));
+    }
+    if (M < 4 || q == 3) {
+        ve_store_exact(o + M * (r + 2), _mm256_castsi256_si128(b), 2 * M);
+        ve_store_exact(o + M * (r + 18), _mm256_extracti128_si256(b, 1), 2 * M);
+    } else {
+        _mm_storeu_si128((__m128i *)(o + M * (r + 2)), _mm256_castsi256_si128(b));
+        _mm_storeu_si128((__m128i *)(o + M * (r + 18)), _mm256_extracti128_si256(b, 1));
+    }
+}
+
+/* lim of ve_mask_rows for m pits: 1 for the m pits, 0 for the bytes after them. */
+VE_INL V ve_mask_lim(const int M) { return _mm256_set1_epi64x((long long)(0x0101010101010101ull >> (8 * (8 - M)))); }
+
+/* The observation rows (uint8 and/or float) and the mask rows (ve_mask_rows) of boards
  * off..off+31 from the block's planes
  * in memory (cell, 64 bytes apart), each row stored as soon as the transpose yields it: ve_transpose16's
  * stages in two halves (quarters 0-1, then 2-3: eight registers of the first stage live instead of
@@ -267,7 +295,7 @@ VE_INL void ve_rows_stream_of(const vecenv_gym_out *g, size_t off, const uint8_t
                               const int U8, const int MASK, const int FLT)
 {
     const int d = 2 * M + 2;
-    uint8_t *o8 = U8 ? g->obs8 + off * (size_t)d : NULL, *om = MASK ? g->mask + off * 8 : NULL;
+    uint8_t *o8 = U8 ? g->obs8 + off * (size_t)d : NULL, *om = MASK ? g->mask + off * (size_t)M : NULL;
     float *of = FLT ? g->obs + off * (size_t)d : NULL;
     const __m256 sc = _mm256_set1_ps(scale);
     const V lim = ve_mask_lim(M);
@@ -293,7 +321,7 @@ VE_INL void ve_rows_stream_of(const vecenv_gym_out *g, size_t off, const uint8_t
             const V y[4] = {_mm256_unpacklo_epi64(e0, f0), _mm256_unpackhi_epi64(e0, f0),
                             _mm256_unpacklo_epi64(e1, f1), _mm256_unpackhi_epi64(e1, f1)};
             if (MASK)
-                ve_mask_rows8(om, y, q, lim);
+                ve_mask_rows(om, y, q, lim, M);
 #pragma GCC unroll 4
             for (int i = 0; i < 4; i++) {
                 const int r = 4 * q + i; /* and r + 16 */
@@ -335,8 +363,8 @@ VE_INL void ve_rows_stream(const vecenv_gym_out *g, size_t off, const uint8_t *c
  * transpose serves the uint8 rows, the mask rows and the float rows, streamed as the transpose yields them
  * (ve_rows_stream) except in the last block, where each observation's 32 rows go in one run with the
  * careful path at the buffer's end (the mask rows never pass their block's end); mask rows alone transpose just the mover's pits; to_play, ended and the
- * sample are one store each; rewards as the AVX-512 kernel writes them. The mask rows are 8 bytes apart
- * (vecenv_gym_mask_stride: vecenv_gym.c hands this kernel no other). */
+ * sample are one store each; rewards as the AVX-512 kernel writes them. The mask rows are packed
+ * (vecenv_gym_mask_stride: vecenv_gym.c hands this kernel no other stride). */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *R, V side, V over, V winner, V pick,
                     const int M)
 {
@@ -356,7 +384,7 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
             ve_byte_rows(g->obs8 + off * (size_t)d, y, d, room);
         if (g->mask)
             for (int q = 0; q < 4; q++)
-                ve_mask_rows8(g->mask + off * 8, y + 4 * q, q, ve_mask_lim(M));
+                ve_mask_rows(g->mask + off * (size_t)M, y + 4 * q, q, ve_mask_lim(M), M);
         if (g->obs)
             ve_float_rows(g->obs + off * (size_t)d, y, 1.0f / (float)st->seeds, d);
     } else if (g->mask) {
@@ -365,7 +393,7 @@ VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *
             p[j] = j < M ? R[j] : _mm256_setzero_si256();
         ve_transpose16(y, p);
         for (int q = 0; q < 4; q++)
-            ve_mask_rows8(g->mask + off * 8, y + 4 * q, q, ve_mask_lim(M));
+            ve_mask_rows(g->mask + off * (size_t)M, y + 4 * q, q, ve_mask_lim(M), M);
     }
     if (g->to_play)
         v_stu(g->to_play + off, side);

@@ -1,8 +1,8 @@
 /* test_vecenv_gym.c — Gymnasium steps of the batched stepper (env/vecenv.h, "Gymnasium steps"): every
  * output row against the scalar rules (kalah_sow, kalah_encode, kalah_legal, kalah_winner) with next-step
  * restarts (the uint8 observations against the position's counts and, scaled, kalah_encode's floats; steps
- * asking for float rows only, uint8 rows only, both or none; the mask rows packed, 8 bytes apart (the AVX2
- * kernel's own) or 13 (no kernel's own: written after the kernel), their bytes past the pits 0), every kernel
+ * asking for float rows only, uint8 rows only, both or none; the mask rows packed (every kernel's own), 8
+ * or 13 bytes apart (written after the kernel), their bytes past the pits 0), every kernel
  * against the scalar kernel byte for byte (the sampler's draws included), padding boards standing still, and
  * the move check (int64 and byte actions). */
 #include "test_util.h"
@@ -345,7 +345,7 @@ static void test_moves_check(void **state)
         if (!vecenv_kernel_supported((vecenv_kernel)k))
             continue;
         vecenv *v = moves_fixture(&r, (vecenv_kernel)k);
-        assert_int_equal(vecenv_gym_mask_stride(v), k == VECENV_AVX2 ? 8 : 6);
+        assert_int_equal(vecenv_gym_mask_stride(v), 6);
         check_moves64(v);
         check_moves8(v);
         uint8_t mv[B] = {0};

@@ -53,9 +53,8 @@ typedef struct {
      * handed out as views of their first n rows */
     PyArrayObject *obs_all; /* batch x dim float32 (uint8 with obs_dtype uint8); NULL with observations=False */
     PyArrayObject *mask, *to_play, *rewards, *term, *trunc;
-    int mask_stride;        /* bytes per row of mask: Kalah's the kernel's own (vecenv_gym_mask_stride: 8 on
-                             * AVX2, where four rows are one store), else moves; mask_v is its first moves
-                             * columns */
+    int mask_stride;        /* bytes per row of mask: Kalah's the kernel's own (vecenv_gym_mask_stride:
+                             * packed), else moves; mask_v is its first moves columns */
     PyArrayObject *actions[2]; /* sample_actions' uint8 arrays (batch bytes of room each), handed out in
                                 * turn; actions[cur] the last one */
     int cur;
@@ -860,9 +859,7 @@ static PyTypeObject szpy_VecEnvType = {
         "  truncations   bool (num_envs,): always False (no time limit is imposed)\n"
         "  info          {'action_mask': bool (num_envs, num_actions), 'to_play': int8 (num_envs,)}: the\n"
         "                legal moves and the player to move next (an extra turn keeps the mover); at the\n"
-        "                terminal step the mask is all False. On the AVX2 kernel the mask is a view of rows\n"
-        "                8 bytes apart (strides (8, 1): the kernel stores four rows at once); index it as\n"
-        "                any array, np.ascontiguousarray(mask) gives packed rows\n"
+        "                terminal step the mask is all False\n"
         "Autoreset: NEXT_STEP (Gymnasium's default). The step that ends a game returns the terminal position;\n"
         "the next step resets that env, ignores its action and returns the start position with reward 0\n"
         "and termination False.\n"

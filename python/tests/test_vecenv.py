@@ -323,18 +323,15 @@ def test_action_mask_rows_for_any_shape(pits):
             env.step(env.sample_actions())
 
 
-def test_action_mask_rows_are_the_kernels_own():
-    """info["action_mask"] is a read-only bool view (num_envs, pits) of rows the kernel writes at its own
-    stride (8 bytes on AVX2: four rows a store; packed elsewhere); its values do not depend on it."""
+def test_action_mask_is_packed():
+    """info["action_mask"] is a read-only, C-contiguous bool view (num_envs, pits) of the rows the kernel
+    writes (packed: numpy's elementwise operations on a strided mask were three times slower)."""
     for kernel in ("auto", "scalar"):
         env = sowzero.VecEnv(rules="kalah:pits=5,seeds=3", num_envs=70, seed=2, kernel=kernel)
         _, info = env.reset()
         mask = info["action_mask"]
         assert mask.shape == (70, 5) and mask.dtype == np.bool_ and mask.strides[1] == 1
-        assert mask.strides[0] in (5, 8) and not mask.flags.writeable
-        assert kernel == "auto" or mask.strides[0] == 5
-        packed = np.ascontiguousarray(mask)
-        assert packed.strides == (5, 1) and np.array_equal(packed, mask)
+        assert mask.strides[0] == 5 and mask.flags.c_contiguous and not mask.flags.writeable
 
 
 def test_arrays_outlive_the_env():
