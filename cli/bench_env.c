@@ -117,15 +117,15 @@ static void gym_free(vecenv_gym_out *g)
     free(g->sample);
 }
 
-/* The rows a gym mode writes, as the Python VecEnv holds them (mode: which observations; the mask rows at
- * the kernel's own stride); returns 0, or -1 out of memory. */
-static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, const vecenv *env, long batch, int mode)
+/* The rows a gym mode writes, as the Python VecEnv holds them (mode: which observations); returns 0, or
+ * -1 out of memory. */
+static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, long batch, int mode)
 {
-    const size_t B = (size_t)batch, m = (size_t)r->pits, stride = vecenv_gym_mask_stride(env);
+    const size_t B = (size_t)batch, m = (size_t)r->pits;
     const int obs = mode == MODE_GYM;
     *g = (vecenv_gym_out){.obs = obs ? malloc(B * (2 * m + 2) * sizeof(float)) : NULL,
-                          .obs8 = mode == MODE_GYM_U8 ? malloc(B * (2 * m + 2)) : NULL, .mask = malloc(B * stride),
-                          .mask_stride = stride, .to_play = malloc(B), .rewards = calloc(2 * B, sizeof(float)),
+                          .obs8 = mode == MODE_GYM_U8 ? malloc(B * (2 * m + 2)) : NULL, .mask = malloc(B * m),
+                          .to_play = malloc(B), .rewards = calloc(2 * B, sizeof(float)),
                           .ended = calloc(B, 1), .sample = malloc(B), .kept = 1}; /* zeros: kept holds */
     return (obs && !g->obs) || (mode == MODE_GYM_U8 && !g->obs8) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample
                ? -1
@@ -236,7 +236,7 @@ int bench_env(int argc, char **argv)
                           &w[t].env, err)) {
             cli_error(CMD, "%s", err);
             rc = 1;
-        } else if (mode != MODE_PLAYOUT && gym_alloc(&w[t].gym, &rules, w[t].env, batch, mode)) {
+        } else if (mode != MODE_PLAYOUT && gym_alloc(&w[t].gym, &rules, batch, mode)) {
             cli_error(CMD, "out of memory");
             rc = 1;
         }

@@ -173,13 +173,9 @@ typedef struct {
                        * in float arithmetic, bit for bit (one rounding, as kalah_encode's). 4 times fewer
                        * bytes than obs; obs and obs8 may both be asked for */
     size_t mask_stride; /* bytes from one board's mask row to the next: 0 means m (rows packed), else >= m.
-                         * Every kernel writes every stride; vecenv_gym_mask_stride is the one it writes
-                         * from its registers (the others: its rows without the mask, then a portable pass) */
+                         * Every kernel writes every stride: the SIMD ones write packed rows from their
+                         * registers, another stride after the kernel in a portable pass */
 } vecenv_gym_out;
-
-/* The mask row stride (vecenv_gym_out.mask_stride) v's kernel writes from its registers: m (packed rows)
- * on every kernel today (the AVX2 kernel joins two rows per 16-byte store). */
-size_t vecenv_gym_mask_stride(const vecenv *v);
 
 /* Converts and checks actions for boards 0..n-1 (relative pits, any int64): moves[i] = actions[i] for
  * every board. Unfinished boards must name a non-empty pit of their mover; finished boards (they restart

@@ -364,7 +364,7 @@ VE_INL void ve_rows_stream(const vecenv_gym_out *g, size_t off, const uint8_t *c
  * (ve_rows_stream) except in the last block, where each observation's 32 rows go in one run with the
  * careful path at the buffer's end (the mask rows never pass their block's end); mask rows alone transpose just the mover's pits; to_play, ended and the
  * sample are one store each; rewards as the AVX-512 kernel writes them. The mask rows are packed
- * (vecenv_gym_mask_stride: vecenv_gym.c hands this kernel no other stride). */
+ * (vecenv_gym.c hands this kernel no other stride). */
 VE_INL void ve_emit(vecenv_state *st, size_t off, const uint8_t *cell, const V *R, V side, V over, V winner, V pick,
                     const int M)
 {

@@ -84,8 +84,6 @@ int vecenv_gym_moves8(const vecenv *v, const uint8_t *actions, int n, uint8_t *m
     return gym_moves(v, actions, 0, n, moves, bad);
 }
 
-size_t vecenv_gym_mask_stride(const vecenv *v) { return (size_t)v->st.m; }
-
 /* The mask rows of every board at the given stride, from the boards as they are (vecenv_gym_rows' bytes):
  * for a kernel asked for a stride it does not write itself. */
 static void gym_mask_rows(const vecenv_state *st, uint8_t *mask, size_t stride)
@@ -100,8 +98,8 @@ static int gym_call(vecenv *v, const uint8_t *moves, int n, const vecenv_gym_out
     const size_t m = (size_t)v->st.m, stride = out->mask_stride ? out->mask_stride : m;
     if (v->st.auto_reset || n < 1 || n > v->st.batch || stride < m)
         return KALAH_EINVAL;
-    /* the SIMD kernels write packed rows (vecenv_gym_mask_stride), the scalar one any stride */
-    const int own = v->kernel == VECENV_SCALAR || stride == vecenv_gym_mask_stride(v);
+    /* the SIMD kernels write packed rows, the scalar one any stride */
+    const int own = v->kernel == VECENV_SCALAR || stride == m;
     vecenv_gym_out rows = *out;
     if (!own)
         rows.mask = NULL;

@@ -29,7 +29,7 @@ are given twice: by the wall clock (sows_per_s, ratio) and by the process's CPU 
 cpu_ratio, `bench env`'s cpu_seconds): on a shared machine the other processes' load moves the wall-clock
 rates much more than the CPU-time ones.
 
-The store bound: a Gymnasium step must write its rows (obs, action_mask (its rows at the kernel's stride), to_play (int8), terminations,
+The store bound: a Gymnasium step must write its rows (obs, action_mask, to_play (int8), terminations,
 the sample as bytes (sample_actions' uint8 actions), and the rewards of the boards where a game ended now
 or at the previous step, counted as the lines of 8 boards they touch: a fraction 1 - (1 - p)^16 of them,
 p = 1 / (sows_per_game + 1) the chance that a board's game ends at a step) and read and write back the stepper's own state (each board's
@@ -155,8 +155,7 @@ def main(argv=None):
     probe = VecEnv(rules=args.rules, num_envs=args.envs)
     first = c_bench(args.sowzero, args.envs, min(args.seconds, 0.5), args.rules)
     dirty = 1 - (1 - 1 / (first["sows_per_game"] + 1)) ** 16  # rewards rewritten: 8 boards, now or before
-    mask_row = probe.reset()[1]["action_mask"].strides[0]  # the rows' stride (packed)
-    other_rows = args.envs * (mask_row + 1 + probe.num_players * 4 * dirty + 1 + 1)
+    other_rows = args.envs * (probe.num_actions + 1 + probe.num_players * 4 * dirty + 1 + 1)
     rows_bytes = args.envs * probe.obs_dim * 4 + other_rows
     rows_bytes_u8 = args.envs * probe.obs_dim + other_rows
     state_bytes = args.envs * (probe.obs_dim + 1 + 2 + 1)  # cells (2m+2), side, sowing counter, rng / 8

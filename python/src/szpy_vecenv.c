@@ -53,8 +53,6 @@ typedef struct {
      * handed out as views of their first n rows */
     PyArrayObject *obs_all; /* batch x dim float32 (uint8 with obs_dtype uint8); NULL with observations=False */
     PyArrayObject *mask, *to_play, *rewards, *term, *trunc;
-    int mask_stride;        /* bytes per row of mask: Kalah's the kernel's own (vecenv_gym_mask_stride:
-                             * packed), else moves; mask_v is its first moves columns */
     PyArrayObject *actions[2]; /* sample_actions' uint8 arrays (batch bytes of room each), handed out in
                                 * turn; actions[cur] the last one */
     int cur;
@@ -87,17 +85,6 @@ static void padding_pos(const kalah_rules *r, kalah_pos *p)
     memset(p->cell, 0, sizeof p->cell);
     p->cell[r->pits] = (uint8_t)(2 * r->pits * r->seeds);
     p->over = 1;
-}
-
-/* a[:rows, :cols] (a new reference, or NULL with the error set): the view of a 2-D array handed out. */
-static PyObject *rows_and_columns(PyArrayObject *a, Py_ssize_t rows, Py_ssize_t cols)
-{
-    PyObject *nr = PyLong_FromSsize_t(rows), *nc = PyLong_FromSsize_t(cols);
-    PyObject *r = nr ? PySlice_New(NULL, nr, NULL) : NULL, *c = nc ? PySlice_New(NULL, nc, NULL) : NULL;
-    PyObject *key = r && c ? PyTuple_Pack(2, r, c) : NULL;
-    PyObject *v = key ? PyObject_GetItem((PyObject *)a, key) : NULL;
-    Py_XDECREF(nr), Py_XDECREF(nc), Py_XDECREF(r), Py_XDECREF(c), Py_XDECREF(key);
-    return v;
 }
 
 static PyArrayObject *new_array(int nd, npy_intp *dims, int type)
@@ -164,7 +151,7 @@ static void write_row(szpy_vecenv *e, int i, const game_pos *p)
     const unsigned legal = game_legal(e->rules.g, p);
     e->legal[i] = (uint8_t)legal;
     for (int k = 0; k < e->moves; k++)
-        u8(e->mask)[(size_t)i * (size_t)e->mask_stride + (size_t)k] = (uint8_t)(legal >> k & 1);
+        u8(e->mask)[(size_t)i * (size_t)e->moves + (size_t)k] = (uint8_t)(legal >> k & 1);
     i8(e->to_play)[i] = (int8_t)p->to_move;
 }
 
@@ -174,7 +161,7 @@ static vecenv_gym_out kalah_outputs(szpy_vecenv *e)
 {
     const vecenv_gym_out o = {.obs = e->obs_all && !e->obs_u8 ? f32(e->obs_all) : NULL,
                               .obs8 = e->obs_all && e->obs_u8 ? u8(e->obs_all) : NULL, .mask = u8(e->mask),
-                              .mask_stride = (size_t)e->mask_stride, .to_play = i8(e->to_play), .rewards = f32(e->rewards), .ended = u8(e->term),
+                              .to_play = i8(e->to_play), .rewards = f32(e->rewards), .ended = u8(e->term),
                               .sample = e->sampling ? u8(e->actions[!e->cur]) : NULL,
                               .kept = 1}; /* rewards and term: written by these calls and reset_all only */
     e->fresh = e->sampling;
@@ -404,8 +391,7 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     }
     if (!(e->legal = calloc((size_t)e->batch, 1)))
         goto nomem;
-    e->mask_stride = e->ve ? (int)vecenv_gym_mask_stride(e->ve) : e->moves;
-    npy_intp d_obs[2] = {e->batch, e->dim}, d_mask[2] = {e->batch, e->mask_stride}, d_rew[2] = {e->batch, e->players},
+    npy_intp d_obs[2] = {e->batch, e->dim}, d_mask[2] = {e->batch, e->moves}, d_rew[2] = {e->batch, e->players},
              d_b[1] = {e->batch}, d_n[1] = {n};
     if ((observations && !(e->obs_all = new_array(2, d_obs, e->obs_u8 ? NPY_UINT8 : NPY_FLOAT32))) ||
         !(e->mask = new_array(2, d_mask, NPY_BOOL)) || !(e->to_play = new_array(1, d_b, NPY_INT8)) ||
@@ -418,7 +404,7 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
         e->obs_v = PySequence_GetSlice((PyObject *)e->obs_all, 0, n);
     else
         Py_INCREF(e->obs_v = Py_None);
-    if (!e->obs_v || !(e->mask_v = rows_and_columns(e->mask, n, e->moves)) ||
+    if (!e->obs_v || !(e->mask_v = PySequence_GetSlice((PyObject *)e->mask, 0, n)) ||
         !(e->to_play_v = PySequence_GetSlice((PyObject *)e->to_play, 0, n)) ||
         !(e->rewards_v = PySequence_GetSlice((PyObject *)e->rewards, 0, n)) ||
         !(e->term_v = PySequence_GetSlice((PyObject *)e->term, 0, n)))
@@ -544,7 +530,7 @@ static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
     if (bad >= 0) {
         char legal[3 * 8 + 1] = "";
         for (int k = 0, len = 0; k < e->moves; k++)
-            if (u8(e->mask)[(size_t)bad * (size_t)e->mask_stride + (size_t)k])
+            if (u8(e->mask)[(size_t)bad * (size_t)e->moves + (size_t)k])
                 len += snprintf(legal + len, sizeof legal - (size_t)len, "%s%d", len ? "," : "", k);
         const long long value = act8 ? ((const uint8_t *)act)[bad] : ((const int64_t *)act)[bad];
         szpy_value_error("step: env %d: action %lld is not a legal move (legal: %s)", bad, value,
