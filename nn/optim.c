@@ -180,6 +180,7 @@ const nn_optim_config *nn_optim_get_config(const nn_optim *o) { return &o->cfg; 
 size_t nn_optim_param_count(const nn_optim *o) { return o->n; }
 int64_t nn_optim_steps(const nn_optim *o) { return o->t; }
 void nn_optim_set_steps(nn_optim *o, int64_t t) { o->t = t < 0 ? 0 : t; }
+void nn_optim_set_total_steps(nn_optim *o, int64_t total) { o->cfg.sched.total_steps = total < 1 ? 1 : total; }
 int nn_optim_state_count(const nn_optim *o) { return o->n_state; }
 
 float *nn_optim_state(nn_optim *o, int i, const char **name)

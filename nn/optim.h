@@ -74,6 +74,11 @@ size_t nn_optim_param_count(const nn_optim *o);
 int64_t nn_optim_steps(const nn_optim *o);
 void nn_optim_set_steps(nn_optim *o, int64_t t);
 
+/* Re-plans the cosine schedule while it runs: its half cycle becomes `total` steps (values below 1 are
+ * taken as 1); the steps taken and the state are kept, and the next step's rate is nn_lr_at of the new
+ * schedule at the same t. For a decay planned over a wall-clock budget (train.lr_anneal_by = time). */
+void nn_optim_set_total_steps(nn_optim *o, int64_t total);
+
 /* State vectors for checkpoints: SGD has 1 ("velocity"), Adam 2 ("m", "v"), each n_params floats. Returns
  * NULL (and leaves *name alone) when i is out of range. Writable so a checkpoint loader can restore them. */
 int nn_optim_state_count(const nn_optim *o);

@@ -679,6 +679,14 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->mcts.margin_utility > 0 && !c->net.margin_head)
         return check_fail(c, err, "mcts", "margin_utility",
                           "mcts.margin_utility needs the margin head's estimate: set net.margin_head = true");
+    if (c->train.lr_anneal_by == CFG_ANNEAL_TIME) {
+        const char *why = c->optim.sched.kind != NN_LR_COSINE ? "needs train.lr_schedule = cosine"
+                          : c->run.time_limit <= 0            ? "needs run.time_limit > 0 (the budget it plans over)"
+                          : c->train.lr_total_steps != 0      ? "needs train.lr_total_steps = 0 (it plans the length)"
+                                                              : NULL;
+        if (why)
+            return check_fail(c, err, "train", "lr_anneal_by", "train.lr_anneal_by = time %s", why);
+    }
     int64_t auto_steps = c->run.iterations * (int64_t)c->train.steps_per_iteration;
     c->optim.sched.total_steps = c->train.lr_total_steps ? c->train.lr_total_steps : (auto_steps > 0 ? auto_steps : 1);
     if (c->optim.sched.lr_min > c->optim.sched.lr)

@@ -63,7 +63,11 @@ typedef struct {
     int min_replay;           /* samples the buffer must hold before any SGD step, 0..replay_window */
     int threads;              /* OpenBLAS threads for the SGD steps, 1..256 */
     int64_t lr_total_steps;   /* cosine half-cycle in steps; 0 = iterations × steps_per_iteration */
+    int lr_anneal_by;         /* CFG_ANNEAL_STEPS: the cosine over lr_total_steps; CFG_ANNEAL_TIME: over
+                               * run.time_limit, re-planned each iteration (train_time_anneal_steps) */
 } cfg_train;
+
+enum { CFG_ANNEAL_STEPS = 0, CFG_ANNEAL_TIME = 1 };
 
 /* [eval]: the evaluation matches of the trained agent against fixed opponents. */
 typedef struct {

@@ -19,6 +19,7 @@ static const char *const capture_names[] = {"opposite", "always", "none", NULL};
 static const char *const end_names[] = {"either-empty", "mover-empty", NULL};
 static const char *const opt_names[] = {"sgd", "adam", NULL};
 static const char *const sched_names[] = {"constant", "step", "cosine", NULL};
+static const char *const anneal_names[] = {"steps", "time", NULL}; /* CFG_ANNEAL_STEPS, CFG_ANNEAL_TIME */
 static const char *const root_names[] = {"puct", "gumbel", NULL}; /* = MCTS_ROOT_PUCT, MCTS_ROOT_GUMBEL */
 static const char *const gate_names[] = {"none", "sprt", NULL};
 
@@ -171,6 +172,13 @@ const cfg_key cfg_keys[] = {
     L("train", "lr_step_size", optim.sched.step_size, 1, INT64_MAX, "step schedule: steps between decays."),
     L("train", "lr_total_steps", train.lr_total_steps, 0, INT64_MAX,
       "cosine schedule: length of the decay in steps; 0 = the whole run (iterations * steps_per_iteration)."),
+    E("train", "lr_anneal_by", train.lr_anneal_by, anneal_names,
+      "cosine schedule: steps = the decay over lr_total_steps (deterministic); time = over run.time_limit: "
+      "before each iteration the decay's length is re-planned as the steps taken plus steps_per_iteration "
+      "for every iteration that still fits the budget at the run's pace so far (at most up to "
+      "run.iterations), so that the rate reaches lr_min at the last iteration the limit allows on any "
+      "machine (budgeted training: Li, Yumer & Ramanan, ICLR 2020). Needs run.time_limit > 0 and "
+      "lr_total_steps = 0; the rates then depend on the machine's speed."),
     D("train", "lr_min", optim.sched.lr_min, 0, 10, 0, 0, "cosine schedule: final learning rate (<= lr)."),
     D("train", "momentum", optim.momentum, 0, 1, 0, 1, "sgd: momentum."),
     D("train", "beta1", optim.beta1, 0, 1, 0, 1, "adam: first-moment decay."),

@@ -350,6 +350,24 @@ static void flush_state(trainer *t)
     }
 }
 
+int64_t train_time_anneal_steps(int64_t steps_done, int64_t its_done, int64_t its_planned, double elapsed_s,
+                                double limit_s, double final_eval_s, int steps_per_iteration)
+{
+    int64_t left = its_planned - its_done;
+    if (its_done >= 1 && elapsed_s > 0) {
+        double fit = floor((limit_s - elapsed_s - final_eval_s) / (elapsed_s / (double)its_done));
+        if (fit < (double)left)
+            left = fit < 1 ? 1 : (int64_t)fit;
+    }
+    if (left < 1)
+        left = 1;
+    int64_t total = steps_done + left * (int64_t)steps_per_iteration;
+    return total < 1 ? 1 : total;
+}
+
+static int judged(const cfg_config *c);
+static double eval_estimate(const trainer *t, int games);
+
 /* One iteration's SGD phase. Returns TRAIN_OK, TRAIN_EDIVERGED or TRAIN_EFAIL (err says where). */
 static int sgd(trainer *t, train_row *row, char *err)
 {
@@ -357,6 +375,13 @@ static int sgd(trainer *t, train_row *row, char *err)
     if (replay_size(t->rb) < (size_t)c->train.min_replay || replay_size(t->rb) == 0 ||
         c->train.steps_per_iteration == 0)
         return TRAIN_OK;
+    if (c->train.lr_anneal_by == CFG_ANNEAL_TIME) { /* planned from the iteration's start: before its self-play */
+        int games = c->eval.final_games ? c->eval.final_games : c->eval.games;
+        nn_optim_set_total_steps(
+            t->optim, train_time_anneal_steps(nn_optim_steps(t->optim), t->iteration, c->run.iterations,
+                                              train_elapsed(t) - row->selfplay_s, c->run.time_limit * 60,
+                                              judged(c) ? eval_estimate(t, games) : 0, c->train.steps_per_iteration));
+    }
     nn_set_blas_threads(c->train.threads);
     size_t np = nn_param_count(t->net);
     nn_batch b = {.batch = c->train.batch_size, .x = t->x, .legal = t->legal, .pi = t->pi, .z = t->z,

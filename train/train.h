@@ -178,4 +178,15 @@ int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t 
  * tablebase (see nn_search). */
 void train_search_record(const cfg_config *cfg, nn_search *out);
 
+/* train.lr_anneal_by = time: the cosine's length in SGD steps, planned at the start of an iteration.
+ * steps_done: SGD steps taken; its_done: iterations completed (>= 0), of its_planned (run.iterations);
+ * elapsed_s: the run's seconds so far; limit_s: run.time_limit in seconds; final_eval_s: the final
+ * evaluation's estimated seconds (0 before one was measured). The iterations left are its_planned -
+ * its_done, or fewer where the budget holds fewer at the mean time per iteration so far (elapsed_s /
+ * its_done, evaluations included: the pace run.time_limit's own stop rule uses), at least this one; the
+ * length is steps_done + that many times steps_per_iteration (>= 1). Before any iteration (no pace yet) the
+ * plan is all its_planned. */
+int64_t train_time_anneal_steps(int64_t steps_done, int64_t its_done, int64_t its_planned, double elapsed_s,
+                                double limit_s, double final_eval_s, int steps_per_iteration);
+
 #endif
