@@ -118,6 +118,8 @@ static int lr_column(const char *csv, double *lr, int n)
 {
     const char *p = strchr(csv, '\n');
     int col = -1, k = 0;
+    if (!p)
+        fail_msg("metrics.csv has no header line");
     for (const char *h = csv; h < p; h++) /* the header: lr's column */
         if ((h == csv || h[-1] == ',') && !strncmp(h, "lr,", 3))
             col = k;
@@ -126,14 +128,16 @@ static int lr_column(const char *csv, double *lr, int n)
     if (col < 0)
         fail_msg("metrics.csv has no lr column");
     int rows = 0;
-    for (const char *line = p + 1; *line && rows < n; line = strchr(line, '\n') + 1) {
-        const char *f = line;
-        for (int i = 0; i < col; i++)
-            f = strchr(f, ',') + 1;
+    for (const char *line = p + 1; *line && rows < n;) {
+        const char *f = line, *end = strchr(line, '\n');
+        for (int i = 0; i < col && f; i++)
+            if ((f = strchr(f, ',')))
+                f++;
+        if (!end || !f || f > end) /* a row cut short (slurp reads 64 KiB): the rows before it */
+            break;
         if (*f != ',' && *f != '\n') /* empty: no SGD step in that iteration */
             lr[rows++] = strtod(f, NULL);
-        if (!strchr(line, '\n'))
-            break;
+        line = end + 1;
     }
     return rows;
 }
@@ -162,9 +166,9 @@ static void test_time_anneal_run(void **state)
             fail_msg("row %d: lr %g outside [lr_min, lr]", i + 1, lr[i]);
     if (n < 3)
         skip(); /* one or two iterations in the budget: nothing to judge */
-    /* the planned 100000 iterations would leave the rate within 1e-6 of lr; the budget's plan ends it
-     * near lr_min: the last row is below the cosine's midpoint */
-    if (!(lr[n - 1] < 0.5 * (0.01 + 0.0001)))
+    /* the planned 100000 iterations would leave the rate within 1e-6 of lr; the budget's plan ends it near
+     * lr_min (a tenth of the way down is far more than one slow iteration could undo) */
+    if (!(lr[n - 1] < 0.9 * 0.01))
         fail_msg("the last of %d rows has lr %g: the decay did not follow the budget", n, lr[n - 1]);
 }
 

@@ -180,12 +180,15 @@ void train_search_record(const cfg_config *cfg, nn_search *out);
 
 /* train.lr_anneal_by = time: the cosine's length in SGD steps, planned at the start of an iteration.
  * steps_done: SGD steps taken; its_done: iterations completed (>= 0), of its_planned (run.iterations);
- * elapsed_s: the run's seconds so far; limit_s: run.time_limit in seconds; final_eval_s: the final
- * evaluation's estimated seconds (0 before one was measured). The iterations left are its_planned -
- * its_done, or fewer where the budget holds fewer at the mean time per iteration so far (elapsed_s /
- * its_done, evaluations included: the pace run.time_limit's own stop rule uses), at least this one; the
- * length is steps_done + that many times steps_per_iteration (>= 1). Before any iteration (no pace yet) the
- * plan is all its_planned. */
+ * elapsed_s: the run's seconds at the iteration's start (train.c passes the seconds so far less this
+ * iteration's self-play); limit_s: run.time_limit in seconds; final_eval_s: the final evaluation's
+ * estimated seconds (0 before one was measured). The iterations left are its_planned - its_done, or fewer
+ * where the budget holds fewer at the mean time per iteration so far (elapsed_s / its_done, evaluations
+ * included: the pace run.time_limit's own stop rule uses), at least this one; the length is steps_done +
+ * that many times steps_per_iteration (>= 1). Before any iteration (no pace yet) the plan is all
+ * its_planned. The stop rule looks one iteration's evaluation and checkpoint earlier than this plan, so a
+ * run may take one iteration past the plan's last: its rate stays within (pi / N)^2 / 4 of the range above
+ * lr_min, N the iterations planned then. */
 int64_t train_time_anneal_steps(int64_t steps_done, int64_t its_done, int64_t its_planned, double elapsed_s,
                                 double limit_s, double final_eval_s, int steps_per_iteration);
 
