@@ -138,7 +138,7 @@ static int slot_move(worker *w, slot *s)
     unsigned legal = game_legal(g, root);
     for (int k = 0; k < m; k++)
         s->legal[s->n * m + k] = (uint8_t)(legal >> k & 1u);
-    int rc = mcts_mp_policy(s->tree, sh->sc->pi_visits ? 1.0 : tau, s->pi + (size_t)s->n * m);
+    int rc = mcts_mp_policy(s->tree, sh->sc->pi_visits ? sh->sc->pi_temperature : tau, s->pi + (size_t)s->n * m);
     int move = rc == MCTS_OK ? mcts_mp_choose(s->tree, tau) : rc;
     if (move < 0)
         return MCTS_EINVAL;

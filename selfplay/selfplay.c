@@ -12,6 +12,7 @@
 selfplay_config selfplay_config_default(void)
 {
     selfplay_config c = {.threads = 1, .games_per_thread = 64, .games = 256, .max_moves = 1000, .pi_visits = 0,
+                         .pi_temperature = 1.0,
                          .full_sims_prob = 1.0, .fast_sims = 0,
                          .rescore = 0, .rescore_policy = 0, .opening_plies = 0,
                          .opening_sims = 0, .opening_seeds = 33};
@@ -34,6 +35,8 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.max_moves must be >= 1, got %d", c->max_moves);
     if (c->pi_visits != 0 && c->pi_visits != 1)
         return BAD("selfplay.pi_visits must be 0 or 1, got %d", c->pi_visits);
+    if (!(c->pi_temperature > 0 && c->pi_temperature <= 100))
+        return BAD("selfplay.pi_temperature must be in (0, 100], got %g", c->pi_temperature);
     if (!(c->full_sims_prob >= 0 && c->full_sims_prob <= 1))
         return BAD("selfplay.full_sims_prob must be in [0, 1], got %g", c->full_sims_prob);
     if (c->fast_sims < 0 || c->fast_sims > 100000000 || (c->full_sims_prob < 1 && c->fast_sims < 1))
@@ -322,7 +325,7 @@ static int game_move(worker *w, game *g)
     unsigned legal = kalah_legal(r, root);
     for (int k = 0; k < m; k++)
         g->legal[g->n * m + k] = (uint8_t)(legal >> k & 1u);
-    int rc = mcts_policy(g->tree, sh->sc->pi_visits ? 1.0 : tau, g->pi + (size_t)g->n * m);
+    int rc = mcts_policy(g->tree, sh->sc->pi_visits ? sh->sc->pi_temperature : tau, g->pi + (size_t)g->n * m);
     int move = rc == MCTS_OK ? mcts_choose(g->tree, tau) : rc;
     if (move < 0)
         return MCTS_EINVAL;

@@ -19,7 +19,8 @@
  * Samples: one per decision (every ply of every game, extra turns included), appended to the replay
  * buffer when the game ends (replay.h: x, legal, π, z, margin). π comes from mcts_policy: with pi_visits = 0
  * (default, search-cases.md case 8) π ∝ N^(1/τ) during the temperature plies and one-hot on the move chosen
- * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is the plain visit share N / ΣN at every ply
+ * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is N^(1/T) / Σ N^(1/T) at every ply, T = pi_temperature
+ * (1: the plain visit share N / ΣN)
  * (the Gumbel root and forced playouts change it: mcts_root.h). Whether a decision is full or fast
  * (full_sims_prob) is drawn from its game's tree RNG before the search of that decision starts.
  * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
@@ -58,6 +59,8 @@ typedef struct {
     int games;             /* games per selfplay_run call (one training iteration), >= 1; default 256 */
     int max_moves;         /* plies after which an unfinished game is scored by sweeping, >= 1; default 1000 */
     int pi_visits;         /* 0/1, see the top; default 0 */
+    double pi_temperature; /* T in (0, 100], with pi_visits = 1: π ∝ N^(1/T) (mcts_policy's tau); 1 = the
+                              plain visit shares (default), below 1 sharper toward the most visited move */
     /* Playout cap randomization (KataGo, Wu 2019 §3.1): each decision is a full search with probability
      * full_sims_prob (mcts.sims, the configured noise, a policy sample) and otherwise a fast one
      * (fast_sims simulations, no Dirichlet noise, no forced playouts) whose sample trains the value only:

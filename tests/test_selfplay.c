@@ -283,6 +283,57 @@ static void test_opening_sims(void **state)
         free(text[i]), free(blob[i]);
 }
 
+/* selfplay.pi_temperature: the targets are the visit shares raised to 1/T and renormalised; the games (moves
+ * drawn by mcts_choose, not from the target) are the same. With T = 0.5 each target is the square of the
+ * T = 1 target renormalised (an independent computation from the plain shares N / ΣN). */
+static void test_pi_temperature(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    int dim = kalah_encode_dim(&r), m = r.pits;
+    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 4;
+    sc.games = 6;
+    sc.pi_visits = 1;
+    mcts_config mc = fast_search(32);
+    const double temps[2] = {1.0, 0.5};
+    char *text[2];
+    replay_buffer *rb[2];
+    for (int i = 0; i < 2; i++) {
+        sc.pi_temperature = temps[i];
+        rb[i] = replay_create(dim, m, 1, 100000, NULL);
+        selfplay_stats st;
+        text[i] = play(&r, &sc, &mc, &ef, rb[i], 7, &st);
+    }
+    assert_string_equal(text[0], text[1]);
+    assert_int_equal(replay_size(rb[0]), replay_size(rb[1]));
+    int sharper = 0;
+    for (size_t i = 0; i < replay_size(rb[0]); i++) {
+        float x[2][64], pi[2][KALAH_MAX_PITS], z[2], mg[2];
+        uint8_t legal[2][KALAH_MAX_PITS];
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(replay_get(rb[k], i, x[k], legal[k], pi[k], &z[k], &mg[k]), MCTS_OK);
+        assert_memory_equal(x[0], x[1], (size_t)dim * sizeof(float));
+        double sq = 0;
+        for (int a = 0; a < m; a++)
+            sq += (double)pi[0][a] * pi[0][a];
+        for (int a = 0; a < m; a++) {
+            double want = (double)pi[0][a] * pi[0][a] / sq;
+            if (fabs(pi[1][a] - want) > 1e-5)
+                fail_msg("sample %zu, pit %d: target %g at T = 0.5, %g from the T = 1 shares", i, a, pi[1][a], want);
+            sharper |= fabs(pi[1][a] - pi[0][a]) > 1e-3;
+        }
+    }
+    assert_true(sharper);
+    char err[MCTS_ERRLEN];
+    sc.pi_temperature = 0;
+    assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.pi_temperature"));
+    for (int i = 0; i < 2; i++)
+        free(text[i]), replay_free(rb[i]);
+}
+
 /* ---- batching: one evaluator call carries the leaves of many games ---- */
 
 typedef struct {
@@ -873,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_samples_match_records),
         cmocka_unit_test(test_random_openings),
         cmocka_unit_test(test_opening_sims),
+        cmocka_unit_test(test_pi_temperature),
         cmocka_unit_test(test_batches_span_games),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_threads_deterministic),

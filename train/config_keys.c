@@ -137,6 +137,10 @@ const cfg_key cfg_keys[] = {
     B("selfplay", "pi_visits", selfplay.pi_visits,
       "Policy target: 0 = visit counts sharpened like the move choice (one-hot after temp_moves), 1 = plain "
       "visit shares at every ply."),
+    D("selfplay", "pi_temperature", selfplay.pi_temperature, 0, 100, 1, 0,
+      "With pi_visits = 1: the policy target is N^(1/T) over the legal moves, normalised (N the root's visit "
+      "counts). 1 = the plain visit shares; below 1 sharpens the target toward the most visited move, above "
+      "1 flattens it."),
     D("selfplay", "full_sims_prob", selfplay.full_sims_prob, 0, 1, 0, 0,
       "Playout cap randomization (KataGo, Wu 2019, 3.1): the probability that a decision gets the full "
       "mcts.sims search and trains the policy; the others get fast_sims simulations without noise and train "
