@@ -144,7 +144,8 @@ static int lr_column(const char *csv, double *lr, int n)
 
 /* A run planned far beyond its budget, annealed by time: the rate falls within the budget (with the
  * iteration-based plan it would stay near lr for all of it) and never leaves [lr_min, lr]. How many
- * iterations fit depends on the machine's load: with fewer than three there is no decay to judge. */
+ * iterations fit depends on the machine's load (about 45 on an idle 2-core VM): with fewer than 12 the
+ * pace is too unsteady to judge. */
 static void test_time_anneal_run(void **state)
 {
     (void)state;
@@ -164,12 +165,16 @@ static void test_time_anneal_run(void **state)
     for (int i = 0; i < n; i++)
         if (!(lr[i] >= 0.0001 * (1 - 1e-6) && lr[i] <= 0.01 * (1 + 1e-6)))
             fail_msg("row %d: lr %g outside [lr_min, lr]", i + 1, lr[i]);
-    if (n < 3)
-        skip(); /* one or two iterations in the budget: nothing to judge */
-    /* the planned 100000 iterations would leave the rate within 1e-6 of lr; the budget's plan ends it near
-     * lr_min (a tenth of the way down is far more than one slow iteration could undo) */
-    if (!(lr[n - 1] < 0.9 * 0.01))
-        fail_msg("the last of %d rows has lr %g: the decay did not follow the budget", n, lr[n - 1]);
+    if (n < 12)
+        skip(); /* a machine too loaded for a steady pace in 3 s: nothing to judge */
+    /* the planned 100000 iterations would leave the rate within 1e-6 of lr all along; planned over the
+     * budget it passes 0.9 lr once about a fifth of the budget is spent. The lowest row, not the last: one
+     * iteration stalled by the load at the end must not decide (the plan cannot foresee it). */
+    double lowest = lr[0];
+    for (int i = 1; i < n; i++)
+        lowest = lr[i] < lowest ? lr[i] : lowest;
+    if (!(lowest < 0.9 * 0.01))
+        fail_msg("over %d rows the lowest lr is %g: the decay did not follow the budget", n, lowest);
 }
 
 int main(void)
