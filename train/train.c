@@ -365,8 +365,7 @@ int64_t train_time_anneal_steps(int64_t steps_done, int64_t its_done, int64_t it
     return total < 1 ? 1 : total;
 }
 
-static int judged(const cfg_config *c);
-static double eval_estimate(const trainer *t, int games);
+static double final_eval_estimate(const trainer *t);
 
 /* One iteration's SGD phase. Returns TRAIN_OK, TRAIN_EDIVERGED or TRAIN_EFAIL (err says where). */
 static int sgd(trainer *t, train_row *row, char *err)
@@ -375,13 +374,11 @@ static int sgd(trainer *t, train_row *row, char *err)
     if (replay_size(t->rb) < (size_t)c->train.min_replay || replay_size(t->rb) == 0 ||
         c->train.steps_per_iteration == 0)
         return TRAIN_OK;
-    if (c->train.lr_anneal_by == CFG_ANNEAL_TIME) { /* planned from the iteration's start: before its self-play */
-        int games = c->eval.final_games ? c->eval.final_games : c->eval.games;
-        nn_optim_set_total_steps(
-            t->optim, train_time_anneal_steps(nn_optim_steps(t->optim), t->iteration, c->run.iterations,
-                                              train_elapsed(t) - row->selfplay_s, c->run.time_limit * 60,
-                                              judged(c) ? eval_estimate(t, games) : 0, c->train.steps_per_iteration));
-    }
+    if (c->train.lr_anneal_by == CFG_ANNEAL_TIME) /* planned from the iteration's start: before its self-play */
+        nn_optim_set_total_steps(t->optim, train_time_anneal_steps(nn_optim_steps(t->optim), t->iteration,
+                                                                   c->run.iterations, train_elapsed(t) - row->selfplay_s,
+                                                                   c->run.time_limit * 60, final_eval_estimate(t),
+                                                                   c->train.steps_per_iteration));
     nn_set_blas_threads(c->train.threads);
     size_t np = nn_param_count(t->net);
     nn_batch b = {.batch = c->train.batch_size, .x = t->x, .legal = t->legal, .pi = t->pi, .z = t->z,
@@ -550,6 +547,14 @@ static double eval_estimate(const trainer *t, int games)
     return games > t->last_eval_games ? t->last_eval_s * games / t->last_eval_games : t->last_eval_s;
 }
 
+/* Seconds the final evaluation will take (eval_estimate of final_games, or games), 0 when nothing is judged:
+ * what run.time_limit's stop rule and train.lr_anneal_by = time's plan keep back from the budget. */
+static double final_eval_estimate(const trainer *t)
+{
+    const cfg_config *c = t->cfg;
+    return judged(c) ? eval_estimate(t, c->eval.final_games ? c->eval.final_games : c->eval.games) : 0;
+}
+
 /* run.time_limit: whether the run must end after iteration it (its self-play, SGD and gate done) so that the
  * final evaluation and checkpoint still finish within the budget: one more iteration needs the mean time of
  * an iteration so far (elapsed / it, evaluations included, earlier sessions counted), plus it's own
@@ -563,8 +568,7 @@ static int out_of_time(const trainer *t, int64_t it, double *need_s)
         return 0;
     double now = train_elapsed(t);
     int due = judged(c) && c->eval.every > 0 && it % c->eval.every == 0;
-    *need_s = now / (double)it + (due ? eval_estimate(t, c->eval.games) : 0) +
-              (judged(c) ? eval_estimate(t, c->eval.final_games ? c->eval.final_games : c->eval.games) : 0);
+    *need_s = now / (double)it + (due ? eval_estimate(t, c->eval.games) : 0) + final_eval_estimate(t);
     return now + *need_s > limit;
 }
 
