@@ -106,7 +106,7 @@ static const uint8_t ve_lt_hi[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 7, 15, 31,
 
 static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, size_t off, const uint8_t *moves,
                                                             const vecenv_out *out, long steps, const int M,
-                                                            const int RANDOM, const int GYM)
+                                                            const int RANDOM)
 {
     const int L = 2 * M + 1, NC = 2 * M + 2;
     uint8_t *cell = st->cell + ve_at(st, 0, off); /* plane c at cell + 64 c */
@@ -121,11 +121,8 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     for (int c = 0; c < NC; c++)
         R[c] = v_ld(cell + (size_t)c * 64);
     V side = v_ld(st->side + off);
-    V rs = RANDOM || GYM ? v_ld(st->rng + off / 8) : zero;
+    V rs = RANDOM ? v_ld(st->rng + off / 8) : zero;
     uint64_t n_sows = 0, n_games = 0, n_south = 0, n_north = 0;
-    /* Gymnasium steps: lanes past st->active stand still; the last step's ends and results for ve_emit */
-    const K act = GYM ? k_first(st->active > off ? st->active - off : 0) : k_none();
-    K g_over = k_none(), g_sw = k_none(), g_nw = k_none();
 
     for (long s = 0; s < steps; s++) {
         /* 1. the move: one-hot masks chosen[c] over the mover's pits */
@@ -133,13 +130,10 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         V cnt = zero;
 #pragma GCC unroll 8
         for (int c = 0; c < M; c++) {
-            legal[c] = GYM ? k_and(k_nz(R[c]), act) : k_nz(R[c]);
+            legal[c] = k_nz(R[c]);
             cnt = v_inc(cnt, legal[c]);
         }
         const K live = k_nz(cnt); /* unfinished boards: a finished one has swept (empty) pits */
-        /* next-step autoreset: a finished board taking part restarts in step 9 instead of moving (a
-         * Gymnasium step never auto-resets: vecenv_gym_step refuses such a vecenv) */
-        const K fin = GYM ? k_andn(live, act) : k_none();
         if (RANDOM) {
             V a = v_xs(rs), b = v_xs(a);
             rs = b;
@@ -196,8 +190,6 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
                 K kc = k_and(k_eq(last, v_set1(c)), k_eq(R[c], one));
                 if (capture == KALAH_CAPTURE_OPPOSITE)
                     kc = k_and(kc, k_nz(R[o]));
-                if (GYM) /* a board standing still may hold 1 seed in pit c (padding boards) */
-                    kc = k_and(kc, live);
                 cap = v_sel(kc, cap, v_add(R[o], one));
                 R[o] = v_clr(R[o], kc);
                 R[c] = v_clr(R[c], kc);
@@ -226,11 +218,6 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         n_games += (uint64_t)k_count(over);
         n_south += (uint64_t)k_count(k_and(over, sw));
         n_north += (uint64_t)k_count(k_and(over, nw));
-        if (GYM) {
-            g_over = over;
-            g_sw = k_and(over, sw);
-            g_nw = k_and(over, nw);
-        }
 
         if (out || !auto_reset) {
             const V ms = v_sel(over, R[M], fown), os = v_sel(over, R[2 * M + 1], fopp);
@@ -268,15 +255,13 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
         }
         side = v_xor(side, v_sel(flip, zero, one));
 
-        /* 9. auto-reset (the games that ended now) or, in a Gymnasium step, the next-step restart (those
-         * that had ended before): the start position is the same in either orientation */
-        if (auto_reset || GYM) {
-            const K restart = GYM ? fin : over;
+        /* 9. auto-reset: the start position is the same in either orientation */
+        if (auto_reset) {
 #pragma GCC unroll 16
             for (int c = 0; c < NC; c++)
-                R[c] = v_sel(restart, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
-            side = v_clr(side, restart);
-            sows_clear(sows, restart);
+                R[c] = v_sel(over, R[c], (c == M || c == 2 * M + 1) ? zero : seeds);
+            side = v_clr(side, over);
+            sows_clear(sows, over);
         }
     }
 
@@ -284,30 +269,7 @@ static inline __attribute__((always_inline)) void ve_block(vecenv_state *st, siz
     for (int c = 0; c < NC; c++)
         v_st(cell + (size_t)c * 64, R[c]);
     v_st(st->side + off, side);
-    if (GYM) {
-        /* the sample move: the stepper's random pick (vecenv.h) among the legal pits after the step */
-        V pick = zero;
-        if (st->gym->sample) {
-            V cnt = zero;
-            K lg[KALAH_MAX_PITS];
-#pragma GCC unroll 8
-            for (int c = 0; c < M; c++) {
-                lg[c] = k_and(k_nz(R[c]), act);
-                cnt = v_inc(cnt, lg[c]);
-            }
-            const V a = v_xs(rs), b = v_xs(a);
-            rs = b;
-            V j = v_pick(a, b, cnt);
-#pragma GCC unroll 8
-            for (int c = 0; c < M; c++) {
-                pick = v_sel(k_and(lg[c], k_z(j)), pick, v_set1(c));
-                j = v_dec(j, lg[c]);
-            }
-        }
-        const V winner = v_sub(v_sel(g_sw, zero, one), v_sel(g_nw, zero, one));
-        ve_emit(st, off, cell, R, side, v_sel(g_over, zero, one), winner, pick, M);
-    }
-    if (RANDOM || GYM)
+    if (RANDOM)
         v_st(st->rng + off / 8, rs);
     st->n_sows += n_sows;
     st->n_games += n_games;
@@ -370,7 +332,7 @@ static inline __attribute__((always_inline)) void ve_sow_pass(uint8_t *cell, V p
 }
 
 /* One Gymnasium step (vecenv_gym_step, moves given, no auto-reset) of the W boards at off, the same
- * bytes as ve_block(..., steps 1, GYM) — tests/test_vecenv_gym.c holds every kernel to the scalar one —
+ * bytes as the scalar kernel's (scalar_gym, vecenv.c; tests/test_vecenv_gym.c holds every kernel to it)
  * but in passes over the block's planes in memory (L1: one run of (2m+2) * 64 bytes) instead of all 2m+2
  * planes in registers: with 14 planes live through the sowing, x86-64's 16 vector registers spilled a
  * quarter of the block's instructions (cachegrind, AVX2). Pass 1 reads the mover's pits (the move); pass 2
@@ -506,17 +468,51 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
 #undef VE_P
 }
 
+/* vecenv_gym_observe (no step) for the W boards at off: the rows of the boards as they are, with no end
+ * and no result, and a fresh sample draw among the legal pits of the boards taking part (the lanes past
+ * st->active count as having none), as ve_block_gym's tail draws it after a step. */
+static inline __attribute__((always_inline)) void ve_block_observe(vecenv_state *st, size_t off, const int M)
+{
+    const int NC = 2 * M + 2;
+    const uint8_t *cell = st->cell + ve_at(st, 0, off); /* plane c at cell + 64 c */
+    const V zero = v_set1(0);
+    const K act = k_first(st->active > off ? st->active - off : 0);
+    V R[16];
+#pragma GCC unroll 16
+    for (int c = 0; c < NC; c++)
+        R[c] = v_ld(cell + (size_t)c * 64);
+    V pick = zero;
+    if (st->gym->sample) {
+        V cnt = zero;
+        K lg[KALAH_MAX_PITS];
+#pragma GCC unroll 8
+        for (int c = 0; c < M; c++) {
+            lg[c] = k_and(k_nz(R[c]), act);
+            cnt = v_inc(cnt, lg[c]);
+        }
+        const V a = v_xs(v_ld(st->rng + off / 8)), b = v_xs(a);
+        v_st(st->rng + off / 8, b);
+        V j = v_pick(a, b, cnt); /* the j-th legal pit, j < cnt */
+#pragma GCC unroll 8
+        for (int c = 0; c < M; c++) {
+            pick = v_sel(k_and(lg[c], k_z(j)), pick, v_set1(c));
+            j = v_dec(j, lg[c]);
+        }
+    }
+    ve_emit(st, off, cell, R, v_ld(st->side + off), zero, zero, pick, M);
+}
+
 /* One non-inlined function per board size and move source, each with the size folded in. */
 #define VE_SIZE(M)                                                                                           \
     static void ve_random_##M(vecenv_state *st, const vecenv_out *out, long steps)                           \
     {                                                                                                        \
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
-            ve_block(st, off, NULL, out, steps, M, 1, 0);                                                       \
+            ve_block(st, off, NULL, out, steps, M, 1);                                                       \
     }                                                                                                        \
     static void ve_moves_##M(vecenv_state *st, const uint8_t *moves, const vecenv_out *out)                  \
     {                                                                                                        \
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
-            ve_block(st, off, moves, out, 1, M, 0, 0);                                                       \
+            ve_block(st, off, moves, out, 1, M, 0);                                                       \
     }                                                                                                        \
     /* a Gymnasium step is one step (ve_block_gym) or none (vecenv_gym_observe: the rows alone); separate  \
      * loops for the variants, as in one GCC hoisted the planes' loads above the branch and spilled them */ \
@@ -538,7 +534,7 @@ static inline __attribute__((always_inline)) void ve_block_gym(vecenv_state *st,
                 ve_block_gym(st, off, moves, M, 0, -1);                                                      \
         } else                                                                                               \
             for (size_t off = 0; off < (size_t)st->batch; off += W)                                          \
-                ve_block(st, off, moves, NULL, steps, M, 0, 1);                                              \
+                ve_block_observe(st, off, M);                                                                \
     }
 VE_SIZE(1)
 VE_SIZE(2)
