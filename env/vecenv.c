@@ -209,7 +209,7 @@ static inline int scalar_finished(const vecenv_state *st, size_t i, const int m)
 }
 
 /* A Gymnasium step (steps 1) or none (0) of every board, group by group (vecenv.h, vecenv_gym_step): the
- * reference the SIMD kernels' GYM mode matches. */
+ * reference the SIMD kernels' Gymnasium step (ve_block_gym) and observation (ve_block_observe) match. */
 static inline __attribute__((always_inline)) void scalar_gym(vecenv_state *st, const uint8_t *moves, long steps,
                                                               const int m)
 {

@@ -512,7 +512,7 @@ static inline __attribute__((always_inline)) void ve_block_observe(vecenv_state 
     static void ve_moves_##M(vecenv_state *st, const uint8_t *moves, const vecenv_out *out)                  \
     {                                                                                                        \
         for (size_t off = 0; off < (size_t)st->batch; off += W)                                              \
-            ve_block(st, off, moves, out, 1, M, 0);                                                       \
+            ve_block(st, off, moves, out, 1, M, 0);                                                          \
     }                                                                                                        \
     /* a Gymnasium step is one step (ve_block_gym) or none (vecenv_gym_observe: the rows alone); separate  \
      * loops for the variants, as in one GCC hoisted the planes' loads above the branch and spilled them */ \
