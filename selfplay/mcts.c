@@ -312,11 +312,19 @@ static float terminal_value(const mcts_tree *t, const kalah_pos *p)
 
 /* ---- noise ---- */
 
+/* Called when a root has just been expanded or reached by reuse, so its children's priors are still the
+ * evaluator's: they are kept first (mcts_root_prior: selfplay.surprise_weight measures the search's target
+ * against the net, not against the noise), then mixed with the noise. */
 static void add_root_noise(mcts_tree *t)
 {
     mnode *root = &t->pool[0];
     double eps = t->cfg.dirichlet_eps, eta[KALAH_MAX_PITS];
-    if (eps <= 0 || !(root->flags & F_EXPANDED) || root->nchild == 0 || t->cfg.root == MCTS_ROOT_GUMBEL)
+    if (!(root->flags & F_EXPANDED))
+        return;
+    memset(t->root_prior, 0, sizeof t->root_prior);
+    for (int i = 0; i < root->nchild; i++)
+        t->root_prior[t->pool[root->child + i].move] = t->pool[root->child + i].prior;
+    if (eps <= 0 || root->nchild == 0 || t->cfg.root == MCTS_ROOT_GUMBEL)
         return; /* the Gumbel root explores by its own g (mcts_root.h) */
     mcts_rng_dirichlet(&t->rng, t->cfg.dirichlet_alpha, root->nchild, eta);
     for (int i = 0; i < root->nchild; i++) {

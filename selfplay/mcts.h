@@ -259,6 +259,12 @@ int mcts_pending(const mcts_tree *t);
  * for the root's mover. Returns N(root). */
 int mcts_root_visits(const mcts_tree *t, int *visits, float *q);
 
+/* The root's priors P by relative pit (r.pits floats into prior, 0 on illegal pits, summing to 1) as the
+ * evaluator gave them after masking and renormalising, before the root noise (dirichlet_eps) is mixed into
+ * the children's: the net's own policy at the root, which selfplay.surprise_weight compares with the
+ * search's target. MCTS_OK, or MCTS_EINVAL when the root is not expanded yet. */
+int mcts_root_prior(const mcts_tree *t, float *prior);
+
 /* Policy target π from the root's visit counts (case 8): tau > 0 gives π ∝ N^(1/tau) over the legal moves;
  * tau == 0 gives the one-hot of the move mcts_choose(t, 0) would play. Illegal pits get 0; π sums to 1.
  * With cfg.forced_playouts_k > 0 and tau > 0, N is first pruned of the forced playouts; with root = gumbel

@@ -78,6 +78,9 @@ struct mcts_tree {
      * the net's value of the root for its mover, and the halving schedule of this root's search. */
     float gumbel[KALAH_MAX_PITS];
     float root_raw;
+    /* The root's priors by relative pit as the evaluator gave them, before the root noise mixes into the
+     * children's (mcts_root_prior; recorded by add_root_noise whenever a root is expanded or reused). */
+    float root_prior[KALAH_MAX_PITS];
     int *halving;
     int halving_len, halving_cap;
     kalah_rules r;

@@ -3,6 +3,7 @@
 #include "selfplay/mcts_impl.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ---- results ---- */
 
@@ -141,6 +142,14 @@ int mcts_root_visits(const mcts_tree *t, int *visits, float *q)
                 q[c->move] = c->n > 0 || c->proven != MCTS_UNPROVEN ? mnode_q(c) : 0.0f;
         }
     return root->n;
+}
+
+int mcts_root_prior(const mcts_tree *t, float *prior)
+{
+    if (!(t->pool[0].flags & F_EXPANDED))
+        return MCTS_EINVAL;
+    memcpy(prior, t->root_prior, (size_t)t->r.pits * sizeof *prior);
+    return MCTS_OK;
 }
 
 float mcts_root_value(const mcts_tree *t)

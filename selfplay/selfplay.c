@@ -1,6 +1,7 @@
 /* selfplay.c — worker threads, each running many games whose leaves share one evaluator call (selfplay.h). */
 #include "selfplay/selfplay.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ selfplay_config selfplay_config_default(void)
                          .pi_temperature = 1.0,
                          .full_sims_prob = 1.0, .fast_sims = 0,
                          .rescore = 0, .rescore_policy = 0, .opening_plies = 0,
-                         .opening_sims = 0, .opening_seeds = 33};
+                         .opening_sims = 0, .opening_seeds = 33, .surprise_weight = 0};
     return c;
 }
 
@@ -54,6 +55,8 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.opening_sims must be in 0..100000000, got %d", c->opening_sims);
     if (c->opening_seeds < 1 || c->opening_seeds > 255)
         return BAD("selfplay.opening_seeds must be in 1..255, got %d", c->opening_seeds);
+    if (!(c->surprise_weight >= 0 && c->surprise_weight <= 1))
+        return BAD("selfplay.surprise_weight must be in [0, 1], got %g", c->surprise_weight);
     return MCTS_OK;
 }
 
@@ -78,6 +81,7 @@ typedef struct {
     float *x, *pi;
     uint8_t *legal, *side, *moves;
     int16_t *exact;   /* selfplay.rescore: the exact final margin for the mover of each decision, NO_EXACT */
+    float *surprise;  /* selfplay.surprise_weight: KL(π ‖ P) of each decision, −1 for a value-only one */
     kalah_pos start;  /* where the recorded decisions begin (after the random opening, selfplay.opening_plies) */
 } game;
 
@@ -96,6 +100,8 @@ typedef struct {
     uint64_t seed;
     int count, next;          /* this worker's block of games (see selfplay_run), and how many have started */
     staged out;
+    mcts_rng copies;          /* selfplay.surprise_weight's draws: a stream of its own, so the games do not
+                               * depend on the key */
     FILE *records;            /* open_memstream over rec_buf when records are wanted */
     char *rec_buf;
     size_t rec_len;
@@ -127,7 +133,10 @@ static int game_reserve(game *g, int dim, int m)
     int16_t *exact = realloc(g->exact, (size_t)nc * sizeof *exact);
     if (exact)
         g->exact = exact;
-    if (!x || !pi || !legal || !side || !moves || !exact)
+    float *surprise = realloc(g->surprise, (size_t)nc * sizeof *surprise);
+    if (surprise)
+        g->surprise = surprise;
+    if (!x || !pi || !legal || !side || !moves || !exact || !surprise)
         return 0;
     g->cap = nc;
     return 1;
@@ -136,7 +145,7 @@ static int game_reserve(game *g, int dim, int m)
 static void game_free(game *g)
 {
     mcts_tree_free(g->tree);
-    free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves), free(g->exact);
+    free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves), free(g->exact), free(g->surprise);
 }
 
 /* Chooses the search of g's next decision, at position next, and gives it to g's tree before the search's
@@ -255,6 +264,40 @@ static int staged_flush(const staged *o, replay_buffer *rb, int dim, int m)
     return rc;
 }
 
+/* The value and margin targets of g's decision t in a game that ended with `margin` (South − North) and
+ * result res: the outcome for its mover, or its exact value when rescored (selfplay.h). */
+static void value_targets(const game *g, int t, int res, int margin, float scale, float *z, float *mg)
+{
+    int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1, ex = g->exact[t];
+    if (ex != NO_EXACT) { /* rescored (selfplay.h): the exact value replaces the game's outcome */
+        *z = (float)((ex > 0) - (ex < 0));
+        *mg = (float)ex * scale;
+        return;
+    }
+    *z = (float)(sgn * res);
+    *mg = (float)(sgn * margin) * scale;
+}
+
+/* selfplay.surprise_weight = s: how many times each decision of g is written (selfplay.h), into copies
+ * (g->n entries); returns their sum. */
+static size_t surprise_copies(const game *g, double s, mcts_rng *rng, int *copies)
+{
+    double sum = 0;
+    int policy_samples = 0;
+    for (int t = 0; t < g->n; t++)
+        if (g->surprise[t] >= 0)
+            sum += g->surprise[t], policy_samples++;
+    size_t total = 0;
+    for (int t = 0; t < g->n; t++) {
+        double wt = g->surprise[t] < 0 || !(sum > 0) ? 1.0 : (1.0 - s) + s * policy_samples * g->surprise[t] / sum;
+        int c = (int)floor(wt);
+        c += mcts_rng_uniform(rng) < wt - c;
+        copies[t] = c;
+        total += (size_t)c;
+    }
+    return total;
+}
+
 static int game_finish(worker *w, game *g)
 {
     shared *sh = w->sh;
@@ -267,23 +310,33 @@ static int game_finish(worker *w, game *g)
     w->st.south_wins += res > 0;
     w->st.north_wins += res < 0;
     w->st.draws += res == 0;
-    if (sh->rb) {
+    if (sh->rb && sh->sc->surprise_weight > 0) {
+        staged *o = &w->out;
+        int *copies = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof *copies);
+        if (!copies)
+            return MCTS_ENOMEM;
+        size_t total = surprise_copies(g, sh->sc->surprise_weight, &w->copies, copies);
+        if (!staged_reserve(o, total, dim, m)) {
+            free(copies);
+            return MCTS_ENOMEM;
+        }
+        for (int t = 0; t < g->n; t++)
+            for (int c = 0; c < copies[t]; c++, o->n++) {
+                memcpy(o->x + o->n * (size_t)dim, g->x + (size_t)t * dim, (size_t)dim * sizeof *g->x);
+                memcpy(o->pi + o->n * (size_t)m, g->pi + (size_t)t * m, (size_t)m * sizeof *g->pi);
+                memcpy(o->legal + o->n * (size_t)m, g->legal + (size_t)t * m, (size_t)m);
+                value_targets(g, t, res, margin, scale, &o->z[o->n], &o->margin[o->n]);
+            }
+        free(copies);
+    } else if (sh->rb) {
         staged *o = &w->out;
         if (!staged_reserve(o, (size_t)g->n, dim, m))
             return MCTS_ENOMEM;
         memcpy(o->x + o->n * (size_t)dim, g->x, (size_t)g->n * dim * sizeof *g->x);
         memcpy(o->pi + o->n * (size_t)m, g->pi, (size_t)g->n * m * sizeof *g->pi);
         memcpy(o->legal + o->n * (size_t)m, g->legal, (size_t)g->n * m);
-        for (int t = 0; t < g->n; t++) {
-            int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1, ex = g->exact[t];
-            if (ex != NO_EXACT) { /* rescored (selfplay.h): the exact value replaces the game's outcome */
-                o->z[o->n + (size_t)t] = (float)((ex > 0) - (ex < 0));
-                o->margin[o->n + (size_t)t] = (float)ex * scale;
-                continue;
-            }
-            o->z[o->n + (size_t)t] = (float)(sgn * res);
-            o->margin[o->n + (size_t)t] = (float)(sgn * margin) * scale;
-        }
+        for (int t = 0; t < g->n; t++)
+            value_targets(g, t, res, margin, scale, &o->z[o->n + (size_t)t], &o->margin[o->n + (size_t)t]);
         o->n += (size_t)g->n;
     }
     if (w->records && rc == MCTS_OK) {
@@ -311,6 +364,21 @@ static void optimal_policy(const mcts_config *mc, const kalah_rules *r, const ka
         pi[k] = val[k] == best ? 1.0f / (float)count : 0.0f;
 }
 
+/* selfplay.surprise_weight: KL(π ‖ P) in nats from the root's prior before noise (mcts_root_prior, floored
+ * at 1e-6 so that a move the net all but excluded counts as very surprising, not infinitely) to the target
+ * π about to be written (selfplay.h). */
+static float policy_surprise(const mcts_tree *t, const float *pi, int m)
+{
+    float prior[KALAH_MAX_PITS];
+    if (mcts_root_prior(t, prior) != MCTS_OK)
+        return 0.0f;
+    double kl = 0;
+    for (int k = 0; k < m; k++)
+        if (pi[k] > 0)
+            kl += pi[k] * log(pi[k] / fmax(prior[k], 1e-6));
+    return kl > 0 ? (float)kl : 0.0f; /* rounding can leave an exact match a hair below 0 */
+}
+
 /* The root search of g is done: record the decision, play it, and finish/restart the game when it ends. */
 static int game_move(worker *w, game *g)
 {
@@ -335,6 +403,8 @@ static int game_move(worker *w, game *g)
     g->exact[g->n] = sh->sc->rescore ? exact_margin(sh->mc, r, root) : NO_EXACT;
     if (sh->sc->rescore_policy && g->exact[g->n] != NO_EXACT)
         optimal_policy(sh->mc, r, root, g->pi + (size_t)g->n * m);
+    if (sh->sc->surprise_weight > 0)
+        g->surprise[g->n] = g->full ? policy_surprise(g->tree, g->pi + (size_t)g->n * m, m) : -1.0f;
     g->moves[g->n++] = (uint8_t)move;
     kalah_pos next = *root; /* the next decision's position: cap_draw reads it only for opening_sims */
     if (sh->sc->opening_sims > 0)
@@ -358,7 +428,8 @@ static void *worker_main(void *arg)
     const kalah_rules *r = sh->r;
     int G = sh->sc->games_per_thread, cap = G * sh->mc->leaves_per_game;
     double t0 = sp_now();
-    uint64_t st = w->seed;
+    uint64_t st = w->seed, cs = w->seed ^ 0x5375727072697365ull; /* "Surprise": the copies' own stream */
+    mcts_rng_seed(&w->copies, mcts_splitmix64(&cs));
     mcts_eval *ev = sh->ef->create(sh->ef, r, cap, mcts_splitmix64(&st), w->err);
     mcts_batcher *b = mcts_batcher_create(r, cap);
     game *games = calloc((size_t)G, sizeof *games);

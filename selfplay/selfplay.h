@@ -39,6 +39,17 @@
  * the replay buffer — the kind the solved position set holds (games of random, greedy, ab and mcts agents)
  * and that self-play between two strong searches stops visiting.
  *
+ * Policy surprise weighting (surprise_weight = s > 0, issue 15; KataGo's, lightvector/KataGo
+ * docs/KataGoMethods.md): when a game ends, each of its policy samples (full decisions; a value-only sample
+ * keeps weight 1) gets the frequency weight w = (1 − s) + s · n · KL_i / Σ_j KL_j over the game's n policy
+ * samples, KL_i = Σ_k π_k · ln(π_k / P_k) from the root's prior P before noise (mcts_root_prior, floored at
+ * 1e-6) to the written target π; with Σ KL = 0 every w is 1. The weights sum to n, so the samples per game
+ * are n on average, but a decision where the search overturned the net is written floor(w) times and once
+ * more with probability w − floor(w) (drawn from a stream of the worker's own, so the games themselves
+ * are those of s = 0), and the copies are adjacent in the buffer. The raw policy's misses are where the
+ * search disagrees with it; this trains on those positions more often, at full gradient (not importance-
+ * weighted: the policy only proposes moves to the search, KataGo's argument).
+ *
  * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
  */
@@ -76,6 +87,9 @@ typedef struct {
      * most seeds are in play: 77% optimal in the set's opening phase, 96% in its endgame). */
     int opening_sims;      /* 0 = off (default); else 1..100000000 */
     int opening_seeds;     /* 1..255 seeds in both rows' pits; default 33 (the set's opening phase, 48-33) */
+    /* Policy surprise weighting (KataGo, docs/KataGoMethods.md, "Policy Surprise Weighting"; issue 15): see
+     * the top. */
+    double surprise_weight; /* s in [0, 1]; 0 = off (default: one sample per decision); KataGo uses 0.5 */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

@@ -334,6 +334,110 @@ static void test_pi_temperature(void **state)
         free(text[i]), replay_free(rb[i]);
 }
 
+/* One replay sample, for comparing two buffers' records. */
+typedef struct {
+    float x[64], pi[KALAH_MAX_PITS], z, margin;
+    uint8_t legal[KALAH_MAX_PITS];
+} sample_rec;
+
+static sample_rec get_sample(replay_buffer *rb, size_t i)
+{
+    sample_rec s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(replay_get(rb, i, s.x, s.legal, s.pi, &s.z, &s.margin), MCTS_OK);
+    return s;
+}
+
+/* Member by member: a struct's padding need not survive being returned. */
+static int same_sample(const sample_rec *a, const sample_rec *b)
+{
+    return !memcmp(a->x, b->x, sizeof a->x) && !memcmp(a->pi, b->pi, sizeof a->pi) &&
+           !memcmp(a->legal, b->legal, sizeof a->legal) && !memcmp(&a->z, &b->z, sizeof a->z) &&
+           !memcmp(&a->margin, &b->margin, sizeof a->margin);
+}
+
+/* selfplay.surprise_weight (KataGo's policy surprise weighting, selfplay.h): the games are those of s = 0
+ * (the copies are drawn from a stream of their own), and each decision is written floor(w) or floor(w) + 1
+ * times, adjacent, with w = (1 − s) + s · n · KL / ΣKL over its game's n decisions and KL = Σ π ln(π · L):
+ * the divergence from the rollout evaluator's uniform prior over the L legal moves, computed here from the
+ * written targets. The root noise (on here) must not enter the prior. Over the run the copies add up to
+ * about the weights' sum; the key's range is checked. */
+static void test_surprise_weighting(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    int dim = kalah_encode_dim(&r), m = r.pits;
+    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 4;
+    sc.games = 8;
+    sc.pi_visits = 1;
+    mcts_config mc = fast_search(32);
+    assert_true(mc.dirichlet_eps > 0);
+    char *text[2];
+    replay_buffer *rb[2];
+    for (int i = 0; i < 2; i++) {
+        sc.surprise_weight = i ? 0.5 : 0.0;
+        rb[i] = replay_create(dim, m, 1, 1000000, NULL);
+        selfplay_stats st;
+        text[i] = play(&r, &sc, &mc, &ef, rb[i], 9, &st);
+        assert_int_equal(st.samples, replay_size(rb[0])); /* stats count decisions, not copies */
+    }
+    assert_string_equal(text[0], text[1]);
+    char moves[2000], result[16], *cur = text[0];
+    size_t j0 = 0, j1 = 0, n0 = replay_size(rb[0]), n1 = replay_size(rb[1]), copies_all = 0;
+    double weights_all = 0;
+    int games = 0, repeated = 0, dropped = 0;
+    for (int n; (n = next_game(&cur, moves, 2000, result, sizeof result)) >= 0; games++) {
+        assert_true(n >= 1 && j0 + (size_t)n <= n0);
+        double kl[2000], sum = 0;
+        for (int i = 0; i < n; i++) {
+            sample_rec a = get_sample(rb[0], j0 + (size_t)i);
+            int legal = 0;
+            for (int k = 0; k < m; k++)
+                legal += a.legal[k];
+            kl[i] = 0;
+            for (int k = 0; k < m; k++)
+                if (a.pi[k] > 0)
+                    kl[i] += a.pi[k] * log(a.pi[k] * legal);
+            kl[i] = kl[i] > 0 ? kl[i] : 0;
+            sum += kl[i];
+        }
+        assert_true(sum > 0);
+        for (int i = 0; i < n; i++) {
+            double w = 0.5 + 0.5 * n * kl[i] / sum;
+            sample_rec a = get_sample(rb[0], j0 + (size_t)i);
+            int c = 0;
+            for (; j1 < n1; j1++, c++) {
+                sample_rec b = get_sample(rb[1], j1);
+                if (!same_sample(&a, &b))
+                    break;
+            }
+            if (c < (int)floor(w - 1e-4) || c > (int)floor(w + 1e-4) + 1)
+                fail_msg("game %d, decision %d: %d copies for the weight %g (KL %g of %g)", games, i, c, w, kl[i], sum);
+            repeated += c > 1;
+            dropped += c == 0;
+            copies_all += (size_t)c;
+            weights_all += w;
+        }
+        j0 += (size_t)n;
+    }
+    assert_int_equal(games, 8);
+    assert_int_equal(j0, n0);
+    assert_int_equal(j1, n1);
+    assert_true(repeated > 0 && dropped > 0);
+    if (fabs((double)copies_all - weights_all) > 5 * sqrt((double)n0) + 1)
+        fail_msg("%zu copies for weights summing to %g over %zu decisions", copies_all, weights_all, n0);
+    char err[MCTS_ERRLEN];
+    sc.surprise_weight = 1.5;
+    assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.surprise_weight"));
+    sc.surprise_weight = -0.1;
+    assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
+    for (int i = 0; i < 2; i++)
+        free(text[i]), replay_free(rb[i]);
+}
+
 /* ---- batching: one evaluator call carries the leaves of many games ---- */
 
 typedef struct {
@@ -925,6 +1029,7 @@ int main(void)
         cmocka_unit_test(test_random_openings),
         cmocka_unit_test(test_opening_sims),
         cmocka_unit_test(test_pi_temperature),
+        cmocka_unit_test(test_surprise_weighting),
         cmocka_unit_test(test_batches_span_games),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_threads_deterministic),

@@ -165,6 +165,12 @@ const cfg_key cfg_keys[] = {
     I("selfplay", "opening_seeds", selfplay.opening_seeds, 1, 255,
       "kalah only, with opening_sims: the fewest seeds in the pits (both rows) that make a position an "
       "opening one; 33 = the opening phase of the solved position sets (48-33 seeds in Kalah(6,4))."),
+    D("selfplay", "surprise_weight", selfplay.surprise_weight, 0, 1, 0, 0,
+      "kalah only: policy surprise weighting (KataGo). When a game ends, each full decision is written to "
+      "the replay buffer with the frequency weight (1 - s) + s * n * KL / (sum of the game's n KL), KL the "
+      "divergence from the net's prior at the root to the search's policy target: floor(w) copies and one "
+      "more with probability w - floor(w), so positions where the search overturned the net are trained on "
+      "more often and a game still writes n samples on average. 0 = off; KataGo uses 0.5."),
 
     /* ---- [train] (nn/optim.h, nn/net.h loss) ---- */
     E("train", "optimizer", optim.kind, opt_names, "sgd (with momentum) or adam."),
