@@ -366,12 +366,12 @@ static void optimal_policy(const mcts_config *mc, const kalah_rules *r, const ka
 
 /* selfplay.surprise_weight: KL(π ‖ P) in nats from the root's prior before noise (mcts_root_prior, floored
  * at 1e-6 so that a move the net all but excluded counts as very surprising, not infinitely) to the target
- * π about to be written (selfplay.h). */
+ * π about to be written (selfplay.h); −1 (weight 1) when the root has no prior. */
 static float policy_surprise(const mcts_tree *t, const float *pi, int m)
 {
     float prior[KALAH_MAX_PITS];
     if (mcts_root_prior(t, prior) != MCTS_OK)
-        return 0.0f;
+        return -1.0f; /* unreachable after a search; weight 1, as a value-only decision */
     double kl = 0;
     for (int k = 0; k < m; k++)
         if (pi[k] > 0)

@@ -16,8 +16,8 @@
  * thread timing; with one thread they are what a shared-counter driver gives (the weights trained by
  * configs/quick.ini with selfplay.threads=1 did not change). Different thread counts give different games.
  *
- * Samples: one per decision (every ply of every game, extra turns included), appended to the replay
- * buffer when the game ends (replay.h: x, legal, π, z, margin). π comes from mcts_policy: with pi_visits = 0
+ * Samples: one per decision (every ply of every game, extra turns included; with surprise_weight a number
+ * of copies per decision, below), appended to the replay buffer when the game ends (replay.h: x, legal, π, z, margin). π comes from mcts_policy: with pi_visits = 0
  * (default, search-cases.md case 8) π ∝ N^(1/τ) during the temperature plies and one-hot on the move chosen
  * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is N^(1/T) / Σ N^(1/T) at every ply, T = pi_temperature
  * (1: the plain visit share N / ΣN)
@@ -48,7 +48,11 @@
  * more with probability w − floor(w) (drawn from a stream of the worker's own, so the games themselves
  * are those of s = 0), and the copies are adjacent in the buffer. The raw policy's misses are where the
  * search disagrees with it; this trains on those positions more often, at full gradient (not importance-
- * weighted: the policy only proposes moves to the search, KataGo's argument).
+ * weighted: the policy only proposes moves to the search, KataGo's argument). KataGo measures the
+ * surprise against the prior it searched with, noise included; here P is the net's own, so that the
+ * noise's draw does not decide which positions are repeated. With rescore_policy, π is the database's
+ * target where it covers the position. Under mpirun the learner counts the samples it receives, copies
+ * included (train/mpi_train.h), where a local run's metrics count decisions.
  *
  * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
@@ -101,7 +105,8 @@ int selfplay_config_check(const selfplay_config *c, char *err);
 /* What one selfplay_run did. Rates use the run's wall time. */
 typedef struct {
     uint64_t games;          /* games finished */
-    uint64_t samples;        /* samples produced (= decisions = plies played) */
+    uint64_t samples;        /* decisions (= plies played); the samples written to the buffer are as many,
+                              * or with surprise_weight as many on average (copies, see the top) */
     uint64_t south_wins, north_wins, draws;
     uint64_t evals;          /* positions sent to evaluators */
     uint64_t simulations;    /* PUCT simulations completed, summed over moves (mcts_sims_done before each move) */
@@ -111,7 +116,7 @@ typedef struct {
     double forward_seconds;  /* sum over workers of time inside the evaluator's expensive call (nn_forward) */
     double avg_batch;        /* evals / batches */
     double forward_share;    /* forward_seconds / thread_seconds, 0..1 */
-    double positions_per_s;  /* samples / seconds */
+    double positions_per_s;  /* samples (decisions) / seconds */
     double games_per_s;      /* games / seconds */
 } selfplay_stats;
 

@@ -115,6 +115,11 @@ static void test_error_paths(void **state)
     expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
                       "[eval]\ngames = 6\nfinal_games = 6\n[selfplay]\nopening_plies = 4\n",
                       "bad.ini:12:", "selfplay.opening_plies", "kalah only", NULL);
+    expect_load_error("[run]\niterations = 1\n[selfplay]\nsurprise_weight = 1.5\n", "bad.ini:4:",
+                      "selfplay.surprise_weight", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
+                      "[eval]\ngames = 6\nfinal_games = 6\n[selfplay]\nsurprise_weight = 0.5\n",
+                      "bad.ini:12:", "selfplay.surprise_weight", "kalah only", NULL);
     /* one-hot pit features: Kalah's encoding only, 0 or at least 2 levels */
     expect_load_error("[run]\niterations = 1\n[net]\nonehot_levels = 1\n", "bad.ini:4:", "net.onehot_levels",
                       NULL);

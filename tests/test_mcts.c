@@ -717,6 +717,68 @@ static void hash_init(mcts_eval *e, const kalah_rules *r, int max_batch)
     *e = (mcts_eval){.evaluate = hash_evaluate, .destroy = fake_destroy, .rules = *r, .max_batch = max_batch};
 }
 
+/* mcts_root_prior (selfplay.surprise_weight's P): before expansion MCTS_EINVAL; after each search the hash
+ * evaluator's priors of the root position, masked to the legal moves and renormalised (uniform when they
+ * sum to 0) as the expansion documents, bit for bit — not the noisy children's priors (root noise on),
+ * not an earlier root's after tree reuse — for the PUCT root and the Gumbel root. */
+static void test_root_prior(void **state)
+{
+    (void)state;
+    kalah_rules r = kalah_rules_default();
+    kalah_pos start;
+    kalah_start(&r, &start);
+    mcts_eval ev;
+    hash_init(&ev, &r, 8);
+    for (int gumbel = 0; gumbel < 2; gumbel++) {
+        mcts_config c = mcts_config_default();
+        c.sims = 64;
+        c.dirichlet_eps = 0.25;
+        if (gumbel)
+            c.root = MCTS_ROOT_GUMBEL, c.reuse_tree = 0;
+        mcts_tree *t = mcts_tree_create(&r, &c, 5, NULL);
+        mcts_set_root(t, &start);
+        mcts_batcher *b = mcts_batcher_create(&r, 8);
+        float got[KALAH_MAX_PITS];
+        assert_int_equal(mcts_root_prior(t, got), MCTS_EINVAL);
+        int noisy = 0, plies = 0;
+        for (; plies < 30 && !mcts_root_pos(t)->over; plies++) {
+            while (!mcts_done(t)) {
+                assert_true(mcts_batcher_gather(b, t) >= 0);
+                assert_int_equal(mcts_batcher_flush(b, &ev), MCTS_OK);
+            }
+            const kalah_pos *p = mcts_root_pos(t);
+            float raw[KALAH_MAX_PITS], value;
+            hash_evaluate(&ev, p, 1, raw, &value);
+            unsigned legal = kalah_legal(&r, p);
+            double sum = 0;
+            for (int k = 0; k < r.pits; k++)
+                if (legal >> k & 1u && raw[k] > 0)
+                    sum += raw[k];
+            assert_int_equal(mcts_root_prior(t, got), MCTS_OK);
+            for (int k = 0; k < r.pits; k++) {
+                float want = !(legal >> k & 1u) ? 0.0f
+                             : !(sum > 0)       ? 1.0f / (float)__builtin_popcount(legal)
+                             : raw[k] > 0       ? (float)(raw[k] / sum)
+                                                : 0.0f;
+                if (got[k] != want)
+                    fail_msg("%s root, ply %d, pit %d: prior %g, the evaluator's %g", gumbel ? "gumbel" : "puct",
+                             plies, k, got[k], want);
+                int ch = mcts_node_child(t, mcts_root_index(t), k);
+                if (ch >= 0) {
+                    mcts_node_info ci;
+                    mcts_node_get(t, ch, &ci);
+                    noisy |= ci.prior != want;
+                }
+            }
+            assert_int_equal(mcts_advance(t, mcts_choose(t, 0)), MCTS_OK);
+        }
+        assert_true(plies >= 10);
+        assert_true(noisy == !gumbel); /* the Gumbel root explores by g, not by noise */
+        mcts_batcher_free(b);
+        mcts_tree_free(t);
+    }
+}
+
 /* Every observable of two trees is the same: node count, then every field of every node. */
 static void assert_same_tree(mcts_tree *a, mcts_tree *b)
 {
@@ -947,6 +1009,7 @@ int main(void)
         cmocka_unit_test(test_terminal_never_evaluated),
         cmocka_unit_test(test_tree_reuse),
         cmocka_unit_test(test_gather_many_matches_gather),
+        cmocka_unit_test(test_root_prior),
         cmocka_unit_test(test_selection_is_documented_puct),
         cmocka_unit_test(test_config_check),
     };

@@ -358,13 +358,13 @@ static int same_sample(const sample_rec *a, const sample_rec *b)
 
 /* selfplay.surprise_weight (KataGo's policy surprise weighting, selfplay.h): the games are those of s = 0
  * (the copies are drawn from a stream of their own), and each decision is written floor(w) or floor(w) + 1
- * times, adjacent, with w = (1 − s) + s · n · KL / ΣKL over its game's n decisions and KL = Σ π ln(π · L):
+ * times, adjacent, with w = (1 − s) + s · n · KL / ΣKL over its game's n full decisions and KL = Σ π ln(π · L):
  * the divergence from the rollout evaluator's uniform prior over the L legal moves, computed here from the
- * written targets. The root noise (on here) must not enter the prior. Over the run the copies add up to
- * about the weights' sum; the key's range is checked. */
-static void test_surprise_weighting(void **state)
+ * written targets. The root noise (on here) must not enter the prior. A value-only decision (playout cap
+ * randomization: π = 0) is written exactly once and left out of the weights. Over the run the copies add
+ * up to about the weights' sum. */
+static void check_surprise(double full_sims_prob)
 {
-    (void)state;
     kalah_rules r = kalah_rules_default();
     int dim = kalah_encode_dim(&r), m = r.pits;
     mcts_eval_factory ef = mcts_eval_factory_rollout(1);
@@ -372,6 +372,8 @@ static void test_surprise_weighting(void **state)
     sc.games_per_thread = 4;
     sc.games = 8;
     sc.pi_visits = 1;
+    sc.full_sims_prob = full_sims_prob;
+    sc.fast_sims = full_sims_prob < 1 ? 8 : 0;
     mcts_config mc = fast_search(32);
     assert_true(mc.dirichlet_eps > 0);
     char *text[2];
@@ -387,25 +389,31 @@ static void test_surprise_weighting(void **state)
     char moves[2000], result[16], *cur = text[0];
     size_t j0 = 0, j1 = 0, n0 = replay_size(rb[0]), n1 = replay_size(rb[1]), copies_all = 0;
     double weights_all = 0;
-    int games = 0, repeated = 0, dropped = 0;
+    int games = 0, repeated = 0, dropped = 0, value_only = 0;
     for (int n; (n = next_game(&cur, moves, 2000, result, sizeof result)) >= 0; games++) {
         assert_true(n >= 1 && j0 + (size_t)n <= n0);
         double kl[2000], sum = 0;
+        int full = 0;
         for (int i = 0; i < n; i++) {
             sample_rec a = get_sample(rb[0], j0 + (size_t)i);
             int legal = 0;
+            double mass = 0;
             for (int k = 0; k < m; k++)
-                legal += a.legal[k];
+                legal += a.legal[k], mass += a.pi[k];
             kl[i] = 0;
             for (int k = 0; k < m; k++)
                 if (a.pi[k] > 0)
                     kl[i] += a.pi[k] * log(a.pi[k] * legal);
+            if (mass == 0) {
+                kl[i] = -1; /* value-only */
+                continue;
+            }
             kl[i] = kl[i] > 0 ? kl[i] : 0;
             sum += kl[i];
+            full++;
         }
-        assert_true(sum > 0);
         for (int i = 0; i < n; i++) {
-            double w = 0.5 + 0.5 * n * kl[i] / sum;
+            double w = kl[i] < 0 || !(sum > 0) ? 1.0 : 0.5 + 0.5 * full * kl[i] / sum;
             sample_rec a = get_sample(rb[0], j0 + (size_t)i);
             int c = 0;
             for (; j1 < n1; j1++, c++) {
@@ -413,8 +421,10 @@ static void test_surprise_weighting(void **state)
                 if (!same_sample(&a, &b))
                     break;
             }
-            if (c < (int)floor(w - 1e-4) || c > (int)floor(w + 1e-4) + 1)
-                fail_msg("game %d, decision %d: %d copies for the weight %g (KL %g of %g)", games, i, c, w, kl[i], sum);
+            if (kl[i] < 0 ? c != 1 : c < (int)floor(w - 1e-4) || c > (int)floor(w + 1e-4) + 1)
+                fail_msg("full_sims_prob %g, game %d, decision %d: %d copies for the weight %g (KL %g of %g)",
+                         full_sims_prob, games, i, c, w, kl[i], sum);
+            value_only += kl[i] < 0;
             repeated += c > 1;
             dropped += c == 0;
             copies_all += (size_t)c;
@@ -426,16 +436,25 @@ static void test_surprise_weighting(void **state)
     assert_int_equal(j0, n0);
     assert_int_equal(j1, n1);
     assert_true(repeated > 0 && dropped > 0);
+    assert_true(full_sims_prob < 1 ? value_only > 0 : value_only == 0);
     if (fabs((double)copies_all - weights_all) > 5 * sqrt((double)n0) + 1)
         fail_msg("%zu copies for weights summing to %g over %zu decisions", copies_all, weights_all, n0);
+    for (int i = 0; i < 2; i++)
+        free(text[i]), replay_free(rb[i]);
+}
+
+static void test_surprise_weighting(void **state)
+{
+    (void)state;
+    check_surprise(1.0);
+    check_surprise(0.5);
+    selfplay_config sc = selfplay_config_default();
     char err[MCTS_ERRLEN];
     sc.surprise_weight = 1.5;
     assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "selfplay.surprise_weight"));
     sc.surprise_weight = -0.1;
     assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
-    for (int i = 0; i < 2; i++)
-        free(text[i]), replay_free(rb[i]);
 }
 
 /* ---- batching: one evaluator call carries the leaves of many games ---- */

@@ -735,7 +735,8 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->game != CFG_GAME_KALAH && c->selfplay.opening_sims)
         return check_fail(c, err, "selfplay", "opening_sims", "selfplay.opening_sims applies to game = kalah only");
     if (c->game != CFG_GAME_KALAH && c->selfplay.surprise_weight > 0)
-        return check_fail(c, err, "selfplay", "surprise_weight", "selfplay.surprise_weight applies to game = kalah only");
+        return check_fail(c, err, "selfplay", "surprise_weight",
+                          "selfplay.surprise_weight applies to game = kalah only");
     if (c->game != CFG_GAME_KALAH && c->selfplay.rescore_policy)
         return check_fail(c, err, "selfplay", "rescore_policy", "selfplay.rescore_policy applies to game = kalah only");
     if (c->game != CFG_GAME_KALAH && c->eval.tablebase_seeds)

@@ -168,7 +168,7 @@ const cfg_key cfg_keys[] = {
     D("selfplay", "surprise_weight", selfplay.surprise_weight, 0, 1, 0, 0,
       "kalah only: policy surprise weighting (KataGo). When a game ends, each full decision is written to "
       "the replay buffer with the frequency weight (1 - s) + s * n * KL / (sum of the game's n KL), KL the "
-      "divergence from the net's prior at the root to the search's policy target: floor(w) copies and one "
+      "divergence from the net's prior at the root to the policy target written: floor(w) copies and one "
       "more with probability w - floor(w), so positions where the search overturned the net are trained on "
       "more often and a game still writes n samples on average. 0 = off; KataGo uses 0.5."),
 

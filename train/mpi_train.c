@@ -481,8 +481,10 @@ int mpit_worker_run(const cfg_config *cfg, int rank, volatile sig_atomic_t *stop
     cfg_rules_spec(cfg, spec, sizeof spec);
     selfplay_config sc = cfg->selfplay;
     sc.games = cfg->mpi.worker_games ? cfg->mpi.worker_games : sc.threads * sc.games_per_thread;
-    /* A round's samples: at most max_moves a game (one per ply), capped to keep the buffer bounded. */
-    size_t window = (size_t)sc.games * (size_t)sc.max_moves;
+    /* A round's samples: at most max_moves a game (one per ply; with selfplay.surprise_weight at most twice
+     * that, as a decision's floor(w) + 1 copies are at most w + 1 and a game's weights sum to its plies),
+     * capped to keep the buffer bounded. */
+    size_t window = (size_t)sc.games * (size_t)sc.max_moves * (sc.surprise_weight > 0 ? 2 : 1);
     if (window > ((size_t)1 << 22))
         window = (size_t)1 << 22;
     int dim = cfg->net.input_dim, pits = cfg->net.n_policy, nv = cfg->net.n_value;
