@@ -278,24 +278,25 @@ static void value_targets(const game *g, int t, int res, int margin, float scale
     *mg = (float)(sgn * margin) * scale;
 }
 
-/* selfplay.surprise_weight = s: how many times each decision of g is written (selfplay.h), into copies
- * (g->n entries); returns their sum. */
-static size_t surprise_copies(const game *g, double s, mcts_rng *rng, int *copies)
+/* selfplay.surprise_weight: the sum of the KL of g's policy samples (decisions with surprise >= 0) and
+ * their count, the normalisation of the frequency weights (selfplay.h). */
+static double surprise_sum(const game *g, int *policy_samples)
 {
     double sum = 0;
-    int policy_samples = 0;
+    *policy_samples = 0;
     for (int t = 0; t < g->n; t++)
         if (g->surprise[t] >= 0)
-            sum += g->surprise[t], policy_samples++;
-    size_t total = 0;
-    for (int t = 0; t < g->n; t++) {
-        double wt = g->surprise[t] < 0 || !(sum > 0) ? 1.0 : (1.0 - s) + s * policy_samples * g->surprise[t] / sum;
-        int c = (int)floor(wt);
-        c += mcts_rng_uniform(rng) < wt - c;
-        copies[t] = c;
-        total += (size_t)c;
-    }
-    return total;
+            sum += g->surprise[t], ++*policy_samples;
+    return sum;
+}
+
+/* selfplay.surprise_weight = s: how many times decision t of g is written, floor(w) or floor(w) + 1 with w
+ * = (1 − s) + s · n · KL_t / sum (1 for a value-only decision or sum 0), drawn from rng (selfplay.h). */
+static int surprise_copies(const game *g, int t, double s, double sum, int policy_samples, mcts_rng *rng)
+{
+    double wt = g->surprise[t] < 0 || !(sum > 0) ? 1.0 : (1.0 - s) + s * policy_samples * g->surprise[t] / sum;
+    int c = (int)floor(wt);
+    return c + (mcts_rng_uniform(rng) < wt - c);
 }
 
 static int game_finish(worker *w, game *g)
@@ -310,34 +311,23 @@ static int game_finish(worker *w, game *g)
     w->st.south_wins += res > 0;
     w->st.north_wins += res < 0;
     w->st.draws += res == 0;
-    if (sh->rb && sh->sc->surprise_weight > 0) {
+    if (sh->rb) {
         staged *o = &w->out;
-        int *copies = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof *copies);
-        if (!copies)
-            return MCTS_ENOMEM;
-        size_t total = surprise_copies(g, sh->sc->surprise_weight, &w->copies, copies);
-        if (!staged_reserve(o, total, dim, m)) {
-            free(copies);
-            return MCTS_ENOMEM;
-        }
-        for (int t = 0; t < g->n; t++)
-            for (int c = 0; c < copies[t]; c++, o->n++) {
+        double sw = sh->sc->surprise_weight, sum = 0;
+        int policy_samples = 0;
+        if (sw > 0)
+            sum = surprise_sum(g, &policy_samples);
+        for (int t = 0; t < g->n; t++) {
+            int c = sw > 0 ? surprise_copies(g, t, sw, sum, policy_samples, &w->copies) : 1;
+            if (!staged_reserve(o, (size_t)c, dim, m))
+                return MCTS_ENOMEM;
+            for (; c > 0; c--, o->n++) {
                 memcpy(o->x + o->n * (size_t)dim, g->x + (size_t)t * dim, (size_t)dim * sizeof *g->x);
                 memcpy(o->pi + o->n * (size_t)m, g->pi + (size_t)t * m, (size_t)m * sizeof *g->pi);
                 memcpy(o->legal + o->n * (size_t)m, g->legal + (size_t)t * m, (size_t)m);
                 value_targets(g, t, res, margin, scale, &o->z[o->n], &o->margin[o->n]);
             }
-        free(copies);
-    } else if (sh->rb) {
-        staged *o = &w->out;
-        if (!staged_reserve(o, (size_t)g->n, dim, m))
-            return MCTS_ENOMEM;
-        memcpy(o->x + o->n * (size_t)dim, g->x, (size_t)g->n * dim * sizeof *g->x);
-        memcpy(o->pi + o->n * (size_t)m, g->pi, (size_t)g->n * m * sizeof *g->pi);
-        memcpy(o->legal + o->n * (size_t)m, g->legal, (size_t)g->n * m);
-        for (int t = 0; t < g->n; t++)
-            value_targets(g, t, res, margin, scale, &o->z[o->n + (size_t)t], &o->margin[o->n + (size_t)t]);
-        o->n += (size_t)g->n;
+        }
     }
     if (w->records && rc == MCTS_OK) {
         rc = selfplay_record_write(w->records, r, &g->start, g->moves, g->n, "sowzero self-play", "selfplay",

@@ -17,9 +17,9 @@
  * configs/quick.ini with selfplay.threads=1 did not change). Different thread counts give different games.
  *
  * Samples: one per decision (every ply of every game, extra turns included; with surprise_weight a number
- * of copies per decision, below), appended to the replay buffer when the game ends (replay.h: x, legal, π, z, margin). π comes from mcts_policy: with pi_visits = 0
- * (default, search-cases.md case 8) π ∝ N^(1/τ) during the temperature plies and one-hot on the move chosen
- * by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is N^(1/T) / Σ N^(1/T) at every ply, T = pi_temperature
+ * of copies per decision, below), appended to the replay buffer when the game ends (replay.h: x, legal, π,
+ * z, margin). π comes from mcts_policy: with pi_visits = 0 (default, search-cases.md case 8) π ∝ N^(1/τ)
+ * during the temperature plies and one-hot on the move chosen by mcts_choose(·, 0) afterwards; with pi_visits = 1 it is N^(1/T) / Σ N^(1/T) at every ply, T = pi_temperature
  * (1: the plain visit share N / ΣN)
  * (the Gumbel root and forced playouts change it: mcts_root.h). Whether a decision is full or fast
  * (full_sims_prob) is drawn from its game's tree RNG before the search of that decision starts.

@@ -358,8 +358,8 @@ static int same_sample(const sample_rec *a, const sample_rec *b)
 
 /* selfplay.surprise_weight (KataGo's policy surprise weighting, selfplay.h): the games are those of s = 0
  * (the copies are drawn from a stream of their own), and each decision is written floor(w) or floor(w) + 1
- * times, adjacent, with w = (1 − s) + s · n · KL / ΣKL over its game's n full decisions and KL = Σ π ln(π · L):
- * the divergence from the rollout evaluator's uniform prior over the L legal moves, computed here from the
+ * times, adjacent, with w = (1 − s) + s · n · KL / ΣKL over its game's n full decisions and
+ * KL = Σ π ln(π · L): the divergence from the rollout evaluator's uniform prior over the L legal moves, computed here from the
  * written targets. The root noise (on here) must not enter the prior. A value-only decision (playout cap
  * randomization: π = 0) is written exactly once and left out of the weights. Over the run the copies add
  * up to about the weights' sum. */
