@@ -10,7 +10,9 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "env/game.h"
+#include "cli/cmd_tablebase.h"
 #include "eval/alphabeta.h"
+#include "eval/endgame.h"
 #include "eval/game_search.h"
 
 #define CMD "solve"
@@ -24,8 +26,10 @@ typedef struct {
     double seconds;
     const char *rules, *position;
     int over;               /* the position was already finished */
-    int endgame;            /* Kalah: an endgame database was built (the text then says how long) */
+    int endgame;            /* Kalah: the endgame database's seeds (0: none) */
     double endgame_seconds; /* Kalah's JSON key endgame_seconds; < 0: the key is left out */
+    const char *tablebase;  /* Kalah: the tablebase file mapped or written, NULL if none */
+    int tablebase_built;    /* it was built by this solve (and written when tablebase is set) */
 } solve_report;
 
 /* Prints the report (one cJSON object with json, else text lines). Returns the exit status. */
@@ -47,8 +51,14 @@ static int solve_print(const solve_report *r, int json)
         cJSON_AddStringToObject(o, "rules", r->rules);
         cJSON_AddStringToObject(o, "position", r->position);
         cJSON_AddBoolToObject(o, "over", r->over);
-        if (r->endgame_seconds >= 0)
+        if (r->endgame_seconds >= 0) {
             cJSON_AddNumberToObject(o, "endgame_seconds", r->endgame_seconds);
+            cJSON_AddNumberToObject(o, "endgame_seeds", r->endgame);
+            if (r->tablebase)
+                cJSON_AddStringToObject(o, "tablebase", r->tablebase);
+            else
+                cJSON_AddNullToObject(o, "tablebase");
+        }
         return cli_print_json(o);
     }
     for (int k = 0; k < r->pits; k++)
@@ -62,8 +72,12 @@ static int solve_print(const solve_report *r, int json)
     else
         printf("value %+d for %s (final margin under perfect play)\nbest %s\n", r->value, who, best);
     printf("nodes %llu\nseconds %.3f\n", (unsigned long long)r->nodes, r->seconds);
-    if (r->endgame)
-        printf("endgame database build %.3f s\n", r->endgame_seconds);
+    if (r->endgame && r->tablebase_built)
+        printf("endgame database (%d seeds) built in %.3f s%s%s\n", r->endgame, r->endgame_seconds,
+               r->tablebase ? ", written to " : "", r->tablebase ? r->tablebase : "");
+    else if (r->endgame)
+        printf("endgame database (%d seeds) mapped from %s in %.3f s\n", r->endgame, r->tablebase,
+               r->endgame_seconds);
     return 0;
 }
 
@@ -149,10 +163,35 @@ out:
     return rc;
 }
 
+/* A database built by solve is written for the next one when it has at least this many entries (below,
+ * building it takes about as long as mapping it). */
+#define SAVE_ENTRIES (1u << 24)
+#define DEFAULT_MAX_ENTRIES (1ull << 28)
+
+/* The default database: as many seeds as p has in its pits (then the root itself is looked up), at most
+ * the largest N whose C(N + 2 pits, 2 pits) entries stay within DEFAULT_MAX_ENTRIES. */
+static int default_endgame_seeds(const kalah_rules *r, const kalah_pos *p)
+{
+    int in_pits = 0, cells = 2 * r->pits;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < r->pits; k++)
+            in_pits += p->cell[kalah_pit_index(r, side, k)];
+    int best = 0;
+    for (int n = 1; n <= in_pits && n <= 127; n++) {
+        double c = 1; /* C(n + cells, cells) */
+        for (int i = 1; i <= cells; i++)
+            c = c * (double)(n + i) / (double)i;
+        if (c > (double)DEFAULT_MAX_ENTRIES)
+            break;
+        best = n;
+    }
+    return best;
+}
+
 static void help(void)
 {
-    puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--threads N]\n"
-         "                     [--sows N] [--[no-]progress] [--json]\n"
+    puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--no-save]\n"
+         "                     [--threads N] [--sows N] [--[no-]progress] [--json]\n"
          "Searches to the end of the game (MTD(f) null-window alpha-beta with a transposition table) and\n"
          "prints the final margin under perfect play for the player to move (own store - opponent's store)\n"
          "and every move that achieves it. A position that is already over prints its final margin and no\n"
@@ -163,19 +202,24 @@ static void help(void)
          "                   --endgame; Oware needs max_sows > 0, its positions can repeat)\n"
          "  --position POS   position string (default: the start position)\n"
          "  --tt-mb N        transposition table size in MiB, 1..65536 (default 256)\n"
-         "  --endgame N      build and use an endgame database of every arrangement of at most N seeds in\n"
-         "                   the pits first (0 = none, the default; Kalah(6,4): 20 -> 226 MB; needs\n"
-         "                   max_sows=0)\n"
-         "  --threads N      threads for building Kalah's endgame database (default 1; N > 1 needs\n"
-         "                   --endgame; the other games' solver runs on one thread and refuses N > 1)\n"
+         "  --endgame N      use an endgame tablebase of every arrangement of at most N seeds in the pits\n"
+         "                   (0 = none; needs max_sows=0; default: as many seeds as the position has in its\n"
+         "                   pits, at most 20 on 6 pits (226 MB), 268 M entries on any board). A tablebase\n"
+         "                   file with at least N seeds is mapped when one is found (sowzero tablebase\n"
+         "                   --help: $SOWZERO_TABLEBASE, else ~/.cache/sowzero); otherwise it is built, and a\n"
+         "                   build of 16 M entries or more is written there for the next solve\n"
+         "  --no-save        never write the tablebase file this solve builds\n"
+         "  --threads N      threads for building Kalah's endgame database (default: every core; the other\n"
+         "                   games' solver runs on one thread and refuses N > 1)\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
          "  --progress       show the phase and the time spent on stderr (the other games: the positions\n"
          "                   searched so far too), the default when stderr is a terminal: a long solve is\n"
          "                   not silent for minutes; --no-progress: never\n"
          "  --json           print {\"value\",\"best\":[letters],\"nodes\",\"seconds\",\"rules\",\"position\",\n"
-         "                   \"over\",\"endgame_seconds\"} (seconds: the search; endgame_seconds: the database build)\n"
-         "Kalah(6,4) from the start (+8): sowzero solve --endgame 18 --threads 2 --tt-mb 2048 (about 2.3 GB,\n"
-         "a minute or two on 2 cores); boards up to Kalah(6,3) need no database.\n"
+         "                   \"over\",\"endgame_seconds\",\"endgame_seeds\",\"tablebase\"} (seconds: the search;\n"
+         "                   endgame_seconds: building or mapping the database; tablebase: its file or null)\n"
+         "Kalah(6,4) from the start (+8): sowzero solve --threads 2 --tt-mb 2048 (the first time it also builds\n"
+         "and writes the 20-seed tablebase, 226 MB).\n"
          "Exit status: 0, 1 runtime failure (memory, a failed search), 2 bad input (usage, rules, position,\n"
          "a game the solver cannot solve: more than two players, no margin, Oware with max_sows=0).");
 }
@@ -239,11 +283,13 @@ int cmd_solve(int argc, char **argv)
                                          {"json", no_argument, 0, 'j'},
                                          {"progress", no_argument, 0, 'P'},
                                          {"no-progress", no_argument, 0, 'Q'},
+                                         {"no-save", no_argument, 0, 'N'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *rules_spec = NULL, *pos_text = NULL;
-    long tt_mb = 256, endgame = 0, threads = 1, sows = 0;
-    int json = 0, c, show = isatty(STDERR_FILENO);
+    long tt_mb = 256, endgame = -1, threads = sysconf(_SC_NPROCESSORS_ONLN), sows = 0;
+    int json = 0, c, show = isatty(STDERR_FILENO), save = 1, threads_given = 0;
+    threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -260,6 +306,7 @@ int cmd_solve(int argc, char **argv)
         case 'T':
             if (!cli_long(CMD, "--threads", optarg, 1, 64, &threads))
                 return 2;
+            threads_given = 1;
             break;
         case 's':
             if (!cli_long(CMD, "--sows", optarg, 0, 65535, &sows))
@@ -268,6 +315,7 @@ int cmd_solve(int argc, char **argv)
         case 'j': json = 1; break;
         case 'P': show = 1; break;
         case 'Q': show = 0; break;
+        case 'N': save = 0; break;
         case 'h': help(); return 0;
         default: return cli_usage_error(CMD);
         }
@@ -278,11 +326,11 @@ int cmd_solve(int argc, char **argv)
     }
     const void *kind = rules_spec ? game_kind_find(rules_spec) : NULL;
     if (kind && kind != &game_kind_kalah) { /* every other game: the game interface's solver */
-        if (endgame) {
+        if (endgame > 0) {
             cli_error(CMD, "--endgame: only Kalah has an endgame database");
             return 2;
         }
-        if (threads != 1) { /* threads build Kalah's endgame database; the generic solver has one */
+        if (threads_given && threads != 1) { /* threads build Kalah's database; the generic solver has one */
             cli_error(CMD, "--threads %ld: the %s solver runs on one thread (only Kalah's endgame database is "
                       "built on threads)", threads, ((const game_kind *)kind)->name);
             return 2;
@@ -299,18 +347,20 @@ int cmd_solve(int argc, char **argv)
         return 2;
     }
     p.sows = (uint16_t)sows;
-    if (threads != 1 && !endgame) { /* it would be ignored: the search itself runs on one thread */
-        cli_error(CMD, "--threads %ld: threads build the endgame database only; give --endgame N too (the "
-                  "search runs on one thread)", threads);
-        return 2;
-    }
-    if (endgame && r.max_sows > 0) {
+    if (endgame > 0 && r.max_sows > 0) {
         cli_error(CMD, "--endgame: not available with max_sows=%d (the value then depends on the sow count)",
                   r.max_sows);
         return 2;
     }
+    if (threads_given && threads != 1 && (!endgame || r.max_sows > 0)) { /* it would be ignored: the search runs on one thread */
+        cli_error(CMD, "--threads %ld: threads build the endgame database only, and this solve has none (the "
+                  "search runs on one thread)", threads);
+        return 2;
+    }
+    if (endgame < 0) /* the default: as many seeds as the position has, within 2^28 entries */
+        endgame = r.max_sows > 0 ? 0 : default_endgame_seeds(&r, &p);
 
-    char err[KALAH_ERRLEN];
+    char err[KALAH_ERRLEN], tb_path[4096] = "";
     ab_search *s = ab_create(&r, (size_t)tt_mb, err);
     if (!s) {
         cli_error(CMD, "%s", err);
@@ -322,15 +372,31 @@ int cmd_solve(int argc, char **argv)
     progress g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, show, -1, t0};
     pthread_t th;
     show = show && pthread_create(&th, NULL, progress_main, &g) == 0;
-    if (endgame)
-        progress_phase(&g, 0);
-    int eg_rc = endgame ? ab_set_endgame(s, (int)endgame, err) : AB_OK;
+    eg_db *db = NULL;
+    int file = EG_FILE_NONE, eg_rc = 0, built = 0, n_db = 0;
+    if (endgame > 0) {
+        db = eg_find(&r, (int)endgame, tb_path, sizeof tb_path, &file, err);
+        if (file == EG_FILE_NONE) {
+            progress_phase(&g, 0);
+            built = 1;
+            if ((db = eg_create(&r, (int)endgame, (int)threads, err)) && save && eg_bytes(db) >= SAVE_ENTRIES &&
+                cli_tablebase_default_path(&r, eg_max_seeds(db), tb_path, sizeof tb_path, 1) == 0 &&
+                eg_save(db, tb_path, err) != 0) {
+                cli_error(CMD, "could not keep the tablebase: %s", err); /* the solve goes on without it */
+                tb_path[0] = 0;
+            } else if (!db || !save || eg_bytes(db) < SAVE_ENTRIES) {
+                tb_path[0] = 0;
+            }
+        }
+        eg_rc = !db || ab_borrow_endgame(s, db, err) != AB_OK;
+        n_db = db ? eg_max_seeds(db) : 0;
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double db_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     ab_limits lim = {.exact = 1};
     ab_result res;
     int rc = AB_OK;
-    if (eg_rc == AB_OK) {
+    if (!eg_rc) {
         progress_phase(&g, 1);
         rc = ab_think(s, &p, &lim, &res);
     }
@@ -338,9 +404,10 @@ int cmd_solve(int argc, char **argv)
     if (show)
         pthread_join(th, NULL);
     ab_free(s);
-    if (eg_rc != AB_OK) {
+    eg_free(db);
+    if (eg_rc) {
         cli_error(CMD, "--endgame %ld: %s", endgame, err);
-        return 1;
+        return file == EG_FILE_EBAD ? 2 : 1;
     }
     if (rc != AB_OK && rc != AB_EOVER) {
         cli_error(CMD, "search failed (code %d)", rc);
@@ -352,6 +419,7 @@ int cmd_solve(int argc, char **argv)
     kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
     solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.side, .pits = r.pits,
                         .nodes = res.nodes, .seconds = res.seconds, .rules = rbuf, .position = pbuf,
-                        .over = rc == AB_EOVER, .endgame = (int)endgame, .endgame_seconds = db_seconds};
+                        .over = rc == AB_EOVER, .endgame = n_db, .endgame_seconds = db_seconds,
+                        .tablebase = tb_path[0] ? tb_path : NULL, .tablebase_built = built};
     return solve_print(&rep, json);
 }

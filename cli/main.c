@@ -25,6 +25,7 @@ static const struct command {
     {"accuracy", cmd_accuracy, "an agent's moves on a solved position set against perfect play"},
     {"move", cmd_move, "one agent's move at a position, with its search statistics"},
     {"metrics", cmd_metrics, "a training run's time-to-accuracy table (search and raw policy against wall time)"},
+    {"tablebase", cmd_tablebase, "build, check and list endgame tablebase files (solved endgames, built once)"},
 };
 
 static void usage(FILE *f)

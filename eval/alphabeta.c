@@ -126,7 +126,7 @@ int ab_borrow_endgame(ab_search *s, const eg_db *db, char *err)
     drop_endgame(s);
     if (!db)
         return AB_OK;
-    if (!same_rules(&s->r, eg_rules(db))) {
+    if (!eg_serves(db, &s->r)) {
         set_err(err, "the endgame database was built for other rules");
         return AB_EINVAL;
     }
@@ -141,7 +141,10 @@ int ab_set_endgame(ab_search *s, int max_seeds, char *err)
     drop_endgame(s);
     if (max_seeds <= 0)
         return AB_OK;
-    s->db = eg_create(&s->r, max_seeds, s->threads, err);
+    int file;
+    s->db = eg_find(&s->r, max_seeds, NULL, 0, &file, err);
+    if (file == EG_FILE_NONE)
+        s->db = eg_create(&s->r, max_seeds, s->threads, err);
     if (!s->db)
         return AB_EINVAL;
     s->db_seeds = eg_max_seeds(s->db);

@@ -104,12 +104,14 @@ void ab_clear(ab_search *s);
  * on the calling thread. Returns AB_OK or AB_EINVAL. */
 int ab_set_threads(ab_search *s, int threads);
 
-/* Builds an endgame database of every arrangement of at most max_seeds seeds in the pits (eval/endgame.h;
+/* Maps a tablebase file of at least max_seeds seeds when eg_find (eval/endgame.h) finds one, else builds an
+ * endgame database of every arrangement of at most max_seeds seeds in the pits (eval/endgame.h;
  * C(max_seeds + 2·pits, 2·pits) bytes: Kalah(6,·) with 18 seeds 87 MB, built in about 30 s on 2 threads;
- * 20 seeds 226 MB, about 80 s) and uses it from then on in every search: such positions get their exact
- * value without search (so node counts change). max_seeds 0 drops it. Needs rules.max_sows = 0. Returns
- * AB_OK, or AB_EINVAL with a message in err (sow limit, size out of range or over 16 GiB, out of memory;
- * the old database is dropped either way). */
+ * 20 seeds 226 MB, about 80 s), and uses it from then on in every search: such positions get their exact
+ * value without search (so node counts change, also with the file's seeds). max_seeds 0 drops it. Needs
+ * rules.max_sows = 0. Returns AB_OK, or AB_EINVAL with a message in err (sow limit, size out of range or
+ * over 16 GiB, a damaged or unfitting tablebase file, out of memory; the old database is dropped either
+ * way). */
 int ab_set_endgame(ab_search *s, int max_seeds, char *err);
 
 /* Uses database db (built elsewhere, eval/tbase.h's shared cache) without copying or owning it: db must

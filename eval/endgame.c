@@ -1,24 +1,14 @@
 /* endgame.c — building and probing the endgame database (endgame.h). */
 #include "eval/endgame.h"
+#include "eval/endgame_impl.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define UNKNOWN INT8_MIN
-#define MAXP (2 * KALAH_MAX_PITS)
-
-struct eg_db {
-    kalah_rules r;
-    int n;                       /* max seeds in the pits */
-    int cells;                   /* 2 * pits */
-    size_t size;
-    int8_t *val;
-    uint64_t (*binom)[MAXP + 1]; /* binom[a][b] = C(a, b), a <= n + cells */
-    uint64_t *bt;                /* the same by column: bt[b * rows + a] */
-    size_t rows;
-};
 
 static void set_err(char *err, const char *msg)
 {
@@ -54,7 +44,7 @@ static inline void relative_pits(const eg_db *db, const kalah_pos *p, uint8_t *c
 
 int eg_value(const eg_db *db, const kalah_pos *p)
 {
-    uint8_t c[MAXP];
+    uint8_t c[EG_MAXP];
     relative_pits(db, p, c);
     return db->val[rank_of(db, c)];
 }
@@ -108,7 +98,7 @@ static void prepare(const eg_db *db, const uint8_t *c, eg_item *it)
         it->sign[j] = ch.side == p.side ? 1 : -1;
         it->child[j] = NO_CHILD;
         if (!ch.over) {
-            uint8_t cc[MAXP];
+            uint8_t cc[EG_MAXP];
             relative_pits(db, &ch, cc);
             it->child[j] = rank_of(db, cc);
             __builtin_prefetch(&db->val[it->child[j]]);
@@ -245,7 +235,7 @@ static void *build_thread(void *arg)
     eg_thread *t = arg;
     eg_worker *w = &t->w;
     const int m = w->db->r.pits;
-    uint8_t c[MAXP];
+    uint8_t c[EG_MAXP];
     /* Wait for the final count of threads (and so this worker's share). */
     pthread_mutex_lock(&t->gate->mu);
     while (!t->gate->parties)
@@ -306,21 +296,8 @@ static int build(eg_db *db, int threads)
     return 0;
 }
 
-eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
+eg_db *eg_alloc_tables(const kalah_rules *r, int max_seeds, char *err)
 {
-    if (kalah_rules_check(r, err) != KALAH_OK)
-        return NULL;
-    if (r->max_sows > 0) {
-        set_err(err, "no endgame database with max_sows > 0: the value then depends on the sow count");
-        return NULL;
-    }
-    if (max_seeds < 1 || max_seeds > 127) {
-        set_err(err, "endgame database seeds out of range 1..127");
-        return NULL;
-    }
-    int total = 2 * r->pits * r->seeds;
-    if (max_seeds > total)
-        max_seeds = total;
     eg_db *db = calloc(1, sizeof *db);
     if (!db) {
         set_err(err, "out of memory");
@@ -331,25 +308,20 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
     db->cells = 2 * r->pits;
     int rows = db->n + db->cells + 1;
     db->binom = calloc((size_t)rows, sizeof *db->binom);
-    if (!db->binom) {
+    db->bt = calloc((size_t)rows * (EG_MAXP + 1), sizeof *db->bt);
+    if (!db->binom || !db->bt) {
         eg_free(db);
         set_err(err, "out of memory");
         return NULL;
     }
     for (int a = 0; a < rows; a++) {
         db->binom[a][0] = 1;
-        for (int b = 1; b <= MAXP && b <= a; b++)
+        for (int b = 1; b <= EG_MAXP && b <= a; b++)
             db->binom[a][b] = db->binom[a - 1][b - 1] + (b < a ? db->binom[a - 1][b] : 0);
     }
     db->rows = (size_t)rows;
-    db->bt = calloc((size_t)rows * (MAXP + 1), sizeof *db->bt);
-    if (!db->bt) {
-        eg_free(db);
-        set_err(err, "out of memory");
-        return NULL;
-    }
     for (int a = 0; a < rows; a++)
-        for (int b = 0; b <= MAXP; b++)
+        for (int b = 0; b <= EG_MAXP; b++)
             db->bt[(size_t)b * (size_t)rows + (size_t)a] = db->binom[a][b];
     uint64_t size = db->binom[db->n + db->cells][db->cells];
     if (size > (16ULL << 30)) {
@@ -358,6 +330,34 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
         return NULL;
     }
     db->size = (size_t)size;
+    return db;
+}
+
+int eg_check_request(const kalah_rules *r, int *max_seeds, char *err)
+{
+    if (kalah_rules_check(r, err) != KALAH_OK)
+        return -1;
+    if (r->max_sows > 0) {
+        set_err(err, "no endgame database with max_sows > 0: the value then depends on the sow count");
+        return -1;
+    }
+    if (*max_seeds < 1 || *max_seeds > 127) {
+        set_err(err, "endgame database seeds out of range 1..127");
+        return -1;
+    }
+    int total = 2 * r->pits * r->seeds;
+    if (*max_seeds > total)
+        *max_seeds = total;
+    return 0;
+}
+
+eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
+{
+    if (eg_check_request(r, &max_seeds, err) != 0)
+        return NULL;
+    eg_db *db = eg_alloc_tables(r, max_seeds, err);
+    if (!db)
+        return NULL;
     db->val = malloc(db->size);
     if (!db->val) {
         eg_free(db);
@@ -377,7 +377,10 @@ void eg_free(eg_db *db)
 {
     if (!db)
         return;
-    free(db->val);
+    if (db->map)
+        munmap(db->map, db->map_len);
+    else
+        free(db->val);
     free(db->binom);
     free(db->bt);
     free(db);
@@ -386,3 +389,9 @@ void eg_free(eg_db *db)
 int eg_max_seeds(const eg_db *db) { return db->n; }
 const kalah_rules *eg_rules(const eg_db *db) { return &db->r; }
 size_t eg_bytes(const eg_db *db) { return db->size; }
+const int8_t *eg_values(const eg_db *db) { return db->val; }
+
+int eg_serves(const eg_db *db, const kalah_rules *r)
+{
+    return db->r.pits == r->pits && db->r.capture == r->capture && db->r.end == r->end && r->max_sows == 0;
+}

@@ -35,9 +35,59 @@ int eg_max_seeds(const eg_db *db);
 /* The rules the database was built for (owned by db). */
 const kalah_rules *eg_rules(const eg_db *db);
 size_t eg_bytes(const eg_db *db);
+/* The values, one byte per arrangement rank (eg_bytes of them); owned by db. */
+const int8_t *eg_values(const eg_db *db);
+
+/* 1 when db holds the values for positions of rules r: the values depend only on the pits per side, the
+ * capture and end rules (not on the seeds per pit at the start), and need max_sows = 0. */
+int eg_serves(const eg_db *db, const kalah_rules *r);
 
 /* F of a position that is not finished and has at most eg_max_seeds seeds in its pits: the final margin
  * under perfect play minus the current store difference, both for p->side. */
 int eg_value(const eg_db *db, const kalah_pos *p);
+
+/* ---- tablebase files (endgame_file.c) ----
+ *
+ * A database written once and mapped read-only by every later process, so that `solve`, `move`, the
+ * solver and az tb=N agents skip the build. The file: a 4096-byte text header padded with NUL bytes,
+ *
+ *     sowzero-tablebase 1
+ *     rules <the builder's rules spec>
+ *     seeds <N: every arrangement of at most N seeds in the pits>
+ *     entries <C(N + 2 pits, 2 pits)>
+ *     crc32 <CRC-32 of the values, 8 lower-case hex digits>
+ *     header-crc32 <CRC-32 of the header text before this line>
+ *
+ * then the values (one signed byte each, by rank as above) from offset 4096, so they map page-aligned.
+ * CRC-32 is zlib's (ISO 3309). Every field is checked on open and the whole file is read once to verify
+ * the checksum (about 0.1 s per 226 MB), so a damaged or truncated file is refused, never probed.
+ */
+#define EG_FILE_HEADER 4096
+enum { EG_FILE_OK = 0, EG_FILE_NONE = 1, EG_FILE_EBAD = -1 };
+
+/* Writes db to path: to path.PID.tmp first, then renamed, so a crash never leaves a partial file under the
+ * name. 0, or -1 with a message naming the path in err (KALAH_ERRLEN bytes, may be NULL). */
+int eg_save(const eg_db *db, const char *path, char *err);
+
+/* Maps and verifies the tablebase file at path. NULL with a message naming the file and what is wrong in
+ * err on a missing, unreadable, damaged or foreign file. The database is read-only; eg_free unmaps it. */
+eg_db *eg_open(const char *path, char *err);
+
+/* Where tablebase files live: $SOWZERO_TABLEBASE when it names a folder (when it names a file, that
+ * file's folder), else $XDG_CACHE_HOME/sowzero, else $HOME/.cache/sowzero. Writes the folder into buf
+ * (n bytes); -1 when no folder can be named (no HOME) or it does not fit. */
+int eg_cache_dir(char *buf, size_t n);
+
+/* The file name a database of rules r and N seeds gets in the folder: e.g.
+ * "kalah-pits6-capture_opposite-end_either-empty-tb20.sztb". Returns buf. */
+char *eg_file_name(const kalah_rules *r, int seeds, char *buf, size_t n);
+
+/* Finds a tablebase file serving rules r with at least min_seeds seeds (capped at r's total):
+ * $SOWZERO_TABLEBASE when it names a file (then only that file: one for other rules or too few seeds is
+ * an error), else the smallest such file in eg_cache_dir. Returns the opened database with *status
+ * EG_FILE_OK and its path in path_out (n bytes, may be NULL); NULL with EG_FILE_NONE when there is none;
+ * NULL with EG_FILE_EBAD and a message naming the file in err when the file found is damaged or does not
+ * fit. */
+eg_db *eg_find(const kalah_rules *r, int min_seeds, char *path_out, size_t n, int *status, char *err);
 
 #endif

@@ -63,7 +63,10 @@ tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_s
     /* Built under the lock: a second thread asking for the same database waits for this one, not a copy. */
     double t0 = now_s();
     t = calloc(1, sizeof *t);
-    eg_db *db = t ? eg_create(r, want, threads < 1 ? 1 : threads, err) : NULL;
+    int file = EG_FILE_NONE;
+    eg_db *db = t ? eg_find(r, want, NULL, 0, &file, err) : NULL;
+    if (t && file == EG_FILE_NONE)
+        db = eg_create(r, want, threads < 1 ? 1 : threads, err);
     if (!db) {
         if (!t && err)
             snprintf(err, KALAH_ERRLEN, "out of memory");
@@ -79,7 +82,7 @@ tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_s
     cache = t;
     pthread_mutex_unlock(&cache_lock);
     if (built_seconds)
-        *built_seconds = now_s() - t0;
+        *built_seconds = file == EG_FILE_OK ? 0 : now_s() - t0;
     return t;
 }
 

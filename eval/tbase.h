@@ -4,8 +4,8 @@
  * and it is the same for every searcher of one rule set: the self-play threads, the az agents of every
  * match thread and the solver agents. So databases live in one process-wide cache: tb_acquire returns a
  * counted reference to a database of these rules covering at least the seeds asked (an existing one when
- * there is one, else it builds it, under the cache's lock); tb_release drops it, and the last release frees
- * it. A caller that wants a database to outlive the agents it creates (a training run) holds one reference
+ * there is one, else a tablebase file found by eg_find (endgame.h), else it builds it, under the cache's
+ * lock); tb_release drops it, and the last release frees it. A caller that wants a database to outlive the agents it creates (a training run) holds one reference
  * for its whole life. Everything a reference gives is only read, so any number of threads may probe it.
  *
  * Which seeds: a database of N seeds values every unfinished position with at most N seeds in its pits
@@ -23,8 +23,9 @@ typedef struct tb_ref tb_ref;
 
 /* A reference to a database of rules r covering at least min(seeds, all seeds of r) seeds (1..127),
  * built with `threads` threads (>= 1) when none is cached. *built_seconds (may be NULL) gets the wall time
- * this call spent building (0 when it reused one). NULL with a message in err (KALAH_ERRLEN bytes, may be
- * NULL) on max_sows > 0, a bad seed count, or no memory. Thread-safe. */
+ * this call spent building (0 when it reused one or mapped a file). NULL with a message in err (KALAH_ERRLEN
+ * bytes, may be NULL) on max_sows > 0, a bad seed count, a damaged or unfitting tablebase file, or no
+ * memory. Thread-safe. */
 tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_seconds, char *err);
 
 /* Drops the reference (NULL allowed); the database is freed with its last reference. Thread-safe. */

@@ -60,9 +60,11 @@ static void test_solve(void **state)
     assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --threads 2"), 2);
     assert_non_null(strstr(out, "--threads 2: the congklak solver runs on one thread"));
     free(out);
-    /* Kalah's too without --endgame, where they would have nothing to do. */
-    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2"), 2);
-    assert_non_null(strstr(out, "give --endgame N too"));
+    /* Kalah's too with --endgame 0, where they would have nothing to do. */
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2 --endgame 0"), 2);
+    assert_non_null(strstr(out, "this solve has none"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2"), 0);
     free(out);
     assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2 --endgame 4"), 0);
     free(out);

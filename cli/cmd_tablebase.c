@@ -1,0 +1,366 @@
+/* sowzero tablebase — build, inspect and list the endgame tablebase files (eval/endgame.h) that the
+ * solver, the solver agent and az tb=N map instead of building the database in every process. */
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <errno.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/cmd_tablebase.h"
+#include "eval/endgame.h"
+
+#define CMD "tablebase"
+
+static void help(void)
+{
+    puts("usage: sowzero tablebase build [--rules SPEC] --seeds N [--out FILE] [--threads N] [--force]\n"
+         "                             [--[no-]progress] [--json]\n"
+         "       sowzero tablebase info FILE [--json]\n"
+         "       sowzero tablebase list [--json]\n"
+         "The endgame tablebase of a Kalah board: the exact final margin of every position with at most N\n"
+         "seeds in the pits (design.md, the solver). Built once and written to a file that every later\n"
+         "process maps read-only instead of building it again: `solve`, the `solver` agent, `az:...,tb=N`\n"
+         "(match, tournament, accuracy, move, play, serve) and `positions --solve` look for a file of their\n"
+         "board with at least the seeds they need, and use the smallest one found.\n"
+         "Where files are looked for: $SOWZERO_TABLEBASE when it names a file (only that file) or a folder;\n"
+         "else $XDG_CACHE_HOME/sowzero, else ~/.cache/sowzero. A damaged file, or one for another board, is\n"
+         "refused with a message naming it (delete it and build it again).\n"
+         "  build            build the database with --threads threads and write it (to --out, else into the\n"
+         "                   folder above under its standard name); the values depend only on the pits per\n"
+         "                   side and the capture and end rules, so one file serves every seeds= of a board\n"
+         "  --rules SPEC     Kalah rules (default kalah: 6 pits); max_sows must be 0\n"
+         "  --seeds N        every arrangement of at most N seeds in the pits, 1..127 (capped at the rules'\n"
+         "                   total); C(N + 2 pits, 2 pits) bytes: 6 pits, N = 16: 30 MB, 20: 226 MB, 24: 1.25 GB\n"
+         "  --out FILE       the file to write (default: the folder above, created if needed)\n"
+         "  --threads N      build threads, 1..64 (default: every core)\n"
+         "  --force          write over an existing file (otherwise an existing one is kept: exit 2)\n"
+         "  info FILE        verify FILE (every byte against its checksum) and print its header\n"
+         "  list             every tablebase file in the folder above, verified\n"
+         "  --json           one JSON object\n"
+         "Exit status: 0, 1 runtime failure (memory, disk), 2 bad input (usage, rules, a damaged file).");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The elapsed-time line on stderr while a build runs (the build has no finer progress to report). */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    double t0;
+    const char *what;
+} ticker;
+
+static void *ticker_main(void *arg)
+{
+    ticker *t = arg;
+    pthread_mutex_lock(&t->mu);
+    while (!t->done) {
+        fprintf(stderr, "\r%s: %s... %.0f s ", CMD, t->what, now_s() - t->t0);
+        fflush(stderr);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&t->cv, &t->mu, &until);
+    }
+    fprintf(stderr, "\r%70s\r", "");
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+static cJSON *describe(const eg_db *db, const char *path)
+{
+    char rules[128];
+    kalah_rules_format(eg_rules(db), rules, sizeof rules);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", path);
+    cJSON_AddStringToObject(o, "rules", rules);
+    cJSON_AddNumberToObject(o, "pits", eg_rules(db)->pits);
+    cJSON_AddNumberToObject(o, "seeds", eg_max_seeds(db));
+    cJSON_AddNumberToObject(o, "entries", (double)eg_bytes(db));
+    cJSON_AddNumberToObject(o, "bytes", (double)(eg_bytes(db) + EG_FILE_HEADER));
+    return o;
+}
+
+static void print_text(const eg_db *db, const char *path)
+{
+    char rules[128];
+    kalah_rules_format(eg_rules(db), rules, sizeof rules);
+    printf("%s\n  rules %s (serves every seeds= of this board)\n  seeds %d\n  entries %zu (%.1f MB), checksum "
+           "verified\n", path, rules, eg_max_seeds(db), eg_bytes(db), 1e-6 * (double)eg_bytes(db));
+}
+
+int cmd_tablebase_build(int argc, char **argv);
+
+static int cmd_info(const char *path, int json)
+{
+    char err[KALAH_ERRLEN];
+    eg_db *db = eg_open(path, err);
+    if (!db) {
+        cli_error(CMD, "%s", err);
+        return 2;
+    }
+    if (json)
+        cli_print_json(describe(db, path));
+    else
+        print_text(db, path);
+    eg_free(db);
+    return 0;
+}
+
+static int cmd_list(int json)
+{
+    char dir[PATH_MAX - 300];
+    if (eg_cache_dir(dir, sizeof dir) != 0) {
+        cli_error(CMD, "no tablebase folder: set SOWZERO_TABLEBASE, XDG_CACHE_HOME or HOME");
+        return 2;
+    }
+    cJSON *o = cJSON_CreateObject(), *files = cJSON_AddArrayToObject(o, "files");
+    cJSON_AddStringToObject(o, "folder", dir);
+    DIR *d = opendir(dir);
+    int bad = 0;
+    if (!json)
+        printf("folder %s\n", dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".sztb") != 0)
+            continue;
+        char path[PATH_MAX], err[KALAH_ERRLEN];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        eg_db *db = eg_open(path, err);
+        if (!db) {
+            bad = 1;
+            if (json) {
+                cJSON *f = cJSON_CreateObject();
+                cJSON_AddStringToObject(f, "file", path);
+                cJSON_AddStringToObject(f, "error", err);
+                cJSON_AddItemToArray(files, f);
+            } else
+                printf("%s\n  refused: %s\n", path, err);
+            continue;
+        }
+        if (json)
+            cJSON_AddItemToArray(files, describe(db, path));
+        else
+            print_text(db, path);
+        eg_free(db);
+    }
+    if (d)
+        closedir(d);
+    if (json)
+        cli_print_json(o);
+    else
+        cJSON_Delete(o);
+    return bad ? 2 : 0;
+}
+
+int cmd_tablebase(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "build"))
+        return cmd_tablebase_build(argc - 1, argv + 1);
+    int json = 0;
+    const char *what = argc >= 2 ? argv[1] : NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            help();
+            return 0;
+        }
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (i >= 2 && argv[i][0] != '-' && !file)
+            file = argv[i];
+        else if (i >= 2) {
+            cli_error(CMD, "unexpected argument '%s'", argv[i]);
+            return cli_usage_error(CMD);
+        }
+    }
+    if (what && !strcmp(what, "info")) {
+        if (!file) {
+            cli_error(CMD, "info: name the FILE to check");
+            return cli_usage_error(CMD);
+        }
+        return cmd_info(file, json);
+    }
+    if (what && !strcmp(what, "list")) {
+        if (file) {
+            cli_error(CMD, "list: unexpected argument '%s'", file);
+            return cli_usage_error(CMD);
+        }
+        return cmd_list(json);
+    }
+    cli_error(CMD, what ? "unknown subcommand '%s' (build, info or list)" : "name a subcommand: build, info or list",
+              what);
+    return cli_usage_error(CMD);
+}
+
+/* Creates dir and its parents (mode 0755); 0, or -1 with errno. */
+static int make_dirs(const char *dir)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int cli_tablebase_default_path(const kalah_rules *r, int seeds, char *path, size_t n, int create_dir)
+{
+    char dir[PATH_MAX - 300], name[192];
+    if (eg_cache_dir(dir, sizeof dir) != 0) {
+        cli_error(CMD, "no tablebase folder: set SOWZERO_TABLEBASE, XDG_CACHE_HOME or HOME");
+        return -1;
+    }
+    if (create_dir && make_dirs(dir) != 0) {
+        cli_error(CMD, "cannot create the tablebase folder %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(path, n, "%s/%s", dir, eg_file_name(r, seeds, name, sizeof name));
+    return 0;
+}
+
+int cmd_tablebase_build(int argc, char **argv)
+{
+    static const struct option opts[] = {{"rules", required_argument, 0, 'r'},
+                                         {"seeds", required_argument, 0, 's'},
+                                         {"out", required_argument, 0, 'o'},
+                                         {"threads", required_argument, 0, 'T'},
+                                         {"force", no_argument, 0, 'f'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"progress", no_argument, 0, 'P'},
+                                         {"no-progress", no_argument, 0, 'Q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *rules_spec = NULL, *out = NULL;
+    long seeds = 0, threads = sysconf(_SC_NPROCESSORS_ONLN);
+    int json = 0, force = 0, show = isatty(STDERR_FILENO), c;
+    if (threads < 1 || threads > 64)
+        threads = threads < 1 ? 1 : 64;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': rules_spec = optarg; break;
+        case 's':
+            if (!cli_long(CMD, "--seeds", optarg, 1, 127, &seeds))
+                return 2;
+            break;
+        case 'o': out = optarg; break;
+        case 'T':
+            if (!cli_long(CMD, "--threads", optarg, 1, 64, &threads))
+                return 2;
+            break;
+        case 'f': force = 1; break;
+        case 'j': json = 1; break;
+        case 'P': show = 1; break;
+        case 'Q': show = 0; break;
+        case 'h': help(); return 0;
+        default: return cli_usage_error(CMD);
+        }
+    }
+    if (optind != argc) {
+        cli_error(CMD, "build: unexpected argument '%s'", argv[optind]);
+        return cli_usage_error(CMD);
+    }
+    if (!seeds) {
+        cli_error(CMD, "build: --seeds N is required (1..127: every arrangement of at most N seeds in the pits)");
+        return cli_usage_error(CMD);
+    }
+    kalah_rules r;
+    kalah_pos p;
+    if (!cli_setup(CMD, rules_spec, NULL, &r, &p))
+        return 2;
+    if (r.max_sows > 0) {
+        cli_error(CMD, "--rules: max_sows=%d: no tablebase with a sow limit (the value then depends on the sow "
+                  "count)", r.max_sows);
+        return 2;
+    }
+    int n = (int)seeds < 2 * r.pits * r.seeds ? (int)seeds : 2 * r.pits * r.seeds;
+    char path[PATH_MAX];
+    if (out) {
+        if (!*out) {
+            cli_error(CMD, "--out: empty path");
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s", out);
+    } else if (cli_tablebase_default_path(&r, n, path, sizeof path, 1) != 0)
+        return 2;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            cli_error(CMD, "--out %s: is a directory", path);
+            return 2;
+        }
+        if (!force) {
+            cli_error(CMD, "%s exists (check it with: sowzero tablebase info %s; --force builds it again)", path,
+                      path);
+            return 2;
+        }
+    }
+    /* The output folder must be writable before minutes of building. */
+    char tmp[PATH_MAX + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *probe = fopen(tmp, "wb");
+    if (!probe) {
+        cli_error(CMD, "cannot write %s: %s", tmp, strerror(errno));
+        return 2;
+    }
+    fclose(probe);
+    unlink(tmp);
+
+    char err[KALAH_ERRLEN];
+    ticker t = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, now_s(), "building the database"};
+    pthread_t th;
+    show = show && pthread_create(&th, NULL, ticker_main, &t) == 0;
+    double t0 = now_s();
+    eg_db *db = eg_create(&r, n, (int)threads, err);
+    double build_s = now_s() - t0;
+    if (db) {
+        t.what = "writing the file";
+        t0 = now_s();
+    }
+    int saved = db ? eg_save(db, path, err) : -1;
+    double write_s = now_s() - t0;
+    if (show) {
+        pthread_mutex_lock(&t.mu);
+        t.done = 1;
+        pthread_cond_signal(&t.cv);
+        pthread_mutex_unlock(&t.mu);
+        pthread_join(th, NULL);
+    }
+    if (!db || saved != 0) {
+        cli_error(CMD, "%s", err);
+        eg_free(db);
+        return 1;
+    }
+    if (json) {
+        cJSON *o = describe(db, path);
+        cJSON_AddNumberToObject(o, "threads", (double)threads);
+        cJSON_AddNumberToObject(o, "build_seconds", build_s);
+        cJSON_AddNumberToObject(o, "write_seconds", write_s);
+        cli_print_json(o);
+    } else {
+        print_text(db, path);
+        printf("  built in %.1f s on %ld threads, written in %.1f s\n", build_s, threads, write_s);
+    }
+    eg_free(db);
+    return 0;
+}

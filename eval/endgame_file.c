@@ -1,0 +1,328 @@
+/* endgame_file.c — tablebase files: writing, mapping, verifying and finding them (endgame.h). */
+#include "eval/endgame.h"
+#include "eval/endgame_impl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define MAGIC "sowzero-tablebase 1\n"
+
+static void set_errf(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_errf(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KALAH_ERRLEN, fmt, ap);
+    va_end(ap);
+}
+
+/* zlib's crc32 takes at most UINT_MAX bytes a call. */
+static unsigned long crc_of(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    unsigned long crc = crc32(0L, Z_NULL, 0);
+    while (n) {
+        uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        crc = crc32(crc, p, k);
+        p += k;
+        n -= k;
+    }
+    return crc;
+}
+
+/* The header text of db into buf (EG_FILE_HEADER bytes, NUL padded). */
+static void header_of(const eg_db *db, char *buf)
+{
+    char rules[128];
+    kalah_rules_format(&db->r, rules, sizeof rules);
+    memset(buf, 0, EG_FILE_HEADER);
+    int len = snprintf(buf, EG_FILE_HEADER, MAGIC "rules %s\nseeds %d\nentries %zu\ncrc32 %08lx\n", rules, db->n,
+                       db->size, crc_of(db->val, db->size));
+    snprintf(buf + len, (size_t)(EG_FILE_HEADER - len), "header-crc32 %08lx\n", crc_of(buf, (size_t)len));
+}
+
+static int write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int eg_save(const eg_db *db, const char *path, char *err)
+{
+    char tmp[PATH_MAX], header[EG_FILE_HEADER];
+    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp) {
+        set_errf(err, "%s: path too long", path);
+        return -1;
+    }
+    header_of(db, header);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        set_errf(err, "%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int bad = write_all(fd, header, sizeof header) || write_all(fd, db->val, db->size) || fsync(fd);
+    int saved = errno;
+    if (close(fd) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (bad || rename(tmp, path) != 0) {
+        if (!bad)
+            saved = errno;
+        unlink(tmp);
+        set_errf(err, "writing %s: %s", path, strerror(saved));
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads "<key> <value>\n" at *at into value (n bytes); advances *at. 0, or -1 when the line is not so. */
+static int header_line(const char **at, const char *key, char *value, size_t n)
+{
+    size_t k = strlen(key);
+    const char *p = *at;
+    if (strncmp(p, key, k) != 0 || p[k] != ' ')
+        return -1;
+    p += k + 1;
+    const char *nl = strchr(p, '\n');
+    if (!nl || nl == p || (size_t)(nl - p) >= n)
+        return -1;
+    memcpy(value, p, (size_t)(nl - p));
+    value[nl - p] = 0;
+    *at = nl + 1;
+    return 0;
+}
+
+static int parse_hex8(const char *s, unsigned long *out)
+{
+    if (strlen(s) != 8 || strspn(s, "0123456789abcdef") != 8)
+        return -1;
+    *out = strtoul(s, NULL, 16);
+    return 0;
+}
+
+static int parse_count(const char *s, unsigned long long *out)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19)
+        return -1;
+    *out = strtoull(s, NULL, 10);
+    return 0;
+}
+
+eg_db *eg_open(const char *path, char *err)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        set_errf(err, "tablebase %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < EG_FILE_HEADER) {
+        set_errf(err, "tablebase %s: %s", path,
+                 S_ISDIR(st.st_mode) ? "is a directory" : "not a tablebase file (too short)");
+        close(fd);
+        return NULL;
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        set_errf(err, "tablebase %s: cannot map it: %s", path, strerror(errno));
+        return NULL;
+    }
+    char head[EG_FILE_HEADER + 1];
+    memcpy(head, map, EG_FILE_HEADER);
+    head[EG_FILE_HEADER] = 0;
+    const char *at = head;
+    char rules_text[160], seeds_text[16], entries_text[32], crc_text[16], hcrc_text[16];
+    const char *what = NULL;
+    kalah_rules r;
+    unsigned long long seeds = 0, entries = 0;
+    unsigned long crc = 0, hcrc = 0;
+    char rerr[KALAH_ERRLEN];
+    if (strncmp(head, MAGIC, strlen(MAGIC)) != 0)
+        what = "not a sowzero tablebase file";
+    else if ((at += strlen(MAGIC), header_line(&at, "rules", rules_text, sizeof rules_text)) ||
+             kalah_rules_parse(rules_text, &r, rerr) != KALAH_OK)
+        what = "header: bad rules line";
+    else if (header_line(&at, "seeds", seeds_text, sizeof seeds_text) || parse_count(seeds_text, &seeds) ||
+             seeds < 1 || seeds > 127)
+        what = "header: bad seeds line";
+    else if (header_line(&at, "entries", entries_text, sizeof entries_text) ||
+             parse_count(entries_text, &entries))
+        what = "header: bad entries line";
+    else if (header_line(&at, "crc32", crc_text, sizeof crc_text) || parse_hex8(crc_text, &crc))
+        what = "header: bad crc32 line";
+    else {
+        size_t len = (size_t)(at - head);
+        if (header_line(&at, "header-crc32", hcrc_text, sizeof hcrc_text) || parse_hex8(hcrc_text, &hcrc))
+            what = "header: bad header-crc32 line";
+        else if (hcrc != crc_of(head, len))
+            what = "header checksum mismatch (damaged)";
+        else
+            for (const char *q = at; q < head + EG_FILE_HEADER; q++)
+                if (*q) {
+                    what = "header: bytes after the last line";
+                    break;
+                }
+    }
+    eg_db *db = NULL;
+    int n = (int)seeds;
+    if (!what && (eg_check_request(&r, &n, rerr) != 0 || n != (int)seeds))
+        what = "header: the seeds exceed the rules' total";
+    if (!what && !(db = eg_alloc_tables(&r, n, rerr)))
+        what = rerr;
+    if (!what && db->size != entries)
+        what = "header: the entries do not match the seeds and pits";
+    if (!what && (unsigned long long)st.st_size != EG_FILE_HEADER + entries)
+        what = (unsigned long long)st.st_size < EG_FILE_HEADER + entries ? "truncated" : "longer than its header says";
+    if (!what && crc_of((const char *)map + EG_FILE_HEADER, db->size) != crc)
+        what = "checksum mismatch (damaged): delete it and build it again with sowzero tablebase build";
+    if (what) {
+        set_errf(err, "tablebase %s: %s", path, what);
+        eg_free(db);
+        munmap(map, (size_t)st.st_size);
+        return NULL;
+    }
+    db->map = map;
+    db->map_len = (size_t)st.st_size;
+    db->val = (int8_t *)map + EG_FILE_HEADER;
+    return db;
+}
+
+int eg_cache_dir(char *buf, size_t n)
+{
+    const char *env = getenv("SOWZERO_TABLEBASE");
+    struct stat st;
+    if (env && *env) {
+        if (stat(env, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            const char *slash = strrchr(env, '/');
+            if (!slash)
+                return snprintf(buf, n, ".") >= (int)n ? -1 : 0;
+            return snprintf(buf, n, "%.*s", (int)(slash - env), env) >= (int)n ? -1 : 0;
+        }
+        return snprintf(buf, n, "%s", env) >= (int)n ? -1 : 0;
+    }
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg == '/')
+        return snprintf(buf, n, "%s/sowzero", xdg) >= (int)n ? -1 : 0;
+    const char *home = getenv("HOME");
+    if (!home || !*home)
+        return -1;
+    return snprintf(buf, n, "%s/.cache/sowzero", home) >= (int)n ? -1 : 0;
+}
+
+/* The value of "key=" in a formatted rules spec, up to the next ',' (into out, n bytes). */
+static void spec_value(const char *spec, const char *key, char *out, size_t n)
+{
+    const char *p = strstr(spec, key);
+    size_t len = 0;
+    if (p) {
+        p += strlen(key);
+        len = strcspn(p, ",");
+    }
+    snprintf(out, n, "%.*s", (int)len, p ? p : "");
+}
+
+/* The name without "<seeds>.sztb": what every file of r's board shares. */
+static void name_prefix(const kalah_rules *r, char *buf, size_t n)
+{
+    char spec[128], capture[32], end[32];
+    kalah_rules_format(r, spec, sizeof spec);
+    spec_value(spec, "capture=", capture, sizeof capture);
+    spec_value(spec, "end=", end, sizeof end);
+    snprintf(buf, n, "kalah-pits%d-capture_%s-end_%s-tb", r->pits, capture, end);
+}
+
+char *eg_file_name(const kalah_rules *r, int seeds, char *buf, size_t n)
+{
+    char prefix[128];
+    name_prefix(r, prefix, sizeof prefix);
+    snprintf(buf, n, "%s%d.sztb", prefix, seeds);
+    return buf;
+}
+
+/* Opens path and checks that it serves r with at least want seeds. */
+static eg_db *open_fitting(const char *path, const kalah_rules *r, int want, char *err)
+{
+    eg_db *db = eg_open(path, err);
+    if (db && (!eg_serves(db, r) || db->n < want)) {
+        char theirs[128], ours[128];
+        kalah_rules_format(&db->r, theirs, sizeof theirs);
+        kalah_rules_format(r, ours, sizeof ours);
+        set_errf(err, "tablebase %s holds %s with %d seeds; needed: %s with %d", path, theirs, db->n, ours, want);
+        eg_free(db);
+        return NULL;
+    }
+    return db;
+}
+
+eg_db *eg_find(const kalah_rules *r, int min_seeds, char *path_out, size_t n, int *status, char *err)
+{
+    int want = min_seeds;
+    *status = EG_FILE_NONE;
+    if (r->max_sows > 0 || eg_check_request(r, &want, NULL) != 0)
+        return NULL;
+    char path[PATH_MAX];
+    const char *env = getenv("SOWZERO_TABLEBASE");
+    struct stat st;
+    if (env && *env && stat(env, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        eg_db *db = open_fitting(env, r, want, err);
+        *status = db ? EG_FILE_OK : EG_FILE_EBAD;
+        if (db && path_out)
+            snprintf(path_out, n, "%s", env);
+        return db;
+    }
+    char dir[PATH_MAX - 64], prefix[128];
+    if (eg_cache_dir(dir, sizeof dir) != 0)
+        return NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    name_prefix(r, prefix, sizeof prefix);
+    size_t plen = strlen(prefix);
+    int best = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name, *suffix = ".sztb";
+        size_t len = strlen(name);
+        if (len <= plen + strlen(suffix) || strncmp(name, prefix, plen) != 0 ||
+            strcmp(name + len - strlen(suffix), suffix) != 0)
+            continue;
+        char *end;
+        long seeds = strtol(name + plen, &end, 10);
+        if (end != name + len - strlen(suffix) || seeds < want || seeds > 127)
+            continue;
+        if (!best || seeds < best)
+            best = (int)seeds;
+    }
+    closedir(d);
+    if (!best)
+        return NULL;
+    char name[192];
+    snprintf(path, sizeof path, "%s/%s", dir, eg_file_name(r, best, name, sizeof name));
+    eg_db *db = open_fitting(path, r, want, err);
+    *status = db ? EG_FILE_OK : EG_FILE_EBAD;
+    if (db && path_out)
+        snprintf(path_out, n, "%s", path);
+    return db;
+}

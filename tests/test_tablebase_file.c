@@ -1,0 +1,209 @@
+/* test_tablebase_file.c — tablebase files (eval/endgame.h): a written file maps back to the very values
+ * built, serves every seeds= of its board, is found by eg_find and tb_acquire instead of a build, and a
+ * damaged, truncated, extended or foreign file is refused naming the file; the `tablebase` command and
+ * `solve` with a file give the same values as without one. */
+#include "tests/test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "env/kalah.h"
+#include "eval/endgame.h"
+#include "eval/tbase.h"
+
+static kalah_rules rules_of(const char *spec)
+{
+    kalah_rules r;
+    char err[KALAH_ERRLEN];
+    if (kalah_rules_parse(spec, &r, err) != KALAH_OK)
+        fail_msg("%s: %s", spec, err);
+    return r;
+}
+
+/* A fresh folder SOWZERO_TMP/name, set as $SOWZERO_TABLEBASE. */
+static const char *fresh_dir(const char *name)
+{
+    const char *dir = tu_tmp_path(name);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    setenv("SOWZERO_TABLEBASE", dir, 1);
+    return dir;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* XORs byte `at` of path (negative: from the end) with x. */
+static void flip(const char *path, long at, int x)
+{
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, at, at < 0 ? SEEK_END : SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, at, at < 0 ? SEEK_END : SEEK_SET);
+    fputc(c ^ x, f);
+    fclose(f);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("tb-round");
+    kalah_rules r = rules_of("kalah:pits=4,seeds=3");
+    char err[KALAH_ERRLEN], path[1024], found[1024], name[192];
+    eg_db *built = eg_create(&r, 16, 2, err);
+    assert_non_null(built);
+    snprintf(path, sizeof path, "%s/%s", dir, eg_file_name(&r, 16, name, sizeof name));
+    assert_int_equal(eg_save(built, path, err), 0);
+    eg_db *mapped = eg_open(path, err);
+    if (!mapped)
+        fail_msg("%s", err);
+    assert_int_equal(eg_max_seeds(mapped), 16);
+    assert_int_equal(eg_bytes(mapped), eg_bytes(built));
+    assert_memory_equal(eg_values(mapped), eg_values(built), eg_bytes(built));
+    /* The values do not depend on the seeds per pit at the start: one file serves seeds=2 and seeds=4. */
+    kalah_rules two = rules_of("kalah:pits=4,seeds=2"), four = rules_of("kalah:pits=4,seeds=4");
+    kalah_rules other_capture = rules_of("kalah:pits=4,seeds=3,capture=always");
+    assert_true(eg_serves(mapped, &two) && eg_serves(mapped, &four));
+    assert_false(eg_serves(mapped, &other_capture));
+    int status;
+    /* eg_find: the smallest file with enough seeds; none when the request needs more. */
+    eg_db *f = eg_find(&four, 12, found, sizeof found, &status, err);
+    assert_int_equal(status, EG_FILE_OK);
+    assert_string_equal(found, path);
+    eg_free(f);
+    assert_null(eg_find(&four, 17, NULL, 0, &status, err));
+    assert_int_equal(status, EG_FILE_NONE);
+    assert_null(eg_find(&other_capture, 8, NULL, 0, &status, err));
+    assert_int_equal(status, EG_FILE_NONE);
+    /* tb_acquire maps the file (no build: 0 s) and gets its 16 seeds for a request of 10. */
+    double secs = -1;
+    tb_ref *t = tb_acquire(&two, 10, 1, &secs, err);
+    assert_non_null(t);
+    assert_true(secs == 0);
+    assert_int_equal(tb_seeds(t), 16);
+    tb_release(t);
+    eg_free(mapped);
+    eg_free(built);
+}
+
+static void test_damage_refused(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("tb-damage");
+    kalah_rules r = rules_of("kalah:pits=3,seeds=3");
+    char err[KALAH_ERRLEN], good[1024], bad[1024];
+    eg_db *db = eg_create(&r, 12, 1, err);
+    assert_non_null(db);
+    snprintf(good, sizeof good, "%s/good.sztb", dir);
+    snprintf(bad, sizeof bad, "%s/bad.sztb", dir);
+    assert_int_equal(eg_save(db, good, err), 0);
+    struct {
+        long at;
+        int x;
+        const char *says;
+    } cases[] = {
+        {EG_FILE_HEADER + 100, 0x01, "checksum mismatch"}, /* a value */
+        {-1, 0x40, "checksum mismatch"},                   /* the last value */
+        {30, 0x01, "header"},                              /* the rules line: seeds=3 -> seeds=2 */
+        {0, 0x20, "not a sowzero tablebase"},              /* the magic */
+        {EG_FILE_HEADER - 1, 0x01, "header"},              /* the padding */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        copy_file(good, bad);
+        flip(bad, cases[i].at, cases[i].x);
+        err[0] = 0;
+        assert_null(eg_open(bad, err));
+        if (!strstr(err, cases[i].says) || !strstr(err, bad))
+            fail_msg("case %zu: '%s'", i, err);
+    }
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && truncate -s -1 '%s'", good, bad, bad);
+    assert_int_equal(system(cmd), 0);
+    assert_null(eg_open(bad, err));
+    assert_non_null(strstr(err, "truncated"));
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && printf x >> '%s'", good, bad, bad);
+    assert_int_equal(system(cmd), 0);
+    assert_null(eg_open(bad, err));
+    assert_non_null(strstr(err, "longer"));
+    assert_null(eg_open(dir, err));
+    assert_null(eg_open("/nonexistent/x.sztb", err));
+    /* $SOWZERO_TABLEBASE naming one file: a file for another board, or a damaged one, is an error. */
+    kalah_rules four_pits = rules_of("kalah:pits=4,seeds=3");
+    int status;
+    setenv("SOWZERO_TABLEBASE", good, 1);
+    assert_null(eg_find(&four_pits, 8, NULL, 0, &status, err));
+    assert_int_equal(status, EG_FILE_EBAD);
+    assert_non_null(strstr(err, "holds kalah:pits=3"));
+    assert_null(tb_acquire(&four_pits, 8, 1, NULL, err));
+    flip(bad, EG_FILE_HEADER + 5, 1);
+    setenv("SOWZERO_TABLEBASE", bad, 1);
+    assert_null(eg_find(&r, 8, NULL, 0, &status, err));
+    assert_int_equal(status, EG_FILE_EBAD);
+    /* In the folder a damaged file under the standard name is refused too, not rebuilt over. */
+    fresh_dir("tb-damage-dir");
+    char name[192], path[1024];
+    snprintf(path, sizeof path, "%s/%s", getenv("SOWZERO_TABLEBASE"), eg_file_name(&r, 12, name, sizeof name));
+    copy_file(good, path);
+    flip(path, EG_FILE_HEADER + 7, 2);
+    assert_null(tb_acquire(&r, 10, 1, NULL, err));
+    assert_non_null(strstr(err, "checksum mismatch"));
+    eg_free(db);
+}
+
+/* The command line: build, info, list; solve with the file equals solve without a database. */
+static void test_cli(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("tb-cli");
+    char *out = NULL, file[1024];
+    snprintf(file, sizeof file, "%s/k43.sztb", dir);
+    assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:pits=4,seeds=3 --seeds 14 --threads 2 "
+                                     "--out '%s' --json", file), 0);
+    assert_non_null(strstr(out, "\"seeds\":14"));
+    free(out);
+    assert_int_equal(tu_run(NULL, 1, "tablebase build --rules kalah:pits=4,seeds=3 --seeds 14 --out '%s'", file), 2);
+    assert_int_equal(tu_run(&out, 1, "tablebase info '%s' --json", file), 0);
+    assert_non_null(strstr(out, "\"entries\":319770"));
+    free(out);
+    assert_int_equal(tu_run(NULL, 1, "tablebase build --rules kalah:pits=4,seeds=3,max_sows=40 --seeds 8 "
+                                     "--out '%s/x'", dir), 2);
+    assert_int_equal(tu_run(NULL, 1, "tablebase build --seeds 8 --out '%s'", dir), 2); /* a directory */
+    assert_int_equal(tu_run(NULL, 1, "tablebase frobnicate"), 2);
+    const char *pos = "3,3,3,3,0,3,3,3,3,0 S";
+    char *plain = NULL, *with = NULL;
+    assert_int_equal(tu_run(&plain, 0, "solve --rules kalah:pits=4,seeds=3 --position '%s' --endgame 0 --json",
+                            pos), 0);
+    setenv("SOWZERO_TABLEBASE", file, 1); /* a file by its own name: named explicitly */
+    assert_int_equal(tu_run(&with, 0, "solve --rules kalah:pits=4,seeds=3 --position '%s' --endgame 12 --json",
+                            pos), 0);
+    assert_non_null(strstr(with, "k43.sztb"));
+    assert_non_null(strstr(plain, "\"value\":6,"));
+    assert_non_null(strstr(with, "\"value\":6,"));
+    assert_non_null(strstr(plain, "\"best\":[\"b\"]"));
+    assert_non_null(strstr(with, "\"best\":[\"b\"]"));
+    free(plain);
+    free(with);
+    /* A damaged file is refused by solve (exit 2), and list says so. */
+    flip(file, EG_FILE_HEADER + 11, 4);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=4,seeds=3 --endgame 12"), 2);
+    assert_non_null(strstr(out, "checksum mismatch"));
+    free(out);
+    assert_int_equal(tu_run(NULL, 1, "tablebase list"), 2);
+    unsetenv("SOWZERO_TABLEBASE");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_damage_refused),
+        cmocka_unit_test(test_cli),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
