@@ -168,8 +168,10 @@ out:
 #define SAVE_ENTRIES (1u << 24)
 #define DEFAULT_MAX_ENTRIES (1ull << 28)
 
-/* The default database: as many seeds as p has in its pits (then the root itself is looked up), at most
- * the largest N whose C(N + 2 pits, 2 pits) entries stay within DEFAULT_MAX_ENTRIES. */
+/* The default database: none for a position with at most DEFAULT_MIN_SEEDS seeds in its pits (its search
+ * takes seconds at most, less than building one); else as many seeds as p has in its pits, at most the
+ * largest N whose C(N + 2 pits, 2 pits) entries stay within DEFAULT_MAX_ENTRIES (6 pits: 20). */
+#define DEFAULT_MIN_SEEDS 30
 static int default_endgame_seeds(const kalah_rules *r, const kalah_pos *p)
 {
     int in_pits = 0, cells = 2 * r->pits;
@@ -177,6 +179,8 @@ static int default_endgame_seeds(const kalah_rules *r, const kalah_pos *p)
         for (int k = 0; k < r->pits; k++)
             in_pits += p->cell[kalah_pit_index(r, side, k)];
     int best = 0;
+    if (in_pits <= DEFAULT_MIN_SEEDS)
+        return 0;
     for (int n = 1; n <= in_pits && n <= 127; n++) {
         double c = 1; /* C(n + cells, cells) */
         for (int i = 1; i <= cells; i++)
@@ -203,14 +207,17 @@ static void help(void)
          "  --position POS   position string (default: the start position)\n"
          "  --tt-mb N        transposition table size in MiB, 1..65536 (default 256)\n"
          "  --endgame N      use an endgame tablebase of every arrangement of at most N seeds in the pits\n"
-         "                   (0 = none; needs max_sows=0; default: as many seeds as the position has in its\n"
-         "                   pits, at most 20 on 6 pits (226 MB), 268 M entries on any board). A tablebase\n"
+         "                   (0 = none; needs max_sows=0; default: none for a position with at most 30 seeds\n"
+         "                   in its pits, else as many seeds as it has there, at most 20 on 6 pits (226 MB),\n"
+         "                   268 M entries on any board). A tablebase\n"
          "                   file with at least N seeds is mapped when one is found (sowzero tablebase\n"
          "                   --help: $SOWZERO_TABLEBASE, else ~/.cache/sowzero); otherwise it is built, and a\n"
          "                   build of 16 M entries or more is written there for the next solve\n"
          "  --no-save        never write the tablebase file this solve builds\n"
-         "  --threads N      threads for building Kalah's endgame database (default: every core; the other\n"
-         "                   games' solver runs on one thread and refuses N > 1)\n"
+         "  --threads N      Kalah: threads for building the endgame database and for the search (Lazy\n"
+         "                   SMP on the shared table: the same value and best moves, node counts vary from\n"
+         "                   run to run; default: every core); the other games' solver runs on one thread\n"
+         "                   and refuses N > 1\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
          "  --progress       show the phase and the time spent on stderr (the other games: the positions\n"
          "                   searched so far too), the default when stderr is a terminal: a long solve is\n"
@@ -330,9 +337,9 @@ int cmd_solve(int argc, char **argv)
             cli_error(CMD, "--endgame: only Kalah has an endgame database");
             return 2;
         }
-        if (threads_given && threads != 1) { /* threads build Kalah's database; the generic solver has one */
-            cli_error(CMD, "--threads %ld: the %s solver runs on one thread (only Kalah's endgame database is "
-                      "built on threads)", threads, ((const game_kind *)kind)->name);
+        if (threads_given && threads != 1) { /* the generic solver has one thread */
+            cli_error(CMD, "--threads %ld: the %s solver runs on one thread (only Kalah's solver is parallel)",
+                      threads, ((const game_kind *)kind)->name);
             return 2;
         }
         return solve_game(rules_spec, pos_text, tt_mb, sows, show, json);
@@ -350,11 +357,6 @@ int cmd_solve(int argc, char **argv)
     if (endgame > 0 && r.max_sows > 0) {
         cli_error(CMD, "--endgame: not available with max_sows=%d (the value then depends on the sow count)",
                   r.max_sows);
-        return 2;
-    }
-    if (threads_given && threads != 1 && (!endgame || r.max_sows > 0)) { /* it would be ignored: the search runs on one thread */
-        cli_error(CMD, "--threads %ld: threads build the endgame database only, and this solve has none (the "
-                  "search runs on one thread)", threads);
         return 2;
     }
     if (endgame < 0) /* the default: as many seeds as the position has, within 2^28 entries */

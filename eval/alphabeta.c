@@ -3,6 +3,7 @@
  * database in endgame.c. */
 #include "eval/alphabeta.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 
 struct ab_search {
     kalah_rules r;
-    tt_table tt;
+    tt_table *tt;            /* tt_own, or the main search's table in a parallel solve's helper */
+    tt_table tt_own;
     eg_db *db;               /* NULL: no endgame database */
     int db_borrowed;         /* db belongs to another search (ab_share_endgame): not freed here */
     int db_seeds;            /* positions with at most this many seeds in the pits are looked up */
@@ -32,6 +34,10 @@ struct ab_search {
     int limits_on;           /* limits are ignored until depth 1 has completed */
     int stop;
     int horizon;             /* a horizon value (or a bound resting on one) was used */
+    /* a parallel solve's helper (ab_think with threads > 1): its move-order perturbation (0: the main
+     * search) and the main search's "done" flag, which stops it */
+    int rotate;
+    const int *abort;
 };
 
 static int64_t now_ns(void)
@@ -57,11 +63,12 @@ ab_search *ab_create(const kalah_rules *r, size_t tt_mb, char *err)
         return NULL;
     }
     ab_search *s = calloc(1, sizeof *s);
-    if (!s || tt_init(&s->tt, tt_mb) != 0) {
+    if (!s || tt_init(&s->tt_own, tt_mb) != 0) {
         free(s);
         set_err(err, "out of memory for the transposition table");
         return NULL;
     }
+    s->tt = &s->tt_own;
     s->r = *r;
     uint8_t mask[KALAH_CELLS] = {0};
     /* "& 15": pits <= 7 keeps every index below 16; the mask lets GCC's -O3 bounds analysis see it. */
@@ -79,13 +86,13 @@ void ab_free(ab_search *s)
 {
     if (!s)
         return;
-    tt_destroy(&s->tt);
+    tt_destroy(&s->tt_own);
     if (!s->db_borrowed)
         eg_free(s->db);
     free(s);
 }
 
-void ab_clear(ab_search *s) { tt_clear(&s->tt); }
+void ab_clear(ab_search *s) { tt_clear(s->tt); }
 
 int ab_set_threads(ab_search *s, int threads)
 {
@@ -169,6 +176,8 @@ static inline int store_diff(const ab_search *s, const kalah_pos *p)
 
 static inline int limit_hit(ab_search *s)
 {
+    if (s->abort && !(s->nodes & 255) && __atomic_load_n(s->abort, __ATOMIC_RELAXED))
+        return s->stop = 1;
     if (!s->limits_on)
         return 0;
     if (s->node_limit && s->nodes >= s->node_limit)
@@ -196,6 +205,22 @@ static inline int tt_cut(const tt_entry *e, int sd, int alpha, int beta)
     int lo = e->lower == -TT_INF ? -INF : e->lower + sd;
     int hi = e->upper == TT_INF ? INF : e->upper + sd;
     return lo >= beta ? lo : hi <= alpha ? hi : lo == hi ? lo : INF;
+}
+
+/* A parallel solve's helpers search the moves after the first (the table's or the ordering's best) in
+ * another order at about half the positions (a bit of the hash decides, so a position always gets the same
+ * order): the threads then work on different subtrees at once and meet through the table, instead of
+ * repeating one another (the move-order variant of Lazy SMP). */
+static void rotate_after_first(ord_list *ml, int by)
+{
+    ord_list o = *ml;
+    const int rest = ml->n - 1;
+    for (int i = 0; i < rest; i++) {
+        const int j = 1 + (i + by) % rest;
+        ml->child[1 + i] = o.child[j];
+        ml->move[1 + i] = o.move[j];
+        ml->gain[1 + i] = o.gain[j];
+    }
 }
 
 /* Fail-soft negamax alpha-beta; returns the value of p for p->side. depth DEPTH_EXACT never decreases
@@ -227,7 +252,8 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
     }
 
     const tt_key key = kp ? *kp : key_of(s, p);
-    tt_entry *e = tt_probe(&s->tt, key);
+    tt_entry ebuf;
+    const tt_entry *e = tt_probe(s->tt, key, &ebuf);
     int tt_move = -1;
     if (e) {
         tt_move = e->move == TT_NO_MOVE ? -1 : e->move;
@@ -243,6 +269,8 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
 
     ord_list ml;
     ord_generate(&s->r, p, tt_move, &ml);
+    if (s->rotate && ml.n > 2 && (key.check >> 9 & 1))
+        rotate_after_first(&ml, s->rotate);
     const int next = depth == DEPTH_EXACT ? DEPTH_EXACT : depth - 1;
     /* The children's table buckets are fetched together (the table is far bigger than the caches, and a
      * probe is mostly a memory miss), then the children's entries are checked for a cutoff before any is
@@ -253,13 +281,14 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
     if (have_keys) {
         for (int i = 0; i < ml.n; i++) {
             ck[i] = key_of(s, &ml.child[i]);
-            tt_prefetch(&s->tt, ck[i]);
+            tt_prefetch(s->tt, ck[i]);
         }
         for (int i = 0; i < ml.n; i++) {
             const kalah_pos *c = &ml.child[i];
             if (c->over)
                 continue;
-            tt_entry *ce = tt_probe(&s->tt, ck[i]);
+            tt_entry cbuf;
+            const tt_entry *ce = tt_probe(s->tt, ck[i], &cbuf);
             if (!ce || !tt_usable(ce, next))
                 continue;
             int csd = store_diff(s, c), v;
@@ -305,7 +334,7 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
             }
         }
     }
-    tt_store(&s->tt, key, depth, !s->horizon, alpha - sd, beta - sd, best - sd, best_move, s->nodes - nodes0);
+    tt_store(s->tt, key, depth, !s->horizon, alpha - sd, beta - sd, best - sd, best_move, s->nodes - nodes0);
     s->horizon |= horizon_above;
     return best;
 }
@@ -321,7 +350,8 @@ static void fill_pv(ab_search *s, const kalah_pos *p, int first, ab_result *out)
         kalah_sow(&s->r, &q, k, NULL);
         if (q.over)
             break;
-        tt_entry *e = tt_probe(&s->tt, key_of(s, &q));
+        tt_entry ebuf;
+        const tt_entry *e = tt_probe(s->tt, key_of(s, &q), &ebuf);
         k = e && e->move != TT_NO_MOVE ? e->move : -1;
     }
 }
@@ -403,6 +433,75 @@ static int mtdf(ab_search *s, const kalah_pos *p, int guess)
     return lo;
 }
 
+/* The parallel solve (Lazy SMP: Hyatt's shared-table idea as Stockfish runs it): threads - 1 helpers
+ * run the same MTD(f) solve of the root on the shared lockless table (tt.h) with perturbed move orders
+ * (rotate_after_first), so that they prove other subtrees first and the main search finds their values
+ * in the table. Only the main search's result is used; every entry a helper stores is a true bound, so the
+ * value and the tie set are the same as on one thread (node counts and time are not reproducible). */
+typedef struct {
+    ab_search h;
+    kalah_pos root;
+    int guess;
+    pthread_t id;
+} ab_helper;
+
+typedef struct {
+    ab_helper *hs;
+    int n;
+    int done;
+} helper_pool;
+
+static void *helper_main(void *arg)
+{
+    ab_helper *x = arg;
+    mtdf(&x->h, &x->root, x->guess);
+    return NULL;
+}
+
+static int helpers_start(helper_pool *pool, const ab_search *s, const kalah_pos *p, int guess)
+{
+    pool->n = 0;
+    pool->done = 0;
+    pool->hs = calloc((size_t)s->threads - 1, sizeof *pool->hs);
+    if (!pool->hs)
+        return -1;
+    for (int i = 0; i < s->threads - 1; i++) {
+        ab_helper *x = &pool->hs[i];
+        x->h = *s; /* the table, the database and the rules are shared, the counters are its own */
+        x->h.db_borrowed = 1;
+        x->h.nodes = 0;
+        x->h.node_limit = 0;
+        x->h.deadline_ns = 0;
+        x->h.limits_on = 0;
+        x->h.stop = 0;
+        x->h.rotate = i + 1;
+        x->h.abort = &pool->done;
+        x->root = *p;
+        x->guess = guess;
+        if (pthread_create(&x->id, NULL, helper_main, x) != 0)
+            break;
+        pool->n++;
+    }
+    if (!pool->n) {
+        free(pool->hs);
+        return -1;
+    }
+    return 0;
+}
+
+/* Stops and joins the helpers; returns the positions they searched. */
+static uint64_t helpers_stop(helper_pool *pool)
+{
+    __atomic_store_n(&pool->done, 1, __ATOMIC_RELAXED);
+    uint64_t nodes = 0;
+    for (int i = 0; i < pool->n; i++) {
+        pthread_join(pool->hs[i].id, NULL);
+        nodes += pool->hs[i].h.nodes;
+    }
+    free(pool->hs);
+    return nodes;
+}
+
 static void begin(ab_search *s, const kalah_pos *root, const ab_limits *lim)
 {
     s->total = kalah_total(&s->r, root); /* every descendant keeps it; a caller's board may differ from
@@ -412,7 +511,7 @@ static void begin(ab_search *s, const kalah_pos *root, const ab_limits *lim)
     s->limits_on = 0;
     s->node_limit = lim ? lim->nodes : 0;
     s->deadline_ns = lim && lim->ms > 0 ? now_ns() + lim->ms * 1000000 : 0;
-    s->tt.gen++;
+    s->tt->gen++;
 }
 
 static int finished(ab_search *s, const kalah_pos *p, ab_result *out)
@@ -446,7 +545,8 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
          * value the table already holds (one solved before: a solver agent meeting an opening again, as in
          * a tournament's next pair) needs none: that value is the guess, and MTD(f)'s two probes cut at the
          * root. Either way the value and the tie set are exact, so the result is the same. */
-        const tt_entry *known = tt_probe(&s->tt, key_of(s, p));
+        tt_entry kbuf;
+        const tt_entry *known = tt_probe(s->tt, key_of(s, p), &kbuf);
         const int solved = known && tt_usable(known, DEPTH_EXACT) && known->lower == known->upper;
         unsigned m0 = solved && known->move != TT_NO_MOVE ? 1u << known->move : 0;
         int guess = solved ? known->lower + store_diff(s, p) : root_iteration(s, p, 1, -1, &m0);
@@ -465,6 +565,8 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
             if (!s->horizon || s->nodes - n0 > GUESS_BUDGET)
                 break;
         }
+        helper_pool pool;
+        const int parallel = !s->stop && !solved && s->threads > 1 && helpers_start(&pool, s, p, guess) == 0;
         value = s->stop ? guess : mtdf(s, p, guess);
         if (!s->stop) {
             /* Every move reaching the value: a null-window probe (value-1, value) per root move. */
@@ -474,8 +576,11 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
                 if (child_value(s, &ml.child[i], NULL, p->side, DEPTH_EXACT, value - 1, value) >= value)
                     mask |= 1u << ml.move[i];
         }
+        if (parallel)
+            s->nodes += helpers_stop(&pool);
         if (s->stop || !mask) {
-            tt_entry *e = tt_probe(&s->tt, key_of(s, p));
+            tt_entry ebuf;
+            const tt_entry *e = tt_probe(s->tt, key_of(s, p), &ebuf);
             mask = e && e->move != TT_NO_MOVE ? 1u << e->move : m0;
             out->stopped = 1;
         } else {
@@ -484,7 +589,7 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
              * that an enhanced transposition cutoff settles stores nothing), and the next solve of this
              * position skips its guessing passes only on an exact value (above). */
             const int sd = store_diff(s, p);
-            tt_store(&s->tt, key_of(s, p), DEPTH_EXACT, 1, value - sd - 1, value - sd + 1, value - sd,
+            tt_store(s->tt, key_of(s, p), DEPTH_EXACT, 1, value - sd - 1, value - sd + 1, value - sd,
                      pick_move(mask, 0), s->nodes);
         }
         out->depth = 0;

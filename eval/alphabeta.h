@@ -100,8 +100,12 @@ void ab_free(ab_search *s);
 /* Empties the transposition table (and the move-ordering history), as after ab_create. */
 void ab_clear(ab_search *s);
 
-/* Threads used by ab_set_endgame to build the database (1..64; default 1). The search itself always runs
- * on the calling thread. Returns AB_OK or AB_EINVAL. */
+/* Threads (1..64; default 1) used by ab_set_endgame to build the database and by an exact ab_think (a
+ * solve): threads - 1 helper threads then solve the root too on the shared table with other move orders
+ * (Lazy SMP), and the calling thread's result is returned: the same value and tie set as on one thread,
+ * but node counts (which include the helpers') and the table's contents afterwards vary from run to run.
+ * Depth-limited searches and ab_solve_moves / ab_root_values always run on the calling thread. Returns
+ * AB_OK or AB_EINVAL. */
 int ab_set_threads(ab_search *s, int threads);
 
 /* Maps a tablebase file of at least max_seeds seeds when eg_find (eval/endgame.h) finds one, else builds an

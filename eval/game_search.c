@@ -257,7 +257,8 @@ static int search(gs_solver *s, const game_pos *p, int ply, int alpha, int beta)
         return d - rest;
     const tt_key key = key_of(s, p);
     int lo = d - rest, hi = d + rest, tt_move = -1;
-    tt_entry *e = tt_probe(&s->tt, key);
+    tt_entry ebuf;
+    const tt_entry *e = tt_probe(&s->tt, key, &ebuf);
     if (e) {
         tt_move = e->move == TT_NO_MOVE ? -1 : e->move;
         if (tt_usable(e, TT_DEPTH_EXACT)) {

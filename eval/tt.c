@@ -48,14 +48,22 @@ static int keep_score(const tt_table *t, const tt_entry *e)
     return (e->gen == t->gen ? 512 : 0) + (exact ? TT_DEPTH_EXACT : e->depth) + (e->work & 0x7f);
 }
 
+static void write_slot(tt_bucket *b, int i, const tt_entry *e)
+{
+    uint64_t d = tt_pack(e);
+    __atomic_store_n(&b->e[i].data, d, __ATOMIC_RELAXED);
+    __atomic_store_n(&b->e[i].key, e->check ^ d, __ATOMIC_RELAXED);
+}
+
 void tt_store(tt_table *t, tt_key k, int depth, int exact, int alpha, int beta, int v, int move, uint64_t nodes)
 {
     tt_bucket *b = &t->b[k.index & t->mask];
-    tt_entry *e = NULL;
+    tt_entry slots[4], *e = NULL;
+    int at = -1;
     for (int i = 0; i < 4; i++)
-        if (b->e[i].check == k.check) {
-            e = &b->e[i];
-            break;
+        if (tt_read_slot(b, i, &slots[i]) == k.check && at < 0) {
+            at = i;
+            e = &slots[i];
         }
     int lo = v >= beta ? v : -TT_INF, hi = v <= alpha ? v : TT_INF;
     if (v > alpha && v < beta)
@@ -63,8 +71,10 @@ void tt_store(tt_table *t, tt_key k, int depth, int exact, int alpha, int beta, 
     if (e) {
         int e_exact = (e->work & TT_EXACT) != 0;
         if (e_exact && !exact) {
-            if (e->move == TT_NO_MOVE)
+            if (e->move == TT_NO_MOVE) {
                 e->move = (uint8_t)move;
+                write_slot(b, at, e);
+            }
             return; /* game values are worth more than one depth's values */
         }
         if (e_exact == exact && (exact || e->depth == depth)) {
@@ -81,19 +91,20 @@ void tt_store(tt_table *t, tt_key k, int depth, int exact, int alpha, int beta, 
         if (move == TT_NO_MOVE)
             move = e->move;
     } else {
-        e = &b->e[0];
-        int best = keep_score(t, e);
+        at = 0;
+        int best = keep_score(t, &slots[0]);
         for (int i = 0; i < 4; i++) {
-            if (!b->e[i].check) {
-                e = &b->e[i];
+            if (!slots[i].check) {
+                at = i;
                 break;
             }
-            int s = keep_score(t, &b->e[i]);
+            int s = keep_score(t, &slots[i]);
             if (s < best) {
                 best = s;
-                e = &b->e[i];
+                at = i;
             }
         }
+        e = &slots[at];
     }
     e->check = k.check;
     e->lower = (int16_t)lo;
@@ -103,4 +114,5 @@ void tt_store(tt_table *t, tt_key k, int depth, int exact, int alpha, int beta, 
     int w = nodes ? 64 - __builtin_clzll(nodes) : 0;
     e->work = (uint8_t)(w | (exact ? TT_EXACT : 0));
     e->gen = t->gen;
+    write_slot(b, at, e);
 }

@@ -21,7 +21,11 @@
  *     entries found with depth <= d (their tree ended within that depth, so a deeper search sees the same
  *     tree). So a depth-limited value is always the fixed-depth minimax value, whatever the table holds.
  *
- * Concurrency: none; one table per search object.
+ * Concurrency: several threads may probe and store at once (the parallel solve, alphabeta.h). A slot is
+ * two 64-bit words, the entry's data and its check XOR the data, each read and written whole with relaxed
+ * atomics and no lock (Hyatt and Mann's lockless hashing, 2002): a slot torn by two writers fails the
+ * check and reads as a miss, so a probe returns an entry some thread really stored. An entry is copied
+ * out on probe, never used in place.
  */
 #ifndef SOWZERO_EVAL_TT_H
 #define SOWZERO_EVAL_TT_H
@@ -45,8 +49,13 @@ typedef struct {
     uint8_t gen;     /* search generation that last wrote it */
 } tt_entry;
 
+/* A stored entry: data packs lower, upper, depth, move, work, gen; key = check ^ data (0, 0: empty). */
 typedef struct {
-    tt_entry e[4];
+    uint64_t key, data;
+} tt_slot;
+
+typedef struct {
+    tt_slot e[4];
 } tt_bucket;
 
 typedef struct {
@@ -91,13 +100,40 @@ static inline tt_key tt_make_key(uint64_t lo, uint64_t hi, unsigned side, unsign
     return k;
 }
 
-/* Looks the key up; returns the entry or NULL. The pointer is valid until the next tt_store. */
-static inline tt_entry *tt_probe(tt_table *t, tt_key k)
+static inline uint64_t tt_pack(const tt_entry *e)
 {
-    tt_bucket *b = &t->b[k.index & t->mask];
+    return (uint64_t)(uint16_t)e->lower | (uint64_t)(uint16_t)e->upper << 16 | (uint64_t)e->depth << 32 |
+           (uint64_t)e->move << 40 | (uint64_t)e->work << 48 | (uint64_t)e->gen << 56;
+}
+
+static inline void tt_unpack(uint64_t check, uint64_t d, tt_entry *e)
+{
+    e->check = check;
+    e->lower = (int16_t)(uint16_t)d;
+    e->upper = (int16_t)(uint16_t)(d >> 16);
+    e->depth = (uint8_t)(d >> 32);
+    e->move = (uint8_t)(d >> 40);
+    e->work = (uint8_t)(d >> 48);
+    e->gen = (uint8_t)(d >> 56);
+}
+
+/* Reads slot i of bucket b into *e; returns its check (0 for an empty slot; a torn slot gives a check
+ * that matches no key, with overwhelming probability). */
+static inline uint64_t tt_read_slot(const tt_bucket *b, int i, tt_entry *e)
+{
+    uint64_t d = __atomic_load_n(&b->e[i].data, __ATOMIC_RELAXED);
+    uint64_t c = __atomic_load_n(&b->e[i].key, __ATOMIC_RELAXED) ^ d;
+    tt_unpack(c, d, e);
+    return c;
+}
+
+/* Looks the key up; copies the entry into *buf and returns buf, or NULL when the key is not there. */
+static inline const tt_entry *tt_probe(const tt_table *t, tt_key k, tt_entry *buf)
+{
+    const tt_bucket *b = &t->b[k.index & t->mask];
     for (int i = 0; i < 4; i++)
-        if (b->e[i].check == k.check)
-            return &b->e[i];
+        if (tt_read_slot(b, i, buf) == k.check)
+            return buf;
     return NULL;
 }
 

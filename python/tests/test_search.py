@@ -35,7 +35,7 @@ def test_solve_vectors_and_cli():
         got = sowzero.solve(None, rules)
         assert got["value"] == value and not got["over"], rules
     rules, pos = "kalah:pits=4,seeds=3", "3,3,3,3,0,3,3,3,3,0 S"
-    got, want = sowzero.solve(pos, rules, tt_mb=16), cli("solve", "--rules", rules, "--position", pos, "--endgame", "0", "--json")
+    got, want = sowzero.solve(pos, rules, tt_mb=16), cli("solve", "--rules", rules, "--position", pos, "--endgame", "0", "--threads", "1", "--json")
     for key in ("value", "best", "nodes", "rules", "position", "over"):
         assert got[key] == want[key], key
     over = sowzero.solve("0,0,0,0,10,0,0,0,0,14 N", rules)
