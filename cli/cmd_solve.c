@@ -30,6 +30,8 @@ typedef struct {
     double endgame_seconds; /* Kalah's JSON key endgame_seconds; < 0: the key is left out */
     const char *tablebase;  /* Kalah: the tablebase file mapped or written, NULL if none */
     int tablebase_built;    /* it was built by this solve (and written when tablebase is set) */
+    int have_moves;         /* --moves: move_value holds every legal move's exact value */
+    int move_value[KALAH_MAX_PITS]; /* AB_NO_VALUE for an illegal move */
 } solve_report;
 
 /* Prints the report (one cJSON object with json, else text lines). Returns the exit status. */
@@ -46,6 +48,14 @@ static int solve_print(const solve_report *r, int json)
                 char l[2] = {kalah_move_letter(r->side, k), 0};
                 cJSON_AddItemToArray(arr, cJSON_CreateString(l));
             }
+        if (r->have_moves) {
+            cJSON *mv = cJSON_AddObjectToObject(o, "moves");
+            for (int k = 0; k < r->pits; k++)
+                if (r->move_value[k] != AB_NO_VALUE) {
+                    char l[2] = {kalah_move_letter(r->side, k), 0};
+                    cJSON_AddNumberToObject(mv, l, r->move_value[k]);
+                }
+        }
         cJSON_AddNumberToObject(o, "nodes", (double)r->nodes);
         cJSON_AddNumberToObject(o, "seconds", r->seconds);
         cJSON_AddStringToObject(o, "rules", r->rules);
@@ -71,6 +81,13 @@ static int solve_print(const solve_report *r, int json)
         printf("the game is over: final margin %+d for %s\n", r->value, who);
     else
         printf("value %+d for %s (final margin under perfect play)\nbest %s\n", r->value, who, best);
+    if (r->have_moves) {
+        printf("moves");
+        for (int k = 0; k < r->pits; k++)
+            if (r->move_value[k] != AB_NO_VALUE)
+                printf(" %c %+d", kalah_move_letter(r->side, k), r->move_value[k]);
+        printf("\n");
+    }
     printf("nodes %llu\nseconds %.3f\n", (unsigned long long)r->nodes, r->seconds);
     if (r->endgame && r->tablebase_built)
         printf("endgame database (%d seeds) built in %.3f s%s%s\n", r->endgame, r->endgame_seconds,
@@ -195,7 +212,7 @@ static int default_endgame_seeds(const kalah_rules *r, const kalah_pos *p)
 static void help(void)
 {
     puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--no-save]\n"
-         "                     [--threads N] [--sows N] [--[no-]progress] [--json]\n"
+         "                     [--threads N] [--sows N] [--moves] [--[no-]progress] [--json]\n"
          "Searches to the end of the game (MTD(f) null-window alpha-beta with a transposition table) and\n"
          "prints the final margin under perfect play for the player to move (own store - opponent's store)\n"
          "and every move that achieves it. A position that is already over prints its final margin and no\n"
@@ -214,6 +231,8 @@ static void help(void)
          "                   --help: $SOWZERO_TABLEBASE, else ~/.cache/sowzero); otherwise it is built, and a\n"
          "                   build of 16 M entries or more is written there for the next solve\n"
          "  --no-save        never write the tablebase file this solve builds\n"
+         "  --moves          Kalah: also the exact value of every legal move (each child solved in turn, on\n"
+         "                   the same table), as \"moves\" {letter: value} with --json\n"
          "  --threads N      Kalah: threads for building the endgame database and for the search (Lazy\n"
          "                   SMP on the shared table: the same value and best moves, node counts vary from\n"
          "                   run to run; default: every core); the other games' solver runs on one thread\n"
@@ -291,11 +310,12 @@ int cmd_solve(int argc, char **argv)
                                          {"progress", no_argument, 0, 'P'},
                                          {"no-progress", no_argument, 0, 'Q'},
                                          {"no-save", no_argument, 0, 'N'},
+                                         {"moves", no_argument, 0, 'M'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *rules_spec = NULL, *pos_text = NULL;
     long tt_mb = 256, endgame = -1, threads = sysconf(_SC_NPROCESSORS_ONLN), sows = 0;
-    int json = 0, c, show = isatty(STDERR_FILENO), save = 1, threads_given = 0;
+    int json = 0, c, show = isatty(STDERR_FILENO), save = 1, threads_given = 0, moves = 0;
     threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -323,6 +343,7 @@ int cmd_solve(int argc, char **argv)
         case 'P': show = 1; break;
         case 'Q': show = 0; break;
         case 'N': save = 0; break;
+        case 'M': moves = 1; break;
         case 'h': help(); return 0;
         default: return cli_usage_error(CMD);
         }
@@ -402,6 +423,27 @@ int cmd_solve(int argc, char **argv)
         progress_phase(&g, 1);
         rc = ab_think(s, &p, &lim, &res);
     }
+    int move_value[KALAH_MAX_PITS];
+    for (int k = 0; k < KALAH_MAX_PITS; k++)
+        move_value[k] = AB_NO_VALUE;
+    if (!eg_rc && rc == AB_OK && moves) {
+        /* Each child solved exactly; the best ones first come straight from the table. */
+        unsigned legal = kalah_legal(&r, &p);
+        for (int k = 0; k < r.pits && rc == AB_OK; k++) {
+            if (!(legal >> k & 1))
+                continue;
+            kalah_pos ch = p;
+            kalah_sow(&r, &ch, k, NULL);
+            ab_result cres;
+            int crc = ab_think(s, &ch, &lim, &cres);
+            if (crc == AB_EOVER || crc == AB_OK) {
+                move_value[k] = ch.side == p.side ? cres.value : -cres.value;
+                res.nodes += cres.nodes;
+                res.seconds += cres.seconds;
+            } else
+                rc = crc;
+        }
+    }
     progress_phase(&g, 2);
     if (show)
         pthread_join(th, NULL);
@@ -422,6 +464,7 @@ int cmd_solve(int argc, char **argv)
     solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.side, .pits = r.pits,
                         .nodes = res.nodes, .seconds = res.seconds, .rules = rbuf, .position = pbuf,
                         .over = rc == AB_EOVER, .endgame = n_db, .endgame_seconds = db_seconds,
-                        .tablebase = tb_path[0] ? tb_path : NULL, .tablebase_built = built};
+                        .tablebase = tb_path[0] ? tb_path : NULL, .tablebase_built = built, .have_moves = moves};
+    memcpy(rep.move_value, move_value, sizeof move_value);
     return solve_print(&rep, json);
 }

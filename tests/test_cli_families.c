@@ -70,6 +70,14 @@ static void test_solve(void **state)
     free(one);
     assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2"), 0);
     free(out);
+    /* --moves: every first move's exact value, as the solver agent's per-move values give them. */
+    assert_int_equal(tu_run(&out, 0, "solve --rules kalah:pits=4,seeds=3 --moves --threads 2 --json"), 0);
+    assert_non_null(strstr(out, "\"moves\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}"));
+    free(out);
+    assert_int_equal(tu_run(&out, 0, "move solver --rules kalah:pits=4,seeds=3 --position '3,3,3,3,0,3,3,3,3,0 S' "
+                                     "--json"), 0);
+    assert_non_null(strstr(out, "\"values\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}"));
+    free(out);
     assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2 --endgame 4"), 0);
     free(out);
     /* --progress draws the positions searched on stderr; none in a pipe without it. */
