@@ -47,7 +47,7 @@ general=$("$bin" --help)
   echo "| command | what it does |"
   echo "|---|---|"
   printf '%s\n' "$general" | listing | while IFS=$'\t' read -r name summary; do
-    echo "| [\`$name\`]($name.md) | $summary |"
+    echo "| [\`$name\`]($name.md) | ${summary//|/\\|} |"
   done
 } > "$out/index.md"
 
