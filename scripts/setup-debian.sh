@@ -22,6 +22,7 @@ packages=(
   chromium chromium-driver python3-selenium # the browser test of sowzero serve
   clang                                     # the libFuzzer targets (scripts/fuzz.sh, fuzz/)
   libopenmpi-dev openmpi-bin                # self-play across machines (SOWZERO_MPI, train/mpi_*.c)
+  mkdocs                                    # the documentation site (mkdocs.yml, docs/)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
