@@ -1,7 +1,7 @@
 /* sowzero serve — play in a browser against the configured agents (issue 19). Flags only: the game
  * logic is serve/srv_app.h, the HTTP side serve/srv_http.h. Runs until SIGINT (Ctrl-C) or SIGTERM, then
- * stops accepting connections, answers the requests in flight (60 s at most; a second signal stops at
- * once) and exits 0. */
+ * stops accepting connections, answers the requests in flight (60 s at most) and exits 0; a second signal
+ * exits at once with 128 + its number. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +30,7 @@ static void on_stop(int sig)
 {
     int e = errno;
     unsigned char b = (unsigned char)sig;
-    ssize_t w = write(stop_pipe[1], &b, 1);
+    ssize_t w = stop_pipe[1] < 0 ? 0 : write(stop_pipe[1], &b, 1);
     (void)w;
     errno = e;
 }
@@ -53,14 +53,20 @@ static int wait_signal(int timeout_ms)
     }
 }
 
+/* Closes the pipe. With old_int and old_term the handlers are restored; without, on_stop stays and ignores
+ * further signals, so a Ctrl-C repeated while the server winds down cannot turn exit 0 into a kill. */
 static void stop_signals(const sigset_t *sigs, const struct sigaction *old_int, const struct sigaction *old_term)
 {
-    sigaction(SIGINT, old_int, NULL);
-    sigaction(SIGTERM, old_term, NULL);
+    int w = stop_pipe[1];
+    stop_pipe[1] = -1;
+    if (old_int && old_term) {
+        sigaction(SIGINT, old_int, NULL);
+        sigaction(SIGTERM, old_term, NULL);
+    }
     pthread_sigmask(SIG_UNBLOCK, sigs, NULL);
     close(stop_pipe[0]);
-    close(stop_pipe[1]);
-    stop_pipe[0] = stop_pipe[1] = -1;
+    close(w);
+    stop_pipe[0] = -1;
 }
 
 static void help(void)
@@ -68,7 +74,7 @@ static void help(void)
     puts("usage: sowzero serve --agent NAME=SPEC [--agent NAME=SPEC]... [--bind ADDR] [--port N] [options]\n"
          "Serves a page to play against the agents in a browser (http://ADDR:PORT/) and its JSON API under\n"
          "/api/ (README.md, \"Play in a browser\"). Ctrl-C or SIGTERM stops it: no new connections, the\n"
-         "requests in flight are answered (60 s at most; a second Ctrl-C stops at once), exit 0.\n"
+         "requests in flight are answered (60 s at most), exit 0; a second Ctrl-C exits at once (130).\n"
          "  --agent NAME=SPEC  an agent to offer (repeatable, at least one): random, greedy, ab:depth=8,\n"
          "                     mcts:sims=800, az:net=PATH.h5,sims=200, maxn:depth=4, solve, ...; it is\n"
          "                     offered for every game it can play (Kalah: eval/agent.h, the others:\n"
@@ -229,12 +235,19 @@ int cmd_serve(int argc, char **argv)
     pthread_sigmask(SIG_UNBLOCK, &sigs, NULL);
     int sig = wait_signal(-1);
     /* No new connections; the requests in flight are answered (searches are bounded by --max-ms and
-     * --max-sims). A second signal, or DRAIN_S seconds, stops at once. */
+     * --max-sims), for DRAIN_S seconds at most. */
     int left = 1;
     for (int waited = 0; left && waited < DRAIN_S * 10; waited++) {
         left = srv_http_drain(h, 100);
-        if (left && wait_signal(0))
-            break;
+        int again = left ? wait_signal(0) : 0;
+        if (again) {
+            /* The request threads cannot be interrupted inside a search, and stopping the daemon would
+             * wait for them: leave at once. */
+            fprintf(stderr, "sowzero serve: stopped again: %d request%s in flight cut short\n", left,
+                    left == 1 ? "" : "s");
+            fflush(stdout);
+            _exit(128 + again);
+        }
     }
     srv_http_stop(h);
     if (left)
@@ -243,7 +256,7 @@ int cmd_serve(int argc, char **argv)
         printf("sowzero serve: %s: stopped with %d games open\n", sig == SIGINT ? "interrupt" : "terminated",
                srv_app_sessions(app));
     srv_app_free(app);
-    stop_signals(&sigs, &old_int, &old_term);
+    stop_signals(&sigs, NULL, NULL);
     rc = 0;
 done:
     for (int i = 0; i < n_agents; i++)

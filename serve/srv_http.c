@@ -221,7 +221,11 @@ static int open_listener(const char *where, int port, int *fd, char *addr, int *
     hints.ai_flags = AI_NUMERICSERV | (numeric ? AI_NUMERICHOST : 0);
     char ports[8];
     snprintf(ports, sizeof ports, "%d", port);
-    int g = getaddrinfo(host, ports, &hints, &res);
+    struct in_addr a4;
+    /* inet_pton, not getaddrinfo's inet_aton, for IPv4: 1.2.3 is a typo, not 1.2.0.3. */
+    int g = numeric && !strchr(host, ':') && inet_pton(AF_INET, host, &a4) != 1
+                ? EAI_NONAME
+                : getaddrinfo(host, ports, &hints, &res);
     if (g) {
         if (numeric)
             set_err(err, "--bind '%s' is not a numeric IPv4 or IPv6 address (such as 127.0.0.1 or ::1)", where);
