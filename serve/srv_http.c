@@ -30,7 +30,9 @@ struct srv_http {
     int fd;              /* the listening socket; ours to close once the daemon is quiesced */
     int quiesced;
     atomic_int stopping; /* responses from now on close their connection */
-    atomic_int in_flight;
+    atomic_int receiving; /* requests with all their headers in, their body still arriving */
+    atomic_int answering; /* requests in the app or being sent */
+    struct timespec t_quiesce;
     char addr[INET6_ADDRSTRLEN];
 };
 
@@ -39,7 +41,7 @@ struct srv_http {
 typedef struct {
     char *buf;
     size_t len, total;
-    int seen;            /* the access handler has been called */
+    int state;           /* 0: headers arriving, 1: body arriving (receiving), 2: answering */
     size_t uri_len, n_args;
 } request;
 
@@ -94,11 +96,11 @@ static enum MHD_Result reply_error(srv_http *h, struct MHD_Connection *c, int st
  * when that pool runs out while parsing the query (the 431 it queues is overwritten by the next state),
  * so a query with too many parameters, or too long a target, is cut here (the target is in the
  * connection's own writable read buffer) and answered 414 by the access handler. The returned request
- * is the connection's con_cls, counted in flight until `completed`. */
+ * is the connection's con_cls. */
 static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
 {
+    (void)cls;
     (void)c;
-    srv_http *h = cls;
     request *rq = calloc(1, sizeof *rq);
     if (!uri)
         uri = "";
@@ -114,7 +116,6 @@ static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
     if (rq) {
         rq->uri_len = len;
         rq->n_args = n_args;
-        atomic_fetch_add(&h->in_flight, 1);
     }
     return rq;
 }
@@ -128,11 +129,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (!rq) {   /* uri_seen ran out of memory */
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
-        atomic_fetch_add(&h->in_flight, 1);
         *con_cls = rq;
     }
-    if (!rq->seen) {
-        rq->seen = 1;
+    if (!rq->state) {
+        rq->state = 1;
+        atomic_fetch_add(&h->receiving, 1);
         return MHD_YES;
     }
     if (*upload_size) {
@@ -151,6 +152,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         /* Far past the limit the connection is dropped rather than read on: the 413 is for clients that
          * overshoot, not a promise to drain an endless upload. */
         return rq->total / 16 > h->max_body ? MHD_NO : MHD_YES;
+    }
+    if (rq->state == 1) {
+        rq->state = 2;
+        atomic_fetch_add(&h->answering, 1);
+        atomic_fetch_sub(&h->receiving, 1);
     }
     if (rq->uri_len > SRV_HTTP_MAX_URI)
         return reply_error(h, c, 414, "the request target has %zu bytes; the limit is %d", rq->uri_len,
@@ -191,10 +197,11 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     srv_http *h = cls;
     request *rq = *con_cls;
     if (rq) {
+        if (rq->state)
+            atomic_fetch_sub(rq->state == 1 ? &h->receiving : &h->answering, 1);
         free(rq->buf);
         free(rq);
         *con_cls = NULL;
-        atomic_fetch_sub(&h->in_flight, 1);
     }
 }
 
@@ -315,7 +322,8 @@ int srv_http_start(srv_app *app, const char *where, int port, int threads, srv_h
     h->app = app;
     h->max_body = srv_app_max_body(app);
     atomic_init(&h->stopping, 0);
-    atomic_init(&h->in_flight, 0);
+    atomic_init(&h->receiving, 0);
+    atomic_init(&h->answering, 0);
     /* MHD_USE_ITC: srv_http_drain's MHD_quiesce_daemon needs it with internal polling threads. */
     h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC, 0, NULL, NULL, handle, h,
                             MHD_OPTION_LISTEN_SOCKET, h->fd, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
@@ -338,19 +346,27 @@ int srv_http_port(const srv_http *h) { return h->port; }
 
 const char *srv_http_address(const srv_http *h) { return h->addr; }
 
+static long ms_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - t0->tv_sec) * 1000L + (now.tv_nsec - t0->tv_nsec) / 1000000L;
+}
+
 int srv_http_drain(srv_http *h, int timeout_ms)
 {
-    if (!h->quiesced) {
+    if (!atomic_load(&h->stopping)) {
         atomic_store(&h->stopping, 1);
+        clock_gettime(CLOCK_MONOTONIC, &h->t_quiesce);
         h->quiesced = MHD_quiesce_daemon(h->d) != MHD_INVALID_SOCKET;
     }
-    struct timespec t0, now, nap = {0, 5 * 1000 * 1000};
+    struct timespec t0, nap = {0, 5 * 1000 * 1000};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
-        int n = atomic_load(&h->in_flight);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long ms = (now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L;
-        if (!n || ms >= timeout_ms)
+        /* A body that stalls would hold the stop for the 30 s connection timeout: it gets a grace. */
+        int n = atomic_load(&h->answering) +
+                (ms_since(&h->t_quiesce) < SRV_HTTP_RECEIVE_GRACE_MS ? atomic_load(&h->receiving) : 0);
+        if (!n || ms_since(&t0) >= timeout_ms)
             return n;
         nanosleep(&nap, NULL);
     }

@@ -10,8 +10,9 @@
  * Binding: `where` is a numeric IPv4 address (127.0.0.1, 0.0.0.0), a numeric IPv6 address (::1, ::, with or
  * without [brackets]) or a host name resolved with getaddrinfo (localhost: the first of its addresses that
  * can be bound); port 0 picks a free port (srv_http_port tells which).
- * Stopping: srv_http_drain stops accepting connections and waits for the requests in flight (from their
- * request line to their response's last byte); srv_http_stop then closes what is left.
+ * Stopping: srv_http_drain stops accepting connections and waits for the requests in flight: those whose
+ * headers are in, until their response's last byte is sent (a body still arriving gets
+ * SRV_HTTP_RECEIVE_GRACE_MS to arrive in full); srv_http_stop then closes what is left.
  * Library code: nothing prints; errors come back with a message (SRV_ERRLEN).
  */
 #ifndef SOWZERO_SRV_HTTP_H
@@ -21,6 +22,7 @@
 
 #define SRV_HTTP_MAX_URI 4096 /* bytes of a request target (path and query) */
 #define SRV_HTTP_MAX_ARGS 64  /* query parameters of one request */
+#define SRV_HTTP_RECEIVE_GRACE_MS 2000 /* at a stop, for request bodies still arriving */
 
 typedef struct srv_http srv_http;
 
@@ -33,9 +35,9 @@ int srv_http_start(srv_app *app, const char *where, int port, int threads, srv_h
 int srv_http_port(const srv_http *h);
 /* The numeric address listened on ("127.0.0.1", "::1"; static while h lives). */
 const char *srv_http_address(const srv_http *h);
-/* Stops accepting connections (a client connecting now is refused once srv_http_stop runs), marks every
- * response sent from now on "Connection: close", and waits up to timeout_ms (>= 0) for the requests in
- * flight to be answered. Returns how many are still in flight (0: all answered). May be called again. */
+/* Stops accepting connections, marks every response sent from now on "Connection: close", and waits up to
+ * timeout_ms (>= 0) for the requests in flight to be answered (see above). Returns how many are still in
+ * flight (0: all answered). May be called again. */
 int srv_http_drain(srv_http *h, int timeout_ms);
 /* Stops the server, closing connections whose requests are still in flight (call srv_http_drain first to
  * let them finish), and frees it (NULL allowed). */

@@ -310,6 +310,16 @@ def shutdown_in_flight():
             except Exception as e:  # reported below
                 results[s] = (None, repr(e), None)
 
+        # Around them: a request refused by libmicrohttpd itself (431), a body that stalls (it must not hold
+        # the stop for the 30 s connection timeout) and an idle kept-alive connection (made first: a request
+        # thread busy with a search serves none of its other connections meanwhile).
+        st, _ = call(srv.conn(), "GET", "/api/info", headers={"X-Big": "y" * 40000})
+        if st != 431:
+            fail(f"a 40 kB header: {st}")
+        stalled = socket.create_connection((srv.host, srv.port))
+        stalled.sendall(b"POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: 100\r\n\r\n{")
+        ok(c, "GET", "/api/info")
         threads = [threading.Thread(target=search, args=(s,)) for s in sessions]
         for t in threads:
             t.start()
@@ -335,7 +345,8 @@ def shutdown_in_flight():
                 fail(f"signal {sig}: the last answer did not close its connection ({conn})")
         if not refused:
             fail(f"signal {sig}: a connection made while stopping was served")
-        if time.time() - t0 > 20:
+        stalled.close()
+        if time.time() - t0 > 10:
             fail(f"signal {sig}: stopping took {time.time() - t0:.1f} s")
     # A second signal exits at once (128 + SIGINT), cutting the search (ab capped at 20 s per move).
     srv = Server("--agent", "a=ab:depth=40", "--max-ms", "20000")
