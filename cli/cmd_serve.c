@@ -1,13 +1,19 @@
 /* sowzero serve — play in a browser against the configured agents (issue 19). Flags only: the game
  * logic is serve/srv_app.h, the HTTP side serve/srv_http.h. Runs until SIGINT (Ctrl-C) or SIGTERM, then
- * finishes the requests in flight and exits 0. */
+ * stops accepting connections, answers the requests in flight (60 s at most) and exits 0; a second signal
+ * exits at once with 128 + its number. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -16,12 +22,59 @@
 
 #define MAX_AGENTS 32
 #define MAX_GAMES 16
+#define DRAIN_S 60 /* seconds the requests in flight get at a stop */
+
+static int stop_pipe[2] = {-1, -1};
+
+static void on_stop(int sig)
+{
+    int e = errno;
+    unsigned char b = (unsigned char)sig;
+    ssize_t w = stop_pipe[1] < 0 ? 0 : write(stop_pipe[1], &b, 1);
+    (void)w;
+    errno = e;
+}
+
+/* The next signal taken by on_stop, waiting up to timeout_ms (-1: for ever); 0 when none came. */
+static int wait_signal(int timeout_ms)
+{
+    struct pollfd p = {stop_pipe[0], POLLIN, 0};
+    unsigned char b;
+    for (;;) {
+        int n = poll(&p, 1, timeout_ms);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        if (read(stop_pipe[0], &b, 1) == 1)
+            return b;
+        if (timeout_ms >= 0)
+            return 0;
+    }
+}
+
+/* Closes the pipe. With old_int and old_term the handlers are restored; without, on_stop stays and ignores
+ * further signals, so a Ctrl-C repeated while the server winds down cannot turn exit 0 into a kill. */
+static void stop_signals(const sigset_t *sigs, const struct sigaction *old_int, const struct sigaction *old_term)
+{
+    int w = stop_pipe[1];
+    stop_pipe[1] = -1;
+    if (old_int && old_term) {
+        sigaction(SIGINT, old_int, NULL);
+        sigaction(SIGTERM, old_term, NULL);
+    }
+    pthread_sigmask(SIG_UNBLOCK, sigs, NULL);
+    close(stop_pipe[0]);
+    close(w);
+    stop_pipe[0] = -1;
+}
 
 static void help(void)
 {
     puts("usage: sowzero serve --agent NAME=SPEC [--agent NAME=SPEC]... [--bind ADDR] [--port N] [options]\n"
          "Serves a page to play against the agents in a browser (http://ADDR:PORT/) and its JSON API under\n"
-         "/api/ (README.md, \"Play in a browser\"). Stops cleanly on Ctrl-C or SIGTERM.\n"
+         "/api/ (README.md, \"Play in a browser\"). Ctrl-C or SIGTERM stops it: no new connections, the\n"
+         "requests in flight are answered (60 s at most), exit 0; a second Ctrl-C exits at once (130).\n"
          "  --agent NAME=SPEC  an agent to offer (repeatable, at least one): random, greedy, ab:depth=8,\n"
          "                     mcts:sims=800, az:net=PATH.h5,sims=200, maxn:depth=4, solve, ...; it is\n"
          "                     offered for every game it can play (Kalah: eval/agent.h, the others:\n"
@@ -29,7 +82,8 @@ static void help(void)
          "  --game RULES       a game to offer (repeatable; any game of the game interface the page can\n"
          "                     draw; default: kalah, kalah:pits=4,seeds=3, congklak, oware,\n"
          "                     basico:players=2, basico:players=3, basico:players=4)\n"
-         "  --bind ADDR        IPv4 address to listen on (default 127.0.0.1: this machine only)\n"
+         "  --bind ADDR        address to listen on: IPv4 (default 127.0.0.1: this machine only; 0.0.0.0:\n"
+         "                     every interface), IPv6 (::1, ::) or a host name (localhost)\n"
          "  --port N           TCP port (default 8080; 0 picks a free one, printed at start)\n"
          "  --threads N        request threads (default 4)\n"
          "  --max-sessions N   live games at most (default 256); --idle S: a game idle S seconds may be\n"
@@ -130,26 +184,43 @@ int cmd_serve(int argc, char **argv)
         cli_error("serve", "%s", err);
         goto done;
     }
-    /* The signals are taken by sigwait below: block them before the server's threads start (they inherit
-     * the mask), so Ctrl-C never lands in a request thread. */
+    /* Threads started before this point (OpenBLAS's pool) do not block the signals, so a sigwait could
+     * lose them to the default action there: a handler (process-wide) writes them to a pipe instead. The
+     * server's request threads start with the signals blocked (they inherit the mask), so a Ctrl-C never
+     * interrupts a request. */
     sigset_t sigs;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-    srv_http *h = srv_http_start(app, bind, (int)port, (int)threads, err);
-    if (!h) {
-        cli_error("serve", "%s", err);
+    if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
+        cli_error("serve", "cannot create a pipe: %s", strerror(errno));
         srv_app_free(app);
         rc = 1;
         goto done;
     }
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_stop;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    srv_http *h;
+    int st = srv_http_start(app, bind, (int)port, (int)threads, &h, err);
+    if (st != SRV_OK) {
+        cli_error("serve", "%s", err);
+        srv_app_free(app);
+        stop_signals(&sigs, &old_int, &old_term);
+        rc = st == SRV_EINVAL ? 2 : 1;
+        goto done;
+    }
+    const char *addr = srv_http_address(h);
     char url[96];
-    snprintf(url, sizeof url, "http://%s:%d/", bind, srv_http_port(h));
+    snprintf(url, sizeof url, strchr(addr, ':') ? "http://[%s]:%d/" : "http://%s:%d/", addr, srv_http_port(h));
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "url", url);
-        cJSON_AddStringToObject(o, "bind", bind);
+        cJSON_AddStringToObject(o, "bind", addr);
         cJSON_AddNumberToObject(o, "port", srv_http_port(h));
         cJSON *ag = cJSON_AddArrayToObject(o, "agents"), *gm = cJSON_AddArrayToObject(o, "games");
         for (int i = 0; i < n_agents; i++)
@@ -161,13 +232,31 @@ int cmd_serve(int argc, char **argv)
         printf("sowzero serve: listening on %s (Ctrl-C stops)\n", url);
     }
     fflush(stdout);
-    int sig = 0;
-    sigwait(&sigs, &sig);
+    pthread_sigmask(SIG_UNBLOCK, &sigs, NULL);
+    int sig = wait_signal(-1);
+    /* No new connections; the requests in flight are answered (searches are bounded by --max-ms and
+     * --max-sims), for DRAIN_S seconds at most. */
+    int left = 1;
+    for (int waited = 0; left && waited < DRAIN_S * 10; waited++) {
+        left = srv_http_drain(h, 100);
+        int again = left ? wait_signal(0) : 0;
+        if (again) {
+            /* The request threads cannot be interrupted inside a search, and stopping the daemon would
+             * wait for them: leave at once. */
+            fprintf(stderr, "sowzero serve: stopped again: %d request%s in flight cut short\n", left,
+                    left == 1 ? "" : "s");
+            fflush(stdout);
+            _exit(128 + again);
+        }
+    }
     srv_http_stop(h);
+    if (left)
+        fprintf(stderr, "sowzero serve: %d request%s in flight cut short\n", left, left == 1 ? "" : "s");
     if (!json)
         printf("sowzero serve: %s: stopped with %d games open\n", sig == SIGINT ? "interrupt" : "terminated",
                srv_app_sessions(app));
     srv_app_free(app);
+    stop_signals(&sigs, NULL, NULL);
     rc = 0;
 done:
     for (int i = 0; i < n_agents; i++)

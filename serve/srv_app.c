@@ -804,6 +804,66 @@ static reply dispatch(srv_app *app, const char *method, const char *path, const 
     return r;
 }
 
+/* Length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no overlong forms, no surrogates, nothing
+ * above U+10FFFF), or 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!len || len > n)
+        return 0;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (c == 0xe0)
+        lo = 0xa0;
+    else if (c == 0xed)
+        hi = 0x9f;
+    else if (c == 0xf0)
+        lo = 0x90;
+    else if (c == 0xf4)
+        hi = 0x8f;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    return len;
+}
+
+/* Replaces every byte that is not part of well-formed UTF-8 in the malloc'd text t (*len bytes) by U+FFFD.
+ * Error messages echo request text (a session id, a move, a rules spec) that cJSON copies byte for byte;
+ * this keeps every body valid UTF-8, so valid JSON (the bytes replaced are all inside strings: JSON's own
+ * syntax is ASCII). Returns the text (t itself, or a new buffer with t freed), NULL when out of memory. */
+static char *utf8_clean(char *t, size_t *len)
+{
+    const unsigned char *s = (const unsigned char *)t;
+    size_t bad = 0;
+    for (size_t i = 0, k; i < *len; i += k ? k : 1)
+        bad += !(k = utf8_seq(s + i, *len - i));
+    if (!bad)
+        return t;
+    char *o = malloc(*len + 2 * bad + 1);
+    if (!o) {
+        free(t);
+        return NULL;
+    }
+    size_t m = 0;
+    for (size_t i = 0, k; i < *len; i += k ? k : 1) {
+        if ((k = utf8_seq(s + i, *len - i))) {
+            memcpy(o + m, s + i, k);
+            m += k;
+        } else {
+            memcpy(o + m, "\xef\xbf\xbd", 3);
+            m += 3;
+        }
+    }
+    o[m] = 0;
+    free(t);
+    *len = m;
+    return o;
+}
+
 int srv_app_handle(srv_app *app, const char *method, const char *path, const char *session_q, const char *body,
                    size_t len, const char *content_type, char **out, size_t *out_len, const char **out_type)
 {
@@ -825,5 +885,7 @@ int srv_app_handle(srv_app *app, const char *method, const char *path, const cha
     if (!*out)
         return 500;
     *out_len = strlen(*out);
+    if (!(*out = utf8_clean(*out, out_len)))
+        return 500;
     return r.status;
 }

@@ -57,7 +57,8 @@ void srv_app_free(srv_app *app);
 /* One API request: method ("GET", "POST", ...), path (starting with "/api/"), the session query parameter
  * (NULL when absent), the body (len bytes, NULL when none; need not be NUL-terminated) and its Content-Type
  * (NULL when absent). Returns the HTTP status; *out is a malloc'd body the caller frees (*out_len bytes) and
- * *out_type its Content-Type (static). Never fails to produce a body unless out of memory (then *out is
+ * *out_type its Content-Type (static); the body is valid UTF-8 (request text it echoes that is not has
+ * U+FFFD in place of each stray byte). Never fails to produce a body unless out of memory (then *out is
  * NULL and the status 500). */
 int srv_app_handle(srv_app *app, const char *method, const char *path, const char *session_q, const char *body,
                    size_t len, const char *content_type, char **out, size_t *out_len, const char **out_type);

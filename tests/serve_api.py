@@ -2,7 +2,9 @@
 """The JSON API of `sowzero serve` (issue 19): 200 games played at once to the end (Kalah and basico against
 random and greedy), each final board checked against /api/replay and a sample against `sowzero replay`;
 more than 50 kinds of bad request, each answered with its 4xx and a JSON error; the session bounds (count,
-idle expiry); a clean exit on SIGINT and SIGTERM.
+idle expiry); a clean exit on SIGINT and SIGTERM, answering the requests in flight; --bind's addresses
+and its refusals (exit 2); many or long query strings answered 414 JSON at once; UTF-8 bodies when the
+request echoed holds stray bytes.
 
 usage: serve_api.py SOWZERO_BIN        exit 0 ok, 1 failure. Only 127.0.0.1 is contacted; loops are bounded.
 """
@@ -10,6 +12,7 @@ import http.client
 import json
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -26,25 +29,28 @@ def fail(msg):
 
 
 class Server:
-    def __init__(self, *args):
-        self.p = subprocess.Popen([BIN, "serve", "--port", "0", "--json", *args], stdout=subprocess.PIPE, text=True)
+    def __init__(self, *args, port="0"):
+        self.p = subprocess.Popen([BIN, "serve", "--port", port, "--json", *args], stdout=subprocess.PIPE, text=True)
         line = self.p.stdout.readline()
         if not line:
             fail(f"sowzero serve {' '.join(args)} did not start")
-        self.port = json.loads(line)["port"]
+        self.info = json.loads(line)
+        self.port = self.info["port"]
+        self.host = self.info["bind"]
 
-    def conn(self):
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+    def conn(self, timeout=60):
+        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
 
-    def stop(self, sig=signal.SIGTERM):
-        self.p.send_signal(sig)
+    def stop(self, sig=signal.SIGTERM, send=True, want=0):
+        if send:
+            self.p.send_signal(sig)
         try:
             rc = self.p.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.p.kill()
             fail("the server did not stop within 30 s")
-        if rc != 0:
-            fail(f"the server exited {rc} on signal {sig}")
+        if rc != want:
+            fail(f"the server exited {rc} on signal {sig}, expected {want}")
 
 
 def call(c, method, path, body=None, headers=None, raw=None):
@@ -56,7 +62,11 @@ def call(c, method, path, body=None, headers=None, raw=None):
     except (BrokenPipeError, ConnectionResetError):
         pass   # a refused body: the server may answer (413) and close before the client has sent it all
     r = c.getresponse()
-    text = r.read().decode()
+    raw_body = r.read()
+    try:
+        text = raw_body.decode("utf-8")   # strict: a stray byte fails the test
+    except UnicodeDecodeError:
+        fail(f"{method} {path}: the body is not UTF-8: {raw_body[:200]!r}")
     if r.getheader("Content-Type", "").startswith("application/json"):
         return r.status, json.loads(text)
     return r.status, text
@@ -282,6 +292,159 @@ def bounds():
         srv.stop(signal.SIGINT)
 
 
+def shutdown_in_flight():
+    """SIGTERM or SIGINT while agents search: every request in flight is answered in full (200, Connection:
+    close), a new connection is refused, the server exits 0; a second signal exits at once (130)."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        srv = Server("--agent", "a=ab:depth=40", "--max-ms", "1500", "--threads", "4")
+        c = srv.conn()
+        sessions = [ok(c, "POST", "/api/new", {"agent": "a", "side": "second"})["session"] for _ in range(4)]
+        results = {}
+
+        def search(s):
+            try:
+                cs = srv.conn()
+                cs.request("POST", "/api/agent", body=json.dumps({"session": s}), headers=JSON)
+                r = cs.getresponse()
+                results[s] = (r.status, json.loads(r.read()), r.getheader("Connection"))
+            except Exception as e:  # reported below
+                results[s] = (None, repr(e), None)
+
+        # Around them: a request refused by libmicrohttpd itself (431), a body that stalls (it must not hold
+        # the stop for the 30 s connection timeout) and an idle kept-alive connection (made first: a request
+        # thread busy with a search serves none of its other connections meanwhile).
+        st, _ = call(srv.conn(), "GET", "/api/info", headers={"X-Big": "y" * 40000})
+        if st != 431:
+            fail(f"a 40 kB header: {st}")
+        stalled = socket.create_connection((srv.host, srv.port))
+        stalled.sendall(b"POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: 100\r\n\r\n{")
+        ok(c, "GET", "/api/info")
+        threads = [threading.Thread(target=search, args=(s,)) for s in sessions]
+        for t in threads:
+            t.start()
+        time.sleep(0.3)   # the four searches run (each up to 1.5 s)
+        t0 = time.time()
+        srv.p.send_signal(sig)
+        time.sleep(0.2)
+        try:
+            late = srv.conn(timeout=5)
+            late.request("GET", "/api/info")
+            late.getresponse().read()
+            refused = False
+        except (http.client.HTTPException, OSError):
+            refused = True
+        for t in threads:
+            t.join(timeout=60)
+        srv.stop(sig, send=False)   # already signalled: waits for the exit and checks it is 0
+        for s in sessions:
+            st, body, conn = results.get(s, (None, "no result", None))
+            if st != 200 or body.get("session") != s or len(body.get("moves", [])) != 1:
+                fail(f"signal {sig}: the request in flight got {st} {body}")
+            if (conn or "").lower() != "close":
+                fail(f"signal {sig}: the last answer did not close its connection ({conn})")
+        if not refused:
+            fail(f"signal {sig}: a connection made while stopping was served")
+        stalled.close()
+        if time.time() - t0 > 10:
+            fail(f"signal {sig}: stopping took {time.time() - t0:.1f} s")
+    # A second signal exits at once (128 + SIGINT), cutting the search (ab capped at 20 s per move).
+    srv = Server("--agent", "a=ab:depth=40", "--max-ms", "20000")
+    c = srv.conn()
+    s = ok(c, "POST", "/api/new", {"agent": "a", "side": "second"})["session"]
+    c.request("POST", "/api/agent", body=json.dumps({"session": s}), headers=JSON)
+    time.sleep(0.3)
+    t0 = time.time()
+    srv.p.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    srv.stop(signal.SIGINT, want=128 + signal.SIGINT)
+    if time.time() - t0 > 10:
+        fail(f"a second Ctrl-C took {time.time() - t0:.1f} s to stop the server")
+
+
+def start_fails(args, want_rc, want_text):
+    p = subprocess.run([BIN, "serve", "--agent", "r=random", "--json", *args], capture_output=True, text=True,
+                       timeout=30)
+    if p.returncode != want_rc or want_text not in p.stderr:
+        fail(f"serve {' '.join(args)}: exit {p.returncode} {p.stderr!r}, expected {want_rc} with {want_text!r}")
+
+
+def can_bind(family, addr):
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sk:
+            sk.bind((addr, 0))
+        return True
+    except OSError:
+        return False
+
+
+def binding():
+    """--bind: numeric IPv4 and IPv6 addresses and host names are served; addresses that do not parse, that
+    are not this machine's, or a port in use are refused with exit 2 naming the flag."""
+    start_fails(["--bind", "999.1.1.1", "--port", "0"], 2, "--bind '999.1.1.1' is not a numeric")
+    start_fails(["--bind", "1.2.3", "--port", "0"], 2, "--bind '1.2.3' is not a numeric")
+    start_fails(["--bind", "::g", "--port", "0"], 2, "--bind '::g' is not a numeric")
+    start_fails(["--bind", "", "--port", "0"], 2, "--bind ''")
+    start_fails(["--bind", "host.invalid", "--port", "0"], 2, "--bind 'host.invalid': cannot resolve")
+    if not can_bind(socket.AF_INET, "192.0.2.1"):   # TEST-NET-1: no machine's address
+        start_fails(["--bind", "192.0.2.1", "--port", "0"], 2, "--bind 192.0.2.1: not an address of this machine")
+    taken = Server("--agent", "r=random")
+    try:
+        start_fails(["--port", str(taken.port)], 2, f"--port {taken.port}: the port is in use")
+    finally:
+        taken.stop()
+    binds = ["127.0.0.1", "localhost"]
+    if can_bind(socket.AF_INET6, "::1"):
+        binds += ["::1", "[::1]"]
+    for b in binds:
+        srv = Server("--agent", "r=random", "--bind", b)
+        try:
+            want = "::1" if "::1" in b else "127.0.0.1" if b == "127.0.0.1" else None
+            if want and srv.host != want:
+                fail(f"--bind {b}: listening on {srv.host}")
+            if srv.info["url"] != (f"http://[{srv.host}]:{srv.port}/" if ":" in srv.host
+                                   else f"http://{srv.host}:{srv.port}/"):
+                fail(f"--bind {b}: url {srv.info['url']}")
+            ok(srv.conn(), "GET", "/api/info")
+        finally:
+            srv.stop()
+    return len(binds)
+
+
+def request_targets(srv):
+    """Long or many-parameter query strings get a prompt 414 JSON error; bodies are UTF-8 however odd the
+    request text they echo."""
+    n = 0
+    for params in (65, 480, 500, 1000):
+        c = srv.conn(timeout=10)
+        t0 = time.time()
+        st, out = call(c, "GET", "/api/state?" + "a=b&" * params)
+        if st != 414 or not isinstance(out, dict) or out.get("status") != 414 or time.time() - t0 > 5:
+            fail(f"{params} query parameters: {st} {out} after {time.time() - t0:.1f} s")
+        n += 1
+    c = srv.conn()
+    for target in ("/api/info?x=" + "y" * 4100, "/" + "p" * 4100):
+        st, out = call(c, "GET", target)
+        if st != 414 or out.get("status") != 414:
+            fail(f"a {len(target)}-byte target: {st} {out}")
+        c = srv.conn()
+        n += 1
+    st, out = call(srv.conn(), "GET", "/api/info?" + "a=b&" * 60)   # within the limits: served
+    if st != 200:
+        fail(f"60 query parameters: {st} {out}")
+    for path, body in (("/api/state?session=%ff%fe", None), ("/api/state?session=" + "a" * 39 + "%c3%a9", None),
+                       ("/api/state?session=%ed%a0%80%c0%af", None),
+                       ("/api/new", b'{"agent":"random","game":"k\xff\xfe"}'),
+                       ("/api/move", b'{"session":"\xf8\x88\x80\x80\x80","move":"a"}')):
+        st, out = call(srv.conn(), "POST" if body else "GET", path, raw=body, headers=JSON if body else None)
+        if st not in (400, 422) or not isinstance(out, dict) or out.get("status") != st:
+            fail(f"{path} {body}: {st} {out}")
+        if "\ufffd" not in out["error"]:
+            fail(f"{path} {body}: the stray bytes are not U+FFFD: {out}")
+        n += 1
+    return n
+
+
 def main():
     srv = Server("--agent", "random=random", "--agent", "greedy=greedy", "--agent", "ab=ab:depth=4", "--seed", "3",
                  "--threads", "4")
@@ -290,10 +453,14 @@ def main():
         n = concurrent_games(srv)
         t_games = time.time() - t
         k = bad_requests(srv)
+        k += request_targets(srv)
     finally:
         srv.stop()
     bounds()
-    print(f"ok: {n} concurrent games in {t_games:.1f} s, {k} kinds of bad request, bounds, clean exits")
+    shutdown_in_flight()
+    b = binding()
+    print(f"ok: {n} concurrent games in {t_games:.1f} s, {k} kinds of bad request, bounds, {b} bind addresses, "
+          "clean exits answering the requests in flight")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 """Drives `sowzero serve` in headless Chromium (issue 19): whole games of Kalah and of Mancala basico
 (3 players) against `random` and `greedy`, and one of Congklak (relay sowing) against `random`, every board the page shows after a move checked against
 `sowzero replay --json` of the moves so far, plus undo, hint, analysis and the replay of a downloaded
-record; screenshots go to OUT_DIR.
+record; quick replay clicks during an animation (none lost), Hint and Analyse off after the game's end,
+the footer naming the games served, and a phone-width (420 px) window without sideways scrolling;
+screenshots go to OUT_DIR.
 
 usage: serve_browser.py SOWZERO_BIN OUT_DIR     exit 0 ok, 1 failure, 77 skipped (no chromium/selenium)
 Only 127.0.0.1 is contacted; every wait is bounded.
@@ -193,6 +195,91 @@ def check_replay(page, rules, session):
     return len(moves)
 
 
+def quick_replay(page, rules):
+    """Three ▶ clicks within a second, animation on: three steps, not one; then |◀ and ▶| jump."""
+    d = page.d
+    Select(d.find_element(By.ID, "game")).select_by_value(rules)
+    box = d.find_element(By.ID, "animate")
+    if not box.is_selected():
+        box.click()
+    moves = "c f B A e".split()
+    area = d.find_element(By.ID, "record")
+    area.clear()
+    area.send_keys(" ".join(moves))
+    d.find_element(By.ID, "load").click()
+    page.idle()
+    # Clicks 150 ms apart, timed by the page itself: inside the first step's animation (about 1 s of seeds)
+    # however slowly the test machine drives the browser.
+    page.js("const b = document.getElementById('next'); b.click();"
+            "setTimeout(() => b.click(), 150); setTimeout(() => b.click(), 300);")
+    time.sleep(0.5)
+    page.idle()
+    boards = replay_all(rules, moves)
+    at = int(d.find_element(By.ID, "step").get_attribute("data-at"))
+    if at != 3 or page.cells() != boards[3]:
+        fail(f"three quick ▶ clicks: at step {at} showing {page.cells()}, expected step 3 {boards[3]}")
+    d.find_element(By.ID, "last").click()
+    d.find_element(By.ID, "next").click()   # past the end: stays at the end
+    page.idle()
+    if int(d.find_element(By.ID, "step").get_attribute("data-at")) != 5 or page.cells() != boards[5]:
+        fail("▶| then ▶ does not rest on the last step")
+    page.js("const b = document.getElementById('prev'); b.click(); setTimeout(() => b.click(), 100);")
+    time.sleep(0.3)
+    page.idle()
+    if int(d.find_element(By.ID, "step").get_attribute("data-at")) != 3 or page.cells() != boards[3]:
+        fail("two quick ◀ clicks from the end do not show step 3")
+    d.find_element(By.ID, "back").click()
+
+
+def check_over_controls(page):
+    """After a game's end Hint and Analyse are off (with the reason as their tooltip), and no error shows."""
+    d = page.d
+    for id_ in ("hint", "analyse"):
+        b = d.find_element(By.ID, id_)
+        if b.is_enabled() or "over" not in (b.get_attribute("title") or ""):
+            fail(f"{id_} after the game's end: enabled {b.is_enabled()}, title {b.get_attribute('title')!r}")
+    b = d.find_element(By.ID, "analyse")
+    d.execute_script("arguments[0].click()", b)   # a click on the disabled button does nothing
+    page.idle()
+    banner = d.find_element(By.ID, "banner").text
+    if "Error" in banner:
+        fail(f"after the game's end the page shows '{banner}'")
+
+
+def phone_width(page, rules, shot):
+    """At 420 px the board is scaled to fit: nothing scrolls sideways, every pit is inside the window."""
+    d = page.d
+    d.set_window_size(420, 900)
+    try:
+        Select(d.find_element(By.ID, "game")).select_by_value(rules)
+        box = d.find_element(By.ID, "animate")
+        if box.is_selected():
+            box.click()
+        d.find_element(By.ID, "new").click()
+        page.idle()
+        width = page.js("return document.documentElement.clientWidth")
+        scroll = page.js("return document.documentElement.scrollWidth")
+        if width > 420 or scroll > width:
+            fail(f"{rules} at 420 px: the page is {scroll} px wide in a {width} px window")
+        right = page.js("return Math.max(...[...document.querySelectorAll('#board .pit')]"
+                        ".map(p => p.getBoundingClientRect().right))")
+        left = page.js("return Math.min(...[...document.querySelectorAll('#board .pit')]"
+                       ".map(p => p.getBoundingClientRect().left))")
+        if left < 0 or right > width:
+            fail(f"{rules} at 420 px: the pits span {left:.0f}..{right:.0f} px of {width}")
+        pits = page.legal()
+        if not pits:
+            fail(f"{rules} at 420 px: no pit to play")
+        before = len(page.moves())
+        pits[0].click()   # the scaled board still takes clicks
+        page.idle()
+        if len(page.moves()) <= before:
+            fail(f"{rules} at 420 px: a click on a pit played nothing")
+        d.save_screenshot(os.path.join(OUT, shot))
+    finally:
+        d.set_window_size(1280, 900)
+
+
 def main():
     srv = subprocess.Popen([BIN, "serve", "--port", "0", "--json", "--seed", "7", "--agent", "random=random",
                             "--agent", "greedy=greedy", "--threads", "2"], stdout=subprocess.PIPE, text=True)
@@ -226,8 +313,13 @@ def main():
         driver.save_screenshot(os.path.join(OUT, "serve-replay.png"))
         n, _ = play_game(page, kalah, "greedy", "second", rng, animate_moves=0)
         total += n
-        driver.find_element(By.ID, "analyse").click()   # a finished game: the analysis answers 409, shown
-        page.idle()
+        check_over_controls(page)
+        quick_replay(page, kalah)
+        footer = driver.find_element(By.TAG_NAME, "footer").text
+        if not all(g in footer for g in ("Kalah", "Congklak", "Oware", "Mancala básico")):
+            fail(f"the footer does not name the games served: {footer!r}")
+        phone_width(page, kalah, "serve-phone-kalah.png")
+        phone_width(page, basico, "serve-phone-basico.png")
         n, sess_b = play_game(page, basico, "random", "first", rng, animate_moves=1, undo_at=2,
                               shot="serve-basico.png")
         total += n
@@ -241,7 +333,8 @@ def main():
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "409" not in e["message"]]
         if errors:
             fail(f"browser console errors: {errors}")
-        print(f"ok: 5 games, {total} boards after moves checked against sowzero replay, {steps} replay steps")
+        print(f"ok: 5 games, {total} boards after moves checked against sowzero replay, {steps} replay steps, "
+              "quick replay clicks, controls after the end, footer, phone width")
     finally:
         if driver:
             driver.quit()

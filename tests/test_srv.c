@@ -1,9 +1,11 @@
 /* test_srv.c — the server's library (serve/, issue 19) without HTTP: move events against the engines,
- * spec bounds, records of both games, the solver's per-move values against ab_root_values, and the API's
- * game flow (undo, turns, limits). The HTTP side is tests/serve_api.py and tests/serve_browser.py. */
+ * spec bounds, records of both games, the solver's per-move values against ab_root_values, the API's
+ * game flow (undo, turns, limits) and its bodies' UTF-8. The HTTP side is tests/serve_api.py and tests/serve_browser.py. */
 #include "test_util.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <iconv.h>
 
 #include "eval/alphabeta.h"
 #include "eval/game_search.h"
@@ -416,6 +418,73 @@ static void test_app_flow(void **state)
     assert_non_null(strstr(err, "fits none"));
 }
 
+/* Whether t[0..n) is UTF-8 by glibc's iconv (an independent decoder: EILSEQ or EINVAL on any ill-formed
+ * or cut sequence, surrogates and code points above U+10FFFF included). */
+static int utf8_valid(const char *t, size_t n)
+{
+    iconv_t cd = iconv_open("UTF-32LE", "UTF-8");
+    assert_true(cd != (iconv_t)-1);
+    char buf[4096], *in = (char *)t;
+    size_t left = n;
+    int ok = 1;
+    while (ok && left) {
+        char *o = buf;
+        size_t room = sizeof buf;
+        if (iconv(cd, &in, &left, &o, &room) == (size_t)-1 && errno != E2BIG)
+            ok = 0;
+    }
+    iconv_close(cd);
+    return ok;
+}
+
+/* Error bodies echo request text; stray bytes in it come back as U+FFFD, so every body is UTF-8 and JSON. */
+static void test_bodies_are_utf8(void **state)
+{
+    (void)state;
+    const char *names[] = {"g"}, *specs[] = {"greedy"};
+    char err[SRV_ERRLEN];
+    srv_limits lim = srv_limits_default();
+    srv_app *app = srv_app_create(&lim, 1, 1, names, specs, 0, NULL, err);
+    assert_non_null(app);
+    /* The session echo is cut at 40 bytes: 39 + a two-byte character cut in half, and stray bytes,
+     * overlong forms, a surrogate and a code point past U+10FFFF; then a move, a game and an agent. */
+    char cut[64];
+    snprintf(cut, sizeof cut, "%s\xc3\xa9zz", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    const struct {
+        const char *method, *path, *session, *body;
+        const char *echo; /* what the message must hold around the replaced bytes */
+    } cases[] = {
+        {"GET", "/api/state", "\xff\xfe", NULL, "session '\xef\xbf\xbd\xef\xbf\xbd'"},
+        {"GET", "/api/state", cut, NULL, "aaa\xef\xbf\xbd'"},
+        {"GET", "/api/state", "\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82", NULL, "session '"},
+        {"GET", "/api/state", "\xe2\x82\xac\xc3\xa9", NULL, "session '\xe2\x82\xac\xc3\xa9'"},
+        {"POST", "/api/new", NULL, "{\"agent\":\"g\",\"game\":\"k\xff\"}", "'k\xef\xbf\xbd'"},
+        {"POST", "/api/new", NULL, "{\"agent\":\"\xfe\xfe\"}", NULL},
+        {"POST", "/api/replay", NULL, "{\"game\":\"kalah\",\"moves\":[\"\xf8\"]}", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out;
+        size_t len;
+        const char *type;
+        int st = srv_app_handle(app, cases[i].method, cases[i].path, cases[i].session, cases[i].body,
+                                cases[i].body ? strlen(cases[i].body) : 0, "application/json", &out, &len, &type);
+        assert_non_null(out);
+        assert_true(st >= 400 && st < 500);
+        assert_int_equal(len, strlen(out));
+        if (!utf8_valid(out, len))
+            fail_msg("case %zu: the body is not UTF-8: %s", i, out);
+        cJSON *o = cJSON_Parse(out);
+        assert_non_null(o);
+        assert_int_equal(cJSON_GetObjectItem(o, "status")->valueint, st);
+        const char *msg = cJSON_GetObjectItem(o, "error")->valuestring;
+        if (cases[i].echo && !strstr(msg, cases[i].echo))
+            fail_msg("case %zu: '%s' lacks '%s'", i, msg, cases[i].echo);
+        cJSON_Delete(o);
+        free(out);
+    }
+    srv_app_free(app);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_paths_rebuild_the_engine),
         cmocka_unit_test(test_spec_bound),   cmocka_unit_test(test_records),
         cmocka_unit_test(test_solver_values), cmocka_unit_test(test_app_flow),
+        cmocka_unit_test(test_bodies_are_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,7 +30,17 @@ async function api(method, path, body) {
 function setBusy(b) {
   document.body.dataset.busy = b ? '1' : '0';
   $('skip').disabled = !b;
-  for (const id of ['new', 'undo', 'hint', 'analyse', 'load']) $(id).disabled = b;
+  for (const id of ['new', 'undo', 'load']) $(id).disabled = b;
+  setAdvice();
+}
+
+// Hint and Analyse are for a game still in play: after its end they are off, and say why.
+function setAdvice() {
+  const over = !!(game && game.board.over), busy = document.body.dataset.busy === '1';
+  for (const id of ['hint', 'analyse']) {
+    $(id).disabled = busy || over;
+    $(id).title = over ? 'The game is over: Undo takes moves back to analyse an earlier position' : '';
+  }
 }
 
 const sleep = (ms) => new Promise((res) => setTimeout(res, skipping ? 0 : ms));
@@ -76,9 +86,11 @@ function draw(layout, cells, board, marks, seats, clickable) {
   el.innerHTML = '';
   el.style.width = g.w + 'px';
   el.style.height = g.h + 'px';
-  el.style.marginTop = layout.players === 2 ? '34px' : '10px';
-  el.style.marginBottom = layout.players === 2 ? '34px' : '10px';
+  el.dataset.w = g.w;
+  el.dataset.h = g.h;
+  el.dataset.margin = layout.players === 2 ? 34 : 10;
   el.style.borderRadius = layout.players === 2 ? '40px' : '50%';
+  fitBoard();
   const m = layout.pits;
   for (let i = 0; i < layout.cells; i++) {
     const c = g.cells[i], p = document.createElement('div'), n = cells[i];
@@ -132,6 +144,20 @@ function draw(layout, cells, board, marks, seats, clickable) {
   }
 }
 
+// Scales the board (drawn at its natural size) down to the width there is, as on a phone: the scale does
+// not change the layout box, so the margins take back the height it no longer fills.
+function fitBoard() {
+  const el = $('board'), w = +el.dataset.w, h = +el.dataset.h, margin = +el.dataset.margin;
+  if (!w) return;
+  const room = el.parentElement.clientWidth, s = Math.min(1, room / (w + 2 * margin));
+  el.style.transform = s < 1 ? 'scale(' + s.toFixed(4) + ')' : '';
+  el.style.marginLeft = s < 1 ? (room - w * s) / 2 + 'px' : 'auto';
+  el.style.marginRight = s < 1 ? '0' : 'auto';
+  el.style.marginTop = margin * s + 'px';
+  el.style.marginBottom = margin * s - h * (1 - s) + 'px';
+  el.dataset.scale = s;
+}
+
 function resultText(layout, board, seats) {
   if (!board.over) return '';
   const res = board.result;
@@ -167,6 +193,7 @@ function render() {
     s.title = 'move ' + (i + 1);
     mv.appendChild(s);
   });
+  setAdvice();
   $('download').href = '/api/record?session=' + game.session;
   $('download').setAttribute('download', 'sowzero-' + L.kind + '.pgn');
 }
@@ -338,20 +365,45 @@ async function loadReplay() {
   const text = $('record').value.trim();
   const body = text.startsWith('[') ? { record: text } : { game: $('game').value, moves: text ? text.split(/\s+/) : [] };
   const r = await api('POST', '/api/replay', body);
-  replay = { layout: r.layout, frames: [r.start, ...r.steps.map((s) => s.board)], steps: r.steps, at: 0 };
+  replay = { layout: r.layout, frames: [r.start, ...r.steps.map((s) => s.board)], steps: r.steps, at: 0, target: 0 };
   $('banner').textContent = '';
   renderReplay();
 }
 
-async function replayTo(at) {
+// The step the replay buttons aim at; clicks during an animation move the aim on (the running animation
+// jumps to its end), so none is lost: three quick ▶ are three steps.
+let replayDriving = false;
+
+function replayAim(at) {
   if (!replay) return;
-  at = Math.max(0, Math.min(replay.steps.length, at));
-  if (at === replay.at + 1) {
-    const ev = replay.steps[replay.at];
-    await animate(replay.layout, replay.frames[replay.at].cells, ev, null);
+  replay.target = Math.max(0, Math.min(replay.steps.length, at));
+  if (replayDriving) {
+    skipping = true;
+    return;
   }
-  replay.at = at;
-  renderReplay();
+  replayDriving = true;
+  run(async () => {
+    try {
+      while (replay && replay.at !== replay.target) {
+        const r = replay;
+        if (r.target === r.at + 1) {   // one step forward: seed by seed
+          skipping = false;
+          await animate(r.layout, r.frames[r.at].cells, r.steps[r.at], null);
+          if (replay !== r) break;   // Back to my game meanwhile
+          r.at += 1;
+        } else {   // a jump, or clicks queued: straight to the step before the aim, animated from there
+          r.at = r.target > r.at ? r.target - 1 : r.target;
+        }
+        renderReplay();
+      }
+    } finally {
+      replayDriving = false;
+    }
+  });
+}
+
+function replayBy(delta) {
+  if (replay) replayAim((replayDriving ? replay.target : replay.at) + delta);
 }
 
 // ---- set-up ----
@@ -388,8 +440,19 @@ async function newGame() {
   await agentLoop();
 }
 
+// The footer names the games served: "Kalah, Congklak and Oware".
+function footerGames(games) {
+  const names = { kalah: 'Kalah', congklak: 'Congklak', oware: 'Oware', basico: 'Mancala básico' }, seen = [];
+  for (const l of games) {
+    const n = names[l.kind] || l.kind;
+    if (!seen.includes(n)) seen.push(n);
+  }
+  return seen.length > 1 ? seen.slice(0, -1).join(', ') + ' and ' + seen[seen.length - 1] : seen.join('');
+}
+
 async function init() {
   info = await api('GET', '/api/info');
+  $('footer-games').textContent = footerGames(info.games);
   for (const l of info.games) {
     const o = document.createElement('option');
     o.value = l.rules;
@@ -422,10 +485,11 @@ async function init() {
     const f = $('file').files[0];
     if (f) $('record').value = await f.text();
   });
-  $('first').addEventListener('click', () => run(() => replayTo(0)));
-  $('prev').addEventListener('click', () => run(() => replayTo(replay ? replay.at - 1 : 0)));
-  $('next').addEventListener('click', () => run(() => replayTo(replay ? replay.at + 1 : 0)));
-  $('last').addEventListener('click', () => run(() => replayTo(replay ? replay.steps.length : 0)));
+  $('first').addEventListener('click', () => replayAim(0));
+  $('prev').addEventListener('click', () => replayBy(-1));
+  $('next').addEventListener('click', () => replayBy(1));
+  $('last').addEventListener('click', () => replayAim(replay ? replay.steps.length : 0));
+  window.addEventListener('resize', fitBoard);
   $('back').addEventListener('click', () => { replay = null; $('step').textContent = '–'; if (game) render(); });
   await newGame();
 }
