@@ -72,7 +72,8 @@ int cmd_accuracy(int argc, char **argv)
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *path = DEFAULT_POSITIONS;
+    const char *const default_path = DEFAULT_POSITIONS;
+    const char *path = default_path;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN), threads = cpus > 0 ? cpus : 1;
     accuracy_config cfg = {0};
     int json = 0, c;
@@ -100,6 +101,9 @@ int cmd_accuracy(int argc, char **argv)
     const char *spec = argv[optind];
     char err[ACCURACY_ERRLEN > POSSET_ERRLEN ? ACCURACY_ERRLEN : POSSET_ERRLEN];
     posset *set;
+    char data_path[4096];
+    if (path == default_path)   /* the shipped set: also found in an installed share/sowzero/ */
+        path = cli_data_path(path, data_path, sizeof data_path);
     int rc = posset_load(path, &set, err);
     if (rc != POSSET_OK) {
         cli_error(CMD, "--positions %s", err);

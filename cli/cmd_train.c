@@ -238,6 +238,9 @@ int cmd_train(int argc, char **argv)
             return 2;
         }
     }
+    char data_path[4096];
+    if (!resume)   /* a shipped config (configs/...) is also found in an installed share/sowzero/ */
+        config_path = cli_data_path(config_path, data_path, sizeof data_path);
     if (cfg_load(&cfg, config_path, err) != 0) {
         cli_error("train", "%s", err);
         return 2;
@@ -251,6 +254,11 @@ int cmd_train(int argc, char **argv)
         cli_error("train", "%s", err);
         return 2;
     }
+    /* The shipped configs name the shipped position set as data/...: found in share/sowzero/ too. */
+    char positions_path[4096];
+    const char *positions = cli_data_path(cfg.eval.positions, positions_path, sizeof positions_path);
+    if (positions != cfg.eval.positions && strlen(positions) < sizeof cfg.eval.positions)
+        strcpy(cfg.eval.positions, positions);
     if (print_config) {
         cfg_write(&cfg, stdout, CFG_WRITE_DOCS);
         return fflush(stdout) == 0 ? 0 : 1;

@@ -33,6 +33,7 @@ static void usage(FILE *f)
                "options)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\noptions:\n  --help, -h  this list\n  --version   print the version (sowzero %s)\n", SOWZERO_VERSION);
 }
 
 int main(int argc, char **argv)
