@@ -117,7 +117,7 @@ echo "the game: ${#moves[@]} moves, $south-$north, replayed by the installed sow
 
 # ---- the installed binary, outside the source tree, then with the whole prefix moved
 [ "$("$prefix/bin/sowzero" --version)" = "sowzero $version" ] || fail "sowzero --version"
-[[ $("$prefix/bin/sowzero" --help) == *$'\n  --version '* ]] || fail "sowzero --help does not list --version"
+[[ $("$prefix/bin/sowzero" --help) == *$'\n       sowzero --version '* ]] || fail "sowzero --help does not list --version"
 check_data() {  # BIN: the shipped set and configs are found from a directory without them
     local bin=$1 root
     root=$(cd "$(dirname "$bin")/.." && pwd -P)
