@@ -186,3 +186,30 @@ int cli_output_path_ok(const char *cmd, const char *flag, const char *path)
     free(copy);
     return ok;
 }
+
+const char *cli_data_path(const char *path, char *buf, size_t n)
+{
+    if (!path[0] || path[0] == '/' || access(path, F_OK) == 0)
+        return path;
+#ifdef SOWZERO_DATADIR_FROM_BIN
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = NULL;
+    if (len > 0) {
+        exe[len] = 0;
+        slash = strrchr(exe, '/');
+    }
+    if (slash) {
+        *slash = 0;
+        int w = snprintf(buf, n, "%s/" SOWZERO_DATADIR_FROM_BIN "/%s", exe, path);
+        if (w > 0 && (size_t)w < n && access(buf, F_OK) == 0)
+            return buf;
+    }
+#endif
+#ifdef SOWZERO_DATADIR
+    int w = snprintf(buf, n, SOWZERO_DATADIR "/%s", path);
+    if (w > 0 && (size_t)w < n && access(buf, F_OK) == 0)
+        return buf;
+#endif
+    return path;
+}

@@ -6,6 +6,7 @@
 #ifndef SOWZERO_CLI_H
 #define SOWZERO_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
@@ -44,6 +45,13 @@ static inline const char *cli_threads(long n) { return n == 1 ? "thread" : "thre
  * later must not have destroyed the old file). 1 if so; else prints "--flag PATH: cannot write ...: reason"
  * and returns 0 (the caller exits 2: a bad flag). */
 int cli_output_path_ok(const char *cmd, const char *flag, const char *path);
+
+/* A file the project ships (configs/..., data/..., nets/...), named as from the repository root, for an
+ * installed binary run from elsewhere: path itself when it is empty, absolute or present from the working
+ * directory; else the installed copy under share/sowzero/ when it exists (first beside the binary,
+ * BIN/../share/sowzero, so a moved install tree still finds it, then the configured prefix's); else path
+ * unchanged, so that an error names what was asked for. Returns path or buf (n bytes, filled then). */
+const char *cli_data_path(const char *path, char *buf, size_t n);
 
 /* Reports an unknown option / missing argument the way getopt_long leaves it, with a pointer to --help. */
 int cli_usage_error(const char *cmd);

@@ -27,7 +27,8 @@ static void help(void)
          "Agents: random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200 (sims=0: the raw\n"
          "policy), solver (eval/agent.h), each with ,seed=N.\n"
          "  --positions FILE  the set, JSON Lines (format: eval/posset.h; written by `sowzero positions --solve`)\n"
-         "                    (default " DEFAULT_POSITIONS ")\n"
+         "                    (default " DEFAULT_POSITIONS ", or an installed sowzero's copy in\n"
+         "                    share/sowzero/ when the working directory has none)\n"
          "  --threads N       worker threads, one agent instance each (default: the number of CPUs)\n"
          "  --seed S          seed of the agents' per-position randomness (default 0)\n"
          "  --json            print {\"agent\",\"positions_file\",\"rules\",\"positions\",\"optimal\",\n"
@@ -72,7 +73,8 @@ int cmd_accuracy(int argc, char **argv)
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *path = DEFAULT_POSITIONS;
+    const char *const default_path = DEFAULT_POSITIONS;
+    const char *path = default_path;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN), threads = cpus > 0 ? cpus : 1;
     accuracy_config cfg = {0};
     int json = 0, c;
@@ -100,6 +102,9 @@ int cmd_accuracy(int argc, char **argv)
     const char *spec = argv[optind];
     char err[ACCURACY_ERRLEN > POSSET_ERRLEN ? ACCURACY_ERRLEN : POSSET_ERRLEN];
     posset *set;
+    char data_path[4096];
+    if (path == default_path)   /* the shipped set: also found in an installed share/sowzero/ */
+        path = cli_data_path(path, data_path, sizeof data_path);
     int rc = posset_load(path, &set, err);
     if (rc != POSSET_OK) {
         cli_error(CMD, "--positions %s", err);

@@ -23,7 +23,8 @@ static void help(void)
          "       sowzero train --resume RUN_DIR [--checkpoint FILE] [--set SECTION.KEY=VALUE]...\n"
          "Trains an agent of any registered game by self-play as the INI config says: Kalah, Mancala basico,\n"
          "and any other game through rules.spec (configs/kalah.ini documents every key; configs/basico-3p.ini,\n"
-         "configs/congklak.ini, configs/oware.ini).\n"
+         "configs/congklak.ini, configs/oware.ini; an installed sowzero also finds configs/NAME.ini and the\n"
+         "data/ set a config names in its share/sowzero/ when the working directory has none).\n"
          "Writes a run directory: config.ini (the effective config), metrics.csv, checkpoints/, latest.h5,\n"
          "best.h5 (the evaluated net that did best: highest search accuracy on [eval] positions when set,\n"
          "else best mean match score), loss.png, eval.png (and accuracy.png). Progress goes to stderr (a bar on a\n"
@@ -238,6 +239,9 @@ int cmd_train(int argc, char **argv)
             return 2;
         }
     }
+    char data_path[4096];
+    if (!resume)   /* a shipped config (configs/...) is also found in an installed share/sowzero/ */
+        config_path = cli_data_path(config_path, data_path, sizeof data_path);
     if (cfg_load(&cfg, config_path, err) != 0) {
         cli_error("train", "%s", err);
         return 2;
@@ -251,6 +255,11 @@ int cmd_train(int argc, char **argv)
         cli_error("train", "%s", err);
         return 2;
     }
+    /* The shipped configs name the shipped position set as data/...: found in share/sowzero/ too. */
+    char positions_path[4096];
+    const char *positions = cli_data_path(cfg.eval.positions, positions_path, sizeof positions_path);
+    if (positions != cfg.eval.positions && strlen(positions) < sizeof cfg.eval.positions)
+        strcpy(cfg.eval.positions, positions);
     if (print_config) {
         cfg_write(&cfg, stdout, CFG_WRITE_DOCS);
         return fflush(stdout) == 0 ? 0 : 1;

@@ -31,7 +31,9 @@ static const struct command {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: sowzero COMMAND [options]   (sowzero COMMAND --help or sowzero help COMMAND for its "
-               "options)\n\ncommands:\n");
+               "options)\n"
+               "       sowzero --version           (prints \"sowzero %s\")\n"
+               "       sowzero --help              (this list)\n\ncommands:\n", SOWZERO_VERSION);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
 }
