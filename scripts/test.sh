@@ -10,7 +10,7 @@ mode=${1:-normal}
 jobs=${JOBS:-2}
 case "$mode" in
   normal) dir=build;      flags=(-DCMAKE_BUILD_TYPE=Release); select=() ;;
-  asan)   dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOWZERO_SANITIZE=ON); select=() ;;
+  asan)   dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOWZERO_SANITIZE=ON); select=(-LE install) ;;
   tsan)   dir=build-tsan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOWZERO_TSAN=ON); select=(-L threads) ;;
   *) echo "usage: scripts/test.sh [normal|asan|tsan]" >&2; exit 2 ;;
 esac
