@@ -201,7 +201,7 @@ static int apply_value(cfg_config *c, const cfg_key *k, const char *v, char *msg
         /* Training runs with flush-to-zero and denormals-are-zero (train.h), and the net computes in float:
          * a nonzero value below the smallest normal float would silently act as 0 (or fail "> 0" later). */
         if (x != 0 && fabs(x) < FLT_MIN) {
-            snprintf(msg, n, "out of range '%s': a nonzero value must be at least %.2g in magnitude (smaller "
+            snprintf(msg, n, "out of range '%s': a nonzero value must be at least %.8g in magnitude (smaller "
                      "ones act as 0 in float arithmetic); expected a number %s", v, (double)FLT_MIN,
                      cfg_format_range(k, range, sizeof range));
             return -1;

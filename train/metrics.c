@@ -99,8 +99,11 @@ static int cut_back(train_metrics *m, const char *path, const char *hdr, int64_t
     ssize_t got;
     int first = 1, rc = 0;
     while ((got = getline(&line, &cap, in)) >= 0) {
+        int whole = got > 0 && line[got - 1] == '\n';
         while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
             line[--got] = 0;
+        if (!first && !whole)
+            continue;   /* the row a killed run was writing */
         if (first) {
             first = 0;
             if (strcmp(line, hdr) != 0) {
@@ -165,8 +168,8 @@ static int count_commas(const char *s)
     return n;
 }
 
-int train_metrics_check(const char *path, const char *const *opponents, int n_opp, int64_t *last_iteration,
-                        char *err, size_t errlen)
+int train_metrics_check(const char *path, const char *const *opponents, int n_opp, int64_t keep_through,
+                        int64_t *last_iteration, char *err, size_t errlen)
 {
     int64_t dummy;
     if (!last_iteration)
@@ -220,20 +223,29 @@ int train_metrics_check(const char *path, const char *const *opponents, int n_op
             }
             break;
         }
-        /* The last line without its newline is the row a killed run was writing: dropped on resume. */
-        if (!whole)
-            break;
         int64_t it = row_iteration(line);
-        if (it <= last || count_commas(line) != fields) {
+        /* A last line without its newline is the row a killed run was writing, of an iteration after the
+         * checkpoint's (dropped on resume); one the checkpoint covers was cut off. */
+        if (!whole && (it < 0 || it > keep_through))
+            break;
+        const char *bad = !whole                                  ? "the row is cut off"
+                          : it < 0                                ? "the row does not start with an iteration number"
+                          : last && it != last + 1                ? "the iteration numbers do not follow one another"
+                          : count_commas(line) != fields          ? "the row has another number of cells than the header"
+                                                                  : NULL;
+        if (bad) {
             if (err && errlen)
-                snprintf(err, errlen, "%s:%d: %s: the file is damaged", path, n,
-                         it < 0                           ? "the row does not start with an iteration number"
-                         : it <= last                     ? "the iteration numbers do not increase"
-                                                          : "the row has another number of cells than the header");
+                snprintf(err, errlen, "%s:%d: %s: the file is damaged", path, n, bad);
             rc = TRAIN_METRICS_DAMAGED;
             break;
         }
         last = it;
+    }
+    if (rc == TRAIN_METRICS_OK && n > 0 && last < keep_through) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: the rows end at iteration %" PRId64 ", before the checkpoint's: the file "
+                     "is damaged", path, n + 1, last);
+        rc = TRAIN_METRICS_DAMAGED;
     }
     int io = ferror(in);
     fclose(in);

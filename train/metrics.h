@@ -65,13 +65,14 @@ enum {
     TRAIN_METRICS_MISSING = 3    /* no such file */
 };
 
-/* Checks, changing nothing, that path has the header line of these opponents' columns and rows whose
- * iterations increase, each with as many cells as the header (what train_metrics_open with keep_through >= 0
- * needs). A last line without its newline (a row a killed run was writing) is not counted. Returns a
- * TRAIN_METRICS_* code with err saying why ("FILE:LINE: ..." when damaged), or -1 when it cannot be read.
- * *last_iteration (may be NULL) gets the iteration of the last whole row before any damage, 0 without rows. */
-int train_metrics_check(const char *path, const char *const *opponents, int n_opp, int64_t *last_iteration,
-                        char *err, size_t errlen);
+/* Checks, changing nothing, that path has the header line of these opponents' columns and rows of
+ * consecutive iterations reaching keep_through (when >= 0), each with as many cells as the header (what
+ * train_metrics_open with keep_through >= 0 needs). A last line without its newline of an iteration after
+ * keep_through (a row a killed run was writing) is not counted. Returns a TRAIN_METRICS_* code with err
+ * saying why ("FILE:LINE: ..." when damaged), or -1 when it cannot be read. *last_iteration (may be NULL)
+ * gets the iteration of the last whole row before any damage, 0 without rows. */
+int train_metrics_check(const char *path, const char *const *opponents, int n_opp, int64_t keep_through,
+                        int64_t *last_iteration, char *err, size_t errlen);
 
 /* Writes path anew (through path.tmp + rename): the header of these columns, then those of the rows in
  * rows[0..len) (text as train_metrics_rows gives it) whose iterations increase and are <= keep_through;

@@ -75,7 +75,8 @@ char *train_join(char *buf, size_t n, const char *a, const char *b);
 /* 1 when path exists (any type). */
 int train_exists(const char *path);
 
-/* Whether dir may become a fresh run's directory: 1 when it is missing or holds only what a run that was
+/* Whether dir may become a fresh run's directory: 1 when it is missing (or not a directory: creating it then
+ * fails with the reason) or holds only what a run that was
  * starting leaves before its config.ini (the lock, *.tmp files, a checkpoints/ with nothing else), 0 when it
  * holds anything else (what, n bytes, gets the first such name), -1 when it cannot be read (what gets the
  * reason). */

@@ -63,26 +63,72 @@ void train_msg(const trainer *t, int level, const char *fmt, ...)
     t->opt->message(t->opt->ud, level, buf);
 }
 
-/* Writes the effective config to <dir>/config.ini via a temporary file. */
+/* The comment lines under config.ini's first one (its provenance: source, overrides, resumes), as text
+ * (malloc'd, "" when none or unreadable; NULL only when out of memory). */
+static char *config_provenance(const char *path)
+{
+    char *out = NULL, *line = NULL;
+    size_t out_len = 0, cap = 0;
+    FILE *mem = open_memstream(&out, &out_len);
+    if (!mem)
+        return NULL;
+    FILE *f = fopen(path, "r");
+    ssize_t got;
+    for (int n = 0; f && (got = getline(&line, &cap, f)) >= 0; n++) {
+        if (n == 0)
+            continue;
+        if (strncmp(line, "# ", 2) != 0 || line[got - 1] != '\n')
+            break;
+        fputs(line, mem);
+    }
+    if (f)
+        fclose(f);
+    free(line);
+    fclose(mem);
+    return out;
+}
+
+/* Whether text holds line (with its newline) as one of its lines. */
+static int has_line(const char *text, const char *line)
+{
+    for (const char *p = text; (p = strstr(p, line)) != NULL; p++)
+        if (p == text || p[-1] == '\n')
+            return 1;
+    return 0;
+}
+
+/* Writes the effective config to <dir>/config.ini via a temporary file. On resume the provenance lines of
+ * the file it replaces are kept, and the header's lines follow where they are new. */
 static int write_config(trainer *t, char *err)
 {
     char path[TRAIN_PATH_LEN + 32], tmp[TRAIN_PATH_LEN + 40];
     train_join(path, sizeof path, t->dir, "config.ini");
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char *kept = t->opt->resume ? config_provenance(path) : strdup("");
+    if (!kept) {
+        train_err(err, "out of memory writing '%s'", tmp);
+        return TRAIN_ENOMEM;
+    }
     FILE *f = fopen(tmp, "w");
     if (!f) {
         train_err(err, "cannot write '%s': %s", tmp, strerror(errno));
+        free(kept);
         return TRAIN_EIO;
     }
     fprintf(f, "# The effective config of this run (sowzero train): every key with the value used.\n");
+    fputs(kept, f);
     if (t->opt->config_header && *t->opt->config_header) {
         const char *p = t->opt->config_header;
         while (*p) {
             size_t len = strcspn(p, "\n");
-            fprintf(f, "# %.*s\n", (int)len, p);
+            char line[4200];
+            snprintf(line, sizeof line, "# %.*s\n", (int)len, p);
+            if (!has_line(kept, line))
+                fputs(line, f);
             p += len + (p[len] == '\n');
         }
     }
+    free(kept);
     fputc('\n', f);
     int bad = cfg_write(t->cfg, f, CFG_WRITE_PLAIN);
     if (fclose(f) != 0 || bad) {
@@ -925,7 +971,7 @@ static int no_checkpoint(trainer *t, const char *metrics_path, const char *const
         PROOF("%sbest.h5", len ? "; " : "");
     int64_t last = 0, first_ckpt = c->run.checkpoint_every < c->run.iterations ? c->run.checkpoint_every
                                                                              : c->run.iterations;
-    int ms = train_metrics_check(metrics_path, opp, c->eval.n_opponents, &last, lerr, sizeof lerr);
+    int ms = train_metrics_check(metrics_path, opp, c->eval.n_opponents, -1, &last, lerr, sizeof lerr);
     if (ms == TRAIN_METRICS_DAMAGED || ms == TRAIN_METRICS_MISMATCH)
         PROOF("%s%s", len ? "; " : "", lerr);
     else if (ms == TRAIN_METRICS_OK && last >= first_ckpt)
@@ -1052,7 +1098,7 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
                       t->iteration, cfg->run.iterations);
         }
         /* Everything is checked before anything is written: a rejected --set changes nothing on disk. */
-        int ms = keep >= 0 ? train_metrics_check(path, opp, cfg->eval.n_opponents, NULL, merr, sizeof merr) : 0;
+        int ms = keep >= 0 ? train_metrics_check(path, opp, cfg->eval.n_opponents, keep, NULL, merr, sizeof merr) : 0;
         if (ms == TRAIN_METRICS_MISMATCH || ms < 0) {
             train_err(err, "%s", merr);
             rc = ms > 0 ? TRAIN_EINVAL : TRAIN_EIO;
