@@ -244,6 +244,64 @@ static void test_metrics_rebuilt(void **state)
     free(want);
 }
 
+/* Rewrites dir's checkpoint of iteration it as an older build wrote it: without its copy of the metrics
+ * rows (the /train item "metrics_rows"). */
+static void strip_metrics_rows(const char *dir, int it)
+{
+    char path[1200], err[NN_ERRLEN];
+    snprintf(path, sizeof path, "%s/checkpoints/iter-%06d.h5", dir, it);
+    nn_net *net;
+    nn_optim *opt;
+    nn_ckpt *st, *old = nn_ckpt_create();
+    nn_file_info info;
+    if (nn_ckpt_load(path, NULL, &net, &opt, &st, &info, err) != NN_OK)
+        fail_msg("%s", err);
+    int dropped = 0;
+    for (int i = 0; nn_ckpt_name(st, i); i++) {
+        const char *name = nn_ckpt_name(st, i);
+        int64_t v;
+        const void *data;
+        size_t n;
+        if (strcmp(name, "metrics_rows") == 0)
+            dropped = 1;
+        else if (nn_ckpt_get_i64(st, name, &v) == NN_OK)
+            assert_int_equal(nn_ckpt_put_i64(old, name, v), NN_OK);
+        else if (nn_ckpt_get_blob(st, name, &data, &n) == NN_OK)
+            assert_int_equal(nn_ckpt_put_blob(old, name, data, n), NN_OK);
+    }
+    assert_true(dropped);
+    if (nn_ckpt_save_search(path, net, opt, old, info.rules, info.encoding, info.have_search ? &info.search : NULL,
+                            err) != NN_OK)
+        fail_msg("%s", err);
+    nn_net_free(net), nn_optim_free(opt), nn_ckpt_free(st), nn_ckpt_free(old);
+}
+
+/* A checkpoint of an older build holds no copy of the rows: a missing metrics.csv then gets only the
+ * checkpoint's own row and the message says which were lost; a damaged one keeps its whole rows. */
+static void test_metrics_from_older_checkpoint(void **state)
+{
+    (void)state;
+    const char *base = base_dir(), *dir = copy_base("resume-older");
+    strip_metrics_rows(dir, 4);
+    sh("rm '%s/metrics.csv'", dir);
+    expect_cli(0, "the rows of 3 of the iterations 1..3 are lost", "--resume %s", dir);
+    const char *text = slurp(dir, "metrics.csv");
+    assert_int_equal(count_char(text, '\n'), 2);
+    assert_non_null(strstr(text, "\n4,"));
+
+    dir = copy_base("resume-older-damaged");
+    strip_metrics_rows(dir, 4);
+    sh("sed -i 3d '%s/metrics.csv'", dir); /* row 2 gone */
+    expect_cli(0, "the rows of 1 of the iterations 1..3 are lost", "--resume %s", dir);
+    char *want = strdup(slurp(base, "metrics.csv"));
+    assert_non_null(want);
+    char *row2 = strstr(want, "\n2,") + 1;
+    memmove(row2, strchr(row2, '\n') + 1, strlen(strchr(row2, '\n') + 1) + 1);
+    assert_string_equal(slurp(dir, "metrics.csv"), want);
+    assert_true(file_exists(dir, "metrics.csv.corrupt"));
+    free(want);
+}
+
 /* Checkpoints that are not what their names say: another run's iteration-6 checkpoint as iter-000004.h5,
  * another run's iteration-4 one under its own name (its metrics row differs), iteration 2 as
  * iter-999999.h5 (which rotation took for the newest), a link to itself: each is set aside (*.foreign,
@@ -366,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_trained_without_checkpoint),
         cmocka_unit_test(test_fresh_into_non_run),
         cmocka_unit_test(test_metrics_rebuilt),
+        cmocka_unit_test(test_metrics_from_older_checkpoint),
         cmocka_unit_test(test_foreign_checkpoints),
         cmocka_unit_test(test_resume_walk),
     };

@@ -1001,8 +1001,8 @@ static int no_checkpoint(trainer *t, const char *metrics_path, const char *const
 
 /* metrics.csv missing or damaged (how: TRAIN_METRICS_MISSING / _DAMAGED, t->rebuild_why says where): the
  * damaged file is kept as metrics.csv.corrupt (or .corrupt-<k>), and the file is written anew from the
- * checkpoint's copy of the rows through keep; rows it does not hold (a checkpoint of an older build) are
- * named as lost. */
+ * checkpoint's copy of the rows through keep (or, from a checkpoint of an older build without one, from
+ * the damaged file's whole rows); rows neither holds are named as lost. */
 static int rebuild_metrics(trainer *t, const char *path, const char *const *opp, int64_t keep, int how, char *err)
 {
     char aside[TRAIN_PATH_LEN + 96] = "", merr[512];
@@ -1020,19 +1020,36 @@ static int rebuild_metrics(trainer *t, const char *path, const char *const *opp,
             return TRAIN_EIO;
         }
     }
+    /* A checkpoint of an older build holds no copy of the rows: then the damaged file's whole rows are
+     * what there is. */
+    const char *rows = t->ckpt_rows, *from = "the checkpoint";
+    size_t rows_n = t->ckpt_rows_len;
+    char *salvage = NULL;
+    if (!rows && aside[0]) {
+        FILE *f = fopen(aside, "r");
+        size_t cap = 0;
+        ssize_t got = f ? getdelim(&salvage, &cap, 0, f) : -1;
+        if (f)
+            fclose(f);
+        rows = got > 0 ? salvage : NULL;
+        rows_n = got > 0 ? (size_t)got : 0;
+        from = "the damaged file's whole rows (the checkpoint holds no copy of them)";
+    }
     int64_t first, count;
-    if (train_metrics_rebuild(path, opp, t->cfg->eval.n_opponents, t->ckpt_rows, t->ckpt_rows_len, keep, &first,
-                              &count, merr, sizeof merr) != 0) {
+    int rc = train_metrics_rebuild(path, opp, t->cfg->eval.n_opponents, rows, rows_n, keep, &first, &count, merr,
+                                   sizeof merr);
+    free(salvage);
+    if (rc != 0) {
         train_err(err, "%s", merr);
         return TRAIN_EIO;
     }
     char lost[256] = "";
     if (count < keep)
-        snprintf(lost, sizeof lost, "; the rows of %" PRId64 " of the iterations 1..%" PRId64 " are lost (the "
-                 "checkpoint, written by an older sowzero, holds %s)", keep - count, keep,
-                 count ? "only later ones" : "none");
-    train_msg(t, TRAIN_MSG_WARN, "warning: %s%s%s; rebuilt %s from the checkpoint (%" PRId64 " row%s)%s",
-              t->rebuild_why, aside[0] ? "; kept as " : "", aside, path, count + t->have_row,
+        snprintf(lost, sizeof lost, "; the rows of %" PRId64 " of the iterations 1..%" PRId64 " are lost (%s)",
+                 keep - count, keep, t->ckpt_rows ? "the checkpoint holds no copy of them" :
+                 "the checkpoint, written by an older sowzero, holds no copy of the rows");
+    train_msg(t, TRAIN_MSG_WARN, "warning: %s%s%s; rebuilt %s from %s (%" PRId64 " row%s)%s", t->rebuild_why,
+              aside[0] ? "; kept as " : "", aside, path, from, count + t->have_row,
               count + t->have_row == 1 ? "" : "s", lost);
     return TRAIN_OK;
 }

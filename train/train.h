@@ -168,9 +168,10 @@ typedef struct {
 
 /* Runs (or, with opt->resume, continues) the training described by cfg (which must have passed
  * cfg_finish; on resume the caller loads <run_dir>/config.ini). A run_dir of "" is TRAIN_EINVAL, as is a
- * directory that cannot be created or, for a fresh run, already holds a run (config.ini). On resume,
- * everything (checkpoint, config against the checkpoint and metrics.csv) is checked before anything is
- * written: a config that does not fit changes nothing on disk. sum (may be NULL) receives what happened,
+ * directory that cannot be created or, for a fresh run, already holds a run (config.ini) or other files
+ * (rundir.h train_dir_blank: nothing there is overwritten). On resume, everything (checkpoint, config
+ * against the checkpoint and metrics.csv) is checked before anything is written: a config that does not
+ * fit changes nothing on disk. sum (may be NULL) receives what happened,
  * also on errors as far as it got. Returns TRAIN_OK (all iterations done), TRAIN_STOPPED, or a negative
  * TRAIN_E* code with a message in err (TRAIN_ERRLEN bytes). */
 int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err);
