@@ -35,7 +35,7 @@ static void help(void)
          "  --resume DIR      continue the run in DIR from its newest checkpoint (its config.ini, plus any\n"
          "                    --set, e.g. --set run.iterations=200 to train further); an evaluation the\n"
          "                    stop skipped is played first; a damaged checkpoint is set aside (*.corrupt,\n"
-         "                    *.unreadable, or *.foreign when it holds another iteration than its name),\n"
+         "                    *.unreadable, or *.foreign when it is not this run's checkpoint of its name),\n"
          "                    the one before used; a missing or damaged metrics.csv is rebuilt from the\n"
          "                    checkpoint (a damaged one kept as metrics.csv.corrupt); a run that stopped\n"
          "                    before its first checkpoint starts again from iteration 0, but one that has\n"

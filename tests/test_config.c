@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "test_util.h"
@@ -227,6 +228,7 @@ static void test_tiny_floats_and_nul(void **state)
     expect_load_error("[eval]\ngate_elo0 = -1e-310\n", "bad.ini:2:", "eval.gate_elo0", "out of range", NULL);
     cfg_config c;
     char err[CFG_ERRLEN], set[160];
+    const char *path;
     int floats = 0;
     for (int i = 0; i < cfg_nkeys; i++) {
         const cfg_key *k = &cfg_keys[i];
@@ -249,6 +251,18 @@ static void test_tiny_floats_and_nul(void **state)
     assert_true(floats >= 20);
     cfg_defaults(&c);
     assert_int_equal(cfg_set(&c, "train.lr=0.001", err), 0);
+    /* refused before the run directory is created */
+    char dir[1024], *out;
+    snprintf(dir, sizeof dir, "%s/tiny-lr-run", SOWZERO_TMP);
+    assert_int_equal(tu_run(&out, 1, "train %s/configs/quick.ini --set train.lr=1e-320 --run-dir %s",
+                            SOWZERO_SOURCE_DIR, dir), 2);
+    assert_non_null(strstr(out, "train.lr"));
+    free(out);
+    path = write_file("tiny-lr.ini", "[train]\nlr = 1e-320\n");
+    assert_int_equal(tu_run(&out, 1, "train %s --run-dir %s", path, dir), 2);
+    assert_non_null(strstr(out, "tiny-lr.ini:2:"));
+    free(out);
+    assert_int_not_equal(access(dir, F_OK), 0);
 
     static const char with_nul[] = "[rules]\npits = 6\0garbage\nseeds = 4\n";
     static const char nul_in_comment[] = "[rules]\n# a comment\0\npits = 6\n";

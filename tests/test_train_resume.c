@@ -230,6 +230,13 @@ static void test_metrics_rebuilt(void **state)
     assert_non_null(strstr(slurp(dir, "metrics.csv.corrupt-2"), "3,oops"));
     assert_string_equal(slurp(dir, "metrics.csv.corrupt"), "garbage\nmore\n");
 
+    /* the checkpoint's own row damaged: the checkpoint is still taken for this run's */
+    sh("sed -i '5s/,.*/,oops/' '%s/metrics.csv'", dir);
+    expect_cli(0, "metrics.csv:5:", "--resume %s", dir);
+    assert_string_equal(slurp(dir, "metrics.csv"), want);
+    assert_true(file_exists(dir, "metrics.csv.corrupt-3"));
+    assert_false(file_exists(dir, "checkpoints/iter-000004.h5.foreign"));
+
     /* the same through the library, resuming to train further: rows 1..6, no gap */
     sh("rm '%s/metrics.csv'", dir);
     cfg_config c;

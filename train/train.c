@@ -829,8 +829,13 @@ static void set_aside(trainer *t, const char *path, const char *suffix)
  * of another run with the right iteration and name is told apart. */
 static int same_history(trainer *t)
 {
-    char path[TRAIN_PATH_LEN + 32], line[4096], want[160];
+    char path[TRAIN_PATH_LEN + 32], line[4096], want[160], merr[512];
+    const char *opp[CFG_MAX_OPPONENTS];
+    for (int k = 0; k < t->cfg->eval.n_opponents; k++)
+        opp[k] = t->cfg->eval.opponents[k];
+    /* a damaged metrics.csv tells nothing (it is rebuilt from the checkpoint chosen) */
     if (!t->have_row || !train_join(path, sizeof path, t->dir, "metrics.csv") ||
+        train_metrics_check(path, opp, t->cfg->eval.n_opponents, -1, NULL, merr, sizeof merr) != TRAIN_METRICS_OK ||
         train_metrics_find_row(path, t->iteration, line, sizeof line) != 1)
         return 1;
     train_metrics_row_counts(&t->row, want, sizeof want);
