@@ -20,7 +20,7 @@
 static void help(void)
 {
     puts("usage: sowzero train CONFIG.ini [--set SECTION.KEY=VALUE]... [--run-dir DIR]\n"
-         "       sowzero train --resume RUN_DIR [--checkpoint FILE] [--set SECTION.KEY=VALUE]...\n"
+         "       sowzero train --resume RUN_DIR [--checkpoint FILE | --restart] [--set SECTION.KEY=VALUE]...\n"
          "Trains an agent of any registered game by self-play as the INI config says: Kalah, Mancala basico,\n"
          "and any other game through rules.spec (configs/kalah.ini documents every key; configs/basico-3p.ini,\n"
          "configs/congklak.ini, configs/oware.ini; an installed sowzero also finds configs/NAME.ini and the\n"
@@ -31,13 +31,20 @@ static void help(void)
          "terminal), the final evaluation table to stdout. Ctrl-C (or SIGTERM, SIGUSR1) finishes the current\n"
          "iteration, writes a checkpoint and exits 0; a second Ctrl-C aborts at once.\n"
          "  --set S.K=V       override one config key (validated like the file), repeatable\n"
-         "  --run-dir DIR     the run directory (default: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS>)\n"
+         "  --run-dir DIR     the run directory (default: <run.dir>/<run.name>-<YYYYmmdd-HHMMSS>): new,\n"
+         "                    empty or missing (a run there: --resume it)\n"
          "  --resume DIR      continue the run in DIR from its newest checkpoint (its config.ini, plus any\n"
          "                    --set, e.g. --set run.iterations=200 to train further); an evaluation the\n"
-         "                    stop skipped is played first; a run with no checkpoint starts again from\n"
-         "                    iteration 0; a damaged checkpoint is set aside (*.corrupt), the one before used\n"
+         "                    stop skipped is played first; a damaged checkpoint is set aside (*.corrupt,\n"
+         "                    *.unreadable, or *.foreign when it is not this run's checkpoint of its name),\n"
+         "                    the one before used; a missing or damaged metrics.csv is rebuilt from the\n"
+         "                    checkpoint (a damaged one kept as metrics.csv.corrupt); a run that stopped\n"
+         "                    before its first checkpoint starts again from iteration 0, but one that has\n"
+         "                    trained and has no usable checkpoint left is refused (exit 2, nothing changed)\n"
          "  --checkpoint FILE with --resume: continue from FILE instead of the newest checkpoint (newer ones\n"
          "                    are set aside as *.abandoned)\n"
+         "  --restart         with --resume, when no checkpoint can be used: start the run again from\n"
+         "                    iteration 0 with its config, its earlier files moved into DIR/restart-N/\n"
          "  --stop-after N    stop as if interrupted once N iterations are done (checkpoint, exit 0)\n"
          "  --print-config    print the effective config with every key documented, and exit\n"
          "One process at a time trains in a run directory (DIR/lock); a second one exits 2 naming the first.\n"
@@ -168,10 +175,11 @@ int cmd_train(int argc, char **argv)
                                          {"stop-after", required_argument, NULL, 'a'},
                                          {"print-config", no_argument, NULL, 'p'},
                                          {"checkpoint", required_argument, NULL, 'c'},
+                                         {"restart", no_argument, NULL, 'R'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *sets[MAX_SETS], *run_dir = NULL, *resume = NULL, *checkpoint = NULL;
-    int n_sets = 0, print_config = 0, c;
+    int n_sets = 0, print_config = 0, restart = 0, c;
     long stop_after = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -199,6 +207,9 @@ int cmd_train(int argc, char **argv)
         case 'c':
             checkpoint = optarg;
             break;
+        case 'R':
+            restart = 1;
+            break;
         case 'h':
             help();
             return 0;
@@ -217,6 +228,11 @@ int cmd_train(int argc, char **argv)
     }
     if (checkpoint && !resume) {
         cli_error("train", "--checkpoint FILE chooses where --resume DIR continues from: give --resume too");
+        return 2;
+    }
+    if (restart && (!resume || checkpoint)) {
+        cli_error("train", "--restart starts a run again that --resume DIR cannot continue: give --resume, and no "
+                  "--checkpoint");
         return 2;
     }
     if (checkpoint && access(checkpoint, R_OK) != 0) {
@@ -299,6 +315,7 @@ int cmd_train(int argc, char **argv)
         return 1;
     }
     train_options o = {.run_dir = resume ? resume : run_dir, .resume = resume != NULL, .checkpoint = checkpoint,
+                       .restart = restart,
                        .stop = &stop_flag,
                        .stop_after = stop_after, .config_header = header, .message = on_message,
                        .progress = on_progress, .ud = &u};

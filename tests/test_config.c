@@ -1,16 +1,19 @@
 /* test_config.c — the training config (train/config.h): every error path names file:line and the key, --set
  * overrides are validated the same way, the writer round-trips, and the example configs load and document
  * every key. */
+#include <float.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "test_util.h"
 #include "train/config.h"
+#include "train/config_keys.h"
 
 /* Writes text to SOWZERO_TMP/<name> and returns the path (static buffer). */
 static const char *write_file(const char *name, const char *text)
@@ -212,6 +215,75 @@ static void test_syntax_details(void **state)
     assert_int_equal(c.optim.sched.total_steps, 3 * c.train.steps_per_iteration);
 }
 
+/* A floating key's nonzero value below the smallest normal float (1e-320 passed "0 < x" and then acted as
+ * 0 under flush-to-zero: "cannot create the optimiser: lr ... must be > 0", no file or line) is refused by
+ * every floating key, in a file (file:line) and through --set, the smallest normal float still accepted; so
+ * is a NUL byte, which used to end a line silently ("pits = 6\0garbage" read as 6). */
+static void test_tiny_floats_and_nul(void **state)
+{
+    (void)state;
+    expect_load_error("[run]\niterations = 1\n[train]\nlr = 1e-320\n", "bad.ini:4:", "train.lr", "out of range",
+                      NULL);
+    expect_load_error("[train]\nl2 = 4.9e-324\n", "bad.ini:2:", "train.l2", "out of range", NULL);
+    expect_load_error("[eval]\ngate_elo0 = -1e-310\n", "bad.ini:2:", "eval.gate_elo0", "out of range", NULL);
+    cfg_config c;
+    char err[CFG_ERRLEN], set[160];
+    const char *path;
+    int floats = 0;
+    for (int i = 0; i < cfg_nkeys; i++) {
+        const cfg_key *k = &cfg_keys[i];
+        if (k->type != CK_DBL)
+            continue;
+        floats++;
+        double tiny = k->lo < 0 ? -1e-320 : 1e-320;
+        if (tiny < k->lo || tiny > k->hi)
+            continue;
+        cfg_defaults(&c);
+        snprintf(set, sizeof set, "%s.%s=%g", k->section, k->key, tiny);
+        if (cfg_set(&c, set, err) == 0)
+            fail_msg("--set %s was accepted", set);
+        assert_non_null(strstr(err, "out of range"));
+        snprintf(set, sizeof set, "%s.%s=%.17g", k->section, k->key, k->lo < 0 ? -(double)FLT_MIN : (double)FLT_MIN);
+        cfg_defaults(&c);
+        if (cfg_set(&c, set, err) != 0)
+            fail_msg("--set %s: %s", set, err);
+    }
+    assert_true(floats >= 20);
+    cfg_defaults(&c);
+    assert_int_equal(cfg_set(&c, "train.lr=0.001", err), 0);
+    /* refused before the run directory is created */
+    char dir[1024], *out;
+    snprintf(dir, sizeof dir, "%s/tiny-lr-run", SOWZERO_TMP);
+    assert_int_equal(tu_run(&out, 1, "train %s/configs/quick.ini --set train.lr=1e-320 --run-dir %s",
+                            SOWZERO_SOURCE_DIR, dir), 2);
+    assert_non_null(strstr(out, "train.lr"));
+    free(out);
+    path = write_file("tiny-lr.ini", "[train]\nlr = 1e-320\n");
+    assert_int_equal(tu_run(&out, 1, "train %s --run-dir %s", path, dir), 2);
+    assert_non_null(strstr(out, "tiny-lr.ini:2:"));
+    free(out);
+    assert_int_not_equal(access(dir, F_OK), 0);
+
+    static const char with_nul[] = "[rules]\npits = 6\0garbage\nseeds = 4\n";
+    static const char nul_in_comment[] = "[rules]\n# a comment\0\npits = 6\n";
+    const char *texts[] = {with_nul, nul_in_comment};
+    const size_t sizes[] = {sizeof with_nul - 1, sizeof nul_in_comment - 1};
+    const char *lines[] = {"nul.ini:2:", "nul.ini:2:"};
+    for (int t = 0; t < 2; t++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/nul.ini", SOWZERO_TMP);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(texts[t], 1, sizes[t], f), sizes[t]);
+        fclose(f);
+        cfg_defaults(&c);
+        if (cfg_load(&c, path, err) == 0)
+            fail_msg("a NUL byte was accepted (text %d)", t);
+        if (!strstr(err, lines[t]) || !strstr(err, "NUL"))
+            fail_msg("%s", err);
+    }
+}
+
 /* Every value of a config, as text, for comparisons. */
 static void dump(const cfg_config *c, char *buf, size_t n)
 {
@@ -375,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_error_paths),
         cmocka_unit_test(test_set_overrides),
         cmocka_unit_test(test_syntax_details),
+        cmocka_unit_test(test_tiny_floats_and_nul),
         cmocka_unit_test(test_write_round_trip),
         cmocka_unit_test(test_enum_names_match_modules),
         cmocka_unit_test(test_example_configs),

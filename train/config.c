@@ -2,6 +2,7 @@
 #include "train/config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -197,6 +198,14 @@ static int apply_value(cfg_config *c, const cfg_key *k, const char *v, char *msg
             snprintf(msg, n, "out of range '%s': expected a number %s", v, cfg_format_range(k, range, sizeof range));
             return -1;
         }
+        /* Training runs with flush-to-zero and denormals-are-zero (train.h), and the net computes in float:
+         * a nonzero value below the smallest normal float would silently act as 0 (or fail "> 0" later). */
+        if (x != 0 && fabs(x) < FLT_MIN) {
+            snprintf(msg, n, "out of range '%s': a nonzero value must be at least %.8g in magnitude (smaller "
+                     "ones act as 0 in float arithmetic); expected a number %s", v, (double)FLT_MIN,
+                     cfg_format_range(k, range, sizeof range));
+            return -1;
+        }
         *(double *)field = x;
         return 0;
     }
@@ -325,6 +334,9 @@ static char *reader(char *str, int num, void *stream)
     if (got < 0)
         return NULL;
     ld->line++;
+    /* inih sees C strings: a NUL byte would silently end the line ("pits = 6\0garbage" read as 6). */
+    if (memchr(ld->buf, 0, (size_t)got))
+        loader_error(ld, ld->line, "a NUL byte in the line (is this a text file?)");
     char *s = ld->buf;
     while (*s == ' ' || *s == '\t')
         s++;

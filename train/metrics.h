@@ -26,7 +26,8 @@
  *                        (eval.sims); empty in iterations without an evaluation or without a set
  *
  * On resume the file is cut back to the rows of iterations <= the checkpoint's (rows written after the
- * checkpoint describe work that is being redone) and appended to.
+ * checkpoint describe work that is being redone) and appended to. Every checkpoint holds the rows before
+ * its own (train_metrics_rows), so a missing or damaged file is rebuilt from it (train_metrics_rebuild).
  */
 #ifndef SOWZERO_TRAIN_METRICS_H
 #define SOWZERO_TRAIN_METRICS_H
@@ -57,13 +58,44 @@ typedef struct train_metrics train_metrics;
 train_metrics *train_metrics_open(const char *path, const char *const *opponents, int n_opp,
                                   int64_t keep_through, char *err, size_t errlen);
 
-/* Checks, changing nothing, that path exists and has the header line of these opponents' columns (what
- * train_metrics_open with keep_through >= 0 needs). 0 when it has, 1 when it has another header or is empty
- * (the config does not fit the run: bad input), -1 when it cannot be read; err says which. */
-int train_metrics_check(const char *path, const char *const *opponents, int n_opp, char *err, size_t errlen);
+enum {
+    TRAIN_METRICS_OK = 0,        /* the header of these columns and whole rows */
+    TRAIN_METRICS_MISMATCH = 1,  /* a metrics header of other columns: the config does not fit the run */
+    TRAIN_METRICS_DAMAGED = 2,   /* not a metrics file any more (err names the first bad line) */
+    TRAIN_METRICS_MISSING = 3    /* no such file */
+};
+
+/* Checks, changing nothing, that path has the header line of these opponents' columns and rows of
+ * consecutive iterations reaching keep_through (when >= 0), each with as many cells as the header (what
+ * train_metrics_open with keep_through >= 0 needs). A last line without its newline of an iteration after
+ * keep_through (a row a killed run was writing) is not counted. Returns a TRAIN_METRICS_* code with err
+ * saying why ("FILE:LINE: ..." when damaged), or -1 when it cannot be read. *last_iteration (may be NULL)
+ * gets the iteration of the last whole row before any damage, 0 without rows. */
+int train_metrics_check(const char *path, const char *const *opponents, int n_opp, int64_t keep_through,
+                        int64_t *last_iteration, char *err, size_t errlen);
+
+/* Writes path anew (through path.tmp + rename): the header of these columns, then those of the rows in
+ * rows[0..len) (text as train_metrics_rows gives it) whose iterations increase and are <= keep_through;
+ * other lines are skipped. *first gets the first row's iteration (0: none), *count the rows written. 0, or
+ * -1 with err. */
+int train_metrics_rebuild(const char *path, const char *const *opponents, int n_opp, const char *rows, size_t len,
+                          int64_t keep_through, int64_t *first, int64_t *count, char *err, size_t errlen);
+
+/* The text of every row the open file holds (kept on open, then appended), one line each with its newline,
+ * without the header; *len gets its length. Borrowed: valid until the next append or close. Checkpoints
+ * store it, so that a lost or damaged metrics.csv can be rebuilt. */
+const char *train_metrics_rows(const train_metrics *m, size_t *len);
 
 /* Appends one row and flushes it to the file. 0 or -1 (message in err). */
 int train_metrics_append(train_metrics *m, const train_row *row, char *err, size_t errlen);
+
+/* The whole row (no newline) of `iteration` in path into out (n bytes, truncated to fit). 1 when found, 0
+ * when not (or no file), -1 when the file cannot be read. */
+int train_metrics_find_row(const char *path, int64_t iteration, char *out, size_t n);
+
+/* How r's row starts in the file: "iteration,games,samples,replay,steps," into buf (n bytes). Returns buf.
+ * These counts tell one run's row of an iteration from another run's. */
+char *train_metrics_row_counts(const train_row *r, char *buf, size_t n);
 
 void train_metrics_close(train_metrics *m);
 

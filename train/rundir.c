@@ -302,3 +302,137 @@ int train_remove_tmp(const char *run_dir, char *err, size_t errlen)
     int b = remove_tmp_in(ck, err, errlen);
     return b < 0 ? -1 : a + b;
 }
+
+static int is_tmp_name(const char *name)
+{
+    size_t len = strlen(name);
+    return len > 4 && strcmp(name + len - 4, ".tmp") == 0;
+}
+
+/* 1 when name is what a run being started leaves behind before its config.ini: the lock, *.tmp. */
+static int starting_leftover(const char *name)
+{
+    return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "lock") == 0 || is_tmp_name(name);
+}
+
+int train_dir_blank(const char *dir, char *what, size_t n)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return 1;   /* creating it fails with the reason */
+        if (what && n)
+            snprintf(what, n, "cannot read '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    int blank = 1;
+    struct dirent *e;
+    while (blank && (e = readdir(d)) != NULL) {
+        if (starting_leftover(e->d_name))
+            continue;
+        if (strcmp(e->d_name, "checkpoints") == 0) {
+            char sub[4096];
+            if (train_join(sub, sizeof sub, dir, e->d_name)) {
+                DIR *c = opendir(sub);
+                if (c) {
+                    struct dirent *ce;
+                    while (blank && (ce = readdir(c)) != NULL)
+                        if (!starting_leftover(ce->d_name) || strcmp(ce->d_name, "lock") == 0) {
+                            blank = 0;
+                            if (what && n)
+                                snprintf(what, n, "checkpoints/%s", ce->d_name);
+                        }
+                    closedir(c);
+                    continue;
+                }
+            }
+        }
+        blank = 0;
+        if (what && n)
+            snprintf(what, n, "%s", e->d_name);
+    }
+    closedir(d);
+    return blank;
+}
+
+int train_count_set_aside(const char *run_dir, char *err, size_t errlen)
+{
+    char dir[4096];
+    if (!train_join(dir, sizeof dir, run_dir, "checkpoints")) {
+        errno = ENAMETOOLONG;
+        return fail(err, errlen, "cannot read", run_dir);
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : fail(err, errlen, "cannot read", dir);
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *dot = strstr(e->d_name, ".h5.");
+        if (strncmp(e->d_name, "iter-", 5) == 0 && dot && !is_tmp_name(e->d_name))
+            count++;
+    }
+    closedir(d);
+    return count;
+}
+
+/* Moves the entries of from (all but the lock, *.tmp, "checkpoints" and "restart-*") into to; in
+ * checkpoints/ only what is no longer a checkpoint's name. Returns how many, -1 on error (err filled). */
+static int move_entries(const char *from, const char *to, int top, char *err, size_t errlen)
+{
+    DIR *d = opendir(from);
+    if (!d)
+        return errno == ENOENT ? 0 : fail(err, errlen, "cannot read", from);
+    int moved = 0, rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        if (starting_leftover(name) || (top && (strcmp(name, "checkpoints") == 0 || strncmp(name, "restart-", 8) == 0)) ||
+            (!top && checkpoint_iteration(name) >= 0))
+            continue;
+        char a[4096], b[4096];
+        if (!train_join(a, sizeof a, from, name) || !train_join(b, sizeof b, to, name))
+            continue;
+        if (rename(a, b) != 0) {
+            rc = fail(err, errlen, "cannot move aside", a);
+            break;
+        }
+        moved++;
+    }
+    closedir(d);
+    return rc ? rc : moved;
+}
+
+int train_move_aside(const char *run_dir, char *sub, size_t n, char *err, size_t errlen)
+{
+    for (int k = 1; k < 1000; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "restart-%d", k);
+        if (!train_join(sub, n, run_dir, name)) {
+            errno = ENAMETOOLONG;
+            return fail(err, errlen, "cannot name a directory in", run_dir);
+        }
+        if (mkdir(sub, 0777) == 0) {
+            char from[4096], to[4096];
+            int a = move_entries(run_dir, sub, 1, err, errlen);
+            if (a < 0)
+                return -1;
+            if (!train_join(from, sizeof from, run_dir, "checkpoints") ||
+                !train_join(to, sizeof to, sub, "checkpoints")) {
+                errno = ENAMETOOLONG;
+                return fail(err, errlen, "cannot name a directory in", sub);
+            }
+            int b = 0;
+            if (train_count_set_aside(run_dir, err, errlen) > 0) {
+                if (mkdir(to, 0777) != 0)
+                    return fail(err, errlen, "cannot create directory", to);
+                b = move_entries(from, to, 0, err, errlen);
+            }
+            return b < 0 ? -1 : a + b;
+        }
+        if (errno != EEXIST)
+            return fail(err, errlen, "cannot create directory", sub);
+    }
+    errno = EEXIST;
+    return fail(err, errlen, "cannot create a restart-N directory in", run_dir);
+}

@@ -12,7 +12,9 @@
  * Crash safety: every file is written to "<name>.tmp" and renamed, so a killed run leaves whole files and
  * perhaps some *.tmp (removed when the directory is next opened, under the lock). A checkpoint that cannot
  * be read is renamed "iter-NNNNNN.h5.corrupt" and checkpoints newer than one chosen to resume from
- * "iter-NNNNNN.h5.abandoned": both are kept for inspection and no longer match the checkpoint pattern.
+ * "iter-NNNNNN.h5.abandoned", one whose contents do not fit its name (another iteration) "*.foreign" and one
+ * that cannot be opened at all "*.unreadable": all are kept for inspection and no longer match the
+ * checkpoint pattern.
  *
  * Errors: functions return 0 or -1 and, where given, fill err (errlen bytes) with a message naming the
  * path and strerror. They never print.
@@ -72,5 +74,22 @@ char *train_join(char *buf, size_t n, const char *a, const char *b);
 
 /* 1 when path exists (any type). */
 int train_exists(const char *path);
+
+/* Whether dir may become a fresh run's directory: 1 when it is missing (or not a directory: creating it then
+ * fails with the reason) or holds only what a run that was
+ * starting leaves before its config.ini (the lock, *.tmp files, a checkpoints/ with nothing else), 0 when it
+ * holds anything else (what, n bytes, gets the first such name), -1 when it cannot be read (what gets the
+ * reason). */
+int train_dir_blank(const char *dir, char *what, size_t n);
+
+/* The number of checkpoints set aside in <run_dir>/checkpoints ("iter-NNNNNN.h5.<reason>": *.corrupt,
+ * *.abandoned, ...; *.tmp not counted): they prove that the run had checkpoints. -1 on error. */
+int train_count_set_aside(const char *run_dir, char *err, size_t errlen);
+
+/* Starting a run again: creates <run_dir>/restart-<k> (the first k free; its path into sub, n bytes) and
+ * moves into it every file of run_dir but the lock, *.tmp, checkpoints/ and earlier restart-* directories,
+ * and the set-aside checkpoints (into restart-<k>/checkpoints/). Nothing is deleted. Returns the number
+ * moved, -1 on error (err filled). */
+int train_move_aside(const char *run_dir, char *sub, size_t n, char *err, size_t errlen);
 
 #endif

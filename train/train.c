@@ -63,26 +63,72 @@ void train_msg(const trainer *t, int level, const char *fmt, ...)
     t->opt->message(t->opt->ud, level, buf);
 }
 
-/* Writes the effective config to <dir>/config.ini via a temporary file. */
+/* The comment lines under config.ini's first one (its provenance: source, overrides, resumes), as text
+ * (malloc'd, "" when none or unreadable; NULL only when out of memory). */
+static char *config_provenance(const char *path)
+{
+    char *out = NULL, *line = NULL;
+    size_t out_len = 0, cap = 0;
+    FILE *mem = open_memstream(&out, &out_len);
+    if (!mem)
+        return NULL;
+    FILE *f = fopen(path, "r");
+    ssize_t got;
+    for (int n = 0; f && (got = getline(&line, &cap, f)) >= 0; n++) {
+        if (n == 0)
+            continue;
+        if (strncmp(line, "# ", 2) != 0 || line[got - 1] != '\n')
+            break;
+        fputs(line, mem);
+    }
+    if (f)
+        fclose(f);
+    free(line);
+    fclose(mem);
+    return out;
+}
+
+/* Whether text holds line (with its newline) as one of its lines. */
+static int has_line(const char *text, const char *line)
+{
+    for (const char *p = text; (p = strstr(p, line)) != NULL; p++)
+        if (p == text || p[-1] == '\n')
+            return 1;
+    return 0;
+}
+
+/* Writes the effective config to <dir>/config.ini via a temporary file. On resume the provenance lines of
+ * the file it replaces are kept, and the header's lines follow where they are new. */
 static int write_config(trainer *t, char *err)
 {
     char path[TRAIN_PATH_LEN + 32], tmp[TRAIN_PATH_LEN + 40];
     train_join(path, sizeof path, t->dir, "config.ini");
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char *kept = t->opt->resume ? config_provenance(path) : strdup("");
+    if (!kept) {
+        train_err(err, "out of memory writing '%s'", tmp);
+        return TRAIN_ENOMEM;
+    }
     FILE *f = fopen(tmp, "w");
     if (!f) {
         train_err(err, "cannot write '%s': %s", tmp, strerror(errno));
+        free(kept);
         return TRAIN_EIO;
     }
     fprintf(f, "# The effective config of this run (sowzero train): every key with the value used.\n");
+    fputs(kept, f);
     if (t->opt->config_header && *t->opt->config_header) {
         const char *p = t->opt->config_header;
         while (*p) {
             size_t len = strcspn(p, "\n");
-            fprintf(f, "# %.*s\n", (int)len, p);
+            char line[4200];
+            snprintf(line, sizeof line, "# %.*s\n", (int)len, p);
+            if (!has_line(kept, line))
+                fputs(line, f);
             p += len + (p[len] == '\n');
         }
     }
+    free(kept);
     fputc('\n', f);
     int bad = cfg_write(t->cfg, f, CFG_WRITE_PLAIN);
     if (fclose(f) != 0 || bad) {
@@ -196,9 +242,32 @@ int train_selfplay_round(const cfg_config *c, const char *rules_spec, const self
     return selfplay_run(&c->rules, sc, &mc, &ef, rb, seed, NULL, st, err);
 }
 
+/* Back to the state setup() makes (a fresh net, iteration 0): after checkpoints were tried and set aside,
+ * what they half-loaded is gone. */
+static int fresh_state(trainer *t, char *err)
+{
+    nn_workspace_free(t->ws);
+    nn_optim_free(t->optim);
+    nn_net_free(t->net);
+    nn_net_free(t->best_net);
+    nn_net_free(t->sp_net);
+    replay_free(t->rb);
+    free(t->x), free(t->pi), free(t->z), free(t->margin), free(t->legal), free(t->grad), free(t->ckpt_rows);
+    tb_release(t->tb);
+    t->ws = NULL, t->optim = NULL, t->net = t->best_net = t->sp_net = NULL, t->rb = NULL, t->tb = NULL;
+    t->x = t->pi = t->z = t->margin = t->grad = NULL, t->legal = NULL, t->ckpt_rows = NULL;
+    t->ckpt_rows_len = 0;
+    t->iteration = t->games = t->samples = t->best_iteration = t->eval_iteration = 0;
+    t->elapsed_base = t->last_eval_s = 0;
+    t->last_eval_games = t->have_best_net = t->have_last_accuracy = t->have_row = 0;
+    t->gate_counts[0] = t->gate_counts[1] = 0;
+    return setup(t, err);
+}
+
 static void teardown(trainer *t)
 {
     train_metrics_close(t->metrics);
+    free(t->ckpt_rows);
     posset_free(t->positions);
     nn_workspace_free(t->ws);
     nn_optim_free(t->optim);
@@ -214,6 +283,26 @@ static void teardown(trainer *t)
     free(t->grad);
     train_unlock(t->lock_fd);
     tb_release(t->tb);
+}
+
+/* A fresh run's directory holds no config.ini (checked by the caller) and nothing else a run would
+ * overwrite: TRAIN_OK when it is missing or blank (train_dir_blank), TRAIN_EINVAL with err otherwise. */
+static int not_a_run(trainer *t, char *err)
+{
+    char path[TRAIN_PATH_LEN + 32], what[512];
+    train_join(path, sizeof path, t->dir, "config.ini");
+    if (train_exists(path))
+        return TRAIN_OK; /* the caller's "already holds a run" */
+    int blank = train_dir_blank(t->dir, what, sizeof what);
+    if (blank == 1)
+        return TRAIN_OK;
+    if (blank < 0)
+        train_err(err, "run directory: %s", what);
+    else
+        train_err(err, "'%s' is not empty (it holds '%s') and is not a run (no config.ini): a run writes config.ini, "
+                  "metrics.csv, latest.h5, best.h5 and checkpoints/ there, overwriting what is there; choose a new or "
+                  "empty --run-dir", t->dir, what);
+    return TRAIN_EINVAL;
 }
 
 /* The run directory: a fresh one (must not already hold a run) or the one to resume. */
@@ -246,6 +335,8 @@ static int open_run_dir(trainer *t, char *err)
                   "names latest.h5 in one); choose another --run-dir", t->dir);
         return TRAIN_EINVAL;
     }
+    if (!o->resume && o->run_dir && not_a_run(t, err) != TRAIN_OK) /* before anything is created in it */
+        return TRAIN_EINVAL;
     /* An unusable path is the user's input: exit status 2 with the system's reason. */
     train_join(path, sizeof path, t->dir, "checkpoints");
     if (train_mkdirs(path, lerr, sizeof lerr) != 0) {
@@ -273,6 +364,8 @@ static int open_run_dir(trainer *t, char *err)
                   "checkpoint starts again from iteration 0) or choose another --run-dir", t->dir, t->dir);
         return TRAIN_EINVAL;
     }
+    if (!o->resume && not_a_run(t, err) != TRAIN_OK)
+        return TRAIN_EINVAL;
     int removed = train_remove_tmp(t->dir, lerr, sizeof lerr);
     if (removed < 0) {
         train_err(err, "run directory: %s", lerr);
@@ -731,15 +824,38 @@ static void set_aside(trainer *t, const char *path, const char *suffix)
         train_msg(t, TRAIN_MSG_WARN, "warning: cannot rename %s: %s", path, strerror(errno));
 }
 
+/* Whether the loaded checkpoint's metrics row (when it has one) starts as metrics.csv's row of that
+ * iteration (when it has one): the counts (games, samples, replay, steps) of two runs differ, so a checkpoint
+ * of another run with the right iteration and name is told apart. */
+static int same_history(trainer *t)
+{
+    char path[TRAIN_PATH_LEN + 32], line[4096], want[160], merr[512];
+    const char *opp[CFG_MAX_OPPONENTS];
+    for (int k = 0; k < t->cfg->eval.n_opponents; k++)
+        opp[k] = t->cfg->eval.opponents[k];
+    /* a damaged metrics.csv tells nothing (it is rebuilt from the checkpoint chosen) */
+    if (!t->have_row || !train_join(path, sizeof path, t->dir, "metrics.csv") ||
+        train_metrics_check(path, opp, t->cfg->eval.n_opponents, -1, NULL, merr, sizeof merr) != TRAIN_METRICS_OK ||
+        train_metrics_find_row(path, t->iteration, line, sizeof line) != 1)
+        return 1;
+    train_metrics_row_counts(&t->row, want, sizeof want);
+    return strncmp(line, want, strlen(want)) == 0;
+}
+
 /* Loads the checkpoint to resume from into t: opt->checkpoint when given (newer checkpoints are set aside
- * as *.abandoned, so they are not taken for this run's next ones), else the newest that reads back (damaged
- * newer ones are set aside as *.corrupt, with a warning). TRAIN_OK with the file in used; 1 when the run
- * has no checkpoint at all; an error otherwise. */
-static int load_resume_checkpoint(trainer *t, char *used, size_t n, char *err)
+ * as *.abandoned, so they are not taken for this run's next ones), else the newest usable one: newer ones
+ * that do not read back are set aside as *.corrupt (damaged) or *.unreadable (cannot be opened: a dangling
+ * or looping link, a directory), one holding another iteration than its name says as *.foreign (another
+ * run's copied in, a renamed file: trusting it would leave a gap in metrics.csv, and its name would make
+ * the rotation delete newer real checkpoints) or a metrics row other than metrics.csv's of that iteration
+ * (same_history) as *.foreign, each with a warning. TRAIN_OK with the file in used; 1
+ * when no checkpoint can be used (*tried gets how many were set aside now); an error otherwise. */
+static int load_resume_checkpoint(trainer *t, char *used, size_t n, int *tried, char *err)
 {
     char lerr[512];
     int64_t *its;
     int count, corrupt;
+    *tried = 0;
     if (train_list_checkpoints(t->dir, &its, &count, lerr, sizeof lerr) != 0) {
         train_err(err, "cannot resume '%s': %s", t->dir, lerr);
         return TRAIN_EIO;
@@ -765,19 +881,29 @@ static int load_resume_checkpoint(trainer *t, char *used, size_t n, char *err)
         if (!train_checkpoint_path(used, n, t->dir, its[i]))
             continue;
         rc = train_load_checkpoint(t, used, &corrupt, err);
-        if (rc == TRAIN_OK || !corrupt)
-            break;
-        train_msg(t, TRAIN_MSG_WARN, "warning: %s; set aside as %s.corrupt, trying the checkpoint before it", err,
-                  used);
-        set_aside(t, used, "corrupt");
-        if (i == 0) {
-            train_err(err, "cannot resume '%s': none of its %d checkpoint%s can be read (set aside as *.corrupt); "
-                      "resume from a copy with --checkpoint FILE", t->dir, count, count > 1 ? "s" : "");
+        const char *why = NULL;
+        if (rc == TRAIN_OK && t->iteration != its[i]) {
+            train_err(err, "%s holds iteration %" PRId64 ", not the %" PRId64 " its name says (not this run's "
+                      "checkpoint of that name)", used, t->iteration, its[i]);
+            why = "foreign";
             rc = TRAIN_EIO;
+        } else if (rc == TRAIN_OK && !same_history(t)) {
+            train_err(err, "%s is not this run's checkpoint: its metrics row of iteration %" PRId64 " differs from "
+                      "the one in metrics.csv", used, t->iteration);
+            why = "foreign";
+            rc = TRAIN_EIO;
+        } else if (rc == TRAIN_EIO) {
+            why = corrupt ? "corrupt" : "unreadable";
         }
+        if (!why)
+            break;   /* loaded, or a checkpoint that does not fit the config (bad input: nothing is changed) */
+        train_msg(t, TRAIN_MSG_WARN, "warning: %s; set aside as %s.%s, trying the checkpoint before it", err, used,
+                  why);
+        set_aside(t, used, why);
+        ++*tried;
     }
     free(its);
-    return rc;
+    return rc == TRAIN_EIO ? 1 : rc;
 }
 
 /* latest.h5 and best.h5 as the loaded checkpoint says (a crash may have left newer ones from iterations that
@@ -828,6 +954,111 @@ static int settle_owed(trainer *t, char *err)
     return TRAIN_OK;
 }
 
+/* Resuming a run none of whose checkpoints can be used (tried: how many were set aside just now). A run
+ * that never wrote one starts again from iteration 0. One that did (set-aside checkpoints, best.h5 - only
+ * ever written after a checkpoint -, a damaged metrics.csv or one of other columns, or rows at or past the
+ * first iteration that writes a checkpoint) is refused, changing nothing, unless opt->restart: then its
+ * files are moved into restart-<k>/ first. TRAIN_OK to train from iteration 0, else an error. */
+static int no_checkpoint(trainer *t, const char *metrics_path, const char *const *opp, int tried, char *err)
+{
+    const cfg_config *c = t->cfg;
+    char proof[1024] = "", lerr[512], p[TRAIN_PATH_LEN + 32];
+    size_t len = 0;
+#define PROOF(...) (len += (size_t)snprintf(proof + len, len < sizeof proof ? sizeof proof - len : 0, __VA_ARGS__))
+    int aside = train_count_set_aside(t->dir, lerr, sizeof lerr);
+    if (aside < 0) {
+        train_err(err, "cannot resume '%s': %s", t->dir, lerr);
+        return TRAIN_EIO;
+    }
+    if (aside > 0)
+        PROOF("%s%d checkpoint%s set aside in checkpoints/", len ? "; " : "", aside, aside > 1 ? "s" : "");
+    if (train_join(p, sizeof p, t->dir, "best.h5") && train_exists(p))
+        PROOF("%sbest.h5", len ? "; " : "");
+    int64_t last = 0, first_ckpt = c->run.checkpoint_every < c->run.iterations ? c->run.checkpoint_every
+                                                                             : c->run.iterations;
+    int ms = train_metrics_check(metrics_path, opp, c->eval.n_opponents, -1, &last, lerr, sizeof lerr);
+    if (ms == TRAIN_METRICS_DAMAGED || ms == TRAIN_METRICS_MISMATCH)
+        PROOF("%s%s", len ? "; " : "", lerr);
+    else if (ms == TRAIN_METRICS_OK && last >= first_ckpt)
+        PROOF("%smetrics.csv has rows through iteration %" PRId64, len ? "; " : "", last);
+#undef PROOF
+    if (!proof[0] && !t->opt->restart) {
+        train_msg(t, TRAIN_MSG_INFO, "%s has no checkpoint (the run stopped before its first): starting it again "
+                  "from iteration 0 with its config", t->dir);
+    } else if (!t->opt->restart) {
+        train_err(err, "cannot resume '%s': none of its checkpoints can be used, yet it has trained (%s); nothing "
+                  "was deleted. Resume from a saved copy with --resume %s --checkpoint FILE, or start it again from "
+                  "iteration 0 with --resume %s --restart (its files are moved into %s/restart-N/ first), or "
+                  "train into a new --run-dir", t->dir, proof, t->dir, t->dir, t->dir);
+        return TRAIN_EINVAL;
+    } else {
+        char sub[TRAIN_PATH_LEN + 32];
+        int moved = train_move_aside(t->dir, sub, sizeof sub, lerr, sizeof lerr);
+        if (moved < 0) {
+            train_err(err, "--restart: %s", lerr);
+            return TRAIN_EIO;
+        }
+        train_msg(t, TRAIN_MSG_INFO, "--restart: starting %s again from iteration 0 with its config; its %d earlier "
+                  "file%s moved into %s", t->dir, moved, moved == 1 ? " was" : "s were", sub);
+    }
+    return tried > 0 ? fresh_state(t, err) : TRAIN_OK;
+}
+
+/* metrics.csv missing or damaged (how: TRAIN_METRICS_MISSING / _DAMAGED, t->rebuild_why says where): the
+ * damaged file is kept as metrics.csv.corrupt (or .corrupt-<k>), and the file is written anew from the
+ * checkpoint's copy of the rows through keep (or, from a checkpoint of an older build without one, from
+ * the damaged file's whole rows); rows neither holds are named as lost. */
+static int rebuild_metrics(trainer *t, const char *path, const char *const *opp, int64_t keep, int how, char *err)
+{
+    char aside[TRAIN_PATH_LEN + 96] = "", merr[512];
+    if (how == TRAIN_METRICS_DAMAGED) {
+        for (int k = 1; k < 1000 && !aside[0]; k++) {
+            if (k == 1)
+                snprintf(aside, sizeof aside, "%s.corrupt", path);
+            else
+                snprintf(aside, sizeof aside, "%s.corrupt-%d", path, k);
+            if (train_exists(aside))
+                aside[0] = 0;
+        }
+        if (!aside[0] || rename(path, aside) != 0) {
+            train_err(err, "%s; cannot set it aside: %s", t->rebuild_why, aside[0] ? strerror(errno) : "no free name");
+            return TRAIN_EIO;
+        }
+    }
+    /* A checkpoint of an older build holds no copy of the rows: then the damaged file's whole rows are
+     * what there is. */
+    const char *rows = t->ckpt_rows, *from = "the checkpoint";
+    size_t rows_n = t->ckpt_rows_len;
+    char *salvage = NULL;
+    if (!rows && aside[0]) {
+        FILE *f = fopen(aside, "r");
+        size_t cap = 0;
+        ssize_t got = f ? getdelim(&salvage, &cap, 0, f) : -1;
+        if (f)
+            fclose(f);
+        rows = got > 0 ? salvage : NULL;
+        rows_n = got > 0 ? (size_t)got : 0;
+        from = "the damaged file's whole rows (the checkpoint holds no copy of them)";
+    }
+    int64_t first, count;
+    int rc = train_metrics_rebuild(path, opp, t->cfg->eval.n_opponents, rows, rows_n, keep, &first, &count, merr,
+                                   sizeof merr);
+    free(salvage);
+    if (rc != 0) {
+        train_err(err, "%s", merr);
+        return TRAIN_EIO;
+    }
+    char lost[256] = "";
+    if (count < keep)
+        snprintf(lost, sizeof lost, "; the rows of %" PRId64 " of the iterations 1..%" PRId64 " are lost (%s)",
+                 keep - count, keep, t->ckpt_rows ? "the checkpoint holds no copy of them" :
+                 "the checkpoint, written by an older sowzero, holds no copy of the rows");
+    train_msg(t, TRAIN_MSG_WARN, "warning: %s%s%s; rebuilt %s from %s (%" PRId64 " row%s)%s", t->rebuild_why,
+              aside[0] ? "; kept as " : "", aside, path, from, count + t->have_row,
+              count + t->have_row == 1 ? "" : "s", lost);
+    return TRAIN_OK;
+}
+
 int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err)
 {
     trainer tr, *t = &tr;
@@ -859,14 +1090,20 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
     char path[TRAIN_PATH_LEN + 64], merr[512];
     train_join(path, sizeof path, t->dir, "metrics.csv");
     int64_t keep = -1;
+    int rebuild = 0;   /* metrics.csv: 0 cut back, TRAIN_METRICS_MISSING / _DAMAGED rebuilt from the checkpoint */
     if (opt->resume) {
         char ckpt[TRAIN_PATH_LEN + 64];
-        rc = load_resume_checkpoint(t, ckpt, sizeof ckpt, err);
+        int tried = 0;
+        rc = load_resume_checkpoint(t, ckpt, sizeof ckpt, &tried, err);
         if (rc == 1) {
-            train_msg(t, TRAIN_MSG_INFO, "%s has no checkpoint (the run stopped before its first): starting it "
-                      "again from iteration 0 with its config", t->dir);
-            rc = TRAIN_OK;
+            if ((rc = no_checkpoint(t, path, opp, tried, err)) != TRAIN_OK)
+                goto out;
         } else if (rc != TRAIN_OK) {
+            goto out;
+        } else if (opt->restart) {
+            train_err(err, "--restart: '%s' has a checkpoint to resume from (%s); --restart only starts again a run "
+                      "none of whose checkpoints can be used: leave it out to resume", t->dir, ckpt);
+            rc = TRAIN_EINVAL;
             goto out;
         } else {
             flush_state(t);  /* checkpoints written before the flush existed may hold subnormals */
@@ -883,22 +1120,31 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
                       t->iteration, cfg->run.iterations);
         }
         /* Everything is checked before anything is written: a rejected --set changes nothing on disk. */
-        int bad = keep >= 0 ? train_metrics_check(path, opp, cfg->eval.n_opponents, merr, sizeof merr) : 0;
-        if (bad) {
+        int ms = keep >= 0 ? train_metrics_check(path, opp, cfg->eval.n_opponents, keep, NULL, merr, sizeof merr) : 0;
+        if (ms == TRAIN_METRICS_MISMATCH || ms < 0) {
             train_err(err, "%s", merr);
-            rc = bad > 0 ? TRAIN_EINVAL : TRAIN_EIO;
+            rc = ms > 0 ? TRAIN_EINVAL : TRAIN_EIO;
             goto out;
+        }
+        if (ms == TRAIN_METRICS_DAMAGED || ms == TRAIN_METRICS_MISSING) {
+            rebuild = ms;
+            snprintf(t->rebuild_why, sizeof t->rebuild_why, "%s", merr);
         }
     } else {
         train_msg(t, TRAIN_MSG_INFO, "run directory: %s", t->dir);
+        /* config.ini first: a fresh run killed before it leaves a directory a new start may take again */
+        if ((rc = write_config(t, err)) != TRAIN_OK)
+            goto out;
     }
+    if (rebuild && (rc = rebuild_metrics(t, path, opp, keep, rebuild, err)) != TRAIN_OK)
+        goto out;
     t->metrics = train_metrics_open(path, opp, cfg->eval.n_opponents, keep, merr, sizeof merr);
     if (!t->metrics) {
         train_err(err, "%s", merr);
         rc = TRAIN_EIO;
         goto out;
     }
-    if ((rc = write_config(t, err)) != TRAIN_OK)
+    if (opt->resume && (rc = write_config(t, err)) != TRAIN_OK)
         goto out;
     if (opt->resume && ((rc = sync_exports(t, err)) != TRAIN_OK || (rc = settle_owed(t, err)) != TRAIN_OK))
         goto out;

@@ -60,9 +60,15 @@
  * train_lock: a second train on it fails with TRAIN_EINVAL naming the holder's pid); every file is written
  * through *.tmp + rename, leftovers of a killed run are deleted on the next start; the checkpoint holds the
  * iteration's metrics row, the best net and the last evaluation, and on resume latest.h5, best.h5 and
- * metrics.csv are rebuilt from it, so none of them can describe iterations the crash abandoned. A checkpoint
- * that does not read back is set aside (*.corrupt) and the one before it used. A run with no checkpoint yet
- * (killed or diverged in its first iterations) resumes from iteration 0 with its config.
+ * metrics.csv are rebuilt from it, so none of them can describe iterations the crash abandoned (the
+ * checkpoint holds the earlier metrics rows too: a missing or damaged metrics.csv is rebuilt whole, the
+ * damaged one kept as metrics.csv.corrupt). A checkpoint that does not read back is set aside (*.corrupt,
+ * or *.unreadable when it cannot even be opened), one holding another iteration than its name says
+ * (*.foreign), and the one before it used. A run with no checkpoint yet (killed or diverged in its first
+ * iterations) resumes from iteration 0 with its config; one that has trained but has no usable checkpoint
+ * left (all set aside or deleted: proven by set-aside checkpoints, best.h5, a damaged metrics.csv or rows
+ * past the first checkpoint's iteration) is refused with TRAIN_EINVAL, changing nothing, unless
+ * train_options.restart asks to start it again.
  * A non-finite loss or parameter stops the run with TRAIN_EDIVERGED before anything of that iteration is
  * saved: the last checkpoint on disk is the last good one.
  *
@@ -111,6 +117,9 @@ typedef struct {
     int resume;                      /* 1: continue run_dir (required) from its newest checkpoint */
     const char *checkpoint;          /* resume: this checkpoint file instead of the newest (may be NULL); the
                                         run directory's newer checkpoints are set aside as *.abandoned */
+    int restart;                     /* resume: when no checkpoint can be used, start again from iteration 0
+                                        even though the run has trained (its files are moved into
+                                        run_dir/restart-<k>/ first); refused while a checkpoint can be used */
     volatile sig_atomic_t *stop;     /* may be NULL; nonzero = stop after the current iteration */
     int64_t stop_after;              /* > 0: stop as if signalled once this many iterations are done */
     const char *config_header;       /* comment text written at the top of the run's config.ini (may be NULL) */
@@ -159,9 +168,10 @@ typedef struct {
 
 /* Runs (or, with opt->resume, continues) the training described by cfg (which must have passed
  * cfg_finish; on resume the caller loads <run_dir>/config.ini). A run_dir of "" is TRAIN_EINVAL, as is a
- * directory that cannot be created or, for a fresh run, already holds a run (config.ini). On resume,
- * everything (checkpoint, config against the checkpoint and metrics.csv) is checked before anything is
- * written: a config that does not fit changes nothing on disk. sum (may be NULL) receives what happened,
+ * directory that cannot be created or, for a fresh run, already holds a run (config.ini) or other files
+ * (rundir.h train_dir_blank: nothing there is overwritten). On resume, everything (checkpoint, config
+ * against the checkpoint and metrics.csv) is checked before anything is written: a config that does not
+ * fit changes nothing on disk. sum (may be NULL) receives what happened,
  * also on errors as far as it got. Returns TRAIN_OK (all iterations done), TRAIN_STOPPED, or a negative
  * TRAIN_E* code with a message in err (TRAIN_ERRLEN bytes). */
 int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err);

@@ -48,6 +48,10 @@ typedef struct {
     int lock_fd;            /* the run directory's lock (rundir.h train_lock), -1 when not held */
 
     train_metrics *metrics;
+    char *ckpt_rows;        /* the loaded checkpoint's copy of the metrics rows before its own (malloc'd,
+                             * NULL: none), what a lost or damaged metrics.csv is rebuilt from */
+    size_t ckpt_rows_len;
+    char rebuild_why[600];  /* why metrics.csv is rebuilt on resume (train_metrics_check's message) */
     int warned_gnuplot, warned_plot;
     int have_loss_rows, have_eval_rows, have_accuracy_rows;
     struct posset *positions; /* [eval] positions (owned), NULL = none */

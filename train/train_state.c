@@ -21,6 +21,8 @@
  *   selfplay_params  eval.gate = sprt: the parameters of the self-play net (floats); absent (gating off,
  *                or a checkpoint from before it was switched on): the self-play net is the trained net
  *   gate         eval.gate = sprt: tests played and nets accepted so far (2 × int64, native byte order)
+ *   metrics_rows the text of metrics.csv's rows before this iteration's (train_metrics_rows), from which a
+ *                lost or damaged metrics.csv is rebuilt on resume
  * Native layouts: checkpoints move between runs of one build on one machine; an item of the wrong size is
  * reported as not a sowzero training checkpoint.
  */
@@ -68,6 +70,12 @@ int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
     if (t->best_iteration > 0 && t->have_best_net)
         rc |= nn_ckpt_put_blob(st, "best_params", nn_params_const(t->best_net),
                                nn_param_count(t->best_net) * sizeof(float));
+    if (t->metrics) {
+        size_t rows_n;
+        const char *rows = train_metrics_rows(t->metrics, &rows_n);
+        if (rows_n > 0) /* none before the first iteration */
+            rc |= nn_ckpt_put_blob(st, "metrics_rows", rows, rows_n);
+    }
     if (t->sp_net) {
         rc |= nn_ckpt_put_blob(st, "selfplay_params", nn_params_const(t->sp_net),
                                nn_param_count(t->sp_net) * sizeof(float));
@@ -245,6 +253,22 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
     }
     if (have_best < 0 || have_row < 0 || have_acc < 0 || have_sp < 0 || have_gate < 0)
         goto out;
+    free(t->ckpt_rows);
+    t->ckpt_rows = NULL;
+    t->ckpt_rows_len = 0;
+    const void *rows;
+    size_t rows_n;
+    if (nn_ckpt_get_blob(st, "metrics_rows", &rows, &rows_n) == NN_OK) {
+        if (!(t->ckpt_rows = malloc(rows_n + 1))) {
+            train_err(err, "out of memory reading %s", path);
+            rc = TRAIN_ENOMEM;
+            *corrupt = 0;
+            goto out;
+        }
+        memcpy(t->ckpt_rows, rows, rows_n);
+        t->ckpt_rows[rows_n] = 0;
+        t->ckpt_rows_len = rows_n;
+    }
     t->iteration = iteration;
     t->games = games;
     t->samples = samples;
