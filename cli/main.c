@@ -25,6 +25,8 @@ static const struct command {
     {"accuracy", cmd_accuracy, "an agent's moves on a solved position set against perfect play"},
     {"move", cmd_move, "one agent's move at a position, with its search statistics"},
     {"metrics", cmd_metrics, "a training run's time-to-accuracy table (search and raw policy against wall time)"},
+    {"engine", cmd_engine, "an agent as a long-lived engine: KGP 1.x freeplay and sowzero's extension (stdin or --port)"},
+    {"kgp", cmd_kgp, "kgp connect HOST:PORT AGENT: play an agent on a KGP tournament server"},
 };
 
 static void usage(FILE *f)
