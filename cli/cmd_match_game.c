@@ -116,6 +116,7 @@ static cJSON *agent_json(const char *spec, const char *desc, const game_match_ag
     cJSON_AddNumberToObject(e, "mean_place", a->mean_place);
     cJSON_AddNumberToObject(e, "mean_score", a->mean_score);
     cJSON_AddNumberToObject(e, "firsts", a->firsts);
+    cJSON_AddNumberToObject(e, "forfeits", a->forfeits);
     cJSON_AddNumberToObject(e, "first_share", a->first_share);
     cJSON *ps = cJSON_AddArrayToObject(e, "per_seat"), *sg = cJSON_AddArrayToObject(e, "seat_games");
     for (int s = 0; s < players; s++) {
@@ -284,6 +285,14 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
     }
     printf("%.1f plies per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
            res->seconds > 0 ? res->games / res->seconds : 0);
+    int forfeits = 0;
+    for (int i = 0; i < k; i++)
+        forfeits += res->agent[i].forfeits;
+    for (int i = 0; forfeits && i < k; i++) /* engine agents' lost games (game_match.h, "Forfeits") */
+        printf("%s%c %d", i ? ", " : "forfeits (lost by an engine's illegal move, bad line, silence or exit; the "
+               "records' [Termination] says which): ", 'A' + i, res->agent[i].forfeits);
+    if (forfeits)
+        printf("\n");
     if (res->have_exact)
         print_perfect(cfg, res);
 }
