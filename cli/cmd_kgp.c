@@ -27,20 +27,21 @@ static void help(void)
          "docs/protocol.md describes the protocol.");
 }
 
-/* A connected TCP socket to "HOST:PORT" (the last ':' splits), or -1 after printing why. */
+/* A connected TCP socket to "HOST:PORT" (the last ':' splits), or after printing why -2 (not HOST:PORT) or
+ * -1 (no connection). */
 static int dial(const char *where)
 {
     char host[256];
     const char *colon = strrchr(where, ':');
     if (!colon || colon == where || !colon[1] || (size_t)(colon - where) >= sizeof host) {
         cli_error(CMD, "'%s' is not HOST:PORT", where);
-        return -1;
+        return -2;
     }
     memcpy(host, where, (size_t)(colon - where));
     host[colon - where] = 0;
     long port;
     if (!cli_long(CMD, "the port of HOST:PORT", colon + 1, 1, 65535, &port))
-        return -1;
+        return -2;
     struct addrinfo hints, *res, *ai;
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
@@ -94,7 +95,7 @@ int cmd_kgp(int argc, char **argv)
     int fd = dial(argv[optind + 1]);
     if (fd < 0) {
         engine_host_free(h);
-        return 1;
+        return fd == -2 ? 2 : 1;
     }
     int rc = engine_host_serve(h, fd, fd);
     close(fd);
