@@ -1,10 +1,13 @@
 /* engine_proto.c — KGP lines, boards and a line reader with a deadline (contract in engine_proto.h). */
+#define _GNU_SOURCE
 #include "eval/engine_proto.h"
 #include "env/errbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,11 +369,33 @@ int kgp_read_line(kgp_reader *r, char *line, int timeout_ms)
     }
 }
 
+/* write() to a pipe with SIGPIPE blocked in this thread, a SIGPIPE it raised taken back (the classic
+ * recipe: a signal pending before stays pending). */
+static ssize_t write_nosigpipe(int fd, const char *s, size_t n)
+{
+    sigset_t pipe_set, old, pending;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    ssize_t w = write(fd, s, n);
+    int e = errno;
+    if (w < 0 && e == EPIPE && !was_pending) {
+        struct timespec zero = {0, 0};
+        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return w;
+}
+
 static int write_all(int fd, const char *s, size_t n)
 {
     int sock = 1;
     while (n) {
-        ssize_t w = sock ? send(fd, s, n, MSG_NOSIGNAL) : write(fd, s, n);
+        ssize_t w = sock ? send(fd, s, n, MSG_NOSIGNAL) : write_nosigpipe(fd, s, n);
         if (w < 0 && sock && errno == ENOTSOCK) {
             sock = 0;
             continue;

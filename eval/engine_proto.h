@@ -86,8 +86,9 @@ int kgp_read_line(kgp_reader *r, char *line, int timeout_ms);
 /* 1 when a whole line is already buffered (kgp_read_line will not wait). */
 int kgp_line_ready(const kgp_reader *r);
 
-/* Writes the printf-formatted text and the spec's line end "\r\n" to fd (a socket: without
- * SIGPIPE; a pipe: the caller ignores SIGPIPE). 0, or -1 when the peer is gone or the line is too long. */
+/* Writes the printf-formatted text and the spec's line end "\r\n" to fd; a peer gone is an error, never
+ * a SIGPIPE (sockets: MSG_NOSIGNAL; pipes: SIGPIPE blocked in this thread for the write). 0, or -1 when
+ * the peer is gone or the line is too long. */
 int kgp_send(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Milliseconds of a monotonic clock. */
