@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "env/game.h"
+#include "eval/engine_proto.h" /* kgp_now_ms */
 #include "test_util.h"
 
 #define ENGINE SOWZERO_SOURCE_DIR "/tests/engines/kgp_engine.py"
@@ -180,6 +181,17 @@ static void test_garbage_and_bad_specs(void **state)
     free(out);
     char *rec = slurp(pgn);
     assert_int_equal(count(rec, "sent the malformed line 'this is not a command!'"), 2);
+    free(rec);
+    /* an engine that never answers the handshake, one that cannot be found: forfeits, quickly */
+    long long t0 = kgp_now_ms();
+    rc = tu_run(&out, 0, "match \"engine:cmd='sleep 30',start_ms=200\" \"engine:cmd=no-such-engine-here\" "
+                "--games 2 --threads 1 --pgn '%s' --json", pgn);
+    assert_int_equal(rc, 0);
+    assert_true(kgp_now_ms() - t0 < 10000);
+    free(out);
+    rec = slurp(pgn);
+    assert_int_equal(count(rec, "[Termination \"forfeit by "), 2);
+    assert_true(count(rec, "no `mode freeplay` within start_ms=200 ms") + count(rec, "exited with status 127") == 2);
     free(rec);
     static const char *const bad[][2] = {
         {"engine", "engine needs cmd=COMMAND"},
