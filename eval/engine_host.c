@@ -26,6 +26,7 @@ struct engine_host {
     game *bg[ENGINE_BOARDS];
     game_agent *ba[ENGINE_BOARDS];
     char berr[ENGINE_BOARDS][AGENT_ERRLEN];
+    char msg[AGENT_ERRLEN];                 /* board_agent's message */
     int out;                                /* the session's output */
     int out_failed;
 };
@@ -99,10 +100,11 @@ static void answer(engine_host *h, const kgp_cmd *c, const char *fmt, const char
  * pits and total / (2 pits) seeds a pit (a Kalah position keeps its start's total), or NULL with *why set. */
 static game_agent *board_agent(engine_host *h, int pits, int total, const game **g, const char **why)
 {
-    static char msg[AGENT_ERRLEN];
+    char *msg = h->msg;
+    const size_t msg_n = sizeof h->msg;
     const kalah_rules *base = game_rules(h->g);
     if (total % (2 * pits) || total == 0) {
-        snprintf(msg, sizeof msg, "a board of %d pits with %d seeds: Kalah boards hold 2 x %d x (seeds a pit at the "
+        snprintf(msg, msg_n, "a board of %d pits with %d seeds: Kalah boards hold 2 x %d x (seeds a pit at the "
                  "start) seeds", pits, total, pits);
         *why = msg;
         return NULL;
@@ -118,7 +120,7 @@ static game_agent *board_agent(engine_host *h, int pits, int total, const game *
             break;
     if (i == h->n_boards) {
         if (h->n_boards == ENGINE_BOARDS) {
-            snprintf(msg, sizeof msg, "more than %d board sizes in one session", ENGINE_BOARDS);
+            snprintf(msg, msg_n, "more than %d board sizes in one session", ENGINE_BOARDS);
             *why = msg;
             return NULL;
         }
