@@ -234,10 +234,10 @@ const char *engine_agent_error(const engine_agent *e) { return e->err; }
 
 const char *engine_agent_describe(const engine_agent *e)
 {
-    if (!e->name[0])
-        return e->spec;
-    engine_agent *m = (engine_agent *)e; /* the text is built on demand and kept */
-    free(m->desc);
+    if (e->desc || !e->name[0])
+        return e->desc ? e->desc : e->spec;
+    /* built once, at the first call after the engine named itself: the text stays valid for e's life */
+    engine_agent *m = (engine_agent *)e;
     size_t n = strlen(e->spec) + strlen(e->name) + 16;
     if (!(m->desc = malloc(n)))
         return e->spec;

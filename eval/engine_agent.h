@@ -52,7 +52,8 @@ int engine_agent_choose(engine_agent *e, const game_pos *p, int *move_out);
 
 const char *engine_agent_error(const engine_agent *e);
 
-/* "engine:cmd=...,ms=..." with the engine's self-reported name (KGP `set info:name`) when it sent one. */
+/* "engine:cmd=...,ms=..." with the engine's self-reported name (KGP `set info:name`) once it sent one (owned
+ * by e; the text, once named, stays the same for e's life). */
 const char *engine_agent_describe(const engine_agent *e);
 
 #endif

@@ -385,6 +385,16 @@ static void test_kgp_client(void **state)
     free(out);
 }
 
+/* `sowzero engine --port`: two clients in turn, one that vanishes between them (tests/engines/port_check.py). */
+static void test_port(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' '%s/tests/engines/port_check.py' '%s' ab:depth=4", SOWZERO_PYTHON3,
+             SOWZERO_SOURCE_DIR, SOWZERO_BIN);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_protocol_errors),
         cmocka_unit_test(test_analyse),
         cmocka_unit_test(test_kgp_client),
+        cmocka_unit_test(test_port),
         cmocka_unit_test(test_match_illegal_moves_forfeit),
         cmocka_unit_test(test_match_against_sowzero),
         cmocka_unit_test(test_tournament),
