@@ -12,6 +12,7 @@
 #include "cli/net_search.h"
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
+#include "cli/match_sprt.h"
 
 #define CMD "match"
 
@@ -52,7 +53,7 @@ int cli_game_write_records(FILE *f, const game_match_result *res)
 static void help(void)
 {
     puts("usage: sowzero match A B [C D] [--rules GAME[:key=value,...]] [--games N] [--openings K]\n"
-         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--json]\n"
+         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--sprt ...] [--json]\n"
          "Plays agents against each other in any registered game (--rules: kalah, the default, DESIGN.md 1.1;\n"
          "basico = Mancala basico, 1.2; congklak, oware, ...). Two players: colour-swapped pairs, both games\n"
          "of a pair from the same random opening of K sowings, A as South in one and as North in the other;\n"
@@ -77,6 +78,11 @@ static void help(void)
          "  --threads T    worker threads (default: the number of CPUs)\n"
          "  --rules SPEC   rules (default: kalah; see --rules GAME --help... in the README's rules table)\n"
          "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
+         "  --sprt elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05]\n"
+         "                 two players: play batches of colour-swapped pairs until the pentanomial GSPRT\n"
+         "                 (fishtest's) accepts H1 (A - B = elo1) or H0 (= elo0), at most --games games (default\n"
+         "                 20000); prints the LLR after each batch, the pentanomial counts, the score, the Elo and\n"
+         "                 the normalized Elo with 95% intervals (--json: {\"sprt\":{...}})\n"
          "  --pgn FILE     write every game record to FILE (eval/record.h; `elo` and `replay --pgn` read it);\n"
          "                 --records FILE is the same\n"
          "  --exact        Kalah only (its solver; other games refuse it): also measure A against perfect play (the\n"
@@ -116,6 +122,7 @@ static cJSON *agent_json(const char *spec, const char *desc, const game_match_ag
     cJSON_AddNumberToObject(e, "mean_place", a->mean_place);
     cJSON_AddNumberToObject(e, "mean_score", a->mean_score);
     cJSON_AddNumberToObject(e, "firsts", a->firsts);
+    cJSON_AddNumberToObject(e, "forfeits", a->forfeits);
     cJSON_AddNumberToObject(e, "first_share", a->first_share);
     cJSON *ps = cJSON_AddArrayToObject(e, "per_seat"), *sg = cJSON_AddArrayToObject(e, "seat_games");
     for (int s = 0; s < players; s++) {
@@ -284,6 +291,14 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
     }
     printf("%.1f plies per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
            res->seconds > 0 ? res->games / res->seconds : 0);
+    int forfeits = 0;
+    for (int i = 0; i < k; i++)
+        forfeits += res->agent[i].forfeits;
+    for (int i = 0; forfeits && i < k; i++) /* engine agents' lost games (game_match.h, "Forfeits") */
+        printf("%s%c %d", i ? ", " : "forfeits (lost by an engine's illegal move, bad line, silence or exit; the "
+               "records' [Termination] says which): ", 'A' + i, res->agent[i].forfeits);
+    if (forfeits)
+        printf("\n");
     if (res->have_exact)
         print_perfect(cfg, res);
 }
@@ -296,13 +311,15 @@ int cmd_match(int argc, char **argv)
                                          {"pgn", required_argument, 0, 'p'},
                                          {"json", no_argument, 0, 'j'},
                                          {"exact", no_argument, 0, 'x'},
+                                         {"sprt", required_argument, 0, 'S'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     game_match_config cfg = game_match_config_default();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "kalah", *records = NULL;
-    int json = 0, c, games_given = 0;
+    int json = 0, c, games_given = 0, sprt_given = 0;
+    match_sprt_args sprt;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -311,6 +328,11 @@ int cmd_match(int argc, char **argv)
         case 'p': records = optarg; break;
         case 'j': json = 1; break;
         case 'x': cfg.exact = 1; break;
+        case 'S':
+            if (!cli_match_sprt_parse(CMD, optarg, &sprt))
+                return 2;
+            sprt_given = 1;
+            break;
         case 'h': help(); return 0;
         default:
             games_given |= c == 'g';
@@ -335,7 +357,7 @@ int cmd_match(int argc, char **argv)
         return cli_usage_error(CMD);
     }
     if (!games_given && players == 2)
-        cfg.games = 100;
+        cfg.games = sprt_given ? 20000 : 100;
     if (!cli_match_games_check(CMD, g, cfg.games)) {
         game_free(g);
         return 2;
@@ -358,6 +380,15 @@ int cmd_match(int argc, char **argv)
         cli_error(CMD, "--pgn %s: cannot open for writing", records);
         game_free(g);
         return 1;
+    }
+    if (sprt_given) { /* cli/match_sprt.h: batches until the test decides */
+        int src = cli_match_sprt(CMD, spec, g, &cfg, &sprt, rf, json);
+        if (rf && fclose(rf) && !src) {
+            cli_error(CMD, "--pgn %s: write failed", records);
+            src = 1;
+        }
+        game_free(g);
+        return src;
     }
     game_progress prog;
     game_progress_init(&prog, cfg.games);

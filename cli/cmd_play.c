@@ -11,8 +11,10 @@
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
 #include "cli/commands.h"
+#include "eval/engine_agent.h"
 #include "cli/net_search.h"
 #include "eval/agent.h"
+#include "eval/engine_agent.h"
 #include "eval/record.h"
 
 static void help(void)
@@ -115,6 +117,17 @@ int cmd_play(int argc, char **argv)
     uint64_t seed = 0;
     if (cli_game_wanted(argc, argv)) /* every other game: cli/cmd_play_game.c */
         return cmd_play_game(argc, argv);
+    for (int e = 1; e < argc && argc < 62; e++)
+        if (engine_spec_is_engine(argv[e])) {
+            /* an outside engine (eval/engine_agent.h) plays through the game interface, Kalah included
+             * (a --rules given on the line comes later and wins) */
+            char *args[64], rules_opt[] = "--rules=kalah";
+            args[0] = argv[0];
+            args[1] = rules_opt;
+            for (int i = 1; i <= argc; i++)
+                args[i + 1] = argv[i];
+            return cmd_play_game(argc + 1, args);
+        }
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {

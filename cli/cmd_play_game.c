@@ -263,7 +263,12 @@ int cmd_play_game(int argc, char **argv)
         if (p.to_move != s->human) {
             int k;
             game_agent *a = s->seat[p.to_move];
-            if (game_agent_choose(a, &p, &k) != AGENT_OK) {
+            int arc = game_agent_choose(a, &p, &k);
+            if (arc == AGENT_EFORFEIT) { /* an outside engine lost the game (eval/engine_agent.h) */
+                printf("%s\nThe game ends: the engine lost it by forfeit.\n", game_agent_error(a));
+                break;
+            }
+            if (arc != AGENT_OK) {
                 cli_error(CMD, "the agent failed: %s", game_agent_error(a));
                 rc = 1;
                 break;

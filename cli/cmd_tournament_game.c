@@ -175,11 +175,17 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
             cJSON *nodes = cJSON_AddArrayToObject(pj, "nodes");
             for (int a = 0; a < 2; a++)
                 cJSON_AddItemToArray(nodes, cJSON_CreateNumber((double)res.agent[a].nodes));
+            cJSON *ff = cJSON_AddArrayToObject(pj, "forfeits"); /* games lost by an engine's forfeit */
+            for (int a = 0; a < 2; a++)
+                cJSON_AddItemToArray(ff, cJSON_CreateNumber(res.agent[a].forfeits));
             cJSON_AddItemToArray(pairs_json, pj);
             if (!t->json) {
                 game_progress_end(t->prog);
-                printf("  %-16s vs %-16s  +%d =%d -%d  score %.3f  (%.1f s)\n", t->name[i], t->name[j], m->all.wins,
+                printf("  %-16s vs %-16s  +%d =%d -%d  score %.3f  (%.1f s)", t->name[i], t->name[j], m->all.wins,
                        m->all.draws, m->all.losses, m->score, res.seconds);
+                if (res.agent[0].forfeits || res.agent[1].forfeits)
+                    printf("  forfeits %d / %d", res.agent[0].forfeits, res.agent[1].forfeits);
+                printf("\n");
                 fflush(stdout);
             }
             game_match_result_free(&res);

@@ -18,4 +18,6 @@ int cmd_accuracy(int argc, char **argv);
 int cmd_move(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 int cmd_tablebase(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
+int cmd_kgp(int argc, char **argv);
 #endif

@@ -26,6 +26,8 @@ static const struct command {
     {"move", cmd_move, "one agent's move at a position, with its search statistics"},
     {"metrics", cmd_metrics, "a training run's time-to-accuracy table (search and raw policy against wall time)"},
     {"tablebase", cmd_tablebase, "build, check and list endgame tablebase files (solved endgames, built once)"},
+    {"engine", cmd_engine, "an agent as a long-lived engine: KGP 1.x freeplay and sowzero's extension (stdin or --port)"},
+    {"kgp", cmd_kgp, "kgp connect HOST:PORT AGENT: play an agent on a KGP tournament server"},
 };
 
 static void usage(FILE *f)

@@ -76,7 +76,9 @@
 #define AGENT_ERRLEN 320      /* size of an error-message buffer */
 #define AGENT_SPEC_MAX 1024   /* longest accepted spec */
 
-enum { AGENT_OK = 0, AGENT_EINVAL = -1, AGENT_EOVER = -2, AGENT_EFAIL = -3, AGENT_ENOMEM = -4 };
+/* AGENT_EFORFEIT: the agent lost the game by forfeit (an outside engine's illegal move, garbage, silence or
+ * exit: eval/engine_agent.h); drivers end the game there with that seat losing. */
+enum { AGENT_OK = 0, AGENT_EINVAL = -1, AGENT_EOVER = -2, AGENT_EFAIL = -3, AGENT_ENOMEM = -4, AGENT_EFORFEIT = -5 };
 
 typedef struct agent agent;
 

@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "eval/agent_impl.h"     /* agent_args and its key=value helpers, SplitMix64 */
+#include "eval/engine_agent.h"
 #include "eval/game_search.h"
 #include "nn/h5io.h"
 #include "selfplay/mcts_mp.h"
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
-typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ, K_KALAH } kind_id;
+typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ, K_KALAH, K_ENGINE } kind_id;
 
 struct game_agent {
     kind_id kind;
@@ -31,6 +32,7 @@ struct game_agent {
     mcts_mp_eval *ev;   /* mcts, az */
     nn_net *net;        /* az: owned */
     agent *kalah;       /* K_KALAH: Kalah's own agent (eval/agent.h), owned */
+    engine_agent *eng;  /* K_ENGINE: an outside engine (eval/engine_agent.h), owned */
     char *desc;         /* az: game_agent_describe (owned); NULL: the spec */
     char err[AGENT_ERRLEN];
 };
@@ -200,6 +202,22 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         set_err(err, "agent '%s': no game", spec);
         return NULL;
     }
+    if (engine_spec_is_engine(spec)) { /* every game: the engine's own spec grammar (quoted cmd) */
+        game_agent *a = calloc(1, sizeof *a);
+        if (!a || !(a->spec = strdup(spec))) {
+            free(a);
+            set_err(err, "out of memory");
+            return NULL;
+        }
+        a->kind = K_ENGINE;
+        a->kind_name = "engine";
+        a->g = g;
+        if (!(a->eng = engine_agent_create(spec, g, err))) {
+            game_agent_free(a);
+            return NULL;
+        }
+        return a;
+    }
     if (game_get_kind(g) == &game_kind_kalah && !generic_only(spec))
         return create_kalah(spec, g, err);
     char buf[AGENT_SPEC_MAX];
@@ -276,6 +294,7 @@ void game_agent_free(game_agent *a)
     mcts_mp_eval_free(a->ev);
     nn_net_free(a->net);
     agent_free(a->kalah);
+    engine_agent_free(a->eng);
     free(a->desc);
     free(a->spec);
     free(a);
@@ -284,10 +303,13 @@ void game_agent_free(game_agent *a)
 const char *game_agent_spec(const game_agent *a) { return a->spec; }
 const char *game_agent_describe(const game_agent *a)
 {
-    return a->kalah ? agent_describe(a->kalah) : a->desc ? a->desc : a->spec;
+    return a->kalah ? agent_describe(a->kalah) : a->eng ? engine_agent_describe(a->eng) : a->desc ? a->desc : a->spec;
 }
 const char *game_agent_kind(const game_agent *a) { return a->kind_name; }
-const char *game_agent_error(const game_agent *a) { return a->kalah ? agent_error(a->kalah) : a->err; }
+const char *game_agent_error(const game_agent *a)
+{
+    return a->kalah ? agent_error(a->kalah) : a->eng ? engine_agent_error(a->eng) : a->err;
+}
 agent *game_agent_kalah(const game_agent *a) { return a->kalah; }
 
 /* "kalah"'s game_pos holds a kalah_pos (env/game_kalah.c's layout: the cells, side, sow count). */
@@ -309,6 +331,8 @@ void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_see
         agent_new_game(a->kalah, &k, game_seed);
         return;
     }
+    if (a->eng)
+        engine_agent_new_game(a->eng);
     a->game_seed = agent_mix(a->seed, game_seed);
     a->rng = a->game_seed;
 }
@@ -385,6 +409,8 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
         kalah_pos k = as_kalah(p);
         return agent_choose(a->kalah, &k, move_out);
     }
+    if (a->eng)
+        return engine_agent_choose(a->eng, p, move_out);
     a->err[0] = 0;
     unsigned legal = game_legal(a->g, p);
     if (p->over || !legal) {
@@ -419,7 +445,8 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
     }
     case K_MCTS:
     case K_AZ: rc = choose_tree(a, p, move_out); break;
-    case K_KALAH: break; /* handled above */
+    case K_KALAH:
+    case K_ENGINE: break; /* handled above */
     }
     if (rc == AGENT_OK && (*move_out < 0 || *move_out >= game_moves(a->g) || !(legal & (1u << *move_out)))) {
         set_err(a->err, "agent '%s' chose an illegal move (%d)", a->spec, *move_out);

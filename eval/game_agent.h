@@ -32,6 +32,10 @@
  *                                   record (nn/h5io.h /search, every net `sowzero train` writes) supplies
  *                                   the defaults of sims, c_puct, fpu and batch: a spec key wins, then the
  *                                   record, then the built-in default (as Kalah's az, eval/agent.h)
+ *   engine:cmd=COMMAND[,ms=1000]     every game: an outside program speaking the engine protocol
+ *      [,cwd=DIR][,proto=kgp|sowzero] (eval/engine_agent.h, docs/protocol.md); its choose may return
+ *                                   AGENT_EFORFEIT (the engine lost the game: illegal move, garbage, silence,
+ *                                   exit)
  * and for every kind ,seed=N (default 0; a kind without keys takes it as KIND,seed=N or KIND:seed=N).
  * Rules keys (game_kind.rule_keys) are errors pointing at --rules; unknown keys are errors too; ab and solve
  * on a game of more than two players are errors; every message names the spec and the kind, key or value at
@@ -72,7 +76,7 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err);
 void game_agent_free(game_agent *a);
 
 /* The spec as given (owned by the agent) and its kind: "random", "greedy", "maxn", "paranoid", "ab",
- * "solve", "mcts", "az". */
+ * "solve", "mcts", "az", "engine". */
 const char *game_agent_spec(const game_agent *a);
 const char *game_agent_kind(const game_agent *a);
 
@@ -87,7 +91,8 @@ void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_see
 void game_agent_notify(game_agent *a, const game_pos *before, int move);
 
 /* Chooses a legal slot (0..game_moves-1) for the player to move at p. AGENT_OK, AGENT_EOVER (p is over),
- * AGENT_EFAIL / AGENT_ENOMEM with the reason in game_agent_error(a). */
+ * AGENT_EFAIL / AGENT_ENOMEM / AGENT_EFORFEIT (engine only: the game is lost) with the reason in
+ * game_agent_error(a). */
 int game_agent_choose(game_agent *a, const game_pos *p, int *move_out);
 
 /* The message of the last failed choose ("" if none). */

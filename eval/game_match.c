@@ -264,7 +264,7 @@ static void fail(runner *run, int rc, const char *msg)
 
 /* The game's record (eval/record.h, see game_match.h), or NULL when out of memory. */
 static char *record_text(const runner *run, int g, const int *agent_at, const uint8_t *moves, int n_moves,
-                         int n_opening)
+                         int n_opening, int forfeit, const char *why)
 {
     const game_match_config *cfg = run->cfg;
     record_game rec;
@@ -279,6 +279,16 @@ static char *record_text(const runner *run, int g, const int *agent_at, const ui
         bad |= record_set_seat(&rec, s, run->specs[agent_at[s]], cfg->names ? cfg->names[agent_at[s]] : NULL);
     for (int i = 0; i < n_moves; i++)
         bad |= record_push(&rec, moves[i]);
+    if (forfeit) {
+        char seat[24], text[AGENT_ERRLEN + 40];
+        if (run->players == 2)
+            snprintf(seat, sizeof seat, "%s", forfeit == 1 ? "South" : "North");
+        else
+            snprintf(seat, sizeof seat, "Seat%d", forfeit - 1);
+        snprintf(text, sizeof text, "forfeit by %s: %s", seat, why);
+        rec.forfeit = forfeit;
+        bad |= record_set(&rec.termination, text) != RECORD_OK;
+    }
     FILE *f = bad ? NULL : open_memstream(&text, &len);
     if (f) {
         bad = record_write(f, &rec, NULL) != RECORD_OK;
@@ -320,7 +330,8 @@ static int play_game(worker_ctx *w, int g, char *err)
     uint64_t game_seed = agent_mix(cfg->seed, (uint64_t)g + 1);
     for (int s = 0; s < np; s++)
         game_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
-    int ply;
+    int ply, forfeit = 0; /* 1 + the seat that lost by forfeit */
+    char why[AGENT_ERRLEN] = "";
     for (ply = 0; !p.over; ply++) {
         int k;
         if (ply < n_open) {
@@ -332,6 +343,11 @@ static int play_game(worker_ctx *w, int g, char *err)
             }
             game_agent *mover = seat[p.to_move];
             int rc = game_agent_choose(mover, &p, &k);
+            if (rc == AGENT_EFORFEIT) { /* the game ends here, lost by the mover (game_match.h) */
+                forfeit = p.to_move + 1;
+                snprintf(why, sizeof why, "%s", game_agent_error(mover));
+                break;
+            }
             if (rc != AGENT_OK) {
                 set_err(err, "game %d: agent '%s' (seat %d) failed: %s", g + 1, game_agent_spec(mover), p.to_move,
                         game_agent_error(mover));
@@ -366,6 +382,9 @@ static int play_game(worker_ctx *w, int g, char *err)
     game_match_game *res = &run->game[g];
     double v[GAME_MAX_PLAYERS];
     game_values(gm, &p, v);
+    for (int s = 0; forfeit && s < np; s++)
+        v[s] = s == forfeit - 1 ? -1 : 1;
+    res->forfeit = (uint8_t)forfeit;
     for (int s = 0; s < np; s++) {
         int better = 0;
         for (int o = 0; o < np; o++)
@@ -376,7 +395,7 @@ static int play_game(worker_ctx *w, int g, char *err)
     }
     res->margin = game_margin(gm, &p);
     res->sows = ply;
-    if (run->records && !(run->records[g] = record_text(run, g, agent_at, w->moves, ply, n_open))) {
+    if (run->records && !(run->records[g] = record_text(run, g, agent_at, w->moves, ply, n_open, forfeit, why))) {
         set_err(err, "out of memory");
         return MATCH_ENOMEM;
     }
@@ -481,6 +500,7 @@ static void tally(game_match_result *out, int n, const double *game_s)
             a->mean_score += (gm->value[s] + 1.0) / 2.0; /* a sum until divided below */
             a->seat_n[s]++;
             a->seat_place[s] += gm->place[s];
+            a->forfeits += gm->forfeit == s + 1;
             if (gm->place[s] == 1) {
                 a->firsts++;
                 a->first_share += 1.0 / shared_first;

@@ -44,6 +44,11 @@
  * [Rules] the canonical spec, [Start], [Opening] the random opening's plies, [Result] and, for two-player
  * games with a score, [Score]; then the moves in the game's notation and the result token.
  *
+ * Forfeits: an agent whose choose returns AGENT_EFORFEIT (an outside engine, eval/engine_agent.h: illegal
+ * move, malformed line, no move in time, exit) loses that game where it stands: its value is −1 and every other
+ * seat's +1 (place last; the others share place 1), the game's forfeit names the seat, and its record
+ * carries [Termination "forfeit by SEAT: REASON"] (eval/record.h). The match goes on.
+ *
  * Safety cap: a game still running after GAME_MATCH_MAX_PLIES plies stops the match with MATCH_EGAME. It
  * cannot happen under the rules as they are. Básico: a sowing either drops a stone in some store (stones
  * never leave a store, so at most S such sowings for S stones) or stays inside the mover's own row, moving
@@ -156,6 +161,7 @@ typedef struct {
     double first_share;                   /* sum of 1/m over them, m = seats sharing place 1 */
     int seat_n[GAME_MAX_PLAYERS];       /* seats taken in each seat position */
     double seat_place[GAME_MAX_PLAYERS];/* mean place in each seat position, 0 where never seated */
+    int forfeits;                         /* games it lost by forfeit (see "Forfeits") */
     uint64_t nodes;                       /* Kalah's ab and solver: positions searched, mcts/az: root visits,
                                            * summed over its moves (agent_stats.nodes); 0 for the other kinds.
                                            * A solver's count depends on what its table already held (a pool,
@@ -167,6 +173,7 @@ typedef struct {
     uint8_t place[GAME_MAX_PLAYERS];    /* final place of each seat (see above) */
     float value[GAME_MAX_PLAYERS];      /* final value of each seat (game_values) */
     int margin;                           /* final margin seat 0 − seat 1 (0 when the game has none) */
+    uint8_t forfeit;                      /* 1 + the seat that lost by forfeit (see "Forfeits"), 0 = none */
     int sows;                             /* plies of the whole game, opening included */
 } game_match_game;
 

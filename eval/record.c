@@ -34,6 +34,7 @@ void record_game_clear(record_game *g)
         free(g->name_more[i]);
     }
     free(g->date);
+    free(g->termination);
     free(g->moves);
     game_free(g->game);
     memset(g, 0, sizeof *g);
@@ -201,6 +202,15 @@ char *record_result_text(const record_game *g, char *buf, size_t n)
     return buf;
 }
 
+/* A forfeit's result (record.h, "Forfeits") for a game of np seats whose moves left it unfinished. */
+static void forfeit_result(record_game *g, int np)
+{
+    int loser = g->forfeit - 1;
+    for (int q = 0; q < np; q++)
+        g->places[q] = q == loser ? np : 1;
+    g->result = np > 2 ? RECORD_RANKED : loser ? RECORD_SOUTH_WINS : RECORD_NORTH_WINS;
+}
+
 /* Replays the moves of a game with g->game from gstart: gfinal, places and (not Kalah) result and the
  * two-player stores. */
 static int finish_game(record_game *g, char *err)
@@ -230,6 +240,19 @@ static int finish_game(record_game *g, char *err)
     if (p.over) {
         game_values(gm, &p, v);
         places_from_values(np, v, g->places);
+    }
+    if (g->forfeit && p.over) {
+        set_err(err, "a forfeit, but the moves end the game");
+        return RECORD_EINVAL;
+    }
+    if (g->forfeit) {
+        int a = 0, b = 0;
+        forfeit_result(g, np);
+        if (np == 2 && !is_kalah(g) && game_score(gm, &p, 0, &a) && game_score(gm, &p, 1, &b)) {
+            g->store_south = a;
+            g->store_north = b;
+        }
+        return RECORD_OK;
     }
     if (is_kalah(g))
         return RECORD_OK; /* Kalah's result and stores come from its own replay */
@@ -274,6 +297,12 @@ static int kalah_finish(record_game *g, char *err)
     g->store_south = p.cell[kalah_store(&g->rules, 0)];
     g->store_north = p.cell[kalah_store(&g->rules, 1)];
     g->result = p.over ? kalah_winner(&g->rules, &p) : RECORD_UNFINISHED;
+    if (g->forfeit && p.over) {
+        set_err(err, "a forfeit, but the moves end the game");
+        return RECORD_EINVAL;
+    }
+    if (g->forfeit)
+        forfeit_result(g, 2);
     return RECORD_OK;
 }
 
@@ -367,6 +396,8 @@ static int write_game(FILE *f, record_game *g, char *err)
         bad |= put_tag(f, "Opening", buf);
     }
     bad |= put_tag(f, "Result", record_result_text(g, buf, sizeof buf));
+    if (g->termination)
+        bad |= put_tag(f, "Termination", g->termination);
     if (np == 2 && !g->result_only && game_score(gm, &g->gfinal, 0, &score[0]) &&
         game_score(gm, &g->gfinal, 1, &score[1])) {
         snprintf(buf, sizeof buf, "%d-%d", score[0], score[1]);
@@ -421,6 +452,8 @@ int record_write(FILE *f, record_game *g, char *err)
         bad |= put_tag(f, "Opening", buf);
     }
     bad |= put_tag(f, "Result", record_result_token(g->result));
+    if (g->termination)
+        bad |= put_tag(f, "Termination", g->termination);
     snprintf(buf, sizeof buf, "%d-%d", g->store_south, g->store_north);
     if (!g->result_only) /* a result-only game's stores were never replayed */
         bad |= put_tag(f, "Score", buf);
@@ -541,9 +574,9 @@ static int parse_tag(char *s, char **name, char **value)
 }
 
 enum { T_EVENT, T_ROUND, T_SOUTH, T_NORTH, T_SOUTHNAME, T_NORTHNAME, T_RULES, T_START, T_OPENING, T_RESULT,
-       T_SCORE, T_DATE, T_SEAT0, T_SEAT0NAME = T_SEAT0 + GAME_MAX_PLAYERS, T_COUNT = T_SEAT0NAME + GAME_MAX_PLAYERS };
+       T_SCORE, T_DATE, T_TERMINATION, T_SEAT0, T_SEAT0NAME = T_SEAT0 + GAME_MAX_PLAYERS, T_COUNT = T_SEAT0NAME + GAME_MAX_PLAYERS };
 static const char *const tag_names[T_COUNT] = {"Event", "Round", "South", "North", "SouthName", "NorthName",
-                                               "Rules", "Start", "Opening", "Result", "Score", "Date",
+                                               "Rules", "Start", "Opening", "Result", "Score", "Date", "Termination",
                                                "Seat0", "Seat1", "Seat2", "Seat3",
                                                "Seat0Name", "Seat1Name", "Seat2Name", "Seat3Name"};
 
@@ -624,6 +657,43 @@ static int check_opening(const char *nm, const pending_game *pg, record_game *g,
             return RECORD_EINVAL;
         }
         g->opening = (int)v;
+    }
+    return RECORD_OK;
+}
+
+/* [Termination]: kept; "forfeit by SEAT..." sets g->forfeit (before the replay that gives the result). */
+static int check_termination(const char *nm, const pending_game *pg, record_game *g, int np, char *err)
+{
+    const char *t = pg->value[T_TERMINATION];
+    if (!t)
+        return RECORD_OK;
+    if (record_set(&g->termination, t)) {
+        set_err(err, "out of memory");
+        return RECORD_ENOMEM;
+    }
+    if (strncmp(t, "forfeit by ", 11))
+        return RECORD_OK;
+    for (int q = 0; q < np; q++) {
+        char tag[24];
+        seat_tag(np, q, 0, tag, sizeof tag);
+        size_t n = strlen(tag);
+        if (!strncmp(t + 11, tag, n) && (t[11 + n] == 0 || t[11 + n] == ':')) {
+            g->forfeit = q + 1;
+            return RECORD_OK;
+        }
+    }
+    set_err(err, "%s:%d: [Termination \"%s\"]: 'forfeit by' names no seat of this game (%s)", nm,
+            pg->line[T_TERMINATION], t, np == 2 ? "South or North" : "Seat0, Seat1, ...");
+    return RECORD_EINVAL;
+}
+
+/* A forfeit whose moves end the game (record_game_finish refused it). */
+static int check_forfeit_end(const char *nm, const pending_game *pg, const record_game *g, int over, char *err)
+{
+    if (g->forfeit && over) {
+        set_err(err, "%s:%d: [Termination \"%s\"] but the moves end the game", nm, pg->line[T_TERMINATION],
+                pg->value[T_TERMINATION]);
+        return RECORD_EINVAL;
     }
     return RECORD_OK;
 }
@@ -720,6 +790,9 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
     g->line = first_line;
     if (check_round(nm, pg, g, err))
         return RECORD_EINVAL;
+    int trc = check_termination(nm, pg, g, 2, err);
+    if (trc)
+        return trc;
     kalah_pos p = start;
     for (int i = 0; i < n_tokens; i++) {
         int side = p.side;
@@ -748,7 +821,7 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
         }
     }
     record_game_finish(g, NULL);
-    if (check_result(nm, pg, g, 2, n_tokens, err))
+    if (check_forfeit_end(nm, pg, g, p.over, err) || check_result(nm, pg, g, 2, n_tokens, err))
         return RECORD_EINVAL;
     int rc = check_score(nm, pg, g, err);
     return rc ? rc : check_opening(nm, pg, g, err);
@@ -826,6 +899,9 @@ static int validate_game(record_reader *rd, pending_game *pg, record_game *g, in
     g->line = first_line;
     if (check_round(nm, pg, g, err))
         return RECORD_EINVAL;
+    rc = check_termination(nm, pg, g, np, err);
+    if (rc)
+        return rc;
     game_pos p = g->gstart;
     for (int i = 0; i < n_tokens; i++) {
         if (p.over) {
@@ -848,7 +924,7 @@ static int validate_game(record_reader *rd, pending_game *pg, record_game *g, in
         }
     }
     finish_game(g, NULL);
-    if (check_result(nm, pg, g, np, n_tokens, err))
+    if (check_forfeit_end(nm, pg, g, p.over, err) || check_result(nm, pg, g, np, n_tokens, err))
         return RECORD_EINVAL;
     int sc;
     if (pg->value[T_SCORE] && (np != 2 || !game_score(gm, &g->gfinal, 0, &sc))) {

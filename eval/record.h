@@ -54,6 +54,16 @@
  *   a f C b ... 0-1                                   the moves; an extra turn is the next move by the
  *                                                     same player; the result token ends the move text
  *
+ * Forfeits: a game stopped unfinished because a seat lost it by forfeit (an outside engine's illegal move,
+ * malformed line, silence or exit; eval/engine_agent.h) carries
+ *
+ *   [Termination "forfeit by North: engine 'python3 x.py' forfeits: sent the illegal move 'move 9' ..."]
+ *
+ * right after [Result] (the seat named as its tag is: South/North, or Seat0..Seat3). Its moves replay to an
+ * unfinished position and its result is the forfeit's: the other seat wins (two players), or the forfeiting
+ * seat takes the last place and the others share the first ("1-1-3"). Any other [Termination] text is kept
+ * and written back; it changes nothing.
+ *
  * Two-player records also read Seat0/Seat1 (serve wrote those before) for South/North. Validation is
  * the same as Kalah's (every move replayed through game_apply, the result against the replayed end,
  * result-only records as above). A Kalah record read here also fills the game-interface fields (game,
@@ -101,6 +111,10 @@ typedef struct {
     char *date;                    /* optional [Date] */
     game_pos gstart, gfinal;       /* start and end in the game interface's terms (with game) */
     int places[GAME_MAX_PLAYERS];  /* final place per seat, 1 = first, equal = shared; 0 while unfinished */
+    /* A game lost by forfeit (see "Forfeits" above): 1 + the seat that forfeited, 0 = none; termination is
+     * the [Termination] text (any text a reader met, kept; "forfeit by SEAT: REASON" for a forfeit). */
+    int forfeit;
+    char *termination;
 } record_game;
 
 /* Sets up an empty game under rules r from start (NULL = the start position of r). Strings are set to
