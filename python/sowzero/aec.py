@@ -4,7 +4,7 @@ import numpy as np
 
 from . import _sowzero
 from . import spaces as _spaces
-from .envs import RENDER_MODES, VecEnv, _check_render_mode, board_text
+from .envs import RENDER_MODES, VecEnv, _check_render_mode, _state, board_text
 
 
 class AECEnv:
@@ -85,6 +85,10 @@ class AECEnv:
             self._np_random = np.random.default_rng(seed)
             for k, a in enumerate(self.possible_agents):
                 self._action_spaces[a].seed(seed + k)
+        self._new_cycle()
+        self._select(info)
+
+    def _new_cycle(self):
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -92,6 +96,15 @@ class AECEnv:
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+
+    def set_position(self, position):
+        """Continues from a position string (ValueError for a bad one): every agent back in the cycle with
+        zero rewards, agent_selection the player to move (a finished position: call reset())."""
+        self._v.set_position(0, position)
+        if _state(position, self.rules)[0]:
+            raise ValueError("AECEnv.set_position: position '%s' is finished" % position)
+        self._new_cycle()
+        _, info = self._v.reset(options={"reset_mask": np.zeros(1, bool)})  # resets nothing: the rows as they are
         self._select(info)
 
     def _select(self, info):

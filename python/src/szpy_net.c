@@ -58,6 +58,15 @@ static int net_init(szpy_net *s, PyObject *args, PyObject *kw)
         snprintf(expect, sizeof expect, "%s", game_spec(r.g));
         szpy_rules_free(&r);
     }
+    /* A file that cannot be opened: the OSError subclass of its errno (FileNotFoundError, ...), as
+     * Agent's net= raises; what the file holds is nn_load's check. */
+    FILE *f = fopen(PyBytes_AS_STRING(path_obj), "rb");
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, PyBytes_AS_STRING(path_obj));
+        Py_DECREF(path_obj);
+        return -1;
+    }
+    fclose(f);
     /* HDF5 is not thread-safe (nn/h5io.h): the load keeps the GIL. */
     const int rc = nn_load(PyBytes_AS_STRING(path_obj), rules ? expect : NULL, &s->net, &s->info, err);
     Py_DECREF(path_obj);
@@ -75,18 +84,8 @@ static int net_init(szpy_net *s, PyObject *args, PyObject *kw)
  * and value. One pass over the input, small beside the forward pass. */
 static PyArrayObject *finite_floats(PyObject *obs_obj)
 {
-    PyArrayObject *raw = (PyArrayObject *)PyArray_FROM_O(obs_obj);
-    if (!raw)
-        return NULL;
-    if (!PyArray_ISNUMBER(raw) && !PyArray_ISBOOL(raw)) {
-        PyErr_Format(PyExc_TypeError, "Net: obs must be numbers (float32 or uint8 rows), not %R",
-                     (PyObject *)PyArray_DESCR(raw));
-        Py_DECREF(raw);
-        return NULL;
-    }
-    PyArrayObject *x = (PyArrayObject *)PyArray_FROMANY((PyObject *)raw, NPY_FLOAT32, 1, 2,
+    PyArrayObject *x = (PyArrayObject *)PyArray_FROMANY(obs_obj, NPY_FLOAT32, 1, 2,
                                                         NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
-    Py_DECREF(raw);
     if (!x)
         return NULL;
     const float *v = PyArray_DATA(x);
@@ -95,7 +94,7 @@ static PyArrayObject *finite_floats(PyObject *obs_obj)
         if (!isfinite(v[k])) {
             szpy_value_error("Net: obs[%zd, %zd] is %s: observations must be finite numbers",
                              (Py_ssize_t)(cols ? k / cols : 0), (Py_ssize_t)(cols ? k % cols : k),
-                             isnan(v[k]) ? "nan" : "inf");
+                             isnan(v[k]) ? "nan (or None)" : "inf");
             Py_DECREF(x);
             return NULL;
         }
