@@ -97,6 +97,10 @@ class AECEnv:
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
 
+    def get_position(self):
+        """The position string of the game (what sowzero.Agent reads)."""
+        return self._v.get_position(0)
+
     def set_position(self, position):
         """Continues from a position string (ValueError for a bad one): every agent back in the cycle with
         zero rewards, agent_selection the player to move (a finished position: call reset())."""
