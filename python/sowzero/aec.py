@@ -80,6 +80,8 @@ class AECEnv:
             if not isinstance(options, dict):
                 raise TypeError("AECEnv.reset: options must be a dict or None, not %s" % type(options).__name__)
             raise ValueError("AECEnv.reset: unknown option %r (AECEnv has none)" % next(iter(options)))
+        if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)):
+            raise TypeError("AECEnv.reset: seed must be an int in 0..2**64-1 or None, not %s" % type(seed).__name__)
         _, info = self._v.reset(seed=seed)
         if seed is not None:
             self._np_random = np.random.default_rng(seed)

@@ -239,6 +239,8 @@ class Env(*_ENV_BASES):
             if not isinstance(options, dict):
                 raise TypeError("Env.reset: options must be a dict or None, not %s" % type(options).__name__)
             raise ValueError("Env.reset: unknown option %r (Env has none)" % next(iter(options)))
+        if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)):
+            raise TypeError("Env.reset: seed must be an int in 0..2**64-1 or None, not %s" % type(seed).__name__)
         obs, info = self._v.reset(seed=seed, options=options)
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
@@ -284,3 +286,24 @@ class Env(*_ENV_BASES):
 
     def __repr__(self):
         return "Env(rules=%r)" % self.rules
+
+
+GYM_IDS = {"sowzero/Kalah-v0": "kalah", "sowzero/Oware-v0": "oware", "sowzero/Congklak-v0": "congklak"}
+
+
+def _register():
+    """gymnasium.make('sowzero/Kalah-v0') (Env) and gymnasium.make_vec(..., vectorization_mode=
+    'vector_entry_point') (VecEnv), when gymnasium is installed."""
+    registry = getattr(_gym.envs.registration, "registry", {})
+    for env_id, rules in GYM_IDS.items():
+        if env_id in registry:
+            continue
+        try:
+            _gym.register(id=env_id, entry_point="sowzero.envs:Env", vector_entry_point="sowzero.envs:VecEnv",
+                          kwargs={"rules": rules})
+        except TypeError:  # a gymnasium before vector_entry_point (0.29)
+            _gym.register(id=env_id, entry_point="sowzero.envs:Env", kwargs={"rules": rules})
+
+
+if _ENV_BASES:  # pragma: no cover - depends on what is installed
+    _register()

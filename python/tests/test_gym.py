@@ -193,6 +193,10 @@ def test_single_env_errors():
         env.step(True)
     with pytest.raises(ValueError, match="unknown option"):
         env.reset(options={"reset_mask": [True]})
+    with pytest.raises(TypeError, match="seed must be an int"):
+        env.reset(seed=[1])
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=2 ** 64)
     env.reset(options={})
     env.set_position("0,0,0,0,0,1,28,2,2,2,2,2,2,7 S")
     obs, reward, term, trunc, info = env.step(5)
@@ -275,6 +279,10 @@ def test_aec_observe_and_turns():
         env.observe("player_7")
     with pytest.raises(ValueError, match="unknown option"):
         env.reset(options={"x": 1})
+    with pytest.raises(TypeError, match="seed must be an int"):
+        env.reset(seed=[1, 2])
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=-1)
 
 
 def test_aec_dead_steps():
