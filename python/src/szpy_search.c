@@ -90,43 +90,46 @@ const char szpy_perft_doc[] =
     "nothing deeper), any registered game (env/game.h; `sowzero perft --json`: the same counts). depth\n"
     "1..64. The GIL is released; Ctrl-C (KeyboardInterrupt) stops it within milliseconds.";
 
-/* game_perft's walk (env/game.c: the last ply counted from the legal mask without playing it), which also
- * checks for a pending signal every PERFT_POLL calls: the GIL is taken back for the check, so Ctrl-C
- * raises KeyboardInterrupt at once instead of after the whole count. */
-#define PERFT_POLL 65536u
+/* game_perft itself on every subtree of at most PERFT_LEAF_DEPTH plies, the plies above walked here (the
+same counts: each position adds its legal moves to its ply's count). Between subtrees, once about
+PERFT_POLL leaves have been counted since the last check (~20 ms), the GIL is taken back to check for a
+pending signal, so Ctrl-C raises KeyboardInterrupt at once instead of after the whole count. */
+#define PERFT_LEAF_DEPTH 8
+#define PERFT_POLL (1u << 22)
 
 typedef struct {
     const game *g;
     int depth;
     uint64_t *nodes;
-    unsigned calls;
+    uint64_t since_poll;    /* leaves counted since the last check */
     int stop;               /* a signal handler raised: unwind */
     PyThreadState *save;    /* the thread state while the GIL is released */
 } perft_walk;
 
-static void perft_poll(perft_walk *w)
+static void perft_split(perft_walk *w, const game_pos *p, int ply)
 {
-    PyEval_RestoreThread(w->save);
-    w->stop = PyErr_CheckSignals() < 0;
-    w->save = PyEval_SaveThread();
-}
-
-static void perft_rec(perft_walk *w, const game_pos *p, int ply)
-{
-    if (!(++w->calls % PERFT_POLL)) {
-        perft_poll(w);
-        if (w->stop)
-            return;
+    if (w->depth - ply <= PERFT_LEAF_DEPTH) {
+        uint64_t sub[PERFT_LEAF_DEPTH];
+        game_perft(w->g, p, w->depth - ply, sub);
+        for (int d = 0; d < w->depth - ply; d++) {
+            w->nodes[ply + d] += sub[d];
+            w->since_poll += sub[d];
+        }
+        if (w->since_poll >= PERFT_POLL) {
+            w->since_poll = 0;
+            PyEval_RestoreThread(w->save);
+            w->stop = PyErr_CheckSignals() < 0;
+            w->save = PyEval_SaveThread();
+        }
+        return;
     }
     unsigned legal = game_legal(w->g, p);
     w->nodes[ply] += (uint64_t)__builtin_popcount(legal);
-    if (ply + 1 == w->depth)
-        return;
     for (; legal && !w->stop; legal &= legal - 1) {
         game_pos q = *p;
         game_apply(w->g, &q, __builtin_ctz(legal), NULL);
         if (!q.over)
-            perft_rec(w, &q, ply + 1);
+            perft_split(w, &q, ply + 1);
     }
 }
 
@@ -152,7 +155,7 @@ PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw)
     perft_walk w = {.g = r.g, .depth = depth, .nodes = nodes};
     w.save = PyEval_SaveThread();
     if (!p.over)
-        perft_rec(&w, &p, 0);
+        perft_split(&w, &p, 0);
     PyEval_RestoreThread(w.save);
     szpy_rules_free(&r);
     PyObject *list = w.stop ? NULL : PyList_New(depth); /* stopped: the signal's exception is set */
