@@ -17,6 +17,7 @@ packages=(
   libcjson-dev                              # --json output, reading vectors
   python3 python3-numpy python3-h5py        # the export round-trip test (numpy reproduces the net)
   python3-dev python3-pytest python3-onnx   # the Python module (python/), its tests, its ONNX export
+  python3-pip python3-venv python3-setuptools python3-wheel  # `pip install .` (setup.py) and its test
   gnuplot-nox                               # training plots (PNG)
   libmicrohttpd-dev                         # sowzero serve (HTTP)
   chromium chromium-driver python3-selenium # the browser test of sowzero serve

@@ -17,6 +17,8 @@ reported as the median over the rounds:
   sampler_u8     the same on VecEnv(obs_dtype="uint8"): the observations as the encoding's integers, a
                  quarter of the bytes (--obs-dtype: both, the default, runs sampler and sampler_u8)
   sampler_noobs  the same on VecEnv(observations=False): no observation rows (obs is None)
+  sampler_copy   the same on VecEnv(copy=True), the default: every array of reset and step a new copy
+                 (the other Python measurements use copy=False, the env's own buffers)
   table          VecEnv.step(table[packbits(mask), rng.integers(0, 420)]): drawn in numpy through a table
                  of the r-th legal pit (r mod count) per legal set; 420 = lcm(1..7), so every pit is
                  exactly equally likely
@@ -79,12 +81,12 @@ def pit_table(moves):
 
 def py_bench(envs, seconds, rules, how, seed, obs_dtype="float32"):
     env = VecEnv(rules=rules, num_envs=envs, seed=seed, observations=how != "sampler_noobs",
-                 obs_dtype="uint8" if how == "sampler_u8" else obs_dtype)
+                 obs_dtype="uint8" if how == "sampler_u8" else obs_dtype, copy=how == "sampler_copy")
     obs, info = env.reset()
     rng = np.random.default_rng(seed)
     mask = info["action_mask"]
     table = pit_table(env.num_actions)
-    if how in ("sampler", "sampler_u8", "sampler_noobs"):
+    if how in ("sampler", "sampler_u8", "sampler_noobs", "sampler_copy"):
         draw = env.sample_actions
     elif how == "table":
         def draw():
@@ -147,7 +149,7 @@ def main(argv=None):
     if not os.path.exists(args.sowzero):
         ap.error("--sowzero %s: no such file (build the project first)" % args.sowzero)
     kinds = {"both": ("sampler", "sampler_u8"), "float32": ("sampler",),
-             "uint8": ("sampler_u8",)}[args.obs_dtype] + ("sampler_noobs", "table", "numpy")
+             "uint8": ("sampler_u8",)}[args.obs_dtype] + ("sampler_noobs", "sampler_copy", "table", "numpy")
     draw_dtype = "uint8" if args.obs_dtype == "uint8" else "float32"  # table and numpy's env
     load_before = os.getloadavg()
     c_modes = {"c_gym": "gym", "c_gym_noobs": "gym-noobs", "c_gym_u8": "gym-u8"}
@@ -211,7 +213,8 @@ def main(argv=None):
               % (label, r["sows_per_s"], r["us_per_step"], r["ratio"], r["cpu_ratio"]))
     for key, label in (("sampler", "VecEnv.step + sample_actions"),
                        ("sampler_u8", "  the same, obs_dtype='uint8'"),
-                       ("sampler_noobs", "  the same, observations=False"), ("table", "VecEnv.step + numpy table"),
+                       ("sampler_noobs", "  the same, observations=False"),
+                       ("sampler_copy", "  the same, copy=True (new arrays)"), ("table", "VecEnv.step + numpy table"),
                        ("numpy", "VecEnv.step + numpy argmax")):
         if key not in result:
             continue

@@ -1,6 +1,9 @@
 /* szpy_agent.c — sowzero.Agent (szpy_agent.h). */
 #include "python/src/szpy_agent.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "eval/agent.h"
 #include "eval/game_agent.h"
 
@@ -20,6 +23,32 @@ static void agent_dealloc(szpy_agent *a)
     Py_TYPE(a)->tp_free((PyObject *)a);
 }
 
+/* The net file of an agent spec ("az:net=PATH,..."), when it names one, must open for reading: OSError
+ * (FileNotFoundError, PermissionError, ...) naming the file otherwise, as Net.load raises. Returns -1 with
+ * that error set, else 0 (what the file holds is the agent's own check). */
+static int check_net_file(const char *spec)
+{
+    const char *args = strchr(spec, ':');
+    for (const char *item = args; item; item = strchr(item + 1, ',')) {
+        if (strncmp(item + 1, "net=", 4))
+            continue;
+        const char *path = item + 5;
+        const size_t len = strcspn(path, ",");
+        char buf[4096];
+        if (len == 0 || len >= sizeof buf)
+            return 0; /* empty or unusable: the agent's message says more */
+        memcpy(buf, path, len);
+        buf[len] = 0;
+        FILE *f = fopen(buf, "rb");
+        if (!f) {
+            PyErr_SetFromErrnoWithFilename(PyExc_OSError, buf);
+            return -1;
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
 static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"spec", "rules", NULL};
@@ -29,7 +58,7 @@ static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
         return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s:Agent", kwlist, &spec, &rules) ||
-        szpy_rules_parse(rules, &a->rules))
+        szpy_rules_parse(rules, &a->rules) || check_net_file(spec))
         return -1;
     char err[AGENT_ERRLEN];
     /* az agents read HDF5, which is not thread-safe: creation keeps the GIL. */
@@ -207,7 +236,8 @@ static PyTypeObject szpy_AgentType = {
               "A move-choosing agent from a spec of eval/agent.h for Kalah (random, greedy, ab:depth=8,\n"
               "mcts:sims=800, az:net=PATH,sims=200, ...) or of eval/game_agent.h for every other registered game\n"
               "(random, greedy, maxn, paranoid, ab and solve for two players, mcts, az). ValueError with the\n"
-              "library's message for a bad spec. The search runs without the GIL; an instance serves one thread\n"
+              "library's message for a bad spec; OSError (FileNotFoundError, ...) when net= names a file that\n"
+              "cannot be opened, as Net.load. The search runs without the GIL; an instance serves one thread\n"
               "at a time.",
     .tp_methods = agent_methods,
     .tp_getset = agent_getset,

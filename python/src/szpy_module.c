@@ -14,6 +14,7 @@
 static PyMethodDef module_methods[] = {
     {"solve", SZPY_KW(szpy_solve), METH_VARARGS | METH_KEYWORDS, szpy_solve_doc},
     {"perft", SZPY_KW(szpy_perft), METH_VARARGS | METH_KEYWORDS, szpy_perft_doc},
+    {"encode", SZPY_KW(szpy_encode), METH_VARARGS | METH_KEYWORDS, szpy_encode_doc},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

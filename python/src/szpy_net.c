@@ -2,6 +2,7 @@
 #include "python/src/szpy_net.h"
 
 #include <stdatomic.h>
+#include <math.h>
 #include <string.h>
 
 #include "nn/h5io.h"
@@ -57,6 +58,15 @@ static int net_init(szpy_net *s, PyObject *args, PyObject *kw)
         snprintf(expect, sizeof expect, "%s", game_spec(r.g));
         szpy_rules_free(&r);
     }
+    /* A file that cannot be opened: the OSError subclass of its errno (FileNotFoundError, ...), as
+     * Agent's net= raises; what the file holds is nn_load's check. */
+    FILE *f = fopen(PyBytes_AS_STRING(path_obj), "rb");
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, PyBytes_AS_STRING(path_obj));
+        Py_DECREF(path_obj);
+        return -1;
+    }
+    fclose(f);
     /* HDF5 is not thread-safe (nn/h5io.h): the load keeps the GIL. */
     const int rc = nn_load(PyBytes_AS_STRING(path_obj), rules ? expect : NULL, &s->net, &s->info, err);
     Py_DECREF(path_obj);
@@ -69,12 +79,34 @@ static int net_init(szpy_net *s, PyObject *args, PyObject *kw)
     return 0;
 }
 
+/* obs as float32 through numpy's cast, refused unless every element is a finite number: numpy casts None
+ * (in an object array) to NaN, and the forward pass would turn NaN or inf into a plausible-looking policy
+ * and value. One pass over the input, small beside the forward pass. */
+static PyArrayObject *finite_floats(PyObject *obs_obj)
+{
+    PyArrayObject *x = (PyArrayObject *)PyArray_FROMANY(obs_obj, NPY_FLOAT32, 1, 2,
+                                                        NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    if (!x)
+        return NULL;
+    const float *v = PyArray_DATA(x);
+    const npy_intp n = PyArray_SIZE(x), cols = PyArray_DIM(x, PyArray_NDIM(x) - 1);
+    for (npy_intp k = 0; k < n; k++)
+        if (!isfinite(v[k])) {
+            szpy_value_error("Net: obs[%zd, %zd] is %s: observations must be finite numbers",
+                             (Py_ssize_t)(cols ? k / cols : 0), (Py_ssize_t)(cols ? k % cols : k),
+                             isnan(v[k]) ? "nan (or None)" : "inf");
+            Py_DECREF(x);
+            return NULL;
+        }
+    return x;
+}
+
 /* obs as the net's float32 input: a uint8 array (VecEnv(obs_dtype='uint8')'s rows) is converted to the
  * float encoding here, the same floats game_encode writes; anything else goes through numpy's cast. */
 static PyArrayObject *input_floats(szpy_net *s, PyObject *obs_obj)
 {
     if (!PyArray_Check(obs_obj) || PyArray_TYPE((PyArrayObject *)obs_obj) != NPY_UINT8)
-        return (PyArrayObject *)PyArray_FROMANY(obs_obj, NPY_FLOAT32, 1, 2, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+        return finite_floats(obs_obj);
     float scale[SZPY_OBS_MAX];
     uint8_t high[SZPY_OBS_MAX];
     if (!s->rules.g || strcmp(game_encoding_name(s->rules.g), s->info.encoding))

@@ -87,8 +87,51 @@ PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
 const char szpy_perft_doc[] =
     "perft(rules='kalah', position=None, depth=1) -> list of int\n"
     "Positions reached at exactly 1..depth plies (one ply = one sowing; a finished game contributes\n"
-    "nothing deeper), any registered game (env/game.h; `sowzero perft --json`). depth 1..64. The GIL is\n"
-    "released.";
+    "nothing deeper), any registered game (env/game.h; `sowzero perft --json`: the same counts). depth\n"
+    "1..64. The GIL is released; Ctrl-C (KeyboardInterrupt) stops it within milliseconds.";
+
+/* game_perft itself on every subtree of at most PERFT_LEAF_DEPTH plies, the plies above walked here (the
+same counts: each position adds its legal moves to its ply's count). Between subtrees, once about
+PERFT_POLL leaves have been counted since the last check (~20 ms), the GIL is taken back to check for a
+pending signal, so Ctrl-C raises KeyboardInterrupt at once instead of after the whole count. */
+#define PERFT_LEAF_DEPTH 8
+#define PERFT_POLL (1u << 22)
+
+typedef struct {
+    const game *g;
+    int depth;
+    uint64_t *nodes;
+    uint64_t since_poll;    /* leaves counted since the last check */
+    int stop;               /* a signal handler raised: unwind */
+    PyThreadState *save;    /* the thread state while the GIL is released */
+} perft_walk;
+
+static void perft_split(perft_walk *w, const game_pos *p, int ply)
+{
+    if (w->depth - ply <= PERFT_LEAF_DEPTH) {
+        uint64_t sub[PERFT_LEAF_DEPTH];
+        game_perft(w->g, p, w->depth - ply, sub);
+        for (int d = 0; d < w->depth - ply; d++) {
+            w->nodes[ply + d] += sub[d];
+            w->since_poll += sub[d];
+        }
+        if (w->since_poll >= PERFT_POLL) {
+            w->since_poll = 0;
+            PyEval_RestoreThread(w->save);
+            w->stop = PyErr_CheckSignals() < 0;
+            w->save = PyEval_SaveThread();
+        }
+        return;
+    }
+    unsigned legal = game_legal(w->g, p);
+    w->nodes[ply] += (uint64_t)__builtin_popcount(legal);
+    for (; legal && !w->stop; legal &= legal - 1) {
+        game_pos q = *p;
+        game_apply(w->g, &q, __builtin_ctz(legal), NULL);
+        if (!q.over)
+            perft_split(w, &q, ply + 1);
+    }
+}
 
 PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -109,11 +152,13 @@ PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw)
         szpy_rules_free(&r);
         return PyErr_NoMemory();
     }
-    Py_BEGIN_ALLOW_THREADS
-    game_perft(r.g, &p, depth, nodes);
-    Py_END_ALLOW_THREADS
+    perft_walk w = {.g = r.g, .depth = depth, .nodes = nodes};
+    w.save = PyEval_SaveThread();
+    if (!p.over)
+        perft_split(&w, &p, 0);
+    PyEval_RestoreThread(w.save);
     szpy_rules_free(&r);
-    PyObject *list = PyList_New(depth);
+    PyObject *list = w.stop ? NULL : PyList_New(depth); /* stopped: the signal's exception is set */
     for (int d = 0; list && d < depth; d++) {
         PyObject *v = PyLong_FromUnsignedLongLong(nodes[d]);
         if (!v) {
@@ -124,4 +169,43 @@ PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw)
     }
     free(nodes);
     return list;
+}
+
+const char szpy_encode_doc[] =
+    "encode(position=None, rules='kalah', *, player=None) -> float32 array (obs_dim,)\n"
+    "The net's encoding of a position (game_encode, what VecEnv's obs rows hold) from the point of view\n"
+    "of `player` (0..players-1; default: the player to move, as VecEnv's rows). The multi-agent API uses it\n"
+    "for each agent's observation. ValueError for a bad position or player.";
+
+PyObject *szpy_encode(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"position", "rules", "player", NULL};
+    const char *spec = "kalah", *text = NULL;
+    PyObject *player_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zs$O:encode", kwlist, &text, &spec, &player_obj))
+        return NULL;
+    szpy_rules r;
+    game_pos p;
+    if (szpy_setup(spec, text, &r, &p))
+        return NULL;
+    const int players = game_players(r.g);
+    if (player_obj != Py_None) {
+        const long q = PyLong_AsLong(player_obj);
+        if (q == -1 && PyErr_Occurred()) {
+            szpy_rules_free(&r);
+            return NULL;
+        }
+        if (q < 0 || q >= players) {
+            szpy_rules_free(&r);
+            return szpy_value_error("encode: player=%ld is not in 0..%d", q, players - 1);
+        }
+        p.to_move = (uint8_t)q; /* every game's encoding is the to_move player's view */
+    }
+    npy_intp d[1] = {game_encode_dim(r.g)};
+    PyArrayObject *x = (PyArrayObject *)PyArray_SimpleNew(1, d, NPY_FLOAT32);
+    if (x)
+        game_encode(r.g, &p, PyArray_DATA(x));
+    szpy_rules_free(&r);
+    return (PyObject *)x;
 }

@@ -13,4 +13,8 @@ extern const char szpy_solve_doc[];
 PyObject *szpy_perft(PyObject *self, PyObject *args, PyObject *kw);
 extern const char szpy_perft_doc[];
 
+/* encode(position=None, rules='kalah', *, player=None) -> float32 array; see its docstring. */
+PyObject *szpy_encode(PyObject *self, PyObject *args, PyObject *kw);
+extern const char szpy_encode_doc[];
+
 #endif

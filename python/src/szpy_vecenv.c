@@ -35,6 +35,8 @@ typedef struct {
     float scale[SZPY_OBS_MAX];  /* the float encoding = the integer of element j * scale[j] */
     uint8_t high[SZPY_OBS_MAX]; /* the largest integer of element j */
     int busy;           /* a step runs without the GIL: a second thread must not enter meanwhile */
+    int copy;           /* reset and step return copies of the arrays (copy=True, the default) */
+    int closed;         /* close() was called: reset, step and the board methods refuse */
     uint64_t rng;       /* sample_actions' stream (other games) */
     uint64_t sows, games;
     /* Kalah fast path (ve != NULL) */
@@ -263,6 +265,10 @@ static PyObject *info_dict(szpy_vecenv *e)
  * (enter). */
 static int idle(const szpy_vecenv *e)
 {
+    if (e->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: the env is closed");
+        return -1;
+    }
     if (e->busy) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: another thread is stepping this env");
         return -1;
@@ -322,21 +328,64 @@ static int parse_obs_dtype(PyObject *o)
     return -1;
 }
 
+/* A seed: a Python int in 0..2**64-1 (what VecEnv(seed=) and reset(seed=) take). A list or tuple of ints
+ * (reset's per-env seeds, Gymnasium's form) when list_n > 0: exactly list_n of them, folded into one
+ * seed in order. Else TypeError (not an int) or ValueError (out of range, wrong length) naming `what`,
+ * and -1. */
+static int parse_seed(PyObject *o, const char *what, Py_ssize_t list_n, uint64_t *out)
+{
+    if (list_n > 0 && (PyList_Check(o) || PyTuple_Check(o))) {
+        const Py_ssize_t k = PySequence_Fast_GET_SIZE(o);
+        if (k != list_n) {
+            szpy_value_error("%s: %zd seeds for %zd envs", what, k, list_n);
+            return -1;
+        }
+        uint64_t h = 0x736f777a65726f00ull; /* the fold's start: any fixed constant */
+        for (Py_ssize_t i = 0; i < k; i++) {
+            uint64_t one;
+            if (parse_seed(PySequence_Fast_GET_ITEM(o, i), what, 0, &one))
+                return -1;
+            h ^= one;
+            h = splitmix64(&h);
+        }
+        *out = h;
+        return 0;
+    }
+    if (!PyLong_Check(o) || PyBool_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: seed must be an int in 0..2**64-1%s, not %.80s", what,
+                     list_n > 0 ? " (or a list of one per env)" : "", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    const unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) { /* negative (OverflowError) or >= 2**64 */
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: seed=%R is not in 0..2**64-1", what, o);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"game", "rules", "num_envs", "seed", "kernel", "observations", "obs_dtype", NULL};
+    static char *kwlist[] = {"game",      "rules", "num_envs", "seed", "kernel", "observations",
+                             "obs_dtype", "copy",  NULL};
     const char *game = NULL, *spec = NULL, *kernel_name = "auto";
     Py_ssize_t n = 1;
-    unsigned long long seed = 0;
-    int observations = 1;
+    uint64_t seed = 0;
+    PyObject *seed_obj = NULL;
+    int observations = 1, copy = 1;
     PyObject *obs_dtype = Py_None;
     if (e->rules.g || e->mask) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$KspO:VecEnv", kwlist, &game, &spec, &n, &seed,
-                                     &kernel_name, &observations, &obs_dtype))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$OspOp:VecEnv", kwlist, &game, &spec, &n, &seed_obj,
+                                     &kernel_name, &observations, &obs_dtype, &copy))
         return -1;
+    if (seed_obj && seed_obj != Py_None && parse_seed(seed_obj, "VecEnv", 0, &seed))
+        return -1;
+    e->copy = copy;
     if ((e->obs_u8 = parse_obs_dtype(obs_dtype)) < 0)
         return -1;
     if (szpy_rules_parse(spec ? spec : game ? game : "kalah", &e->rules))
@@ -417,31 +466,120 @@ nomem:
     return -1;
 }
 
+/* A fresh writeable copy of array view v (None stays None): reset and step with copy=True. */
+static PyObject *copy_of(PyObject *v)
+{
+    if (v == Py_None) {
+        Py_INCREF(v);
+        return v;
+    }
+    return PyArray_NewCopy((PyArrayObject *)v, NPY_CORDER);
+}
+
+/* The info dict over copies of the mask and to_play rows. */
+static PyObject *info_copy(szpy_vecenv *e)
+{
+    PyObject *m = copy_of(e->mask_v), *t = m ? copy_of(e->to_play_v) : NULL;
+    PyObject *d = t ? PyDict_New() : NULL;
+    if (d && (PyDict_SetItem(d, key_mask, m) || PyDict_SetItem(d, key_to_play, t)))
+        Py_CLEAR(d);
+    Py_XDECREF(m);
+    Py_XDECREF(t);
+    return d;
+}
+
+/* Env i back to the start position (reset's reset_mask): its rows rewritten, its reward and termination
+ * zeroed (the Kalah stepper's `kept` rows stay consistent: a reward only where ended is 1). */
+static void reset_one(szpy_vecenv *e, int i)
+{
+    game_pos p;
+    game_start(e->rules.g, &p);
+    if (e->ve) {
+        kalah_pos kp;
+        kalah_start(&e->rules.kalah, &kp);
+        vecenv_set(e->ve, i, &kp); /* a start position of the env's own rules: cannot fail */
+    } else {
+        e->pos[i] = p;
+    }
+    e->pending[i] = 0;
+    u8(e->term)[i] = 0;
+    memset(f32(e->rewards) + (size_t)i * (size_t)e->players, 0, (size_t)e->players * sizeof(float));
+    write_row(e, i, &p);
+}
+
+/* options' "reset_mask": num_envs booleans (Gymnasium's partial reset); a new bool array, or NULL with
+ * ValueError / TypeError set. */
+static PyArrayObject *parse_reset_mask(szpy_vecenv *e, PyObject *o)
+{
+    PyArrayObject *raw = (PyArrayObject *)PyArray_FROM_O(o);
+    if (!raw)
+        return NULL;
+    if (PyArray_TYPE(raw) != NPY_BOOL || PyArray_NDIM(raw) != 1 || PyArray_DIM(raw, 0) != e->n) {
+        PyObject *shape = PyObject_GetAttrString((PyObject *)raw, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError, "reset: options['reset_mask'] must be a bool array of shape (%d,), not "
+                         "%R of shape %R", e->n, (PyObject *)PyArray_DESCR(raw), shape);
+        Py_XDECREF(shape);
+        Py_DECREF(raw);
+        return NULL;
+    }
+    PyArrayObject *m = (PyArrayObject *)PyArray_FROMANY((PyObject *)raw, NPY_BOOL, 1, 1, NPY_ARRAY_IN_ARRAY);
+    Py_DECREF(raw);
+    return m;
+}
+
 static PyObject *vecenv_reset_py(szpy_vecenv *e, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"seed", "options", NULL};
-    PyObject *seed = Py_None, *options = Py_None;
+    PyObject *seed = Py_None, *options = Py_None, *mask_obj = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OO:reset", kwlist, &seed, &options))
         return NULL;
     if (options != Py_None) {
-        PyErr_SetString(PyExc_ValueError, "reset: no options are defined (pass None)");
+        if (!PyDict_Check(options))
+            return PyErr_Format(PyExc_TypeError, "reset: options must be a dict or None, not %.80s",
+                                Py_TYPE(options)->tp_name);
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(options, &pos, &key, &value)) {
+            if (PyUnicode_Check(key) && !PyUnicode_CompareWithASCIIString(key, "reset_mask"))
+                mask_obj = value;
+            else
+                return PyErr_Format(PyExc_ValueError, "reset: unknown option %R (the one option is 'reset_mask', "
+                                    "a bool array of num_envs: the envs to reset)", key);
+        }
+    }
+    uint64_t s = 0;
+    if (seed != Py_None && parse_seed(seed, "reset", e->n, &s))
+        return NULL;
+    PyArrayObject *mask = mask_obj ? parse_reset_mask(e, mask_obj) : NULL;
+    if ((mask_obj && !mask) || enter(e)) {
+        Py_XDECREF(mask);
         return NULL;
     }
-    if (seed != Py_None) {
-        unsigned long long s = PyLong_AsUnsignedLongLong(seed);
-        if (PyErr_Occurred()) {
-            if (PyErr_ExceptionMatches(PyExc_OverflowError))
-                PyErr_SetString(PyExc_ValueError, "reset: seed must be an integer in 0..2**64-1");
+    if (seed != Py_None)
+        seed_sampler(e, s);
+    if (mask) {
+        const npy_bool *m = PyArray_DATA(mask);
+        for (int i = 0; i < e->n; i++)
+            if (m[i])
+                reset_one(e, i);
+        e->fresh = 0; /* the sample was drawn for the old positions */
+        e->actions_valid = 0;
+        Py_DECREF(mask);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        reset_all(e);
+        Py_END_ALLOW_THREADS
+    }
+    e->busy = 0;
+    if (e->copy) {
+        PyObject *obs = copy_of(e->obs_v), *info = obs ? info_copy(e) : NULL;
+        if (!info) {
+            Py_XDECREF(obs);
             return NULL;
         }
-        seed_sampler(e, s);
+        return Py_BuildValue("(NN)", obs, info);
     }
-    if (enter(e))
-        return NULL;
-    Py_BEGIN_ALLOW_THREADS
-    reset_all(e);
-    Py_END_ALLOW_THREADS
-    e->busy = 0;
     PyObject *info = info_dict(e);
     return info ? Py_BuildValue("(ON)", e->obs_v, info) : NULL;
 }
@@ -453,6 +591,14 @@ static PyObject *vecenv_reset_py(szpy_vecenv *e, PyObject *args, PyObject *kw)
  * ~6.5 us). */
 static PyObject *step_result(szpy_vecenv *e)
 {
+    if (e->copy) {
+        PyObject *o[5] = {copy_of(e->obs_v), copy_of(e->rewards_v), copy_of(e->term_v), copy_of((PyObject *)e->trunc),
+                          info_copy(e)};
+        PyObject *t = o[0] && o[1] && o[2] && o[3] && o[4] ? PyTuple_Pack(5, o[0], o[1], o[2], o[3], o[4]) : NULL;
+        for (int k = 0; k < 5; k++)
+            Py_XDECREF(o[k]);
+        return t;
+    }
     PyObject *t = e->result;
     if (t && Py_REFCNT(t) == 1) {
         PyObject *d = PyTuple_GET_ITEM(t, 4);
@@ -474,6 +620,8 @@ static PyObject *step_result(szpy_vecenv *e)
 
 static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
 {
+    if (e->closed && idle(e))
+        return NULL;
     if (e->ve && arg == (PyObject *)e->actions[e->cur] && e->actions_valid) { /* sample_actions' own draw */
         if (enter(e))
             return NULL;
@@ -672,15 +820,23 @@ static PyObject *vecenv_stats_py(szpy_vecenv *e, PyObject *noargs)
 static PyObject *vecenv_close_py(szpy_vecenv *e, PyObject *noargs)
 {
     (void)noargs;
-    (void)e;
+    if (!e->closed && e->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: another thread is stepping this env");
+        return NULL;
+    }
+    e->closed = 1;
     Py_RETURN_NONE;
 }
 
 static PyMethodDef vecenv_methods[] = {
     {"reset", SZPY_KW(vecenv_reset_py), METH_VARARGS | METH_KEYWORDS,
      "reset(*, seed=None, options=None) -> (obs, info)\n"
-     "Every env back to the start position. seed (an int) re-seeds sample_actions' stream; options must be\n"
-     "None. Returns the env's own arrays (see the class docstring)."},
+     "Every env back to the start position. seed: an int in 0..2**64-1, or a list of num_envs of them\n"
+     "(Gymnasium's per-env form, folded into one seed: the draws depend on the whole list), re-seeds\n"
+     "sample_actions' stream; ValueError out of range. options: None or a dict; its one key is\n"
+     "'reset_mask', a bool array (num_envs,): only those envs restart (Gymnasium's partial reset), the\n"
+     "others keep their positions. Any other key: ValueError. Returns copies, or the env's own arrays with\n"
+     "copy=False (see the class docstring)."},
     {"step", (PyCFunction)vecenv_step_py, METH_O,
      "step(actions) -> (obs, rewards, terminations, truncations, info)\n"
      "actions: num_envs integers of any integer dtype but uint64 (int64 as Gymnasium's Discrete spaces sample them,\n"
@@ -708,7 +864,9 @@ static PyMethodDef vecenv_methods[] = {
      "position resets at the next step, as if its game had just ended."},
     {"stats", (PyCFunction)vecenv_stats_py, METH_NOARGS,
      "stats() -> {'sows': int, 'games': int}\nSowings played and games ended since creation."},
-    {"close", (PyCFunction)vecenv_close_py, METH_NOARGS, "close()\nNothing to release early (Gymnasium API)."},
+    {"close", (PyCFunction)vecenv_close_py, METH_NOARGS,
+     "close()\nEnds the env: reset, step, sample_actions and the board methods raise RuntimeError after it\n"
+     "(Gymnasium API; a second close does nothing)."},
     {NULL, NULL, 0, NULL}};
 
 static PyObject *get_int(szpy_vecenv *e, void *which)
@@ -719,6 +877,11 @@ static PyObject *get_int(szpy_vecenv *e, void *which)
     case 2: return PyLong_FromLong(e->moves);
     default: return PyLong_FromLong(e->dim);
     }
+}
+
+static PyObject *get_flag(szpy_vecenv *e, void *which)
+{
+    return PyBool_FromLong((intptr_t)which ? e->closed : e->copy);
 }
 
 static PyObject *get_rules(szpy_vecenv *e, void *unused)
@@ -810,6 +973,11 @@ static PyGetSetDef vecenv_getset[] = {
      "Box(0, high, (obs_dim,), obs_dtype): one env's obs (None with observations=False)", (void *)0},
     {"observation_space", (getter)get_obs_space, NULL,
      "Box(0, high, (num_envs, obs_dim), obs_dtype): the batch's obs (None with observations=False)", (void *)1},
+    {"copy", (getter)get_flag, NULL,
+     "True (the default): reset and step return new arrays; False: the env's own read-only buffers,\n"
+     "overwritten in place by the next reset or step", (void *)0},
+    {"closed", (getter)get_flag, NULL, "close() was called (reset, step and the board methods then raise)",
+     (void *)1},
     {"rules", (getter)get_rules, NULL, "the canonical rules spec", NULL},
     {"game", (getter)get_game, NULL, "the game's name", NULL},
     {"kernel", (getter)get_kernel, NULL, "Kalah: the stepper's SIMD kernel; other games: 'positions'", NULL},
@@ -821,10 +989,10 @@ static PyTypeObject szpy_VecEnvType = {
     .tp_name = "sowzero.VecEnv",
     .tp_basicsize = sizeof(szpy_vecenv),
     .tp_dealloc = (destructor)vecenv_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, /* sowzero.VecEnv adds Gymnasium's attributes */
     .tp_doc =
-        "VecEnv(game=None, rules=None, num_envs=1, seed=0, *, kernel='auto', observations=True,\n"
-        "       obs_dtype='float32')\n"
+        "VecEnv(game=None, rules=None, num_envs=1, *, seed=0, kernel='auto', observations=True,\n"
+        "       obs_dtype='float32', copy=True)\n"
         "num_envs games of one rule set stepped together (Gymnasium's vector-env API, without gymnasium).\n"
         "game: any game of the registry (env/game.h; 'kalah', 'basico', ...; default: the rules' game, or\n"
         "'kalah'). rules: a spec such as 'kalah:pits=6,seeds=4' or 'basico:players=3,pits=4' (default: the\n"
@@ -849,8 +1017,10 @@ static PyTypeObject szpy_VecEnvType = {
         "Autoreset: NEXT_STEP (Gymnasium's default). The step that ends a game returns the terminal position;\n"
         "the next step resets that env, ignores its action and returns the start position with reward 0\n"
         "and termination False.\n"
-        "No copies: the arrays are the env's own buffers, read-only for Python and overwritten in place by\n"
-        "the next reset or step (copy what you keep). The GIL is released while stepping.",
+        "copy=True (the default, as Gymnasium's vector envs): reset and step return new writeable arrays.\n"
+        "copy=False: they return the env's own buffers, read-only for Python and overwritten in place by the\n"
+        "next reset or step (copy what you keep): no allocation per step (docs/python-gym.md gives the\n"
+        "difference). seed: an int in 0..2**64-1 (ValueError otherwise). The GIL is released while stepping.",
     .tp_methods = vecenv_methods,
     .tp_getset = vecenv_getset,
     .tp_init = (initproc)vecenv_init,

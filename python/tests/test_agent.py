@@ -14,7 +14,7 @@ def test_kalah_kinds_play_legal_moves(spec):
     agent = sowzero.Agent(spec)
     assert agent.spec == spec and agent.kind == spec.split(":")[0].split(",")[0]
     assert agent.rules.startswith("kalah:pits=6,seeds=4")
-    env = sowzero.VecEnv(num_envs=1, seed=1)
+    env = sowzero.VecEnv(copy=False, num_envs=1, seed=1)
     _, info = env.reset()
     for _ in range(12):
         pos = env.get_position(0)
@@ -34,7 +34,7 @@ def test_az_agent(kalah_net):
     assert agent.move(START) in "abcdef"
     raw = sowzero.Agent("az:net=%s,sims=0" % kalah_net)
     net = sowzero.Net.load(kalah_net)
-    env = sowzero.VecEnv(num_envs=1)
+    env = sowzero.VecEnv(copy=False, num_envs=1)
     obs, info = env.reset()
     policy, _ = net(obs, info["action_mask"])
     assert raw.pit(START) == int(np.argmax(policy[0]))  # sims=0: the raw policy's argmax
@@ -57,7 +57,7 @@ def test_az_agent_takes_the_nets_search_record(kalah_net):
     c = sowzero.Agent("az:net=%s,sims=40,c_puct=1.5,margin=0" % shipped)
     assert "c_puct=0.75,fpu=0.25,batch=1,margin=5,solver=1,root=puct" in a.plays
     assert "sims=800" in sowzero.Agent("az:net=%s" % shipped).plays
-    env = sowzero.VecEnv(num_envs=1, seed=3)
+    env = sowzero.VecEnv(copy=False, num_envs=1, seed=3)
     _, info = env.reset()
     rng = np.random.default_rng(5)
     for _ in range(30):
@@ -90,7 +90,7 @@ def test_agent_determinism_by_game_seed():
 @pytest.mark.parametrize("rules", ["basico:players=3,pits=4", "congklak:pits=4,seeds=3", "oware"])
 def test_other_games_agents(rules):
     """eval/game_agent.h's kinds on every other game, for a few plies of a game."""
-    env = sowzero.VecEnv(rules=rules, num_envs=1)
+    env = sowzero.VecEnv(copy=False, rules=rules, num_envs=1)
     _, info = env.reset()
     specs = ["random", "greedy", "maxn:depth=2", "paranoid:depth=2", "mcts:sims=20"]
     if env.num_players == 2:

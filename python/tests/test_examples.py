@@ -23,12 +23,25 @@ def test_reinforce_example_learns():
     assert rows[-1]["score_vs_random"] > rows[0]["score_vs_random"] + 0.2
 
 
+def test_aec_tournament_example():
+    """Greedy beats two random players at 3-player basico through AECEnv, and a two-player Kalah line-up
+    of the same agent scores zero in sum."""
+    out = run([os.path.join(ROOT, "examples", "aec_tournament.py"), "--games", "12"])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["agent"] for r in rows] == ["greedy", "random", "random"] and rows[0]["games"] == 12
+    assert rows[0]["mean_reward"] > max(rows[1]["mean_reward"], rows[2]["mean_reward"])
+    out = run([os.path.join(ROOT, "examples", "aec_tournament.py"), "--rules", "kalah", "--games", "4",
+               "--agents", "greedy;ab:depth=2"])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert abs(rows[0]["mean_reward"] + rows[1]["mean_reward"]) < 1e-9
+
+
 def test_bench_runs():
     out = run(["-m", "sowzero.bench", "--sowzero", sowzero_bin(), "--envs", "128", "--seconds", "0.05",
                "--rounds", "1", "--json"])
     r = json.loads(out)
     assert r["envs"] == 128 and r["c_sows_per_s"] > 0
-    for key in ("sampler", "sampler_u8", "table", "numpy"):
+    for key in ("sampler", "sampler_u8", "sampler_copy", "table", "numpy"):
         assert r[key]["sows_per_s"] > 0 and 0 < r[key]["ratio"] and 0 < r[key]["cpu_ratio"]
     for key in ("c_gym", "c_gym_u8", "c_gym_noobs"):  # the Python steps' engines from C
         assert r[key]["sows_per_s"] > 0 and 0 < r[key]["cpu_ratio"]

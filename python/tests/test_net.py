@@ -15,7 +15,7 @@ def test_kalah_net_matches_cli(kalah_net):
     net = sowzero.Net.load(kalah_net)
     assert net.rules.startswith("kalah:pits=6") and net.encoding == sowzero.KALAH_ENCODING
     assert (net.input_dim, net.n_policy, net.n_value) == (14, 6, 1) and net.hidden == (32, 32)
-    env = sowzero.VecEnv(num_envs=len(POSITIONS))
+    env = sowzero.VecEnv(copy=False, num_envs=len(POSITIONS))
     obs, info = env.reset()
     for i, p in enumerate(POSITIONS):
         env.set_position(i, p)
@@ -42,7 +42,7 @@ def test_kalah_net_matches_cli(kalah_net):
 def test_basico_net_matches_cli(basico_net):
     net = sowzero.Net(basico_net)
     assert net.encoding == sowzero.BASICO_ENCODING and net.n_value == 3
-    env = sowzero.VecEnv(game="basico", rules=net.rules, num_envs=4, seed=3)
+    env = sowzero.VecEnv(copy=False, game="basico", rules=net.rules, num_envs=4, seed=3)
     obs, info = env.reset()
     for _ in range(5):
         obs, _, _, _, info = env.step(env.sample_actions())
@@ -87,7 +87,7 @@ def test_kept_workspace_batches_and_threads(kalah_onehot_net):
     that finds it taken by another thread: every batch size, in any order and from several threads at
     once, gives the numbers of a fresh Net's first call."""
     import threading
-    env = sowzero.VecEnv(num_envs=64, seed=7)
+    env = sowzero.VecEnv(copy=False, num_envs=64, seed=7)
     obs, info = env.reset()
     for _ in range(9):
         obs, _, _, _, info = env.step(env.sample_actions())

@@ -17,7 +17,7 @@ def kernels(rules):
     out = []
     for k in ("scalar", "avx2", "avx512"):
         try:
-            sowzero.VecEnv(rules=rules, num_envs=1, kernel=k)
+            sowzero.VecEnv(copy=False, rules=rules, num_envs=1, kernel=k)
         except ValueError:  # this CPU lacks it
             continue
         out.append(k)
@@ -31,8 +31,8 @@ def bits(x):
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_uint8_obs_is_float32_obs_converted(rules):
     for kernel in kernels(rules):
-        f = sowzero.VecEnv(rules=rules, num_envs=100, seed=9, kernel=kernel)  # 100: padding boards (Kalah)
-        u = sowzero.VecEnv(rules=rules, num_envs=100, seed=9, kernel=kernel, obs_dtype="uint8")
+        f = sowzero.VecEnv(copy=False, rules=rules, num_envs=100, seed=9, kernel=kernel)  # 100: padding boards (Kalah)
+        u = sowzero.VecEnv(copy=False, rules=rules, num_envs=100, seed=9, kernel=kernel, obs_dtype="uint8")
         assert u.obs_dtype == np.uint8 and f.obs_dtype == np.float32
         scale = u.obs_scale
         assert scale.dtype == np.float32 and scale.shape == (u.obs_dim,)
@@ -61,7 +61,7 @@ def test_uint8_obs_is_float32_obs_converted(rules):
 
 
 def test_uint8_kalah_values_are_seed_counts():
-    env = sowzero.VecEnv(rules="kalah:pits=6,seeds=4", num_envs=2, obs_dtype="uint8")
+    env = sowzero.VecEnv(copy=False, rules="kalah:pits=6,seeds=4", num_envs=2, obs_dtype="uint8")
     obs, _ = env.reset()
     assert obs.tolist() == [[4] * 12 + [0, 0]] * 2
     env.set_position(1, "2,1,13,0,3,2,10,1,2,0,3,4,1,6 N")  # North to move: its pits first
@@ -71,7 +71,7 @@ def test_uint8_kalah_values_are_seed_counts():
 
 @pytest.mark.parametrize("dtype", ["float32", "uint8"])
 def test_observation_spaces(dtype):
-    env = sowzero.VecEnv(rules="kalah:pits=6,seeds=4", num_envs=3, obs_dtype=dtype)
+    env = sowzero.VecEnv(copy=False, rules="kalah:pits=6,seeds=4", num_envs=3, obs_dtype=dtype)
     one, batch = env.single_observation_space, env.observation_space
     assert one.shape == (14,) and batch.shape == (3, 14)
     assert one.dtype == np.dtype(dtype) and batch.dtype == np.dtype(dtype)
@@ -82,32 +82,32 @@ def test_observation_spaces(dtype):
     obs, _ = env.reset()
     assert batch.contains(obs) and one.contains(obs[0])
     assert one.contains(one.sample()) and batch.sample().shape == (3, 14)
-    b = sowzero.VecEnv(rules="basico:players=3,pits=4", obs_dtype=dtype).single_observation_space
+    b = sowzero.VecEnv(copy=False, rules="basico:players=3,pits=4", obs_dtype=dtype).single_observation_space
     # per player: 4 pits (<= 48 stones), the in-circuit flag (<= 1), the rank score (uint8: <= 2 places)
     want = [48, 48, 48, 48, 1, 2] if dtype == "uint8" else [12, 12, 12, 12, 1, 1]
     assert b.high.tolist() == want * 3
-    assert sowzero.VecEnv(observations=False, obs_dtype=dtype).observation_space is None
+    assert sowzero.VecEnv(copy=False, observations=False, obs_dtype=dtype).observation_space is None
 
 
 @pytest.mark.parametrize("bad", ["float64", "int8", "uint16", "foo", 3, np.int32, "bool"])
 def test_bad_obs_dtype_raises_value_error_naming_it(bad):
     with pytest.raises(ValueError, match="obs_dtype="):
-        sowzero.VecEnv(obs_dtype=bad)
+        sowzero.VecEnv(copy=False, obs_dtype=bad)
 
 
 def test_dtype_spellings_accepted():
     for d in ("uint8", np.uint8, np.dtype("uint8"), "u1"):
-        assert sowzero.VecEnv(obs_dtype=d).obs_dtype == np.uint8
+        assert sowzero.VecEnv(copy=False, obs_dtype=d).obs_dtype == np.uint8
     for d in (None, "float32", np.float32, "f4"):
-        assert sowzero.VecEnv(obs_dtype=d).obs_dtype == np.float32
-    env = sowzero.VecEnv(obs_dtype="uint8", observations=False)
+        assert sowzero.VecEnv(copy=False, obs_dtype=d).obs_dtype == np.float32
+    env = sowzero.VecEnv(copy=False, obs_dtype="uint8", observations=False)
     obs, _ = env.reset()
     assert obs is None
 
 
 def _uint8_vs_float32(net, rules, steps):
-    f = sowzero.VecEnv(rules=rules, num_envs=40, seed=4)
-    u = sowzero.VecEnv(rules=rules, num_envs=40, seed=4, obs_dtype="uint8")
+    f = sowzero.VecEnv(copy=False, rules=rules, num_envs=40, seed=4)
+    u = sowzero.VecEnv(copy=False, rules=rules, num_envs=40, seed=4, obs_dtype="uint8")
     of, info = f.reset()
     ou, _ = u.reset()
     for _ in range(steps):

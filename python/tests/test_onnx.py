@@ -67,7 +67,7 @@ def test_onnx_matches_net(which, request, tmp_root):
     onnx.checker.check_model(onnx.load(out))
     meta = {p.key: p.value for p in model.metadata_props}
     assert meta == {"rules": net.rules, "encoding": net.encoding}
-    env = sowzero.VecEnv(rules=net.rules, num_envs=32, seed=5)
+    env = sowzero.VecEnv(copy=False, rules=net.rules, num_envs=32, seed=5)
     obs, info = env.reset()
     for _ in range(7):
         obs, _, _, _, info = env.step(env.sample_actions())

@@ -1,0 +1,103 @@
+"""The package's version and import errors, Ctrl-C during long C calls, non-finite net input, and the
+OSError of a missing net file."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import sowzero
+
+from conftest import ROOT, cli
+
+
+def test_version_is_the_cmake_project_version():
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        version = re.search(r"project\(sowzero VERSION ([0-9.]+)", f.read()).group(1)
+    assert sowzero.__version__ == version
+
+
+def test_import_under_another_numpy_names_both(tmp_path):
+    """A numpy the extension was not built for: the ImportError names the interpreter and numpy it was
+    built for and the ones running, instead of numpy's 'multiarray failed to import'."""
+    fake = tmp_path / "numpy"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("__version__ = '0.0.fake'\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), os.path.dirname(os.path.dirname(sowzero.__file__))])
+    p = subprocess.run([sys.executable, "-c", "import sowzero"], capture_output=True, text=True, env=env,
+                       cwd=str(tmp_path))
+    assert p.returncode != 0
+    from sowzero import _build_info
+    msg = p.stderr.strip().splitlines()[-1]
+    assert msg.startswith("ImportError: sowzero's C extension cannot be loaded")
+    assert "built for %s (Python %s) with numpy %s" % (_build_info.PYTHON, _build_info.PYTHON_VERSION,
+                                                       _build_info.NUMPY_VERSION) in msg
+    assert "this is %s" % sys.executable in msg and "numpy 0.0.fake" in msg and "pip install ." in msg
+
+
+CTRL_C = """
+import os, signal, threading, time, sowzero
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+t = time.perf_counter()
+try:
+    sowzero.perft('kalah', None, 20)
+except KeyboardInterrupt:
+    print('interrupted %.3f' % (time.perf_counter() - t))
+"""
+
+
+def test_perft_stops_on_ctrl_c():
+    """perft depth 20 runs for hours; SIGINT after 0.3 s raises KeyboardInterrupt at once."""
+    p = subprocess.run([sys.executable, "-c", CTRL_C], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("interrupted"), p.stdout
+    assert float(p.stdout.split()[1]) < 5.0
+
+
+def test_perft_counts_after_the_poll():
+    """A walk that passes the signal poll many times (~1.3M calls) counts what game_perft (the CLI's)
+    counts."""
+    assert sowzero.perft("kalah", None, 10) == cli("perft", "10", "--json")["nodes"]
+    assert sowzero.perft("basico:players=3", None, 8) == cli("perft", "8", "--rules", "basico:players=3",
+                                                             "--json")["nodes"]
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_net_refuses_non_finite_obs(kalah_net, bad):
+    net = sowzero.Net.load(kalah_net)
+    obs, _ = sowzero.VecEnv(num_envs=3).reset()
+    obs[1, 4] = bad
+    with pytest.raises(ValueError, match=r"obs\[1, 4\] is (nan|inf)"):
+        net(obs)
+    with pytest.raises(ValueError, match="finite"):
+        net(obs[1])
+
+
+def test_net_refuses_none_and_non_numbers(kalah_net):
+    net = sowzero.Net.load(kalah_net)
+    row = [0.25] * 14
+    with pytest.raises(ValueError, match=r"obs\[0, 0\] is nan \(or None\)"):
+        net([None] + row[1:])
+    with pytest.raises(ValueError, match=r"obs\[0, 13\] is nan"):
+        net(np.array(row[:13] + [None], dtype=object))
+    with pytest.raises(ValueError):
+        net(["x"] * 14)
+    policy, value = net(np.array(row, np.float32))  # finite input still evaluates
+    assert np.isfinite(policy).all() and np.isfinite(value).all()
+
+
+def test_missing_net_file_is_oserror_everywhere(tmp_path):
+    missing = str(tmp_path / "nope.h5")
+    with pytest.raises(FileNotFoundError) as a:
+        sowzero.Agent("az:net=%s,sims=10" % missing)
+    with pytest.raises(FileNotFoundError) as b:
+        sowzero.Net.load(missing)
+    assert missing in str(a.value) and missing in str(b.value)
+    with pytest.raises(FileNotFoundError):
+        sowzero.Agent("az:sims=10,net=%s" % missing, rules="basico:players=3")
+    with pytest.raises(ValueError):
+        sowzero.Agent("az:sims=10")  # no net at all: a bad spec
