@@ -102,6 +102,8 @@ int ab_set_threads(ab_search *s, int threads)
     return AB_OK;
 }
 
+void ab_set_abort(ab_search *s, const int *flag) { s->abort = flag; }
+
 static void drop_endgame(ab_search *s)
 {
     if (!s->db_borrowed)

@@ -108,6 +108,11 @@ void ab_clear(ab_search *s);
  * AB_OK or AB_EINVAL. */
 int ab_set_threads(ab_search *s, int threads);
 
+/* A flag another thread may set (read with relaxed atomic loads every 256 positions): once it is nonzero
+ * the running ab_think stops as at a limit (out->stopped; an exact solve is then not exact). NULL removes
+ * it. The flag must outlive the searches. Building an endgame database does not look at it. */
+void ab_set_abort(ab_search *s, const int *flag);
+
 /* Maps a tablebase file of at least max_seeds seeds when eg_find (eval/endgame.h) finds one, else builds an
  * endgame database of every arrangement of at most max_seeds seeds in the pits (eval/endgame.h;
  * C(max_seeds + 2·pits, 2·pits) bytes: Kalah(6,·) with 18 seeds 87 MB, built in about 30 s on 2 threads;

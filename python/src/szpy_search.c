@@ -1,7 +1,9 @@
 /* szpy_search.c — sowzero.solve and sowzero.perft (szpy_search.h). */
 #include "python/src/szpy_search.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "eval/alphabeta.h"
 
@@ -12,7 +14,27 @@ const char szpy_solve_doc[] =
     "letter, 'nodes', 'seconds', 'rules', 'position', 'over': the position was already finished}.\n"
     "position: a position string (default: the start). tt_mb: transposition table MiB (1..65536); endgame:\n"
     "an endgame database of up to that many seeds in the pits (0 = none; needs max_sows=0), built with\n"
-    "`threads` threads. The GIL is released while searching.";
+    "`threads` threads. The GIL is released while searching; Ctrl-C (KeyboardInterrupt) stops the search\n"
+    "within about 50 ms (not a database build).";
+
+typedef struct {
+    ab_search *s;
+    kalah_pos kp;
+    int endgame, rc, abort;
+    char err[KALAH_ERRLEN];
+    ab_result res;
+} solve_job;
+
+static void *solve_main(void *arg)
+{
+    solve_job *j = arg;
+    const ab_limits lim = {.exact = 1};
+    if (j->endgame)
+        j->rc = ab_set_endgame(j->s, j->endgame, j->err);
+    if (j->rc == AB_OK && !__atomic_load_n(&j->abort, __ATOMIC_RELAXED))
+        j->rc = ab_think(j->s, &j->kp, &lim, &j->res);
+    return NULL;
+}
 
 PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -49,18 +71,42 @@ PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
     if (!s)
         return PyErr_Format(PyExc_MemoryError, "solve: %s", err);
     ab_set_threads(s, (int)threads);
-    ab_result res;
-    int rc = AB_OK;
-    const ab_limits lim = {.exact = 1};
-    Py_BEGIN_ALLOW_THREADS
-    if (endgame)
-        rc = ab_set_endgame(s, (int)endgame, err);
-    if (rc == AB_OK)
-        rc = ab_think(s, &kp, &lim, &res);
-    Py_END_ALLOW_THREADS
+    solve_job job = {.s = s, .kp = kp, .endgame = (int)endgame, .rc = AB_OK};
+    ab_set_abort(s, &job.abort);
+    int interrupted = 0;
+    pthread_t th;
+    if (pthread_create(&th, NULL, solve_main, &job) != 0) {
+        ab_free(s);
+        return PyErr_Format(PyExc_RuntimeError, "solve: cannot start the search thread");
+    }
+    /* The search runs on its own thread so that this one can take the GIL back every 50 ms to look for a
+     * signal: Ctrl-C raises KeyboardInterrupt at once instead of after the whole solve. */
+    for (;;) {
+        struct timespec until;
+        int done;
+        Py_BEGIN_ALLOW_THREADS
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        done = pthread_timedjoin_np(th, NULL, &until) == 0;
+        Py_END_ALLOW_THREADS
+        if (done)
+            break;
+        if (!interrupted && PyErr_CheckSignals() != 0) {
+            interrupted = 1;
+            __atomic_store_n(&job.abort, 1, __ATOMIC_RELAXED);
+        }
+    }
     ab_free(s);
+    if (interrupted)
+        return NULL; /* the signal's exception (KeyboardInterrupt) is set */
+    int rc = job.rc;
+    ab_result res = job.res;
     if (endgame && rc == AB_EINVAL)
-        return szpy_value_error("solve: endgame=%ld: %s", endgame, err); /* too large, or no memory */
+        return szpy_value_error("solve: endgame=%ld: %s", endgame, job.err); /* too large, or no memory */
     if (rc != AB_OK && rc != AB_EOVER)
         return PyErr_Format(PyExc_RuntimeError, "solve: search failed (code %d)", rc);
     PyObject *best = PyList_New(0);

@@ -58,6 +58,18 @@ def test_perft_stops_on_ctrl_c():
     assert float(p.stdout.split()[1]) < 5.0
 
 
+def test_solve_stops_on_ctrl_c():
+    """An exact solve of Kalah(6,4) without a database takes minutes; SIGINT after 0.3 s stops it at once."""
+    code = CTRL_C.replace("sowzero.perft('kalah', None, 20)", "sowzero.solve(None, 'kalah', tt_mb=64)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("interrupted"), p.stdout
+    assert float(p.stdout.split()[1]) < 5.0
+    # and a solve that is not interrupted still answers
+    assert sowzero.solve("3,3,3,3,0,3,3,3,3,0 S", "kalah:pits=4,seeds=3", tt_mb=16)["value"] == 6
+
+
 def test_perft_counts_after_the_poll():
     """A walk that passes the signal poll many times (~1.3M calls) counts what game_perft (the CLI's)
     counts."""
