@@ -5,6 +5,7 @@
 #include "tests/test_util.h"
 
 #include <math.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "eval/game_match.h"
 #include "eval/record.h"
@@ -204,6 +205,7 @@ static void test_match_command(void **state)
     (void)state;
     char pgn[512];
     snprintf(pgn, sizeof pgn, "%s/match_cmd.pgn", SOWZERO_TMP);
+    unlink(pgn); /* --pgn appends */
     cJSON *o = run_json("match greedy random --games 20 --threads 2 --seed 5 --pgn '%s' --json", pgn);
     const char *keys[] = {"a", "b", "wins", "draws", "losses", "score", "score_lo", "score_hi", "elo", "per_seat"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
