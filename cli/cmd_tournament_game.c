@@ -50,18 +50,27 @@ static void help(void)
          "  --seed S           seed of the openings and the agents (default 1)\n"
          "  --anchor NAME=ELO  2 players: the agent whose rating is fixed (default: the first at 0); ELO a\n"
          "                     finite number in -1e6..1e6\n"
-         "  --pgn FILE         write every game record to FILE (eval/record.h; `elo` and `replay --pgn`\n"
-         "                     read it); --records FILE is the same\n"
+         "  --pgn FILE         append every game's record to FILE as the game ends (eval/record.h; `elo` and\n"
+         "                     `replay --pgn` read it); what FILE held stays before them. --records FILE is the\n"
+         "                     same\n"
          "  --csv FILE         2 players: name,elo,lo,hi,games,score; else name,games,mean_place,mean_score,\n"
-         "                     firsts\n"
+         "                     firsts (written at the end, replacing FILE)\n"
+         "                     Output files are checked before any game: one that cannot be written, or that\n"
+         "                     is an input (an az agent's net) or the other output, is refused (exit 2)\n"
          "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
-         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"seconds\",\"rules\"};\n"
-         "                     each pair {\"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\"seconds\",\"nodes\"}\n"
+         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"stopped\",\"seconds\",\n"
+         "                     \"rules\"}; each pair {\"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\"seconds\",\n"
+         "                     \"nodes\",\"games\"}\n"
          "                     with nodes [A's, B's]: Kalah ab/solver positions searched, mcts/az root visits;\n"
          "                     3-4 players: {\"rules\",\"agents\":[{\"name\",\"spec\",\"games\",\"seats\",\"mean_place\",\n"
          "                     \"mean_score\",\"firsts\",\"first_share\",\"per_seat\"}] (best mean place first),\n"
-         "                     \"combinations\":[{\"agents\",\"mean_place\",\"firsts\",\"seconds\"}],\"games\",\n"
-         "                     \"seconds\"}");
+         "                     \"combinations\":[{\"agents\",\"mean_place\",\"firsts\",\"games\",\"seconds\"}],\n"
+         "                     \"games\",\"stopped\",\"seconds\"}\n"
+         "Ctrl-C (SIGINT) or SIGTERM stops the tournament: no game starts after it, the games in play are\n"
+         "abandoned (a move being searched is finished first), the ratings or table of the finished games are\n"
+         "printed (marked STOPPED; the pair or combination cut short is marked too), their records are all in\n"
+         "--pgn FILE already, and the exit status is 130 (SIGINT) or 143 (SIGTERM). A second signal ends the\n"
+         "process at once. Exit status 2: a bad flag or path (before any game), 1: a failure while playing.");
 }
 
 /* NAME=SPEC, where NAME has no ':' and no ',' (a bare spec such as maxn:depth=3, random,seed=2 or greedy is
@@ -167,13 +176,20 @@ static int parse_anchor(const char *const *name, int n, const char *anchor, char
     return 0;
 }
 
+typedef struct {
+    int i, j, w, d, l;
+} pair_result;
+
 static int duel_tournament(tourney *t, const char *anchor, const char *csv)
 {
-    int n = t->n, rc = 1;
+    int n = t->n, rc = 1, n_pairs = 0, played[MAX_AGENTS] = {0};
+    pair_result *pr = calloc((size_t)(n * (n - 1) / 2 + 1), sizeof *pr);
     elo_pool *pool = agent_pool(t->name, n);
     cJSON *pairs_json = cJSON_CreateArray();
-    if (!pool || !pairs_json)
+    if (!pool || !pairs_json || !pr) {
+        cli_error(CMD, "out of memory");
         goto out;
+    }
     elo_options eo = {NULL, 0};
     char anchor_buf[AGENT_SPEC_MAX + 32], eerr[ELO_ERRLEN];
     if (anchor && (rc = parse_anchor(t->name, n, anchor, anchor_buf, sizeof anchor_buf, &eo)))
@@ -188,6 +204,10 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
                 goto out;
             const match_result *m = &res.two;
             elo_pool_add(pool, i, j, m->all.wins, m->all.draws, m->all.losses);
+            if (res.games) {
+                played[i] = played[j] = 1;
+                pr[n_pairs++] = (pair_result){i, j, m->all.wins, m->all.draws, m->all.losses};
+            }
             cJSON *pj = cJSON_CreateObject();
             cJSON_AddStringToObject(pj, "a", t->name[i]);
             cJSON_AddStringToObject(pj, "b", t->name[j]);
@@ -213,6 +233,32 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
     double secs = now() - t0;
     int games = t->played;
     elo_result *er;
+    if (t->stopped) { /* ratings of the agents that played: a pool of those alone */
+        elo_pool *sub = elo_pool_create();
+        int ok = sub != NULL, at[MAX_AGENTS];
+        for (int i = 0; ok && i < n; i++)
+            if (played[i])
+                ok = (at[i] = elo_pool_player(sub, t->name[i])) >= 0;
+        for (int k = 0; ok && k < n_pairs; k++)
+            ok = elo_pool_add(sub, at[pr[k].i], at[pr[k].j], pr[k].w, pr[k].d, pr[k].l) == ELO_OK;
+        if (!ok) {
+            elo_pool_free(sub);
+            cli_error(CMD, "out of memory");
+            goto out;
+        }
+        if (eo.anchor) {
+            int anchored = 0;
+            for (int i = 0; i < n; i++)
+                anchored |= played[i] && !strcmp(eo.anchor, t->name[i]);
+            if (!anchored) {
+                cli_error(CMD, "--anchor %s: the agent played no game before the stop: the first agent is "
+                          "anchored at 0 instead", anchor);
+                eo = (elo_options){NULL, 0};
+            }
+        }
+        elo_pool_free(pool);
+        pool = sub;
+    }
     int erc = elo_fit(pool, &eo, &er, eerr);
     if (erc && t->stopped) {
         cli_error(CMD, "stopped after %d games: no ratings from them (%s)", games, eerr);
@@ -248,6 +294,7 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
 out:
     cJSON_Delete(pairs_json);
     elo_pool_free(pool);
+    free(pr);
     return rc;
 }
 
@@ -308,6 +355,7 @@ static int field_tournament(tourney *t, const char *csv)
             cJSON_AddItemToArray(mp, cJSON_CreateNumber(res.agent[i].mean_place));
             cJSON_AddItemToArray(fi, cJSON_CreateNumber(res.agent[i].firsts));
         }
+        cJSON_AddNumberToObject(cj, "games", res.games);
         cJSON_AddNumberToObject(cj, "seconds", res.seconds);
         cJSON_AddItemToArray(combos_json, cj);
         if (!t->json) {
@@ -402,8 +450,9 @@ static int field_tournament(tourney *t, const char *csv)
                 printf(" %5.2f", a->seat_place[s]);
             printf("\n");
         }
-        printf("\nplace 1 = first; rank score = (%d - place) / %d; every combination of %d agents played every seat "
-               "permutation.\n", P, P - 1, P);
+        printf("\nplace 1 = first; rank score = (%d - place) / %d; %s.\n", P, P - 1,
+               t->stopped ? "stopped before every combination of agents played every seat permutation"
+                          : "every combination of agents played every seat permutation");
         rc = 0;
     }
 out:

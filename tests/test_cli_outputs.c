@@ -185,6 +185,38 @@ static void test_match_sigkill(void **state)
     interrupt_match(SIGKILL, "kill");
 }
 
+/* --pgn after text that does not end in a blank line (a record cut short of its last newline, or a
+ * hand-edited file): the records appended still start on their own, and the whole file reads. */
+static void test_pgn_appends_after_any_text(void **state)
+{
+    (void)state;
+    const char *pgn = tu_tmp_path("outputs_tail.pgn");
+    const char *tails[] = {"", "\n", "\n\n"};
+    for (int i = 0; i < 3; i++) {
+        unlink(pgn);
+        char *out;
+        assert_int_equal(tu_run(&out, 1, "match random greedy --games 2 --threads 1 --pgn '%s'", pgn), 0);
+        free(out);
+        size_t len = 0;
+        char *text = slurp(pgn, &len);
+        while (len && text[len - 1] == '\n')
+            text[--len] = 0;
+        char *cut = malloc(len + 3);
+        snprintf(cut, len + 3, "%s%s", text, tails[i]);
+        tu_write_text(pgn, cut);
+        assert_int_equal(tu_run(&out, 1, "match random greedy --games 2 --threads 1 --seed 2 --pgn '%s'", pgn), 0);
+        free(out);
+        int finished;
+        assert_int_equal(read_all(pgn, &finished), 4);
+        assert_int_equal(finished, 4);
+        char *now = slurp(pgn, NULL);
+        assert_memory_equal(now, cut, strlen(cut)); /* what was there is kept as it was */
+        free(now);
+        free(cut);
+        free(text);
+    }
+}
+
 /* A tournament stopped by SIGINT prints the table of the games played (marked) and exits 130; the file holds
  * every finished game. */
 static void test_tournament_sigint(void **state)
@@ -206,8 +238,8 @@ static void test_tournament_sigint(void **state)
     assert_int_equal(finished, n);
     char want[64];
     snprintf(want, sizeof want, "stopped after %d games", n);
-    if (!strstr(report, want) || !strstr(report, "STOPPED"))
-        fail_msg("no '%s' in:\n%s", want, report);
+    if (!strstr(report, want) || !strstr(report, "STOPPED") || !strstr(report, "likelihood of superiority"))
+        fail_msg("no '%s' and ratings of the games played in:\n%s", want, report);
     free(report);
 }
 
@@ -422,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_match_sigint),
         cmocka_unit_test(test_match_sigkill),
         cmocka_unit_test(test_tournament_sigint),
+        cmocka_unit_test(test_pgn_appends_after_any_text),
         cmocka_unit_test(test_output_is_an_input),
         cmocka_unit_test(test_bad_output_paths),
         cmocka_unit_test(test_anchor_finite),
