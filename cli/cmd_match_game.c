@@ -236,7 +236,12 @@ static void help(void)
          "                 {wins,draws,losses,score} in each seat, with south_seconds and north_seconds: mean seconds\n"
          "                 per game by A's seat; with exact values also \"perfect\": {\"south\",\"north\": {\"games\",\n"
          "                 \"mean\",\"lo\",\"hi\",\"reached\",\"exact_mean\"}, \"start_value\" (--openings 0: V for\n"
-         "                 South, else null), \"seconds_per_solve\"}");
+         "                 South, else null), \"seconds_per_solve\"}\n"
+         "Ctrl-C (SIGINT) or SIGTERM stops the match: no game starts after it, the games in play are abandoned\n"
+         "(a move being searched is finished first), the results of the finished games are printed (marked\n"
+         "STOPPED), their records are all in --pgn FILE already, and the exit status is 130 (SIGINT) or 143\n"
+         "(SIGTERM). A second signal ends the process at once. Exit status 2: a bad flag or path (checked\n"
+         "before any game), 1: a failure while playing.");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)

@@ -203,11 +203,13 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
             if (run_one(t, idx, 2, &res))
                 goto out;
             const match_result *m = &res.two;
-            elo_pool_add(pool, i, j, m->all.wins, m->all.draws, m->all.losses);
-            if (res.games) {
-                played[i] = played[j] = 1;
-                pr[n_pairs++] = (pair_result){i, j, m->all.wins, m->all.draws, m->all.losses};
+            if (!res.games) { /* stopped before this pair's first game ended */
+                game_match_result_free(&res);
+                break;
             }
+            elo_pool_add(pool, i, j, m->all.wins, m->all.draws, m->all.losses);
+            played[i] = played[j] = 1;
+            pr[n_pairs++] = (pair_result){i, j, m->all.wins, m->all.draws, m->all.losses};
             cJSON *pj = cJSON_CreateObject();
             cJSON_AddStringToObject(pj, "a", t->name[i]);
             cJSON_AddStringToObject(pj, "b", t->name[j]);
@@ -345,6 +347,10 @@ static int field_tournament(tourney *t, const char *csv)
         game_match_result res;
         if (run_one(t, idx, P, &res))
             goto out;
+        if (!res.games) { /* stopped before this combination's first game ended */
+            game_match_result_free(&res);
+            break;
+        }
         combos++;
         int last = t->stopped;
         cJSON *cj = cJSON_CreateObject(), *names = cJSON_AddArrayToObject(cj, "agents"),

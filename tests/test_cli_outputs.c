@@ -171,6 +171,13 @@ static void test_match_sigterm(void **state)
 {
     (void)state;
     interrupt_match(SIGTERM, "term");
+    const char *cmds[2] = {"match", "tournament"}; /* the statuses are documented */
+    for (int i = 0; i < 2; i++) {
+        char *out;
+        assert_int_equal(tu_run(&out, 0, "%s --help", cmds[i]), 0);
+        assert_non_null(strstr(out, "130 (SIGINT) or 143"));
+        free(out);
+    }
 }
 
 static void test_match_sigint(void **state)
