@@ -33,6 +33,10 @@ int cli_output_check(const char *cmd, const char *flag, const char *path, int mo
         cli_error(cmd, "%s: an empty file name", flag);
         return 0;
     }
+    if (path[strlen(path) - 1] == '/') {
+        cli_error(cmd, "%s %s: a directory's name, not a file's", flag, path);
+        return 0;
+    }
     struct stat st;
     if (stat(path, &st) == 0) {
         const cli_input *in;

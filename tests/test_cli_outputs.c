@@ -315,8 +315,8 @@ static void test_bad_output_paths(void **state)
 {
     (void)state;
     char *out;
-    const char *bad[] = {"/nonexistent/d/x", SOWZERO_TMP, "", "/proc/self/status"};
-    for (int i = 0; i < 4; i++) {
+    const char *bad[] = {"/nonexistent/d/x", SOWZERO_TMP, "", "/proc/self/status", SOWZERO_TMP "/new-dir/"};
+    for (int i = 0; i < 5; i++) {
         assert_int_equal(tu_run(&out, 1, "match random greedy --games 2 --pgn '%s'", bad[i]), 2);
         assert_non_null(strstr(out, "--pgn"));
         assert_null(strstr(out, "A overall")); /* no game played */
