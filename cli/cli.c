@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <libgen.h>
 #include <unistd.h>
 
 #include "env/game.h"
@@ -164,27 +163,6 @@ int cli_usage_error(const char *cmd)
 {
     fprintf(stderr, "sowzero %s: see 'sowzero %s --help'\n", cmd, cmd);
     return 2;
-}
-
-int cli_output_path_ok(const char *cmd, const char *flag, const char *path)
-{
-    if (access(path, F_OK) == 0) {
-        if (access(path, W_OK) == 0)
-            return 1;
-        cli_error(cmd, "%s %s: cannot write: %s", flag, path, strerror(errno));
-        return 0;
-    }
-    char *copy = strdup(path);
-    if (!copy) {
-        cli_error(cmd, "out of memory");
-        return 0;
-    }
-    const char *dir = dirname(copy);
-    int ok = access(dir, W_OK | X_OK) == 0;
-    if (!ok)
-        cli_error(cmd, "%s %s: cannot write in %s: %s", flag, path, dir, strerror(errno));
-    free(copy);
-    return ok;
 }
 
 const char *cli_data_path(const char *path, char *buf, size_t n)

@@ -40,10 +40,7 @@ int cli_print_json(cJSON *obj);
 /* "threads" or "thread": the noun for a count of n in the text outputs ("1 thread", "2 threads"). */
 static inline const char *cli_threads(long n) { return n == 1 ? "thread" : "threads"; }
 
-/* Whether the file an output option names can be written once a long run ends: an existing file must be
- * writable, a new one's directory writable and searchable. Nothing is created or truncated (a run that fails
- * later must not have destroyed the old file). 1 if so; else prints "--flag PATH: cannot write ...: reason"
- * and returns 0 (the caller exits 2: a bad flag). */
+/* cli_output_check (cli/output_path.h) of a streamed output with no inputs to compare (defined there). */
 int cli_output_path_ok(const char *cmd, const char *flag, const char *path);
 
 /* A file the project ships (configs/..., data/..., nets/...), named as from the repository root, for an

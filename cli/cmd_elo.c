@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/elo_report.h"
+#include "cli/output_path.h"
 #include "eval/elo.h"
 #include "eval/record.h"
 
@@ -27,8 +28,12 @@ static void help(void)
          "wins, an equal place is a draw), the usual pairwise reduction of a ranking; \"games\" counts\n"
          "these pairwise games and \"ranked\" the records they came from. Pairs of a player with itself\n"
          "are skipped (and counted as \"self\").\n"
-         "  --anchor NAME=ELO  the player whose rating is fixed (default: the first player met, at 0)\n"
-         "  --csv FILE         write name,elo,lo,hi,games,score to FILE\n"
+         "Exit status 2 for bad input: a flag, a missing or malformed record file, records of fewer than two\n"
+         "players, or players in pools that no chain of games connects (no common scale).\n"
+         "  --anchor NAME=ELO  the player whose rating is fixed (default: the first player met, at 0); ELO a\n"
+         "                     finite number in -1e6..1e6\n"
+         "  --csv FILE         write name,elo,lo,hi,games,score to FILE (checked before the records are read;\n"
+         "                     never one of the record files)\n"
          "  --json             print {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
          "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"games\",\"ranked\",\"skipped\"}");
 }
@@ -55,6 +60,26 @@ int cmd_elo(int argc, char **argv)
     if (optind == argc) {
         cli_error("elo", "needs at least one record file");
         return cli_usage_error("elo");
+    }
+    if (csv) { /* before reading: refused (exit 2) without any work, and never one of the record files */
+        cli_input *in = calloc((size_t)(argc - optind), sizeof *in);
+        char *what = malloc((size_t)(argc - optind) * 600);
+        if (!in || !what) {
+            free(in);
+            free(what);
+            cli_error("elo", "out of memory");
+            return 1;
+        }
+        for (int f = optind; f < argc; f++) {
+            char *w = what + (size_t)(f - optind) * 600;
+            snprintf(w, 600, "the record file %.500s", argv[f]);
+            in[f - optind] = (cli_input){w, argv[f]};
+        }
+        int ok = cli_output_check("elo", "--csv", csv, CLI_OUT_STREAM, in, argc - optind);
+        free(in);
+        free(what);
+        if (!ok)
+            return 2;
     }
     elo_pool *pool = elo_pool_create();
     if (!pool) {
@@ -113,7 +138,8 @@ int cmd_elo(int argc, char **argv)
     elo_options eo = {NULL, 0};
     char anchor_buf[1100], eerr[ELO_ERRLEN];
     if (anchor && elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo)) {
-        cli_error("elo", "--anchor %s: expected NAME=ELO with a number", anchor);
+        cli_error("elo", "--anchor %s: expected NAME=ELO with ELO a finite number in %g..%g", anchor, -ELO_ANCHOR_MAX,
+                  ELO_ANCHOR_MAX);
         rc = 2;
         goto out;
     }
@@ -127,7 +153,8 @@ int cmd_elo(int argc, char **argv)
     int erc = elo_fit(pool, &eo, &er, eerr);
     if (erc) {
         cli_error("elo", "%s%s", erc == ELO_EINVAL && anchor ? "--anchor: " : "", eerr);
-        rc = erc == ELO_EINVAL && anchor ? 2 : 1;
+        /* players no chain of games connects are a property of the records given: bad input */
+        rc = (erc == ELO_EINVAL && anchor) || erc == ELO_EDISCONNECTED ? 2 : 1;
         goto out;
     }
     if (csv && elo_report_csv(er, csv)) {

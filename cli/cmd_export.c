@@ -1,12 +1,11 @@
 /* sowzero export — writes the export (weights + metadata, DESIGN.md §3.2) of a checkpoint. */
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/output_path.h"
 #include "cli/net_search.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
@@ -128,25 +127,11 @@ int cmd_export(int argc, char **argv)
     }
     const char *in = argv[optind], *out = argv[optind + 1];
     /* Exporting onto the checkpoint itself would replace it by a weights-only file: the optimiser and
-     * training state, and with them --resume, would be gone. */
-    struct stat in_st, out_st;
-    if (stat(in, &in_st) == 0 && stat(out, &out_st) == 0 && in_st.st_dev == out_st.st_dev &&
-        in_st.st_ino == out_st.st_ino) {
-        cli_error("export", "OUT.h5 '%s' is CHECKPOINT itself: give another file name", out);
+     * training state, and with them --resume, would be gone. Where OUT.h5 cannot be written at all, say so
+     * before any work (bad input, not a runtime failure). */
+    const cli_input inputs[2] = {{"CHECKPOINT", in}, {"the --config file", config}};
+    if (!cli_output_check("export", "OUT.h5", out, CLI_OUT_REPLACE, inputs, 2))
         return 2;
-    }
-    /* Where OUT.h5 cannot be written at all, say so before any work (bad input, not a runtime failure). */
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", out);
-    struct stat dir_st;
-    if (stat(out, &out_st) == 0 && !S_ISREG(out_st.st_mode)) {
-        cli_error("export", "OUT.h5 '%s' exists and is not a regular file (a directory?)", out);
-        return 2;
-    }
-    if (stat(dirname(dir), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode)) {
-        cli_error("export", "OUT.h5 '%s': its directory does not exist", out);
-        return 2;
-    }
     char err[NN_ERRLEN];
     nn_file_info info, written;
     nn_net *net, *back = NULL;

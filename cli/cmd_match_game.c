@@ -1,9 +1,14 @@
 /* sowzero match — games of any game among 2–4 agents (eval/game_match.h; for two players colour-swapped
  * pairs from random openings, issue 7), and the helpers cmd_game.h shares. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -13,6 +18,7 @@
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
 #include "cli/match_sprt.h"
+#include "cli/output_path.h"
 
 #define CMD "match"
 
@@ -42,12 +48,145 @@ game *cli_game_create(const char *cmd, const char *spec)
     return g;
 }
 
-int cli_game_write_records(FILE *f, const game_match_result *res)
+int cli_check_records_path(const char *cmd, const char *path, const char *const *specs, int n_specs,
+                           const char *const *names, const char *other_flag, const char *other_path)
 {
-    for (int g = 0; g < res->n_records; g++)
-        if (fputs(res->records[g], f) == EOF)
-            return -1;
+    cli_input in[GAME_MATCH_MAX_AGENTS * 16 + 1];
+    char nets[GAME_MATCH_MAX_AGENTS * 16][1024], what[GAME_MATCH_MAX_AGENTS * 16][1200];
+    int n = 0;
+    for (int i = 0; i < n_specs && n < GAME_MATCH_MAX_AGENTS * 16; i++)
+        if (cli_spec_net(specs[i], nets[n], sizeof nets[n])) {
+            snprintf(what[n], sizeof what[n], "the net %s of agent '%s'", nets[n], names ? names[i] : specs[i]);
+            in[n] = (cli_input){what[n], nets[n]};
+            n++;
+        }
+    if (other_path)
+        in[n++] = (cli_input){other_flag, other_path}; /* other_flag says what it is: "the --csv file" */
+    return cli_output_check(cmd, "--pgn", path, CLI_OUT_STREAM, in, n);
+}
+
+int cli_records_open(const char *cmd, const char *path, cli_records *r)
+{
+    r->path = path;
+    r->error = 0;
+    r->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (r->fd < 0) {
+        cli_error(cmd, "--pgn %s: cannot open for appending: %s", path, strerror(errno));
+        return 1;
+    }
+    /* The tail of what is there: a record must start after a blank line, not on the last line of text. */
+    struct stat st;
+    char tail[2] = {'\n', '\n'};
+    const char *sep = "";
+    if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        int rfd = open(path, O_RDONLY | O_CLOEXEC);
+        off_t at = st.st_size >= 2 ? st.st_size - 2 : 0;
+        ssize_t got = rfd >= 0 ? pread(rfd, tail, (size_t)(st.st_size - at), at) : -1;
+        if (rfd >= 0)
+            close(rfd);
+        if (got == 1)
+            sep = tail[0] == '\n' ? "\n" : "\n\n";
+        else if (got == 2)
+            sep = tail[1] != '\n' ? "\n\n" : tail[0] != '\n' ? "\n" : "";
+    }
+    if (*sep && cli_records_write(r, -1, sep)) {
+        cli_error(cmd, "--pgn %s: %s", path, strerror(r->error));
+        close(r->fd);
+        return 1;
+    }
     return 0;
+}
+
+int cli_records_write(void *ud, int game, const char *record)
+{
+    (void)game;
+    cli_records *r = ud;
+    size_t len = strlen(record);
+    while (len) {
+        ssize_t n = write(r->fd, record, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            r->error = n < 0 ? errno : EIO;
+            return -1;
+        }
+        record += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int cli_records_close(cli_records *r)
+{
+    if (close(r->fd) && !r->error)
+        r->error = errno;
+    r->fd = -1;
+    return r->error ? -1 : 0;
+}
+
+int cli_records_append(const char *cmd, const char *path, record_game *g)
+{
+    char *text = NULL, rerr[RECORD_ERRLEN] = "";
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int bad = !f || record_write(f, g, rerr) != RECORD_OK;
+    if (f)
+        bad |= fclose(f) != 0;
+    if (bad) {
+        cli_error(cmd, "--pgn %s: the record: %s", path, *rerr ? rerr : "out of memory");
+        free(text);
+        return 1;
+    }
+    cli_records r;
+    if (cli_records_open(cmd, path, &r)) {
+        free(text);
+        return 1;
+    }
+    bad = cli_records_write(&r, 0, text);
+    free(text);
+    if (cli_records_close(&r) || bad) {
+        cli_error(cmd, "--pgn %s: write failed: %s", path, strerror(r.error));
+        return 1;
+    }
+    return 0;
+}
+
+static atomic_int stop_signal;
+static struct sigaction old_int, old_term;
+
+static void on_stop(int sig)
+{
+    atomic_store(&stop_signal, sig);
+    signal(SIGINT, SIG_DFL); /* async-signal-safe; a second signal of either kind ends the process */
+    signal(SIGTERM, SIG_DFL);
+}
+
+void cli_stop_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    atomic_store(&stop_signal, 0);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+}
+
+void cli_stop_restore(void)
+{
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+}
+
+const atomic_int *cli_stop_flag(void)
+{
+    return &stop_signal;
+}
+
+int cli_stop_signal(void)
+{
+    return atomic_load(&stop_signal);
 }
 
 static void help(void)
@@ -83,8 +222,9 @@ static void help(void)
          "                 (fishtest's) accepts H1 (A - B = elo1) or H0 (= elo0), at most --games games (default\n"
          "                 20000); prints the LLR after each batch, the pentanomial counts, the score, the Elo and\n"
          "                 the normalized Elo with 95% intervals (--json: {\"sprt\":{...}})\n"
-         "  --pgn FILE     write every game record to FILE (eval/record.h; `elo` and `replay --pgn` read it);\n"
-         "                 --records FILE is the same\n"
+         "  --pgn FILE     append every game's record to FILE as the game ends (eval/record.h; `elo` and\n"
+         "                 `replay --pgn` read it), in the order the games end; what FILE held stays before\n"
+         "                 them. FILE must not be an input (an az agent's net). --records FILE is the same\n"
          "  --exact        Kalah only (its solver; other games refuse it): also measure A against perfect play (the\n"
          "                 default when A or B is a solver): the exact value V of every opening (one solve per\n"
          "                 pair; --openings 0: the start position) and, per seat, A's mean margin M - V (South's\n"
@@ -94,14 +234,20 @@ static void help(void)
          "                 \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
          "                 \"seat_games\",\"plays\" (az: the effective search settings, some from the net's\n"
          "                 search record; null when the spec says it all)}],\"games\",\"group\",\"openings\",\n"
-         "                 \"threads\",\"seed\",\"avg_sows\",\n"
-         "                 \"seconds\"}; with 2 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
+         "                 \"threads\",\"seed\",\"avg_sows\",\"seconds\",\"planned\" (the games asked for),\n"
+         "                 \"stopped\" (true after a signal: \"games\" then counts the finished ones)}; with 2\n"
+         "                 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
          "                 \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\" (\"lower\"/\"upper\"\n"
          "                 when A won/lost every point, else null) and \"per_seat\": {\"south\",\"north\"}, A's\n"
          "                 {wins,draws,losses,score} in each seat, with south_seconds and north_seconds: mean seconds\n"
          "                 per game by A's seat; with exact values also \"perfect\": {\"south\",\"north\": {\"games\",\n"
          "                 \"mean\",\"lo\",\"hi\",\"reached\",\"exact_mean\"}, \"start_value\" (--openings 0: V for\n"
-         "                 South, else null), \"seconds_per_solve\"}");
+         "                 South, else null), \"seconds_per_solve\"}\n"
+         "Ctrl-C (SIGINT) or SIGTERM stops the match: no game starts after it, the games in play are abandoned\n"
+         "(a move being searched is finished first), the results of the finished games are printed (marked\n"
+         "STOPPED), their records are all in --pgn FILE already, and the exit status is 130 (SIGINT) or 143\n"
+         "(SIGTERM). A second signal ends the process at once. Exit status 2: a bad flag or path (checked\n"
+         "before any game), 1: a failure while playing.");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)
@@ -159,7 +305,7 @@ static void perfect_json(cJSON *o, const game_match_config *cfg, const game_matc
 }
 
 static int print_json(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
-                      const game_match_result *res)
+                      const game_match_result *res, int stopped)
 {
     const int players = game_players(g);
     cJSON *o = cJSON_CreateObject();
@@ -168,6 +314,8 @@ static int print_json(char **spec, int k, const game *g, const game_match_config
     for (int i = 0; i < k; i++)
         cJSON_AddItemToArray(arr, agent_json(spec[i], res->describe[i], &res->agent[i], players));
     cJSON_AddNumberToObject(o, "games", res->games);
+    cJSON_AddNumberToObject(o, "planned", cfg->games);
+    cJSON_AddBoolToObject(o, "stopped", stopped);
     if (res->duel) {
         const match_result *t = &res->two;
         cJSON_AddStringToObject(o, "a", spec[0]);
@@ -253,10 +401,13 @@ static void print_perfect(const game_match_config *cfg, const game_match_result 
 }
 
 static void print_text(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
-                       const game_match_result *res)
+                       const game_match_result *res, int stopped)
 {
     const int players = game_players(g);
     int group = game_match_group_size(k, players);
+    if (stopped)
+        printf("STOPPED: the results below are those of the %d games that finished, of %d planned\n\n", res->games,
+               cfg->games);
     if (res->duel) {
         print_duel(spec, g, cfg, threads, res);
     } else {
@@ -363,6 +514,10 @@ int cmd_match(int argc, char **argv)
         return 2;
     }
     char **spec = argv + optind;
+    if (records && !cli_check_records_path(CMD, records, (const char *const *)spec, k, NULL, NULL, 0)) {
+        game_free(g);
+        return 2;
+    }
     char aerr[AGENT_ERRLEN];
     for (int i = 0; i < k; i++) {
         game_agent *ag = game_agent_create(spec[i], g, aerr);
@@ -375,16 +530,19 @@ int cmd_match(int argc, char **argv)
         cfg.exact |= game_get_kind(g) == &game_kind_kalah && !strcmp(game_agent_kind(ag), "solver");
         game_agent_free(ag);
     }
-    FILE *rf = NULL;
-    if (records && !(rf = fopen(records, "w"))) {
-        cli_error(CMD, "--pgn %s: cannot open for writing", records);
+    cli_records rf = {-1, NULL, 0};
+    if (records && cli_records_open(CMD, records, &rf)) {
         game_free(g);
         return 1;
     }
-    if (sprt_given) { /* cli/match_sprt.h: batches until the test decides */
-        int src = cli_match_sprt(CMD, spec, g, &cfg, &sprt, rf, json);
-        if (rf && fclose(rf) && !src) {
-            cli_error(CMD, "--pgn %s: write failed", records);
+    if (sprt_given) { /* cli/match_sprt.h: batches until the test decides; each record written as it ends */
+        if (records) {
+            cfg.on_record = cli_records_write;
+            cfg.record_ud = &rf;
+        }
+        int src = cli_match_sprt(CMD, spec, g, &cfg, &sprt, json);
+        if (records && cli_records_close(&rf) && !src) {
+            cli_error(CMD, "--pgn %s: write failed: %s", records, strerror(rf.error));
             src = 1;
         }
         game_free(g);
@@ -394,31 +552,38 @@ int cmd_match(int argc, char **argv)
     game_progress_init(&prog, cfg.games);
     cfg.progress = game_progress_cb;
     cfg.progress_ud = &prog;
-    cfg.keep_records = rf != NULL;
+    if (records) {
+        cfg.on_record = cli_records_write;
+        cfg.record_ud = &rf;
+    }
+    cfg.stop = cli_stop_flag();
+    cli_stop_install();
     game_match_result res;
     char err[MATCH_ERRLEN];
     int rc = game_match_run((const char *const *)spec, k, g, &cfg, &res, err);
+    cli_stop_restore();
     game_progress_end(&prog);
-    if (rc != MATCH_OK) {
+    if (records && cli_records_close(&rf) && rc != MATCH_EIO)
+        rc = MATCH_EIO;
+    if (rc == MATCH_EIO)
+        cli_error(CMD, "--pgn %s: write failed: %s", records, strerror(rf.error));
+    else if (rc != MATCH_OK && rc != MATCH_STOPPED)
         cli_error(CMD, "%s", err);
+    if (rc != MATCH_OK && rc != MATCH_STOPPED) {
         game_match_result_free(&res);
         game_free(g);
-        if (rf)
-            fclose(rf);
         return rc == MATCH_EINVAL ? 2 : 1;
     }
-    if (rf && (cli_game_write_records(rf, &res) | fclose(rf))) {
-        cli_error(CMD, "--pgn %s: write failed", records);
-        game_match_result_free(&res);
-        game_free(g);
-        return 1;
-    }
+    int stopped = rc == MATCH_STOPPED, sig = cli_stop_signal();
+    if (stopped)
+        cli_error(CMD, "%s: stopped after %d of %d games%s%s", sig == SIGINT ? "interrupted" : "terminated",
+                  res.games, cfg.games, records ? "; their records are in " : "", records ? records : "");
     int threads = cfg.threads < cfg.games ? cfg.threads : cfg.games;
     if (json)
-        rc = print_json(spec, k, g, &cfg, threads, &res);
+        rc = print_json(spec, k, g, &cfg, threads, &res, stopped);
     else
-        print_text(spec, k, g, &cfg, threads, &res);
+        print_text(spec, k, g, &cfg, threads, &res, stopped);
     game_match_result_free(&res);
     game_free(g);
-    return rc;
+    return stopped ? 128 + sig : rc;
 }

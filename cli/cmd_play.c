@@ -32,7 +32,8 @@ static void help(void)
          "  --as SIDE     south (default) or north\n"
          "  --rules SPEC  rules (default: kalah; another game: see 'sowzero play --rules basico --help')\n"
          "  --seed N      the agent's per-game seed (default 0)\n"
-         "  --pgn FILE    also append the game record to FILE");
+         "  --pgn FILE    also append the game record to FILE (checked before the game: exit 2 when it cannot\n"
+         "                be written or is the agent's net)");
 }
 
 /* The board from the human's seat: the human's row at the bottom, left to right a.. (their pits in
@@ -161,6 +162,8 @@ int cmd_play(int argc, char **argv)
         return cli_usage_error("play");
     }
     const char *spec = argv[optind];
+    if (pgn && !cli_check_records_path("play", pgn, &spec, 1, NULL, NULL, NULL))
+        return 2;
     kalah_rules r;
     if (!cli_rules("play", rules_spec, &r))
         return 2;
@@ -305,14 +308,8 @@ int cmd_play(int argc, char **argv)
             cli_error("play", "%s", rerr);
             rc = 1;
         }
-        if (pgn) {
-            FILE *f = fopen(pgn, "a");
-            int bad = !f || record_write(f, &g, rerr);
-            if ((f && fclose(f)) || bad) {
-                cli_error("play", "--pgn %s: cannot write", pgn);
-                rc = 1;
-            }
-        }
+        if (pgn && cli_records_append("play", pgn, &g))
+            rc = 1;
     }
     record_game_clear(&g);
     agent_free(a);

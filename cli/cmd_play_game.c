@@ -17,6 +17,7 @@
 static void help(void)
 {
     puts("usage: sowzero play AGENT --rules GAME[:key=value,...] [--seat N | --as south|north] [--seed N]\n"
+         "                         [--pgn FILE]\n"
          "Play any game but Kalah (for Kalah see 'sowzero play --help') against AGENT, which takes every other\n"
          "seat (one instance per seat; agents of eval/game_agent.h: random, greedy, maxn, paranoid, ab, solve,\n"
          "mcts, az). The position is shown in the game's notation after every move of yours or theirs. At\n"
@@ -27,7 +28,10 @@ static void help(void)
          "  quit    stop (end of input does the same)\n"
          "At the end: the values and places, and the moves (replay them with sowzero replay --rules GAME).\n"
          "  --seat N      your seat, 0 (moves first, default) .. players-1; --as south|north = seat 0|1\n"
-         "  --seed N      the agents' per-game seed (default 0)");
+         "  --seed N      the agents' per-game seed (default 0)\n"
+         "  --pgn FILE    also append the game record (eval/record.h; `elo` and `replay --pgn` read it) to FILE,\n"
+         "                checked before the game (exit 2 when it cannot be written or is the agent's net); the\n"
+         "                record format has no resignation: a game with one is recorded up to it, unfinished");
 }
 
 typedef struct {
@@ -192,12 +196,42 @@ static int human_turn(session *s, game_pos *p, const char *spec, char **line, si
     return 0;
 }
 
+/* Appends the game's record to path (cmd_game.h cli_records_append): every move up to the first resignation,
+ * which the record format cannot hold. 0, or 1 after the message. */
+static int write_record(const session *s, const char *spec, const char *path)
+{
+    record_game rec;
+    char err[RECORD_ERRLEN];
+    memset(&rec, 0, sizeof rec);
+    if (record_game_init_game(&rec, s->g, NULL, err) != RECORD_OK) {
+        cli_error(CMD, "--pgn %s: %s", path, err);
+        return 1;
+    }
+    int bad = record_set(&rec.event, "sowzero play") != RECORD_OK, n = 0;
+    for (int q = 0; q < game_players(s->g); q++)
+        bad |= record_set_seat(&rec, q, q == s->human ? "human" : spec, NULL) != RECORD_OK;
+    while (n < s->n && s->moves[n] >= 0)
+        bad |= record_push(&rec, s->moves[n++]) != RECORD_OK;
+    if (bad) {
+        record_game_clear(&rec);
+        cli_error(CMD, "out of memory");
+        return 1;
+    }
+    if (n < s->n)
+        cli_error(CMD, "--pgn %s: the record stops before the resignation at move %d (records have no "
+                  "resignations): written as unfinished", path, n + 1);
+    int rc = cli_records_append(CMD, path, &rec);
+    record_game_clear(&rec);
+    return rc;
+}
+
 int cmd_play_game(int argc, char **argv)
 {
     static const struct option opts[] = {{"as", required_argument, 0, 'a'},  {"seat", required_argument, 0, 'a'},
                                          {"rules", required_argument, 0, 'r'}, {"seed", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
-    const char *rules_spec = "basico";
+                                         {"pgn", required_argument, 0, 'p'},   {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *rules_spec = "basico", *pgn = NULL;
     session *s = calloc(1, sizeof *s);
     if (!s) {
         cli_error(CMD, "out of memory");
@@ -226,6 +260,7 @@ int cmd_play_game(int argc, char **argv)
             }
             break;
         }
+        case 'p': pgn = optarg; break;
         case 'h': help(); free(s); return 0;
         default: free(s); return cli_usage_error(CMD);
         }
@@ -238,6 +273,8 @@ int cmd_play_game(int argc, char **argv)
             cli_error(CMD, "needs one agent spec (got %d arguments)", argc - optind);
         goto done;
     }
+    if (pgn && !cli_check_records_path(CMD, pgn, &spec, 1, NULL, NULL, NULL))
+        goto done;
     s->g = g;
     const int np = game_players(g);
     if (s->human >= np) {
@@ -322,6 +359,8 @@ int cmd_play_game(int argc, char **argv)
             printf(" %s", mv);
         }
         putchar('\n');
+        if (pgn && write_record(s, spec, pgn))
+            rc = 1;
     }
 done:
     for (int q = 0; q < GAME_MAX_PLAYERS; q++)

@@ -2,7 +2,6 @@
  * and write the position set (issue 13; eval/posset.h for the format, eval/possolve.h for the solving). */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/output_path.h"
 #include "cli/commands.h"
 #include "eval/possolve.h"
 
@@ -193,19 +193,16 @@ int cmd_positions(int argc, char **argv)
         cli_error(CMD, "give --solve: every line of a position set carries its solved values (--help)");
         return 2;
     }
-    if (!out || !*out) {
+    if (!out) {
         cli_error(CMD, "--out FILE is required");
         return 2;
     }
-    /* A long run should not end in a directory it cannot write: the set goes to a temporary file there. */
-    char *dir_copy = strdup(out);
-    const char *dir = dir_copy ? dirname(dir_copy) : ".";
-    if (access(dir, W_OK | X_OK) != 0) {
-        cli_error(CMD, "--out %s: cannot write in %s: %s", out, dir, strerror(errno));
-        free(dir_copy);
+    /* A long run must not end in a path it cannot write, nor replace the net it sampled with: checked first. */
+    char what[600];
+    snprintf(what, sizeof what, "the --net file %.500s", net ? net : "");
+    const cli_input net_in = {what, net};
+    if (!cli_output_check(CMD, "--out", out, CLI_OUT_REPLACE, &net_in, 1))
         return 2;
-    }
-    free(dir_copy);
     if (early < 0)
         early = count / 5;
     if (early > count) {

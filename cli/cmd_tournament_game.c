@@ -3,6 +3,7 @@
  * permutation, reported as mean place and first places per agent. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cli/elo_report.h"
 #include "cli/game_progress.h"
 #include "cli/match_opts.h"
+#include "cli/output_path.h"
 #include "eval/elo.h"
 
 #define CMD "tournament"
@@ -46,19 +48,29 @@ static void help(void)
          "  --threads T        worker threads (default: the number of CPUs)\n"
          "  --rules SPEC       rules (default: kalah)\n"
          "  --seed S           seed of the openings and the agents (default 1)\n"
-         "  --anchor NAME=ELO  2 players: the agent whose rating is fixed (default: the first at 0)\n"
-         "  --pgn FILE         write every game record to FILE (eval/record.h; `elo` and `replay --pgn`\n"
-         "                     read it); --records FILE is the same\n"
+         "  --anchor NAME=ELO  2 players: the agent whose rating is fixed (default: the first at 0); ELO a\n"
+         "                     finite number in -1e6..1e6\n"
+         "  --pgn FILE         append every game's record to FILE as the game ends (eval/record.h; `elo` and\n"
+         "                     `replay --pgn` read it); what FILE held stays before them. --records FILE is the\n"
+         "                     same\n"
          "  --csv FILE         2 players: name,elo,lo,hi,games,score; else name,games,mean_place,mean_score,\n"
-         "                     firsts\n"
+         "                     firsts (written at the end, replacing FILE)\n"
+         "                     Output files are checked before any game: one that cannot be written, or that\n"
+         "                     is an input (an az agent's net) or the other output, is refused (exit 2)\n"
          "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
-         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"seconds\",\"rules\"};\n"
-         "                     each pair {\"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\"seconds\",\"nodes\"}\n"
+         "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"stopped\",\"seconds\",\n"
+         "                     \"rules\"}; each pair {\"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\"seconds\",\n"
+         "                     \"nodes\",\"games\"}\n"
          "                     with nodes [A's, B's]: Kalah ab/solver positions searched, mcts/az root visits;\n"
          "                     3-4 players: {\"rules\",\"agents\":[{\"name\",\"spec\",\"games\",\"seats\",\"mean_place\",\n"
          "                     \"mean_score\",\"firsts\",\"first_share\",\"per_seat\"}] (best mean place first),\n"
-         "                     \"combinations\":[{\"agents\",\"mean_place\",\"firsts\",\"seconds\"}],\"games\",\n"
-         "                     \"seconds\"}");
+         "                     \"combinations\":[{\"agents\",\"mean_place\",\"firsts\",\"games\",\"seconds\"}],\n"
+         "                     \"games\",\"stopped\",\"seconds\"}\n"
+         "Ctrl-C (SIGINT) or SIGTERM stops the tournament: no game starts after it, the games in play are\n"
+         "abandoned (a move being searched is finished first), the ratings or table of the finished games are\n"
+         "printed (marked STOPPED; the pair or combination cut short is marked too), their records are all in\n"
+         "--pgn FILE already, and the exit status is 130 (SIGINT) or 143 (SIGTERM). A second signal ends the\n"
+         "process at once. Exit status 2: a bad flag or path (before any game), 1: a failure while playing.");
 }
 
 /* NAME=SPEC, where NAME has no ':' and no ',' (a bare spec such as maxn:depth=3, random,seed=2 or greedy is
@@ -87,10 +99,11 @@ typedef struct {
     const char **name, **spec;
     const game *g;
     game_match_config *cfg;
-    FILE *records;
-    const char *records_path;
     int json;
     game_progress *prog;
+    int stopped; /* a signal stopped the tournament: the last match ran only in part, no later one ran */
+    int played;  /* games finished */
+    int pgn_failed; /* the --pgn file refused a record (cli_records.error) */
 } tourney;
 
 /* Runs one game_match of the agents idx[0..k-1]; prints its error. 0 or 1. */
@@ -105,65 +118,98 @@ static int run_one(tourney *t, const int *idx, int k, game_match_result *res)
     game_match_config cfg = *t->cfg; /* the records name the agents (what `elo` rates them by) */
     cfg.names = names;
     cfg.event = "sowzero tournament";
-    if (game_match_run(specs, k, t->g, &cfg, res, err) != MATCH_OK) {
+    int rc = game_match_run(specs, k, t->g, &cfg, res, err);
+    t->stopped = rc == MATCH_STOPPED;
+    t->pgn_failed = rc == MATCH_EIO;
+    if (rc != MATCH_OK && rc != MATCH_STOPPED) {
         char who[4 * (AGENT_SPEC_MAX + 8)];
         size_t len = 0;
         for (int i = 0; i < k && len < sizeof who; i++)
             len += (size_t)snprintf(who + len, sizeof who - len, "%s%s", i ? (k > 2 ? ", " : " vs ") : "",
                                     t->name[idx[i]]);
         game_progress_end(t->prog);
-        cli_error(CMD, "%s: %s", who, err);
+        if (rc != MATCH_EIO) /* the --pgn failure is reported with its reason by the caller */
+            cli_error(CMD, "%s: %s", who, err);
         game_match_result_free(res);
         return 1;
     }
     t->prog->offset += t->cfg->games;
-    if (t->records && cli_game_write_records(t->records, res)) {
-        game_progress_end(t->prog);
-        cli_error(CMD, "--pgn %s: write failed", t->records_path);
-        game_match_result_free(res);
-        return 1;
-    }
+    t->played += res->games;
     return 0;
 }
 
 /* Two players: round robin of pairs, Bradley–Terry ratings (the Kalah tournament's report). */
+/* A pool of the n agents by name (pool index = agent index); NULL after "out of memory". */
+static elo_pool *agent_pool(const char *const *name, int n)
+{
+    elo_pool *pool = elo_pool_create();
+    for (int i = 0; pool && i < n; i++)
+        if (elo_pool_player(pool, name[i]) != i) {
+            elo_pool_free(pool);
+            pool = NULL;
+        }
+    if (!pool)
+        cli_error(CMD, "out of memory");
+    return pool;
+}
+
+/* --anchor NAME=ELO into eo (buf holds the name): 0; 2 after the message when NAME is not an agent or ELO
+ * not a finite number in range; 1 when out of memory. The names are known before any game: refused then. */
+static int parse_anchor(const char *const *name, int n, const char *anchor, char *buf, size_t bn, elo_options *eo)
+{
+    elo_pool *pool = agent_pool(name, n);
+    if (!pool)
+        return 1;
+    int bad = elo_report_anchor(anchor, pool, buf, bn, eo), known = 0;
+    elo_pool_free(pool);
+    if (bad) {
+        cli_error(CMD, "--anchor %s: expected NAME=ELO with ELO a finite number in %g..%g", anchor, -ELO_ANCHOR_MAX,
+                  ELO_ANCHOR_MAX);
+        return 2;
+    }
+    for (int i = 0; i < n; i++)
+        known |= !strcmp(eo->anchor, name[i]);
+    if (!known) {
+        cli_error(CMD, "--anchor %s: expected NAME=ELO with NAME one of the --agent names", anchor);
+        return 2;
+    }
+    return 0;
+}
+
+typedef struct {
+    int i, j, w, d, l;
+} pair_result;
+
 static int duel_tournament(tourney *t, const char *anchor, const char *csv)
 {
-    int n = t->n, rc = 1;
-    elo_pool *pool = elo_pool_create();
+    int n = t->n, rc = 1, n_pairs = 0, played[MAX_AGENTS] = {0};
+    pair_result *pr = calloc((size_t)(n * (n - 1) / 2 + 1), sizeof *pr);
+    elo_pool *pool = agent_pool(t->name, n);
     cJSON *pairs_json = cJSON_CreateArray();
-    if (!pool || !pairs_json) {
+    if (!pool || !pairs_json || !pr) {
         cli_error(CMD, "out of memory");
         goto out;
     }
-    for (int i = 0; i < n; i++)
-        if (elo_pool_player(pool, t->name[i]) != i) {
-            cli_error(CMD, "out of memory");
-            goto out;
-        }
-    /* The anchor names a player known now: refuse it before hours of games, not after. */
     elo_options eo = {NULL, 0};
     char anchor_buf[AGENT_SPEC_MAX + 32], eerr[ELO_ERRLEN];
-    if (anchor) {
-        int known = 0;
-        if (!elo_report_anchor(anchor, pool, anchor_buf, sizeof anchor_buf, &eo))
-            for (int i = 0; i < n; i++)
-                known |= !strcmp(eo.anchor, t->name[i]);
-        if (!known) {
-            cli_error(CMD, "--anchor %s: expected NAME=ELO with NAME one of the --agent names", anchor);
-            rc = 2;
-            goto out;
-        }
-    }
+    if (anchor && (rc = parse_anchor(t->name, n, anchor, anchor_buf, sizeof anchor_buf, &eo)))
+        goto out;
+    rc = 1;
     double t0 = now();
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
+    for (int i = 0; i < n && !t->stopped; i++)
+        for (int j = i + 1; j < n && !t->stopped; j++) {
             game_match_result res;
             int idx[2] = {i, j};
             if (run_one(t, idx, 2, &res))
                 goto out;
             const match_result *m = &res.two;
+            if (!res.games) { /* stopped before this pair's first game ended */
+                game_match_result_free(&res);
+                break;
+            }
             elo_pool_add(pool, i, j, m->all.wins, m->all.draws, m->all.losses);
+            played[i] = played[j] = 1;
+            pr[n_pairs++] = (pair_result){i, j, m->all.wins, m->all.draws, m->all.losses};
             cJSON *pj = cJSON_CreateObject();
             cJSON_AddStringToObject(pj, "a", t->name[i]);
             cJSON_AddStringToObject(pj, "b", t->name[j]);
@@ -179,22 +225,54 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
             for (int a = 0; a < 2; a++)
                 cJSON_AddItemToArray(ff, cJSON_CreateNumber(res.agent[a].forfeits));
             cJSON_AddItemToArray(pairs_json, pj);
+            cJSON_AddNumberToObject(pj, "games", res.games);
             if (!t->json) {
                 game_progress_end(t->prog);
                 printf("  %-16s vs %-16s  +%d =%d -%d  score %.3f  (%.1f s)", t->name[i], t->name[j], m->all.wins,
                        m->all.draws, m->all.losses, m->score, res.seconds);
                 if (res.agent[0].forfeits || res.agent[1].forfeits)
                     printf("  forfeits %d / %d", res.agent[0].forfeits, res.agent[1].forfeits);
-                printf("\n");
+                printf("%s\n", t->stopped ? "  STOPPED: in part" : "");
                 fflush(stdout);
             }
             game_match_result_free(&res);
         }
     game_progress_end(t->prog);
     double secs = now() - t0;
-    int games = n * (n - 1) / 2 * t->cfg->games;
+    int games = t->played;
     elo_result *er;
+    if (t->stopped) { /* ratings of the agents that played: a pool of those alone */
+        elo_pool *sub = elo_pool_create();
+        int ok = sub != NULL, at[MAX_AGENTS];
+        for (int i = 0; ok && i < n; i++)
+            if (played[i])
+                ok = (at[i] = elo_pool_player(sub, t->name[i])) >= 0;
+        for (int k = 0; ok && k < n_pairs; k++)
+            ok = elo_pool_add(sub, at[pr[k].i], at[pr[k].j], pr[k].w, pr[k].d, pr[k].l) == ELO_OK;
+        if (!ok) {
+            elo_pool_free(sub);
+            cli_error(CMD, "out of memory");
+            goto out;
+        }
+        if (eo.anchor) {
+            int anchored = 0;
+            for (int i = 0; i < n; i++)
+                anchored |= played[i] && !strcmp(eo.anchor, t->name[i]);
+            if (!anchored) {
+                cli_error(CMD, "--anchor %s: the agent played no game before the stop: the first agent is "
+                          "anchored at 0 instead", anchor);
+                eo = (elo_options){NULL, 0};
+            }
+        }
+        elo_pool_free(pool);
+        pool = sub;
+    }
     int erc = elo_fit(pool, &eo, &er, eerr);
+    if (erc && t->stopped) {
+        cli_error(CMD, "stopped after %d games: no ratings from them (%s)", games, eerr);
+        rc = 1;
+        goto out;
+    }
     if (erc) {
         cli_error(CMD, "%s%s", erc == ELO_EINVAL && anchor ? "--anchor: " : "", eerr);
         rc = erc == ELO_EINVAL && anchor ? 2 : 1;
@@ -210,11 +288,13 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
         cJSON_AddItemToObject(o, "pairs", pairs_json);
         pairs_json = NULL;
         cJSON_AddNumberToObject(o, "games", games);
+        cJSON_AddBoolToObject(o, "stopped", t->stopped);
         cJSON_AddNumberToObject(o, "seconds", secs);
         cJSON_AddStringToObject(o, "rules", game_spec(t->g));
         rc = cli_print_json(o);
     } else {
-        printf("\n%d games in %.1f s\n\n", games, secs);
+        printf("\n%s%d games in %.1f s\n\n", t->stopped ? "STOPPED: the ratings below are from the finished " : "",
+               games, secs);
         elo_report_print(er, stdout);
         rc = 0;
     }
@@ -222,6 +302,7 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
 out:
     cJSON_Delete(pairs_json);
     elo_pool_free(pool);
+    free(pr);
     return rc;
 }
 
@@ -272,7 +353,12 @@ static int field_tournament(tourney *t, const char *csv)
         game_match_result res;
         if (run_one(t, idx, P, &res))
             goto out;
+        if (!res.games) { /* stopped before this combination's first game ended */
+            game_match_result_free(&res);
+            break;
+        }
         combos++;
+        int last = t->stopped;
         cJSON *cj = cJSON_CreateObject(), *names = cJSON_AddArrayToObject(cj, "agents"),
               *mp = cJSON_AddArrayToObject(cj, "mean_place"), *fi = cJSON_AddArrayToObject(cj, "firsts");
         for (int i = 0; i < P; i++) {
@@ -281,6 +367,7 @@ static int field_tournament(tourney *t, const char *csv)
             cJSON_AddItemToArray(mp, cJSON_CreateNumber(res.agent[i].mean_place));
             cJSON_AddItemToArray(fi, cJSON_CreateNumber(res.agent[i].firsts));
         }
+        cJSON_AddNumberToObject(cj, "games", res.games);
         cJSON_AddNumberToObject(cj, "seconds", res.seconds);
         cJSON_AddItemToArray(combos_json, cj);
         if (!t->json) {
@@ -288,10 +375,12 @@ static int field_tournament(tourney *t, const char *csv)
             printf(" ");
             for (int i = 0; i < P; i++)
                 printf(" %s %.2f%s", t->name[idx[i]], res.agent[i].mean_place, i + 1 < P ? "," : "");
-            printf("  (mean places; %.1f s)\n", res.seconds);
+            printf("  (mean places; %.1f s)%s\n", res.seconds, t->stopped ? "  STOPPED: in part" : "");
             fflush(stdout);
         }
         game_match_result_free(&res);
+        if (last)
+            break;
         /* Next combination in lexicographic order. */
         int i = P - 1;
         while (i >= 0 && idx[i] == n - P + i)
@@ -330,10 +419,11 @@ static int field_tournament(tourney *t, const char *csv)
             goto out;
         }
     }
-    int games = combos * t->cfg->games;
+    int games = t->played;
     if (t->json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "rules", game_spec(t->g));
+        cJSON_AddBoolToObject(o, "stopped", t->stopped);
         cJSON *arr = cJSON_AddArrayToObject(o, "agents");
         for (int k = 0; k < n; k++) {
             const game_match_agent_stats *a = &tot[order[k]];
@@ -361,7 +451,8 @@ static int field_tournament(tourney *t, const char *csv)
         for (int i = 0; i < n; i++)
             if ((int)strlen(t->name[i]) > w)
                 w = (int)strlen(t->name[i]);
-        printf("\n%d games in %.1f s\n\n%4s  %-*s %6s  %10s  %10s  %6s   mean place by seat\n", games, secs, "rank", w,
+        printf("\n%s%d games in %.1f s\n\n%4s  %-*s %6s  %10s  %10s  %6s   mean place by seat\n",
+               t->stopped ? "STOPPED: the table below is from the finished " : "", games, secs, "rank", w,
                "name", "games", "mean place", "mean score", "firsts");
         for (int k = 0; k < n; k++) {
             const game_match_agent_stats *a = &tot[order[k]];
@@ -371,8 +462,9 @@ static int field_tournament(tourney *t, const char *csv)
                 printf(" %5.2f", a->seat_place[s]);
             printf("\n");
         }
-        printf("\nplace 1 = first; rank score = (%d - place) / %d; every combination of %d agents played every seat "
-               "permutation.\n", P, P - 1, P);
+        printf("\nplace 1 = first; rank score = (%d - place) / %d; %s.\n", P, P - 1,
+               t->stopped ? "stopped before every combination of agents played every seat permutation"
+                          : "every combination of agents played every seat permutation");
         rc = 0;
     }
 out:
@@ -443,13 +535,39 @@ int cmd_tournament(int argc, char **argv)
         cli_error(CMD, "--anchor: ratings are only fitted for 2 players (%d players report mean places)", P);
         return game_free(g), 2;
     }
+    if (anchor) { /* before anything is written or played */
+        char buf[AGENT_SPEC_MAX + 32];
+        elo_options eo;
+        int arc = parse_anchor(name, n, anchor, buf, sizeof buf, &eo);
+        if (arc)
+            return game_free(g), arc;
+    }
     if (!games_given)
         cfg.games = P == 2 ? 20 : 4 * game_match_group_size(P, P);
     if (!cli_match_games_check(CMD, g, cfg.games))
         return game_free(g), 2;
     /* Output paths are flags: refuse a bad one (exit 2) before hours of games, not after. */
-    if ((csv && !cli_output_path_ok(CMD, "--csv", csv)) || (records && !cli_output_path_ok(CMD, "--pgn", records)))
+    if (csv && records && !strcmp(csv, records)) {
+        cli_error(CMD, "--csv %s and --pgn %s: the same file; give two", csv, records);
         return game_free(g), 2;
+    }
+    if (records && !cli_check_records_path(CMD, records, spec, n, name, "the --csv file", csv))
+        return game_free(g), 2;
+    if (csv) {
+        cli_input in[MAX_AGENTS + 1];
+        char nets[MAX_AGENTS][512], what[MAX_AGENTS][AGENT_SPEC_MAX + 560];
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (cli_spec_net(spec[i], nets[k], sizeof nets[k])) {
+                snprintf(what[k], sizeof what[k], "the net %s of agent '%s'", nets[k], name[i]);
+                in[k] = (cli_input){what[k], nets[k]};
+                k++;
+            }
+        if (records)
+            in[k++] = (cli_input){"the --pgn file", records};
+        if (!cli_output_check(CMD, "--csv", csv, CLI_OUT_STREAM, in, k))
+            return game_free(g), 2;
+    }
     char aerr[AGENT_ERRLEN];
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
@@ -464,41 +582,51 @@ int cmd_tournament(int argc, char **argv)
         }
         game_agent_free(ag);
     }
-    FILE *rf = NULL;
-    if (records && !(rf = fopen(records, "w"))) {
-        cli_error(CMD, "--pgn %s: cannot open for writing: %s", records, strerror(errno));
-        return game_free(g), 2;
-    }
     long long matches = 1;
     for (int i = 0; i < P; i++) /* C(n, P) */
         matches = matches * (n - i) / (i + 1);
     if (matches * cfg.games > 1000000000LL) {
         cli_error(CMD, "--games: %lld matches of %d games is too many", matches, cfg.games);
-        if (rf)
-            fclose(rf);
         return game_free(g), 2;
     }
+    cli_records rf = {-1, NULL, 0};
+    if (records && cli_records_open(CMD, records, &rf))
+        return game_free(g), 1;
     game_progress prog;
     game_progress_init(&prog, (int)(matches * cfg.games));
     cfg.progress = game_progress_cb;
     cfg.progress_ud = &prog;
-    cfg.keep_records = rf != NULL;
+    if (records) {
+        cfg.on_record = cli_records_write;
+        cfg.record_ud = &rf;
+    }
+    cfg.stop = cli_stop_flag();
     /* One pool for the whole tournament: every agent once per worker thread (see --help). */
     if (!(cfg.pool = game_match_pool_create(g))) {
         cli_error(CMD, "out of memory");
-        if (rf)
-            fclose(rf);
+        if (records)
+            cli_records_close(&rf);
         return game_free(g), 1;
     }
-    tourney t = {n, name, spec, g, &cfg, rf, records, json, &prog};
+    tourney t = {n, name, spec, g, &cfg, json, &prog, 0, 0, 0};
     if (!json) {
         printf("%s: %d agents, %lld %s of %d games, rules %s\n\n", P == 2 ? "round robin" : "every combination", n,
                matches, P == 2 ? "pairs" : "combinations", cfg.games, game_spec(g));
     }
+    cli_stop_install();
     int rc = P == 2 ? duel_tournament(&t, anchor, csv) : field_tournament(&t, csv);
-    if (rf && fclose(rf) && !rc) {
-        cli_error(CMD, "--pgn %s: write failed", records);
+    cli_stop_restore();
+    int pgn_bad = records && (cli_records_close(&rf) || t.pgn_failed);
+    if (pgn_bad) {
+        cli_error(CMD, "--pgn %s: write failed: %s", records, strerror(rf.error ? rf.error : EIO));
         rc = 1;
+    }
+    if (t.stopped) {
+        int sig = cli_stop_signal();
+        cli_error(CMD, "%s: stopped after %d games%s%s", sig == SIGINT ? "interrupted" : "terminated", t.played,
+                  records ? "; their records are in " : "", records ? records : "");
+        if (!pgn_bad)
+            rc = 128 + sig;
     }
     game_match_pool_free(cfg.pool);
     game_free(g);

@@ -2,6 +2,7 @@
 #include "cli/elo_report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,7 +127,7 @@ int elo_report_anchor(const char *text, const elo_pool *pool, char *name_buf, si
     char *end;
     errno = 0;
     double v = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || errno)
+    if (end == eq + 1 || *end || errno || !(fabs(v) <= ELO_ANCHOR_MAX)) /* NaN fails the last test too */
         return -1;
     *eq = 0;
     opt->anchor_elo = v;

@@ -19,7 +19,7 @@ int elo_report_csv(const elo_result *r, const char *path);
 
 /* Parses --anchor NAME=ELO (or NAME, at 0) into opt: text that is a player's whole name anchors that player
  * at 0 (names may hold '='), else the text splits at its last '='. Returns 0, or -1 when ELO is not a
- * number. name_buf (size n) holds the name. An unknown name is reported by elo_fit. */
+ * finite number in -ELO_ANCHOR_MAX..ELO_ANCHOR_MAX (nan, inf and 1e23 are refused). name_buf (size n) holds the name. An unknown name is reported by elo_fit. */
 int elo_report_anchor(const char *text, const elo_pool *pool, char *name_buf, size_t n, elo_options *opt);
 
 #endif

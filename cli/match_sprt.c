@@ -183,7 +183,7 @@ static void print_text(const match_sprt_args *sa, const sprt_state *st, int max_
 }
 
 int cli_match_sprt(const char *cmd, char **spec, const game *g, const game_match_config *cfg,
-                   const match_sprt_args *sa, FILE *rf, int json)
+                   const match_sprt_args *sa, int json)
 {
     if (game_players(g) != 2) {
         cli_error(cmd, "--sprt: two-player games only (%s has %d players)", game_spec(g), game_players(g));
@@ -207,7 +207,6 @@ int cli_match_sprt(const char *cmd, char **spec, const game *g, const game_match
         game_match_config bc = *cfg;
         bc.games = cfg->games - st.games < batch ? cfg->games - st.games : batch;
         bc.seed = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(b + 1)); /* new openings each batch */
-        bc.keep_records = rf != NULL;
         bc.progress = NULL;
         game_match_result res;
         char err[MATCH_ERRLEN];
@@ -216,11 +215,6 @@ int cli_match_sprt(const char *cmd, char **spec, const game *g, const game_match
             cli_error(cmd, "%s", err);
             game_match_result_free(&res);
             return rc == MATCH_EINVAL ? 2 : 1;
-        }
-        if (rf && cli_game_write_records(rf, &res)) {
-            cli_error(cmd, "--pgn: write failed");
-            game_match_result_free(&res);
-            return 1;
         }
         for (int i = 0; i + 1 < res.games; i += 2) {
             int points2 = 0; /* A's points in the pair, doubled: 0..4 */

@@ -342,6 +342,11 @@ int elo_fit(const elo_pool *p, const elo_options *opt, elo_result **out, char *e
         return ELO_EINVAL;
     }
     int anchor = 0;
+    if (opt && !(fabs(opt->anchor_elo) <= ELO_ANCHOR_MAX)) { /* NaN fails the test too */
+        set_err(err, "the anchor's rating %g is not a finite number in %g..%g", opt->anchor_elo, -ELO_ANCHOR_MAX,
+                ELO_ANCHOR_MAX);
+        return ELO_EINVAL;
+    }
     if (opt && opt->anchor) {
         anchor = -1;
         for (int i = 0; i < n; i++)

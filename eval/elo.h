@@ -70,8 +70,11 @@ int elo_pool_add(elo_pool *p, int a, int b, int wins, int draws, int losses);
 
 typedef struct {
     const char *anchor;  /* name of the player whose rating is fixed; NULL = the first player added */
-    double anchor_elo;   /* its rating (0 by default) */
+    double anchor_elo;   /* its rating (0 by default); finite, |anchor_elo| <= ELO_ANCHOR_MAX */
 } elo_options;
+
+/* The largest anchor rating in magnitude: beyond it the ratings lose the precision of their differences. */
+#define ELO_ANCHOR_MAX 1e6
 
 typedef struct {
     int n;               /* players, in pool order */
@@ -93,7 +96,7 @@ typedef struct {
 
 /* Fits the ratings of every player in the pool. opt may be NULL (anchor = first player at 0). Returns ELO_OK
  * with a new result in *out (free with elo_result_free); ELO_EINVAL (fewer than 2 players, a player with
- * no games, unknown anchor), ELO_EDISCONNECTED (message names two players no chain of games connects),
+ * no games, unknown anchor, an anchor rating that is not finite or beyond ELO_ANCHOR_MAX), ELO_EDISCONNECTED (message names two players no chain of games connects),
  * ELO_ENOMEM. */
 int elo_fit(const elo_pool *p, const elo_options *opt, elo_result **out, char *err);
 void elo_result_free(elo_result *r);

@@ -223,8 +223,10 @@ typedef struct {
     int back;
     int done, failed, rc;
     char err[MATCH_ERRLEN];
+    unsigned char *finished; /* per game: played to its end (under lock) */
+    int solves;              /* the groups' exact solves done (under lock) */
     game_match_game *game;
-    char **records;          /* per game, or NULL */
+    char **records;          /* per game (keep_records or on_record), or NULL */
     double *game_s;          /* per game: wall seconds of its play */
     int *exact;              /* cfg->exact: per game, its opening's exact value (seat 0's view), else NULL */
     double exact_s;          /* the groups' exact solves, wall seconds in all (under lock) */
@@ -337,6 +339,8 @@ static int play_game(worker_ctx *w, int g, char *err)
         if (ply < n_open) {
             k = opening[ply];
         } else {
+            if (cfg->stop && atomic_load_explicit(cfg->stop, memory_order_relaxed))
+                return MATCH_STOPPED; /* abandoned: the match keeps the games that finished */
             if (ply >= GAME_MATCH_MAX_PLIES) {
                 set_err(err, "game %d went past %d plies", g + 1, GAME_MATCH_MAX_PLIES);
                 return MATCH_EGAME;
@@ -416,6 +420,7 @@ static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
     clock_gettime(CLOCK_MONOTONIC, &e1);
     pthread_mutex_lock(&run->lock);
     run->exact_s += seconds_between(&e0, &e1);
+    run->solves++;
     pthread_mutex_unlock(&run->lock);
     if (rc != AGENT_OK) {
         set_err(err, "group %d: the exact value of the opening: agent '%s' failed: %s", group + 1,
@@ -445,6 +450,34 @@ static int claim(runner *run, int t)
     return c;
 }
 
+static int stop_asked(const runner *run)
+{
+    return run->cfg->stop && atomic_load_explicit(run->cfg->stop, memory_order_relaxed);
+}
+
+/* Game g has ended: counted, reported, and its record handed to on_record. Under run->lock. 0, or
+ * MATCH_EIO when on_record refuses it. */
+static int game_ended(runner *run, int g, char *err)
+{
+    const game_match_config *cfg = run->cfg;
+    run->done++;
+    run->finished[g] = 1;
+    if (cfg->progress)
+        cfg->progress(cfg->progress_ud, run->done, cfg->games);
+    if (!cfg->on_record)
+        return MATCH_OK;
+    int bad = cfg->on_record(cfg->record_ud, g, run->records[g]);
+    if (!cfg->keep_records) {
+        free(run->records[g]);
+        run->records[g] = NULL;
+    }
+    if (bad) {
+        set_err(err, "game %d: its record could not be written", g + 1);
+        return MATCH_EIO;
+    }
+    return MATCH_OK;
+}
+
 static void *worker(void *arg)
 {
     worker_ctx *w = arg;
@@ -453,7 +486,7 @@ static void *worker(void *arg)
     char err[MATCH_ERRLEN];
     for (;;) {
         pthread_mutex_lock(&run->lock);
-        int unit = run->failed ? -1 : claim(run, w->t);
+        int unit = run->failed || stop_asked(run) ? -1 : claim(run, w->t);
         pthread_mutex_unlock(&run->lock);
         if (unit < 0)
             break;
@@ -468,11 +501,11 @@ static void *worker(void *arg)
             if (rc)
                 break;
             pthread_mutex_lock(&run->lock);
-            run->done++;
-            if (run->cfg->progress)
-                run->cfg->progress(run->cfg->progress_ud, run->done, games);
+            rc = game_ended(run, g, err);
             pthread_mutex_unlock(&run->lock);
         }
+        if (rc == MATCH_STOPPED)
+            break;
         if (rc) {
             fail(run, rc, err);
             break;
@@ -485,6 +518,7 @@ static void *worker(void *arg)
 static void tally(game_match_result *out, int n, const double *game_s)
 {
     long sows = 0;
+    int seat_games[2] = {0, 0};
     for (int g = 0; g < out->games; g++) {
         const game_match_game *gm = &out->game[g];
         int seen = 0, shared_first = 0;
@@ -508,7 +542,8 @@ static void tally(game_match_result *out, int n, const double *game_s)
         }
         if (out->duel) {
             int a_seat = gm->agent[0] == 0 ? 0 : 1;
-            out->two.seat_seconds[a_seat] += game_s[g] / (out->games / 2); /* two-player games: pairs */
+            out->two.seat_seconds[a_seat] += game_s[g];
+            seat_games[a_seat]++;
             int pa = gm->place[a_seat], pb = gm->place[1 - a_seat];
             match_tally *ts[2] = {&out->two.all, &out->two.seat[a_seat]};
             for (int i = 0; i < 2; i++) {
@@ -530,8 +565,12 @@ static void tally(game_match_result *out, int n, const double *game_s)
                 a->seat_place[s] /= a->seat_n[s];
     }
     out->avg_sows = out->games ? (double)sows / out->games : 0;
-    if (out->duel)
+    if (out->duel) {
+        for (int s = 0; s < 2; s++)
+            if (seat_games[s])
+                out->two.seat_seconds[s] /= seat_games[s];
         match_result_stats(&out->two);
+    }
 }
 
 /* A's statistics against the exact values by A's seat (perfect.h), from the per-game margins. 0 or -1 (memory);
@@ -640,13 +679,14 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
     pthread_t *tid = calloc((size_t)nt, sizeof *tid);
     run.game = calloc((size_t)cfg->games, sizeof *run.game);
     run.game_s = calloc((size_t)cfg->games, sizeof *run.game_s);
-    if (cfg->keep_records)
+    if (cfg->keep_records || cfg->on_record)
         run.records = calloc((size_t)cfg->games, sizeof *run.records);
+    run.finished = calloc((size_t)cfg->games, 1);
     if (cfg->exact)
         run.exact = calloc((size_t)cfg->games, sizeof *run.exact);
     rc = MATCH_ENOMEM;
-    if (!ctx || !tid || !run.game || !run.game_s || (cfg->keep_records && !run.records) || (cfg->exact && !run.exact) ||
-        !run.claimed || !run.own) {
+    if (!ctx || !tid || !run.game || !run.game_s || ((cfg->keep_records || cfg->on_record) && !run.records) ||
+        (cfg->exact && !run.exact) || !run.claimed || !run.own || !run.finished) {
         set_err(err, "out of memory");
         goto out;
     }
@@ -706,10 +746,30 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
         set_err(err, "%s", run.err);
         goto out;
     }
+    /* Stopped: the finished games, moved to the front in game order (the statistics are theirs alone). */
+    int played = 0;
+    for (int g = 0; g < cfg->games; g++) {
+        if (!run.finished[g]) {
+            if (run.records) {
+                free(run.records[g]);
+                run.records[g] = NULL;
+            }
+            continue;
+        }
+        run.game[played] = run.game[g];
+        run.game_s[played] = run.game_s[g];
+        if (run.exact)
+            run.exact[played] = run.exact[g];
+        if (run.records && played < g) {
+            run.records[played] = run.records[g];
+            run.records[g] = NULL;
+        }
+        played++;
+    }
     out->seconds = seconds_between(&t0, &t1);
     out->players = np;
     out->n_agents = n_agents;
-    out->games = cfg->games;
+    out->games = played;
     out->game = run.game;
     run.game = NULL;
     out->duel = np == 2;
@@ -726,14 +786,14 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
             goto out;
         }
         run.exact = NULL; /* owned by out */
-        out->exact_seconds = run.exact_s / ((cfg->games + run.group - 1) / run.group);
+        out->exact_seconds = run.solves ? run.exact_s / run.solves : 0;
     }
-    if (run.records) {
+    if (run.records && cfg->keep_records) {
         out->records = run.records;
-        out->n_records = cfg->games;
+        out->n_records = played;
         run.records = NULL;
     }
-    rc = MATCH_OK;
+    rc = played < cfg->games ? MATCH_STOPPED : MATCH_OK;
 out:
     if (ctx)
         for (int t = 0; t < nt; t++) {
@@ -750,6 +810,7 @@ out:
     free(run.own);
     free(run.game);
     free(run.game_s);
+    free(run.finished);
     free(run.exact);
     if (run.records) {
         for (int g = 0; g < cfg->games; g++)

@@ -88,6 +88,7 @@
 #ifndef SOWZERO_GAME_MATCH_H
 #define SOWZERO_GAME_MATCH_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "env/game.h"
@@ -96,7 +97,8 @@
 
 #define MATCH_ERRLEN 400
 
-enum { MATCH_OK = 0, MATCH_EINVAL = -1, MATCH_EAGENT = -2, MATCH_ENOMEM = -3, MATCH_EGAME = -4 };
+enum { MATCH_OK = 0, MATCH_EINVAL = -1, MATCH_EAGENT = -2, MATCH_ENOMEM = -3, MATCH_EGAME = -4, MATCH_STOPPED = -5,
+       MATCH_EIO = -6 };
 
 /* Wins, draws and losses of A. */
 typedef struct {
@@ -138,6 +140,18 @@ typedef struct {
     const char *const *names; /* the records' name tags per agent (n_agents entries); NULL = none */
     void (*progress)(void *ud, int done, int total); /* may be NULL */
     void *progress_ud;
+    /* Called as each game ends, in the order they end (not game order with several threads), under the
+     * runner's lock (one call at a time), with the game's index (0-based; its record's [Round] is index + 1)
+     * and its record (the text is made for this call when keep_records is 0; borrowed for the call). Returns
+     * 0 to go on; anything else stops the match with MATCH_EIO (the callback keeps its own reason). A game
+     * abandoned by `stop` is never passed. May be NULL. */
+    int (*on_record)(void *ud, int game, const char *record);
+    void *record_ud;
+    /* Set to non-zero (by a signal handler or another thread) to stop the match early: no game starts after
+     * it, and games in play are abandoned at their next move (a move in progress is finished first). The
+     * match then returns MATCH_STOPPED with *out holding the games that finished: out->games of them, in
+     * game order, with every statistic over those games only. NULL: never stopped. */
+    const atomic_int *stop;
     /* 1: every opening's exact value (eval/perfect.h) is solved once per group (see "Against perfect play"
      * above): Kalah only. The workers' own solver, when neither A nor B is a `solver` agent, costs tt_mb 256 +
      * its endgame database: about 324 MB a worker for Kalah(6,4). Fills game_match_result.exact, .perfect. */
@@ -178,7 +192,7 @@ typedef struct {
 } game_match_game;
 
 typedef struct {
-    int players, n_agents, games;
+    int players, n_agents, games;         /* games: those played (fewer than cfg.games after MATCH_STOPPED) */
     game_match_agent_stats agent[GAME_MATCH_MAX_AGENTS];
     game_match_game *game;              /* games entries, in game order (owned) */
     int duel;                             /* 1 when players == 2: `two` is filled */
@@ -197,9 +211,10 @@ typedef struct {
 } game_match_result;
 
 /* Plays n_agents specs on game g (borrowed) as described above. *out is filled (free with game_match_result_free,
- * also after an error). MATCH_OK; MATCH_EINVAL (bad config or agent count: the message names the field),
- * MATCH_EAGENT (a spec does not parse: the agent's message; or an agent failed in a game), MATCH_EGAME,
- * MATCH_ENOMEM. */
+ * also after an error). MATCH_OK; MATCH_STOPPED (cfg.stop was set before every game was played: *out holds
+ * the games that finished, as MATCH_OK would for them); MATCH_EINVAL (bad config or agent count: the message
+ * names the field), MATCH_EAGENT (a spec does not parse: the agent's message; or an agent failed in a game),
+ * MATCH_EGAME, MATCH_ENOMEM, MATCH_EIO (cfg.on_record refused a record). */
 int game_match_run(const char *const *specs, int n_agents, const game *g, const game_match_config *cfg,
                    game_match_result *out, char *err);
 void game_match_result_free(game_match_result *res);

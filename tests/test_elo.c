@@ -232,6 +232,17 @@ static void test_errors(void **state)
     elo_options o = {"nobody", 0};
     assert_int_equal(elo_fit(p, &o, &r, err), ELO_EINVAL);
     assert_non_null(strstr(err, "nobody"));
+    /* the anchor's rating: finite and within ELO_ANCHOR_MAX */
+    const double bad[] = {NAN, INFINITY, -INFINITY, 1e23, -1.5e6};
+    for (int i = 0; i < 5; i++) {
+        elo_options b = {"P1", bad[i]};
+        assert_int_equal(elo_fit(p, &b, &r, err), ELO_EINVAL);
+        assert_non_null(strstr(err, "finite"));
+    }
+    elo_options edge = {"P1", -ELO_ANCHOR_MAX};
+    assert_int_equal(elo_fit(p, &edge, &r, err), ELO_OK);
+    assert_true(r->elo[1] == -ELO_ANCHOR_MAX);
+    elo_result_free(r);
     assert_int_equal(elo_fit(p, NULL, &r, err), ELO_OK);
     elo_result_free(r);
     elo_pool_free(p);

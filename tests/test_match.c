@@ -5,6 +5,7 @@
 #include "tests/test_util.h"
 
 #include <math.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "eval/game_match.h"
 #include "eval/record.h"
@@ -119,6 +120,92 @@ static void test_threads_do_not_change_results(void **state)
     game_free(g);
 }
 
+/* on_record: each record as its game ends; the test's stop flag is raised after `stop_after` of them, and
+ * `refuse_at` (when > 0) makes that call fail. */
+typedef struct {
+    int n, stop_after, refuse_at;
+    char *text[64];
+    int round[64];
+    atomic_int stop;
+} record_sink;
+
+static int sink_record(void *ud, int game, const char *record)
+{
+    record_sink *k = ud;
+    if (k->n == k->refuse_at - 1)
+        return -1;
+    k->round[k->n] = game;
+    k->text[k->n++] = strdup(record);
+    if (k->n == k->stop_after)
+        atomic_store(&k->stop, 1);
+    return 0;
+}
+
+static void sink_free(record_sink *k)
+{
+    for (int i = 0; i < k->n; i++)
+        free(k->text[i]);
+}
+
+/* Every record reaches on_record as its game ends, the same text as keep_records keeps; a stop flag raised
+ * after 3 games ends the match with MATCH_STOPPED and results over exactly those 3 games (one thread: the
+ * next game is not started); a refused record fails the match with MATCH_EIO. */
+static void test_records_as_games_end_and_stop(void **state)
+{
+    (void)state;
+    game *g = make_game("kalah:pits=4,seeds=3");
+    const char *specs[2] = {"greedy", "random"};
+    char err[MATCH_ERRLEN];
+    game_match_result res;
+    record_sink all = {.stop_after = -1};
+    game_match_config cfg = game_match_config_default();
+    cfg.games = 12;
+    cfg.threads = 3;
+    cfg.keep_records = 1;
+    cfg.on_record = sink_record;
+    cfg.record_ud = &all;
+    assert_int_equal(game_match_run(specs, 2, g, &cfg, &res, err), MATCH_OK);
+    assert_int_equal(all.n, 12);
+    for (int i = 0; i < 12; i++)
+        assert_string_equal(all.text[i], res.records[all.round[i]]);
+    game_match_result_free(&res);
+
+    record_sink part = {.stop_after = 3};
+    cfg.threads = 1;
+    cfg.record_ud = &part;
+    cfg.stop = &part.stop;
+    assert_int_equal(game_match_run(specs, 2, g, &cfg, &res, err), MATCH_STOPPED);
+    assert_int_equal(part.n, 3);
+    assert_int_equal(res.games, 3);
+    assert_int_equal(res.n_records, 3);
+    assert_int_equal(res.two.all.wins + res.two.all.draws + res.two.all.losses, 3);
+    assert_int_equal(res.agent[0].games, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(part.round[i], i);
+        assert_string_equal(part.text[i], res.records[i]);
+        for (int j = 0; j < 12; j++) /* the same game as in the whole match */
+            if (all.round[j] == i)
+                assert_string_equal(part.text[i], all.text[j]);
+    }
+    game_match_result_free(&res);
+    /* stopped before the first game: no game, no record */
+    assert_int_equal(game_match_run(specs, 2, g, &cfg, &res, err), MATCH_STOPPED);
+    assert_int_equal(res.games, 0);
+    assert_int_equal(part.n, 3);
+    game_match_result_free(&res);
+
+    record_sink bad = {.stop_after = -1, .refuse_at = 2};
+    cfg.record_ud = &bad;
+    cfg.stop = NULL;
+    assert_int_equal(game_match_run(specs, 2, g, &cfg, &res, err), MATCH_EIO);
+    assert_non_null(strstr(err, "could not be written"));
+    game_match_result_free(&res);
+    sink_free(&all);
+    sink_free(&part);
+    sink_free(&bad);
+    game_free(g);
+}
+
 /* The stronger agent wins: greedy against random over 40 games scores well above one half. */
 static void test_greedy_beats_random(void **state)
 {
@@ -204,6 +291,7 @@ static void test_match_command(void **state)
     (void)state;
     char pgn[512];
     snprintf(pgn, sizeof pgn, "%s/match_cmd.pgn", SOWZERO_TMP);
+    unlink(pgn); /* --pgn appends */
     cJSON *o = run_json("match greedy random --games 20 --threads 2 --seed 5 --pgn '%s' --json", pgn);
     const char *keys[] = {"a", "b", "wins", "draws", "losses", "score", "score_lo", "score_hi", "elo", "per_seat"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -303,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_pairs_swap_colours_on_the_same_opening),
         cmocka_unit_test(test_threads_do_not_change_results),
         cmocka_unit_test(test_greedy_beats_random),
+        cmocka_unit_test(test_records_as_games_end_and_stop),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_match_command),
         cmocka_unit_test(test_tournament_command),
