@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
@@ -68,6 +69,7 @@ static void test_match_illegal_moves_forfeit(void **state)
 {
     (void)state;
     const char *pgn = tu_tmp_path("engine-illegal.pgn");
+    unlink(pgn); /* --pgn appends */
     char *out;
     int rc = tu_run(&out, 0, "match \"%s\" \"%s\" --games 20 --threads 2 --pgn '%s' --json", engine_spec("", 5000),
                     engine_spec("--fault illegal --after 1", 5000), pgn);
@@ -98,7 +100,9 @@ static void test_match_against_sowzero(void **state)
     const char *pgn[2] = {tu_tmp_path("engine-greedy-1.pgn"), tu_tmp_path("engine-greedy-2.pgn")};
     for (int i = 0; i < 2; i++) {
         char *out;
-        int rc = tu_run(&out, 0, "match \"%s\" greedy --games 20 --threads 2 --pgn '%s' --json",
+        unlink(pgn[i]);
+        /* one thread: the records are appended as games end, so only then in a fixed order */
+        int rc = tu_run(&out, 0, "match \"%s\" greedy --games 20 --threads 1 --pgn '%s' --json",
                         engine_spec("", 5000), pgn[i]);
         assert_int_equal(rc, 0);
         cJSON *j = cJSON_Parse(out);
@@ -124,6 +128,7 @@ static void test_tournament(void **state)
 {
     (void)state;
     const char *pgn = tu_tmp_path("engine-tournament.pgn");
+    unlink(pgn);
     char *out;
     int rc = tu_run(&out, 0,
                     "tournament --agent \"good=%s\" --agent \"illegal=%s\" --agent \"silent=%s\" --agent \"dies=%s\" "
@@ -175,6 +180,7 @@ static void test_garbage_and_bad_specs(void **state)
 {
     (void)state;
     const char *pgn = tu_tmp_path("engine-garbage.pgn");
+    unlink(pgn);
     char *out;
     int rc = tu_run(&out, 0, "match \"%s\" random --games 2 --pgn '%s'", engine_spec("--fault garbage", 5000), pgn);
     assert_int_equal(rc, 0);
@@ -184,6 +190,7 @@ static void test_garbage_and_bad_specs(void **state)
     free(rec);
     /* an engine that never answers the handshake, one that cannot be found: forfeits, quickly */
     long long t0 = kgp_now_ms();
+    unlink(pgn);
     rc = tu_run(&out, 0, "match \"engine:cmd='sleep 30',start_ms=200\" \"engine:cmd=no-such-engine-here\" "
                 "--games 2 --threads 1 --pgn '%s' --json", pgn);
     assert_int_equal(rc, 0);
