@@ -306,12 +306,14 @@ static int load_item(hid_t g, const char *name, nn_ckpt *st)
     if (t >= 0 && H5Tget_class(t) == H5T_INTEGER) {
         if (rank == 0 && H5Tequal(t, H5T_STD_I64LE) > 0) {
             int64_t v;
-            if (H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0)
+            char msg[NN_ERRLEN];
+            if (!h5u_check_storage(d, name, sizeof v, msg) && H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0)
                 rc = nn_ckpt_put_i64(st, name, v) ? -1 : 0;
         } else if (rank == 1 && H5Tequal(t, H5T_STD_U8LE) > 0) {
             hsize_t n;
             H5Sget_simple_extent_dims(sp, &n, NULL);
-            unsigned char *buf = malloc(n ? n : 1);
+            char msg[NN_ERRLEN];
+            unsigned char *buf = h5u_check_storage(d, name, (size_t)n, msg) ? NULL : malloc(n ? n : 1);
             if (buf && (n == 0 || H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0))
                 rc = nn_ckpt_put_blob(st, name, buf, n) ? -1 : 0;
             free(buf);
