@@ -211,6 +211,35 @@ static int read_weights(hid_t lg, const char *path, nn_net *net, char *err)
     return NN_OK;
 }
 
+/* The root's entries are exactly those a file of its kind has: a renamed /search would otherwise read as a
+ * file without the record, a renamed /optimizer as an export. */
+static int check_root(hid_t f, const char *path, const nn_file_info *info, char *err)
+{
+    int ckpt = !strcmp(info->kind, "checkpoint");
+    if (!ckpt && strcmp(info->kind, "export"))
+        return nn_fail(err, NN_EFORMAT, "%s: attribute kind = '%s' is neither export nor checkpoint", path,
+                       info->kind);
+    H5G_info_t gi;
+    if (H5Gget_info(f, &gi) < 0 || gi.nlinks > 4)
+        return nn_fail(err, NN_EFORMAT, "%s: cannot read the root group, or it has entries sowzero never writes",
+                       path);
+    int have_opt = 0, have_train = 0;
+    for (hsize_t i = 0; i < gi.nlinks; i++) {
+        char name[16];
+        ssize_t len = H5Lget_name_by_idx(f, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT);
+        if (len < 0 || len >= (ssize_t)sizeof name ||
+            (strcmp(name, "layers") && strcmp(name, "search") && strcmp(name, "optimizer") && strcmp(name, "train")))
+            return nn_fail(err, NN_EFORMAT, "%s: unexpected entry /%s in the root group", path,
+                           len < 0 || len >= (ssize_t)sizeof name ? "(unreadable)" : name);
+        have_opt |= !strcmp(name, "optimizer");
+        have_train |= !strcmp(name, "train");
+    }
+    if (have_opt != ckpt || have_train != ckpt)
+        return nn_fail(err, NN_EFORMAT, "%s: a file of kind '%s' %s /optimizer and /train", path, info->kind,
+                       ckpt ? "must have" : "must not have");
+    return NN_OK;
+}
+
 /* Reads the net part of an open file. */
 static int load_net(hid_t f, const char *path, const char *expect_rules, nn_net **out, nn_file_info *info,
                     char *err)
@@ -220,6 +249,8 @@ static int load_net(hid_t f, const char *path, const char *expect_rules, nn_net 
     int have_nv = 0;
     int rc = read_meta(f, path, info, &cfg, &have_nv, err);
     if (rc)
+        return rc;
+    if ((rc = check_root(f, path, info, err)))
         return rc;
     if (expect_rules && strcmp(expect_rules, info->rules))
         return nn_fail(err, NN_EMISMATCH, "%s: net was trained for rules '%s', not '%s'", path, info->rules,
@@ -314,7 +345,8 @@ static int load_item(hid_t g, const char *name, nn_ckpt *st)
             H5Sget_simple_extent_dims(sp, &n, NULL);
             char msg[NN_ERRLEN];
             unsigned char *buf = h5u_check_storage(d, name, (size_t)n, msg) ? NULL : malloc(n ? n : 1);
-            if (buf && (n == 0 || H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0))
+            if (buf && (n == 0 || (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0 &&
+                                   !h5u_check_read(d, name, buf, (size_t)n, 1, msg))))
                 rc = nn_ckpt_put_blob(st, name, buf, n) ? -1 : 0;
             free(buf);
         }

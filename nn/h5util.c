@@ -276,6 +276,12 @@ int h5u_check_storage(hid_t d, const char *name, size_t nbytes, char *err)
              csize == nbytes + 4 && H5Dget_storage_size(d) == nbytes + 4;
         for (int i = 0; ok && i < rank; i++)
             ok = cdims[i] == dims[i] && off[i] == 0;
+        /* The lookup a read makes (by coordinates, through the chunk index's keys) must find that chunk. */
+        haddr_t addr2 = HADDR_UNDEF;
+        hsize_t csize2 = 0;
+        mask = ~0u;
+        ok = ok && H5Dget_chunk_info_by_coord(d, off, &mask, &addr2, &csize2) >= 0 && addr2 == addr &&
+             csize2 == csize && mask == 0;
     }
 out:
     if (pl >= 0)
@@ -283,6 +289,39 @@ out:
     if (sp >= 0)
         H5Sclose(sp);
     return ok ? 0 : fail(err, "dataset '%s' is not stored whole (a lost chunk, or another layout than sowzero writes)", name);
+}
+
+int h5u_check_read(hid_t d, const char *name, const void *data, size_t nbytes, size_t elsize, char *err)
+{
+    hsize_t off[H5S_MAX_RANK] = {0}, csize = 0;
+    unsigned mask = ~0u;
+    uint32_t filters = ~0u;
+    haddr_t addr = HADDR_UNDEF;
+    int ok = 0;
+    unsigned char *raw = NULL;
+    if (nbytes == 0)
+        return 0;
+    if (H5Dget_chunk_info_by_coord(d, off, &mask, &addr, &csize) >= 0 && addr != HADDR_UNDEF &&
+        csize == nbytes + 4 && (raw = malloc((size_t)csize)) &&
+        H5Dread_chunk(d, H5P_DEFAULT, off, &filters, raw) >= 0 && filters == 0) {
+        ok = 1;
+        /* The stored bytes are little-endian elements; data holds them in host order. */
+        const unsigned char *p = data;
+        for (size_t i = 0; ok && i < nbytes; i += elsize) {
+            uint32_t host = 0, le = 0;
+            if (elsize == 4) {
+                memcpy(&host, p + i, 4);
+                le = (uint32_t)raw[i] | (uint32_t)raw[i + 1] << 8 | (uint32_t)raw[i + 2] << 16 |
+                     (uint32_t)raw[i + 3] << 24;
+            } else {
+                host = p[i];
+                le = raw[i];
+            }
+            ok = host == le;
+        }
+    }
+    free(raw);
+    return ok ? 0 : fail(err, "dataset '%s' read other values than its stored chunk holds (damaged chunk index)", name);
 }
 
 int h5u_read_f32(hid_t loc, const char *name, float *data, size_t rows, size_t cols, char *err)
@@ -305,7 +344,10 @@ int h5u_read_f32(hid_t loc, const char *name, float *data, size_t rows, size_t c
         return -1;
     }
     herr_t r = d < 0 ? -1 : H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    int same = r < 0 || h5u_check_read(d, name, data, (rows ? rows : 1) * cols * sizeof(float), sizeof(float), err);
     if (d >= 0)
         H5Dclose(d);
-    return r < 0 ? fail(err, "cannot read dataset '%s' (truncated or corrupt: checksum or I/O error)", name) : 0;
+    if (r < 0)
+        return fail(err, "cannot read dataset '%s' (truncated or corrupt: checksum or I/O error)", name);
+    return same ? -1 : 0;
 }

@@ -41,6 +41,12 @@ int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *
  * file whose chunk index lost the chunk would otherwise load as zeros. 0, or -1 with a message in err. */
 int h5u_check_storage(hid_t d, const char *name, size_t nbytes, char *err);
 
+/* After H5Dread of a chunked dataset d (as h5u_check_storage accepts it) into data (nbytes, elements of
+ * elsize = 1 or 4 bytes in host order): checks data equals the one chunk's stored bytes, fetched raw by its
+ * coordinates. libhdf5 reads a chunk its index does not find as the fill value, and an index damaged in
+ * the key alone can list a chunk the read then misses. nbytes = 0 passes. 0, or -1 with a message in err. */
+int h5u_check_read(hid_t d, const char *name, const void *data, size_t nbytes, size_t elsize, char *err);
+
 /* An int64 scalar dataset, and a uint8 1-D dataset (byte blob, checksummed when non-empty). */
 int h5u_write_i64(hid_t loc, const char *name, int64_t v, char *err);
 int h5u_write_bytes(hid_t loc, const char *name, const void *data, size_t n, char *err);
