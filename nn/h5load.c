@@ -327,7 +327,8 @@ static int load_optim(hid_t f, const char *path, size_t n_params, nn_optim **out
 /* One /train item: an int64 scalar or a 1-D uint8 blob. */
 static int load_item(hid_t g, const char *name, nn_ckpt *st)
 {
-    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+    char emsg[NN_ERRLEN];
+    hid_t d = h5u_open_ds(g, name, emsg);
     if (d < 0)
         return -1;
     hid_t t = H5Dget_type(d), sp = H5Dget_space(d);

@@ -1,5 +1,6 @@
 /* h5util.c — checked HDF5 attribute and dataset helpers (h5util.h). */
 #include "nn/h5util.h"
+#include "nn/h5heap.h"
 #include "nn/net_internal.h"
 
 #include <stdlib.h>
@@ -97,15 +98,32 @@ int h5u_get_str(hid_t loc, const char *name, char *out, size_t n, char *err)
     htri_t var = H5Tis_variable_str(t);
     size_t sz = var == 0 ? H5Tget_size(t) : 0;
     hid_t mt = cs == H5T_CSET_ASCII || cs == H5T_CSET_UTF8 ? H5Tcopy(H5T_C_S1) : -1;
+    /* Exactly a C string type (as h5u_put_str writes, or the variable-length one it wrote before): a
+     * variable-length type also names a base type, which a damaged file can make another. */
+    hid_t want = mt >= 0 ? H5Tcopy(H5T_C_S1) : -1;
+    if (want < 0 || H5Tset_cset(want, cs) < 0 || H5Tset_strpad(want, H5Tget_strpad(t)) < 0 ||
+        H5Tset_size(want, var > 0 ? H5T_VARIABLE : sz ? sz : 1) < 0 || H5Tequal(want, t) <= 0) {
+        if (mt >= 0)
+            H5Tclose(mt);
+        mt = -1;
+    }
+    if (want >= 0)
+        H5Tclose(want);
     /* HDF5 converts no character sets, so the memory type takes the file's (ASCII or UTF-8). */
     if (mt >= 0 && H5Tset_cset(mt, cs) < 0) {
         H5Tclose(mt);
         mt = -1;
     }
     if (mt >= 0 && var > 0) {
-        /* Files written before fixed-length strings: their 16-byte heap reference (length, collection
-         * address, index) is the only form accepted; what it points to libhdf5 reads unchecked. */
+        /* Files written before fixed-length strings: the 16-byte heap reference (length, collection
+         * address, index), checked against the heap before libhdf5 follows it. */
         char *s = NULL;
+        if (h5h_vlen_attr_ok(loc, name, err)) {
+            H5Tclose(mt);
+            H5Tclose(t);
+            H5Aclose(a);
+            return -1;
+        }
         if (H5Aget_storage_size(a) == 16 && H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Aread(a, mt, &s) >= 0 && s) {
             if (strlen(s) < n) {
                 strcpy(out, s);
@@ -214,14 +232,25 @@ int h5u_write_bytes(hid_t loc, const char *name, const void *data, size_t n, cha
     return write_ds(loc, name, H5T_STD_U8LE, H5T_NATIVE_UINT8, data, 1, &d, err);
 }
 
+hid_t h5u_open_ds(hid_t loc, const char *name, char *err)
+{
+    /* In the old layout nothing checksums a dataset's layout message, and libhdf5 divides by its chunk
+     * dimensions while opening the dataset. */
+    int old = h5h_old_layout(loc);
+    if (old < 0 || (old && h5h_old_dataset_ok(loc, name, err)))
+        return old < 0 ? fail(err, "cannot open dataset '%s' (damaged file)", name) : -1;
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    return d < 0 ? fail(err, "cannot open dataset '%s' (damaged file)", name) : d;
+}
+
 int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *err)
 {
     htri_t ex = H5Lexists(loc, name, H5P_DEFAULT);
     if (ex <= 0)
         return fail(err, "dataset '%s' is missing", name);
-    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    hid_t d = h5u_open_ds(loc, name, err);
     if (d < 0)
-        return fail(err, "cannot open dataset '%s' (damaged file)", name);
+        return -1;
     hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
     /* Exactly IEEE float32 little-endian, as written: a class check alone would let a damaged or foreign
      * type (other size, byte order, mantissa layout) through libhdf5's conversion as other numbers. */
@@ -338,15 +367,16 @@ int h5u_read_f32(hid_t loc, const char *name, float *data, size_t rows, size_t c
             nn_fail(err, -1, "dataset '%s' has %zu elements, expected %zu", name, dims[0], cols);
         return -1;
     }
-    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (d >= 0 && h5u_check_storage(d, name, (rows ? rows : 1) * cols * sizeof(float), err)) {
+    hid_t d = h5u_open_ds(loc, name, err);
+    if (d < 0)
+        return -1;
+    if (h5u_check_storage(d, name, (rows ? rows : 1) * cols * sizeof(float), err)) {
         H5Dclose(d);
         return -1;
     }
-    herr_t r = d < 0 ? -1 : H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    herr_t r = H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
     int same = r < 0 || h5u_check_read(d, name, data, (rows ? rows : 1) * cols * sizeof(float), sizeof(float), err);
-    if (d >= 0)
-        H5Dclose(d);
+    H5Dclose(d);
     if (r < 0)
         return fail(err, "cannot read dataset '%s' (truncated or corrupt: checksum or I/O error)", name);
     return same ? -1 : 0;

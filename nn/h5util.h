@@ -35,6 +35,10 @@ int h5u_read_f32(hid_t loc, const char *name, float *data, size_t rows, size_t c
  * H5T_IEEE_F32LE (what h5u_write_f32 writes), or another rank. */
 int h5u_shape_f32(hid_t loc, const char *name, int *rank, size_t dims[2], char *err);
 
+/* H5Dopen2 of loc/name, after checking its layout where the file's metadata has no checksums (nn/h5heap.h).
+ * The dataset, or -1 with a message in err. */
+hid_t h5u_open_ds(hid_t loc, const char *name, char *err);
+
 /* Checks that the open dataset d (named name in messages) holds all its nbytes of data, laid out as sowzero
  * writes it: a non-empty array as one chunk of its own shape with its Fletcher-32 checksum applied, a scalar
  * stored whole unfiltered, an empty array unchunked. libhdf5 reads what is not stored as the fill value, so a
