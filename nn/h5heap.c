@@ -130,8 +130,10 @@ static int walk_header(hid_t loc, const char *obj, msg_fn fn, void *ctx)
     for (sb = 0; sb < size; sb = sb ? sb * 2 : 512)
         if (!get(fd, size, sb, b, sizeof b) && !memcmp(b, "\211HDF\r\n\032\n", 8))
             break;
+    /* Addresses count from the superblock: libhdf5 takes its position as the base address whatever the
+     * recorded one says (a file whose user block was cut off). */
     if (sb < size && (b[8] == 0 || b[8] == 1) && b[13] == 8 && b[14] == 8) {
-        base = le(b + (b[8] == 0 ? 24 : 28), 8);
+        base = sb;
         ok = 1;
     }
     /* The version 1 object header: its first chunk follows a 16-byte prefix; continuation messages (type

@@ -110,11 +110,13 @@ int nn_export_save_search(const char *path, const nn_net *net, const char *rules
  * NN_ENOMEM. */
 int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_info *info, char *err);
 
-/* Converts a file written before the checksum (no user block) in place: reads it trusting libhdf5 (the one
- * path that parses an unverified file, for a file the user vouches for), writes it again with the checksum
- * (same net, optimiser state, /train items and /search record; via PATH.tmp + rename). A file that already has a valid
- * checksum is left alone. *upgraded: 1 when rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a
- * sowzero file, or a damaged one), NN_ENOMEM. */
+/* Converts in place a file written before the checksum (no user block), or one with the checksum in the old
+ * layout (HDF5's earliest format: metadata without checksums, variable-length strings), into the current
+ * form: reads it with the full validation of nn_ckpt_load (for a file without the checksum, the one path that
+ * parses an unverified file, for a file the user vouches for) and writes it again (same net, optimiser
+ * state, /train items and /search record; via PATH.tmp + rename). A file already in the current form is left
+ * alone. *upgraded: 1 when rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a sowzero file, or a
+ * damaged one: the message names the file and what is wrong, and the file is left as it was), NN_ENOMEM. */
 int nn_upgrade(const char *path, int *upgraded, char *err);
 
 /* ---- the trainer's state in a checkpoint ---- */

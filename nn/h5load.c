@@ -456,11 +456,15 @@ int nn_upgrade(const char *path, int *upgraded, char *err)
         return path ? nn_fail(err, NN_EIO, "cannot open %s: %s", path, strerror(errno))
                     : nn_fail(err, NN_EINVAL, "no file name");
     int v = h5s_verify(fd, path, NULL, NULL, err);
+    /* A sealed file in the old layout (superblock version 0 or 1: metadata without checksums, strings in
+     * the global heap) is rewritten too, in the current one. */
+    unsigned char sb[9] = {0};
+    int old_layout = v == H5S_SEALED && pread(fd, sb, sizeof sb, H5S_BLOCK) == (ssize_t)sizeof sb && sb[8] < 2;
     close(fd);
     if (v < 0)
         return NN_EFORMAT;
-    *upgraded = v == H5S_LEGACY;
-    if (v == H5S_SEALED)
+    *upgraded = v == H5S_LEGACY || old_layout;
+    if (!*upgraded)
         return NN_OK;
     nn_file_info info;
     nn_net *net = NULL;

@@ -467,11 +467,116 @@ static void test_crafted_forms(void **state)
     nn_net_free(o.net);
 }
 
+/* Copies tests/data/net-vlen-NAME.h5 to path; with legacy, without its checksum header (a file from before
+ * the checksum: the HDF5 file alone). */
+static void copy_fixture(const char *name, const char *path, int legacy)
+{
+    char src[512];
+    snprintf(src, sizeof src, "%s/tests/data/net-vlen-%s.h5", SOWZERO_SOURCE_DIR, name);
+    FILE *in = fopen(src, "rb"), *out = fopen(path, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    static unsigned char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, in);
+    assert_true(n > 512 && n < sizeof buf);
+    assert_int_equal(fwrite(buf + (legacy ? 512 : 0), 1, n - (legacy ? 512 : 0), out), n - (legacy ? 512 : 0));
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+}
+
+static void flip_byte(const char *path, long at, unsigned char mask)
+{
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, at, SEEK_SET), 0);
+    int c = fgetc(f);
+    assert_true(c >= 0);
+    assert_int_equal(fseek(f, at, SEEK_SET), 0);
+    assert_int_equal(fputc(c ^ mask, f), c ^ mask);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* `net --upgrade` validates as every load does: a damaged file without the checksum (the heap index of its
+ * rules string moved out of its heap, which crashed libhdf5; the value head's chunk lost, which read as
+ * zeros and was sealed so) is refused naming the file and the field, and left as it was. A sealed file in
+ * the old layout is rewritten in the current one with everything in it; a second upgrade leaves it alone. */
+static void test_upgrade_validates(void **state)
+{
+    (void)state;
+    original o = {.net = make_net(), .search = make_search()};
+    char path[512], err[NN_ERRLEN];
+    tmp_path(path, sizeof path, "upgrade.h5");
+    int up = -1;
+    /* the 4-byte heap index of the 'rules' string ends at byte 1615 of the fixture (1103 without the header) */
+    copy_fixture("export", path, 1);
+    flip_byte(path, 1615 - 512, 0x10);
+    assert_int_equal(nn_upgrade(path, &up, err), NN_EFORMAT);
+    assert_int_equal(up, 0);
+    assert_non_null(strstr(err, path));
+    assert_non_null(strstr(err, "attribute 'rules'"));
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "net --upgrade '%s'", path), 2);
+    assert_non_null(strstr(out, path));
+    assert_non_null(strstr(out, "attribute 'rules'"));
+    free(out);
+    /* the value head's chunk lost, in a file without the checksum */
+    copy_fixture("export", path, 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    lose_chunk(f);
+    H5Fclose(f);
+    {
+        FILE *in = fopen(path, "rb");
+        static unsigned char buf[1 << 17];
+        size_t n = fread(buf, 1, sizeof buf, in);
+        fclose(in);
+        FILE *w = fopen(path, "wb");
+        assert_int_equal(fwrite(buf + 512, 1, n - 512, w), n - 512);
+        assert_int_equal(fclose(w), 0);
+    }
+    assert_int_equal(nn_upgrade(path, &up, err), NN_EFORMAT);
+    assert_non_null(strstr(err, "/layers/03_value: dataset 'W' is not stored whole"));
+    assert_int_equal(tu_run(&out, 1, "net --upgrade '%s' --json", path), 2);
+    assert_non_null(strstr(out, "03_value"));
+    free(out);
+    /* a sealed old-layout export and checkpoint: rewritten, the same contents, then left alone */
+    for (int ckpt = 0; ckpt < 2; ckpt++) {
+        copy_fixture(ckpt ? "ckpt" : "export", path, 0);
+        if (nn_upgrade(path, &up, err) != NN_OK)
+            fail_msg("upgrade: %s", err);
+        assert_int_equal(up, 1);
+        FILE *in = fopen(path, "rb");
+        unsigned char sb[9];
+        assert_int_equal(fseek(in, 512, SEEK_SET), 0);
+        assert_int_equal(fread(sb, 1, 9, in), 9);
+        fclose(in);
+        assert_true(sb[8] >= 2); /* a superblock with a checksum */
+        nn_net *b = NULL;
+        nn_optim *opt = NULL;
+        nn_ckpt *st = NULL;
+        nn_file_info info;
+        assert_int_equal(nn_ckpt_load(path, RULES, &b, ckpt ? &opt : NULL, ckpt ? &st : NULL, &info, err), NN_OK);
+        assert_memory_equal(nn_params(b), nn_params(o.net), nn_param_count(b) * sizeof(float));
+        assert_memory_equal(&info.search, &o.search, sizeof o.search);
+        if (ckpt) {
+            int64_t step;
+            assert_int_equal(nn_ckpt_get_i64(st, "step", &step), NN_OK);
+            assert_int_equal(step, 1234567);
+            assert_int_equal(nn_optim_steps(opt), 77);
+        }
+        nn_net_free(b), nn_optim_free(opt), nn_ckpt_free(st);
+        assert_int_equal(nn_upgrade(path, &up, err), NN_OK);
+        assert_int_equal(up, 0);
+    }
+    nn_net_free(o.net);
+}
+
 int main(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crafted_forms),
+        cmocka_unit_test(test_upgrade_validates),
         cmocka_unit_test(test_metadata_flips),
         cmocka_unit_test(test_metadata_flips_old_layout),
     };
