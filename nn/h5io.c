@@ -161,14 +161,14 @@ static int write_net(hid_t f, const nn_net *net, const char *rules, const char *
          h5u_put_i64(f, "onehot_levels", c->onehot_levels, err) ||
          h5u_put_f64(f, "onehot_scale", (double)c->onehot_scale, err)))
         return -1;
-    hid_t g = H5Gcreate2(f, "layers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, "layers");
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /layers");
     int rc = 0;
     for (int i = 0; i < nn_layer_count(net) && !rc; i++) {
         nn_layer L;
         nn_layer_get(net, i, &L);
-        hid_t lg = H5Gcreate2(g, L.name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        hid_t lg = h5u_group(g, L.name);
         if (lg < 0)
             rc = nn_fail(err, -1, "cannot create group /layers/%s", L.name);
         else {
@@ -184,7 +184,7 @@ static int write_net(hid_t f, const nn_net *net, const char *rules, const char *
 static int write_optim(hid_t f, const nn_optim *opt, char *err)
 {
     const nn_optim_config *c = nn_optim_get_config(opt);
-    hid_t g = H5Gcreate2(f, "optimizer", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, "optimizer");
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /optimizer");
     int rc = h5u_put_str(g, "kind", nn_opt_kind_name(c->kind), err) ||
@@ -209,7 +209,7 @@ static int write_optim(hid_t f, const nn_optim *opt, char *err)
 
 static int write_train(hid_t f, const nn_ckpt *st, char *err)
 {
-    hid_t g = H5Gcreate2(f, "train", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, "train");
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /train");
     int rc = 0;
@@ -300,7 +300,8 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
      * dataset's one-chunk index) carry checksums libhdf5 verifies, so metadata edited behind the file's
      * own checksum is refused rather than parsed into other values. */
     if (fapl >= 0 && fcpl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 &&
-        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0 && H5Pset_userblock(fcpl, H5S_BLOCK) >= 0)
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0 && H5Pset_userblock(fcpl, H5S_BLOCK) >= 0 &&
+        H5Pset_obj_track_times(fcpl, 0) >= 0)
         f = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
     if (f < 0)
         nn_fail(msg, -1, "cannot create an HDF5 file in memory");

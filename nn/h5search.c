@@ -77,7 +77,7 @@ int h5r_write(hid_t f, const nn_search *s, char *err)
     char msg[NN_ERRLEN] = "";
     if (nn_search_check(s, msg))
         return nn_fail(err, -1, "search record: %s", msg);
-    hid_t g = H5Gcreate2(f, GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, GROUP);
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /" GROUP);
     int rc = h5u_put_str(g, "root", s->root, err);

@@ -184,6 +184,15 @@ int h5u_get_f64(hid_t loc, const char *name, double *v, char *err)
     return get_num(loc, name, H5T_NATIVE_DOUBLE, v, err);
 }
 
+hid_t h5u_group(hid_t loc, const char *name)
+{
+    hid_t pl = H5Pcreate(H5P_GROUP_CREATE);
+    hid_t g = pl >= 0 && H5Pset_obj_track_times(pl, 0) >= 0 ? H5Gcreate2(loc, name, H5P_DEFAULT, pl, H5P_DEFAULT) : -1;
+    if (pl >= 0)
+        H5Pclose(pl);
+    return g;
+}
+
 /* ---- datasets ---- */
 
 /* Creates and writes a dataset; chunked (one chunk) with a Fletcher-32 checksum when it is non-empty. */
@@ -196,7 +205,8 @@ static int write_ds(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const
         total *= dims[i];
     hid_t sp = rank ? H5Screate_simple(rank, dims, NULL) : H5Screate(H5S_SCALAR);
     hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
-    if (sp < 0 || pl < 0)
+    /* No modification times: the same net gives the same bytes. */
+    if (sp < 0 || pl < 0 || H5Pset_obj_track_times(pl, 0) < 0)
         goto out;
     if (rank && total > 0 && (H5Pset_chunk(pl, rank, dims) < 0 || H5Pset_fletcher32(pl) < 0))
         goto out;

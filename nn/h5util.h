@@ -26,6 +26,10 @@ int h5u_get_str(hid_t loc, const char *name, char *out, size_t n, char *err);
 int h5u_get_i64(hid_t loc, const char *name, int64_t *v, char *err);
 int h5u_get_f64(hid_t loc, const char *name, double *v, char *err);
 
+/* Creates group loc/name without modification times (as every object written: the same contents give the
+ * same file bytes). The group, or -1. */
+hid_t h5u_group(hid_t loc, const char *name);
+
 /* Datasets. Floats are stored float32, chunked as one chunk with a Fletcher-32 checksum so damaged data
  * is detected on read. rows = 0 writes a 1-D dataset of `cols` elements; otherwise rows × cols. */
 int h5u_write_f32(hid_t loc, const char *name, const float *data, size_t rows, size_t cols, char *err);
