@@ -32,8 +32,11 @@ static void help(void)
          "sims, batch, c_puct, fpu_reduction, margin_utility, solver, root, gumbel_*), which the az agent plays\n"
          "with unless its spec gives a key; a net without the record (older files) shows none.\n"
          "  --upgrade PATH   rewrite a net file from before sowzero checksummed its files (which are\n"
-         "                   refused) with the checksum, keeping everything in it; only for a file you\n"
-         "                   trust: it is the one read that is not verified first. --json: {\"file\",\"upgraded\"}\n"
+         "                   refused) with the checksum, or one in the older HDF5 layout, in the current\n"
+         "                   form, keeping everything in it. The file is validated as every load does and\n"
+         "                   refused (exit 2, naming the field) when damaged; a file without the checksum\n"
+         "                   only for a file you trust: it is the one read that is not verified first.\n"
+         "                   --json: {\"file\",\"upgraded\"}\n"
          "Exit status: 0, 1 runtime failure, 2 bad input (usage, a missing, damaged or mismatched net file,\n"
          "a bad or finished position).");
 }
@@ -216,7 +219,9 @@ static int net_upgrade(const char *path, int json)
         cJSON_AddBoolToObject(o, "upgraded", upgraded);
         return cli_print_json(o);
     }
-    printf(upgraded ? "%s: rewritten with a checksum\n" : "%s: already has a valid checksum, left as it is\n", path);
+    printf(upgraded ? "%s: rewritten with a checksum, in the current layout\n"
+                    : "%s: already has a valid checksum and the current layout, left as it is\n",
+           path);
     return 0;
 }
 

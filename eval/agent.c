@@ -221,6 +221,12 @@ int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds_,
         set_err(err, "agent '%s': nothing after ':' (expected key=value,...)", spec);
         return -1;
     }
+    /* As rules specs: strtok_r would skip an empty pair silently, hiding a typo such as a lost key. */
+    const char *kvs = colon + 1;
+    if (kvs[0] == ',' || kvs[strlen(kvs) - 1] == ',' || strstr(kvs, ",,")) {
+        set_err(err, "agent '%s': empty key=value pair (a leading, trailing or doubled comma)", spec);
+        return -1;
+    }
     char *save = NULL;
     for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');

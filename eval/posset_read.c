@@ -38,6 +38,50 @@ void posset_free(posset *s)
     free(s);
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF),
+ * 0 when it is not one. s is NUL-terminated, so a sequence cut short stops at the NUL. */
+static int utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* The 1-based byte column of the first invalid UTF-8 sequence or NUL byte in line (len bytes), 0 if none. */
+static size_t bad_text_at(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        int n = line[i] ? utf8_len((const unsigned char *)line + i) : 0;
+        if (!n)
+            return i + 1;
+        i += (size_t)n;
+    }
+    return 0;
+}
+
+/* The first key that appears twice in one object anywhere in the tree under o, or NULL: cJSON keeps both and
+ * its lookups return the first, so a duplicate would silently drop a value. */
+static const char *duplicate_key(const cJSON *o)
+{
+    for (const cJSON *c = o ? o->child : NULL; c; c = c->next) {
+        if (cJSON_IsObject(o))
+            for (const cJSON *d = c->next; d; d = d->next)
+                if (c->string && d->string && !strcmp(c->string, d->string))
+                    return c->string;
+        const char *k = duplicate_key(c);
+        if (k)
+            return k;
+    }
+    return NULL;
+}
+
 /* A whole number in [lo, hi] under key, or -1 with a message (where = "PATH:LINE"). */
 static int get_int(const cJSON *o, const char *key, long lo, long hi, long *out, const char *where, char *err)
 {
@@ -278,12 +322,31 @@ int posset_load(const char *path, posset **out, char *err)
             rc = POSSET_EINVAL;
             break;
         }
-        cJSON *o = cJSON_ParseWithLength(line, (size_t)len);
+        size_t bad = bad_text_at(line, (size_t)len);
+        if (bad) {
+            set_err(err, "%s: %s at byte %zu (lines are UTF-8 JSON)", where,
+                    line[bad - 1] ? "invalid UTF-8" : "a NUL byte", bad);
+            rc = POSSET_EINVAL;
+            break;
+        }
+        const char *end = NULL;
+        cJSON *o = cJSON_ParseWithLengthOpts(line, (size_t)len, &end, 0);
         if (!o || !cJSON_IsObject(o)) {
             if (lineno == 1)
                 set_err(err, "%s: not a position set (the first line is not a JSON object)", where);
             else
                 set_err(err, "%s: not a JSON object", where);
+            cJSON_Delete(o);
+            rc = POSSET_EINVAL;
+            break;
+        }
+        end += strspn(end, " \t");
+        const char *dup = duplicate_key(o);
+        if (end != line + len || dup) {
+            if (dup)
+                set_err(err, "%s: key \"%s\" appears twice in one object", where, dup);
+            else
+                set_err(err, "%s: text after the JSON object (at byte %zu)", where, (size_t)(end - line) + 1);
             cJSON_Delete(o);
             rc = POSSET_EINVAL;
             break;

@@ -161,14 +161,14 @@ static int write_net(hid_t f, const nn_net *net, const char *rules, const char *
          h5u_put_i64(f, "onehot_levels", c->onehot_levels, err) ||
          h5u_put_f64(f, "onehot_scale", (double)c->onehot_scale, err)))
         return -1;
-    hid_t g = H5Gcreate2(f, "layers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, "layers");
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /layers");
     int rc = 0;
     for (int i = 0; i < nn_layer_count(net) && !rc; i++) {
         nn_layer L;
         nn_layer_get(net, i, &L);
-        hid_t lg = H5Gcreate2(g, L.name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        hid_t lg = h5u_group(g, L.name);
         if (lg < 0)
             rc = nn_fail(err, -1, "cannot create group /layers/%s", L.name);
         else {
@@ -184,7 +184,7 @@ static int write_net(hid_t f, const nn_net *net, const char *rules, const char *
 static int write_optim(hid_t f, const nn_optim *opt, char *err)
 {
     const nn_optim_config *c = nn_optim_get_config(opt);
-    hid_t g = H5Gcreate2(f, "optimizer", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, "optimizer");
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /optimizer");
     int rc = h5u_put_str(g, "kind", nn_opt_kind_name(c->kind), err) ||
@@ -209,7 +209,7 @@ static int write_optim(hid_t f, const nn_optim *opt, char *err)
 
 static int write_train(hid_t f, const nn_ckpt *st, char *err)
 {
-    hid_t g = H5Gcreate2(f, "train", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, "train");
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /train");
     int rc = 0;
@@ -250,6 +250,23 @@ static int write_durably(const char *tmp, const unsigned char *img, size_t n, ch
     return 0;
 }
 
+/* libhdf5's own metadata checksum (Jenkins lookup3), exported by every libhdf5 since 1.8.7 but declared
+ * only in its private headers. */
+uint32_t H5_checksum_metadata(const void *data, size_t len, uint32_t initval);
+
+/* H5Fget_file_image clears the superblock's status flags (the file is open for writing) in the copy it
+ * hands out without updating the superblock checksum (libhdf5 1.10): recompute it, over the 44 bytes of a
+ * version 2 or 3 superblock with 8-byte addresses before it. 0, or -1 when the image is not such a one. */
+static int fix_superblock(unsigned char *sb, size_t n)
+{
+    if (n < 48 || (sb[8] != 2 && sb[8] != 3) || sb[9] != 8 || sb[10] != 8)
+        return -1;
+    uint32_t c = H5_checksum_metadata(sb, 44, 0);
+    for (int i = 0; i < 4; i++)
+        sb[44 + i] = (unsigned char)(c >> (8 * i));
+    return 0;
+}
+
 /* Builds the whole file in memory with HDF5's core driver (no backing store), so that libhdf5 never writes
  * to the disk: a full disk can then only fail our own write() calls, which leave no HDF5 object open or
  * half-closed (it used to: a failed flush inside H5Fclose left the file open and HDF5 segfaulted in
@@ -279,7 +296,12 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
     ssize_t size = -1;
     int rc = -1;
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), fcpl = H5Pcreate(H5P_FILE_CREATE), f = -1;
-    if (fapl >= 0 && fcpl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 && H5Pset_userblock(fcpl, H5S_BLOCK) >= 0)
+    /* The 1.10 file format: its superblock, object headers (holding the attributes, links and each
+     * dataset's one-chunk index) carry checksums libhdf5 verifies, so metadata edited behind the file's
+     * own checksum is refused rather than parsed into other values. */
+    if (fapl >= 0 && fcpl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 &&
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0 && H5Pset_userblock(fcpl, H5S_BLOCK) >= 0 &&
+        H5Pset_obj_track_times(fcpl, 0) >= 0)
         f = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
     if (f < 0)
         nn_fail(msg, -1, "cannot create an HDF5 file in memory");
@@ -295,7 +317,8 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
             rc = nn_fail(msg, -1, "cannot complete the file image");
         if (!rc && !(img = calloc(1, (size_t)size + H5S_BLOCK)))
             rc = nn_fail(msg, -1, "out of memory for a %zd-byte file image", size);
-        if (!rc && H5Fget_file_image(f, img + H5S_BLOCK, (size_t)size) != size)
+        if (!rc && (H5Fget_file_image(f, img + H5S_BLOCK, (size_t)size) != size ||
+                    fix_superblock(img + H5S_BLOCK, (size_t)size)))
             rc = nn_fail(msg, -1, "cannot copy the file image");
         size += H5S_BLOCK;
         if (H5Fclose(f) < 0 && !rc)

@@ -21,7 +21,7 @@
  *                          names: "step" (int64), "rng" (blob: RNG state bytes), "replay_position" (int64);
  *                          train/ may add any others (e.g. a serialized replay buffer index).
  *   optional, export and checkpoint:
- *   /search                the search the net was trained to play with (nn_search below; issue 15): a
+ *   /search                the search the net was trained to play with (nn_search below): a
  *                          group with only attributes, one per field, named as the fields: sims, batch,
  *                          solver, gumbel_k (int64), c_puct, fpu_reduction, margin_utility, gumbel_c_visit,
  *                          gumbel_c_scale (double), root (string "puct" or "gumbel"). Files without it
@@ -39,6 +39,18 @@
  * libhdf5 and never loads other numbers. Files written before the checksum are refused (NN_EFORMAT) with
  * advice: nn_upgrade (`sowzero net --upgrade FILE`) rewrites such a file the user trusts. h5py and the h5
  * tools read files with a user block as any other.
+ *
+ * Files are written in the HDF5 1.10 format (readable by libhdf5 1.10 and later, h5py included): its
+ * superblock and object headers (which hold every attribute, link and each dataset's one-chunk index) carry
+ * checksums libhdf5 verifies. Strings are fixed-length (h5py reads them as bytes); every array is one chunk
+ * of its own shape with a Fletcher-32 checksum. So a file edited behind the sowzero checksum and resealed
+ * (crafted) is refused by those checksums or by the reader's checks: every attribute a scalar of exactly
+ * its type, every array stored whole as that one chunk and read back equal to its stored bytes, the root's
+ * entries those of its kind, every value in range. Files written before (the old layout: HDF5's earliest
+ * format, no metadata checksums, variable-length strings in the global heap) still load; their string
+ * heap references and chunk layouts are checked before libhdf5 follows them (nn/h5heap.h), but a crafted
+ * old-layout file can still move a chunk's address onto zero bytes (the array then reads as zeros) or
+ * change attribute values within their ranges. nn_upgrade rewrites such a file in the current layout.
  *
  * Saving builds the file in memory (HDF5 core driver), writes it to PATH.tmp, fsyncs and rename()s it over
  * PATH: a crash or a full disk never leaves a broken file under PATH, and a failed write leaves nothing open
@@ -71,14 +83,14 @@
 typedef struct {
     int sims;              /* eval.sims: the recommended simulations per move, 0..1000000 (0: raw policy) */
     int batch;             /* eval.batch: leaves per net call (virtual loss above 1), 1..64 */
-    double c_puct;         /* mcts.c_puct, 0 < x <= 100 */
+    double c_puct;         /* mcts.c_puct, 1e-6..100 (the config's range narrowed to the az spec's) */
     double fpu_reduction;  /* mcts.fpu_reduction, 0..2 */
     double margin_utility; /* mcts.margin_utility, 0..1e6 (> 0 needs the margin head; checked by the agent) */
     int solver;            /* mcts.solver, 0/1 */
     char root[8];          /* mcts.root: "puct" or "gumbel" */
     int gumbel_k;          /* mcts.gumbel_k, 1..64 (used when root is gumbel) */
     double gumbel_c_visit; /* mcts.gumbel_c_visit, 0..1e6 */
-    double gumbel_c_scale; /* mcts.gumbel_c_scale, 0 < x <= 1e6 */
+    double gumbel_c_scale; /* mcts.gumbel_c_scale, 1e-12..1e6 (likewise) */
 } nn_search;
 
 /* NN_OK, or NN_EINVAL with "FIELD = VALUE is out of range (RANGE)" (or not finite) in err. */
@@ -110,11 +122,13 @@ int nn_export_save_search(const char *path, const nn_net *net, const char *rules
  * NN_ENOMEM. */
 int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_info *info, char *err);
 
-/* Converts a file written before the checksum (no user block) in place: reads it trusting libhdf5 (the one
- * path that parses an unverified file, for a file the user vouches for), writes it again with the checksum
- * (same net, optimiser state, /train items and /search record; via PATH.tmp + rename). A file that already has a valid
- * checksum is left alone. *upgraded: 1 when rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a
- * sowzero file, or a damaged one), NN_ENOMEM. */
+/* Converts in place a file written before the checksum (no user block), or one with the checksum in the old
+ * layout (HDF5's earliest format: metadata without checksums, variable-length strings), into the current
+ * form: reads it with the full validation of nn_ckpt_load (for a file without the checksum, the one path that
+ * parses an unverified file, for a file the user vouches for) and writes it again (same net, optimiser
+ * state, /train items and /search record; via PATH.tmp + rename). A file already in the current form is left
+ * alone. *upgraded: 1 when rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a sowzero file, or a
+ * damaged one: the message names the file and what is wrong, and the file is left as it was), NN_ENOMEM. */
 int nn_upgrade(const char *path, int *upgraded, char *err);
 
 /* ---- the trainer's state in a checkpoint ---- */

@@ -211,6 +211,35 @@ static int read_weights(hid_t lg, const char *path, nn_net *net, char *err)
     return NN_OK;
 }
 
+/* The root's entries are exactly those a file of its kind has: a renamed /search would otherwise read as a
+ * file without the record, a renamed /optimizer as an export. */
+static int check_root(hid_t f, const char *path, const nn_file_info *info, char *err)
+{
+    int ckpt = !strcmp(info->kind, "checkpoint");
+    if (!ckpt && strcmp(info->kind, "export"))
+        return nn_fail(err, NN_EFORMAT, "%s: attribute kind = '%s' is neither export nor checkpoint", path,
+                       info->kind);
+    H5G_info_t gi;
+    if (H5Gget_info(f, &gi) < 0 || gi.nlinks > 4)
+        return nn_fail(err, NN_EFORMAT, "%s: cannot read the root group, or it has entries sowzero never writes",
+                       path);
+    int have_opt = 0, have_train = 0;
+    for (hsize_t i = 0; i < gi.nlinks; i++) {
+        char name[16];
+        ssize_t len = H5Lget_name_by_idx(f, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT);
+        if (len < 0 || len >= (ssize_t)sizeof name ||
+            (strcmp(name, "layers") && strcmp(name, "search") && strcmp(name, "optimizer") && strcmp(name, "train")))
+            return nn_fail(err, NN_EFORMAT, "%s: unexpected entry /%s in the root group", path,
+                           len < 0 || len >= (ssize_t)sizeof name ? "(unreadable)" : name);
+        have_opt |= !strcmp(name, "optimizer");
+        have_train |= !strcmp(name, "train");
+    }
+    if (have_opt != ckpt || have_train != ckpt)
+        return nn_fail(err, NN_EFORMAT, "%s: a file of kind '%s' %s /optimizer and /train", path, info->kind,
+                       ckpt ? "must have" : "must not have");
+    return NN_OK;
+}
+
 /* Reads the net part of an open file. */
 static int load_net(hid_t f, const char *path, const char *expect_rules, nn_net **out, nn_file_info *info,
                     char *err)
@@ -220,6 +249,8 @@ static int load_net(hid_t f, const char *path, const char *expect_rules, nn_net 
     int have_nv = 0;
     int rc = read_meta(f, path, info, &cfg, &have_nv, err);
     if (rc)
+        return rc;
+    if ((rc = check_root(f, path, info, err)))
         return rc;
     if (expect_rules && strcmp(expect_rules, info->rules))
         return nn_fail(err, NN_EMISMATCH, "%s: net was trained for rules '%s', not '%s'", path, info->rules,
@@ -296,7 +327,8 @@ static int load_optim(hid_t f, const char *path, size_t n_params, nn_optim **out
 /* One /train item: an int64 scalar or a 1-D uint8 blob. */
 static int load_item(hid_t g, const char *name, nn_ckpt *st)
 {
-    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+    char emsg[NN_ERRLEN];
+    hid_t d = h5u_open_ds(g, name, emsg);
     if (d < 0)
         return -1;
     hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
@@ -306,13 +338,16 @@ static int load_item(hid_t g, const char *name, nn_ckpt *st)
     if (t >= 0 && H5Tget_class(t) == H5T_INTEGER) {
         if (rank == 0 && H5Tequal(t, H5T_STD_I64LE) > 0) {
             int64_t v;
-            if (H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0)
+            char msg[NN_ERRLEN];
+            if (!h5u_check_storage(d, name, sizeof v, msg) && H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0)
                 rc = nn_ckpt_put_i64(st, name, v) ? -1 : 0;
         } else if (rank == 1 && H5Tequal(t, H5T_STD_U8LE) > 0) {
             hsize_t n;
             H5Sget_simple_extent_dims(sp, &n, NULL);
-            unsigned char *buf = malloc(n ? n : 1);
-            if (buf && (n == 0 || H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0))
+            char msg[NN_ERRLEN];
+            unsigned char *buf = h5u_check_storage(d, name, (size_t)n, msg) ? NULL : malloc(n ? n : 1);
+            if (buf && (n == 0 || (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0 &&
+                                   !h5u_check_read(d, name, buf, (size_t)n, 1, msg))))
                 rc = nn_ckpt_put_blob(st, name, buf, n) ? -1 : 0;
             free(buf);
         }
@@ -421,11 +456,15 @@ int nn_upgrade(const char *path, int *upgraded, char *err)
         return path ? nn_fail(err, NN_EIO, "cannot open %s: %s", path, strerror(errno))
                     : nn_fail(err, NN_EINVAL, "no file name");
     int v = h5s_verify(fd, path, NULL, NULL, err);
+    /* A sealed file in the old layout (superblock version 0 or 1: metadata without checksums, strings in
+     * the global heap) is rewritten too, in the current one. */
+    unsigned char sb[9] = {0};
+    int old_layout = v == H5S_SEALED && pread(fd, sb, sizeof sb, H5S_BLOCK) == (ssize_t)sizeof sb && sb[8] < 2;
     close(fd);
     if (v < 0)
         return NN_EFORMAT;
-    *upgraded = v == H5S_LEGACY;
-    if (v == H5S_SEALED)
+    *upgraded = v == H5S_LEGACY || old_layout;
+    if (!*upgraded)
         return NN_OK;
     nn_file_info info;
     nn_net *net = NULL;

@@ -10,8 +10,9 @@
 
 #define GROUP "search"
 
-/* The numeric fields, their type and range: the ranges of the config keys they come from (train/config_keys.c),
- * so that every record a run can write reads back, and nothing else does. */
+/* The numeric fields, their type and range: the ranges of the config keys they come from (train/config_keys.c)
+ * narrowed to what the az agent spec accepts for the same setting (eval/agent_search.c: c_puct >= 1e-6,
+ * gumbel_c_scale >= 1e-12), since the record supplies that agent's defaults. */
 typedef struct {
     const char *name;
     size_t offset;
@@ -23,13 +24,13 @@ typedef struct {
 static const field fields[] = {
     {"sims", offsetof(nn_search, sims), 1, 0, 1000000, 0},
     {"batch", offsetof(nn_search, batch), 1, 1, 64, 0},
-    {"c_puct", offsetof(nn_search, c_puct), 0, 0, 100, 1},
+    {"c_puct", offsetof(nn_search, c_puct), 0, 1e-6, 100, 0},
     {"fpu_reduction", offsetof(nn_search, fpu_reduction), 0, 0, 2, 0},
     {"margin_utility", offsetof(nn_search, margin_utility), 0, 0, 1e6, 0},
     {"solver", offsetof(nn_search, solver), 1, 0, 1, 0},
     {"gumbel_k", offsetof(nn_search, gumbel_k), 1, 1, 64, 0},
     {"gumbel_c_visit", offsetof(nn_search, gumbel_c_visit), 0, 0, 1e6, 0},
-    {"gumbel_c_scale", offsetof(nn_search, gumbel_c_scale), 0, 0, 1e6, 1},
+    {"gumbel_c_scale", offsetof(nn_search, gumbel_c_scale), 0, 1e-12, 1e6, 0},
 };
 #define N_FIELDS (int)(sizeof fields / sizeof fields[0])
 
@@ -76,7 +77,7 @@ int h5r_write(hid_t f, const nn_search *s, char *err)
     char msg[NN_ERRLEN] = "";
     if (nn_search_check(s, msg))
         return nn_fail(err, -1, "search record: %s", msg);
-    hid_t g = H5Gcreate2(f, GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = h5u_group(f, GROUP);
     if (g < 0)
         return nn_fail(err, -1, "cannot create group /" GROUP);
     int rc = h5u_put_str(g, "root", s->root, err);

@@ -20,7 +20,9 @@ for n in sorted(da):
     x, y = da[n][()], db[n][()]
     assert x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes(), n
     print(f"{n}: {x.dtype} {x.shape} identical ({x.nbytes} bytes)")
+def text(v):  # a fixed-length string attribute reads as bytes, a variable-length one (older files) as str
+    return v.decode() if isinstance(v, bytes) else v
 for k in a.attrs:
-    assert a.attrs[k] == b.attrs[k], k
+    assert text(a.attrs[k]) == text(b.attrs[k]), k
 print("root attributes identical:", ", ".join(sorted(a.attrs)))
-print("only in", sys.argv[2], ":", sorted(set(b) - set(a)), dict(b["search"].attrs) if "search" in b else None)
+print("only in", sys.argv[2], ":", sorted(set(b) - set(a)), {k: text(v) for k, v in b["search"].attrs.items()} if "search" in b else None)

@@ -16,11 +16,11 @@ import numpy as np
 
 def load(path):
     with h5py.File(path, "r") as f:
-        assert f.attrs["format"] == "sowzero-net" and f.attrs["format_version"] == 1
-        encoding, rules = f.attrs["encoding"], f.attrs["rules"]
-        encoding = encoding.decode() if isinstance(encoding, bytes) else str(encoding)
-        rules = rules.decode() if isinstance(rules, bytes) else str(rules)
-        assert encoding in ("kalah-mover-v1", "basico-mover-v1") and f.attrs["activation"] == "relu"
+        # strings are fixed-length (h5py gives bytes); files from before that hold variable-length ones (str)
+        text = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in f.attrs.items()}
+        assert text["format"] == "sowzero-net" and f.attrs["format_version"] == 1
+        encoding, rules = text["encoding"], text["rules"]
+        assert encoding in ("kalah-mover-v1", "basico-mover-v1") and text["activation"] == "relu"
         residual = bool(f.attrs["residual"])
         # one-hot input features (nn/net.h): the first onehot_inputs inputs also as K levels each
         onehot = (int(f.attrs["onehot_inputs"]), int(f.attrs["onehot_levels"]), float(f.attrs["onehot_scale"])) \

@@ -105,6 +105,11 @@ static void test_reader_reads_the_hand_set(void **state)
     posset_free(s);
 }
 
+/* A valid position line of the 4-pit, 3-seed set (136 bytes). */
+#define GOOD                                                                                                 \
+    "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"to_move\":\"S\",\"seeds_in_pits\":24,\"ply\":0,\"value\":6,"          \
+    "\"best\":[\"b\"],\"moves\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}}"
+
 /* Every broken set is refused with "PATH:LINE: ..." naming what is wrong. */
 static void test_reader_errors(void **state)
 {
@@ -151,6 +156,25 @@ static void test_reader_errors(void **state)
                "\"value\":0,\"best\":[],\"moves\":{}}", 2, "is finished"},
         {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"to_move\":\"S\",\"seeds_in_pits\":24,"
                "\"value\":6,\"best\":[\"b\"],\"moves\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}}", 2, "no \"ply\""},
+        /* strict JSON lines: nothing after the object, UTF-8 only, each key once */
+        {NULL, GOOD "xyz", 2, "text after the JSON object (at byte 137)"},
+        {NULL, GOOD " }", 2, "text after the JSON object"},
+        {NULL, GOOD "{}", 2, "text after the JSON object"},
+        {"{\"format\":\"sowzero-positions\",\"format_version\":1,\"rules\":\"" R43 "\",\"count\":1} 1\n", NULL, 1,
+         "text after the JSON object"},
+        {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"source\":\"x\xff\",\"to_move\":\"S\"}", 2,
+         "invalid UTF-8 at byte 48"},
+        {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"source\":\"\xc0\xaf\"}", 2, "invalid UTF-8"},
+        {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"source\":\"\xed\xa0\x80\"}", 2, "invalid UTF-8"},
+        {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"source\":\"\xe2\x82\"}", 2, "invalid UTF-8"},
+        {NULL, "{\"ply\":0,\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"to_move\":\"S\",\"seeds_in_pits\":24,\"ply\":0,"
+               "\"value\":6,\"best\":[\"b\"],\"moves\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}}", 2,
+         "key \"ply\" appears twice in one object"},
+        {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"to_move\":\"S\",\"seeds_in_pits\":24,\"ply\":0,"
+               "\"value\":6,\"best\":[\"b\"],\"moves\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2,\"b\":-6}}", 2,
+         "key \"b\" appears twice"},
+        {"{\"format\":\"sowzero-positions\",\"format_version\":1,\"rules\":\"" R43 "\",\"count\":1,\"count\":2}\n",
+         NULL, 1, "key \"count\" appears twice"},
     };
     char err[POSSET_ERRLEN], want[1200];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -187,6 +211,19 @@ static void test_reader_errors(void **state)
     assert_int_equal(posset_load(path, &s, err), POSSET_EINVAL);
     snprintf(want, sizeof want, "%s:3: a blank line inside the set", path);
     assert_string_equal(err, want);
+    const char *good[1] = {GOOD " \t"};
+    s = load_ok(write_set("acc_good.jsonl", 1, good, 1));
+    assert_int_equal(posset_count(s), 1);
+    posset_free(s);
+    path = tmp_file("acc_nul.jsonl");
+    FILE *nf = fopen(path, "w");
+    assert_non_null(nf);
+    fprintf(nf, HEADER, 1);
+    fwrite(GOOD "\0x\n", 1, sizeof GOOD + 2, nf);
+    fclose(nf);
+    assert_int_equal(posset_load(path, &s, err), POSSET_EINVAL);
+    snprintf(want, sizeof want, "%s:2: a NUL byte at byte 137", path);
+    assert_non_null(strstr(err, want));
     const char *tail[3] = {hand[0], hand[1], ""};
     s = load_ok(write_set("acc_tail.jsonl", 2, tail, 3));
     posset_free(s);
@@ -415,6 +452,11 @@ static void test_accuracy_command(void **state)
     free(out);
     assert_int_equal(tu_run(&out, 1, "accuracy random --positions '%s/configs/quick.ini'", SOWZERO_SOURCE_DIR), 2);
     assert_non_null(strstr(out, "quick.ini:1: not a position set"));
+    free(out);
+    const char *trail[1] = {GOOD "xyz"};
+    const char *tpath = write_set("acc_trail.jsonl", 1, trail, 1);
+    assert_int_equal(tu_run(&out, 1, "accuracy random --positions '%s'", tpath), 2);
+    assert_non_null(strstr(out, "acc_trail.jsonl:2: text after the JSON object"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "accuracy frob --positions '%s'", FIXTURE), 2);
     assert_non_null(strstr(out, "unknown kind 'frob'"));

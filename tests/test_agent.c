@@ -60,6 +60,11 @@ static void test_spec_errors_name_the_key(void **state)
         {"az:sims=3", "net=PATH"},
         {"az:net=/nonexistent/x.h5,sims=1", "/nonexistent/x.h5"},
         {"random:depth=3", "unknown key 'depth' for random"},
+        {"ab:depth=4,", "empty key=value pair"},
+        {"ab:depth=4,,", "empty key=value pair"},
+        {"ab:,depth=4", "empty key=value pair"},
+        {"ab:depth=4,,seed=2", "empty key=value pair"},
+        {"ab:,", "empty key=value pair"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[AGENT_ERRLEN] = "";
@@ -76,6 +81,9 @@ static void test_spec_errors_name_the_key(void **state)
     free(out);
     assert_int_equal(tu_run(&out, 1, "play 'greedy:depth=1' </dev/null"), 2);
     assert_non_null(strstr(out, "'depth'"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "match random 'ab:depth=2,,' --games 2"), 2);
+    assert_non_null(strstr(out, "empty key=value pair"));
     free(out);
 }
 

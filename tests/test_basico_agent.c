@@ -203,6 +203,8 @@ static void test_bad_specs(void **state)
                            "with --rules)"},
         {"greedy:pits=4", "'pits' is a rules key"},
         {"greedy:", "nothing after ':'"},
+        {"maxn:depth=3,", "agent 'maxn:depth=3,': empty key=value pair"},
+        {"maxn:depth=3,,seed=1", "empty key=value pair"},
         {"random,seed=x", "seed=x is not a whole number"},
         {"mcts:sims", "'sims' is not key=value"},
         {"mcts:sims=5,sims=6", "key 'sims' given twice"},
