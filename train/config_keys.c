@@ -75,7 +75,7 @@ const cfg_key cfg_keys[] = {
     I("mcts", "sims", mcts.sims, 1, 1000000,
       "New simulations per self-play move (visits kept from the previous move's subtree come on top). The "
       "main quality/speed knob: self-play time grows linearly with it."),
-    D("mcts", "c_puct", mcts.c_puct, 0, 100, 1, 0, "PUCT exploration constant: higher explores more."),
+    D("mcts", "c_puct", mcts.c_puct, 1e-6, 100, 0, 0, "PUCT exploration constant: higher explores more."),
     D("mcts", "fpu_reduction", mcts.fpu_reduction, 0, 2, 0, 0,
       "First-play urgency: an unvisited move is valued at its parent's Q minus this."),
     D("mcts", "dirichlet_alpha", mcts.dirichlet_alpha, 0, 1000, 1, 0,
@@ -103,7 +103,7 @@ const cfg_key cfg_keys[] = {
     I("mcts", "gumbel_k", mcts.gumbel_k, 1, 64, "gumbel: m, the root moves considered (the top m of g + logits)."),
     D("mcts", "gumbel_c_visit", mcts.gumbel_c_visit, 0, 1e6, 0, 0,
       "gumbel: c_visit of sigma(q) = (c_visit + max visits) * c_scale * q (paper: 50)."),
-    D("mcts", "gumbel_c_scale", mcts.gumbel_c_scale, 0, 1e6, 1, 0, "gumbel: c_scale of sigma (paper: 1)."),
+    D("mcts", "gumbel_c_scale", mcts.gumbel_c_scale, 1e-12, 1e6, 0, 0, "gumbel: c_scale of sigma (paper: 1)."),
     D("mcts", "gumbel_scale", mcts.gumbel_scale, 0, 1e6, 0, 0,
       "gumbel: scale of the Gumbel noise in self-play (1 = the paper; 0 = deterministic). Evaluation "
       "searches always use 0."),
