@@ -19,6 +19,11 @@ int cli_game_wanted(int argc, char **argv);
  * NULL, or returns the game (the caller frees it with game_free). */
 game *cli_game_create(const char *cmd, const char *spec);
 
+/* The rules recorded in the net files the agent specs specs[0..n) name (net=), when every such net that
+ * loads records the same rules: written into buf (len bytes) and returned; NULL when no spec names a
+ * readable net or the nets disagree. A command without --rules plays its nets' rules. */
+const char *cli_rules_of_nets(const char *const *specs, int n, char *buf, size_t len);
+
 /* The --pgn file of `match` and `tournament`: every game's record is appended as the game ends, so that an
  * interruption, even kill -9, leaves every finished game in the file, and what the file held before stays. */
 typedef struct {

@@ -19,6 +19,8 @@
 #include "cli/match_opts.h"
 #include "cli/match_sprt.h"
 #include "cli/output_path.h"
+#include "nn/h5io.h"
+#include "nn/net.h"
 
 #define CMD "match"
 
@@ -37,6 +39,26 @@ int cli_game_wanted(int argc, char **argv)
             return 1;
     }
     return 0;
+}
+
+const char *cli_rules_of_nets(const char *const *specs, int n, char *buf, size_t len)
+{
+    const char *found = NULL;
+    for (int i = 0; i < n; i++) {
+        char path[1024], err[NN_ERRLEN];
+        if (!specs[i] || !cli_spec_net(specs[i], path, sizeof path))
+            continue;
+        nn_net *net = NULL;
+        nn_file_info info;
+        if (nn_load(path, NULL, &net, &info, err) != NN_OK)
+            continue; /* the agent itself reports the file's fault */
+        nn_net_free(net);
+        if (found && strcmp(found, info.rules))
+            return NULL; /* nets of other rules: the user must say which */
+        snprintf(buf, len, "%s", info.rules);
+        found = buf;
+    }
+    return found;
 }
 
 game *cli_game_create(const char *cmd, const char *spec)
@@ -469,12 +491,13 @@ int cmd_match(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "kalah", *records = NULL;
+    int rules_given = 0;
     int json = 0, c, games_given = 0, sprt_given = 0;
     match_sprt_args sprt;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case 'r': rules_spec = optarg; break;
+        case 'r': rules_spec = optarg; rules_given = 1; break;
         case 'R': /* --records: the older name of --pgn */
         case 'p': records = optarg; break;
         case 'j': json = 1; break;
@@ -494,6 +517,10 @@ int cmd_match(int argc, char **argv)
             }
         }
     }
+    char net_rules[NN_META_LEN];
+    if (!rules_given && cli_rules_of_nets((const char *const *)argv + optind, argc - optind, net_rules,
+                                          sizeof net_rules))
+        rules_spec = net_rules; /* the rules the agents' nets were trained for */
     game *g = cli_game_create(CMD, rules_spec);
     if (!g)
         return 2;

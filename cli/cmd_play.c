@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
+#include "nn/h5io.h"
 #include "cli/commands.h"
 #include "eval/engine_agent.h"
 #include "cli/net_search.h"
@@ -116,6 +117,21 @@ int cmd_play(int argc, char **argv)
     const char *rules_spec = "kalah", *pgn = NULL;
     int human = KALAH_SOUTH, c;
     uint64_t seed = 0;
+    int rules_flag = 0;
+    for (int i = 1; i < argc; i++)
+        rules_flag |= !strncmp(argv[i], "--rules", 7);
+    char net_rules[NN_META_LEN], rules_opt[NN_META_LEN + 16];
+    if (!rules_flag && argc < 62 &&
+        cli_rules_of_nets((const char *const *)argv + 1, argc - 1, net_rules, sizeof net_rules)) {
+        /* no --rules: the rules the agent's net was trained for */
+        char *args[64];
+        snprintf(rules_opt, sizeof rules_opt, "--rules=%s", net_rules);
+        args[0] = argv[0];
+        args[1] = rules_opt;
+        for (int i = 1; i <= argc; i++)
+            args[i + 1] = argv[i];
+        return cmd_play(argc + 1, args);
+    }
     if (cli_game_wanted(argc, argv)) /* every other game: cli/cmd_play_game.c */
         return cmd_play_game(argc, argv);
     for (int e = 1; e < argc && argc < 62; e++)
@@ -285,7 +301,10 @@ int cmd_play(int argc, char **argv)
                 printf("pit %c is empty\n", kalah_move_letter(human, k));
             else {
                 apply(&r, &p, k, "you", &g, a);
-                need_board = 1;
+                if (!p.over && p.side != human)
+                    draw(&r, &p, human, spec); /* the board after your move, before the agent's reply */
+                else
+                    need_board = 1;
             }
         }
     }

@@ -42,11 +42,65 @@ typedef struct {
     int *moves, n, cap;                 /* the game's moves; -1: a resignation */
 } session;
 
+/* Whether the game has a resignation (básico); the prompt offers it only then. */
+static int can_resign(const game *g)
+{
+    game_pos q;
+    game_start(g, &q);
+    return game_resign(g, &q) == GAME_OK;
+}
+
+/* The board drawn from the position notation (docs/design.md §2: each player's pits, then its store): two
+ * players as two rows, the second player's above from right to left (as the board is seen); more players
+ * one row each. A notation of another shape draws nothing. */
+static void draw_board(const session *s, const char *text)
+{
+    const int players = game_players(s->g), pits = game_moves(s->g);
+    int cell[GAME_MAX_PLAYERS * 33], n = 0;
+    const char *q = text;
+    while (n < (int)(sizeof cell / sizeof cell[0]) && *q >= '0' && *q <= '9') {
+        char *end;
+        cell[n++] = (int)strtol(q, &end, 10);
+        q = *end == ',' ? end + 1 : end;
+        if (*end != ',')
+            break;
+    }
+    if (n != players * (pits + 1) || pits > 26)
+        return;
+    if (players == 2) {
+        printf("      ");
+        for (int k = pits - 1; k >= 0; k--)
+            printf("%4c", 'A' + k);
+        printf("\n      ");
+        for (int k = pits - 1; k >= 0; k--)
+            printf("%4d", cell[pits + 1 + k]);
+        printf("\n  %4d%*s%4d\n      ", cell[2 * pits + 1], 4 * pits + 2, "", cell[pits]);
+        for (int k = 0; k < pits; k++)
+            printf("%4d", cell[k]);
+        printf("\n      ");
+        for (int k = 0; k < pits; k++)
+            printf("%4c", 'a' + k);
+        printf("\n");
+        return;
+    }
+    printf("          ");
+    for (int k = 0; k < pits; k++)
+        printf("%4c", 'a' + k);
+    printf("\n");
+    for (int pl = 0; pl < players; pl++) {
+        printf("  seat %d ", pl);
+        for (int k = 0; k < pits; k++)
+            printf("%4d", cell[pl * (pits + 1) + k]);
+        printf("   [%d]\n", cell[pl * (pits + 1) + pits]);
+    }
+}
+
 static void show(const session *s, const game_pos *p)
 {
     char buf[GAME_POS_STR];
     char who[24];
-    printf("position %s", game_pos_format(s->g, p, buf, sizeof buf));
+    draw_board(s, game_pos_format(s->g, p, buf, sizeof buf));
+    printf("position %s", buf);
     if (!p->over)
         printf("   %s to move (%s)", game_seat_name(s->g, p->to_move, who, sizeof who),
                p->to_move == s->human ? "you" : "agent");
@@ -145,7 +199,8 @@ static int human_turn(session *s, game_pos *p, const char *spec, char **line, si
     if (!strcmp(t, "quit") || !strcmp(t, "q") || !strcmp(t, "exit"))
         return 1;
     if (!strcmp(t, "help") || !strcmp(t, "?")) {
-        printf("a move in the game's notation (a.. for your pits), resign, undo, hint, quit\n");
+        printf("a move in the game's notation (a.. for your pits), %sundo, hint, quit\n",
+               can_resign(s->g) ? "resign, " : "");
     } else if (!strcmp(t, "hint")) {
         int k;
         game_agent *a = s->seat[(s->human + 1) % game_players(s->g)];
@@ -289,8 +344,8 @@ int cmd_play_game(int argc, char **argv)
     game_pos p;
     rewind_to(s, 0, &p);
     char you[24];
-    printf("sowzero play: %s, you are %s against %s.\nType a move, resign, undo, hint, quit (help for "
-           "more).\n", game_spec(g), game_seat_name(g, s->human, you, sizeof you), spec);
+    printf("sowzero play: %s, you are %s against %s.\nType a move, %sundo, hint, quit (help for more).\n",
+           game_spec(g), game_seat_name(g, s->human, you, sizeof you), spec, can_resign(g) ? "resign, " : "");
     show(s, &p);
     char *line = NULL;
     size_t cap = 0;

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_game.h"
+#include "nn/h5io.h"
 #include "cli/commands.h"
 #include "cli/elo_report.h"
 #include "cli/game_progress.h"
@@ -492,6 +493,7 @@ int cmd_tournament(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "kalah", *anchor = NULL, *records = NULL, *csv = NULL;
+    int rules_given = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -503,7 +505,7 @@ int cmd_tournament(int argc, char **argv)
             split_agent(optarg, &name[n], &spec[n]);
             n++;
             break;
-        case 'r': rules_spec = optarg; break;
+        case 'r': rules_spec = optarg; rules_given = 1; break;
         case 'A': anchor = optarg; break;
         case 'R': /* --records: the older name of --pgn */
         case 'p': records = optarg; break;
@@ -523,6 +525,9 @@ int cmd_tournament(int argc, char **argv)
         cli_error(CMD, "unexpected argument '%s' (agents are given with --agent NAME=SPEC)", argv[optind]);
         return 2;
     }
+    char net_rules[NN_META_LEN];
+    if (!rules_given && cli_rules_of_nets((const char *const *)spec, n, net_rules, sizeof net_rules))
+        rules_spec = net_rules; /* the rules the agents' nets were trained for */
     game *g = cli_game_create(CMD, rules_spec);
     if (!g)
         return game_free(g), 2;

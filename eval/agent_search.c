@@ -537,6 +537,18 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
     for (int k = 0; k < a->rules.pits; k++)
         if (res.best_mask >> k & 1 && j-- == 0)
             *move_out = k;
+    if (res.pv_len > 0 && res.pv[0] != *move_out) {
+        /* The principal variation starts with the move played: that move, then the line of the position
+         * it leads to (solved already: its value is in the table, so this costs two probes). */
+        kalah_pos ch = *p;
+        kalah_sow(&a->rules, &ch, *move_out, NULL);
+        ab_result cres;
+        res.pv[0] = *move_out;
+        res.pv_len = 1;
+        if (!ch.over && ab_think(x->s, &ch, &lim, &cres) == AB_OK)
+            for (int i = 0; i < cres.pv_len && res.pv_len < AB_MAX_PV; i++)
+                res.pv[res.pv_len++] = cres.pv[i];
+    }
     fill_pv(a, &res);
     if (a->detail) {
         unsigned legal = kalah_legal(&a->rules, p);

@@ -70,6 +70,19 @@ static void test_solve(void **state)
     free(one);
     assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2"), 0);
     free(out);
+    /* The solver agent's principal variation starts with the move it plays, whichever optimal one. */
+    for (int seed = 0; seed < 4; seed++) {
+        assert_int_equal(tu_run(&out, 0, "move solver:endgame=12,seed=%d --position '3,0,0,3,6,1,16,5,2,0,3,1,0,8 S' "
+                                         "--json", seed), 0);
+        cJSON *o = cJSON_Parse(out);
+        assert_non_null(o);
+        const char *mv = cJSON_GetObjectItem(o, "move")->valuestring;
+        cJSON *pv = cJSON_GetObjectItem(o, "pv");
+        assert_true(cJSON_GetArraySize(pv) >= 2);
+        assert_string_equal(cJSON_GetArrayItem(pv, 0)->valuestring, mv);
+        cJSON_Delete(o);
+        free(out);
+    }
     /* --moves: every first move's exact value, as the solver agent's per-move values give them. */
     assert_int_equal(tu_run(&out, 0, "solve --rules kalah:pits=4,seeds=3 --moves --threads 2 --json"), 0);
     assert_non_null(strstr(out, "\"moves\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}"));

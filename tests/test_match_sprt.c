@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
@@ -94,6 +95,7 @@ static void test_deterministic_and_records(void **state)
     (void)state;
     char *a, *b;
     const char *pgn = tu_tmp_path("sprt.pgn");
+    unlink(pgn); /* --pgn appends */
     assert_int_equal(tu_run(&a, 0, "match ab:depth=3 greedy --sprt elo0=0,elo1=30 --threads 2 --json --seed 7 "
                                    "--pgn '%s'", pgn), 0);
     assert_int_equal(tu_run(&b, 0, "match ab:depth=3 greedy --sprt elo0=0,elo1=30 --threads 1 --json --seed 7"), 0);
