@@ -1,5 +1,5 @@
 /* h5io.h — nets in HDF5 files: the export (weights + metadata) and the checkpoint (export + optimiser
- * state + the trainer's state). Layout (DESIGN.md §3.2):
+ * state + the trainer's state). Layout (docs/design.md §3.2):
  *
  *   /                      attributes: format = "sowzero-net", format_version = NN_FORMAT_VERSION (int),
  *                          rules (caller's rules spec), encoding (caller's input-encoding name),
@@ -21,7 +21,7 @@
  *                          names: "step" (int64), "rng" (blob: RNG state bytes), "replay_position" (int64);
  *                          train/ may add any others (e.g. a serialized replay buffer index).
  *   optional, export and checkpoint:
- *   /search                the search the net was trained to play with (nn_search below; issue 15): a
+ *   /search                the search the net was trained to play with (nn_search below): a
  *                          group with only attributes, one per field, named as the fields: sims, batch,
  *                          solver, gumbel_k (int64), c_puct, fpu_reduction, margin_utility, gumbel_c_visit,
  *                          gumbel_c_scale (double), root (string "puct" or "gumbel"). Files without it
