@@ -1,4 +1,4 @@
-/* sowzero serve — play in a browser against the configured agents (issue 19). Flags only: the game
+/* sowzero serve — play in a browser against the configured agents. Flags only: the game
  * logic is serve/srv_app.h, the HTTP side serve/srv_http.h. Runs until SIGINT (Ctrl-C) or SIGTERM, then
  * finishes the requests in flight and exits 0. */
 #include <getopt.h>
