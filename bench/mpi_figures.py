@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The README's MPI figures (issue 18), side by side on one machine, medians of ROUNDS alternated rounds:
+"""The README's MPI figures, side by side on one machine, medians of ROUNDS alternated rounds:
   - self-play positions/s of the whole run (samples / elapsed, SGD included) of `sowzero train` in one
     process with selfplay.threads = CORES, beside `mpirun -np CORES+1` (a learner + CORES workers of 1 thread);
   - the learner's ingestion capacity: mpirun with [mpi] flood = true (workers resend one round's samples

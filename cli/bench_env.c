@@ -1,5 +1,5 @@
 /* sowzero bench env — random-playout throughput of the batched stepper (env/vecenv.h) on N threads, each
- * with its own vecenv (DESIGN.md §4, §5: compare with ../shared/bench/compare-env.sh). */
+ * with its own vecenv (docs/design.md §4, §5: compare with ../shared/bench/compare-env.sh). */
 #include <getopt.h>
 #include <pthread.h>
 #include <stdint.h>

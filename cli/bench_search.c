@@ -1,4 +1,4 @@
-/* sowzero bench search — alpha-beta speed and its functional signature (DESIGN.md §4, §5).
+/* sowzero bench search — alpha-beta speed and its functional signature (docs/design.md §4, §5).
  *
  * A fixed list of positions, each searched by iterative deepening to a fixed depth with one thread and a
  * fresh transposition table of a fixed size. The total node count is a function of the search code only

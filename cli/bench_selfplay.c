@@ -1,4 +1,4 @@
-/* sowzero bench selfplay — self-play speed with the default net (DESIGN.md §4–5): simulations per second
+/* sowzero bench selfplay — self-play speed with the default net (docs/design.md §4–5): simulations per second
  * per core, and per simulation the search's own time beside the net's (the share of time in the net is no
  * target: it falls when the net gets faster); positions and games per second, the batch size reached. */
 #include <getopt.h>

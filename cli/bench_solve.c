@@ -1,4 +1,4 @@
-/* sowzero bench solve — the per-move exact solve of a position set (issue 13), three ways side by side on
+/* sowzero bench solve — the per-move exact solve of a position set, three ways side by side on
  * the same fixed sample of early positions: full-window alpha-beta per move with a fresh table per position
  * (ab_root_values depth 0, the anchor), MTD(f) per move with a fresh table (ab_solve_moves after ab_clear),
  * and MTD(f) per move with one table kept across the positions (ab_solve_moves, what `positions` does).

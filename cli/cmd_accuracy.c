@@ -1,5 +1,5 @@
-/* sowzero accuracy — an agent's moves on a solved position set against perfect play (issue 13;
- * eval/accuracy.h, eval/posset_read.h). */
+/* sowzero accuracy — an agent's moves on a solved position set against perfect play
+ * (eval/accuracy.h, eval/posset_read.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* sowzero elo — Bradley–Terry ratings from game-record files of every game (issues 7, 14; eval/record.h,
+/* sowzero elo — Bradley–Terry ratings from game-record files of every game (eval/record.h,
  * eval/elo.h); 3-4 player games count pairwise by places. */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* sowzero export — writes the export (weights + metadata, DESIGN.md §3.2) of a checkpoint. */
+/* sowzero export — writes the export (weights + metadata, docs/design.md §3.2) of a checkpoint. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>

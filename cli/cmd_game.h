@@ -1,4 +1,4 @@
-/* cmd_game.h — helpers of the commands that serve every game (match, tournament, play; issues 8 and 14),
+/* cmd_game.h — helpers of the commands that serve every game (match, tournament, play),
  * and the form of `play` for every game but Kalah: cmd_play hands its whole argv over when --rules names
  * another registered game (env/game.h). */
 #ifndef SOWZERO_CLI_CMD_GAME_H

@@ -1,5 +1,5 @@
 /* sowzero match — games of any game among 2–4 agents (eval/game_match.h; for two players colour-swapped
- * pairs from random openings, issue 7), and the helpers cmd_game.h shares. */
+ * pairs from random openings), and the helpers cmd_game.h shares. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -215,7 +215,7 @@ static void help(void)
 {
     puts("usage: sowzero match A B [C D] [--rules GAME[:key=value,...]] [--games N] [--openings K]\n"
          "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--sprt ...] [--json]\n"
-         "Plays agents against each other in any registered game (--rules: kalah, the default, DESIGN.md 1.1;\n"
+         "Plays agents against each other in any registered game (--rules: kalah, the default, docs/design.md §1.1;\n"
          "basico = Mancala basico, 1.2; congklak, oware, ...). Two players: colour-swapped pairs, both games\n"
          "of a pair from the same random opening of K sowings, A as South in one and as North in the other;\n"
          "reports A's wins, draws and losses overall and per seat, A's score (a draw = 1/2) with its 95% Wilson\n"

@@ -1,4 +1,4 @@
-/* sowzero metrics — a run's time-to-accuracy table from its metrics.csv (train/curve.h, issue 15). */
+/* sowzero metrics — a run's time-to-accuracy table from its metrics.csv (train/curve.h). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* sowzero move — one agent's choice at one position, with what its search found (issue 13;
- * eval/agent.h, agent_stats). */
+/* sowzero move — one agent's choice at one position, with what its search found
+ * (eval/agent.h, agent_stats). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +19,7 @@ static void help(void)
          "ab: the value (seeds, store difference at the horizon) and principal variation; for solver: the\n"
          "exact final margin after every legal move (a solve per move) and the principal variation.\n"
          "Agents: random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200, solver (eval/agent.h).\n"
-         "  --position POS  position string (DESIGN.md section 2), e.g. \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"\n"
+         "  --position POS  position string (docs/design.md section 2), e.g. \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"\n"
          "  --rules SPEC    rules (default: kalah, or the pits and seeds the position implies)\n"
          "  --json          print {\"agent\",\"rules\",\"position\",\"move\",\"seconds\"} and, when the agent has\n"
          "                  them, \"moves\":[{\"move\",\"visits\",\"q\",\"prior\"}], \"root_visits\"; \"value\",\n"

@@ -1,4 +1,4 @@
-/* sowzero net — the network's policy and value for one position (DESIGN.md §4): Kalah nets, and Mancala
+/* sowzero net — the network's policy and value for one position (docs/design.md §4): Kalah nets, and Mancala
  * básico nets (one value per player). */
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,4 @@
-/* sowzero perft — leaf counts per depth, the move generator's checksum (DESIGN.md §4). */
+/* sowzero perft — leaf counts per depth, the move generator's checksum (docs/design.md §4). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>

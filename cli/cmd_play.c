@@ -1,4 +1,4 @@
-/* sowzero play — a person against an agent in the terminal (issue 7). Reads one command per line from
+/* sowzero play — a person against an agent in the terminal. Reads one command per line from
  * stdin, so it also runs from a script or a pipe; end of input ends the game like `quit`. */
 #include <ctype.h>
 #include <getopt.h>

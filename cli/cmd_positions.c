@@ -1,5 +1,5 @@
 /* sowzero positions — sample Kalah positions over every phase of the game, solve every legal move exactly
- * and write the position set (issue 13; eval/posset.h for the format, eval/possolve.h for the solving). */
+ * and write the position set (eval/posset.h for the format, eval/possolve.h for the solving). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* sowzero replay — apply a move sequence and show every step (DESIGN.md §4). */
+/* sowzero replay — apply a move sequence and show every step (docs/design.md §4). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

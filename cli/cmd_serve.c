@@ -1,4 +1,4 @@
-/* sowzero serve — play in a browser against the configured agents (issue 19). Flags only: the game
+/* sowzero serve — play in a browser against the configured agents. Flags only: the game
  * logic is serve/srv_app.h, the HTTP side serve/srv_http.h. Runs until SIGINT (Ctrl-C) or SIGTERM, then
  * stops accepting connections, answers the requests in flight (60 s at most) and exits 0; a second signal
  * exits at once with 128 + its number. */

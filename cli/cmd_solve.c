@@ -1,5 +1,5 @@
 /* sowzero solve — the exact value of a position under perfect play and every move reaching it
- * (DESIGN.md §3.5, §4; eval/alphabeta.h). */
+ * (docs/design.md §3.5, §4; eval/alphabeta.h). */
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>

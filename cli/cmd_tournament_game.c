@@ -1,4 +1,4 @@
-/* sowzero tournament — tournaments of any game (issues 7, 8, 14): with 2 players a round robin of pairs rated
+/* sowzero tournament — tournaments of any game: with 2 players a round robin of pairs rated
  * by Bradley–Terry (eval/elo.h); with 3–4 players every combination of `players` agents plays every seat
  * permutation, reported as mean place and first places per agent. */
 #include <errno.h>

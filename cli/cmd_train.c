@@ -1,4 +1,4 @@
-/* sowzero train — the main job: self-play → replay → SGD → evaluation → checkpoints (DESIGN.md §3.4, §4). */
+/* sowzero train — the main job: self-play → replay → SGD → evaluation → checkpoints (docs/design.md §3.4, §4). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-/* sowzero — one binary, many subcommands (DESIGN.md §4). */
+/* sowzero — one binary, many subcommands (docs/design.md §4). */
 #include <stdio.h>
 #include <string.h>
 #include "cli/blas_core.h"

@@ -1,4 +1,4 @@
-/* basico.c — Mancala básico for 2–4 players (DESIGN.md §1.2; notation in basico.h). A secondary game:
+/* basico.c — Mancala básico for 2–4 players (docs/design.md §1.2; notation in basico.h). A secondary game:
  * sowing walks the circuit of players still in play, which changes as players leave, so it is a plain
  * loop over at most 28 positions rather than Kalah's precomputed masks. */
 #include "env/basico.h"
@@ -173,7 +173,7 @@ int basico_play(const basico_rules *r, basico_pos *p, int k, basico_step *info)
     const int origin = mover * w + k;
     int n = p->cell[origin];
     p->cell[origin] = 0;
-    /* The circuit is every position of the players still in play, the origin included (DESIGN.md §1.2):
+    /* The circuit is every position of the players still in play, the origin included (docs/design.md §1.2):
      * whole laps first (rare), then the remainder one position at a time, skipping departed blocks. */
     const int len = (int)((0x4332322132212110ULL >> (4 * (p->active & 15))) & 15) * w, /* popcount */
                laps = n / len, rem = n % len;

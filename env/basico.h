@@ -1,11 +1,11 @@
-/* basico.h — Mancala básico, the 2–4 player "empty your side" race (DESIGN.md §1.2).
+/* basico.h — Mancala básico, the 2–4 player "empty your side" race (docs/design.md §1.2).
  *
  * Board: player p's pits at indices p*(pits+1) + 0..pits-1 (its a.. order), its store at p*(pits+1)+pits;
  * players run counter-clockwise 0, 1, 2, 3 and so does play. Sowing drops one stone in every following
  * position of the circuit, every store included (the origin pit too on a full lap); no captures; a sowing
  * whose last stone lands in any store gives the mover another sowing. A player whose pits are all empty
  * right after its own sowing finishes: its pits and store leave the circuit (their stones leave the game)
- * and the others play on. Ranking (DESIGN.md §1.2): full_ranking = 1 ranks by finishing order; with
+ * and the others play on. Ranking (docs/design.md §1.2): full_ranking = 1 ranks by finishing order; with
  * full_ranking = 0 the first finisher wins at once and the others are ranked by fewest stones left in
  * their pits, equal counts sharing a place (1, 2, 2, 4). A player may resign: it leaves the circuit and
  * takes the lowest place not yet given (resigning first = last place).

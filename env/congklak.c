@@ -1,4 +1,4 @@
-/* congklak.c — relay sowing (DESIGN.md §1.3) on Kalah's board. */
+/* congklak.c — relay sowing (docs/design.md §1.3) on Kalah's board. */
 #include "env/congklak.h"
 #include "env/errbuf.h"
 #include "env/twoside.h"

@@ -1,6 +1,6 @@
-/* congklak.h — Congklak (Indonesia): Kalah's board with relay sowing (DESIGN.md §1.3).
+/* congklak.h — Congklak (Indonesia): Kalah's board with relay sowing (docs/design.md §1.3).
  *
- * Board, indices, notation and stores are Kalah's (env/kalah.h, DESIGN.md §1.1 and §2): for pits = m,
+ * Board, indices, notation and stores are Kalah's (env/kalah.h, docs/design.md §1.1 and §2): for pits = m,
  * South pits a.. = 0..m-1, South store m, North pits A.. = m+1..2m, North store 2m+1; the pit opposite
  * index i is 2m - i. The rule parameters are exactly Kalah's (pits, seeds, capture, end, max_sows; §1.3:
  * "capture ... exactly as in Kalah", "end and max_sows as in Kalah"), so a Congklak rule set is a
@@ -41,7 +41,7 @@ typedef struct {
 /* KALAH_OK, KALAH_EINVAL, KALAH_EILLEGAL, KALAH_EOVER, and: */
 enum { CONGKLAK_ELOOP = -4 }; /* a relay chain ran past its proven bound (cannot happen; see congklak_sow) */
 
-/* pits 7, seeds 7, capture=opposite, end=either-empty, max_sows=0 (DESIGN.md §1.3). */
+/* pits 7, seeds 7, capture=opposite, end=either-empty, max_sows=0 (docs/design.md §1.3). */
 congklak_rules congklak_rules_default(void);
 
 /* The ranges of Kalah (pits 1..7, seeds 1..18, 2*pits*seeds <= 255, max_sows 0..65535); KALAH_OK or
@@ -63,7 +63,7 @@ static inline void congklak_start(const congklak_rules *r, kalah_pos *out) { kal
 static inline unsigned congklak_legal(const congklak_rules *r, const kalah_pos *p) { return kalah_legal(r, p); }
 
 /* Plays relative pit k of the player to move: the whole relay chain, capture, extra turn, end and sweep
- * (DESIGN.md §1.3). Returns KALAH_OK; KALAH_EOVER if the game is over; KALAH_EILLEGAL if k is out of
+ * (docs/design.md §1.3). Returns KALAH_OK; KALAH_EOVER if the game is over; KALAH_EILLEGAL if k is out of
  * range or the pit is empty; CONGKLAK_ELOOP if the chain exceeds (2m+1) * (seeds in pits + 1) seeds
  * dropped. That bound holds for every chain (each lap of 2m+1 positions passes the mover's store, which
  * keeps the seed it gets, so there are at most as many laps as seeds in pits) and the check keeps a
@@ -74,7 +74,7 @@ int congklak_play(const congklak_rules *r, kalah_pos *p, int k, congklak_step *i
 static inline int congklak_margin(const congklak_rules *r, const kalah_pos *p) { return kalah_margin(r, p); }
 static inline int congklak_winner(const congklak_rules *r, const kalah_pos *p) { return kalah_winner(r, p); }
 
-/* Position strings in Kalah's notation (DESIGN.md §2): the rules' pits and total are enforced and a
+/* Position strings in Kalah's notation (docs/design.md §2): the rules' pits and total are enforced and a
  * position the end rule says is finished is marked over and swept, exactly as kalah_pos_parse with r. */
 static inline int congklak_pos_parse(const char *s, const congklak_rules *r, kalah_pos *out, char *err)
 {

@@ -2,7 +2,7 @@
  * (which may be NULL) and return an error code; library code never prints. Every module above env uses
  * it through a one-line macro naming its own buffer size, e.g.
  *   #define set_err(err, ...) errbuf_set(err, KALAH_ERRLEN, __VA_ARGS__)
- * (nn/ keeps its own copy: it depends on nothing of the game side, DESIGN.md §3). */
+ * (nn/ keeps its own copy: it depends on nothing of the game side, docs/design.md §3). */
 #ifndef SOWZERO_ERRBUF_H
 #define SOWZERO_ERRBUF_H
 

@@ -1,4 +1,4 @@
-/* game.h — the one game interface every layer above env/ is written against (DESIGN.md §3, issue 14).
+/* game.h — the one game interface every layer above env/ is written against (docs/design.md §3).
  *
  * In the spirit of OpenSpiel's Game/State (Lanctot et al. 2019, "OpenSpiel: A Framework for Reinforcement
  * Learning in Games"): a game KIND (a table of functions, game_kind) is looked up by the name of a rules
@@ -66,7 +66,7 @@ typedef struct {
 typedef struct game game;       /* an opaque rules instance: a kind and its parsed rules */
 
 /* Properties of a two-player game with a margin that the exact solver uses (game_kind.solve_props;
- * family_search's tricks of issue 8, made properties of the kind by issue 14). */
+ * family_search's tricks, made properties of the kind). */
 enum {
     /* score_cell[] is valid: player i's score is cell[score_cell[i]], the margin is their difference at
      * every position, scores only grow and no seed leaves the board, so the final margin lies within
@@ -132,7 +132,7 @@ typedef struct game_kind {
      * (per player in mover-relative order: output j is player (mover + j) % players). */
     int (*value_dim)(const void *r);
     /* ---- notation ---- */
-    /* required: a position string (the game's notation, DESIGN.md §2 for the Kalah family); errors name
+    /* required: a position string (the game's notation, docs/design.md §2 for the Kalah family); errors name
      * the field. */
     int (*pos_parse)(const void *r, const char *s, game_pos *out, char *err);
     void (*pos_format)(const void *r, const game_pos *p, char *buf, size_t n); /* required */
@@ -167,7 +167,7 @@ typedef struct game_kind {
     /* What the exact solver (eval/game_search.h) may rely on about play under r (see game_solve_props).
      * NULL: nothing — the solver keys its table by the whole position, ply included, and has no bounds. */
     void (*solve_props)(const void *r, struct game_solve_props *out);
-    /* The seats' names in texts, one per player: the two-row games' "South", "North" (DESIGN.md §2, the
+    /* The seats' names in texts, one per player: the two-row games' "South", "North" (docs/design.md §2, the
      * S/N of their notation and the [South]/[North] of records). NULL: "player N" (game_seat_name). */
     const char *const *seat_names;
 } game_kind;

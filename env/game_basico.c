@@ -1,4 +1,4 @@
-/* game_basico.c — Mancala básico (env/basico.h, DESIGN.md §1.2) as a game kind of the game interface.
+/* game_basico.c — Mancala básico (env/basico.h, docs/design.md §1.2) as a game kind of the game interface.
  *
  * game_pos layout: cell[0..31] is basico_pos.cell; to_move, over as there; extra[0] = active (bit per
  * player still in the circuit), extra[1] = n_left, extra[2..5] = left[], extra[6..9] = resigned[],
@@ -199,7 +199,7 @@ static const char *const b_examples[] = {
 
 const game_kind game_kind_basico = {
     .name = "basico",
-    .summary = "Mancala basico: 2-4 players, the race to empty one's pits (DESIGN.md 1.2)",
+    .summary = "Mancala basico: 2-4 players, the race to empty one's pits (docs/design.md §1.2)",
     .rules_size = sizeof(basico_rules),
     .examples = b_examples,
     .rule_keys = b_keys,

@@ -1,4 +1,4 @@
-/* game_congklak.c — Congklak (env/congklak.h, DESIGN.md §1.3) as a game kind of the game interface
+/* game_congklak.c — Congklak (env/congklak.h, docs/design.md §1.3) as a game kind of the game interface
  * (env/game.h). game_pos layout: env/game_twoside.h. The move's event reports `relays` (pick-ups by
  * relay, saturated at 255 by game_step's byte; congklak_step has the full count). */
 #include "env/congklak.h"
@@ -105,7 +105,7 @@ static const char *const c_examples[] = {
 
 const game_kind game_kind_congklak = {
     .name = "congklak",
-    .summary = "Congklak: Kalah's board with relay sowing (DESIGN.md 1.3)",
+    .summary = "Congklak: Kalah's board with relay sowing (docs/design.md §1.3)",
     .rules_size = sizeof(congklak_rules),
     .examples = c_examples,
     .rule_keys = c_keys,

@@ -1,4 +1,4 @@
-/* game_kalah.c — Kalah (env/kalah.h, DESIGN.md §1.1) as a game kind of the game interface (env/game.h).
+/* game_kalah.c — Kalah (env/kalah.h, docs/design.md §1.1) as a game kind of the game interface (env/game.h).
  *
  * game_pos layout: cell[0..15] is kalah_pos.cell (South pits 0..m-1, South store m, North pits m+1..2m,
  * North store 2m+1), to_move the side (0 South, 1 North), ply kalah_pos.sows; extra[] unused. Kalah's own
@@ -75,7 +75,7 @@ static void k_values(const void *r, const game_pos *p, double *v)
     v[1] = -v[0];
 }
 
-/* The store difference (DESIGN.md §3.5), scaled into (-1, 1) so that a finished game outranks it. */
+/* The store difference (docs/design.md §3.5), scaled into (-1, 1) so that a finished game outranks it. */
 static void k_estimate(const void *r, const game_pos *p, double *v)
 {
     v[0] = k_margin(r, p) / (double)(k_seeds(r) + 1);
@@ -147,7 +147,7 @@ static const char *const k_examples[] = {
 
 const game_kind game_kind_kalah = {
     .name = "kalah",
-    .summary = "Kalah: 2 players, stores, captures, extra turns (DESIGN.md 1.1)",
+    .summary = "Kalah: 2 players, stores, captures, extra turns (docs/design.md §1.1)",
     .rules_size = sizeof(kalah_rules),
     .examples = k_examples,
     .rule_keys = k_keys,

@@ -1,4 +1,4 @@
-/* game_oware.c — Oware, Abapa rules (env/oware.h, DESIGN.md §1.4) as a game kind of the game interface
+/* game_oware.c — Oware, Abapa rules (env/oware.h, docs/design.md §1.4) as a game kind of the game interface
  * (env/game.h). game_pos layout: env/game_twoside.h (the store cells hold the captured seeds). */
 #include "env/game_twoside.h"
 #include "env/oware.h"
@@ -103,7 +103,7 @@ static const char *const o_examples[] = {
 
 const game_kind game_kind_oware = {
     .name = "oware",
-    .summary = "Oware (Abapa): captures of 2 or 3, must feed, grand slam rule (DESIGN.md 1.4)",
+    .summary = "Oware (Abapa): captures of 2 or 3, must feed, grand slam rule (docs/design.md §1.4)",
     .rules_size = sizeof(oware_rules),
     .examples = o_examples,
     .rule_keys = o_keys,

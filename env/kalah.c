@@ -1,4 +1,4 @@
-/* kalah.c — rules, packed board and O(1) sowing (DESIGN.md §1.1, §3.1). */
+/* kalah.c — rules, packed board and O(1) sowing (docs/design.md §1.1, §3.1). */
 #include "env/kalah.h"
 #include "env/errbuf.h"
 #include "env/rules_spec.h"

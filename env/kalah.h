@@ -1,7 +1,7 @@
 /* kalah.h — Kalah rules, the packed board, sowing, notation and perft.
  *
- * Rules: ../shared/DESIGN.md §1.1 (every parameter of the rules table is a field of kalah_rules).
- * Notation: DESIGN.md §2. Board layout: DESIGN.md §3.1.
+ * Rules: docs/design.md §1.1 (every parameter of the rules table is a field of kalah_rules).
+ * Notation: docs/design.md §2. Board layout: docs/design.md §3.1.
  *
  * Board indices for pits = m: South pits 0..m-1 (a..), South store m, North pits m+1..2m (A..),
  * North store 2m+1. The pit opposite index i is 2m - i. A whole board is one 16-byte vector (one byte per
@@ -34,7 +34,7 @@ typedef enum {
     KALAH_END_MOVER_EMPTY       /* ends when the player to move has an empty row; the other sweeps */
 } kalah_end;
 
-/* The rule set, DESIGN.md §1.1. A plain value: copy it freely. */
+/* The rule set, docs/design.md §1.1. A plain value: copy it freely. */
 typedef struct {
     int pits;              /* pits per player, 1..7 */
     int seeds;             /* seeds per pit at the start, 1..18, 2*pits*seeds <= 255 */
@@ -68,7 +68,7 @@ enum { KALAH_OK = 0, KALAH_EINVAL = -1, KALAH_EILLEGAL = -2, KALAH_EOVER = -3 };
 /* The default rules: Kalah(6,4), capture=opposite, end=either-empty, no sow limit. */
 kalah_rules kalah_rules_default(void);
 
-/* Checks every field's range (DESIGN.md §1.1). Returns KALAH_OK or KALAH_EINVAL with a message naming the
+/* Checks every field's range (docs/design.md §1.1). Returns KALAH_OK or KALAH_EINVAL with a message naming the
  * field in err (KALAH_ERRLEN bytes, may be NULL). */
 int kalah_rules_check(const kalah_rules *r, char *err);
 
@@ -81,7 +81,7 @@ int kalah_rules_parse(const char *spec, kalah_rules *out, char *err);
  * into buf (size n, 96 bytes always suffice). Returns buf. */
 char *kalah_rules_format(const kalah_rules *r, char *buf, size_t n);
 
-/* The same two under another game's name, for the games whose rules are Kalah's keys (Congklak, DESIGN.md
+/* The same two under another game's name, for the games whose rules are Kalah's keys (Congklak, docs/design.md
  * §1.3): "game" or "game:key=value,..." over `defaults` (env/rules_spec.h reads both). */
 int kalah_rules_parse_as(const char *game, const kalah_rules *defaults, const char *spec, kalah_rules *out,
                          char *err);
@@ -110,7 +110,7 @@ unsigned kalah_legal(const kalah_rules *r, const kalah_pos *p);
 
 /* Sows relative pit `k` of the player to move, applying capture, extra turn, end and sweep per r.
  * Precondition: the move is legal (bit k of kalah_legal is set); not checked here — this is the hot path.
- * O(1): two 16-byte mask adds (DESIGN.md §3.1). `info` may be NULL. */
+ * O(1): two 16-byte mask adds (docs/design.md §3.1). `info` may be NULL. */
 void kalah_sow(const kalah_rules *r, kalah_pos *p, int k, kalah_step *info);
 
 /* Checked kalah_sow: KALAH_EOVER if the game is over, KALAH_EILLEGAL if k is out of range or the pit is
@@ -130,7 +130,7 @@ static inline int kalah_winner(const kalah_rules *r, const kalah_pos *p)
     return (d > 0) - (d < 0);
 }
 
-/* ---- notation (DESIGN.md §2) ---- */
+/* ---- notation (docs/design.md §2) ---- */
 
 /* Position string: the 2m+2 counts in index order, comma-separated, a space, S or N. Parses into out and
  * sets *pits_out to m (from the count of fields). When `r` is non-NULL the count must match r->pits and the

@@ -1,4 +1,4 @@
-/* oware.c — Oware, Abapa rules (DESIGN.md §1.4; end order of tests/vectors/oware-moves.txt). */
+/* oware.c — Oware, Abapa rules (docs/design.md §1.4; end order of tests/vectors/oware-moves.txt). */
 #include "env/oware.h"
 #include "env/errbuf.h"
 #include "env/rules_spec.h"

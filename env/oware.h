@@ -1,6 +1,6 @@
-/* oware.h — Oware (awalé, ayo) under the Abapa tournament rules: captures of 2 or 3 (DESIGN.md §1.4).
+/* oware.h — Oware (awalé, ayo) under the Abapa tournament rules: captures of 2 or 3 (docs/design.md §1.4).
  *
- * Board: Kalah's layout and notation (env/kalah.h, DESIGN.md §2) with no stores on the circuit: for
+ * Board: Kalah's layout and notation (env/kalah.h, docs/design.md §2) with no stores on the circuit: for
  * pits = m, South pits a.. = 0..m-1, South's captured seeds m, North pits A.. = m+1..2m, North's captured
  * seeds 2m+1. A position is a kalah_pos; its `sows` counts plies since the position given (max_sows).
  *
@@ -13,7 +13,7 @@
  * at least one seed into them are legal.
  *
  * The end, tested after every move in this order (the order of tests/vectors/oware-moves.txt, which
- * DESIGN.md §1.4 states too):
+ * docs/design.md §1.4 states too):
  *   1. majority: a player holds more than pits*seeds captured seeds — over, the rest stays on the board;
  *   2. max_sows plies played since the position given — each player captures the seeds in its own pits;
  *   3. the player to move has no legal move — its pits are empty (possible after a grand slam under
@@ -41,7 +41,7 @@ typedef enum {
     OWARE_GRAND_SLAM_CAPTURE        /* a grand slam captures every seed on the opponent's side */
 } oware_grand_slam;
 
-/* The rule set, DESIGN.md §1.4. A plain value. */
+/* The rule set, docs/design.md §1.4. A plain value. */
 typedef struct {
     int pits;                    /* pits per player, 2..6 */
     int seeds;                   /* seeds per pit at the start, 1..8 */

@@ -1,4 +1,4 @@
-/* rules_spec.c — "game:key=value,..." rules specs (DESIGN.md §2, §4). */
+/* rules_spec.c — "game:key=value,..." rules specs (docs/design.md §2, §4). */
 #include "env/rules_spec.h"
 #include "env/errbuf.h"
 #include "env/kalah.h"

@@ -1,5 +1,5 @@
 /* rules_spec.h — the one reader of "game:key=value,..." rules specs for the games that describe their
- * rules as a few integers and named choices (DESIGN.md §2 "Rules spec", §4 "every rules key may be given
+ * rules as a few integers and named choices (docs/design.md §2 "Rules spec", §4 "every rules key may be given
  * in a spec as key=value"). Kalah, Congklak (through kalah_rules_parse_as), Oware and básico use it; each
  * game owns its key table, defaults and range checks.
  *

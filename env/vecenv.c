@@ -67,7 +67,7 @@ static inline uint64_t xorshift64(uint64_t x)
 }
 
 /* One board (lane i) one step, in the mover-relative orientation; pick = the random 16-bit value u, or
- * -1 when moves[i] gives the pit. Mirrors kalah_sow step by step (DESIGN.md §1.1). */
+ * -1 when moves[i] gives the pit. Mirrors kalah_sow step by step (docs/design.md §1.1). */
 static inline __attribute__((always_inline)) void scalar_lane(vecenv_state *st, size_t i, int pick,
                                                                const uint8_t *moves, const vecenv_out *out,
                                                                const int m)

@@ -1,9 +1,9 @@
 /* vecenv.h — B Kalah boards stepped together (structure of arrays, SIMD), for random playouts and
  * batched observation/legal-mask extraction.
  *
- * Rules: every rule set kalah_rules accepts (DESIGN.md §1.1: pits 1..7, capture opposite|always|none,
+ * Rules: every rule set kalah_rules accepts (docs/design.md §1.1: pits 1..7, capture opposite|always|none,
  * end either-empty|mover-empty, max_sows); every sowing gives exactly what kalah_sow gives for the same
- * position and move (tests/test_vecenv.c checks this). Layout idea: DESIGN.md §3.1.
+ * position and move (tests/test_vecenv.c checks this). Layout idea: docs/design.md §3.1.
  *
  * Storage: one byte plane per board cell (lane i of plane c is cell c of board i), blocked by 64 boards (a
  * block's planes are 64 bytes each, one after the other, so a SIMD block of boards is one run of memory),

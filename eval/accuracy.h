@@ -1,4 +1,4 @@
-/* accuracy.h — how close an agent plays to perfect play on a solved position set (issue 13; eval/posset_read.h).
+/* accuracy.h — how close an agent plays to perfect play on a solved position set (eval/posset_read.h).
  *
  * For every position of the set the agent chooses a move; against the set's exact margins that move is
  *   optimal   when it reaches the position's value (it is one of `best`);

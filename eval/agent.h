@@ -1,4 +1,4 @@
-/* agent.h — agent specs (DESIGN.md §2) → one move-choosing interface (issue 7).
+/* agent.h — agent specs (docs/design.md §2) → one move-choosing interface.
  *
  * Specs: KIND or KIND:key=value,key=value,...
  *   random                         uniform over the legal moves

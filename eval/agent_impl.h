@@ -43,7 +43,7 @@ typedef struct {
     const char *name, *keys;
 } agent_kind_desc;
 
-/* The spec grammar of DESIGN.md §2, shared by the Kalah agents and the básico ones (basico_agent.c):
+/* The spec grammar of docs/design.md §2, shared by the Kalah agents and the básico ones (basico_agent.c):
  * KIND, KIND:key=value,... or, for a kind without keys, KIND,seed=N. buf is a writable copy of spec (the args
  * point into it). kinds[0..n_kinds) are the kinds known; unknown_text follows "unknown kind 'X'" in the
  * message (e.g. "(random, greedy, ab, mcts, az)"); rules_keys (NULL-terminated) are refused with a pointer to

@@ -359,7 +359,7 @@ int agent_init_mcts(agent *a, agent_args *args, char *err)
     return tree_finish(a, x, err);
 }
 
-/* az's keys for the levers of issue 15 (selfplay/mcts_root.h, mcts.margin_utility): root=puct|gumbel with
+/* az's keys for the search levers (docs/levers.md, selfplay/mcts_root.h, mcts.margin_utility): root=puct|gumbel with
  * the Gumbel constants, margin=W. The Gumbel root of an agent has no noise (gumbel_scale 0). */
 static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
 {

@@ -1,4 +1,4 @@
-/* alphabeta.h — negamax alpha-beta search and exact solver for Kalah (DESIGN.md §3.5, issue 3).
+/* alphabeta.h — negamax alpha-beta search and exact solver for Kalah (docs/design.md §3.5).
  *
  * Values. Every value is a seed margin for the player to move at the position searched:
  *   - a finished game scores its exact final margin, own store − opponent's store (after the sweep);

@@ -1,4 +1,4 @@
-/* elo.h — Bradley–Terry ratings on the Elo scale, score intervals (DESIGN.md §3.5, issue 7).
+/* elo.h — Bradley–Terry ratings on the Elo scale, score intervals (docs/design.md §3.5).
  *
  * Model (Bradley & Terry 1952; Elo scale as in Elo 1978): player i beats j with probability
  *   P(i > j) = 1 / (1 + 10^(-(R_i - R_j) / 400)),

@@ -1,5 +1,5 @@
-/* game_agent.h — agent specs for every game of the game interface (env/game.h; DESIGN.md §2; issues 8 and
- * 14) → one move-choosing interface, the one every driver (match, tournament, play, serve, training's
+/* game_agent.h — agent specs for every game of the game interface (env/game.h; docs/design.md §2)
+ * → one move-choosing interface, the one every driver (match, tournament, play, serve, training's
  * evaluation) uses for every game.
  *
  * Kalah ("kalah" rules): the kinds of eval/agent.h — random, greedy, ab (depth=8, nodes=, ms=, tt_mb=),

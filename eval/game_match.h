@@ -1,6 +1,5 @@
 /* game_match.h — games of any game of the game interface (env/game.h) among 2–4 agents (game_agent.h), in
- * parallel (issues 7 and 8, one runner for every game since issue 14: Kalah's agents are its fast ones,
- * eval/game_agent.h).
+ * parallel, one runner for every game (Kalah's agents are its fast ones, eval/game_agent.h).
  *
  * Seat plans (k agent specs, `players` seats; the game's seats are its players 0..players-1, 0 moving first):
  *   k == players      games come in groups of k! : game g of a group seats the agents in the (g mod k!)-th
@@ -14,8 +13,8 @@
  * Any other k is MATCH_EINVAL. A group's games all start from the same opening: opening_plies uniformly random
  * moves from the start (redrawn, up to 1000 times, while the game would end inside it), drawn from (seed,
  * group) only. A length that ends all 1000 draws does not fit the board: the match is refused (MATCH_EINVAL),
- * never played from a shorter opening — the opening length is one of the match's stated conditions
- * (issue 16). With more than two players a last group may be partial (games need not be a multiple of the
+ * never played from a shorter opening — the opening length is one of the match's stated conditions.
+ * With more than two players a last group may be partial (games need not be a multiple of the
  * group size); two-player games come in whole colour-swapped pairs (games even).
  *
  * Every game reseeds each seat's agent (game_agent_new_game) from (seed, game, seat), so the results depend
@@ -72,7 +71,7 @@
  * under the runner's lock, one call at a time, from whichever thread finished a game. Library code: no
  * printing; errors return MATCH_* codes with a message.
  *
- * Pools (cfg.pool; issue 15, the solver in the tournament): without one, every game_match_run creates its
+ * Pools (cfg.pool; the solver in the tournament): without one, every game_match_run creates its
  * instances and frees them when it returns, so a solver agent's table (and, with its last reference, the
  * endgame database, eval/tbase.h) is thrown away after each match of a tournament, and the next match
  * re-solves the same openings. With a pool, worker t's c-th instance of spec S (c counts the seats of this

@@ -78,7 +78,7 @@ int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, gs_resu
     return GAME_OK;
 }
 
-/* ---- exact solve (issue 8's family_search over the game interface, issue 14) ---- */
+/* ---- exact solve (the básico family_search over the game interface) ---- */
 
 #define INF 30000 /* beyond any margin; a bound meaning "none" (fits the table's int16 bounds) */
 

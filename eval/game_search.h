@@ -1,5 +1,5 @@
 /* game_search.h — depth-limited and exact game-tree search for every game of the game interface
- * (env/game.h, issue 14; generalises issue 8's básico search).
+ * (env/game.h; generalises the básico search).
  *
  * Values are vectors, one entry per player in [-1, 1] (game_values once over, game_estimate at the
  * horizon). One ply = one move; an extra turn is simply the same player choosing again, so nothing special
@@ -11,7 +11,7 @@
  * Ties between moves go to the lowest slot, so searches are deterministic.
  *
  * Exact solve (two-player games with a margin, game_has_margin): fail-soft alpha-beta in negamax form on
- * the final margin (player 0 minus player 1, negated for player 1; an extra turn keeps the sign, DESIGN.md
+ * the final margin (player 0 minus player 1, negated for player 1; an extra turn keeps the sign, docs/design.md
  * §3.5) to the end of the game, with a transposition table (eval/tt.h, exact entries only) and the game's
  * endgame database when it has one. What the kind declares in game_solve_props (env/game.h) makes it
  * faster, never changes a value:

@@ -1,5 +1,5 @@
 /* perfect.h — an agent's play measured against perfect play: how far the final margins it reaches fall
- * from the exact values of the positions its games started from (issue 15).
+ * from the exact values of the positions its games started from.
  *
  * The measure. A game starts (after its random opening) at a position whose exact value V is the final
  * margin under perfect play by both sides (eval/alphabeta.h, exact = 1). The game ends with margin M.

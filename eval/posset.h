@@ -1,5 +1,5 @@
 /* posset.h — a set of Kalah positions with the exact value of every move: sampling over every phase of
- * the game and the JSON Lines writer (issue 13, "a solved position set"). Solving lives in
+ * the game and the JSON Lines writer ("a solved position set"). Solving lives in
  * eval/possolve.h; the reader (for `sowzero accuracy` and `[eval] positions`) is eval/posset_read.h, which
  * checks everything this format promises.
  *
@@ -10,7 +10,7 @@
  *   lines 2..N+1, one position each:
  *     {"position":"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S","to_move":"S","seeds_in_pits":48,"ply":K,
  *      "source":"opening:6","value":8,"best":["c"],"moves":{"a":-2,"b":0,"c":8,...}}
- *   `position` is DESIGN.md §2's position string; `ply` the sowings from the start that reached it;
+ *   `position` is docs/design.md §2's position string; `ply` the sowings from the start that reached it;
  *   `moves` maps EVERY legal move letter (a.. South, A.. North, in letter order) to the exact final margin
  *   under perfect play after that move, for the player to move here (own store − opponent's store at the
  *   end; an extra turn keeps the perspective); `value` = the largest, `best` = every move reaching it, in

@@ -1,4 +1,4 @@
-/* posset_read.h — reader of solved position sets (issue 13: ground truth for `sowzero accuracy`).
+/* posset_read.h — reader of solved position sets (ground truth for `sowzero accuracy`).
  *
  * Format: JSON Lines, version 1, written by `sowzero positions --solve`; the format is documented in one
  * place, eval/posset.h (its writer; PS_FORMAT, PS_FORMAT_VERSION and the phase cut ps_phase live there too).

@@ -1,4 +1,4 @@
-/* possolve.h — solving every legal move of every position of a set exactly, on several threads (issue 13).
+/* possolve.h — solving every legal move of every position of a set exactly, on several threads.
  *
  * One endgame database (eval/endgame.h, through ab_set_endgame / ab_share_endgame) serves every thread;
  * each thread has its own alpha-beta search and transposition table (tt_mb / threads MiB each) that carries

@@ -1,5 +1,5 @@
 /* record.h — game records: a PGN-like text format, one game after another, for every game of the game
- * interface (env/game.h; issues 7, 14).
+ * interface (env/game.h).
  *
  * Format (one Kalah game; every other game below):
  *
@@ -35,7 +35,7 @@
  * follows from replaying. Library functions never print; they return RECORD_* codes with a message.
  *
  * Every other game (Congklak, Oware, Mancala básico, any game registered later): the same format with the
- * game's own notation (game_pos_format, game_move_format; DESIGN.md §2) and one agent tag per seat:
+ * game's own notation (game_pos_format, game_move_format; docs/design.md §2) and one agent tag per seat:
  *
  *   [Event "sowzero match"]
  *   [Date "2026.12.01"]                               optional (PGN's YYYY.MM.DD; any text is kept)

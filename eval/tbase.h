@@ -1,4 +1,4 @@
-/* tbase.h — the endgame database (eval/endgame.h) as a tablebase shared by the whole process (issue 15).
+/* tbase.h — the endgame database (eval/endgame.h) as a tablebase shared by the whole process.
  *
  * A database takes a minute and hundreds of MB to build (Kalah(6,·) with 20 seeds in the pits: 226 MB),
  * and it is the same for every searcher of one rule set: the self-play threads, the az agents of every

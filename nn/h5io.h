@@ -1,5 +1,5 @@
 /* h5io.h — nets in HDF5 files: the export (weights + metadata) and the checkpoint (export + optimiser
- * state + the trainer's state). Layout (DESIGN.md §3.2):
+ * state + the trainer's state). Layout (docs/design.md §3.2):
  *
  *   /                      attributes: format = "sowzero-net", format_version = NN_FORMAT_VERSION (int),
  *                          rules (caller's rules spec), encoding (caller's input-encoding name),

@@ -1,7 +1,7 @@
 /* h5seal.h — the checksum that guards every net file before libhdf5 parses it (internal to nn/).
  *
  * Why: libhdf5 trusts its input. A single flipped byte of a file's metadata can make it read out of bounds,
- * segfault or loop forever (issue #16: offsets 2109, 2220, 18130, 115995 crashed, 2072 hung), and a flipped
+ * segfault or loop forever (offsets 2109, 2220, 18130, 115995 crashed, 2072 hung), and a flipped
  * byte in a datatype message can turn the float32 weights into other numbers that still "load". So a file is
  * verified byte for byte before any HDF5 call sees it.
  *

@@ -1,4 +1,4 @@
-/* net.h — the policy/value network: a multilayer perceptron on float tensors (DESIGN.md §3.2).
+/* net.h — the policy/value network: a multilayer perceptron on float tensors (docs/design.md §3.2).
  *
  * nn/ knows nothing of any game. A position arrives as `input_dim` floats (the encoding is the caller's,
  * e.g. kalah_encode in env/kalah.h, named by KALAH_ENCODING_NAME); moves are `n_policy` slots with an
@@ -196,7 +196,7 @@ typedef struct {
     const float *margin;   /* batch margin-head targets, or NULL (no margin term even with a margin head) */
 } nn_batch;
 
-/* Loss weights. Loss (DESIGN.md §3.2, AlphaZero, Silver et al. 2018, plus the auxiliary margin term):
+/* Loss weights. Loss (docs/design.md §3.2, AlphaZero, Silver et al. 2018, plus the auxiliary margin term):
  *   L = policy_w * mean_n CE(pi_n, p_n) + value_w * mean_n [ (1/n_value) sum_j (z_nj - v_nj)^2 ]
  *       + margin_w * mean_n (m_n - margin_n)^2 + l2 * sum over weight matrices of W^2   (biases excluded)
  * with CE(pi, p) = -sum_{legal j} pi_j log p_j and p the masked softmax, j = 0..n_value-1 the value outputs.

@@ -1,4 +1,4 @@
-# Decides whether the Python module (python/, issue 17) is built: on when SOWZERO_PYTHON is set (the
+# Decides whether the Python module (python/) is built: on when SOWZERO_PYTHON is set (the
 # default) and Debian's python3-dev and numpy headers are found, off under ThreadSanitizer (python3 can
 # load a TSan-instrumented module only with libtsan preloaded, and the threaded C code has its own TSan
 # tests). Included by the top-level CMakeLists.txt before the module folders, because the extension links

@@ -23,7 +23,7 @@ DEFAULT = re.compile(r"^Default:\s*(.*?)\.\s*Range:\s*(.*?)\.?$")
 def md(text):
     """Plain comment text as Markdown: no HTML, no emphasis from arithmetic; the design document's
     sections as the site's design page."""
-    text = re.sub(r"DESIGN\.md,? (?:§|section )?(\d[\d.]*\d|\d)", r"design §\1", text)
+    text = re.sub(r"(?:docs/design|DESIGN)\.md,? (?:§|section )?(\d[\d.]*\d|\d)", r"design §\1", text)
     return html.escape(text, quote=False).replace("*", r"\*")
 
 

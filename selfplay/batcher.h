@@ -1,5 +1,5 @@
 /* batcher.h — gathers the pending leaves of many trees (one per game) into one evaluator call
- * (DESIGN.md §3.3: each game descends its own tree to a leaf, the leaves go into one batch, one net call
+ * (docs/design.md §3.3: each game descends its own tree to a leaf, the leaves go into one batch, one net call
  * evaluates them, each game backs up and continues).
  *
  * Use per worker thread: clear; gather(tree_g) for every game g; flush(evaluator); repeat. A batcher and

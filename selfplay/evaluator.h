@@ -1,4 +1,4 @@
-/* evaluator.h — what the search asks of a position: move priors and a value (DESIGN.md §3.3).
+/* evaluator.h — what the search asks of a position: move priors and a value (docs/design.md §3.3).
  *
  * An evaluator answers a batch of unfinished positions at once:
  *   prior[i * pits + k] — prior of relative pit k (0 = a/A) of the mover of pos[i], >= 0. Slots of illegal

@@ -1,6 +1,5 @@
-/* game_selfplay.h — self-play of any game of the game interface (env/game.h; issue 8, made generic by
- * issue 14) with batched evaluation across games and threads: the generic counterpart of selfplay.h (which
- * stays Kalah's fast path), with the same configuration (selfplay_config, mcts_config), the same worker
+/* game_selfplay.h — self-play of any game of the game interface (env/game.h) with batched evaluation across games and
+ * threads: the generic counterpart of selfplay.h (which stays Kalah's fast path), with the same configuration (selfplay_config, mcts_config), the same worker
  * layout (`threads` pthreads, each running games_per_thread games whose leaves share ONE evaluator call per
  * round) and the same replay buffer. The search is mcts_mp (values per player).
  *

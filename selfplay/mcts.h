@@ -1,4 +1,4 @@
-/* mcts.h — PUCT Monte-Carlo tree search for Kalah, one tree per game (DESIGN.md §3.3).
+/* mcts.h — PUCT Monte-Carlo tree search for Kalah, one tree per game (docs/design.md §3.3).
  *
  * Value convention (the point of this module; search-cases.md case 1). Every node X stores its visit count
  * N(X) and value sum W(X) from the point of view of THE PLAYER TO MOVE AT X's PARENT (the player who chose the
@@ -27,7 +27,7 @@
  * The search stops early when the root is proven; the chosen move is then a proven win if there is one, and
  * a proven-losing move is never chosen while another exists.
  *
- * Score proofs (issue 15), when cfg.solver and cfg.margin_utility > 0 — instead of the win/draw/loss proofs
+ * Score proofs, when cfg.solver and cfg.margin_utility > 0 — instead of the win/draw/loss proofs
  * above, which with the score utility threw the margin away: once one winning move was proven the search
  * stopped and played any winning move, so a proven win by 1 looked as good as one by 10 and the accuracy
  * against perfect play FELL with more search (82% of data/kalah-6-4 at 800 simulations, 87.8% with score
@@ -42,7 +42,7 @@
  * moves of the best utility. No node is then "proven" (proven stays MCTS_UNPROVEN); mcts_node_info.scored
  * and mcts_result.root_scored say which are exact.
  *
- * Tablebase leaves (issue 15; Leela Chess Zero probes its endgame tablebases the same way), when
+ * Tablebase leaves (Leela Chess Zero probes its endgame tablebases the same way), when
  * cfg.tablebase_seeds > 0: a node other than the root whose position is unfinished and has at most
  * tablebase_seeds seeds in its pits is, when first reached, valued by cfg.tablebase (the exact final margin,
  * mcts_tb below) instead of by the evaluator, and never expanded: each visit backs up +1 / 0 / −1 by the sign
@@ -96,7 +96,7 @@ typedef struct {
                                1..64; default 1 */
     int solver;             /* 0/1: MCTS-Solver proofs (score proofs when margin_utility > 0); default 1 */
     int reuse_tree;         /* 0/1: keep the played move's subtree; default 1 */
-    /* The levers of issue 15 (mcts_levers.h has their formulas and sources); every default is off. */
+    /* The search levers (docs/levers.md; mcts_levers.h has their formulas and sources); every default is off. */
     int root;               /* MCTS_ROOT_PUCT (default) or MCTS_ROOT_GUMBEL: Gumbel top-k + sequential halving
                                at the root (Danihelka et al. 2022); below the root PUCT as above */
     int gumbel_k;           /* gumbel: m, the root actions considered (top-m of g + logits), 1..64; default 16 */

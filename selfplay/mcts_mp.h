@@ -1,5 +1,5 @@
 /* mcts_mp.h — PUCT Monte-Carlo tree search for every game of the game interface (env/game.h), 2–4 players,
- * with a value per player (issue 8, made generic by issue 14). Kalah's own fast two-player search
+ * with a value per player. Kalah's own fast two-player search
  * (mcts.h) is the model and stays beside it for Kalah's commands; what differs:
  *
  * Values are vectors. A value has one entry per player (absolute player order 0..players-1), each in

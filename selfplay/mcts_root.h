@@ -1,4 +1,4 @@
-/* mcts_root.h — the root levers of the Kalah search (issue 15): Gumbel AlphaZero's root and KataGo's
+/* mcts_root.h — the root levers of the Kalah search: Gumbel AlphaZero's root and KataGo's
  * forced playouts with policy target pruning. The pure formulas are public here so that tests check them
  * against independent computation; the tree hooks (selection at the root, the policy target, the move) are
  * private to the search (mcts_impl.h) and switched on by mcts_config.root / forced_playouts_k.

@@ -1,4 +1,4 @@
-/* mcts_tb.h — the exact-value oracle of the search's tablebase leaves (mcts.h, issue 15) and what self-play
+/* mcts_tb.h — the exact-value oracle of the search's tablebase leaves (mcts.h) and what self-play
  * and the az agent read from it besides a leaf's value: the exact margin after every move of a covered
  * position. eval/tbase.h wraps the endgame database (eval/endgame.h) in one; this module knows only the
  * interface, so selfplay/ does not depend on eval/. */

@@ -1,4 +1,4 @@
-/* replay.h — the replay buffer of self-play samples (DESIGN.md §3.3), thread-safe, with a window.
+/* replay.h — the replay buffer of self-play samples (docs/design.md §3.3), thread-safe, with a window.
  *
  * A sample is one self-play decision:
  *   x[dim]       kalah_encode of the position (mover's view, dim = kalah_encode_dim = 2m + 2)

@@ -1,4 +1,4 @@
-/* selfplay.h — self-play games with batched evaluation across games and threads (DESIGN.md §3.3).
+/* selfplay.h — self-play games with batched evaluation across games and threads (docs/design.md §3.3).
  *
  * selfplay_run starts `threads` worker threads (pthreads). Each runs up to games_per_thread games at once,
  * one mcts_tree per game: every game descends its own tree to a leaf, the leaves of all its games go into
@@ -7,7 +7,7 @@
  * mcts_config.temp_moves plies, then the best move), reuses the subtree and searches again. Workers share
  * only the read-only net (inside the factory).
  *
- * Determinism (issue 16): games are dealt to workers by index, worker i of n getting the contiguous block
+ * Determinism: games are dealt to workers by index, worker i of n getting the contiguous block
  * [games·i/n, games·(i+1)/n), which its slots start in order; worker i's seed is the i-th SplitMix64 output
  * of `seed`; it seeds the worker's evaluator (factory) and, through further SplitMix64 outputs, each of its
  * game slots' trees. A worker keeps its finished games' samples (and records) in the order they ended;
@@ -24,22 +24,22 @@
  * (the Gumbel root and forced playouts change it: mcts_root.h). Whether a decision is full or fast
  * (full_sims_prob) is drawn from its game's tree RNG before the search of that decision starts.
  * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
- * pits into its store, the end rule of DESIGN.md §1.1).
- * Rescoring (rescore = 1, issue 15; Leela Chess Zero rescores its training games with tablebases the same
+ * pits into its store, the end rule of docs/design.md §1.1).
+ * Rescoring (rescore = 1; Leela Chess Zero rescores its training games with tablebases the same
  * way): a sample whose position has at most mc.tablebase_seeds seeds in its pits takes its value target z
  * (+1 / 0 / −1) and margin target from the exact final margin under perfect play (mc.tablebase, mcts.h) for
  * its mover instead of from the game's outcome; the other samples keep the outcome. The policy target stays
  * the search's, unless rescore_policy = 1: then a covered sample's π is uniform over its optimal moves (those
  * whose exact margin is the best). Needs mc.tablebase_seeds >= 1 and mc.tablebase.
  *
- * Random openings (opening_plies = K > 0, issue 15; KataGo plays random opening moves for the same reason,
+ * Random openings (opening_plies = K > 0; KataGo plays random opening moves for the same reason,
  * Wu 2019 §5): each game draws k uniform in 0..K from its tree's RNG and starts after k sowings, each
  * uniform over the legal moves (an opening that ends the game is drawn again); those sowings are not
  * samples, and the game's record starts from the position they reached. They put lopsided positions into
  * the replay buffer — the kind the solved position set holds (games of random, greedy, ab and mcts agents)
  * and that self-play between two strong searches stops visiting.
  *
- * Policy surprise weighting (surprise_weight = s > 0, issue 15; KataGo's, lightvector/KataGo
+ * Policy surprise weighting (surprise_weight = s > 0; KataGo's, lightvector/KataGo
  * docs/KataGoMethods.md): when a game ends, each of its policy samples (full decisions; a value-only sample
  * keeps weight 1) gets the frequency weight w = (1 − s) + s · n · KL_i / Σ_j KL_j over the game's n policy
  * samples, KL_i = Σ_k π_k · ln(π_k / P_k) from the root's prior P before noise (mcts_root_prior, floored at
@@ -86,12 +86,12 @@ typedef struct {
     int rescore_policy;    /* 0/1 (needs rescore): exact policy targets too, see the top; default 0 */
     int opening_plies;     /* K, 0..100: each game starts after k uniform random sowings, k uniform in
                               0..K (no samples for them), see the top; default 0 */
-    /* Deeper opening searches (issue 15): a full decision whose position has at least opening_seeds seeds
+    /* Deeper opening searches: a full decision whose position has at least opening_seeds seeds
      * in the pits gets opening_sims simulations instead of mcts.sims (the raw policy is weakest where the
      * most seeds are in play: 77% optimal in the set's opening phase, 96% in its endgame). */
     int opening_sims;      /* 0 = off (default); else 1..100000000 */
     int opening_seeds;     /* 1..255 seeds in both rows' pits; default 33 (the set's opening phase, 48-33) */
-    /* Policy surprise weighting (KataGo, docs/KataGoMethods.md, "Policy Surprise Weighting"; issue 15): see
+    /* Policy surprise weighting (KataGo, docs/KataGoMethods.md, "Policy Surprise Weighting"): see
      * the top. */
     double surprise_weight; /* s in [0, 1]; 0 = off (default: one sample per decision); KataGo uses 0.5 */
 } selfplay_config;
@@ -131,7 +131,7 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
                  const mcts_eval_factory *ef, replay_buffer *rb, uint64_t seed, FILE *records,
                  selfplay_stats *st, char *err);
 
-/* Writes one game record (the format of issue 7 / eval's reader):
+/* Writes one game record (the format of eval's reader, eval/record.h):
  *   [Event "EVENT"] [South "SOUTH"] [North "NORTH"] [Rules "kalah:..."] [Start "position string"]
  *   [Result "1-0" | "0-1" | "1/2-1/2" | "*"] [Score "S-N"]   (one tag per line)
  *   blank line, the moves as letters (a.. for South, A.. for North) separated by spaces, then the result,

@@ -1,5 +1,5 @@
 /* srv_app.h — the game server's logic, independent of HTTP: sessions and the JSON API of `sowzero serve`
- * (issue 19; every endpoint, request and response is documented in README.md, "Play in a browser").
+ * (every endpoint, request and response is documented in README.md, "Play in a browser").
  *
  * A session is one game between the page's player (one seat) and a configured agent (every other seat,
  * one agent instance per seat, built from the agent's spec for the game's rules). Sessions are bounded in

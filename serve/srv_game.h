@@ -1,15 +1,15 @@
 /* srv_game.h — the games `sowzero serve` offers: every registered kind of the game interface (env/game.h)
- * whose board the page can draw, plus what a board page needs besides the rules (issue 19).
+ * whose board the page can draw, plus what a board page needs besides the rules.
  *
  * Boards. Two drawings cover the registered games: "rows" — the two-row board shared by Kalah, Congklak
- * and Oware (DESIGN.md §1.1, §1.3, §1.4: cells 0..m-1 South's pits, m its store or captures, m+1..2m
+ * and Oware (docs/design.md §1.1, §1.3, §1.4: cells 0..m-1 South's pits, m its store or captures, m+1..2m
  * North's pits, 2m+1 North's store or captures) — and "ring" — Mancala básico's circuit of 2–4 players
  * (§1.2: player p's pits p·(m+1)+0..m-1, its store p·(m+1)+m). A kind with another layout is refused by
  * srv_rules_parse (its board could not be drawn), so adding such a game means adding its drawing.
  *
  * Events. For every move this module reports the sowing seed by seed (`path`, with relay pick-ups for
  * Congklak), the capture, extra turn, departure and end. The path follows each family's sowing order
- * (DESIGN.md §1.1-1.4: Kalah and Congklak skip the opponent's store, Oware skips both stores and the
+ * (docs/design.md §1.1-1.4: Kalah and Congklak skip the opponent's store, Oware skips both stores and the
  * origin pit, básico visits every position of the players still in the circuit) and is checked against
  * the engine: the board it builds, with the capture and any end sweep applied, must be the engine's board
  * after the move (Oware: checked when the move does not end the game); otherwise the event carries no

@@ -1,5 +1,5 @@
 /* srv_http.h — the HTTP side of `sowzero serve`: libmicrohttpd (Debian libmicrohttpd-dev) serving the page
- * (web/, embedded in the binary: serve/srv_assets.h) and passing /api/ requests to srv_app (issue 19).
+ * (web/, embedded in the binary: serve/srv_assets.h) and passing /api/ requests to srv_app.
  *
  * The daemon runs a fixed pool of threads (threads, 1..64) with MHD's internal polling; request bodies
  * are read up to the app's max_body (the rest is discarded and the request answered 413; past 16 times

@@ -2,7 +2,7 @@
  * statistics of the agent's view) or, for every other game, an agent of the game interface
  * (eval/game_agent.h), behind one interface, plus the bound that keeps one request from running long.
  *
- * Bounds (issue 19: "one request cannot hang the server"): srv_spec_bound rewrites or refuses a spec before
+ * Bounds ("one request cannot hang the server"): srv_spec_bound rewrites or refuses a spec before
  * any agent is built from it: `ab` without `ms=` gets `ms=MAX_MS` appended (alpha-beta stops at the first
  * limit reached, eval/alphabeta.h), an `ab` `ms=` above MAX_MS is refused; `mcts` / `az` with `sims=` above
  * MAX_SIMS are refused (their default sims are within any sane bound: 800 and 200); básico `maxn` /

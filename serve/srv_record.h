@@ -1,4 +1,4 @@
-/* srv_record.h — a served game's record, for download and replay (issue 19).
+/* srv_record.h — a served game's record, for download and replay.
  *
  * Every game is written and read in the project's one record format (eval/record.h) with
  * [Event "sowzero serve"], the seats' agent specs ("human" for the page's player; South/North for two

@@ -1,11 +1,11 @@
 /* srv_solve.h — the exact solver's value of every move of a small position of a two-player game with a
- * margin (Kalah, Congklak, Oware), within a budget, for the page's analysis panel (issue 19).
+ * margin (Kalah, Congklak, Oware), within a budget, for the page's analysis panel.
  *
  * A position qualifies when the seeds left in its pits are at most max_seeds (the stores do not matter to
  * the search). Each legal move is played and the position after it solved — Kalah with ab_think (exact =
  * 1, eval/alphabeta.h), the other games with gs_solve (eval/game_search.h) — under a share of the node
  * budget (nodes / legal moves each); the move's value is the final
- * margin under perfect play for the player who moved (own store − opponent's, DESIGN.md §3.5): the child's
+ * margin under perfect play for the player who moved (own store − opponent's, docs/design.md §3.5): the child's
  * value when the mover moves again (extra turn), its negation otherwise, the exact final margin when the
  * move ends the game. A child that runs out of budget leaves its value unknown (null).
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""sowzero train under mpirun (issue 18, train/mpi_train.h), on loopback with 3 ranks (a learner and two
+"""sowzero train under mpirun (train/mpi_train.h), on loopback with 3 ranks (a learner and two
 self-play workers, --oversubscribe on a small machine):
   1. a short run completes; samples of BOTH workers reached the learner (mpi.csv), and what mpi.csv says
      was accepted is exactly what metrics.csv counts;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The JSON API of `sowzero serve` (issue 19): 200 games played at once to the end (Kalah and basico against
+"""The JSON API of `sowzero serve`: 200 games played at once to the end (Kalah and basico against
 random and greedy), each final board checked against /api/replay and a sample against `sowzero replay`;
 more than 50 kinds of bad request, each answered with its 4xx and a JSON error; the session bounds (count,
 idle expiry); a clean exit on SIGINT and SIGTERM, answering the requests in flight; --bind's addresses

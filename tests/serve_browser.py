@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Drives `sowzero serve` in headless Chromium (issue 19): whole games of Kalah and of Mancala basico
+"""Drives `sowzero serve` in headless Chromium: whole games of Kalah and of Mancala basico
 (3 players) against `random` and `greedy`, and one of Congklak (relay sowing) against `random`, every board the page shows after a move checked against
 `sowzero replay --json` of the moves so far, plus undo, hint, analysis and the replay of a downloaded
 record; quick replay clicks during an animation (none lost), Hint and Analyse off after the game's end,

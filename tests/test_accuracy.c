@@ -1,4 +1,4 @@
-/* test_accuracy.c — solved position sets and accuracy against perfect play (issue 13): the reader's checks
+/* test_accuracy.c — solved position sets and accuracy against perfect play: the reader's checks
  * (every error names the file and line), the figures on a hand-checked set, the solver agent (optimal on the
  * fixture, uniform among optimal moves, exact per-move values), determinism across thread counts, and the
  * accuracy / move commands' exit codes. The fixture tests/data/kalah-4-3.positions.jsonl was written by

@@ -107,7 +107,7 @@ static void test_random_is_seeded_per_game(void **state)
 {
     (void)state;
     kalah_rules r = kalah_rules_default();
-    /* DESIGN.md §2 writes the seed as ",seed=N" after any spec, also one without keys. */
+    /* docs/design.md §2 writes the seed as ",seed=N" after any spec, also one without keys. */
     agent *a = make("random,seed=5", &r), *b = make("random:seed=5", &r);
     kalah_pos p;
     kalah_start(&r, &p);
@@ -340,7 +340,7 @@ static void test_az_agent(void **state)
     nn_net_free(net);
 }
 
-/* The search levers' keys (issue 15: tb=, root=gumbel, margin=) reach Kalah's az agent through
+/* The search levers' keys (tb=, root=gumbel, margin=) reach Kalah's az agent through
  * eval/game_agent.h unchanged: ply by ply the same moves and statistics as the agent itself (play_both), on a
  * board small enough for tb=8's endgame database to be quick. */
 static void test_game_agent_az_levers_pass_through(void **state)

@@ -1,4 +1,4 @@
-/* test_alphabeta.c — the alpha-beta search and exact solver (eval/alphabeta.h, issue 3): the solved
+/* test_alphabeta.c — the alpha-beta search and exact solver (eval/alphabeta.h): the solved
  * values of shared/vectors/solved.txt, search case 2 of shared/vectors/search-cases.md, equality with a
  * plain minimax written here on random positions of small boards (every rule variant), extra-turn and
  * capture positions, limits, determinism and the tie rule, the bench signature and the solve command.

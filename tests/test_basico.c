@@ -1,4 +1,4 @@
-/* test_basico.c — Mancala básico (DESIGN.md §1.2): hand-checked vectors for 2, 3 and 4 players, an
+/* test_basico.c — Mancala básico (docs/design.md §1.2): hand-checked vectors for 2, 3 and 4 players, an
  * independent stone-by-stone reference for random games and perft, notation round trips and errors. */
 #include "tests/test_util.h"
 

@@ -1,4 +1,4 @@
-/* test_cli_basico.c — `sowzero match` and `sowzero tournament` with --rules basico:... (issue 8), through the
+/* test_cli_basico.c — `sowzero match` and `sowzero tournament` with --rules basico:..., through the
  * built binary: JSON keys and their consistency, records, and usage errors (exit 2 with a message). */
 // ctest-labels: threads
 #include "test_util.h"

@@ -109,7 +109,7 @@ static void test_bench_env(void **state)
 {
     (void)state;
     static const char *specs[] = {"congklak:pits=4,seeds=3", "oware:pits=3,seeds=2,max_sows=40"};
-    /* Only the keys of DESIGN.md §4 (and the rules), so that the check holds for any implementation of the
+    /* Only the keys of docs/design.md §4 (and the rules), so that the check holds for any implementation of the
      * game interface's bench path. */
     for (int i = 0; i < 2; i++) {
         char args[128];
@@ -131,7 +131,7 @@ static void test_bench_env(void **state)
 }
 
 /* The two-row games' texts name the seats South and North, as their notation (S/N) and records do
- * (DESIGN.md §2); básico, whose notation numbers the players, keeps "player N". */
+ * (docs/design.md §2); básico, whose notation numbers the players, keeps "player N". */
 static void test_seat_names(void **state)
 {
     (void)state;

@@ -102,7 +102,7 @@ static void test_error_paths(void **state)
     expect_load_error("[run]\niterations = 1\n[train]\nlr = 0.001\nlr_min = 0.01\n", "bad.ini:5:", "train.lr_min",
                       NULL);
     expect_load_error("[run]\niterations = 1\n[selfplay]\nthreads = 0\n", "bad.ini:4:", "selfplay.threads", NULL);
-    /* issue 15's levers: cross-field checks name the key and its line */
+    /* the search levers: cross-field checks name the key and its line */
     expect_load_error("[run]\niterations = 1\n[net]\nmargin_head = false\n[mcts]\nmargin_utility = 0.5\n", "bad.ini:6:",
                       "mcts.margin_utility", "margin_head", NULL);
     expect_load_error("[run]\niterations = 1\n[mcts]\nroot = gumbel\nforced_playouts_k = 2\n", "bad.ini:",

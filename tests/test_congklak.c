@@ -1,4 +1,4 @@
-/* test_congklak.c — Congklak (DESIGN.md §1.3) against the team's vectors (congklak-moves.txt,
+/* test_congklak.c — Congklak (docs/design.md §1.3) against the team's vectors (congklak-moves.txt,
  * every line; congklak-perft.txt and families-legal.txt are read in test_twoside.c), rules-spec and
  * notation errors, illegal moves, and seed conservation over random games under every rule set. */
 #include "tests/test_util.h"

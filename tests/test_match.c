@@ -238,7 +238,7 @@ static void test_config_errors(void **state)
     cfg.games = 4;
     assert_int_equal(game_match_run(bad, 2, std, &cfg, &res, err), MATCH_EAGENT);
     assert_non_null(strstr(err, "'dept'"));
-    /* An opening length that ends every game before the agents play is refused, never shortened (issue 16:
+    /* An opening length that ends every game before the agents play is refused, never shortened (
      * --openings 1000 used to be accepted and played by the fallback's moves). */
     game *tiny = make_game("kalah:pits=1,seeds=1");
     game_pos p;

@@ -1,4 +1,4 @@
-/* test_mcts_root.c — the search levers of issue 15 against independent computation: the Gumbel root's
+/* test_mcts_root.c — the search levers (docs/levers.md) against independent computation: the Gumbel root's
  * halving schedule (literals from mctx's Python algorithm), sigma / completed Q / the target (literals from a
  * plain Python evaluation of the paper's formulas), the tree's Gumbel search (visits follow the schedule, the
  * target and the move recomputed here from the root's statistics), forced playouts and target pruning

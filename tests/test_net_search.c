@@ -1,4 +1,4 @@
-/* test_net_search.c — a net carries the search it was trained with (nn/h5io.h /search, issue 15 "Ship the
+/* test_net_search.c — a net carries the search it was trained with (nn/h5io.h /search, "Ship the
  * result"): a tiny training run writes its config's values into latest.h5, best.h5 and every checkpoint; an
  * az agent on such a file searches with them, an explicit spec key wins over them, a net without the record
  * gets the built-in defaults exactly as before; a damaged or ill-typed record is an error naming the file

@@ -1,4 +1,4 @@
-/* test_oware.c — Oware, Abapa rules (DESIGN.md §1.4), against the team's vectors (oware-moves.txt,
+/* test_oware.c — Oware, Abapa rules (docs/design.md §1.4), against the team's vectors (oware-moves.txt,
  * every line; oware-perft.txt and families-legal.txt are read in test_twoside.c), rules-spec and notation errors,
  * illegal moves (must feed included), and seed conservation over random games. */
 #include "tests/test_util.h"

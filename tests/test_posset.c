@@ -1,4 +1,4 @@
-/* test_posset.c — the position set (eval/posset.h, eval/possolve.h, issue 13): the sampler (no duplicates,
+/* test_posset.c — the position set (eval/posset.h, eval/possolve.h): the sampler (no duplicates,
  * no finished positions, the phase quotas, determinism), the solver's per-move values (ab_solve_moves)
  * against a plain minimax written here and against full-window alpha-beta, one endgame database shared by
  * several searches and threads, the writer (the format exactly, parsed back with cJSON; the temporary file

@@ -1,4 +1,4 @@
-/* test_posset_data.c — the position sets shipped in data/ (issue 13): every line of every file has the
+/* test_posset_data.c — the position sets shipped in data/: every line of every file has the
  * format of eval/posset.h (header, keys in order, every legal move and only those, value and best
  * consistent, no finished or repeated positions), the phases are covered as data/README.md says, and the
  * values are re-solved by full-window alpha-beta (ab_root_values, no MTD(f), no endgame database): the whole

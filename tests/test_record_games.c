@@ -1,4 +1,4 @@
-/* test_record_games.c — the one record format of every game (eval/record.h, issue 14): round trips of
+/* test_record_games.c — the one record format of every game (eval/record.h): round trips of
  * every registered game's records through writer and reader, `replay --pgn` against `replay` with the
  * moves for each game, `elo` on a file mixing games, bad records (each error named with its line), and
  * Kalah records written before (tests/records/kalah-v1.pgn, by the Kalah-only writer) read and rewritten

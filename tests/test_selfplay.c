@@ -560,7 +560,7 @@ static void test_threads(void **state)
 
 /* Two workers, a net evaluator: the same seed gives the same games, the same records text and the same
  * replay buffer, byte for byte, whatever the threads' timing (games dealt by index, samples handed over
- * worker by worker after the join; issue 16). Four runs, so that a timing-dependent order shows. */
+ * worker by worker after the join). Four runs, so that a timing-dependent order shows. */
 static void test_threads_deterministic(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* test_shipped_net.c — the trained net shipped in nets/ (issue 15: "the strongest net goes into the repo").
+/* test_shipped_net.c — the trained net shipped in nets/ ("the strongest net goes into the repo").
  *
  * The file must load through the sealed-file check (nn/h5seal: CRC-32 in the user block), carry the rules
  * of the position set it was measured on, and still play as trained: its raw policy (az sims=0, one net

@@ -1,4 +1,4 @@
-/* test_srv.c — the server's library (serve/, issue 19) without HTTP: move events against the engines,
+/* test_srv.c — the server's library (serve/) without HTTP: move events against the engines,
  * spec bounds, records of both games, the solver's per-move values against ab_root_values, the API's
  * game flow (undo, turns, limits) and its bodies' UTF-8. The HTTP side is tests/serve_api.py and tests/serve_browser.py. */
 #include "test_util.h"
@@ -42,7 +42,7 @@ static int random_move(const srv_rules *r, const srv_pos *p, uint64_t *seed)
             return k;
 }
 
-/* Kalah(6,4): c from the start ends in the store (DESIGN.md §1.1): drops d, e, f, store; an extra turn. */
+/* Kalah(6,4): c from the start ends in the store (docs/design.md §1.1): drops d, e, f, store; an extra turn. */
 static void test_kalah_events(void **state)
 {
     (void)state;
@@ -84,7 +84,7 @@ static void test_kalah_events(void **state)
     assert_non_null(strstr(err, "chess"));
 }
 
-/* Congklak (DESIGN.md §1.3): a relay picks up the pit where a run ends when it held seeds. From
+/* Congklak (docs/design.md §1.3): a relay picks up the pit where a run ends when it held seeds. From
  * 1,1,0,... South sows a: the seed lands in b, which held one, so both are picked up and sown on into c
  * and d (empty: the turn ends there, a capture if the opposite pit holds seeds). */
 static void test_congklak_relay(void **state)

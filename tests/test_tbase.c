@@ -1,4 +1,4 @@
-/* test_tbase.c — the endgame tablebase in the search and in self-play (issue 15): the shared database's
+/* test_tbase.c — the endgame tablebase in the search and in self-play: the shared database's
  * values against an independent full-window minimax on Kalah(4,3) and Kalah(6,3), tablebase leaves in the
  * tree (valued exactly, never sent to the evaluator, proven with the solver), roots the database covers
  * proven with an optimal move chosen, rescored self-play targets equal to the exact values, the az agent's

@@ -1,4 +1,4 @@
-/* test_train_crash.c — `sowzero train` killed with SIGKILL again and again (issue 16): 24 kills, from a
+/* test_train_crash.c — `sowzero train` killed with SIGKILL again and again: 24 kills, from a
  * seeded schedule, some at random moments and some the moment a *.tmp file appears (a checkpoint, latest.h5,
  * best.h5, a plot or config.ini being written), each followed by `train --resume`. After every kill all
  * checkpoints and nets read back and metrics.csv holds rows 1..k with no gap or duplicate; at the end the

@@ -1,4 +1,4 @@
-/* test_train_safety.c — the run directory's crash safety (issue 16): the lock, a rejected --set that changes
+/* test_train_safety.c — the run directory's crash safety: the lock, a rejected --set that changes
  * nothing, empty and unusable run directories, default directories started in one second, a run with no
  * checkpoint restarting, evaluations owed by a stop played on resume (accuracy on [eval] positions too),
  * best.h5 tied to the checkpoint, damaged checkpoints set aside, --checkpoint FILE, *.tmp leftovers, and

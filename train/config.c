@@ -680,7 +680,7 @@ int cfg_finish(cfg_config *c, char *err)
         return check_fail(c, err, sec, key, "%s", msg);
     }
     static const char *const levers[] = {"mcts.root", "mcts.forced_playouts_k", "mcts.margin_utility",
-                                         "selfplay.full_sims_prob"}; /* issue 15: the Kalah search only */
+                                         "selfplay.full_sims_prob"}; /* the Kalah search only */
     const int lever_on[] = {c->mcts.root != MCTS_ROOT_PUCT, c->mcts.forced_playouts_k > 0,
                             c->mcts.margin_utility > 0, c->selfplay.full_sims_prob < 1};
     for (int i = 0; i < 4; i++)

@@ -1,10 +1,10 @@
 /* config.h — the training config: an INI file (libinih) → one typed struct, strictly validated
- * (DESIGN.md §3.4, issue 6).
+ * (docs/design.md §3.4).
  *
  * Sections and what they fill (every key, its type, default and range: the table in config.c, printed with
  * documentation by cfg_write(..., CFG_WRITE_DOCS); the example configs in configs/ document each key in place):
  *   [rules]     game = kalah: kalah_rules (pits, seeds, capture, end, max_sows);
- *               game = basico: basico_rules (players, pits, seeds, full_ranking) — Mancala básico, DESIGN.md
+ *               game = basico: basico_rules (players, pits, seeds, full_ranking) — Mancala básico, docs/design.md
  *               §1.2; the Kalah-only keys are then errors when given, and so are players / full_ranking
  *               with game = kalah
  *   [net]       nn_config              (hidden = 128,128 widths, residual, margin_head, activation);
@@ -102,7 +102,7 @@ typedef struct {
     double time_limit;        /* wall-clock budget of the whole run in minutes, 0 = none (train.h) */
 } cfg_run;
 
-/* [mpi]: distributed self-play (train/mpi_train.h, issue 18); used only when sowzero train runs under
+/* [mpi]: distributed self-play (train/mpi_train.h); used only when sowzero train runs under
  * mpirun with two or more ranks. */
 typedef struct {
     int max_staleness;        /* samples made by a net more than this many iterations older than the

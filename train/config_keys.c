@@ -26,9 +26,9 @@ static const char *const gate_names[] = {"none", "sprt", NULL};
 const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train", "eval", "run", "mpi", NULL};
 
 const cfg_key cfg_keys[] = {
-    /* ---- [rules] (DESIGN.md §1.1 Kalah, §1.2 Mancala básico) ---- */
+    /* ---- [rules] (docs/design.md §1.1 Kalah, §1.2 Mancala básico) ---- */
     E("rules", "game", game, game_names,
-      "kalah: two-player Kalah (DESIGN.md 1.1); basico: Mancala basico for 2-4 players (DESIGN.md 1.2), "
+      "kalah: two-player Kalah (docs/design.md §1.1); basico: Mancala basico for 2-4 players (docs/design.md §1.2), "
       "with a value head of one output per player."),
     I("rules", "pits", rules.pits, 1, KALAH_MAX_PITS,
       "Pits per player (basico: 6; 7 with 2 players; 4 with 3-4 players)."),
@@ -212,7 +212,7 @@ const cfg_key cfg_keys[] = {
 
     /* ---- [eval] ---- */
     {"eval", "opponents", CK_OPPONENTS, F(eval), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,
-     "Opponents of the evaluation matches: agent specs (DESIGN.md §2: random, greedy, ab:depth=N, "
+     "Opponents of the evaluation matches: agent specs (docs/design.md §2: random, greedy, ab:depth=N, "
      "mcts:sims=N, az:net=FILE; basico: random, greedy, maxn:depth=N, paranoid:depth=N, mcts:sims=N) "
      "separated by commas or spaces (a key=value after a spec belongs to it); empty = no matches (with "
      "eval.positions the accuracy is still measured). Without eval.positions, best.h5 is the net with the "

@@ -1,6 +1,6 @@
 /* curve.h — a run's time-to-accuracy curve read back from its metrics.csv (train/metrics.h): the accuracy
  * against perfect play (eval.positions) of the search and of the raw policy at each evaluation, against
- * the wall-clock time since the run started (issue 15). `sowzero metrics` prints it; train/plot.h draws it
+ * the wall-clock time since the run started. `sowzero metrics` prints it; train/plot.h draws it
  * as accuracy-time.png.
  *
  * Library code: nothing is printed; errors name the file and line.

@@ -1,4 +1,4 @@
-/* metrics.h — metrics.csv of a run directory: one row per training iteration (DESIGN.md §3.4).
+/* metrics.h — metrics.csv of a run directory: one row per training iteration (docs/design.md §3.4).
  *
  * Columns, in order (numbers in C locale, '.' decimal point):
  *   iteration            iterations completed (1-based)

@@ -1,4 +1,4 @@
-/* mpi_train.h — self-play across machines with MPI, one learner (issue 18; DESIGN.md §3.4's loop with the
+/* mpi_train.h — self-play across machines with MPI, one learner (docs/design.md §3.4's loop with the
  * self-play phase spread over ranks). Built only with SOWZERO_MPI (CMake finds Open MPI); sowzero train
  * uses it when it runs under mpirun with 2 or more ranks, and behaves as before otherwise.
  *

@@ -1,5 +1,5 @@
 /* mpi_wire.h — the byte layout of the messages between the MPI learner and its self-play workers
- * (train/mpi_train.h, issue 18). No MPI here: packing and checking are plain functions (tests/test_mpi_wire.c).
+ * (train/mpi_train.h). No MPI here: packing and checking are plain functions (tests/test_mpi_wire.c).
  *
  * Both kinds of message start with the same 24-byte header, all fields in the sender's byte order, which
  * the marker checks (a cluster of mixed byte orders is refused, not misread):

@@ -62,7 +62,7 @@ static void write_script(FILE *f, const char *run_dir, const char *const *oppone
               "\\\n     csv using 'iteration':'regret_raw' axes x1y2 with linespoints dt 3 pt 1 title 'regret, raw'\n"
               "set output\nunset y2tics\nunset y2label\nset ytics mirror\nset autoscale y\n",
               f);
-        /* the same accuracies against wall time (issue 15's time-to-accuracy curve) */
+        /* the same accuracies against wall time (the time-to-accuracy curve) */
         snprintf(out, sizeof out, "%s/accuracy-time.png.tmp", run_dir);
         fputs("set output ", f);
         gp_string(f, out);

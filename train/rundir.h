@@ -1,4 +1,4 @@
-/* rundir.h — the run directory's file system chores (DESIGN.md §3.4): creating it, naming it, finding and
+/* rundir.h — the run directory's file system chores (docs/design.md §3.4): creating it, naming it, finding and
  * pruning checkpoints.
  *
  * Layout of a run directory:

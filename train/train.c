@@ -617,7 +617,7 @@ static int evaluate(trainer *t, int games, train_row *row, int *new_best, char *
 /* Whether best.h5 is chosen by an evaluation: opponents to play, or [eval] positions to measure. */
 static int judged(const cfg_config *c) { return c->eval.n_opponents > 0 || c->eval.positions[0]; }
 
-/* Whether iteration it plays an evaluation: every eval.every-th and the last (DESIGN.md §3.4; the last is
+/* Whether iteration it plays an evaluation: every eval.every-th and the last (docs/design.md §3.4; the last is
  * run.iterations, or an earlier one that run.time_limit made the last: t->last_it). */
 static int eval_due(const trainer *t, int64_t it)
 {

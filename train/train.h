@@ -1,4 +1,4 @@
-/* train.h — the training loop (DESIGN.md §3.4, issue 6):
+/* train.h — the training loop (docs/design.md §3.4):
  *
  *   repeat run.iterations times:
  *     self-play  selfplay.games games with the current net (selfplay_run, selfplay.threads workers), their

@@ -16,7 +16,7 @@ int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t 
         return -1;
     int w = snprintf(buf, n, "az:net=%s,sims=%d,c_puct=%.17g,fpu=%.17g,batch=%d", path, cfg->eval.sims,
                      cfg->mcts.c_puct, cfg->mcts.fpu_reduction, cfg->eval.batch);
-    /* the search levers of issue 15 the evaluation shares with self-play (none at their defaults) */
+    /* the search levers (docs/levers.md) the evaluation shares with self-play (none at their defaults) */
     if (w >= 0 && (size_t)w < n && cfg->mcts.root == MCTS_ROOT_GUMBEL)
         w += snprintf(buf + w, n - (size_t)w, ",root=gumbel,gumbel_k=%d,gumbel_c_visit=%.17g,gumbel_c_scale=%.17g",
                       cfg->mcts.gumbel_k, cfg->mcts.gumbel_c_visit, cfg->mcts.gumbel_c_scale);

@@ -12,9 +12,10 @@ board_text a position string drawn as a text board (what render() returns)
 export_onnx  a network file as an ONNX model (needs Debian's python3-onnx)
 spaces     Box, Discrete, MultiDiscrete, Dict (gymnasium's own when it is installed)
 
-Positions and moves are the project's notation: position strings in and out, move letters (South a..,
-North A..), and relative pits 0..pits-1 as actions (any integer dtype; VecEnv.sample_actions draws uint8,
-info["to_play"] is int8). help(sowzero.VecEnv) etc. document every argument, array shape, dtype and error.
+Positions and moves are the project's notation (docs/design.md section 2): position strings in and out, move
+letters (South a.., North A..), and relative pits 0..pits-1 as VecEnv actions (any integer dtype;
+VecEnv.sample_actions draws uint8, info["to_play"] is int8). help(sowzero.VecEnv) etc. document every
+argument, array shape, dtype and error.
 """
 import sys as _sys
 

@@ -1,4 +1,4 @@
-/* szpy_module.c — the extension module sowzero._sowzero (issue 17): VecEnv (szpy_vecenv.h), Net
+/* szpy_module.c — the extension module sowzero._sowzero VecEnv (szpy_vecenv.h), Net
  * (szpy_net.h), Agent (szpy_agent.h), solve and perft (szpy_search.h). The package sowzero/__init__.py
  * re-exports it. */
 #define SZPY_MODULE_MAIN

@@ -1,5 +1,5 @@
 /* szpy_obs.h — the uint8 form of the games' observations: VecEnv(obs_dtype="uint8") and Net on uint8
- * input (issue 17). Every element of a registered game's encoding (game_encode, env/game.h) is a small
+ * input. Every element of a registered game's encoding (game_encode, env/game.h) is a small
  * integer k times a float constant s: the float observation is k * s in float arithmetic, bit for bit.
  *   kalah, congklak, oware ("kalah-mover-v1" layout, kalah.h / oware.h): k = the seed count of a pit or
  *     store (<= 255: a board holds at most 255 seeds), s = 1.0f / seeds;

@@ -1,4 +1,4 @@
-/* szpy_util.h — what every file of the Python extension shares (issue 17): the numpy C-API import
+/* szpy_util.h — what every file of the Python extension shares: the numpy C-API import
  * symbol, the rules of any registered game (env/game.h) parsed from one spec, positions from strings, and
  * the Python exception a C library's error stands for.
  *

@@ -854,7 +854,7 @@ static PyMethodDef vecenv_methods[] = {
      "the step or call after those may overwrite it (copy what you keep). uint8, the stepper's own bytes\n"
      "(no int64 copy per step): .astype(np.int64) where int64 is needed; step takes either."},
     {"get_position", (PyCFunction)vecenv_get_position, METH_VARARGS,
-     "get_position(i) -> str\nThe position string (DESIGN.md section 2) of env i."},
+     "get_position(i) -> str\nThe position string (docs/design.md section 2) of env i."},
     {"move_name", (PyCFunction)vecenv_move_name, METH_VARARGS,
      "move_name(i, action) -> str\nThe action (a slot of env i's mover) in the game's notation, e.g. 'c' for\n"
      "South and 'C' for North in Kalah (game_move_format): what `sowzero replay` reads."},

@@ -27,7 +27,7 @@ def cli(*args, expect=0):
 
 
 def vectors(name):
-    """Rows of a vectors file (DESIGN.md's '|'-separated format), comments and blank lines skipped."""
+    """Rows of a vectors file (docs/design.md's '|'-separated format), comments and blank lines skipped."""
     rows = []
     with open(os.path.join(VECTORS, name)) as f:
         for line in f:
