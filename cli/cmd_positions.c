@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "eval/game_search.h"
 #include "eval/gposset.h"
 #include "eval/possolve.h"
 #include "eval/posset_read.h"
@@ -242,6 +243,7 @@ int cmd_positions(int argc, char **argv)
                                          {"min-early", required_argument, 0, 'k'},
                                          {"seed", required_argument, 0, 's'},
                                          {"max-seeds", required_argument, 0, 'm'},
+                                         {"max-sows-left", required_argument, 0, 'L'},
                                          {"threads", required_argument, 0, 'T'},
                                          {"tt-mb", required_argument, 0, 't'},
                                          {"endgame", required_argument, 0, 'e'},
@@ -251,7 +253,7 @@ int cmd_positions(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *out = NULL, *rules_spec = NULL, *net = NULL;
-    long count = 200, early = -1, seed = 1, max_seeds = 0, threads = 1, tt_mb = 1024, endgame = 18;
+    long count = 200, early = -1, seed = 1, max_seeds = 0, max_left = 0, threads = 1, tt_mb = 1024, endgame = 18;
     int solve = 0, show = 0, json = 0, endgame_given = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -273,6 +275,10 @@ int cmd_positions(int argc, char **argv)
             break;
         case 'm':
             if (!cli_long(CMD, "--max-seeds", optarg, 1, 255, &max_seeds))
+                return 2;
+            break;
+        case 'L':
+            if (!cli_long(CMD, "--max-sows-left", optarg, 1, GS_MAX_PLY, &max_left))
                 return 2;
             break;
         case 'T':
@@ -330,7 +336,7 @@ int cmd_positions(int argc, char **argv)
             return 2;
         }
         ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
-                             .max_seeds = (int)max_seeds};
+                             .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
         return generic_positions(argc, argv, rules_spec, out, &so, threads, tt_mb, show, json);
     }
     kalah_rules r = kalah_rules_default();
@@ -351,7 +357,7 @@ int cmd_positions(int argc, char **argv)
     git_commit(commit, sizeof commit); /* now, before the work: the commit the code ran from */
     const double t0 = now_s();
     ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
-                          .max_seeds = (int)max_seeds};
+                          .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
     int rc = ps_sample(set, &so, err);
     if (rc != PS_OK) {
         cli_error(CMD, "%s", err);

@@ -144,10 +144,20 @@ typedef struct {
 
 static int needs(const sampler *sp, int phase) { return sp->have[phase] < sp->want[phase]; }
 
+static int sows_left(const game *g, const game_pos *p);
+
+/* Within the caps on seeds in the pits and sowings left. */
+static int capped(const sampler *sp, const game_pos *p, int seeds)
+{
+    if (sp->o->max_seeds > 0 && seeds > sp->o->max_seeds)
+        return 0;
+    return sp->o->max_sows_left <= 0 || sows_left(sp->s->g, p) <= sp->o->max_sows_left;
+}
+
 static int offer(sampler *sp, const game_pos *p, const char *source)
 {
     const int seeds = gps_seeds_in_pits(sp->s->g, p), ph = gps_phase(sp->s->g, seeds);
-    if (p->over || !needs(sp, ph) || (sp->o->max_seeds > 0 && seeds > sp->o->max_seeds))
+    if (p->over || !needs(sp, ph) || !capped(sp, p, seeds))
         return 0;
     int rc = gps_add(sp->s, p, source);
     if (rc == 1)
@@ -217,7 +227,7 @@ static int draw_game(sampler *sp, char *err)
         int m = 0;
         for (int i = 0; i < n; i++) {
             const int seeds = gps_seeds_in_pits(g, &sp->game[i]);
-            if (gps_phase(g, seeds) == ph && (sp->o->max_seeds <= 0 || seeds <= sp->o->max_seeds))
+            if (gps_phase(g, seeds) == ph && capped(sp, &sp->game[i], seeds))
                 idx[m++] = i;
         }
         for (int t = 0; t < PICK_TRIES && m > 0; t++) {
@@ -235,6 +245,13 @@ int gps_sample(gps_set *s, const ps_sample_opts *o, char *err)
 {
     if (!s || !o || o->count < 1 || o->early > o->count || s->n) {
         set_err(err, "sampling: need an empty set, count >= 1 and early <= count");
+        return PS_EINVAL;
+    }
+    game_solve_props props;
+    game_solve_properties(s->g, &props);
+    if (o->max_sows_left < 0 || (o->max_sows_left > 0 && props.ply_limit <= 0)) {
+        set_err(err, "--max-sows-left: the rules %s have no ply limit (max_sows) to count the sowings left to",
+                game_spec(s->g));
         return PS_EINVAL;
     }
     if (o->net) {
