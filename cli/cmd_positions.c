@@ -21,7 +21,8 @@
 static void help(void)
 {
     puts("usage: sowzero positions --solve --out FILE [--rules R] [--count N] [--min-early K] [--max-seeds M]\n"
-         "                         [--seed S] [--threads N] [--tt-mb M] [--endgame E] [--net F] [--progress] [--json]\n"
+         "                         [--seed S] [--threads N] [--tt-mb M] [--endgame E] [--net F] [--max-sows-left L]\n"
+         "                         [--progress] [--json]\n"
          "Samples Kalah positions over every phase of the game, solves every legal move of each exactly\n"
          "(alpha-beta with MTD(f), one endgame database and one transposition table per thread shared by\n"
          "all positions) and writes the solved position set to FILE (a temporary file renamed at the end:\n"
@@ -40,7 +41,9 @@ static void help(void)
          "  --tt-mb M        transposition table MiB in all, split between the threads (default 1024)\n"
          "  --endgame E      endgame database of every arrangement of at most E seeds in the pits\n"
          "                   (default 18: Kalah(6,4) 87 MB; 20: 226 MB; 0 = none; capped at the total)\n"
-         "  --net F          also sample games of az:net=F,sims=100 (a net of the same rules)\n"
+         "  --net F          also sample games of az:net=F,sims=100 (a net of the same rules; Kalah only)\n"
+         "  --max-sows-left L  other games with a ply limit: only positions with at most L sowings left\n"
+         "                   before max_sows (the solve's horizon, so its cost)\n"
          "  --progress       a line on stderr per solved position\n"
          "  --json           print one object on stdout: {\"out\",\"rules\",\"count\",\"threads\",\"tt_mb\",\n"
          "                   \"endgame\",\"endgame_seconds\",\"sample_seconds\",\"solve_seconds\",\"seconds\",\n"
@@ -61,6 +64,10 @@ static void help(void)
          "  after that move, for the player to move here (own store - opponent's store at the end; an extra\n"
          "  turn keeps the perspective); value = the largest; best = every move reaching it (letter order);\n"
          "  ply = sowings from the start.\n"
+         "Other two-player games (--rules oware:...,max_sows=N, congklak:...): the same, sampled from games\n"
+         "of the game agents random, greedy, ab:depth=2/4, mcts:sims=100 and solved by the exact solver of the\n"
+         "game interface (no --endgame; Oware needs max_sows > 0: its positions can repeat). Their lines add\n"
+         "\"sows_left\" (max_sows - ply) when the rules have a ply limit, and ply counts toward it.\n"
          "Kalah(6,4), 2000 positions: sowzero positions --solve --count 2000 --min-early 400 --max-seeds 43\n"
          "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)");
 }
