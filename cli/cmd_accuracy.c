@@ -10,6 +10,7 @@
 #include "cli/net_search.h"
 #include "cli/game_progress.h"
 #include "eval/accuracy.h"
+#include "eval/gposset.h"
 
 #define CMD "accuracy"
 #define DEFAULT_POSITIONS "data/kalah-6-4.positions.jsonl"
@@ -25,7 +26,9 @@ static void help(void)
          "net must have been trained for them). Before position i the agent is reseeded from (S, i), so the\n"
          "figures do not depend on --threads.\n"
          "Agents: random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200 (sims=0: the raw\n"
-         "policy), solver (eval/agent.h), each with ,seed=N.\n"
+         "policy), solver (eval/agent.h), each with ,seed=N. A set of another game (its header's rules:\n"
+         "oware:..., congklak:...; eval/gposset.h) takes the game agents (eval/game_agent.h): random, greedy,\n"
+         "ab:depth=N, maxn:depth=N, mcts:sims=N, az:net=PATH.h5 (a net of the set's rules), solve.\n"
          "  --positions FILE  the set, JSON Lines (format: eval/posset.h; written by `sowzero positions --solve`)\n"
          "                    (default " DEFAULT_POSITIONS ", or an installed sowzero's copy in\n"
          "                    share/sowzero/ when the working directory has none)\n"
@@ -101,45 +104,65 @@ int cmd_accuracy(int argc, char **argv)
     }
     const char *spec = argv[optind];
     char err[ACCURACY_ERRLEN > POSSET_ERRLEN ? ACCURACY_ERRLEN : POSSET_ERRLEN];
-    posset *set;
-    char data_path[4096];
+    char rules_text[GAME_SPEC_MAX], data_path[4096];
     if (path == default_path)   /* the shipped set: also found in an installed share/sowzero/ */
         path = cli_data_path(path, data_path, sizeof data_path);
-    int rc = posset_load(path, &set, err);
-    if (rc != POSSET_OK) {
-        cli_error(CMD, "--positions %s", err);
-        return rc == POSSET_ENOMEM ? 1 : 2;
+    posset *set = NULL;
+    gps_set *gset = NULL;
+    game *g = NULL;
+    int rc;
+    const game_kind *kind = gps_peek_rules(path, rules_text, sizeof rules_text) ? game_kind_find(rules_text) : NULL;
+    if (kind && kind != &game_kind_kalah) {
+        rc = gps_load(path, &gset, &g, err);
+        if (rc != PS_OK) {
+            cli_error(CMD, "--positions %s", err);
+            return rc == PS_ENOMEM ? 1 : 2;
+        }
+    } else {
+        rc = posset_load(path, &set, err);
+        if (rc != POSSET_OK) {
+            cli_error(CMD, "--positions %s", err);
+            return rc == POSSET_ENOMEM ? 1 : 2;
+        }
+    }
+    const int count = set ? posset_count(set) : (int)gps_count(gset);
+    const char *rules_str = set ? posset_rules_text(set) : game_spec(g);
+    int from[PS_PHASES], to[PS_PHASES];
+    for (int p = 0; p < PS_PHASES; p++) {
+        if (set)
+            ps_phase_range(posset_rules(set), p, &from[p], &to[p]);
+        else
+            gps_phase_range(g, p, &from[p], &to[p]);
     }
     cfg.threads = (int)threads;
     game_progress gp;
-    game_progress_init(&gp, posset_count(set));
+    game_progress_init(&gp, count);
     cfg.progress = game_progress_cb;
     cfg.progress_ud = &gp;
     accuracy_result res;
-    rc = accuracy_run(set, spec, &cfg, &res, err);
+    rc = set ? accuracy_run(set, spec, &cfg, &res, err) : accuracy_run_game(gset, spec, &cfg, &res, err);
     game_progress_end(&gp);
     if (rc != ACCURACY_OK) {
         cli_error(CMD, "%s", err);
         posset_free(set);
+        gps_free(gset);
+        game_free(g);
         return rc == ACCURACY_EAGENT || rc == ACCURACY_EINVAL ? 2 : 1;
     }
-    const kalah_rules *r = posset_rules(set);
     int used_threads = cfg.threads < res.n ? cfg.threads : res.n;
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "agent", spec);
         cJSON_AddItemToObject(o, "plays", ns_plays_json(spec, res.agent));
         cJSON_AddStringToObject(o, "positions_file", path);
-        cJSON_AddStringToObject(o, "rules", posset_rules_text(set));
+        cJSON_AddStringToObject(o, "rules", rules_str);
         stats_json(o, &res.all);
         cJSON *arr = cJSON_AddArrayToObject(o, "by_phase");
         for (int p = 0; p < PS_PHASES; p++) {
             cJSON *ph = cJSON_CreateObject();
-            int from, to;
-            ps_phase_range(r, p, &from, &to);
             cJSON_AddStringToObject(ph, "phase", ps_phase_name(p));
-            cJSON_AddNumberToObject(ph, "seeds_from", from);
-            cJSON_AddNumberToObject(ph, "seeds_to", to);
+            cJSON_AddNumberToObject(ph, "seeds_from", from[p]);
+            cJSON_AddNumberToObject(ph, "seeds_to", to[p]);
             stats_json(ph, &res.phase[p]);
             cJSON_AddItemToArray(arr, ph);
         }
@@ -150,21 +173,21 @@ int cmd_accuracy(int argc, char **argv)
     } else {
         printf("accuracy of %s\n", spec);
         ns_print_plays("  ", spec, res.agent);
-        printf("on %s (%s; %d positions), seed %llu, %d %s, %.2f s\n\n", path, posset_rules_text(set), res.n,
+        printf("on %s (%s; %d positions), seed %llu, %d %s, %.2f s\n\n", path, rules_str, res.n,
                (unsigned long long)cfg.seed, used_threads, cli_threads(used_threads), res.seconds);
         printf("  %-16s %6s   %-21s   %-19s   %s\n", "seeds in pits", "n", "optimal moves (95%)",
                "mean regret (95%)", "blunders >= 4 (95%)");
         stats_line("all", &res.all);
         for (int p = 0; p < PS_PHASES; p++) {
             char label[40];
-            int from, to;
-            ps_phase_range(r, p, &from, &to);
-            snprintf(label, sizeof label, "%s %d-%d", ps_phase_name(p), from, to);
+            snprintf(label, sizeof label, "%s %d-%d", ps_phase_name(p), from[p], to[p]);
             stats_line(label, &res.phase[p]);
         }
         rc = 0;
     }
     accuracy_result_free(&res);
     posset_free(set);
+    gps_free(gset);
+    game_free(g);
     return rc;
 }

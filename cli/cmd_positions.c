@@ -11,14 +11,18 @@
 #include "cli/cli.h"
 #include "cli/output_path.h"
 #include "cli/commands.h"
+#include "eval/game_search.h"
+#include "eval/gposset.h"
 #include "eval/possolve.h"
+#include "eval/posset_read.h"
 
 #define CMD "positions"
 
 static void help(void)
 {
     puts("usage: sowzero positions --solve --out FILE [--rules R] [--count N] [--min-early K] [--max-seeds M]\n"
-         "                         [--seed S] [--threads N] [--tt-mb M] [--endgame E] [--net F] [--progress] [--json]\n"
+         "                         [--seed S] [--threads N] [--tt-mb M] [--endgame E] [--net F] [--max-sows-left L]\n"
+         "                         [--progress] [--json]\n"
          "Samples Kalah positions over every phase of the game, solves every legal move of each exactly\n"
          "(alpha-beta with MTD(f), one endgame database and one transposition table per thread shared by\n"
          "all positions) and writes the solved position set to FILE (a temporary file renamed at the end:\n"
@@ -37,7 +41,9 @@ static void help(void)
          "  --tt-mb M        transposition table MiB in all, split between the threads (default 1024)\n"
          "  --endgame E      endgame database of every arrangement of at most E seeds in the pits\n"
          "                   (default 18: Kalah(6,4) 87 MB; 20: 226 MB; 0 = none; capped at the total)\n"
-         "  --net F          also sample games of az:net=F,sims=100 (a net of the same rules)\n"
+         "  --net F          also sample games of az:net=F,sims=100 (a net of the same rules; Kalah only)\n"
+         "  --max-sows-left L  other games with a ply limit: only positions with at most L sowings left\n"
+         "                   before max_sows (the solve's horizon, so its cost)\n"
          "  --progress       a line on stderr per solved position\n"
          "  --json           print one object on stdout: {\"out\",\"rules\",\"count\",\"threads\",\"tt_mb\",\n"
          "                   \"endgame\",\"endgame_seconds\",\"sample_seconds\",\"solve_seconds\",\"seconds\",\n"
@@ -58,6 +64,10 @@ static void help(void)
          "  after that move, for the player to move here (own store - opponent's store at the end; an extra\n"
          "  turn keeps the perspective); value = the largest; best = every move reaching it (letter order);\n"
          "  ply = sowings from the start.\n"
+         "Other two-player games (--rules oware:...,max_sows=N, congklak:...): the same, sampled from games\n"
+         "of the game agents random, greedy, ab:depth=2/4, mcts:sims=100 and solved by the exact solver of the\n"
+         "game interface (no --endgame; Oware needs max_sows > 0: its positions can repeat). Their lines add\n"
+         "\"sows_left\" (max_sows - ply) when the rules have a ply limit, and ply counts toward it.\n"
          "Kalah(6,4), 2000 positions: sowzero positions --solve --count 2000 --min-early 400 --max-seeds 43\n"
          "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)");
 }
@@ -112,6 +122,7 @@ static double now_s(void)
 
 typedef struct {
     const kalah_rules *r;
+    const game *g;
     double t0;
 } progress_ctx;
 
@@ -124,6 +135,112 @@ static void progress(void *ctx, size_t done, size_t total, const ps_entry *e)
             e->seconds);
 }
 
+static void gprogress(void *ctx, size_t done, size_t total, const gps_entry *e)
+{
+    const progress_ctx *c = ctx;
+    char pos[GAME_POS_STR];
+    fprintf(stderr, "sowzero positions: %zu/%zu solved, %.0f s: %s after %d sowings (%d seeds in the pits) %.2f s\n",
+            done, total, now_s() - c->t0, game_pos_format(c->g, &e->pos, pos, sizeof pos), e->pos.ply,
+            e->seeds_in_pits, e->seconds);
+}
+
+/* Every other two-player game with a margin: sampled with the generic agents, solved by the solver of the
+ * game interface (eval/gposset.h). */
+static int generic_positions(int argc, char **argv, const char *rules_spec, const char *out, const ps_sample_opts *so,
+                             long threads, long tt_mb, int show, int json)
+{
+    char gerr[GAME_ERRLEN], err[POSSET_ERRLEN];
+    game *g = game_create(rules_spec, gerr);
+    if (!g) {
+        cli_error(CMD, "--rules %s", gerr);
+        return 2;
+    }
+    gps_set *set = gps_create(g, err);
+    if (!set) {
+        cli_error(CMD, "--rules %s", err);
+        game_free(g);
+        return 2;
+    }
+    char commit[48];
+    git_commit(commit, sizeof commit);
+    const double t0 = now_s();
+    int rc = gps_sample(set, so, err);
+    if (rc != PS_OK) {
+        cli_error(CMD, "%s", err);
+        gps_free(set);
+        game_free(g);
+        return rc == PS_EINVAL ? 2 : 1;
+    }
+    const double t_sample = now_s() - t0;
+    progress_ctx pc = {.g = g, .t0 = now_s()};
+    gps_solve_opts vo = {.threads = (int)threads, .tt_mb = (size_t)tt_mb, .progress = show ? gprogress : NULL,
+                         .ctx = &pc};
+    ps_solve_stats st;
+    rc = gps_solve(set, &vo, &st, err);
+    char *cmdline = rc == PS_OK ? command_line(argc, argv) : NULL;
+    ps_header h = {.command = cmdline ? cmdline : "sowzero positions", .commit = commit, .seed = so->seed};
+    if (rc == PS_OK)
+        rc = gps_write(set, &h, out, err);
+    free(cmdline);
+    if (rc != PS_OK) {
+        cli_error(CMD, "%s", err);
+        gps_free(set);
+        game_free(g);
+        return 1;
+    }
+    const double total = now_s() - t0;
+    size_t n[PS_PHASES] = {0};
+    double secs[PS_PHASES] = {0};
+    for (size_t i = 0; i < gps_count(set); i++) {
+        const gps_entry *e = gps_get(set, i);
+        int ph = gps_phase(g, e->seeds_in_pits);
+        n[ph]++;
+        secs[ph] += e->seconds;
+    }
+    char lab[PS_PHASES][24];
+    for (int ph = 0; ph < PS_PHASES; ph++) {
+        int hi, lo;
+        gps_phase_range(g, ph, &hi, &lo);
+        snprintf(lab[ph], sizeof lab[ph], "%d-%d", hi, lo);
+    }
+    fprintf(stderr, "sowzero positions: %zu positions of %s written to %s\n", gps_count(set), game_spec(g), out);
+    fprintf(stderr, "  seeds in pits  positions  s/position  s (sum over threads)\n");
+    for (int ph = 0; ph < PS_PHASES; ph++)
+        fprintf(stderr, "  %-13s  %9zu  %10.3f  %.1f\n", lab[ph], n[ph], n[ph] ? secs[ph] / (double)n[ph] : 0.0,
+                secs[ph]);
+    fprintf(stderr, "  sampling %.1f s, solving %.1f s on %d %s, total %.1f s, %llu nodes\n", t_sample, st.seconds,
+            st.threads, cli_threads(st.threads), total, (unsigned long long)st.nodes);
+    int status = 0;
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "out", out);
+        cJSON_AddStringToObject(o, "rules", game_spec(g));
+        cJSON_AddNumberToObject(o, "count", (double)gps_count(set));
+        cJSON_AddNumberToObject(o, "threads", st.threads);
+        cJSON_AddNumberToObject(o, "tt_mb", (double)tt_mb);
+        cJSON_AddNumberToObject(o, "endgame", 0);
+        cJSON_AddNumberToObject(o, "endgame_seconds", 0);
+        cJSON_AddNumberToObject(o, "sample_seconds", t_sample);
+        cJSON_AddNumberToObject(o, "solve_seconds", st.seconds);
+        cJSON_AddNumberToObject(o, "seconds", total);
+        cJSON_AddNumberToObject(o, "nodes", (double)st.nodes);
+        cJSON *arr = cJSON_AddArrayToObject(o, "phases");
+        for (int ph = 0; ph < PS_PHASES; ph++) {
+            cJSON *q = cJSON_CreateObject();
+            cJSON_AddNumberToObject(q, "phase", ph);
+            cJSON_AddStringToObject(q, "seeds", lab[ph]);
+            cJSON_AddNumberToObject(q, "positions", (double)n[ph]);
+            cJSON_AddNumberToObject(q, "seconds_per_position", n[ph] ? secs[ph] / (double)n[ph] : 0.0);
+            cJSON_AddNumberToObject(q, "seconds", secs[ph]);
+            cJSON_AddItemToArray(arr, q);
+        }
+        status = cli_print_json(o);
+    }
+    gps_free(set);
+    game_free(g);
+    return status;
+}
+
 int cmd_positions(int argc, char **argv)
 {
     static const struct option opts[] = {{"solve", no_argument, 0, 'S'},
@@ -133,6 +250,7 @@ int cmd_positions(int argc, char **argv)
                                          {"min-early", required_argument, 0, 'k'},
                                          {"seed", required_argument, 0, 's'},
                                          {"max-seeds", required_argument, 0, 'm'},
+                                         {"max-sows-left", required_argument, 0, 'L'},
                                          {"threads", required_argument, 0, 'T'},
                                          {"tt-mb", required_argument, 0, 't'},
                                          {"endgame", required_argument, 0, 'e'},
@@ -142,8 +260,8 @@ int cmd_positions(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *out = NULL, *rules_spec = NULL, *net = NULL;
-    long count = 200, early = -1, seed = 1, max_seeds = 0, threads = 1, tt_mb = 1024, endgame = 18;
-    int solve = 0, show = 0, json = 0, c;
+    long count = 200, early = -1, seed = 1, max_seeds = 0, max_left = 0, threads = 1, tt_mb = 1024, endgame = 18;
+    int solve = 0, show = 0, json = 0, endgame_given = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -166,6 +284,10 @@ int cmd_positions(int argc, char **argv)
             if (!cli_long(CMD, "--max-seeds", optarg, 1, 255, &max_seeds))
                 return 2;
             break;
+        case 'L':
+            if (!cli_long(CMD, "--max-sows-left", optarg, 1, GS_MAX_PLY, &max_left))
+                return 2;
+            break;
         case 'T':
             if (!cli_long(CMD, "--threads", optarg, 1, 64, &threads))
                 return 2;
@@ -177,6 +299,7 @@ int cmd_positions(int argc, char **argv)
         case 'e':
             if (!cli_long(CMD, "--endgame", optarg, 0, 127, &endgame))
                 return 2;
+            endgame_given = 1;
             break;
         case 'N': net = optarg; break;
         case 'P': show = 1; break;
@@ -209,6 +332,17 @@ int cmd_positions(int argc, char **argv)
         cli_error(CMD, "--min-early %ld: more than --count %ld", early, count);
         return 2;
     }
+    const game_kind *kind = rules_spec ? game_kind_find(rules_spec) : &game_kind_kalah;
+    if (kind && kind != &game_kind_kalah) {
+        if (endgame_given && endgame > 0) {
+            cli_error(CMD, "--endgame: only Kalah has an endgame database here (give --endgame 0 for %s)",
+                      kind->name);
+            return 2;
+        }
+        ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
+                             .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
+        return generic_positions(argc, argv, rules_spec, out, &so, threads, tt_mb, show, json);
+    }
     kalah_rules r = kalah_rules_default();
     if (rules_spec && !cli_rules(CMD, rules_spec, &r))
         return 2;
@@ -227,7 +361,7 @@ int cmd_positions(int argc, char **argv)
     git_commit(commit, sizeof commit); /* now, before the work: the commit the code ran from */
     const double t0 = now_s();
     ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
-                          .max_seeds = (int)max_seeds};
+                          .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
     int rc = ps_sample(set, &so, err);
     if (rc != PS_OK) {
         cli_error(CMD, "%s", err);
@@ -235,7 +369,7 @@ int cmd_positions(int argc, char **argv)
         return rc == PS_EINVAL ? 2 : 1;
     }
     const double t_sample = now_s() - t0;
-    progress_ctx pc = {&r, now_s()};
+    progress_ctx pc = {.r = &r, .t0 = now_s()};
     ps_solve_opts vo = {.threads = (int)threads, .tt_mb = (size_t)tt_mb, .endgame = (int)endgame,
                         .progress = show ? progress : NULL, .ctx = &pc};
     ps_solve_stats st;

@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "eval/agent.h"
+#include "eval/game_agent.h"
+#include "eval/gposset.h"
 #include "eval/elo.h"
 
 #define set_err(err, ...) errbuf_set(err, ACCURACY_ERRLEN, __VA_ARGS__)
@@ -205,6 +207,157 @@ out:
         out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     for (int t = 0; ctx && t < nt; t++)
         agent_free(ctx[t].a);
+    free(ctx);
+    free(tid);
+    free(run.moves);
+    pthread_mutex_destroy(&run.lock);
+    return rc;
+}
+
+/* ---- sets of the game interface ---- */
+
+int accuracy_tally_game(const gps_set *set, const int *moves, accuracy_result *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    const int n = (int)gps_count(set);
+    const game *g = gps_game(set);
+    if (n == 0) {
+        set_err(err, "the position set has no positions");
+        return ACCURACY_EINVAL;
+    }
+    out->move = malloc((size_t)n * sizeof *out->move);
+    out->regret = malloc((size_t)n * sizeof *out->regret);
+    if (!out->move || !out->regret) {
+        accuracy_result_free(out);
+        set_err(err, "out of memory");
+        return ACCURACY_ENOMEM;
+    }
+    out->n = n;
+    acc_sums all = {0}, ph[PS_PHASES] = {{0}};
+    for (int i = 0; i < n; i++) {
+        const gps_entry *e = gps_get_const(set, (size_t)i);
+        int k = moves[i];
+        if (k < 0 || k >= GAME_MAX_MOVES || e->values[k] == GPS_NO_VALUE) {
+            set_err(err, "position %d (line %d): move %d is not legal there", i, e->line, k);
+            accuracy_result_free(out);
+            return ACCURACY_EINVAL;
+        }
+        int regret = e->value - e->values[k];
+        out->move[i] = k;
+        out->regret[i] = regret;
+        acc_sums *grp[2] = {&all, &ph[gps_phase(g, e->seeds_in_pits)]};
+        for (int j = 0; j < 2; j++) {
+            grp[j]->n++;
+            grp[j]->optimal += regret == 0;
+            grp[j]->blunders += regret >= ACCURACY_BLUNDER;
+            grp[j]->sum += regret;
+            grp[j]->sumsq += (double)regret * regret;
+        }
+    }
+    finish(&all, &out->all);
+    for (int p = 0; p < PS_PHASES; p++)
+        finish(&ph[p], &out->phase[p]);
+    return ACCURACY_OK;
+}
+
+typedef struct {
+    const gps_set *set;
+    const accuracy_config *cfg;
+    int *moves;
+    int next, done, failed;
+    char *err;
+    pthread_mutex_t lock;
+} grun_state;
+
+typedef struct {
+    grun_state *run;
+    game_agent *a;
+} gworker_ctx;
+
+static void *gworker(void *arg)
+{
+    gworker_ctx *w = arg;
+    grun_state *run = w->run;
+    const int n = (int)gps_count(run->set);
+    for (;;) {
+        pthread_mutex_lock(&run->lock);
+        int i = run->failed ? n : run->next++;
+        pthread_mutex_unlock(&run->lock);
+        if (i >= n)
+            return NULL;
+        const gps_entry *e = gps_get_const(run->set, (size_t)i);
+        int mv = -1;
+        game_agent_new_game(w->a, &e->pos, accuracy_game_seed(run->cfg->seed, i));
+        int rc = game_agent_choose(w->a, &e->pos, &mv);
+        pthread_mutex_lock(&run->lock);
+        if (rc != AGENT_OK) {
+            if (!run->failed)
+                set_err(run->err, "agent '%s' at position %d (line %d): %s", game_agent_spec(w->a), i, e->line,
+                        game_agent_error(w->a));
+            run->failed = 1;
+        } else {
+            run->moves[i] = mv;
+            run->done++;
+            if (run->cfg->progress)
+                run->cfg->progress(run->cfg->progress_ud, run->done, n);
+        }
+        pthread_mutex_unlock(&run->lock);
+    }
+}
+
+int accuracy_run_game(const gps_set *set, const char *spec, const accuracy_config *cfg, accuracy_result *out,
+                      char *err)
+{
+    memset(out, 0, sizeof *out);
+    const int n = (int)gps_count(set);
+    if (cfg->threads < 1 || cfg->threads > 256) {
+        set_err(err, "threads %d is not in 1..256", cfg->threads);
+        return ACCURACY_EINVAL;
+    }
+    if (n == 0) {
+        set_err(err, "the position set has no positions");
+        return ACCURACY_EINVAL;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int nt = cfg->threads < n ? cfg->threads : n, rc = ACCURACY_OK;
+    gworker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
+    pthread_t *tid = calloc((size_t)nt, sizeof *tid);
+    grun_state run = {set, cfg, malloc((size_t)n * sizeof(int)), 0, 0, 0, err, PTHREAD_MUTEX_INITIALIZER};
+    if (!ctx || !tid || !run.moves) {
+        set_err(err, "out of memory");
+        rc = ACCURACY_ENOMEM;
+        goto out;
+    }
+    char aerr[AGENT_ERRLEN];
+    for (int t = 0; t < nt; t++) {
+        ctx[t].run = &run;
+        if (!(ctx[t].a = game_agent_create(spec, gps_game(set), aerr))) {
+            set_err(err, "%s", aerr);
+            rc = ACCURACY_EAGENT;
+            goto out;
+        }
+    }
+    int started = 0;
+    for (; started < nt - 1; started++)
+        if (pthread_create(&tid[started], NULL, gworker, &ctx[started + 1]))
+            break;
+    gworker(&ctx[0]);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    if (run.failed) {
+        rc = ACCURACY_EFAIL;
+        goto out;
+    }
+    rc = accuracy_tally_game(set, run.moves, out, err);
+    if (rc == ACCURACY_OK)
+        out->agent = strdup(game_agent_describe(ctx[0].a));
+out:
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc == ACCURACY_OK)
+        out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    for (int t = 0; ctx && t < nt; t++)
+        game_agent_free(ctx[t].a);
     free(ctx);
     free(tid);
     free(run.moves);

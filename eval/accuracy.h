@@ -71,4 +71,14 @@ int accuracy_run(const posset *set, const char *spec, const accuracy_config *cfg
 
 void accuracy_result_free(accuracy_result *res);
 
+/* The same for a position set of the game interface (eval/gposset.h: Oware, Congklak, ... under the game
+ * whose rules the set names): moves[i] is a slot, the agent a game agent (eval/game_agent.h: random, greedy,
+ * ab:depth=N, maxn, mcts, az:net=... for a net of the set's rules, solve), created for gps_game(set) and
+ * restarted with game_agent_new_game(a, position, accuracy_game_seed(seed, i)) before position i; the
+ * position carries its ply, so agents see the sowings left under max_sows. Phases: gps_phase. Same codes. */
+struct gps_set;
+int accuracy_tally_game(const struct gps_set *set, const int *moves, accuracy_result *out, char *err);
+int accuracy_run_game(const struct gps_set *set, const char *spec, const accuracy_config *cfg,
+                      accuracy_result *out, char *err);
+
 #endif

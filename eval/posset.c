@@ -295,6 +295,10 @@ int ps_sample(ps_set *s, const ps_sample_opts *o, char *err)
         set_err(err, "sampling: need an empty set, count >= 1 and early <= count");
         return PS_EINVAL;
     }
+    if (o->max_sows_left) {
+        set_err(err, "--max-sows-left: Kalah's sampler does not cap the sowings left (rules of other games only)");
+        return PS_EINVAL;
+    }
     sampler sp = {.s = s, .o = o};
     mcts_rng_seed(&sp.rng, o->seed);
     const size_t rest = o->count - o->early;

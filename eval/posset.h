@@ -82,6 +82,9 @@ typedef struct {
     int max_seeds;      /* > 0: only positions with at most this many seeds in the pits (the first plies of
                          * Kalah(6,4), 44-48 seeds, take 10 s to minutes each to solve); 0 = no cap */
     const char *net;    /* NULL, or a net file (nn/h5io.h) whose `az` agent joins the game agents */
+    int max_sows_left;  /* > 0: only positions with at most this many sowings left before the rules' ply
+                         * limit (the generic sampler, eval/gposset.h, for rules with one: the solve's horizon,
+                         * so its cost); 0 = no cap. ps_sample refuses it. */
 } ps_sample_opts;
 
 /* Fills an empty set by sampling positions from two kinds of sources, drawn at random (seeded):
