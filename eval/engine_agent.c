@@ -245,11 +245,13 @@ const char *engine_agent_describe(const engine_agent *e)
     return m->desc;
 }
 
-/* The forfeit: the reason into e->err, the process ended. */
+/* The forfeit: the reason into e->err, the process ended. An engine's line is quoted only as far as
+ * the error buffer holds it, marked "..." where cut. */
 static int forfeit(engine_agent *e, const char *fmt, const char *a, const char *b)
 {
     char msg[AGENT_ERRLEN];
-    snprintf(msg, sizeof msg, fmt, a, b);
+    if (snprintf(msg, sizeof msg, fmt, a, b) >= (int)sizeof msg)
+        memcpy(msg + sizeof msg - 4, "...", 4);
     set_err(e->err, "engine '%s' forfeits: %s", e->cmd, msg);
     kill_engine(e);
     return AGENT_EFORFEIT;
