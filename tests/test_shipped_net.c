@@ -20,7 +20,7 @@
 #define SHIPPED_NET "nets/kalah-6-4.h5"
 #define SHIPPED_SET "data/kalah-6-4.positions.jsonl"
 /* nets/README.md: the raw policy's optimal-move share on SHIPPED_SET */
-#define SHIPPED_RAW_RATE 0.886
+#define SHIPPED_RAW_RATE 0.8965
 
 static void test_shipped_net_plays_as_trained(void **state)
 {
