@@ -16,6 +16,7 @@ usage: mpi_train.py SOWZERO_BIN MPIRUN TMPDIR       exit 0 ok, 1 failure, 77 ski
 Processes are stopped by their own pids; every wait is bounded.
 """
 import csv
+import math
 import os
 import re
 import shutil
@@ -172,8 +173,13 @@ def main():
     one_s = score(out)
     print(f"vs greedy, 200 games: mpirun -np 3 {mpi_s[0]:.3f} [{mpi_s[1]:.3f}, {mpi_s[2]:.3f}]; one process "
           f"{one_s[0]:.3f} [{one_s[1]:.3f}, {one_s[2]:.3f}]; samples per worker {per}")
-    if not (one_s[1] <= mpi_s[0] <= one_s[2] and mpi_s[1] <= one_s[0] <= mpi_s[2]):
-        fail("the distributed run's agent is not as strong as the single-process one within the intervals")
+    # Both agents are weak after 5 short iterations, so their scores differ by chance; only a distributed
+    # agent weaker beyond 3 standard errors of the difference (two proportions, 200 games each; draws make
+    # p(1-p) an upper bound on the per-game variance) says the learner lost the workers' samples.
+    se = math.sqrt((mpi_s[0] * (1 - mpi_s[0]) + one_s[0] * (1 - one_s[0])) / 200)
+    if mpi_s[0] < one_s[0] - 3 * se:
+        fail(f"the distributed run's agent is weaker than the single-process one: {mpi_s[0]:.3f} vs "
+             f"{one_s[0]:.3f}, more than 3 standard errors ({se:.3f}) below")
 
     # 4. SIGUSR1: a clean stop with a checkpoint of the iteration it ends on
     u = os.path.join(root, "usr1")
