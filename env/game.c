@@ -9,12 +9,21 @@
 
 #define set_err(err, ...) errbuf_set(err, GAME_ERRLEN, __VA_ARGS__)
 
-static const game_kind *const kinds[] = {
+static const game_kind *const builtin[] = {
 #define GAME_KIND(k) &k,
 #include "env/games.def"
 #undef GAME_KIND
 };
-#define N_KINDS ((int)(sizeof kinds / sizeof kinds[0]))
+#define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
+
+/* The registry: the built-in kinds, then those added by game_kind_register. */
+static const game_kind *kinds[N_BUILTIN + GAME_MAX_REGISTERED] = {
+#define GAME_KIND(k) &k,
+#include "env/games.def"
+#undef GAME_KIND
+};
+static int n_kinds = N_BUILTIN;
+#define N_KINDS n_kinds
 
 struct game {
     const game_kind *kind;
@@ -24,6 +33,55 @@ struct game {
 };
 
 int game_kind_count(void) { return N_KINDS; }
+
+int game_kind_register(const game_kind *k, char *err)
+{
+    const char *missing = !k                        ? "the kind"
+                          : !k->name || !*k->name   ? "name"
+                          : !k->summary             ? "summary"
+                          : !k->rule_keys           ? "rule_keys"
+                          : !k->examples || !k->examples[0] ? "examples"
+                          : !k->rules_parse         ? "rules_parse"
+                          : !k->rules_format        ? "rules_format"
+                          : !k->players             ? "players"
+                          : !k->moves               ? "moves"
+                          : !k->seeds               ? "seeds"
+                          : !k->start               ? "start"
+                          : !k->legal               ? "legal"
+                          : !k->apply               ? "apply"
+                          : !k->values              ? "values"
+                          : !k->board_seeds         ? "board_seeds"
+                          : !k->encode_dim          ? "encode_dim"
+                          : !k->encode              ? "encode"
+                          : !k->encoding_name       ? "encoding_name"
+                          : !k->value_dim           ? "value_dim"
+                          : !k->pos_parse           ? "pos_parse"
+                          : !k->pos_format          ? "pos_format"
+                                                    : NULL;
+    if (missing) {
+        set_err(err, "game kind '%s': the required entry %s is missing (env/game.h)",
+                k && k->name ? k->name : "?", missing);
+        return GAME_EINVAL;
+    }
+    if (k->rules_size > GAME_RULES_MAX || strchr(k->name, ':') || strchr(k->name, ',')) {
+        set_err(err, "game kind '%s': %s", k->name,
+                k->rules_size > GAME_RULES_MAX ? "rules struct larger than GAME_RULES_MAX"
+                                               : "a name holds no ':' or ','");
+        return GAME_EINVAL;
+    }
+    for (int i = 0; i < N_KINDS; i++)
+        if (!strcmp(kinds[i]->name, k->name)) {
+            set_err(err, "game kind '%s': a game of that name is already registered", k->name);
+            return GAME_EINVAL;
+        }
+    if (n_kinds == N_BUILTIN + GAME_MAX_REGISTERED) {
+        set_err(err, "game kind '%s': the registry is full (GAME_MAX_REGISTERED = %d)", k->name,
+                GAME_MAX_REGISTERED);
+        return GAME_EINVAL;
+    }
+    kinds[n_kinds++] = k;
+    return GAME_OK;
+}
 const game_kind *game_kind_at(int i) { return i >= 0 && i < N_KINDS ? kinds[i] : NULL; }
 
 const char *game_seat_name(const game *g, int seat, char *buf, size_t n)
@@ -106,6 +164,38 @@ int game_encode_dim(const game *g) { return g->encode_dim; }
 int game_value_dim(const game *g) { return g->value_dim; }
 const char *game_encoding_name(const game *g) { return g->kind->encoding_name; }
 int game_has_margin(const game *g) { return g->kind->margin != NULL; }
+
+int game_layout_of(const game *g, game_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!g->kind->layout)
+        return 0;
+    g->kind->layout(g->rules, out);
+    return 1;
+}
+
+int game_encode_form(const game *g, float *scale, int *high)
+{
+    if (g->kind->encode_form)
+        return g->kind->encode_form(g->rules, scale, high);
+    game_layout lay;
+    if (!game_layout_of(g, &lay) || !(lay.flags & GAME_ENCODE_SEED_COUNTS) || lay.seeds_per_pit <= 0)
+        return -1;
+    /* No move adds seeds, so one element (a cell's count) holds at most all of them. */
+    game_pos start;
+    game_start(g, &start);
+    const int all = game_board_seeds(g, &start);
+    for (int j = 0; j < g->encode_dim; j++) {
+        scale[j] = 1.0f / (float)lay.seeds_per_pit;
+        high[j] = all;
+    }
+    return 0;
+}
+
+int game_in_play(const game *g, const game_pos *p, int seat)
+{
+    return g->kind->in_play ? g->kind->in_play(g->rules, p, seat) : 1;
+}
 
 void game_start(const game *g, game_pos *out) { g->kind->start(g->rules, out); }
 unsigned game_legal(const game *g, const game_pos *p) { return g->kind->legal(g->rules, p); }

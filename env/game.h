@@ -92,6 +92,37 @@ typedef struct game_solve_props {
     int ply_limit;
 } game_solve_props;
 
+/* How a board is drawn and sown, as data (game_kind.layout), so that the browser board and the Python
+ * observations serve any registered game without knowing its name. Every board is a ring of `rows` rows,
+ * one per player: row q holds `pits` pits, cells q·(pits+1)+0..pits-1 in sowing order, then its store (or
+ * captures) at cell q·(pits+1)+pits. A sowing drops one seed per cell around the ring, skipping what the
+ * flags say; the flags also say what a move may do after its last seed (docs/design.md §1). */
+enum {
+    GAME_SOW_SKIPS_OPPONENT_STORES = 1u << 0, /* seeds pass the other players' stores (Kalah, Congklak) */
+    GAME_SOW_SKIPS_STORES = 1u << 1,          /* seeds pass every store: stores only hold captures (Oware) */
+    GAME_SOW_SKIPS_ORIGIN = 1u << 2,          /* a lap of the ring passes the emptied pit (Oware) */
+    GAME_SOW_SKIPS_LEFT_ROWS = 1u << 3,       /* seeds pass the rows of players out of play (básico) */
+    GAME_SOW_RELAY = 1u << 4,                 /* a last seed into a pit that held seeds picks them all up
+                                                 and sows on (Congklak) */
+    GAME_CAPTURE_OPPOSITE = 1u << 5,          /* the capture takes the landing pit and the pit opposite it,
+                                                 cell 2·pits − last (Kalah, Congklak) */
+    GAME_CAPTURE_BACKWARD = 1u << 6,          /* the capture takes the landing pit and the pits before it
+                                                 in the opponent's row while they hold 2 or 3 (Oware) */
+    GAME_END_SWEEP = 1u << 7,                 /* at the end every row's pits go to its own store */
+    GAME_END_UNSHOWN = 1u << 8,               /* the end may move seeds in ways a sowing does not show
+                                                 (Oware: the majority, must-feed and max_sows ends) */
+    GAME_DRAW_RING = 1u << 9,                 /* drawn as a ring of rows (básico), not two facing rows */
+    GAME_ENCODE_SEED_COUNTS = 1u << 10,       /* every element of the encoding is a seed count divided by
+                                                 seeds_per_pit (game_encode_form needs no hook) */
+};
+
+typedef struct game_layout {
+    int rows;          /* = players */
+    int pits;          /* per row (= move slots) */
+    int seeds_per_pit; /* at the start: the unit the encodings divide counts by */
+    unsigned flags;    /* GAME_SOW_*, GAME_CAPTURE_*, GAME_END_*, GAME_DRAW_*, GAME_ENCODE_* */
+} game_layout;
+
 /* One game kind. Required entries are marked; the others may be NULL and are then supplied by game.c
  * (see each). Every function receives the kind's own rules struct (rules_size bytes, filled by
  * rules_parse) as `r`. */
@@ -170,6 +201,16 @@ typedef struct game_kind {
     /* The seats' names in texts, one per player: the two-row games' "South", "North" (docs/design.md §2, the
      * S/N of their notation and the [South]/[North] of records). NULL: "player N" (game_seat_name). */
     const char *const *seat_names;
+    /* The board as data (game_layout). NULL: the game has no drawing and no uint8 observation form;
+     * serve and Python's uint8 observations refuse it with a message naming the game. */
+    void (*layout)(const void *r, game_layout *out);
+    /* Is the seat still in play at p (its row live)? NULL: every seat always is. básico: 0 once the
+     * player has left the circuit. */
+    int (*in_play)(const void *r, const game_pos *p, int seat);
+    /* The encoding as integers times constants: element j of game_encode's output is an integer in
+     * [0, high[j]] times scale[j] (to float rounding), j < encode_dim. 0, or -1 when it is not of that form. NULL: derived
+     * from the layout (GAME_ENCODE_SEED_COUNTS), else -1. */
+    int (*encode_form)(const void *r, float *scale, int *high);
 } game_kind;
 
 /* ---- the registry ---- */
@@ -185,7 +226,15 @@ typedef struct game_kind {
  * text before ':' counts. NULL when no game has that name. */
 const game_kind *game_kind_find(const char *spec);
 
-/* Registered kinds in registration order (env/games.def); NULL past the end. */
+/* Adds a kind of the caller's own to the registry at run time, after the built-in ones (env/games.def):
+ * every layer above env/ (self-play, training, agents, matches, serve, Python) then plays it by name.
+ * The kind is not copied (it must outlive its use: a static const table). Not thread-safe: register before
+ * any other thread uses the registry. GAME_OK, or GAME_EINVAL with a message when a required entry is
+ * missing, the name is taken or holds ':' or ',', or GAME_MAX_REGISTERED kinds were already added. */
+#define GAME_MAX_REGISTERED 8
+int game_kind_register(const game_kind *k, char *err);
+
+/* Registered kinds in registration order (env/games.def, then game_kind_register); NULL past the end. */
 const game_kind *game_kind_at(int i);
 int game_kind_count(void);
 
@@ -215,6 +264,11 @@ const char *game_encoding_name(const game *g);
 /* Seat q's name in texts (the kind's seat_names, else "player q"), in buf (n bytes); returns buf. */
 const char *game_seat_name(const game *g, int seat, char *buf, size_t n);
 int game_has_margin(const game *g);      /* 1 when the kind has a margin (two-player games) */
+/* The kind's layout in *out: 1, or 0 (out zeroed) when the kind has no layout hook. */
+int game_layout_of(const game *g, game_layout *out);
+/* See game_kind.encode_form: scale[encode_dim], high[encode_dim]; 0, or -1 when the encoding has no such
+ * form (no hook, and the layout does not declare seed counts). */
+int game_encode_form(const game *g, float *scale, int *high);
 
 /* ---- positions ---- */
 
@@ -243,6 +297,8 @@ void game_stopped_values(const game *g, const game_pos *p, double *v);
  * hook, else the slots maximising the mover's game_estimate at the end of its turn, extra turns followed
  * (the best chain, at most 4 extra plies deep). */
 unsigned game_greedy(const game *g, const game_pos *p);
+/* Is the seat in play at p (game_kind.in_play; 1 without the hook)? */
+int game_in_play(const game *g, const game_pos *p, int seat);
 /* 1 and *v when player's final value is already fixed (always once over; see game_kind.decided). */
 int game_decided(const game *g, const game_pos *p, int player, double *v);
 /* The kind's game_solve_props, or when it has no hook: flags 0 and ply_limit -1 (ply is part of the

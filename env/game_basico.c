@@ -197,6 +197,34 @@ static const char *const b_examples[] = {
     "basico", "basico:players=2,pits=7", "basico:players=2,pits=6,seeds=3,full_ranking=0",
     "basico:players=4,pits=4,seeds=3", "basico:players=4,pits=6,seeds=4,full_ranking=0", NULL};
 
+/* A ring of the players' rows, sown through every live row's pits and stores (docs/design.md §1.2). */
+static void b_layout(const void *r, game_layout *out)
+{
+    const basico_rules *b = r;
+    *out = (game_layout){.rows = b->players, .pits = b->pits, .seeds_per_pit = b->seeds,
+                         .flags = GAME_SOW_SKIPS_LEFT_ROWS | GAME_DRAW_RING};
+}
+
+static int b_in_play(const void *r, const game_pos *p, int seat)
+{
+    (void)r;
+    return p->extra[X_ACTIVE] >> seat & 1u;
+}
+
+/* basico_encode's rows: the pits' counts / seeds, the in-circuit flag, the rank score in steps of
+ * 1 / (players - 1). */
+static int b_encode_form(const void *r, float *scale, int *high)
+{
+    const basico_rules *b = r;
+    const int w = b->pits + 2, d = basico_encode_dim(b), all = b_seeds(r);
+    for (int j = 0; j < d; j++) {
+        const int e = j % w;
+        scale[j] = e < b->pits ? 1.0f / (float)b->seeds : e == b->pits ? 1.0f : 1.0f / (float)(b->players - 1);
+        high[j] = e < b->pits ? all : e == b->pits ? 1 : b->players - 1;
+    }
+    return 0;
+}
+
 const game_kind game_kind_basico = {
     .name = "basico",
     .summary = "Mancala basico: 2-4 players, the race to empty one's pits (docs/design.md §1.2)",
@@ -224,4 +252,7 @@ const game_kind game_kind_basico = {
     .greedy = b_greedy,
     .decided = b_decided,
     .stopped = b_stopped,
+    .layout = b_layout,
+    .in_play = b_in_play,
+    .encode_form = b_encode_form,
 };

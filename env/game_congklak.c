@@ -103,6 +103,15 @@ static const char *const c_examples[] = {
     "congklak:pits=5,seeds=5,capture=none,max_sows=40", "congklak:pits=1,seeds=1", "congklak:pits=7,seeds=18",
     NULL};
 
+/* Kalah's board with relay sowing (docs/design.md §1.3). */
+static void c_layout(const void *r, game_layout *out)
+{
+    const congklak_rules *k = r;
+    *out = (game_layout){.rows = 2, .pits = k->pits, .seeds_per_pit = k->seeds,
+                         .flags = GAME_SOW_SKIPS_OPPONENT_STORES | GAME_SOW_RELAY | GAME_CAPTURE_OPPOSITE |
+                                  GAME_END_SWEEP | GAME_ENCODE_SEED_COUNTS};
+}
+
 const game_kind game_kind_congklak = {
     .name = "congklak",
     .summary = "Congklak: Kalah's board with relay sowing (docs/design.md §1.3)",
@@ -132,4 +141,5 @@ const game_kind game_kind_congklak = {
     .score = c_score,
     .solve_props = c_solve_props,
     .seat_names = gt_seat_names,
+    .layout = c_layout,
 };

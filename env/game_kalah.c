@@ -145,6 +145,16 @@ static const char *const k_examples[] = {
     "kalah", "kalah:pits=4,seeds=3", "kalah:pits=3,seeds=2,capture=always,end=mover-empty",
     "kalah:pits=6,seeds=4,capture=none,max_sows=40", "kalah:pits=1,seeds=1", "kalah:pits=7,seeds=18", NULL};
 
+/* Sown counterclockwise past the opponent's store; the capture takes the pit opposite (docs/design.md
+ * §1.1). */
+static void k_layout(const void *r, game_layout *out)
+{
+    const kalah_rules *k = r;
+    *out = (game_layout){.rows = 2, .pits = k->pits, .seeds_per_pit = k->seeds,
+                         .flags = GAME_SOW_SKIPS_OPPONENT_STORES | GAME_CAPTURE_OPPOSITE | GAME_END_SWEEP |
+                                  GAME_ENCODE_SEED_COUNTS};
+}
+
 const game_kind game_kind_kalah = {
     .name = "kalah",
     .summary = "Kalah: 2 players, stores, captures, extra turns (docs/design.md §1.1)",
@@ -174,4 +184,5 @@ const game_kind game_kind_kalah = {
     .score = k_score,
     .solve_props = k_solve_props,
     .seat_names = gt_seat_names,
+    .layout = k_layout,
 };

@@ -101,6 +101,16 @@ static const char *const o_examples[] = {
     "oware", "oware:pits=4,seeds=3,grand_slam=capture", "oware:pits=2,seeds=1,max_sows=20",
     "oware:pits=6,seeds=8,max_sows=120", "oware:pits=3,seeds=2,grand_slam=capture,max_sows=30", NULL};
 
+/* Stores only hold captures; laps pass the emptied pit; captures run backwards over 2s and 3s (docs/design.md
+ * §1.4). */
+static void o_layout(const void *r, game_layout *out)
+{
+    const oware_rules *o = r;
+    *out = (game_layout){.rows = 2, .pits = o->pits, .seeds_per_pit = o->seeds,
+                         .flags = GAME_SOW_SKIPS_STORES | GAME_SOW_SKIPS_ORIGIN | GAME_CAPTURE_BACKWARD |
+                                  GAME_END_UNSHOWN | GAME_ENCODE_SEED_COUNTS};
+}
+
 const game_kind game_kind_oware = {
     .name = "oware",
     .summary = "Oware (Abapa): captures of 2 or 3, must feed, grand slam rule (docs/design.md §1.4)",
@@ -130,4 +140,5 @@ const game_kind game_kind_oware = {
     .score = o_score,
     .solve_props = o_solve_props,
     .seat_names = gt_seat_names,
+    .layout = o_layout,
 };

@@ -9,9 +9,6 @@
 
 #define set_err(err, ...) errbuf_set(err, SRV_ERRLEN, __VA_ARGS__)
 
-/* game_basico.c's layout of game_pos.extra: extra[0] has bit p set while player p is in the circuit. */
-#define BASICO_X_ACTIVE 0
-
 int srv_rules_parse(const char *spec, srv_rules *out, char *err)
 {
     char e[GAME_ERRLEN];
@@ -21,28 +18,19 @@ int srv_rules_parse(const char *spec, srv_rules *out, char *err)
         set_err(err, "rules '%s': %s", spec, e);
         return SRV_EINVAL;
     }
-    /* The games the page draws, by their registered kind (env/games.def). */
-    static const struct {
-        const game_kind *kind;
-        srv_family fam;
-    } drawn[] = {{&game_kind_kalah, SRV_KALAH},
-                 {&game_kind_congklak, SRV_CONGKLAK},
-                 {&game_kind_oware, SRV_OWARE},
-                 {&game_kind_basico, SRV_BASICO}};
     out->g = g;
     out->players = game_players(g);
     out->pits = game_moves(g);
-    size_t i = 0;
-    while (i < sizeof drawn / sizeof drawn[0] && drawn[i].kind != game_get_kind(g))
-        i++;
-    if (i == sizeof drawn / sizeof drawn[0]) {
-        set_err(err, "rules '%s': the page has no board drawing for the game '%s' (serve/srv_game.h)", spec,
-                game_name(g));
+    /* The page draws any game whose kind describes its board (env/game.h, game_layout). */
+    if (!game_layout_of(g, &out->lay) || out->lay.rows != out->players || out->lay.pits != out->pits ||
+        out->players * (out->pits + 1) > SRV_MAX_CELLS) {
+        set_err(err, "rules '%s': the game '%s' describes no board the page can draw (game_kind.layout, "
+                "env/game.h)", spec, game_name(g));
         srv_rules_free(out);
         return SRV_EINVAL;
     }
-    out->fam = drawn[i].fam;
-    if (out->fam == SRV_KALAH)
+    out->kalah = game_get_kind(g) == &game_kind_kalah; /* Kalah's own alpha-beta solver (srv_solve.c) */
+    if (out->kalah)
         out->k = *(const kalah_rules *)game_rules(g);
     out->cells = out->players * (out->pits + 1);
     return SRV_OK;
@@ -60,7 +48,7 @@ int srv_store(const srv_rules *r, int player) { return player * (r->pits + 1) + 
 
 int srv_cell_live(const srv_rules *r, const srv_pos *p, int cell)
 {
-    return r->fam != SRV_BASICO || (p->extra[BASICO_X_ACTIVE] >> (cell / (r->pits + 1)) & 1u);
+    return !(r->lay.flags & GAME_SOW_SKIPS_LEFT_ROWS) || game_in_play(r->g, p, cell / (r->pits + 1));
 }
 
 int srv_pit_seeds(const srv_rules *r, const srv_pos *p)
@@ -77,28 +65,22 @@ unsigned srv_legal(const srv_rules *r, const srv_pos *p) { return game_legal(r->
 
 char *srv_move_text(const srv_rules *r, const srv_pos *p, int k, char *buf) { return game_move_format(r->g, p, k, buf, 8); }
 
-/* The next cell a seed goes to after `idx` in the family's order (see srv_game.h). */
+/* The next cell a seed goes to after `idx` in the game's sowing order (its layout flags). */
 static int next_cell(const srv_rules *r, const srv_pos *before, int origin, int idx)
 {
-    int m = r->pits;
+    const unsigned f = r->lay.flags;
     for (int guard = 0; guard <= r->cells; guard++) {
         idx = (idx + 1) % r->cells;
-        int store = idx % (m + 1) == m;
-        switch (r->fam) {
-        case SRV_KALAH:
-        case SRV_CONGKLAK:
-            if (idx != srv_store(r, !before->to_move))
-                return idx;
-            break;
-        case SRV_OWARE:
-            if (!store && idx != origin)
-                return idx;
-            break;
-        case SRV_BASICO:
-            if (srv_cell_live(r, before, idx))
-                return idx;
-            break;
-        }
+        const int store = idx % (r->pits + 1) == r->pits;
+        if (store && (f & GAME_SOW_SKIPS_STORES))
+            continue;
+        if (store && (f & GAME_SOW_SKIPS_OPPONENT_STORES) && idx != srv_store(r, before->to_move))
+            continue;
+        if ((f & GAME_SOW_SKIPS_ORIGIN) && idx == origin)
+            continue;
+        if ((f & GAME_SOW_SKIPS_LEFT_ROWS) && !srv_cell_live(r, before, idx))
+            continue;
+        return idx;
     }
     return idx;
 }
@@ -118,8 +100,8 @@ static void sow_path(const srv_rules *r, const srv_pos *before, srv_event *ev, i
         c[idx]++;
         hand--;
         ev->path[ev->path_len++] = (unsigned char)idx;
-        /* Congklak: a run ending in a pit that held seeds before the seed landed picks them all up. */
-        if (!hand && r->fam == SRV_CONGKLAK && idx != own_store && c[idx] > 1 &&
+        /* Relay sowing: a run ending in a pit that held seeds before the seed landed picks them all up. */
+        if (!hand && (r->lay.flags & GAME_SOW_RELAY) && idx != own_store && c[idx] > 1 &&
             ev->n_pickups < SRV_MAX_PATH / 2) {
             ev->pickup_at[ev->n_pickups] = (short)ev->path_len;
             ev->pickup_cell[ev->n_pickups++] = (unsigned char)idx;
@@ -134,16 +116,16 @@ static int path_checks(const srv_rules *r, const srv_pos *after, srv_event *ev, 
 {
     int m = r->pits, store = srv_store(r, ev->mover), last = ev->path_len ? ev->path[ev->path_len - 1] : -1;
     ev->n_capture = 0;
-    if (ev->captured && (r->fam == SRV_KALAH || r->fam == SRV_CONGKLAK) && last >= 0) {
+    if (ev->captured && (r->lay.flags & GAME_CAPTURE_OPPOSITE) && last >= 0) {
         int opp = 2 * m - last;
         ev->capture[ev->n_capture++] = (unsigned char)last;
         ev->capture[ev->n_capture++] = (unsigned char)opp;
         c[store] += c[last] + c[opp];
         c[last] = c[opp] = 0;
     }
-    if (r->fam == SRV_OWARE) {
-        if (ev->over)
-            return 1; /* majority, must-feed and max_sows ends move seeds the path does not show */
+    if (ev->over && (r->lay.flags & GAME_END_UNSHOWN))
+        return 1; /* e.g. Oware's majority, must-feed and max_sows ends: seeds the path does not show */
+    if (r->lay.flags & GAME_CAPTURE_BACKWARD) {
         int got = 0;
         for (int i = last; ev->captured && i >= 0 && (i / (m + 1)) != ev->mover && i % (m + 1) != m &&
                            (c[i] == 2 || c[i] == 3) && ev->n_capture < SRV_MAX_CAPTURE;
@@ -156,8 +138,8 @@ static int path_checks(const srv_rules *r, const srv_pos *after, srv_event *ev, 
         if (got != ev->captured)
             return 0;
     }
-    if (ev->over && r->fam != SRV_BASICO)
-        for (int s = 0; s < 2; s++)
+    if (ev->over && (r->lay.flags & GAME_END_SWEEP))
+        for (int s = 0; s < r->players; s++)
             for (int k = 0; k < m; k++) {
                 int i = s * (m + 1) + k;
                 c[srv_store(r, s)] += c[i];
@@ -198,7 +180,7 @@ int srv_play(const srv_rules *r, srv_pos *p, int k, srv_event *ev)
     sow_path(r, &before, ev, c);
     if (!ev->path_len || !path_checks(r, p, ev, c)) {
         ev->path_len = ev->n_pickups = 0;
-        if (r->fam != SRV_OWARE)
+        if (!(r->lay.flags & GAME_CAPTURE_BACKWARD))
             ev->n_capture = 0;
     }
     return SRV_OK;
@@ -217,7 +199,7 @@ int srv_move_parse(const srv_rules *r, const srv_pos *p, const char *text, char 
         return SRV_EINVAL;
     }
     if (k >= r->pits || !(srv_legal(r, p) & (1u << k))) {
-        set_err(err, "move '%s': the pit is empty%s", text, r->fam == SRV_OWARE ? " or does not feed the opponent" : "");
+        set_err(err, "move '%s': not a legal move here (the pit is empty, or the rules forbid it)", text);
         return SRV_EILLEGAL;
     }
     return k;
@@ -327,7 +309,7 @@ cJSON *srv_layout_json(const srv_rules *r)
     if (!o)
         return NULL;
     cJSON_AddStringToObject(o, "kind", game_name(r->g));
-    cJSON_AddStringToObject(o, "board", r->fam == SRV_BASICO ? "ring" : "rows");
+    cJSON_AddStringToObject(o, "board", r->lay.flags & GAME_DRAW_RING ? "ring" : "rows");
     cJSON_AddStringToObject(o, "rules", srv_rules_spec(r));
     cJSON_AddNumberToObject(o, "players", r->players);
     cJSON_AddNumberToObject(o, "pits", r->pits);

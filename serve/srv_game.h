@@ -1,19 +1,19 @@
 /* srv_game.h — the games `sowzero serve` offers: every registered kind of the game interface (env/game.h)
  * whose board the page can draw, plus what a board page needs besides the rules.
  *
- * Boards. Two drawings cover the registered games: "rows" — the two-row board shared by Kalah, Congklak
- * and Oware (docs/design.md §1.1, §1.3, §1.4: cells 0..m-1 South's pits, m its store or captures, m+1..2m
- * North's pits, 2m+1 North's store or captures) — and "ring" — Mancala básico's circuit of 2–4 players
- * (§1.2: player p's pits p·(m+1)+0..m-1, its store p·(m+1)+m). A kind with another layout is refused by
- * srv_rules_parse (its board could not be drawn), so adding such a game means adding its drawing.
+ * Boards. The page draws any game whose kind describes its board as data (game_layout, env/game.h): a ring
+ * of rows, one per player, each row its pits then its store (or captures) — player q's pits
+ * q·(m+1)+0..m-1 and its store q·(m+1)+m. Two drawings cover the layouts: "rows", two facing rows (Kalah,
+ * Congklak, Oware: docs/design.md §1.1, §1.3, §1.4), and "ring" (GAME_DRAW_RING: básico's circuit of 2–4
+ * players, §1.2). A kind without a layout is refused by srv_rules_parse (its board could not be drawn).
  *
- * Events. For every move this module reports the sowing seed by seed (`path`, with relay pick-ups for
- * Congklak), the capture, extra turn, departure and end. The path follows each family's sowing order
- * (docs/design.md §1.1-1.4: Kalah and Congklak skip the opponent's store, Oware skips both stores and the
- * origin pit, básico visits every position of the players still in the circuit) and is checked against
- * the engine: the board it builds, with the capture and any end sweep applied, must be the engine's board
- * after the move (Oware: checked when the move does not end the game); otherwise the event carries no
- * path and the page shows the result without animation. The engine's board is always the one reported.
+ * Events. For every move this module reports the sowing seed by seed (`path`, with relay pick-ups), the
+ * capture, extra turn, departure and end. The path follows the sowing order the layout's flags declare
+ * (skipped stores, the skipped origin pit, rows of players out of play, relays) and is checked against
+ * the engine: the board it builds, with the declared capture and any end sweep applied, must be the
+ * engine's board after the move (not checked when the game's end moves seeds a sowing does not show,
+ * GAME_END_UNSHOWN); otherwise the event carries no path and the page shows the result without
+ * animation. The engine's board is always the one reported.
  *
  * Library code: nothing prints; errors are codes with a message (SRV_ERRLEN bytes).
  */
@@ -33,14 +33,13 @@
 
 enum { SRV_OK = 0, SRV_EINVAL = -1, SRV_EILLEGAL = -2, SRV_EOVER = -3, SRV_ENOMEM = -4, SRV_EFAIL = -5 };
 
-typedef enum { SRV_KALAH = 0, SRV_CONGKLAK, SRV_OWARE, SRV_BASICO } srv_family;
-
 /* A served game: the interface's rules instance (game, immutable, shareable between threads) and what
  * the page needs of it. Copies share `g`; the one that srv_rules_parse filled owns it (srv_rules_free). */
 typedef struct {
     game *g;
-    srv_family fam;
-    kalah_rules k;     /* SRV_KALAH: the rules for eval/agent.h and the alpha-beta solver */
+    game_layout lay;   /* the board as its kind describes it (env/game.h) */
+    int kalah;         /* 1 for Kalah: k holds its rules, for the alpha-beta solver */
+    kalah_rules k;
     int players, pits, cells;
 } srv_rules;
 

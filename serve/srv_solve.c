@@ -85,7 +85,7 @@ cJSON *srv_solve_moves(const srv_rules *r, const srv_pos *p, int max_seeds, uint
         return refuse(o, why);
     }
     ab_search *ab = NULL;
-    if (r->fam == SRV_KALAH && !(ab = ab_create(&r->k, SOLVE_TT_MB, NULL)))
+    if (r->kalah && !(ab = ab_create(&r->k, SOLVE_TT_MB, NULL)))
         return refuse(o, "out of memory for the solver");
     unsigned legal = srv_legal(r, p);
     int n_legal = __builtin_popcount(legal), all = 1, have = 0, best = 0, val[GAME_MAX_MOVES] = {0};

@@ -131,10 +131,10 @@ static void test_paths_rebuild_the_engine(void **state)
                 srv_event ev;
                 assert_int_equal(srv_play(&r, &p, k, &ev), SRV_OK);
                 /* Congklak's path also holds the relayed seeds: one pick-up per relay of the engine. */
-                if (r.fam == SRV_CONGKLAK ? ev.path_len < sown || ev.n_pickups != ev.relays : ev.path_len != sown)
+                if ((r.lay.flags & GAME_SOW_RELAY) ? ev.path_len < sown || ev.n_pickups != ev.relays : ev.path_len != sown)
                     fail_msg("%s: a move of %d seeds from %d got a path of %d (%d pick-ups, %d relays)", specs[s],
                              sown, origin, ev.path_len, ev.n_pickups, ev.relays);
-                if (ev.captured && !ev.n_capture && !(r.fam == SRV_OWARE && ev.over))
+                if (ev.captured && !ev.n_capture && !((r.lay.flags & GAME_CAPTURE_BACKWARD) && ev.over))
                     fail_msg("%s: a capture of %d without its cells", specs[s], ev.captured);
                 for (int i = 0; i < ev.path_len; i++)
                     if (ev.path[i] == origin)

@@ -1,13 +1,11 @@
 /* szpy_obs.h — the uint8 form of the games' observations: VecEnv(obs_dtype="uint8") and Net on uint8
- * input. Every element of a registered game's encoding (game_encode, env/game.h) is a small
- * integer k times a float constant s: the float observation is k * s in float arithmetic, bit for bit.
- *   kalah, congklak, oware ("kalah-mover-v1" layout, kalah.h / oware.h): k = the seed count of a pit or
- *     store (<= 255: a board holds at most 255 seeds), s = 1.0f / seeds;
- *   basico (basico_encode, basico.h): per player a block of pits (k = stones, s = 1.0f / seeds), the
- *     in-circuit flag (k = 0 or 1, s = 1) and the rank score (players - place)/(players - 1) of a decided
- *     place (k = players - place, 0 while undecided; s = 1.0f / (players - 1)).
- * A game this file does not know has no uint8 form (szpy_obs_form refuses it by name). The pytest suite
- * checks k * s against game_encode element for element over random games of every registered game. */
+ * input. A game offers it by declaring its encoding as integers times constants (game_encode_form,
+ * env/game.h): element j of game_encode's output is an integer k in [0, high[j]] times a float constant
+ * s = scale[j], so the float observation is k * s in float arithmetic, bit for bit. The kinds with a
+ * seed-count encoding (kalah, congklak, oware: k = a pit's or store's count, s = 1.0f / seeds per pit)
+ * declare it in their layout; básico's hook adds its in-circuit flags and rank scores. A game that
+ * declares neither has no uint8 form (szpy_obs_form refuses it by name). The pytest suite checks k * s
+ * against game_encode element for element over random games of every registered game. */
 #ifndef SOWZERO_SZPY_OBS_H
 #define SOWZERO_SZPY_OBS_H
 

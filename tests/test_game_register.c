@@ -1,0 +1,426 @@
+/* test_game_register.c — a game of the caller's own, added at run time (game_kind_register, env/game.h),
+ * goes through every layer that is written against the game interface: self-play, a match between the
+ * generic agents, serve's board and move events (drawn from the kind's layout, not its name) and the
+ * uint8 observation form that Python's VecEnv uses (game_encode_form).
+ *
+ * The toy game, "toysow": two players, m pits each and a store, Kalah's board and sowing without captures
+ * or extra turns; it ends when the player to move has no seeds, each row then going to its own store; the
+ * larger store wins. Small enough to check by hand, written here only. */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "env/game.h"
+#include "eval/game_match.h"
+#include "selfplay/game_selfplay.h"
+#include "serve/srv_game.h"
+
+typedef struct {
+    int pits, seeds;
+} toy_rules;
+
+static int toy_rules_parse(const char *spec, void *out, char *err)
+{
+    toy_rules *r = out;
+    r->pits = 3;
+    r->seeds = 2;
+    const char *s = strchr(spec, ':');
+    while (s && *s && *++s) { /* s is at ':' or ',' before each key, at the NUL after the last */
+        int v, used = 0;
+        if (sscanf(s, "pits=%d%n", &v, &used) == 1 && used && v >= 2 && v <= 6)
+            r->pits = v;
+        else if (sscanf(s, "seeds=%d%n", &v, &used) == 1 && used && v >= 1 && v <= 4)
+            r->seeds = v;
+        else {
+            snprintf(err, GAME_ERRLEN, "toysow: bad key or value at '%s'", s);
+            return GAME_EINVAL;
+        }
+        s += used;
+        if (*s && *s != ',') {
+            snprintf(err, GAME_ERRLEN, "toysow: bad key or value at '%s'", s);
+            return GAME_EINVAL;
+        }
+    }
+    return GAME_OK;
+}
+
+static void toy_rules_format(const void *r, char *buf, size_t n)
+{
+    const toy_rules *t = r;
+    snprintf(buf, n, "toysow:pits=%d,seeds=%d", t->pits, t->seeds);
+}
+
+static int toy_players(const void *r) { (void)r; return 2; }
+static int toy_moves(const void *r) { return ((const toy_rules *)r)->pits; }
+static int toy_seeds(const void *r) { const toy_rules *t = r; return 2 * t->pits * t->seeds; }
+static int toy_store(const toy_rules *t, int q) { return q * (t->pits + 1) + t->pits; }
+
+static void toy_start(const void *r, game_pos *out)
+{
+    const toy_rules *t = r;
+    memset(out, 0, sizeof *out);
+    for (int q = 0; q < 2; q++)
+        for (int k = 0; k < t->pits; k++)
+            out->cell[q * (t->pits + 1) + k] = (uint8_t)t->seeds;
+}
+
+static unsigned toy_legal(const void *r, const game_pos *p)
+{
+    const toy_rules *t = r;
+    unsigned m = 0;
+    for (int k = 0; !p->over && k < t->pits; k++)
+        if (p->cell[p->to_move * (t->pits + 1) + k])
+            m |= 1u << k;
+    return m;
+}
+
+static int toy_apply(const void *r, game_pos *p, int move, game_step *ev)
+{
+    const toy_rules *t = r;
+    if (p->over)
+        return GAME_EOVER;
+    if (move < 0 || move >= t->pits || !(toy_legal(r, p) & (1u << move)))
+        return GAME_EILLEGAL;
+    const int cells = 2 * (t->pits + 1), me = p->to_move;
+    int i = me * (t->pits + 1) + move, hand = p->cell[i];
+    p->cell[i] = 0;
+    while (hand) {
+        i = (i + 1) % cells;
+        if (i == toy_store(t, !me))
+            continue;
+        p->cell[i]++;
+        hand--;
+    }
+    if (ev)
+        *ev = (game_step){.last = (uint8_t)i};
+    p->to_move = (uint8_t)!me;
+    p->ply++;
+    if (!toy_legal(r, p)) {
+        for (int q = 0; q < 2; q++)
+            for (int k = 0; k < t->pits; k++) {
+                p->cell[toy_store(t, q)] += p->cell[q * (t->pits + 1) + k];
+                p->cell[q * (t->pits + 1) + k] = 0;
+            }
+        p->over = 1;
+        if (ev)
+            ev->over = 1;
+    }
+    return GAME_OK;
+}
+
+static int toy_margin(const void *r, const game_pos *p)
+{
+    return p->cell[toy_store(r, 0)] - p->cell[toy_store(r, 1)];
+}
+
+static void toy_values(const void *r, const game_pos *p, double *v)
+{
+    int d = toy_margin(r, p);
+    v[0] = p->over ? (d > 0) - (d < 0) : 0;
+    v[1] = -v[0];
+}
+
+static int toy_board_seeds(const void *r, const game_pos *p)
+{
+    int n = 0;
+    for (int i = 0; i < 2 * (((const toy_rules *)r)->pits + 1); i++)
+        n += p->cell[i];
+    return n;
+}
+
+static int toy_encode_dim(const void *r) { return 2 * ((const toy_rules *)r)->pits + 2; }
+
+/* The mover's pits, the other's pits, the mover's store, the other's: counts / seeds per pit. */
+static void toy_encode(const void *r, const game_pos *p, float *out)
+{
+    const toy_rules *t = r;
+    const int me = p->to_move, m = t->pits;
+    for (int k = 0; k < m; k++) {
+        out[k] = p->cell[me * (m + 1) + k] / (float)t->seeds;
+        out[m + k] = p->cell[!me * (m + 1) + k] / (float)t->seeds;
+    }
+    out[2 * m] = p->cell[toy_store(t, me)] / (float)t->seeds;
+    out[2 * m + 1] = p->cell[toy_store(t, !me)] / (float)t->seeds;
+}
+
+static int toy_value_dim(const void *r) { (void)r; return 1; }
+
+static int toy_pos_parse(const void *r, const char *s, game_pos *out, char *err)
+{
+    (void)r;
+    (void)s;
+    (void)out;
+    snprintf(err, GAME_ERRLEN, "toysow has no position notation");
+    return GAME_EINVAL;
+}
+
+static void toy_pos_format(const void *r, const game_pos *p, char *buf, size_t n)
+{
+    size_t o = 0;
+    for (int i = 0; i < 2 * (((const toy_rules *)r)->pits + 1) && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%d", i ? "," : "", p->cell[i]);
+    if (o < n)
+        snprintf(buf + o, n - o, " %c", p->to_move ? 'N' : 'S');
+}
+
+static void toy_layout(const void *r, game_layout *out)
+{
+    const toy_rules *t = r;
+    *out = (game_layout){.rows = 2, .pits = t->pits, .seeds_per_pit = t->seeds,
+                         .flags = GAME_SOW_SKIPS_OPPONENT_STORES | GAME_END_SWEEP | GAME_ENCODE_SEED_COUNTS};
+}
+
+static const char *const toy_keys[] = {"pits", "seeds", NULL};
+static const char *const toy_examples[] = {"toysow", "toysow:pits=2,seeds=1", NULL};
+
+static const game_kind toy_kind = {
+    .name = "toysow",
+    .summary = "a test's own sowing game: Kalah's board without captures or extra turns",
+    .rules_size = sizeof(toy_rules),
+    .rule_keys = toy_keys,
+    .examples = toy_examples,
+    .rules_parse = toy_rules_parse,
+    .rules_format = toy_rules_format,
+    .players = toy_players,
+    .moves = toy_moves,
+    .seeds = toy_seeds,
+    .start = toy_start,
+    .legal = toy_legal,
+    .apply = toy_apply,
+    .values = toy_values,
+    .margin = toy_margin,
+    .board_seeds = toy_board_seeds,
+    .encode_dim = toy_encode_dim,
+    .encode = toy_encode,
+    .encoding_name = "toysow-mover-v1",
+    .value_dim = toy_value_dim,
+    .pos_parse = toy_pos_parse,
+    .pos_format = toy_pos_format,
+    .layout = toy_layout,
+};
+
+/* The same game without a layout: it plays everywhere but has no board drawing and no uint8 form. */
+static game_kind toy_plain;
+
+static int setup(void **state)
+{
+    (void)state;
+    char err[GAME_ERRLEN];
+    toy_plain = toy_kind;
+    toy_plain.name = "toysow-plain";
+    toy_plain.layout = NULL;
+    if (game_kind_register(&toy_kind, err) != GAME_OK || game_kind_register(&toy_plain, err) != GAME_OK) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void test_registry(void **state)
+{
+    (void)state;
+    char err[GAME_ERRLEN], names[256];
+    assert_ptr_equal(game_kind_find("toysow:pits=4"), &toy_kind);
+    assert_ptr_equal(game_kind_at(game_kind_count() - 2), &toy_kind);
+    assert_non_null(strstr(game_kind_names(names, sizeof names), "toysow"));
+    /* a name taken, a required entry missing, a name that cannot be a spec's */
+    assert_int_equal(game_kind_register(&toy_kind, err), GAME_EINVAL);
+    assert_non_null(strstr(err, "already registered"));
+    game_kind broken = toy_kind;
+    broken.name = "toysow-broken";
+    broken.apply = NULL;
+    assert_int_equal(game_kind_register(&broken, err), GAME_EINVAL);
+    assert_non_null(strstr(err, "apply"));
+    broken = toy_kind;
+    broken.name = "toy:sow";
+    assert_int_equal(game_kind_register(&broken, err), GAME_EINVAL);
+    assert_null(game_kind_find("toysow-broken"));
+    game *g = game_create("toysow:pits=4,seeds=3", err);
+    assert_non_null(g);
+    assert_string_equal(game_spec(g), "toysow:pits=4,seeds=3");
+    assert_int_equal(game_seeds(g), 24);
+    game_free(g);
+    assert_null(game_create("toysow:pits=9", err));
+    assert_non_null(strstr(err, "pits=9"));
+}
+
+static void test_selfplay(void **state)
+{
+    (void)state;
+    char err[MCTS_ERRLEN];
+    game *g = game_create("toysow", err);
+    assert_non_null(g);
+    selfplay_config sc = selfplay_config_default();
+    sc.games = 8;
+    sc.games_per_thread = 4;
+    mcts_config mc = mcts_config_default();
+    mc.sims = 32;
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
+    replay_buffer *rb = replay_create(game_encode_dim(g), game_moves(g), game_value_dim(g), 10000, err);
+    assert_non_null(rb);
+    game_selfplay_stats st;
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, rb, 7, &st, err), MCTS_OK);
+    assert_int_equal(st.games, 8);
+    assert_true(st.samples >= 8 * 2);
+    assert_int_equal(replay_size(rb), st.samples);
+    /* every target is a distribution over the mover's legal pits */
+    float x[16], pi[8], z[1];
+    uint8_t legal[8];
+    for (size_t i = 0; i < replay_size(rb); i++) {
+        assert_int_equal(replay_get(rb, i, x, legal, pi, z, NULL), MCTS_OK);
+        float s = 0;
+        for (int k = 0; k < game_moves(g); k++) {
+            assert_true(legal[k] || pi[k] == 0.0f);
+            assert_true(legal[k] == (x[k] > 0)); /* the mover's own pits come first in the encoding */
+            s += pi[k];
+        }
+        assert_true(s > 0.999f && s < 1.001f);
+        assert_true(z[0] >= -1.0f && z[0] <= 1.0f);
+    }
+    replay_free(rb);
+    game_free(g);
+}
+
+static void test_match(void **state)
+{
+    (void)state;
+    char err[MATCH_ERRLEN];
+    game *g = game_create("toysow:pits=4,seeds=3", err);
+    assert_non_null(g);
+    const char *specs[] = {"mcts:sims=200", "random"};
+    game_match_config cfg = game_match_config_default();
+    cfg.games = 40;
+    cfg.seed = 3;
+    game_match_result res;
+    int rc = game_match_run(specs, 2, g, &cfg, &res, err);
+    if (rc != MATCH_OK)
+        fail_msg("%s", err);
+    assert_int_equal(res.games, 40);
+    assert_int_equal(res.duel, 1);
+    assert_int_equal(res.agent[0].games + res.agent[1].games, 80);
+    /* a search of 200 simulations against uniform moves on a board this small */
+    assert_true(res.two.score >= 0.75);
+    for (int i = 0; i < res.games; i++)
+        assert_true(res.game[i].sows >= 2);
+    game_match_result_free(&res);
+    game_free(g);
+}
+
+/* serve's board and events come from the layout: the seed-by-seed path it draws rebuilds the engine's
+ * board after every move of random games (srv_play drops a path that does not: path_len 0). */
+static void test_serve(void **state)
+{
+    (void)state;
+    char err[SRV_ERRLEN];
+    srv_rules r;
+    assert_int_equal(srv_rules_parse("toysow:pits=3,seeds=3", &r, err), SRV_OK);
+    cJSON *lay = srv_layout_json(&r);
+    assert_string_equal(cJSON_GetObjectItem(lay, "kind")->valuestring, "toysow");
+    assert_string_equal(cJSON_GetObjectItem(lay, "board")->valuestring, "rows");
+    cJSON *stores = cJSON_GetObjectItem(lay, "stores");
+    assert_int_equal(cJSON_GetArrayItem(stores, 0)->valueint, 3);
+    assert_int_equal(cJSON_GetArrayItem(stores, 1)->valueint, 7);
+    cJSON_Delete(lay);
+    uint64_t rng = 12345;
+    int moves = 0;
+    for (int game_i = 0; game_i < 30; game_i++) {
+        srv_pos p;
+        srv_start(&r, &p);
+        while (!p.over) {
+            unsigned legal = srv_legal(&r, &p);
+            int n = __builtin_popcount(legal), pick;
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            pick = (int)((rng >> 33) % (uint64_t)n);
+            int k = 0;
+            for (; legal; legal &= legal - 1, pick--)
+                if (!pick) {
+                    k = __builtin_ctz(legal);
+                    break;
+                }
+            srv_pos before = p;
+            srv_event ev;
+            assert_int_equal(srv_play(&r, &p, k, &ev), SRV_OK);
+            assert_true(ev.path_len > 0);
+            assert_int_equal(ev.path_len, before.cell[before.to_move * 4 + k]);
+            moves++;
+        }
+    }
+    assert_true(moves > 100);
+    /* an illegal move's message is the game's, not a family's */
+    srv_pos p;
+    srv_start(&r, &p);
+    p.cell[0] = 0;
+    assert_int_equal(srv_move_parse(&r, &p, "a", err), SRV_EILLEGAL);
+    assert_non_null(strstr(err, "not a legal move"));
+    srv_rules_free(&r);
+    /* a kind without a layout has no drawing */
+    assert_int_equal(srv_rules_parse("toysow-plain", &r, err), SRV_EINVAL);
+    assert_non_null(strstr(err, "describes no board"));
+}
+
+/* The uint8 observations (python/src/szpy_obs.c) rest on game_encode_form: integer times scale gives
+ * the encoding to float rounding over random games; a kind with no layout and no hook has no such form. */
+static void test_encode_form(void **state)
+{
+    (void)state;
+    char err[GAME_ERRLEN];
+    const char *specs[] = {"toysow:pits=4,seeds=3", "kalah", "oware", "congklak:pits=5,seeds=5",
+                           "basico:players=3,pits=4"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        game *g = game_create(specs[s], err);
+        assert_non_null(g);
+        const int d = game_encode_dim(g);
+        float scale[64], x[64];
+        int high[64];
+        assert_int_equal(game_encode_form(g, scale, high), 0);
+        uint64_t rng = 99 + s;
+        for (int game_i = 0; game_i < 20; game_i++) {
+            game_pos p;
+            game_start(g, &p);
+            while (!p.over) {
+                game_encode(g, &p, x);
+                for (int j = 0; j < d; j++) {
+                    long k = lrintf(x[j] / scale[j]);
+                    assert_true(k >= 0 && k <= high[j]);
+                    /* count / seeds and count * (1 / seeds) may differ in the last bit (seeds = 3, 5) */
+                    if (fabsf((float)k * scale[j] - x[j]) > 2 * FLT_EPSILON * fmaxf(1.0f, x[j]))
+                        fail_msg("%s: element %d is %g, not an integer times %g", specs[s], j, x[j], scale[j]);
+                }
+                unsigned legal = game_legal(g, &p);
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                int pick = (int)((rng >> 33) % (uint64_t)__builtin_popcount(legal));
+                while (pick--)
+                    legal &= legal - 1;
+                assert_int_equal(game_apply(g, &p, __builtin_ctz(legal), NULL), GAME_OK);
+            }
+        }
+        game_free(g);
+    }
+    game *g = game_create("toysow-plain", err);
+    float scale[64];
+    int high[64];
+    assert_int_equal(game_encode_form(g, scale, high), -1);
+    game_layout lay;
+    assert_int_equal(game_layout_of(g, &lay), 0);
+    game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_selfplay),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_serve),
+        cmocka_unit_test(test_encode_form),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
