@@ -34,6 +34,7 @@
  * best final value, shared included). */
 typedef struct {
     uint64_t games, samples, evals, batches;
+    uint64_t simulations;     /* PUCT simulations completed, summed over decisions (the root's new visits) */
     uint64_t wins[GAME_MAX_PLAYERS];
     uint64_t capped;          /* games stopped by max_moves */
     double seconds, thread_seconds, forward_seconds;
