@@ -241,6 +241,14 @@ int game_score(const game *g, const game_pos *p, int player, int *out)
 int game_margin(const game *g, const game_pos *p) { return g->kind->margin ? g->kind->margin(g->rules, p) : 0; }
 int game_board_seeds(const game *g, const game_pos *p) { return g->kind->board_seeds(g->rules, p); }
 
+int game_seeds_in_pits(const game *g, const game_pos *p)
+{
+    int seeds = game_board_seeds(g, p), s;
+    for (int q = 0; q < g->players && game_score(g, p, q, &s); q++)
+        seeds -= s;
+    return seeds;
+}
+
 void game_estimate(const game *g, const game_pos *p, double *v)
 {
     if (p->over || !g->kind->estimate)

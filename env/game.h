@@ -289,6 +289,9 @@ int game_score(const game *g, const game_pos *p, int player, int *out);
 /* Player 0 - player 1 (0 when the game has no margin). */
 int game_margin(const game *g, const game_pos *p);
 int game_board_seeds(const game *g, const game_pos *p);
+/* Seeds still in play: board seeds minus every player's score (the score hook), the whole board for a kind
+ * without one. What self-play's opening_seeds and the position sets' phases count. */
+int game_seeds_in_pits(const game *g, const game_pos *p);
 /* Horizon estimate, v[players] (see game_kind.estimate). */
 void game_estimate(const game *g, const game_pos *p, double *v);
 /* Values of p as a game ends: game_values once over, else the kind's stopped hook (or game_estimate). */

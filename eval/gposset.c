@@ -93,25 +93,17 @@ int gps_add(gps_set *s, const game_pos *p, const char *source)
         return PS_ENOMEM;
     e->pos = *p;
     snprintf(e->source, sizeof e->source, "%s", source ? source : "");
-    e->seeds_in_pits = gps_seeds_in_pits(s->g, p);
+    e->seeds_in_pits = game_seeds_in_pits(s->g, p);
     for (int k = 0; k < GAME_MAX_MOVES; k++)
         e->values[k] = GPS_NO_VALUE;
     return 1;
-}
-
-int gps_seeds_in_pits(const game *g, const game_pos *p)
-{
-    int s0, s1, seeds = game_board_seeds(g, p);
-    if (game_score(g, p, 0, &s0) && game_score(g, p, 1, &s1))
-        seeds -= s0 + s1;
-    return seeds;
 }
 
 static int start_seeds(const game *g)
 {
     game_pos p;
     game_start(g, &p);
-    return gps_seeds_in_pits(g, &p);
+    return game_seeds_in_pits(g, &p);
 }
 
 int gps_phase(const game *g, int seeds_in_pits)
@@ -156,7 +148,7 @@ static int capped(const sampler *sp, const game_pos *p, int seeds)
 
 static int offer(sampler *sp, const game_pos *p, const char *source)
 {
-    const int seeds = gps_seeds_in_pits(sp->s->g, p), ph = gps_phase(sp->s->g, seeds);
+    const int seeds = game_seeds_in_pits(sp->s->g, p), ph = gps_phase(sp->s->g, seeds);
     if (p->over || !needs(sp, ph) || !capped(sp, p, seeds))
         return 0;
     int rc = gps_add(sp->s, p, source);
@@ -226,7 +218,7 @@ static int draw_game(sampler *sp, char *err)
             continue;
         int m = 0;
         for (int i = 0; i < n; i++) {
-            const int seeds = gps_seeds_in_pits(g, &sp->game[i]);
+            const int seeds = game_seeds_in_pits(g, &sp->game[i]);
             if (gps_phase(g, seeds) == ph && capped(sp, &sp->game[i], seeds))
                 idx[m++] = i;
         }
@@ -541,7 +533,7 @@ static cJSON *entry_json(const gps_set *s, const gps_entry *e)
         return NULL;
     cJSON_AddStringToObject(o, "position", game_pos_format(g, p, pos, sizeof pos));
     cJSON_AddStringToObject(o, "to_move", side);
-    cJSON_AddNumberToObject(o, "seeds_in_pits", gps_seeds_in_pits(g, p));
+    cJSON_AddNumberToObject(o, "seeds_in_pits", game_seeds_in_pits(g, p));
     cJSON_AddNumberToObject(o, "ply", p->ply);
     game_solve_props sp;
     game_solve_properties(g, &sp);
@@ -726,7 +718,7 @@ static int read_entry(const game *g, const cJSON *o, gps_entry *e, char *why, si
         snprintf(why, wn, "to_move: missing or not \"%s\" (the position's mover)", side);
         return 0;
     }
-    e->seeds_in_pits = gps_seeds_in_pits(g, &e->pos);
+    e->seeds_in_pits = game_seeds_in_pits(g, &e->pos);
     if (!int_field(o, "seeds_in_pits", &seeds) || seeds != e->seeds_in_pits) {
         snprintf(why, wn, "seeds_in_pits: missing or not %d (the position's)", e->seeds_in_pits);
         return 0;

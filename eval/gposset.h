@@ -65,9 +65,8 @@ const gps_entry *gps_get_const(const gps_set *s, size_t i);
  * 1 added, 0 skipped, PS_ENOMEM. */
 int gps_add(gps_set *s, const game_pos *p, const char *source);
 
-/* Seeds in the pits of p: board seeds minus both scores (the whole board for a kind without a score hook);
- * its phase 0..2 and a phase's range (see above). */
-int gps_seeds_in_pits(const game *g, const game_pos *p);
+/* The phase 0..2 of a position with seeds_in_pits seeds in its pits (game_seeds_in_pits) and a phase's range
+ * (see above). */
 int gps_phase(const game *g, int seeds_in_pits);
 void gps_phase_range(const game *g, int phase, int *hi, int *lo);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "selfplay/levers.h"
 #include "selfplay/workers.h"
 
 #define BAD(...) (err ? snprintf(err, MCTS_ERRLEN, __VA_ARGS__) : 0, MCTS_EINVAL)
@@ -15,6 +16,8 @@ typedef struct {
     const game *g;
     const selfplay_config *sc;
     const mcts_config *mc;
+    mcts_config fast;       /* the search of a fast decision (playout cap randomization, levers.h) */
+    mcts_config opening;    /* the search of a full decision with >= opening_seeds seeds in the pits */
     const mcts_mp_eval_factory *ef;
     replay_buffer *rb;
     uint64_t seed;
@@ -26,8 +29,13 @@ typedef struct {
 typedef struct {
     mcts_mp_tree *tree;
     int active, n, cap;
+    int full;               /* the decision being searched is a full one (a policy sample) */
+    const mcts_config *cfg; /* the search its tree has now: sh->mc, &sh->fast or &sh->opening */
+    int start_visits;       /* the root's visits when its search began (those kept from the last one) */
     float *x, *pi;
     uint8_t *legal, *mover;
+    float *surprise;        /* selfplay.surprise_weight: KL(π ‖ P) of each decision, −1 for a value-only one */
+    game_pos *pos;          /* selfplay.surprise_weight: each decision's position (its prior is read at the end) */
 } slot;
 
 typedef struct {
@@ -35,6 +43,13 @@ typedef struct {
     int index;          /* worker t of T */
     int next_game;      /* the next game index this worker plays: index, index + T, ... */
     uint64_t seed;
+    /* selfplay.surprise_weight: an evaluator of its own for the decisions' priors (so the search's evaluator,
+     * a rollout one included, sees what it sees without the lever), its buffers (max_batch positions), and
+     * the copies' draws (a stream of their own: the games do not depend on the key) */
+    mcts_mp_eval *prior_ev;
+    game_pos *prior_pos;
+    float *prior_out, *prior_value;
+    mcts_rng copies;
     int rc;
     char err[MCTS_ERRLEN];
     game_selfplay_stats st;
@@ -57,7 +72,13 @@ static int slot_reserve(slot *s, int dim, int m)
     uint8_t *mover = realloc(s->mover, (size_t)nc);
     if (mover)
         s->mover = mover;
-    if (!x || !pi || !legal || !mover)
+    float *surprise = realloc(s->surprise, (size_t)nc * sizeof *surprise);
+    if (surprise)
+        s->surprise = surprise;
+    game_pos *pos = realloc(s->pos, (size_t)nc * sizeof *pos);
+    if (pos)
+        s->pos = pos;
+    if (!x || !pi || !legal || !mover || !surprise || !pos)
         return 0;
     s->cap = nc;
     return 1;
@@ -66,7 +87,20 @@ static int slot_reserve(slot *s, int dim, int m)
 static void slot_free(slot *s)
 {
     mcts_mp_tree_free(s->tree);
-    free(s->x), free(s->pi), free(s->legal), free(s->mover);
+    free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos);
+}
+
+/* Chooses the search of s's next decision, at position next (sp_decision_search, drawn from the tree's RNG),
+ * and gives it to s's tree before the search's root is set or reached (the root noise follows the config). */
+static void cap_draw(const shared *sh, slot *s, const game_pos *next)
+{
+    int kind = sp_decision_search(sh->sc, mcts_mp_tree_rng(s->tree),
+                                  sh->sc->opening_sims > 0 ? game_seeds_in_pits(sh->g, next) : 0);
+    s->full = kind != SP_SEARCH_FAST;
+    const mcts_config *cfg = kind == SP_SEARCH_FAST ? &sh->fast : kind == SP_SEARCH_OPENING ? &sh->opening : sh->mc;
+    if (cfg != s->cfg)
+        mcts_mp_tree_set_config(s->tree, cfg, NULL); /* all three checked by game_selfplay_run */
+    s->cfg = cfg;
 }
 
 /* Starts this worker's next game in s (by game index), or leaves s inactive when its games are done. */
@@ -81,9 +115,42 @@ static void slot_start(worker *w, slot *s)
         uint64_t st = sh->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(gi + 1));
         mcts_rng_seed(mcts_mp_tree_rng(s->tree), mcts_splitmix64(&st));
         game_pos p;
-        game_start(sh->g, &p);
+        if (sh->sc->opening_plies > 0)
+            sp_random_opening(sh->g, sh->sc->opening_plies, mcts_mp_tree_rng(s->tree), &p);
+        else
+            game_start(sh->g, &p);
+        cap_draw(sh, s, &p);
         mcts_mp_set_root(s->tree, &p);
+        s->start_visits = 0;
     }
+}
+
+/* selfplay.surprise_weight: the surprise of each of s's policy samples (surprise[t] >= 0, marked when the
+ * decision was made) against the net's prior at its position, read by w's own evaluator in batches of its
+ * max_batch: the prior the search expanded that position with, before the root noise (sp_legal_prior). */
+static int game_surprises(worker *w, slot *s)
+{
+    const game *g = w->sh->g;
+    const int m = game_moves(g), B = w->prior_ev->max_batch;
+    int idx[256];
+    for (int t0 = 0; t0 < s->n;) {
+        int k = 0;
+        for (; t0 < s->n && k < B && k < 256; t0++)
+            if (s->surprise[t0] >= 0) {
+                idx[k] = t0;
+                w->prior_pos[k++] = s->pos[t0];
+            }
+        if (k == 0)
+            continue;
+        if (w->prior_ev->evaluate(w->prior_ev, w->prior_pos, k, w->prior_out, w->prior_value) != MCTS_OK)
+            return MCTS_EEVAL;
+        for (int j = 0; j < k; j++) {
+            float *prior = w->prior_out + (size_t)j * m;
+            sp_legal_prior(prior, game_legal(g, &w->prior_pos[j]), m, prior);
+            s->surprise[idx[j]] = sp_policy_surprise(prior, s->pi + (size_t)idx[j] * m, m);
+        }
+    }
+    return MCTS_OK;
 }
 
 static int slot_finish(worker *w, slot *s)
@@ -106,21 +173,33 @@ static int slot_finish(worker *w, slot *s)
         w->st.wins[q] += v[q] == best;
     int rc = MCTS_OK;
     if (sh->rb) {
+        /* with surprise_weight each decision is written sp_surprise_copies times, the copies adjacent */
+        const double sw = sh->sc->surprise_weight;
+        double sum = 0;
+        int policy_samples = 0;
+        if (sw > 0 && (rc = game_surprises(w, s)) == MCTS_OK)
+            sum = sp_surprise_sum(s->surprise, s->n, &policy_samples);
         replay_sample smp[256];
-        for (int i = 0; i < s->n && rc == MCTS_OK; i += 256) {
-            int k = s->n - i < 256 ? s->n - i : 256;
-            for (int j = 0; j < k; j++) {
-                int t = i + j, mv = s->mover[t];
+        int k = 0;
+        for (int t = 0; t < s->n && rc == MCTS_OK; t++) {
+            const int mv = s->mover[t];
+            for (int c = sw > 0 ? sp_surprise_copies(s->surprise[t], sw, sum, policy_samples, &w->copies) : 1;
+                 c > 0 && rc == MCTS_OK; c--) {
                 for (int q = 0; q < nv; q++)
-                    z[j][q] = (float)v[(mv + q) % np];
-                smp[j] = (replay_sample){.x = s->x + (size_t)t * dim,
+                    z[k][q] = (float)v[(mv + q) % np];
+                smp[k] = (replay_sample){.x = s->x + (size_t)t * dim,
                                          .legal = s->legal + (size_t)t * m,
                                          .pi = s->pi + (size_t)t * m,
-                                         .z = z[j],
+                                         .z = z[k],
                                          .margin = (float)(mv ? -margin : margin) * scale};
+                if (++k == 256) {
+                    rc = replay_add(sh->rb, smp, k);
+                    k = 0;
+                }
             }
-            rc = replay_add(sh->rb, smp, k);
         }
+        if (rc == MCTS_OK && k > 0)
+            rc = replay_add(sh->rb, smp, k);
     }
     return rc;
 }
@@ -142,10 +221,21 @@ static int slot_move(worker *w, slot *s)
     int move = rc == MCTS_OK ? mcts_mp_choose(s->tree, tau) : rc;
     if (move < 0)
         return MCTS_EINVAL;
+    if (!s->full) /* a fast decision: a value-only sample, policy weight 0 (replay.h) */
+        memset(s->pi + (size_t)s->n * m, 0, (size_t)m * sizeof *s->pi);
+    s->surprise[s->n] = s->full ? 0.0f : -1.0f; /* a policy sample's is measured when the game ends */
+    s->pos[s->n] = *root;
+    int visits[GAME_MAX_MOVES];
+    w->st.simulations += (uint64_t)(mcts_mp_root_visits(s->tree, visits, NULL) - s->start_visits);
     s->mover[s->n++] = root->to_move;
+    game_pos next = *root; /* the next decision's position: cap_draw reads it only for opening_sims */
+    if (sh->sc->opening_sims > 0)
+        game_apply(g, &next, move, NULL);
+    cap_draw(sh, s, &next);
     rc = mcts_mp_advance(s->tree, move);
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)
         return rc;
+    s->start_visits = mcts_mp_root_visits(s->tree, visits, NULL);
     rc = MCTS_OK;
     if (mcts_mp_root_pos(s->tree)->over || s->n >= sh->sc->max_moves) {
         rc = slot_finish(w, s);
@@ -172,9 +262,21 @@ static void *worker_main(void *arg)
     int rc = ev ? MCTS_OK : MCTS_EEVAL;
     if (rc == MCTS_OK && (!slots || !leaf || !owner || !handle || !prior || !value))
         rc = MCTS_ENOMEM;
-    for (int i = 0; i < G && rc == MCTS_OK; i++)
+    if (rc == MCTS_OK && sh->sc->surprise_weight > 0) { /* its streams apart from st: the games stay those of s = 0 */
+        uint64_t cs = w->seed ^ 0x5375727072697365ull; /* "Surprise" */
+        mcts_rng_seed(&w->copies, mcts_splitmix64(&cs));
+        w->prior_ev = sh->ef->create(sh->ef, g, cap, mcts_splitmix64(&cs), w->err);
+        w->prior_pos = malloc((size_t)cap * sizeof *w->prior_pos);
+        w->prior_out = malloc((size_t)cap * (size_t)m * sizeof *w->prior_out);
+        w->prior_value = malloc((size_t)cap * (size_t)np * sizeof *w->prior_value);
+        rc = !w->prior_ev ? MCTS_EEVAL : !w->prior_pos || !w->prior_out || !w->prior_value ? MCTS_ENOMEM : MCTS_OK;
+    }
+    for (int i = 0; i < G && rc == MCTS_OK; i++) {
         if (!(slots[i].tree = mcts_mp_tree_create(g, sh->mc, mcts_splitmix64(&st), w->err)))
             rc = MCTS_ENOMEM;
+        slots[i].cfg = sh->mc; /* the tree holds the full search */
+        slots[i].full = 1;
+    }
     if (rc == MCTS_OK)
         for (int i = 0; i < G; i++)
             slot_start(w, &slots[i]);
@@ -224,6 +326,13 @@ static void *worker_main(void *arg)
         w->st.evals = ev->positions;
         w->st.forward_seconds = ev->forward_seconds;
     }
+    if (w->prior_ev) { /* the surprise's priors are evaluations too */
+        w->st.evals += w->prior_ev->positions;
+        w->st.forward_seconds += w->prior_ev->forward_seconds;
+    }
+    mcts_mp_eval_free(w->prior_ev);
+    free(w->prior_pos), free(w->prior_out), free(w->prior_value);
+    w->prior_ev = NULL;
     for (int i = 0; slots && i < G; i++)
         slot_free(&slots[i]);
     free(slots), free(leaf), free(owner), free(handle), free(prior), free(value);
@@ -241,6 +350,9 @@ int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_confi
         return BAD("self-play: a game and an evaluator factory are required");
     if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
         return rc;
+    if (sc->rescore || sc->rescore_policy)
+        return BAD("%s self-play: selfplay.rescore needs an endgame database, and this self-play probes none "
+                   "(selfplay.h)", game_name(g));
     if (rb && (replay_dim(rb) != game_encode_dim(g) || replay_pits(rb) != game_moves(g) ||
                replay_n_value(rb) != game_value_dim(g)))
         return BAD("%s self-play: the replay buffer holds dim %d / pits %d / n_value %d, the rules need "
@@ -249,6 +361,8 @@ int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_confi
     nn_set_blas_threads(1);
     const int n = sc->threads;
     shared sh = {.g = g, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .seed = seed, .threads = n};
+    if ((rc = sp_search_configs(sc, mc, &sh.fast, &sh.opening, err)) != MCTS_OK)
+        return rc;
     atomic_init(&sh.abort, 0);
     worker *w = calloc((size_t)n, sizeof *w);
     if (!w)
@@ -271,7 +385,7 @@ int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_confi
         tot.games += s->games, tot.samples += s->samples, tot.capped += s->capped;
         for (int q = 0; q < GAME_MAX_PLAYERS; q++)
             tot.wins[q] += s->wins[q];
-        tot.evals += s->evals, tot.batches += s->batches;
+        tot.evals += s->evals, tot.batches += s->batches, tot.simulations += s->simulations;
         tot.thread_seconds += s->thread_seconds, tot.forward_seconds += s->forward_seconds;
         if (w[i].rc != MCTS_OK && rc == MCTS_OK) {
             rc = w[i].rc;

@@ -15,6 +15,18 @@
  * A game still running after max_moves plies is scored by game_stopped_values (básico: as if the
  * first-finisher rule ended it there).
  *
+ * The self-play levers of selfplay_config are those of selfplay.h, written once for both drivers
+ * (levers.h): random openings (opening_plies: k uniform in 0..K random sowings from the tree's RNG, not
+ * samples), the deeper opening search (opening_sims for a full decision with at least opening_seeds seeds
+ * in the pits, game_seeds_in_pits), playout caps (full_sims_prob / fast_sims: a fast decision writes π = 0,
+ * a value-only sample) and policy surprise weighting (surprise_weight: each decision written floor(w) or
+ * floor(w) + 1 times, adjacent). The surprise's prior P at a decision's position is the net's own, read
+ * when the game ends by a second evaluator of the worker (from the factory, its seed apart from the
+ * search's): the prior the search expanded that position with, masked to the legal slots (sp_legal_prior),
+ * before any root noise — and the search's evaluator sees exactly what it sees without the lever, so the
+ * games are those of surprise_weight = 0. Its evaluations count in evals and forward_seconds.
+ * rescore / rescore_policy need an endgame database this self-play does not probe: refused (MCTS_EINVAL).
+ *
  * Determinism: games are assigned to workers by game index (worker t of T plays games t, t + T, ...), and
  * game i's tree is seeded from (seed, i), so the games played depend on (seed, threads, games_per_thread)
  * only; with one thread the samples come out identical, in the same order, for the same seed (with more,
@@ -30,10 +42,11 @@
 #include "selfplay/replay.h"
 #include "selfplay/selfplay.h"
 
-/* What one run did (the fields of selfplay_stats that apply; wins[p] counts games where player p had the
- * best final value, shared included). */
+/* What one run did (the fields of selfplay_stats that apply; samples counts decisions, not surprise copies;
+ * wins[p] counts games where player p had the best final value, shared included). */
 typedef struct {
     uint64_t games, samples, evals, batches;
+    uint64_t simulations;     /* PUCT simulations completed, summed over decisions (the root's new visits) */
     uint64_t wins[GAME_MAX_PLAYERS];
     uint64_t capped;          /* games stopped by max_moves */
     double seconds, thread_seconds, forward_seconds;

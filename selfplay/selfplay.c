@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/game_twoside.h" /* gt_to_kalah: "kalah"'s game_pos holds a kalah_pos */
 #include "selfplay/batcher.h"
+#include "selfplay/levers.h"
+#include "selfplay/mcts_tb.h"
 #include "selfplay/workers.h"
 
 selfplay_config selfplay_config_default(void)
@@ -62,6 +65,8 @@ int selfplay_config_check(const selfplay_config *c, char *err)
 
 typedef struct {
     const kalah_rules *r;
+    game *game;             /* r as a game of the game interface, for the levers written against it (levers.h);
+                             * created only when opening_plies needs it */
     const selfplay_config *sc;
     const mcts_config *mc;
     mcts_config fast;       /* the search of a fast decision (playout cap randomization) */
@@ -83,7 +88,7 @@ typedef struct {
     int16_t *exact;   /* selfplay.rescore: the exact final margin for the mover of each decision, NO_EXACT */
     float *surprise;  /* selfplay.surprise_weight: KL(π ‖ P) of each decision, −1 for a value-only one */
     kalah_pos start;  /* where the recorded decisions begin (after the random opening, selfplay.opening_plies) */
-} game;
+} slot;
 
 #define NO_EXACT INT16_MIN /* a decision whose position the database does not cover */
 
@@ -110,7 +115,7 @@ typedef struct {
     selfplay_stats st;
 } worker;
 
-static int game_reserve(game *g, int dim, int m)
+static int slot_reserve(slot *g, int dim, int m)
 {
     if (g->n < g->cap)
         return 1;
@@ -142,51 +147,28 @@ static int game_reserve(game *g, int dim, int m)
     return 1;
 }
 
-static void game_free(game *g)
+static void slot_free(slot *g)
 {
     mcts_tree_free(g->tree);
     free(g->x), free(g->pi), free(g->legal), free(g->side), free(g->moves), free(g->exact), free(g->surprise);
 }
 
 /* Chooses the search of g's next decision, at position next, and gives it to g's tree before the search's
- * root is set or reached (the root noise follows the config): full or fast (a draw from the tree's RNG, none
- * while playout caps are off), and a full one with at least opening_seeds seeds in the pits gets the
- * opening search when opening_sims is on. */
-static void cap_draw(const shared *sh, game *g, const kalah_pos *next)
+ * root is set or reached (the root noise follows the config): sp_decision_search (levers.h), drawn from the
+ * tree's RNG; next's seeds in the pits are counted only for opening_sims. */
+static void cap_draw(const shared *sh, slot *g, const kalah_pos *next)
 {
-    g->full = sh->sc->full_sims_prob >= 1 || mcts_rng_uniform(mcts_tree_rng(g->tree)) < sh->sc->full_sims_prob;
-    const mcts_config *cfg = !g->full ? &sh->fast
-                             : sh->sc->opening_sims > 0 && mcts_tb_seeds_in_pits(sh->r, next) >= sh->sc->opening_seeds
-                                 ? &sh->opening
-                                 : sh->mc;
+    int kind = sp_decision_search(sh->sc, mcts_tree_rng(g->tree),
+                                  sh->sc->opening_sims > 0 ? mcts_tb_seeds_in_pits(sh->r, next) : 0);
+    g->full = kind != SP_SEARCH_FAST;
+    const mcts_config *cfg = kind == SP_SEARCH_FAST ? &sh->fast : kind == SP_SEARCH_OPENING ? &sh->opening : sh->mc;
     if (cfg != g->cfg)
         mcts_tree_set_config(g->tree, cfg, NULL); /* all three checked by selfplay_run */
     g->cfg = cfg;
 }
 
-/* selfplay.opening_plies = K: k uniform in 0..K, then k sowings uniform over the legal moves from the start,
- * drawn from rng; an opening that finishes the game is drawn again (selfplay.h). */
-static void random_opening(const kalah_rules *r, int plies, mcts_rng *rng, kalah_pos *p)
-{
-    for (;;) {
-        kalah_start(r, p);
-        int k = (int)(mcts_rng_uniform(rng) * (plies + 1));
-        k = k > plies ? plies : k; /* the clamps guard a product that rounds up to the bound */
-        for (int i = 0; i < k && !p->over; i++) {
-            unsigned legal = kalah_legal(r, p);
-            int n = __builtin_popcount(legal), pick = (int)(mcts_rng_uniform(rng) * n);
-            pick = pick >= n ? n - 1 : pick;
-            while (pick--)
-                legal &= legal - 1; /* drop the lowest set bits until the chosen move is the lowest */
-            kalah_sow(r, p, __builtin_ctz(legal), NULL);
-        }
-        if (!p->over)
-            return;
-    }
-}
-
 /* Starts the worker's next game in g, or deactivates g when all of its games have started. */
-static void game_start(worker *w, game *g)
+static void slot_start(worker *w, slot *g)
 {
     shared *sh = w->sh;
     g->active = !atomic_load(&sh->abort) && w->next < w->count;
@@ -194,10 +176,13 @@ static void game_start(worker *w, game *g)
     g->n = 0;
     if (g->active) {
         kalah_pos p;
-        if (sh->sc->opening_plies > 0)
-            random_opening(sh->r, sh->sc->opening_plies, mcts_tree_rng(g->tree), &p);
-        else
+        if (sh->sc->opening_plies > 0) {
+            game_pos q;
+            sp_random_opening(sh->game, sh->sc->opening_plies, mcts_tree_rng(g->tree), &q);
+            gt_to_kalah(&q, &p);
+        } else {
             kalah_start(sh->r, &p);
+        }
         g->start = p;
         cap_draw(sh, g, &p);
         mcts_set_root(g->tree, &p);
@@ -266,7 +251,7 @@ static int staged_flush(const staged *o, replay_buffer *rb, int dim, int m)
 
 /* The value and margin targets of g's decision t in a game that ended with `margin` (South − North) and
  * result res: the outcome for its mover, or its exact value when rescored (selfplay.h). */
-static void value_targets(const game *g, int t, int res, int margin, float scale, float *z, float *mg)
+static void value_targets(const slot *g, int t, int res, int margin, float scale, float *z, float *mg)
 {
     int sgn = g->side[t] == KALAH_SOUTH ? 1 : -1, ex = g->exact[t];
     if (ex != NO_EXACT) { /* rescored (selfplay.h): the exact value replaces the game's outcome */
@@ -278,28 +263,7 @@ static void value_targets(const game *g, int t, int res, int margin, float scale
     *mg = (float)(sgn * margin) * scale;
 }
 
-/* selfplay.surprise_weight: the sum of the KL of g's policy samples (decisions with surprise >= 0) and
- * their count, the normalisation of the frequency weights (selfplay.h). */
-static double surprise_sum(const game *g, int *policy_samples)
-{
-    double sum = 0;
-    *policy_samples = 0;
-    for (int t = 0; t < g->n; t++)
-        if (g->surprise[t] >= 0)
-            sum += g->surprise[t], ++*policy_samples;
-    return sum;
-}
-
-/* selfplay.surprise_weight = s: how many times decision t of g is written, floor(w) or floor(w) + 1 with w
- * = (1 − s) + s · n · KL_t / sum (1 for a value-only decision or sum 0), drawn from rng (selfplay.h). */
-static int surprise_copies(const game *g, int t, double s, double sum, int policy_samples, mcts_rng *rng)
-{
-    double wt = g->surprise[t] < 0 || !(sum > 0) ? 1.0 : (1.0 - s) + s * policy_samples * g->surprise[t] / sum;
-    int c = (int)floor(wt);
-    return c + (mcts_rng_uniform(rng) < wt - c);
-}
-
-static int game_finish(worker *w, game *g)
+static int slot_finish(worker *w, slot *g)
 {
     shared *sh = w->sh;
     const kalah_rules *r = sh->r;
@@ -316,9 +280,9 @@ static int game_finish(worker *w, game *g)
         double sw = sh->sc->surprise_weight, sum = 0;
         int policy_samples = 0;
         if (sw > 0)
-            sum = surprise_sum(g, &policy_samples);
+            sum = sp_surprise_sum(g->surprise, g->n, &policy_samples);
         for (int t = 0; t < g->n; t++) {
-            int c = sw > 0 ? surprise_copies(g, t, sw, sum, policy_samples, &w->copies) : 1;
+            int c = sw > 0 ? sp_surprise_copies(g->surprise[t], sw, sum, policy_samples, &w->copies) : 1;
             if (!staged_reserve(o, (size_t)c, dim, m))
                 return MCTS_ENOMEM;
             for (; c > 0; c--, o->n++) {
@@ -354,29 +318,24 @@ static void optimal_policy(const mcts_config *mc, const kalah_rules *r, const ka
         pi[k] = val[k] == best ? 1.0f / (float)count : 0.0f;
 }
 
-/* selfplay.surprise_weight: KL(π ‖ P) in nats from the root's prior before noise (mcts_root_prior, floored
- * at 1e-6 so that a move the net all but excluded counts as very surprising, not infinitely) to the target
- * π about to be written (selfplay.h); −1 (weight 1) when the root has no prior. */
+/* selfplay.surprise_weight: the surprise of the target π about to be written against the root's prior before
+ * noise (mcts_root_prior; sp_policy_surprise); −1 (weight 1) when the root has no prior. */
 static float policy_surprise(const mcts_tree *t, const float *pi, int m)
 {
     float prior[KALAH_MAX_PITS];
     if (mcts_root_prior(t, prior) != MCTS_OK)
         return -1.0f; /* unreachable after a search; weight 1, as a value-only decision */
-    double kl = 0;
-    for (int k = 0; k < m; k++)
-        if (pi[k] > 0)
-            kl += pi[k] * log(pi[k] / fmax(prior[k], 1e-6));
-    return kl > 0 ? (float)kl : 0.0f; /* rounding can leave an exact match a hair below 0 */
+    return sp_policy_surprise(prior, pi, m);
 }
 
 /* The root search of g is done: record the decision, play it, and finish/restart the game when it ends. */
-static int game_move(worker *w, game *g)
+static int slot_move(worker *w, slot *g)
 {
     shared *sh = w->sh;
     const kalah_rules *r = sh->r;
     int dim = kalah_encode_dim(r), m = r->pits;
     const kalah_pos *root = mcts_root_pos(g->tree);
-    if (!game_reserve(g, dim, m))
+    if (!slot_reserve(g, dim, m))
         return MCTS_ENOMEM;
     double tau = g->n < sh->mc->temp_moves ? sh->mc->temperature : 0.0;
     kalah_encode(r, root, g->x + (size_t)g->n * dim);
@@ -405,8 +364,8 @@ static int game_move(worker *w, game *g)
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)
         return rc;
     if (mcts_root_pos(g->tree)->over || g->n >= sh->sc->max_moves) {
-        rc = game_finish(w, g);
-        game_start(w, g);
+        rc = slot_finish(w, g);
+        slot_start(w, g);
     }
     return rc;
 }
@@ -422,7 +381,7 @@ static void *worker_main(void *arg)
     mcts_rng_seed(&w->copies, mcts_splitmix64(&cs));
     mcts_eval *ev = sh->ef->create(sh->ef, r, cap, mcts_splitmix64(&st), w->err);
     mcts_batcher *b = mcts_batcher_create(r, cap);
-    game *games = calloc((size_t)G, sizeof *games);
+    slot *games = calloc((size_t)G, sizeof *games);
     mcts_tree **live = calloc((size_t)G, sizeof *live);
     int rc = ev ? MCTS_OK : MCTS_EEVAL;
     if (rc == MCTS_OK && (!b || !games || !live))
@@ -437,15 +396,15 @@ static void *worker_main(void *arg)
         rc = MCTS_ENOMEM;
     if (rc == MCTS_OK)
         for (int i = 0; i < G; i++)
-            game_start(w, &games[i]);
+            slot_start(w, &games[i]);
     for (int active = 1; rc == MCTS_OK && active;) {
         /* Moves first, then all live trees descend together: gather_many interleaves their descents
          * (batcher.h), with the same leaves in the same order as gathering one game after the other. */
         active = 0;
         for (int i = 0; i < G && rc == MCTS_OK; i++) {
-            game *g = &games[i];
+            slot *g = &games[i];
             while (g->active && rc == MCTS_OK && mcts_done(g->tree))
-                rc = game_move(w, g);
+                rc = slot_move(w, g);
             if (g->active && rc == MCTS_OK)
                 live[active++] = g->tree;
         }
@@ -473,7 +432,7 @@ static void *worker_main(void *arg)
     if (b)
         w->st.batches = mcts_batcher_batches(b);
     for (int i = 0; games && i < G; i++)
-        game_free(&games[i]);
+        slot_free(&games[i]);
     free(games);
     free(live);
     mcts_batcher_free(b);
@@ -501,19 +460,19 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
     /* Workers call the net concurrently: BLAS must not add threads of its own (nn/net.h). Set here, before
      * any worker exists, so no BLAS call is in flight. */
     nn_set_blas_threads(1);
-    shared sh = {.r = r, .sc = sc, .mc = mc, .fast = *mc, .ef = ef, .rb = rb, .records = records != NULL};
-    sh.fast.sims = sc->fast_sims > 0 ? sc->fast_sims : 1;
-    sh.fast.dirichlet_eps = 0;
-    sh.fast.forced_playouts_k = 0;
-    sh.opening = *mc;
-    sh.opening.sims = sc->opening_sims > 0 ? sc->opening_sims : mc->sims;
-    if ((rc = mcts_config_check(&sh.fast, err)) != MCTS_OK || (rc = mcts_config_check(&sh.opening, err)) != MCTS_OK)
+    shared sh = {.r = r, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .records = records != NULL};
+    if ((rc = sp_search_configs(sc, mc, &sh.fast, &sh.opening, err)) != MCTS_OK)
         return rc;
+    char spec[GAME_SPEC_MAX];
+    if (sc->opening_plies > 0 && !(sh.game = game_create(kalah_rules_format(r, spec, sizeof spec), err)))
+        return MCTS_ENOMEM; /* kalah_rules_check accepted r */
     atomic_init(&sh.abort, 0);
     int n = sc->threads;
     worker *w = calloc((size_t)n, sizeof *w);
-    if (!w)
+    if (!w) {
+        game_free(sh.game);
         return BAD("selfplay: out of memory");
+    }
     uint64_t state = seed;
     double t0 = sp_now();
     rc = MCTS_OK;
@@ -570,6 +529,7 @@ int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_con
         staged_free(&w[i].out);
     }
     free(w);
+    game_free(sh.game);
     return rc;
 }
 

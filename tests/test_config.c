@@ -115,14 +115,19 @@ static void test_error_paths(void **state)
                       "bad.ini:12:", "mcts.root", "kalah only", NULL);
     expect_load_error("[run]\niterations = 1\n[selfplay]\nopening_plies = 101\n", "bad.ini:4:",
                       "selfplay.opening_plies", NULL);
+    /* the levers a game's facts rule out: refused by the fact, at the key's line */
     expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
-                      "[eval]\ngames = 6\nfinal_games = 6\n[selfplay]\nopening_plies = 4\n",
-                      "bad.ini:12:", "selfplay.opening_plies", "kalah only", NULL);
+                      "[eval]\ngames = 6\nfinal_games = 6\ngate = sprt\n",
+                      "bad.ini:11:", "eval.gate", "needs a two-player game", "basico has 3 players", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\nspec = oware\n[mcts]\ntablebase_seeds = 8\n",
+                      "bad.ini:6:", "mcts.tablebase_seeds", "needs an exact endgame database",
+                      "oware declares none", "endgame hook", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\nspec = congklak\n[eval]\ntablebase_seeds = 8\n",
+                      "bad.ini:6:", "eval.tablebase_seeds", "congklak declares none", NULL);
     expect_load_error("[run]\niterations = 1\n[selfplay]\nsurprise_weight = 1.5\n", "bad.ini:4:",
                       "selfplay.surprise_weight", NULL);
-    expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
-                      "[eval]\ngames = 6\nfinal_games = 6\n[selfplay]\nsurprise_weight = 0.5\n",
-                      "bad.ini:12:", "selfplay.surprise_weight", "kalah only", NULL);
+    expect_load_error("[run]\niterations = 1\n[rules]\nspec = oware\n[selfplay]\nrescore = true\n",
+                      "bad.ini:6:", "selfplay.rescore", "oware declares none", NULL);
     /* one-hot pit features: Kalah's encoding only, 0 or at least 2 levels */
     expect_load_error("[run]\niterations = 1\n[net]\nonehot_levels = 1\n", "bad.ini:4:", "net.onehot_levels",
                       NULL);

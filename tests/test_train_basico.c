@@ -75,7 +75,11 @@ static void test_config(void **state)
     expect_error("net.margin_head=true", "net.margin_head");
     expect_error("eval.opponents=ab:depth=3", "eval.opponents");
     expect_error("rules.players=5", "rules.players");
-    expect_error("selfplay.opening_plies=4", "selfplay.opening_plies applies to game = kalah only");
+    /* the levers are refused by a fact of the game only: three players rule out the SPRT gate */
+    expect_error("eval.gate=sprt", "eval.gate needs a two-player game");
+    if (tiny(&c, "selfplay.opening_plies=4", err) || tiny(&c, "selfplay.surprise_weight=0.5", err) ||
+        tiny(&c, "selfplay.opening_sims=64", err))
+        fail_msg("a self-play lever refused for basico: %s", err);
     /* and the other way round: básico keys with Kalah */
     cfg_defaults(&c);
     assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);

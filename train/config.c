@@ -11,6 +11,7 @@
 
 #include "eval/agent.h"
 #include "eval/game_agent.h"
+#include "eval/gposset.h"
 #include "eval/posset_read.h"
 #include "train/config_keys.h"
 
@@ -575,6 +576,35 @@ static int spec_to_fields(cfg_config *c, char *err)
     return rc;
 }
 
+/* The training levers that need a fact of the game (env/game.h) refused where it lacks it, with the fact
+ * named; every other lever applies to every game. Whether g (the run's game) has an exact endgame database:
+ * the Kalah rules build theirs (eval/tbase.h), any other kind declares it by its endgame hook. 0, or -1
+ * with the message. */
+static int lever_facts(const cfg_config *c, const game *g, char *err)
+{
+    const int np = game_players(g);
+    if (c->eval.positions[0] && (np != 2 || !game_has_margin(g)))
+        return check_fail(c, err, "eval", "positions",
+                          "eval.positions needs a two-player game with a final margin (a solved set holds the exact "
+                          "margin of every move); %s has %s", game_name(g),
+                          np != 2 ? "more than two players" : "no margin");
+    if (c->eval.gate != CFG_GATE_NONE && np != 2)
+        return check_fail(c, err, "eval", "gate",
+                          "eval.gate needs a two-player game: the SPRT scores colour-swapped pairs of games "
+                          "between two nets (pentanomial, eval/sprt.h); %s has %d players", game_name(g), np);
+    const int endgame = c->game == CFG_GAME_KALAH || game_get_kind(g)->endgame;
+    static const char *const need_db[][2] = {{"mcts", "tablebase_seeds"}, {"eval", "tablebase_seeds"},
+                                             {"selfplay", "rescore"}, {"selfplay", "rescore_policy"}};
+    const int on[] = {c->mcts.tablebase_seeds > 0, c->eval.tablebase_seeds > 0, c->selfplay.rescore,
+                      c->selfplay.rescore_policy};
+    for (int i = 0; i < 4 && !endgame; i++)
+        if (on[i])
+            return check_fail(c, err, need_db[i][0], need_db[i][1],
+                              "%s.%s needs an exact endgame database, and %s declares none (its game kind has no "
+                              "endgame hook, env/game.h)", need_db[i][0], need_db[i][1], game_name(g));
+    return 0;
+}
+
 int cfg_finish(cfg_config *c, char *err)
 {
     for (int i = 0; i < cfg_nkeys; i++)
@@ -735,24 +765,10 @@ int cfg_finish(cfg_config *c, char *err)
             return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
         }
     }
+    int fact = lever_facts(c, g, err); /* the levers some games' facts rule out */
     game_free(g);
-    if (c->game != CFG_GAME_KALAH && c->eval.positions[0])
-        return check_fail(c, err, "eval", "positions", "eval.positions applies to game = kalah only");
-    if (c->game != CFG_GAME_KALAH && c->mcts.tablebase_seeds)
-        return check_fail(c, err, "mcts", "tablebase_seeds", "mcts.tablebase_seeds applies to game = kalah only");
-    if (c->game != CFG_GAME_KALAH && c->selfplay.rescore)
-        return check_fail(c, err, "selfplay", "rescore", "selfplay.rescore applies to game = kalah only");
-    if (c->game != CFG_GAME_KALAH && c->selfplay.opening_plies)
-        return check_fail(c, err, "selfplay", "opening_plies", "selfplay.opening_plies applies to game = kalah only");
-    if (c->game != CFG_GAME_KALAH && c->selfplay.opening_sims)
-        return check_fail(c, err, "selfplay", "opening_sims", "selfplay.opening_sims applies to game = kalah only");
-    if (c->game != CFG_GAME_KALAH && c->selfplay.surprise_weight > 0)
-        return check_fail(c, err, "selfplay", "surprise_weight",
-                          "selfplay.surprise_weight applies to game = kalah only");
-    if (c->game != CFG_GAME_KALAH && c->selfplay.rescore_policy)
-        return check_fail(c, err, "selfplay", "rescore_policy", "selfplay.rescore_policy applies to game = kalah only");
-    if (c->game != CFG_GAME_KALAH && c->eval.tablebase_seeds)
-        return check_fail(c, err, "eval", "tablebase_seeds", "eval.tablebase_seeds applies to game = kalah only");
+    if (fact)
+        return fact;
     if (c->selfplay.rescore && !c->mcts.tablebase_seeds)
         return check_fail(c, err, "selfplay", "rescore",
                           "selfplay.rescore needs mcts.tablebase_seeds >= 1 (the database it rescores with)");
@@ -763,8 +779,6 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->eval.tablebase_seeds && c->eval.sims == 0)
         return check_fail(c, err, "eval", "tablebase_seeds",
                           "eval.tablebase_seeds needs eval.sims >= 1 (the raw policy does not search)");
-    if (c->game != CFG_GAME_KALAH && c->eval.gate != CFG_GATE_NONE)
-        return check_fail(c, err, "eval", "gate", "eval.gate applies to game = kalah only");
     if (c->eval.gate_elo0 >= c->eval.gate_elo1)
         return check_fail(c, err, "eval", "gate_elo1", "eval.gate_elo1 (%g) must exceed eval.gate_elo0 (%g)",
                           c->eval.gate_elo1, c->eval.gate_elo0);
@@ -791,25 +805,36 @@ int cfg_finish(cfg_config *c, char *err)
     return 0;
 }
 
-int cfg_load_positions(const cfg_config *c, posset **out, char *err)
+int cfg_load_positions(const cfg_config *c, cfg_positions *out, char *err)
 {
-    *out = NULL;
+    memset(out, 0, sizeof *out);
     if (!c->eval.positions[0])
         return 0;
-    char perr[POSSET_ERRLEN];
-    posset *set;
-    if (posset_load(c->eval.positions, &set, perr) != POSSET_OK)
-        return check_fail(c, err, "eval", "positions", "eval.positions: %s", perr);
-    char want[128], got[128];
-    kalah_rules_format(&c->rules, want, sizeof want);
-    kalah_rules_format(posset_rules(set), got, sizeof got);
+    char perr[POSSET_ERRLEN], want[GAME_SPEC_MAX], got[GAME_SPEC_MAX];
+    cfg_rules_spec(c, want, sizeof want);
+    if (c->game == CFG_GAME_KALAH) { /* Kalah's own reader and accuracy (eval/posset_read.h) */
+        if (posset_load(c->eval.positions, &out->kalah, perr) != POSSET_OK)
+            return check_fail(c, err, "eval", "positions", "eval.positions: %s", perr);
+        kalah_rules_format(posset_rules(out->kalah), got, sizeof got);
+    } else { /* any other game's: the game interface's (eval/gposset.h) */
+        if (gps_load(c->eval.positions, &out->set, &out->game, perr) != PS_OK)
+            return check_fail(c, err, "eval", "positions", "eval.positions: %s", perr);
+        snprintf(got, sizeof got, "%s", game_spec(out->game));
+    }
     if (strcmp(want, got)) {
-        posset_free(set);
+        cfg_positions_free(out);
         return check_fail(c, err, "eval", "positions", "eval.positions: %s is a set of %s, not of the run's rules %s",
                           c->eval.positions, got, want);
     }
-    *out = set;
     return 0;
+}
+
+void cfg_positions_free(cfg_positions *p)
+{
+    posset_free(p->kalah);
+    gps_free(p->set);
+    game_free(p->game);
+    memset(p, 0, sizeof *p);
 }
 
 char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n)

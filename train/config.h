@@ -81,7 +81,8 @@ typedef struct {
     int batch;                /* leaves per net call of the az agent, 1..64 */
     int tablebase_seeds;      /* the az agent's tb=N (tablebase leaves, eval/agent.h), 0..127; 0 = off */
     int opening_plies;        /* random sowings before each pair of games, 0..20 */
-    char positions[CFG_PATH_LEN]; /* solved position set (eval/posset_read.h) for accuracy, "" = none (kalah only) */
+    char positions[CFG_PATH_LEN]; /* solved position set (eval/posset_read.h, eval/gposset.h) for accuracy, "" =
+                                   * none (two-player games with a margin) */
     int gate;                 /* CFG_GATE_NONE / CFG_GATE_SPRT (kalah only; train.h "Gating") */
     int gate_every;           /* gate after every k-th iteration, 1..1000000 */
     double gate_elo0, gate_elo1; /* the SPRT's hypotheses (Elo of the candidate over the self-play net), elo0 < elo1 */
@@ -163,13 +164,24 @@ int cfg_set(cfg_config *c, const char *assignment, char *err);
  * mcts_config_check, selfplay_config_check, every opponent spec through agent_create / basico_agent_create
  * under the rules, min_replay <= replay_window). -1 with a message naming the key. */
 
-/* Loads the solved position set eval.positions names (eval/posset_read.h; a relative path is taken from the
- * working directory) and checks that its rules are the run's. cfg_finish does not open it (configs stay
- * checkable where the data file is absent); sowzero train calls this before it creates the run directory.
- * Returns 0 with *out (free with posset_free; NULL when eval.positions is empty), or -1 with
- * "FILE:LINE: eval.positions: ..." (or "--set eval.positions: ...") in err. */
+/* A solved position set of the run's game: the Kalah rules' read by eval/posset_read.h, any other game's by
+ * eval/gposset.h with the game its header names. All NULL: none. */
 struct posset;
-int cfg_load_positions(const cfg_config *c, struct posset **out, char *err);
+struct gps_set;
+struct game;
+typedef struct cfg_positions {
+    struct posset *kalah;  /* game = kalah: the set (owned), else NULL */
+    struct gps_set *set;   /* any other game: the set (owned), else NULL */
+    struct game *game;     /* the game set was read for (owned; outlives set) */
+} cfg_positions;
+
+/* Loads the solved position set eval.positions names (a relative path is taken from the working directory)
+ * and checks that its rules are the run's (the canonical spec, cfg_rules_spec). cfg_finish does not open it
+ * (configs stay checkable where the data file is absent); sowzero train calls this before it creates the
+ * run directory. Returns 0 with *out (free with cfg_positions_free; all NULL when eval.positions is empty),
+ * or -1 with "FILE:LINE: eval.positions: ..." (or "--set eval.positions: ...") in err and *out empty. */
+int cfg_load_positions(const cfg_config *c, cfg_positions *out, char *err);
+void cfg_positions_free(cfg_positions *p);
 
 /* The run's rules as a spec string ("kalah:..." or "basico:..."), as nets and checkpoints record them. */
 char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n);
@@ -186,9 +198,11 @@ int cfg_write(const cfg_config *c, FILE *f, int flags);
 int cfg_key_count(void);
 const char *cfg_key_name(int i, char *buf, size_t n);
 
-/* 1 when key i belongs to c's game: the Kalah-only rules keys (capture, end, max_sows) and eval.positions
- * and the básico-only ones (players, full_ranking) belong to one game each, every other key to both. cfg_write leaves out the
- * keys that do not apply (cfg_finish would refuse them when given). */
+/* 1 when key i belongs to c's game: the Kalah-only rules keys (capture, end, max_sows) and the básico-only
+ * ones (players, full_ranking) belong to one game each; the levers that need a fact of the game to the games
+ * that have it (eval.positions: two players and a margin; eval.gate*: two players; tablebase_seeds and
+ * rescore*: an exact endgame database); every other key to every game. cfg_write leaves out the keys that do
+ * not apply (cfg_finish would refuse them when given). */
 int cfg_key_applies(const cfg_config *c, int i);
 
 /* 1 when "section.key" was given in the file or by --set (not just defaulted). */

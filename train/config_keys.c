@@ -118,7 +118,7 @@ const cfg_key cfg_keys[] = {
       "needs net.margin_head. 0 = off. Evaluation searches use it too. With solver, proofs are then exact "
       "margins (score proofs)."),
     I("mcts", "tablebase_seeds", mcts.tablebase_seeds, 0, 127,
-      "kalah only: tablebase leaves. A search position (not the root) with at most this many seeds in the "
+      "Games with an endgame database (kalah): tablebase leaves. A search position (not the root) with at most this many seeds in the "
       "pits is valued exactly from the endgame database (win/draw/loss of its perfect-play margin) instead "
       "of by the net, and with solver it is a proven node. The database is built once at the start of the "
       "run (its time counts in the run's wall time) and shared by all threads; Kalah(6,4): 16 seeds 33 MB "
@@ -148,25 +148,26 @@ const cfg_key cfg_keys[] = {
     I("selfplay", "fast_sims", selfplay.fast_sims, 0, 100000000,
       "Simulations of a fast decision (full_sims_prob < 1); must be >= 1 then."),
     B("selfplay", "rescore", selfplay.rescore,
-      "kalah only: a sample whose position has at most mcts.tablebase_seeds seeds in the pits gets its value "
+      "Games with an endgame database (kalah): a sample whose position has at most mcts.tablebase_seeds seeds in the pits gets its value "
       "and margin targets from the exact perfect-play margin instead of the game's outcome (needs "
       "mcts.tablebase_seeds >= 1)."),
     B("selfplay", "rescore_policy", selfplay.rescore_policy,
-      "kalah only, with rescore: such a sample's policy target is also replaced, by the uniform distribution "
+      "With rescore: such a sample's policy target is also replaced, by the uniform distribution "
       "over its optimal moves (exact margins) instead of the search's visit counts."),
     I("selfplay", "opening_plies", selfplay.opening_plies, 0, 100,
-      "kalah only: each game starts after k random sowings (uniform over the legal moves), k uniform in "
+      "Each game starts after k random sowings (uniform over the legal moves), k uniform in "
       "0..opening_plies, which are not training samples; they put lopsided positions into the replay buffer "
       "(KataGo's random openings). 0 = every game from the start position."),
     I("selfplay", "opening_sims", selfplay.opening_sims, 0, 100000000,
-      "kalah only: a full decision whose position has at least opening_seeds seeds in the pits gets this many "
+      "A full decision whose position has at least opening_seeds seeds in the pits gets this many "
       "simulations instead of mcts.sims: better policy targets where the raw policy is weakest (the most "
       "seeds in play). 0 = off."),
     I("selfplay", "opening_seeds", selfplay.opening_seeds, 1, 255,
-      "kalah only, with opening_sims: the fewest seeds in the pits (both rows) that make a position an "
-      "opening one; 33 = the opening phase of the solved position sets (48-33 seeds in Kalah(6,4))."),
+      "With opening_sims: the fewest seeds in the pits (every row; the seeds not yet in a store or captured) "
+      "that make a position an opening one; 33 = the opening phase of the solved position sets (48-33 seeds "
+      "in Kalah(6,4) and Oware)."),
     D("selfplay", "surprise_weight", selfplay.surprise_weight, 0, 1, 0, 0,
-      "kalah only: policy surprise weighting (KataGo). When a game ends, each full decision is written to "
+      "Policy surprise weighting (KataGo). When a game ends, each full decision is written to "
       "the replay buffer with the frequency weight (1 - s) + s * n * KL / (sum of the game's n KL), KL the "
       "divergence from the net's prior at the root to the policy target written: floor(w) copies and one "
       "more with probability w - floor(w), so positions where the search overturned the net are trained on "
@@ -230,35 +231,36 @@ const cfg_key cfg_keys[] = {
       "plays the raw policy."),
     I("eval", "batch", eval.batch, 1, 64, "Leaves per net call of the trained agent's search."),
     I("eval", "tablebase_seeds", eval.tablebase_seeds, 0, 127,
-      "kalah only: the trained agent's search in evaluation games and accuracy uses tablebase leaves of this "
+      "Games with an endgame database (kalah): the trained agent's search in evaluation games and accuracy "
+      "uses tablebase leaves of this "
       "many seeds (az:...,tb=N; the raw policy never does); the database is shared with mcts.tablebase_seeds "
       "and the solver. 0 = off."),
     I("eval", "opening_plies", eval.opening_plies, 0, 20,
       "Random sowings from the start before each pair of games, so that deterministic agents do not replay "
       "one game."),
     {"eval", "positions", CK_STR, F(eval.positions), 0, 0, 0, 0, NULL, CFG_PATH_LEN, 0,
-     "kalah only: a solved position set (JSON Lines, eval/posset.h; relative to the working directory) of "
-     "the run's rules. Each evaluation then also reports the accuracy against perfect play (optimal-move "
+     "Two-player games with a margin: a solved position set (JSON Lines, eval/posset.h, eval/gposset.h; "
+     "relative to the working directory) of the run's rules, e.g. data/oware-6-4.positions.jsonl. Each evaluation then also reports the accuracy against perfect play (optimal-move "
      "rate, mean regret in seeds) of the raw policy (sims = 0) and of the search (eval.sims), and best.h5 "
      "becomes the net with the best search accuracy (ties: lower mean regret) instead of the best mean "
      "score. Empty = none."},
     E("eval", "gate", eval.gate, gate_names,
-      "kalah only. none: self-play always uses the newest net; sprt: a trained net replaces the self-play net "
+      "Two-player games. none: self-play always uses the newest net; sprt: a trained net replaces the self-play net "
       "only when a sequential test (GSPRT on colour-swapped pairs, eval/sprt.h; fishtest, Leela Zero) of it "
       "against the self-play net accepts Elo >= gate_elo1 over gate_elo0 within gate_games games."),
-    I("eval", "gate_every", eval.gate_every, 1, 1000000, "kalah only. gate = sprt: test after every k-th iteration."),
+    I("eval", "gate_every", eval.gate_every, 1, 1000000, "With gate = sprt: test after every k-th iteration."),
     D("eval", "gate_elo0", eval.gate_elo0, -1000, 1000, 0, 0,
-      "kalah only. The SPRT's H0: the candidate is this many Elo above the self-play net (logistic Elo)."),
+      "The SPRT's H0: the candidate is this many Elo above the self-play net (logistic Elo)."),
     D("eval", "gate_elo1", eval.gate_elo1, -1000, 1000, 0, 0,
-      "kalah only. The SPRT's H1 (> gate_elo0): accepting it replaces the self-play net. 35 Elo is a 55% score, "
+      "The SPRT's H1 (> gate_elo0): accepting it replaces the self-play net. 35 Elo is a 55% score, "
       "AlphaGo Zero's gate. A pair the candidate wins twice adds log(s(elo1) / s(elo0)) to the LLR (0.096 for "
       "0..35), so even a much stronger net needs about 31 won pairs to pass at alpha = 0.05."),
     D("eval", "gate_alpha", eval.gate_alpha, 0, 0.5, 1, 0,
-      "kalah only. The SPRT's false-positive rate (H1 accepted when H0 holds)."),
+      "The SPRT's false-positive rate (H1 accepted when H0 holds)."),
     D("eval", "gate_beta", eval.gate_beta, 0, 0.5, 1, 0,
-      "kalah only. The SPRT's false-negative rate (H0 accepted when H1 holds)."),
+      "The SPRT's false-negative rate (H0 accepted when H1 holds)."),
     I("eval", "gate_games", eval.gate_games, 2, 100000,
-      "kalah only. Game cap of one test (even): reaching it without a decision keeps the self-play net. The "
+      "Game cap of one test (even): reaching it without a decision keeps the self-play net. The "
       "games are az agents at eval.sims from random openings (eval.opening_plies), eval.threads pairs at a time."),
 
     /* ---- [run] ---- */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/game.h"
 #include "train/config.h"
 #include "train/config_keys.h"
 
@@ -132,23 +133,38 @@ static void comment(FILE *f, const char *text)
     }
 }
 
+/* The facts of c's game that decide which levers apply (train/config.c, lever_facts): its players, whether it
+ * has a final margin, and whether it has an exact endgame database (the Kalah rules build theirs, any other
+ * kind declares it by its endgame hook). */
+static void game_facts(const cfg_config *c, int *players, int *margin, int *endgame)
+{
+    char spec[GAME_SPEC_MAX];
+    game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), NULL);
+    *players = g ? game_players(g) : 2;
+    *margin = g ? game_has_margin(g) : 1;
+    *endgame = c->game == CFG_GAME_KALAH || (g && game_get_kind(g)->endgame);
+    game_free(g);
+}
+
 static int applies(const cfg_config *c, const cfg_key *k)
 {
     static const char *const kalah_only[] = {"capture", "end", "max_sows", NULL},
                              *const basico_only[] = {"players", "full_ranking", NULL};
-    if (!strcmp(k->section, "eval") && !strcmp(k->key, "positions")) /* position sets are Kalah's */
-        return c->game == CFG_GAME_KALAH;
+    int players, margin, endgame;
+    if (!strcmp(k->section, "eval") && (!strcmp(k->key, "positions") || !strncmp(k->key, "gate", 4))) {
+        game_facts(c, &players, &margin, &endgame); /* solved sets and the SPRT gate: two players */
+        return players == 2 && (margin || strcmp(k->key, "positions"));
+    }
     static const char *const levers[] = {"root", "gumbel_k", "gumbel_c_visit", "gumbel_c_scale", "gumbel_scale",
                                          "forced_playouts_k", "margin_utility", "full_sims_prob", "fast_sims",
-                                         "opening_plies", "opening_sims", "opening_seeds", "surprise_weight",
                                          NULL}; /* the search levers: the Kalah search's */
     for (int i = 0; levers[i]; i++)
         if (!strcmp(k->key, levers[i]) && (!strcmp(k->section, "mcts") || !strcmp(k->section, "selfplay")))
             return c->game == CFG_GAME_KALAH;
-    if (!strcmp(k->key, "tablebase_seeds") || !strncmp(k->key, "rescore", 7))
-        return c->game == CFG_GAME_KALAH; /* the endgame database is Kalah's (eval/tbase.h) */
-    if (!strcmp(k->section, "eval") && !strncmp(k->key, "gate", 4)) /* gating plays Kalah's match */
-        return c->game == CFG_GAME_KALAH;
+    if (!strcmp(k->key, "tablebase_seeds") || !strncmp(k->key, "rescore", 7)) {
+        game_facts(c, &players, &margin, &endgame);
+        return endgame;
+    }
     if (!strcmp(k->section, "net") && !strcmp(k->key, "onehot_levels")) /* kalah_encode's pits */
         return c->game == CFG_GAME_KALAH;
     if (strcmp(k->section, "rules"))

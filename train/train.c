@@ -268,7 +268,7 @@ static void teardown(trainer *t)
 {
     train_metrics_close(t->metrics);
     free(t->ckpt_rows);
-    posset_free(t->positions);
+    cfg_positions_free(&t->positions);
     nn_workspace_free(t->ws);
     nn_optim_free(t->optim);
     nn_net_free(t->net);
@@ -526,7 +526,7 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
     const cfg_config *c = t->cfg;
     train_msg(t, TRAIN_MSG_INFO, "evaluation after iteration %" PRId64 " (%d games per opponent): mean score %.3f%s",
               t->iteration, games, mean,
-              t->best_iteration == t->iteration && !t->positions ? " (new best)" : ""); /* else: the accuracy's */
+              t->best_iteration == t->iteration && !train_has_positions(t) ? " (new best)" : ""); /* else: the accuracy's */
     for (int k = 0; k < c->eval.n_opponents && c->game == CFG_GAME_BASICO; k++)
         train_msg(t, TRAIN_MSG_INFO,
                   "  vs a field of %-12s rank score %.3f [%.2f, %.2f]  mean place %.2f of %d  first %d of %d  "
@@ -570,7 +570,7 @@ static int evaluate(trainer *t, int games, train_row *row, int *new_best, char *
     double t_eval = train_now();
     nn_set_blas_threads(1);
     int rc = c->eval.n_opponents > 0 ? train_evaluate(t, games, res, &mean, err) : TRAIN_OK;
-    if (rc == TRAIN_OK && t->positions)
+    if (rc == TRAIN_OK && train_has_positions(t))
         rc = train_accuracy(t, row, err);
     if (rc != TRAIN_OK)
         return rc;
@@ -1115,7 +1115,7 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
             keep = t->have_row ? t->iteration - 1 : t->iteration;
             t->have_loss_rows = nn_optim_steps(t->optim) > 0;
             t->have_eval_rows = t->best_iteration > 0 && cfg->eval.n_opponents > 0;
-            t->have_accuracy_rows = t->best_iteration > 0 && t->positions;
+            t->have_accuracy_rows = t->best_iteration > 0 && train_has_positions(t);
             train_msg(t, TRAIN_MSG_INFO, "resuming %s from %s (iteration %" PRId64 " of %" PRId64 ")", t->dir, ckpt,
                       t->iteration, cfg->run.iterations);
         }

@@ -157,7 +157,8 @@ int train_accuracy(trainer *t, train_row *row, char *err)
             return TRAIN_EINVAL;
         }
         accuracy_result res;
-        int rc = accuracy_run(t->positions, spec, &ac, &res, aerr);
+        int rc = t->positions.kalah ? accuracy_run(t->positions.kalah, spec, &ac, &res, aerr)
+                                    : accuracy_run_game(t->positions.set, spec, &ac, &res, aerr);
         if (rc != ACCURACY_OK) {
             train_err(err, "accuracy on %s failed: %s", c->eval.positions, aerr);
             return rc == ACCURACY_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;
@@ -176,7 +177,7 @@ int train_accuracy(trainer *t, train_row *row, char *err)
 
 double train_best_measure(const trainer *t, const train_row *row, double mean_score)
 {
-    if (t->positions && row->have_accuracy)
+    if (train_has_positions(t) && row->have_accuracy)
         return row->accuracy_search - 1e-8 * row->regret_search;
     return mean_score;
 }

@@ -54,7 +54,7 @@ typedef struct {
     char rebuild_why[600];  /* why metrics.csv is rebuilt on resume (train_metrics_check's message) */
     int warned_gnuplot, warned_plot;
     int have_loss_rows, have_eval_rows, have_accuracy_rows;
-    struct posset *positions; /* [eval] positions (owned), NULL = none */
+    cfg_positions positions; /* [eval] positions (owned; all NULL = none) */
     struct tb_ref *tb;      /* the run's endgame database (eval/tbase.h) for mcts/eval.tablebase_seeds, NULL = none;
                              * held for the whole run so that the evaluation's agents find it built */
     nn_net *sp_net;         /* eval.gate = sprt: the self-play net (owned; the trained net replaces it only
@@ -96,7 +96,11 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
  * res gets one entry per opponent, *mean the mean score. TRAIN_OK or TRAIN_EFAIL with err. */
 int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, char *err);
 
-/* The accuracy on t->positions (eval/accuracy.h) of the net in latest.h5: its raw policy (sims = 0) and its
+/* Whether the run measures accuracy: eval.positions named a set (loaded into t->positions). */
+static inline int train_has_positions(const trainer *t) { return t->positions.kalah || t->positions.set; }
+
+/* The accuracy on t->positions (eval/accuracy.h: accuracy_run on Kalah's set, accuracy_run_game on any other
+ * game's) of the net in latest.h5: its raw policy (sims = 0) and its
  * search (eval.sims, eval.threads), each agent reseeded per position from run.seed (the same at every
  * evaluation). Fills the row's accuracy cells. TRAIN_OK or TRAIN_EFAIL / TRAIN_ENOMEM with err. */
 int train_accuracy(trainer *t, train_row *row, char *err);
