@@ -3,20 +3,42 @@
 #define SOWZERO_MATCH_OPTS_H
 
 #include "env/game.h"
+#include "eval/book.h"
 #include "eval/game_match.h"
 
-/* getopt_long short codes of the shared options: --games 'g', --openings 'o', --threads 't', --seed 's'. */
+/* getopt_long codes of the shared options: --games 'g', --openings 'o', --threads 't', --seed 's', and the
+ * long-only --book. */
+enum { MATCH_OPT_BOOK = 0x1100 };
 #define MATCH_OPTIONS                                                                                       \
     {"games", required_argument, 0, 'g'}, {"openings", required_argument, 0, 'o'},                         \
-        {"threads", required_argument, 0, 't'}, {"seed", required_argument, 0, 's'}
+        {"threads", required_argument, 0, 't'}, {"seed", required_argument, 0, 's'},                       \
+        {"book", required_argument, 0, MATCH_OPT_BOOK}
 
-/* Parses option code c (with its argument) into cfg when it is a shared one. Returns 1 when handled, 0
- * when c is not a shared option, -1 after printing an error naming the option (exit status 2). --games may
- * be odd here: cli_match_games_check refuses it once the game is known. */
-int cli_match_option(const char *cmd, int c, const char *arg, game_match_config *cfg);
+/* What the shared options need the game for (cli_match_setup), and what they leave to free. */
+typedef struct {
+    int games_given, openings_given;
+    const char *book_path;  /* --book as given */
+    opening_book *book;     /* read by cli_match_setup (owned: cli_match_opts_free) */
+} cli_match_opts;
+
+/* Parses option code c (with its argument) into cfg and mo when it is a shared one. Returns 1 when
+ * handled, 0 when c is not a shared option, -1 after printing an error naming the option (exit status 2).
+ * --games may be odd here: cli_match_setup refuses it once the game is known. */
+int cli_match_option(const char *cmd, int c, const char *arg, game_match_config *cfg, cli_match_opts *mo);
+
+/* Once the game g is known: reads the --book (errors name FILE:LINE), refuses --book with --openings; without --games sets cfg->games to default_games, or
+ * with a book and book_games to the book once through (its entries × the seat plan's group of n_agents);
+ * then checks the games as cli_match_games_check. 1, or 0 after printing the error (exit status 2). */
+int cli_match_setup(const char *cmd, const game *g, int n_agents, int default_games, int book_games,
+                    game_match_config *cfg, cli_match_opts *mo);
+
+void cli_match_opts_free(cli_match_opts *mo);
 
 /* Two-player games come in colour-swapped pairs (eval/game_match.h): 1 when games suits g, else 0 after
  * printing an error naming --games (exit status 2). */
 int cli_match_games_check(const char *cmd, const game *g, int games);
+
+/* How the games open, for the text reports: "from the book FILE (N openings)" or "of K random sowings". */
+const char *cli_match_openings_text(const game_match_config *cfg, const cli_match_opts *mo, char *buf, size_t n);
 
 #endif

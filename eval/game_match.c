@@ -202,6 +202,26 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
     return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
 }
 
+/* Group `group`'s opening (game_match.h): *start is where the game starts (*at_start: the rules' start), and
+ * moves[] (BOOK_MAX_MOVES entries) the plies played from there before the agents move. Returns their count,
+ * or -1 when no random opening of cfg->opening_plies fits the board. */
+static int match_opening(const game *g, const game_match_config *cfg, int group, game_pos *start, int *at_start,
+                         uint8_t *moves)
+{
+    if (cfg->book) {
+        const book_entry *e = &cfg->book->entry[((long long)cfg->book_first + group) % cfg->book->n];
+        *start = e->start;
+        *at_start = e->at_start;
+        if (e->n_moves)
+            memcpy(moves, e->moves, (size_t)e->n_moves);
+        return e->n_moves;
+    }
+    game_pos p;
+    *at_start = 1;
+    game_start(g, start);
+    return game_match_opening(g, cfg->opening_plies, cfg->seed, group, &p, moves);
+}
+
 static void opening_error(char *err, const game *g, int plies, int group)
 {
     set_err(err, "openings of %d random sowings: all 1000 draws for group %d end the game (%s) before the agents "
@@ -265,14 +285,14 @@ static void fail(runner *run, int rc, const char *msg)
 }
 
 /* The game's record (eval/record.h, see game_match.h), or NULL when out of memory. */
-static char *record_text(const runner *run, int g, const int *agent_at, const uint8_t *moves, int n_moves,
-                         int n_opening, int forfeit, const char *why)
+static char *record_text(const runner *run, int g, const game_pos *start, const int *agent_at, const uint8_t *moves,
+                         int n_moves, int n_opening, int forfeit, const char *why)
 {
     const game_match_config *cfg = run->cfg;
     record_game rec;
     char *text = NULL;
     size_t len = 0;
-    if (record_game_init_game(&rec, run->g, NULL, NULL))
+    if (record_game_init_game(&rec, run->g, start, NULL))
         return NULL;
     int bad = record_set(&rec.event, cfg->event ? cfg->event : "sowzero match") != RECORD_OK;
     rec.round = g + 1;
@@ -321,14 +341,14 @@ static int play_game(worker_ctx *w, int g, char *err)
                 seat[s] = w->inst[m];
                 break;
             }
-    game_pos p;
-    uint8_t opening[1000];
-    int n_open = game_match_opening(gm, cfg->opening_plies, cfg->seed, g / run->group, &p, opening);
+    game_pos p, start;
+    uint8_t opening[BOOK_MAX_MOVES];
+    int at_start, n_open = match_opening(gm, cfg, g / run->group, &start, &at_start, opening);
     if (n_open < 0) {
         opening_error(err, gm, cfg->opening_plies, g / run->group);
         return MATCH_EINVAL;
     }
-    game_start(gm, &p);
+    p = start;
     uint64_t game_seed = agent_mix(cfg->seed, (uint64_t)g + 1);
     for (int s = 0; s < np; s++)
         game_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
@@ -399,7 +419,8 @@ static int play_game(worker_ctx *w, int g, char *err)
     }
     res->margin = game_margin(gm, &p);
     res->sows = ply;
-    if (run->records && !(run->records[g] = record_text(run, g, agent_at, w->moves, ply, n_open, forfeit, why))) {
+    if (run->records && !(run->records[g] = record_text(run, g, at_start ? NULL : &start, agent_at, w->moves, ply, n_open,
+                                                           forfeit, why))) {
         set_err(err, "out of memory");
         return MATCH_ENOMEM;
     }
@@ -412,7 +433,10 @@ static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
     runner *run = w->run;
     game_pos p;
     kalah_pos k;
-    game_match_opening(run->g, run->cfg->opening_plies, run->cfg->seed, group, &p, NULL); /* fits: checked */
+    uint8_t moves[BOOK_MAX_MOVES];
+    int at_start, n = match_opening(run->g, run->cfg, group, &p, &at_start, moves); /* fits: checked */
+    for (int i = 0; i < n; i++)
+        game_apply(run->g, &p, moves[i], NULL);
     gt_to_kalah(&p, &k);
     struct timespec e0, e1;
     clock_gettime(CLOCK_MONOTONIC, &e0);
@@ -623,10 +647,14 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
         set_err(err, "opening plies must be in 0..1000, got %d", cfg->opening_plies);
         return MATCH_EINVAL;
     }
+    if (cfg->book && (cfg->book->n < 1 || cfg->book_first < 0)) {
+        set_err(err, "the opening book has no entries, or book_first %d < 0", cfg->book_first);
+        return MATCH_EINVAL;
+    }
     /* Group 0 first: a length that ends every game inside the opening is refused before agents are made;
      * refused, not shortened (see game_match.h). */
     game_pos start0;
-    if (game_match_opening(g, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
+    if (!cfg->book && game_match_opening(g, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
         opening_error(err, g, cfg->opening_plies, 0);
         return MATCH_EINVAL;
     }

@@ -10,7 +10,8 @@
  *   k == 2 < players  "one agent against a field": groups of `players` games; in game j of a group agent A
  *                     (spec 0) takes seat j and copies of B (spec 1) fill the other seats, so A's seat rotates
  *                     0..players-1.
- * Any other k is MATCH_EINVAL. A group's games all start from the same opening: opening_plies uniformly random
+ * Any other k is MATCH_EINVAL. A group's games all start from the same opening: an opening book's entry
+ * (cfg.book, below), or else opening_plies uniformly random
  * moves from the start (redrawn, up to 1000 times, while the game would end inside it), drawn from (seed,
  * group) only. A length that ends all 1000 draws does not fit the board: the match is refused (MATCH_EINVAL),
  * never played from a shorter opening — the opening length is one of the match's stated conditions.
@@ -91,6 +92,7 @@
 #include <stdint.h>
 
 #include "env/game.h"
+#include "eval/book.h"
 #include "eval/game_agent.h"
 #include "eval/perfect.h"
 
@@ -131,7 +133,14 @@ void match_result_stats(match_result *res);
 
 typedef struct {
     int games;           /* >= 1 */
-    int opening_plies;   /* random sowings before the agents play, 0..1000 */
+    int opening_plies;   /* random sowings before the agents play, 0..1000 (ignored with a book) */
+    /* An opening book (eval/book.h; borrowed) in place of the random openings: group i starts from entry
+     * (book_first + i) mod book->n, so that a book of n entries played with games = n × the group size
+     * plays every entry once, each with every seat permutation (both colours for two players). A move
+     * list's moves are the game's first plies ([Opening] in its record), a position is its [Start].
+     * NULL: the random openings above. */
+    const opening_book *book;
+    int book_first;      /* >= 0 */
     int threads;         /* worker threads, >= 1 (capped at games) */
     uint64_t seed;       /* openings and agent reseeding */
     int keep_records;    /* 1: fill game_match_result.records */
