@@ -214,7 +214,8 @@ int cli_stop_signal(void)
 static void help(void)
 {
     puts("usage: sowzero match A B [C D] [--rules GAME[:key=value,...]] [--games N] [--openings K | --book FILE]\n"
-         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--sprt ...] [--json]\n"
+         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--adjudicate N] [--sprt ...]\n"
+         "                    [--json]\n"
          "Plays agents against each other in any registered game (--rules: kalah, the default, docs/design.md §1.1;\n"
          "basico = Mancala basico, 1.2; congklak, oware, ...). Two players: colour-swapped pairs, both games\n"
          "of a pair from the same random opening of K sowings, A as South in one and as North in the other;\n"
@@ -258,11 +259,17 @@ static void help(void)
          "                 pair; --openings 0: the start position) and, per seat, A's mean margin M - V (South's\n"
          "                 margin; North: V - M; seeds) with its 95% Student-t interval and the games where A\n"
          "                 reached V (eval/perfect.h); a solver agent per worker when neither A nor B is one\n"
+         "  --adjudicate N Kalah: once the agents play, a game whose pits hold at most N seeds (1..255; 0 =\n"
+         "                 never) ends there with the result of perfect play (the exact solver and its endgame\n"
+         "                 database: A's or B's when a solver plays, else one per worker); its record ends with\n"
+         "                 [Termination \"adjudication\"] and the [Result] and [Score] of perfect play\n"
          "  --json         print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
          "                 \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
          "                 \"seat_games\",\"plays\" (az: the effective search settings, some from the net's\n"
          "                 search record; null when the spec says it all)}],\"games\",\"group\",\"openings\",\n"
          "                 \"threads\",\"seed\",\"avg_sows\",\"seconds\",\"planned\" (the games asked for),\n"
+         "                 \"book\" (--book FILE or null),\"book_openings\",\"adjudicate\" (N or null),\n"
+         "                 \"adjudicated\" (games),\n"
          "                 \"stopped\" (true after a signal: \"games\" then counts the finished ones)}; with 2\n"
          "                 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
          "                 \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\" (\"lower\"/\"upper\"\n"
@@ -377,6 +384,11 @@ static int print_json(char **spec, int k, const game *g, const game_match_config
     cJSON_AddNumberToObject(o, "threads", threads);
     cJSON_AddNumberToObject(o, "seed", (double)cfg->seed);
     cJSON_AddNumberToObject(o, "avg_sows", res->avg_sows);
+    if (cfg->adjudicate)
+        cJSON_AddNumberToObject(o, "adjudicate", cfg->adjudicate);
+    else
+        cJSON_AddNullToObject(o, "adjudicate");
+    cJSON_AddNumberToObject(o, "adjudicated", res->adjudicated);
     cJSON_AddNumberToObject(o, "seconds", res->seconds);
     return cli_print_json(o);
 }
@@ -486,6 +498,9 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
                "records' [Termination] says which): ", 'A' + i, res->agent[i].forfeits);
     if (forfeits)
         printf("\n");
+    if (cfg->adjudicate)
+        printf("%d of %d games adjudicated (ended once the pits held at most %d seeds, scored by perfect play from "
+               "there)\n", res->adjudicated, res->games, cfg->adjudicate);
     if (res->have_exact)
         print_perfect(cfg, res);
 }

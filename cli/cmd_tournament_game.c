@@ -27,8 +27,7 @@ static void help(void)
 {
     puts("usage: sowzero tournament --agent NAME=SPEC --agent NAME=SPEC ... [--rules GAME[:key=value,...]]\n"
          "                         [--games N] [--openings K | --book FILE] [--threads T] [--seed S]\n"
-         "                         [--anchor NAME=ELO]\n"
-         "                         [--pgn FILE] [--csv FILE] [--json]\n"
+         "                         [--adjudicate N] [--anchor NAME=ELO] [--pgn FILE] [--csv FILE] [--json]\n"
          "Tournaments of any registered game (--rules: kalah, the default; basico = Mancala basico; congklak,\n"
          "oware, ...; agents as for `sowzero match --help`).\n"
          "2 players: round robin, every pair plays a match of N games (colour-swapped pairs from random\n"
@@ -47,6 +46,8 @@ static void help(void)
          "                     a Kalah ab agent's tt_mb MiB (default 4) x T\n"
          "  --games N          games per pair or combination (default 20 for 2 players, even; else 4 * P!)\n"
          "  --openings K       random sowings before the agents play (default 2)\n"
+         "  --adjudicate N     Kalah: end a game once its pits hold at most N seeds, with the result of perfect\n"
+         "                     play from there (see `match --help`)\n"
          "  --book FILE        the openings of FILE instead (positions or move lists, one a line; see `match\n"
          "                     --help`), the same for every pair: opening i serves the group of games i (both\n"
          "                     colours); --games then defaults to the book once through. Not with --openings\n"
@@ -65,7 +66,7 @@ static void help(void)
          "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
          "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"stopped\",\"seconds\",\n"
          "                     \"rules\"}; each pair {\"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\"seconds\",\n"
-         "                     \"nodes\",\"games\"}\n"
+         "                     \"nodes\",\"games\",\"adjudicated\",\"forfeits\"}\n"
          "                     with nodes [A's, B's]: Kalah ab/solver positions searched, mcts/az root visits;\n"
          "                     3-4 players: {\"rules\",\"agents\":[{\"name\",\"spec\",\"games\",\"seats\",\"mean_place\",\n"
          "                     \"mean_score\",\"firsts\",\"first_share\",\"per_seat\"}] (best mean place first),\n"
@@ -231,12 +232,15 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
                 cJSON_AddItemToArray(ff, cJSON_CreateNumber(res.agent[a].forfeits));
             cJSON_AddItemToArray(pairs_json, pj);
             cJSON_AddNumberToObject(pj, "games", res.games);
+            cJSON_AddNumberToObject(pj, "adjudicated", res.adjudicated);
             if (!t->json) {
                 game_progress_end(t->prog);
                 printf("  %-16s vs %-16s  +%d =%d -%d  score %.3f  (%.1f s)", t->name[i], t->name[j], m->all.wins,
                        m->all.draws, m->all.losses, m->score, res.seconds);
                 if (res.agent[0].forfeits || res.agent[1].forfeits)
                     printf("  forfeits %d / %d", res.agent[0].forfeits, res.agent[1].forfeits);
+                if (res.adjudicated)
+                    printf("  adjudicated %d", res.adjudicated);
                 printf("%s\n", t->stopped ? "  STOPPED: in part" : "");
                 fflush(stdout);
             }

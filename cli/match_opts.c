@@ -45,6 +45,11 @@ int cli_match_option(const char *cmd, int c, const char *arg, game_match_config 
         }
         mo->book_path = arg;
         return 1;
+    case MATCH_OPT_ADJUDICATE:
+        if (!cli_long(cmd, "--adjudicate", arg, 0, 255, &v))
+            return -1;
+        cfg->adjudicate = (int)v;
+        return 1;
     default:
         return 0;
     }
@@ -53,6 +58,15 @@ int cli_match_option(const char *cmd, int c, const char *arg, game_match_config 
 int cli_match_setup(const char *cmd, const game *g, int n_agents, int default_games, int book_games,
                     game_match_config *cfg, cli_match_opts *mo)
 {
+    if (cfg->adjudicate && game_get_kind(g) != &game_kind_kalah) {
+        cli_error(cmd, "--adjudicate: Kalah only (its exact solver and endgame database); %s has none", game_spec(g));
+        return 0;
+    }
+    if (cfg->adjudicate && ((const kalah_rules *)game_rules(g))->max_sows > 0) {
+        cli_error(cmd, "--adjudicate: not with max_sows=%d (the endgame database has no sowing count)",
+                  ((const kalah_rules *)game_rules(g))->max_sows);
+        return 0;
+    }
     if (mo->book_path) {
         if (mo->openings_given) {
             cli_error(cmd, "--book and --openings: give one (the book's openings replace the random ones)");

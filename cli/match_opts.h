@@ -7,12 +7,12 @@
 #include "eval/game_match.h"
 
 /* getopt_long codes of the shared options: --games 'g', --openings 'o', --threads 't', --seed 's', and the
- * long-only --book. */
-enum { MATCH_OPT_BOOK = 0x1100 };
+ * long-only --book and --adjudicate. */
+enum { MATCH_OPT_BOOK = 0x1100, MATCH_OPT_ADJUDICATE };
 #define MATCH_OPTIONS                                                                                       \
     {"games", required_argument, 0, 'g'}, {"openings", required_argument, 0, 'o'},                         \
         {"threads", required_argument, 0, 't'}, {"seed", required_argument, 0, 's'},                       \
-        {"book", required_argument, 0, MATCH_OPT_BOOK}
+        {"book", required_argument, 0, MATCH_OPT_BOOK}, {"adjudicate", required_argument, 0, MATCH_OPT_ADJUDICATE}
 
 /* What the shared options need the game for (cli_match_setup), and what they leave to free. */
 typedef struct {
@@ -26,7 +26,9 @@ typedef struct {
  * --games may be odd here: cli_match_setup refuses it once the game is known. */
 int cli_match_option(const char *cmd, int c, const char *arg, game_match_config *cfg, cli_match_opts *mo);
 
-/* Once the game g is known: reads the --book (errors name FILE:LINE), refuses --book with --openings; without --games sets cfg->games to default_games, or
+/* Once the game g is known: reads the --book (errors name FILE:LINE), refuses --book with --openings and
+ * --adjudicate for a game other than Kalah (or with max_sows, where the solver's value depends on the sowing
+ * count); without --games sets cfg->games to default_games, or
  * with a book and book_games to the book once through (its entries × the seat plan's group of n_agents);
  * then checks the games as cli_match_games_check. 1, or 0 after printing the error (exit status 2). */
 int cli_match_setup(const char *cmd, const game *g, int n_agents, int default_games, int book_games,

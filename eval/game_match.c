@@ -3,6 +3,7 @@
 #include "eval/game_match.h"
 #include "env/errbuf.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,8 +261,8 @@ typedef struct {
     uint64_t nodes[GAME_MATCH_MAX_AGENTS];   /* agent_stats.nodes summed per spec index */
     uint8_t *moves;                          /* the current game's moves (records) */
     int cap;
-    agent *solver;                           /* cfg->exact: a seat's solver agent or own_solver's */
-    game_agent *own_solver;                  /* created for the exact values when no seat holds a solver */
+    agent *solver;                           /* cfg->exact, cfg->adjudicate: a seat's solver agent or own_solver's */
+    game_agent *own_solver;                  /* created for those when no seat holds a solver */
 } worker_ctx;
 
 /* How many of w's first m instances have this spec: the copy number of the next one in the pool. */
@@ -286,7 +287,7 @@ static void fail(runner *run, int rc, const char *msg)
 
 /* The game's record (eval/record.h, see game_match.h), or NULL when out of memory. */
 static char *record_text(const runner *run, int g, const game_pos *start, const int *agent_at, const uint8_t *moves,
-                         int n_moves, int n_opening, int forfeit, const char *why)
+                         int n_moves, int n_opening, int forfeit, const char *why, const game_match_game *res)
 {
     const game_match_config *cfg = run->cfg;
     record_game rec;
@@ -311,6 +312,14 @@ static char *record_text(const runner *run, int g, const game_pos *start, const 
         rec.forfeit = forfeit;
         bad |= record_set(&rec.termination, text) != RECORD_OK;
     }
+    if (res->adjudicated) { /* record.h: the result and scores of perfect play, kept by record_game_finish */
+        int total = game_board_seeds(run->g, &rec.gstart);
+        rec.adjudicated = 1;
+        rec.result = (res->margin > 0) - (res->margin < 0);
+        rec.store_south = (total + res->margin) / 2;
+        rec.store_north = (total - res->margin) / 2;
+        bad |= record_set(&rec.termination, "adjudication") != RECORD_OK;
+    }
     FILE *f = bad ? NULL : open_memstream(&text, &len);
     if (f) {
         bad = record_write(f, &rec, NULL) != RECORD_OK;
@@ -322,6 +331,25 @@ static char *record_text(const runner *run, int g, const game_pos *start, const 
         return NULL;
     }
     return text;
+}
+
+/* Adjudication (game_match.h): 1 with *margin the final margin of perfect play from p (South's view) when
+ * p's pits hold at most cfg->adjudicate seeds; 0 when they hold more; a MATCH_* code when the solve fails. */
+static int adjudicate(worker_ctx *w, int g, const game_pos *p, int *margin, char *err)
+{
+    kalah_pos k;
+    gt_to_kalah(p, &k);
+    const kalah_rules *r = game_rules(w->run->g);
+    int in_pits = kalah_total(r, &k) - k.cell[kalah_store(r, 0)] - k.cell[kalah_store(r, 1)];
+    if (in_pits > w->run->cfg->adjudicate)
+        return 0;
+    int rc = perfect_value(w->solver, &k, margin);
+    if (rc != AGENT_OK) {
+        set_err(err, "game %d: adjudication: agent '%s' failed: %s", g + 1, agent_spec(w->solver),
+                agent_error(w->solver));
+        return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+    }
+    return 1;
 }
 
 /* Plays game g with this worker's instances. 0, or a MATCH_* code with the message in err. */
@@ -353,6 +381,7 @@ static int play_game(worker_ctx *w, int g, char *err)
     for (int s = 0; s < np; s++)
         game_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
     int ply, forfeit = 0; /* 1 + the seat that lost by forfeit */
+    int adj_margin = INT_MIN; /* the adjudicated final margin (South's), INT_MIN: played to its end */
     char why[AGENT_ERRLEN] = "";
     for (ply = 0; !p.over; ply++) {
         int k;
@@ -364,6 +393,13 @@ static int play_game(worker_ctx *w, int g, char *err)
             if (ply >= GAME_MATCH_MAX_PLIES) {
                 set_err(err, "game %d went past %d plies", g + 1, GAME_MATCH_MAX_PLIES);
                 return MATCH_EGAME;
+            }
+            if (cfg->adjudicate) {
+                int rc = adjudicate(w, g, &p, &adj_margin, err);
+                if (rc < 0)
+                    return rc;
+                if (rc)
+                    break;
             }
             game_agent *mover = seat[p.to_move];
             int rc = game_agent_choose(mover, &p, &k);
@@ -408,7 +444,12 @@ static int play_game(worker_ctx *w, int g, char *err)
     game_values(gm, &p, v);
     for (int s = 0; forfeit && s < np; s++)
         v[s] = s == forfeit - 1 ? -1 : 1;
+    if (adj_margin != INT_MIN) {
+        v[0] = (adj_margin > 0) - (adj_margin < 0);
+        v[1] = -v[0];
+    }
     res->forfeit = (uint8_t)forfeit;
+    res->adjudicated = adj_margin != INT_MIN;
     for (int s = 0; s < np; s++) {
         int better = 0;
         for (int o = 0; o < np; o++)
@@ -417,10 +458,10 @@ static int play_game(worker_ctx *w, int g, char *err)
         res->place[s] = (uint8_t)(1 + better);
         res->value[s] = (float)v[s];
     }
-    res->margin = game_margin(gm, &p);
+    res->margin = adj_margin != INT_MIN ? adj_margin : game_margin(gm, &p);
     res->sows = ply;
     if (run->records && !(run->records[g] = record_text(run, g, at_start ? NULL : &start, agent_at, w->moves, ply, n_open,
-                                                           forfeit, why))) {
+                                                           forfeit, why, res))) {
         set_err(err, "out of memory");
         return MATCH_ENOMEM;
     }
@@ -577,6 +618,7 @@ static void tally(game_match_result *out, int n, const double *game_s)
             }
         }
         sows += gm->sows;
+        out->adjudicated += gm->adjudicated;
     }
     for (int i = 0; i < out->n_agents; i++) {
         game_match_agent_stats *a = &out->agent[i];
@@ -656,6 +698,11 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
     game_pos start0;
     if (!cfg->book && game_match_opening(g, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
         opening_error(err, g, cfg->opening_plies, 0);
+        return MATCH_EINVAL;
+    }
+    if (cfg->adjudicate < 0 || cfg->adjudicate > 255 || (cfg->adjudicate && game_get_kind(g) != &game_kind_kalah)) {
+        set_err(err, "adjudication: %s", cfg->adjudicate < 0 || cfg->adjudicate > 255 ?
+                "the seeds in the pits must be in 0..255" : "only for Kalah (its exact solver and endgame database)");
         return MATCH_EINVAL;
     }
     if (cfg->exact && game_get_kind(g) != &game_kind_kalah) {
@@ -739,17 +786,20 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
                     set_err(err, "%s", aerr);
                     goto out;
                 }
-                if (cfg->exact && !ctx[t].solver && !strcmp(game_agent_kind(ctx[t].inst[m]), "solver"))
+                if ((cfg->exact || cfg->adjudicate) && !ctx[t].solver &&
+                    !strcmp(game_agent_kind(ctx[t].inst[m]), "solver"))
                     ctx[t].solver = game_agent_kalah(ctx[t].inst[m]);
             }
-        if (cfg->exact && !ctx[t].solver) {
-            const char *ss = cfg->exact_solver ? cfg->exact_solver : "solver";
+        if ((cfg->exact || cfg->adjudicate) && !ctx[t].solver) {
+            char adj_spec[64];
+            snprintf(adj_spec, sizeof adj_spec, "solver:tt_mb=32,endgame=%d", cfg->adjudicate < 17 ? cfg->adjudicate : 17);
+            const char *ss = cfg->exact_solver ? cfg->exact_solver : cfg->exact ? "solver" : adj_spec;
             if (!(ctx[t].own_solver = pool_instance(cfg->pool, ss, g, t, same_spec(&ctx[t], np, ss), aerr))) {
-                set_err(err, "the solver for the exact values: %s", aerr);
+                set_err(err, "the solver for the exact values or adjudication: %s", aerr);
                 goto out;
             }
             if (strcmp(game_agent_kind(ctx[t].own_solver), "solver") || !game_agent_kalah(ctx[t].own_solver)) {
-                set_err(err, "the solver for the exact values: '%s' is not a solver agent", ss);
+                set_err(err, "the solver for the exact values or adjudication: '%s' is not a solver agent", ss);
                 goto out;
             }
             ctx[t].solver = game_agent_kalah(ctx[t].own_solver);

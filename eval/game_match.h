@@ -57,6 +57,16 @@
  * S + (S + 1)·S·(pits − 1) sowings (46,656 for 4 players × 6 pits × 4 stones). Kalah: the same argument with
  * two stores. Games with cycles (Oware) end by their max_sows rule.
  *
+ * Adjudication (cfg.adjudicate = N >= 1; Kalah only, whose exact solver and endgame database it uses, as a
+ * tablebase adjudicates chess games): before each move the agents play (not inside the opening), a game whose
+ * pits hold at most N seeds in all ends there: the worker's solver (as for exact values, below: a seat's
+ * `solver` agent, else its own, cfg.exact_solver) finds the final margin M of perfect play from that
+ * position (perfect_value, South's view), and the game counts as if played out so: margin M, values and
+ * places by its sign, final stores (total + M) / 2 and (total − M) / 2. Its record has the moves up to
+ * there, [Result] and [Score] from M and [Termination "adjudication"] (eval/record.h). Adjudication
+ * changes no game's result under perfect play from there; it saves the time of playing the end out and
+ * removes the agents' endgame errors from the results, as tablebase adjudication does in engine testing.
+ *
  * Against perfect play (cfg.exact; Kalah only, whose exact solver is eval/agent.h's `solver`; every other game
  * is refused with MATCH_EINVAL): each group's opening position is solved once (eval/perfect.h) by the worker's
  * solver agent — A or B when one is of kind `solver` (its table and endgame database then already hold the
@@ -164,7 +174,11 @@ typedef struct {
      * above): Kalah only. The workers' own solver, when neither A nor B is a `solver` agent, costs tt_mb 256 +
      * its endgame database: about 324 MB a worker for Kalah(6,4). Fills game_match_result.exact, .perfect. */
     int exact;
-    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" */
+    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" (with adjudicate
+                               * and not exact: "solver:tt_mb=32,endgame=E", E = min(adjudicate, 17)) */
+    /* Adjudication (Kalah only; see "Adjudication" above): 0 = never; N >= 1: once the agents play, a game
+     * whose pits hold at most N seeds is ended there, scored by perfect play. */
+    int adjudicate;
     /* Agent instances to reuse across matches (see "Pools" above; borrowed; made for this game; one match at
      * a time); NULL = fresh instances for this match only. */
     struct game_match_pool *pool;
@@ -196,6 +210,7 @@ typedef struct {
     float value[GAME_MAX_PLAYERS];      /* final value of each seat (game_values) */
     int margin;                           /* final margin seat 0 − seat 1 (0 when the game has none) */
     uint8_t forfeit;                      /* 1 + the seat that lost by forfeit (see "Forfeits"), 0 = none */
+    uint8_t adjudicated;                  /* 1: ended by adjudication (margin and values are perfect play's) */
     int sows;                             /* plies of the whole game, opening included */
 } game_match_game;
 
@@ -206,6 +221,7 @@ typedef struct {
     int duel;                             /* 1 when players == 2: `two` is filled */
     match_result two;                     /* A (agent 0) vs B: all, seat[s] = A in seat s, score, Elo, ... */
     double avg_sows;                      /* mean sowings per game */
+    int adjudicated;                      /* games ended by adjudication (cfg.adjudicate) */
     double seconds;                       /* wall-clock time */
     char **records;                       /* keep_records: one record text per game (owned) */
     int n_records;
