@@ -214,8 +214,8 @@ int cli_stop_signal(void)
 static void help(void)
 {
     puts("usage: sowzero match A B [C D] [--rules GAME[:key=value,...]] [--games N] [--openings K | --book FILE]\n"
-         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--adjudicate N] [--sprt ...]\n"
-         "                    [--json]\n"
+         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--adjudicate N]\n"
+         "                    [--tc MOVE_MS] [--tc BASE+INC] [--tc-margin MS] [--sprt ...] [--json]\n"
          "Plays agents against each other in any registered game (--rules: kalah, the default, docs/design.md §1.1;\n"
          "basico = Mancala basico, 1.2; congklak, oware, ...). Two players: colour-swapped pairs, both games\n"
          "of a pair from the same random opening of K sowings, A as South in one and as North in the other;\n"
@@ -259,6 +259,16 @@ static void help(void)
          "                 pair; --openings 0: the start position) and, per seat, A's mean margin M - V (South's\n"
          "                 margin; North: V - M; seeds) with its 95% Student-t interval and the games where A\n"
          "                 reached V (eval/perfect.h); a solver agent per worker when neither A nor B is one\n"
+         "  --tc MOVE_MS   time control: each move may take MOVE_MS milliseconds (1..3600000)\n"
+         "  --tc BASE+INC  time control: a game clock of BASE seconds per side, INC seconds added after each of\n"
+         "                 its moves (as cutechess's tc=, e.g. 10+0.1); --tc may be given twice, once of each\n"
+         "                 kind, and both apply. A move may take its time plus the margin: one that takes\n"
+         "                 longer, or an engine with no move by then, loses the game on time ([Termination\n"
+         "                 \"time forfeit\"]). Each move's agent aims at MOVE_MS, or at clock/20 + INC (at most\n"
+         "                 half the clock): ab stops deepening, mcts and az stop simulating (within their\n"
+         "                 depth=, sims= as the most), engines are sent stop (the spec's ms= is replaced);\n"
+         "                 random, greedy, solver, maxn, paranoid, solve search as they would\n"
+         "  --tc-margin MS how far past its time a move may end (0..60000; default 20)\n"
          "  --adjudicate N Kalah: once the agents play, a game whose pits hold at most N seeds (1..255; 0 =\n"
          "                 never) ends there with the result of perfect play (the exact solver and its endgame\n"
          "                 database: A's or B's when a solver plays, else one per worker); its record ends with\n"
@@ -269,7 +279,8 @@ static void help(void)
          "                 search record; null when the spec says it all)}],\"games\",\"group\",\"openings\",\n"
          "                 \"threads\",\"seed\",\"avg_sows\",\"seconds\",\"planned\" (the games asked for),\n"
          "                 \"book\" (--book FILE or null),\"book_openings\",\"adjudicate\" (N or null),\n"
-         "                 \"adjudicated\" (games),\n"
+         "                 \"adjudicated\" (games),\"tc\" ({\"move_ms\",\"base_ms\",\"inc_ms\",\"margin_ms\"} or null);\n"
+         "                 per agent also \"forfeits\",\"time_forfeits\",\"ms_per_move\",\n"
          "                 \"stopped\" (true after a signal: \"games\" then counts the finished ones)}; with 2\n"
          "                 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
          "                 \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\" (\"lower\"/\"upper\"\n"
@@ -304,6 +315,8 @@ static cJSON *agent_json(const char *spec, const char *desc, const game_match_ag
     cJSON_AddNumberToObject(e, "mean_score", a->mean_score);
     cJSON_AddNumberToObject(e, "firsts", a->firsts);
     cJSON_AddNumberToObject(e, "forfeits", a->forfeits);
+    cJSON_AddNumberToObject(e, "time_forfeits", a->time_forfeits);
+    cJSON_AddNumberToObject(e, "ms_per_move", a->moves ? a->think_ms / a->moves : 0);
     cJSON_AddNumberToObject(e, "first_share", a->first_share);
     cJSON *ps = cJSON_AddArrayToObject(e, "per_seat"), *sg = cJSON_AddArrayToObject(e, "seat_games");
     for (int s = 0; s < players; s++) {
@@ -384,6 +397,7 @@ static int print_json(char **spec, int k, const game *g, const game_match_config
     cJSON_AddNumberToObject(o, "threads", threads);
     cJSON_AddNumberToObject(o, "seed", (double)cfg->seed);
     cJSON_AddNumberToObject(o, "avg_sows", res->avg_sows);
+    cJSON_AddItemToObject(o, "tc", cli_match_tc_json(cfg));
     if (cfg->adjudicate)
         cJSON_AddNumberToObject(o, "adjudicate", cfg->adjudicate);
     else
@@ -490,12 +504,20 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
     }
     printf("%.1f plies per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
            res->seconds > 0 ? res->games / res->seconds : 0);
+    char tc[160];
+    if (*cli_match_tc_text(cfg, tc, sizeof tc)) {
+        printf("time control: %s; time per move", tc);
+        for (int i = 0; i < k; i++)
+            printf("%s%c %.1f ms (%d lost on time)", i ? ", " : " ", 'A' + i,
+                   res->agent[i].moves ? res->agent[i].think_ms / res->agent[i].moves : 0, res->agent[i].time_forfeits);
+        printf("\n");
+    }
     int forfeits = 0;
     for (int i = 0; i < k; i++)
         forfeits += res->agent[i].forfeits;
     for (int i = 0; forfeits && i < k; i++) /* engine agents' lost games (game_match.h, "Forfeits") */
-        printf("%s%c %d", i ? ", " : "forfeits (lost by an engine's illegal move, bad line, silence or exit; the "
-               "records' [Termination] says which): ", 'A' + i, res->agent[i].forfeits);
+        printf("%s%c %d", i ? ", " : "forfeits (lost by an engine's illegal move, bad line, silence or exit, or on "
+               "time; the records' [Termination] says which): ", 'A' + i, res->agent[i].forfeits);
     if (forfeits)
         printf("\n");
     if (cfg->adjudicate)

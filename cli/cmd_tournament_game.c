@@ -27,7 +27,8 @@ static void help(void)
 {
     puts("usage: sowzero tournament --agent NAME=SPEC --agent NAME=SPEC ... [--rules GAME[:key=value,...]]\n"
          "                         [--games N] [--openings K | --book FILE] [--threads T] [--seed S]\n"
-         "                         [--adjudicate N] [--anchor NAME=ELO] [--pgn FILE] [--csv FILE] [--json]\n"
+         "                         [--adjudicate N] [--tc MOVE_MS] [--tc BASE+INC] [--tc-margin MS]\n"
+         "                         [--anchor NAME=ELO] [--pgn FILE] [--csv FILE] [--json]\n"
          "Tournaments of any registered game (--rules: kalah, the default; basico = Mancala basico; congklak,\n"
          "oware, ...; agents as for `sowzero match --help`).\n"
          "2 players: round robin, every pair plays a match of N games (colour-swapped pairs from random\n"
@@ -46,6 +47,8 @@ static void help(void)
          "                     a Kalah ab agent's tt_mb MiB (default 4) x T\n"
          "  --games N          games per pair or combination (default 20 for 2 players, even; else 4 * P!)\n"
          "  --openings K       random sowings before the agents play (default 2)\n"
+         "  --tc MOVE_MS, --tc BASE+INC, --tc-margin MS\n"
+         "                     time controls as for `match --help`: a move over its time loses the game on time\n"
          "  --adjudicate N     Kalah: end a game once its pits hold at most N seeds, with the result of perfect\n"
          "                     play from there (see `match --help`)\n"
          "  --book FILE        the openings of FILE instead (positions or move lists, one a line; see `match\n"

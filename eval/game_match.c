@@ -259,6 +259,8 @@ typedef struct {
     int inst_agent[GAME_MAX_PLAYERS];     /* the spec index of each instance */
     int t;                                   /* the worker's index (its pool instances) */
     uint64_t nodes[GAME_MATCH_MAX_AGENTS];   /* agent_stats.nodes summed per spec index */
+    double think_ms[GAME_MATCH_MAX_AGENTS];  /* game_agent_last_ms summed per spec index */
+    int chosen[GAME_MATCH_MAX_AGENTS];       /* moves chosen per spec index */
     uint8_t *moves;                          /* the current game's moves (records) */
     int cap;
     agent *solver;                           /* cfg->exact, cfg->adjudicate: a seat's solver agent or own_solver's */
@@ -302,7 +304,10 @@ static char *record_text(const runner *run, int g, const game_pos *start, const 
         bad |= record_set_seat(&rec, s, run->specs[agent_at[s]], cfg->names ? cfg->names[agent_at[s]] : NULL);
     for (int i = 0; i < n_moves; i++)
         bad |= record_push(&rec, moves[i]);
-    if (forfeit) {
+    if (forfeit && res->time_forfeit) { /* PGN's own value; the seat is the one the result puts last */
+        rec.forfeit = forfeit;
+        bad |= record_set(&rec.termination, "time forfeit") != RECORD_OK;
+    } else if (forfeit) {
         char seat[24], text[AGENT_ERRLEN + 40];
         if (run->players == 2)
             snprintf(seat, sizeof seat, "%s", forfeit == 1 ? "South" : "North");
@@ -331,6 +336,29 @@ static char *record_text(const runner *run, int g, const game_pos *start, const 
         return NULL;
     }
     return text;
+}
+
+static int has_tc(const game_match_config *cfg) { return cfg->tc_move_ms > 0 || cfg->tc_base_ms > 0; }
+
+/* The mover's times for its next move (game_match.h, "Time control"), its clock holding clock_ms. */
+static void allot(const game_match_config *cfg, double clock_ms, int64_t *soft, int64_t *hard)
+{
+    *soft = *hard = 0;
+    if (cfg->tc_base_ms > 0) {
+        int64_t c = (int64_t)clock_ms, aim = c / 20 + cfg->tc_inc_ms;
+        *soft = aim < c / 2 ? aim : c / 2;
+        *hard = c + cfg->tc_margin_ms;
+    }
+    if (cfg->tc_move_ms > 0) {
+        if (!cfg->tc_base_ms || cfg->tc_move_ms < *soft)
+            *soft = cfg->tc_move_ms;
+        if (!cfg->tc_base_ms || cfg->tc_move_ms + cfg->tc_margin_ms < *hard)
+            *hard = cfg->tc_move_ms + cfg->tc_margin_ms;
+    }
+    if (*soft < 1)
+        *soft = 1;
+    if (*hard < *soft)
+        *hard = *soft;
 }
 
 /* Adjudication (game_match.h): 1 with *margin the final margin of perfect play from p (South's view) when
@@ -382,6 +410,10 @@ static int play_game(worker_ctx *w, int g, char *err)
         game_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
     int ply, forfeit = 0; /* 1 + the seat that lost by forfeit */
     int adj_margin = INT_MIN; /* the adjudicated final margin (South's), INT_MIN: played to its end */
+    int time_forfeit = 0;
+    double clock_ms[GAME_MAX_PLAYERS]; /* each seat's game clock (a time control with tc_base_ms) */
+    for (int s = 0; s < np; s++)
+        clock_ms[s] = (double)cfg->tc_base_ms;
     char why[AGENT_ERRLEN] = "";
     for (ply = 0; !p.over; ply++) {
         int k;
@@ -402,9 +434,15 @@ static int play_game(worker_ctx *w, int g, char *err)
                     break;
             }
             game_agent *mover = seat[p.to_move];
+            int64_t soft = 0, hard = 0;
+            if (has_tc(cfg)) {
+                allot(cfg, clock_ms[p.to_move], &soft, &hard);
+                game_agent_set_time(mover, soft, hard);
+            }
             int rc = game_agent_choose(mover, &p, &k);
             if (rc == AGENT_EFORFEIT) { /* the game ends here, lost by the mover (game_match.h) */
                 forfeit = p.to_move + 1;
+                time_forfeit = has_tc(cfg) && game_agent_timed_out(mover);
                 snprintf(why, sizeof why, "%s", game_agent_error(mover));
                 break;
             }
@@ -412,6 +450,20 @@ static int play_game(worker_ctx *w, int g, char *err)
                 set_err(err, "game %d: agent '%s' (seat %d) failed: %s", g + 1, game_agent_spec(mover), p.to_move,
                         game_agent_error(mover));
                 return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+            }
+            double used = game_agent_last_ms(mover);
+            w->think_ms[agent_at[p.to_move]] += used;
+            w->chosen[agent_at[p.to_move]]++;
+            if (has_tc(cfg) && used > (double)hard) { /* over its time: lost on time, the move not played */
+                forfeit = p.to_move + 1;
+                time_forfeit = 1;
+                break;
+            }
+            if (cfg->tc_base_ms > 0) {
+                clock_ms[p.to_move] -= used;
+                if (clock_ms[p.to_move] < 0) /* within the margin */
+                    clock_ms[p.to_move] = 0;
+                clock_ms[p.to_move] += (double)cfg->tc_inc_ms;
             }
             if (game_agent_kalah(mover)) {
                 agent_stats st;
@@ -449,6 +501,7 @@ static int play_game(worker_ctx *w, int g, char *err)
         v[1] = -v[0];
     }
     res->forfeit = (uint8_t)forfeit;
+    res->time_forfeit = (uint8_t)time_forfeit;
     res->adjudicated = adj_margin != INT_MIN;
     for (int s = 0; s < np; s++) {
         int better = 0;
@@ -600,6 +653,7 @@ static void tally(game_match_result *out, int n, const double *game_s)
             a->seat_n[s]++;
             a->seat_place[s] += gm->place[s];
             a->forfeits += gm->forfeit == s + 1;
+            a->time_forfeits += gm->forfeit == s + 1 && gm->time_forfeit;
             if (gm->place[s] == 1) {
                 a->firsts++;
                 a->first_share += 1.0 / shared_first;
@@ -708,6 +762,11 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
     if (cfg->exact && game_get_kind(g) != &game_kind_kalah) {
         set_err(err, "exact values of the openings: only for Kalah (its solver, eval/perfect.h); %s has none",
                 game_spec(g));
+        return MATCH_EINVAL;
+    }
+    if (cfg->tc_move_ms < 0 || cfg->tc_base_ms < 0 || cfg->tc_inc_ms < 0 || cfg->tc_margin_ms < 0 ||
+        (cfg->tc_inc_ms > 0 && cfg->tc_base_ms <= 0)) {
+        set_err(err, "time control: times must be >= 0, and an increment needs a game clock (tc_base_ms > 0)");
         return MATCH_EINVAL;
     }
     if (cfg->threads < 1 || cfg->threads > 1024) {
@@ -855,8 +914,11 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
         out->describe[i] = strdup(game_agent_describe(ctx[0].inst[m]));
     tally(out, np, run.game_s);
     for (int t = 0; t < nt; t++)
-        for (int i = 0; i < n_agents; i++)
+        for (int i = 0; i < n_agents; i++) {
             out->agent[i].nodes += ctx[t].nodes[i];
+            out->agent[i].think_ms += ctx[t].think_ms[i];
+            out->agent[i].moves += ctx[t].chosen[i];
+        }
     if (run.exact) {
         if (perfect_by_seat(out, run.exact)) {
             rc = MATCH_ENOMEM;

@@ -19,7 +19,9 @@
  * group size); two-player games come in whole colour-swapped pairs (games even).
  *
  * Every game reseeds each seat's agent (game_agent_new_game) from (seed, game, seat), so the results depend
- * on (specs, rules, games, opening_plies, seed) only — not on the thread count or scheduling.
+ * on (specs, rules, games, opening_plies, seed) only — not on the thread count or scheduling. A time control
+ * (below) makes them depend on the clock too: what a time budget lets a search find, and whether a move
+ * comes in time.
  *
  * Places come from the final values (game_values): a seat's place is 1 + the number of seats with a
  * strictly higher value, so equal values share a place (1, 2, 2, 4; a two-player draw is 1, 1) — for
@@ -56,6 +58,19 @@
  * number in 0..S·(pits − 1) that only store sowings can lower; a game thus lasts at most
  * S + (S + 1)·S·(pits − 1) sowings (46,656 for 4 players × 6 pits × 4 stones). Kalah: the same argument with
  * two stores. Games with cycles (Oware) end by their max_sows rule.
+ *
+ * Time control (cfg.tc_*; cutechess's tc=, fastchess's): per move (tc_move_ms > 0: each move may take that
+ * long) and/or a game clock per seat (tc_base_ms > 0 at the start, tc_inc_ms added after each of the seat's
+ * moves: Fischer's increment). Before each move the agents play, the mover gets two times (game_agent_set_time):
+ *   hard = the most it may take: tc_move_ms + tc_margin_ms, and/or its clock + tc_margin_ms (the smaller);
+ *   soft = the time it aims to use: tc_move_ms, and/or min(clock / 20 + tc_inc_ms, clock / 2) (the smaller;
+ *          at least 1 ms) — a plain time manager for the agents that take a budget (game_agent.h); an
+ *          engine is sent `stop` at soft (its last move counts), or waited for until hard when it has none.
+ * The time charged is the wall-clock time of game_agent_choose (game_agent_last_ms: an engine's start is not
+ * charged). A move that took longer than hard, or an engine with no move by hard, loses the game on time:
+ * a forfeit (see "Forfeits") with game_match_game.time_forfeit set and [Termination "time forfeit"] in its
+ * record. Otherwise the clock loses the time taken (down to 0 at least: within the margin it is not a
+ * loss) and gains tc_inc_ms. The opening's moves and adjudication take no time.
  *
  * Adjudication (cfg.adjudicate = N >= 1; Kalah only, whose exact solver and endgame database it uses, as a
  * tablebase adjudicates chess games): before each move the agents play (not inside the opening), a game whose
@@ -179,6 +194,11 @@ typedef struct {
     /* Adjudication (Kalah only; see "Adjudication" above): 0 = never; N >= 1: once the agents play, a game
      * whose pits hold at most N seeds is ended there, scored by perfect play. */
     int adjudicate;
+    /* Time control (see "Time control" above); all 0 = none. tc_inc_ms needs tc_base_ms. */
+    int64_t tc_move_ms;  /* > 0: each move may take this long */
+    int64_t tc_base_ms;  /* > 0: each seat's game clock at the start */
+    int64_t tc_inc_ms;   /* added to the mover's clock after each of its moves */
+    int64_t tc_margin_ms; /* how far past its time a move may end without losing on time */
     /* Agent instances to reuse across matches (see "Pools" above; borrowed; made for this game; one match at
      * a time); NULL = fresh instances for this match only. */
     struct game_match_pool *pool;
@@ -197,7 +217,10 @@ typedef struct {
     double first_share;                   /* sum of 1/m over them, m = seats sharing place 1 */
     int seat_n[GAME_MAX_PLAYERS];       /* seats taken in each seat position */
     double seat_place[GAME_MAX_PLAYERS];/* mean place in each seat position, 0 where never seated */
-    int forfeits;                         /* games it lost by forfeit (see "Forfeits") */
+    int forfeits;                         /* games it lost by forfeit (see "Forfeits"), on time included */
+    int time_forfeits;                    /* of them, on time (see "Time control") */
+    double think_ms;                      /* milliseconds its moves took (game_agent_last_ms), summed */
+    int moves;                            /* moves it chose (the opening's not counted) */
     uint64_t nodes;                       /* Kalah's ab and solver: positions searched, mcts/az: root visits,
                                            * summed over its moves (agent_stats.nodes); 0 for the other kinds.
                                            * A solver's count depends on what its table already held (a pool,
@@ -211,6 +234,7 @@ typedef struct {
     int margin;                           /* final margin seat 0 − seat 1 (0 when the game has none) */
     uint8_t forfeit;                      /* 1 + the seat that lost by forfeit (see "Forfeits"), 0 = none */
     uint8_t adjudicated;                  /* 1: ended by adjudication (margin and values are perfect play's) */
+    uint8_t time_forfeit;                 /* 1: the forfeit was on time (see "Time control") */
     int sows;                             /* plies of the whole game, opening included */
 } game_match_game;
 
