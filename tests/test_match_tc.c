@@ -111,7 +111,7 @@ static void test_move_time(void **state)
 }
 
 /* A game clock: 0.5 s and no increment run out after several 0.06-s moves (the engine answers after its
- * sleep, past its soft time, while the clock still holds it); an increment of 0.08 s a move never does. */
+ * sleep, past its soft time, while the clock still holds it); an increment of 0.15 s a move never does. */
 static void test_game_clock(void **state)
 {
     (void)state;
@@ -123,7 +123,7 @@ static void test_game_clock(void **state)
     int fewest;
     assert_int_equal(time_losses(pgn, slow, &fewest), 2);
     assert_true(fewest >= 4 && fewest <= 9); /* 0.5 s / 0.06 s: about 8 moves, then out of time */
-    r = run_match("greedy", slow, "--tc 0.4+0.08 --games 2 --threads 2", pgn);
+    r = run_match("greedy", slow, "--tc 0.4+0.15 --games 2 --threads 2", pgn);
     assert_int_equal(r.a_forfeits + r.b_forfeits, 0);
     assert_int_equal(time_losses(pgn, slow, &fewest), 0);
 }
