@@ -191,3 +191,28 @@ const char *cli_data_path(const char *path, char *buf, size_t n)
 #endif
     return path;
 }
+
+/* The command line as one string, arguments with spaces or quotes in single quotes. Caller frees. */
+char *cli_command_line(int argc, char **argv)
+{
+    size_t n = 16;
+    for (int i = 0; i < argc; i++)
+        n += 4 * strlen(argv[i]) + 3;
+    char *s = malloc(n), *w = s;
+    if (!s)
+        return NULL;
+    w += sprintf(w, "sowzero");
+    for (int i = 0; i < argc; i++) {
+        *w++ = ' ';
+        if (!argv[i][0] || strpbrk(argv[i], " \t'\"\\$")) {
+            *w++ = '\'';
+            for (const char *c = argv[i]; *c; c++)
+                w += *c == '\'' ? sprintf(w, "'\\''") : sprintf(w, "%c", *c);
+            *w++ = '\'';
+        } else {
+            w += sprintf(w, "%s", argv[i]);
+        }
+    }
+    *w = 0;
+    return s;
+}

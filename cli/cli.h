@@ -50,6 +50,10 @@ int cli_output_path_ok(const char *cmd, const char *flag, const char *path);
  * unchanged, so that an error names what was asked for. Returns path or buf (n bytes, filled then). */
 const char *cli_data_path(const char *path, char *buf, size_t n);
 
+/* "sowzero ARGV..." as one string, arguments with blanks or quotes in single quotes (argv[0] is the
+ * command's name): what a generated file's header records. Caller frees; NULL when out of memory. */
+char *cli_command_line(int argc, char **argv);
+
 /* Reports an unknown option / missing argument the way getopt_long leaves it, with a pointer to --help. */
 int cli_usage_error(const char *cmd);
 

@@ -213,8 +213,9 @@ int cli_stop_signal(void)
 
 static void help(void)
 {
-    puts("usage: sowzero match A B [C D] [--rules GAME[:key=value,...]] [--games N] [--openings K]\n"
-         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--sprt ...] [--json]\n"
+    puts("usage: sowzero match A B [C D] [--rules GAME[:key=value,...]] [--games N] [--openings K | --book FILE]\n"
+         "                    [--threads T] [--seed S] [--pgn FILE] [--exact] [--adjudicate N]\n"
+         "                    [--tc MOVE_MS] [--tc BASE+INC] [--tc-margin MS] [--sprt ...] [--json]\n"
          "Plays agents against each other in any registered game (--rules: kalah, the default, docs/design.md §1.1;\n"
          "basico = Mancala basico, 1.2; congklak, oware, ...). Two players: colour-swapped pairs, both games\n"
          "of a pair from the same random opening of K sowings, A as South in one and as North in the other;\n"
@@ -236,6 +237,12 @@ static void help(void)
          "    az:net=PATH.h5,sims=200[,c_puct][,fpu][,batch].\n"
          "  --games N      games (default 100 for two players, even; else 120, a multiple of 3, 4, 6 and 24)\n"
          "  --openings K   random sowings before the agents play (default 2)\n"
+         "  --book FILE    play the openings of FILE instead, one a line: a position (\"4,4,0,5,5,5,1,4,4,4,4,4,4,0 S\")\n"
+         "                 or moves from the start (\"c f A\"); '#' starts a comment (docs/records.md, \"Opening\n"
+         "                 books\"). Opening i serves the games of pair i (group i), both colours, in file order,\n"
+         "                 wrapping round; --games defaults to the book once through (--sprt: walked through in\n"
+         "                 order). A bad line is an error naming FILE:LINE. Not with --openings. Shipped:\n"
+         "                 data/kalah-6-4-fair.book\n"
          "  --threads T    worker threads (default: the number of CPUs)\n"
          "  --rules SPEC   rules (default: kalah; see --rules GAME --help... in the README's rules table)\n"
          "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
@@ -252,11 +259,28 @@ static void help(void)
          "                 pair; --openings 0: the start position) and, per seat, A's mean margin M - V (South's\n"
          "                 margin; North: V - M; seeds) with its 95% Student-t interval and the games where A\n"
          "                 reached V (eval/perfect.h); a solver agent per worker when neither A nor B is one\n"
+         "  --tc MOVE_MS   time control: each move may take MOVE_MS milliseconds (1..3600000)\n"
+         "  --tc BASE+INC  time control: a game clock of BASE seconds per side, INC seconds added after each of\n"
+         "                 its moves (as cutechess's tc=, e.g. 10+0.1); --tc may be given twice, once of each\n"
+         "                 kind, and both apply. A move may take its time plus the margin: one that takes\n"
+         "                 longer, or an engine with no move by then, loses the game on time ([Termination\n"
+         "                 \"time forfeit\"]). Each move's agent aims at MOVE_MS, or at clock/20 + INC (at most\n"
+         "                 half the clock): ab stops deepening, mcts and az stop simulating (within their\n"
+         "                 depth=, sims= as the most), engines are sent stop (the spec's ms= is replaced);\n"
+         "                 random, greedy, solver, maxn, paranoid, solve search as they would\n"
+         "  --tc-margin MS how far past its time a move may end (0..60000; default 20)\n"
+         "  --adjudicate N Kalah: once the agents play, a game whose pits hold at most N seeds (1..255; 0 =\n"
+         "                 never) ends there with the result of perfect play (the exact solver and its endgame\n"
+         "                 database: A's or B's when a solver plays, else one per worker); its record ends with\n"
+         "                 [Termination \"adjudication\"] and the [Result] and [Score] of perfect play\n"
          "  --json         print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
          "                 \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
          "                 \"seat_games\",\"plays\" (az: the effective search settings, some from the net's\n"
          "                 search record; null when the spec says it all)}],\"games\",\"group\",\"openings\",\n"
          "                 \"threads\",\"seed\",\"avg_sows\",\"seconds\",\"planned\" (the games asked for),\n"
+         "                 \"book\" (--book FILE or null),\"book_openings\",\"adjudicate\" (N or null),\n"
+         "                 \"adjudicated\" (games),\"tc\" ({\"move_ms\",\"base_ms\",\"inc_ms\",\"margin_ms\"} or null);\n"
+         "                 per agent also \"forfeits\",\"time_forfeits\",\"ms_per_move\",\n"
          "                 \"stopped\" (true after a signal: \"games\" then counts the finished ones)}; with 2\n"
          "                 players also \"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\n"
          "                 \"score_lo\",\"score_hi\",\"elo\",\"elo_lo\",\"elo_hi\",\"elo_bound\" (\"lower\"/\"upper\"\n"
@@ -291,6 +315,8 @@ static cJSON *agent_json(const char *spec, const char *desc, const game_match_ag
     cJSON_AddNumberToObject(e, "mean_score", a->mean_score);
     cJSON_AddNumberToObject(e, "firsts", a->firsts);
     cJSON_AddNumberToObject(e, "forfeits", a->forfeits);
+    cJSON_AddNumberToObject(e, "time_forfeits", a->time_forfeits);
+    cJSON_AddNumberToObject(e, "ms_per_move", a->moves ? a->think_ms / a->moves : 0);
     cJSON_AddNumberToObject(e, "first_share", a->first_share);
     cJSON *ps = cJSON_AddArrayToObject(e, "per_seat"), *sg = cJSON_AddArrayToObject(e, "seat_games");
     for (int s = 0; s < players; s++) {
@@ -320,14 +346,14 @@ static void perfect_json(cJSON *o, const game_match_config *cfg, const game_matc
         cJSON_AddNumberToObject(q, "exact_mean", p->exact_mean);
     }
     cJSON_AddNumberToObject(pj, "seconds_per_solve", res->exact_seconds);
-    if (cfg->opening_plies == 0)
+    if (cfg->opening_plies == 0 && !cfg->book)
         cJSON_AddNumberToObject(pj, "start_value", res->exact[0]);
     else
         cJSON_AddNullToObject(pj, "start_value");
 }
 
-static int print_json(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
-                      const game_match_result *res, int stopped)
+static int print_json(char **spec, int k, const game *g, const game_match_config *cfg, const cli_match_opts *mo,
+                      int threads, const game_match_result *res, int stopped)
 {
     const int players = game_players(g);
     cJSON *o = cJSON_CreateObject();
@@ -361,16 +387,28 @@ static int print_json(char **spec, int k, const game *g, const game_match_config
     if (res->have_exact)
         perfect_json(o, cfg, res);
     cJSON_AddNumberToObject(o, "group", game_match_group_size(k, players));
-    cJSON_AddNumberToObject(o, "openings", cfg->opening_plies);
+    cJSON_AddNumberToObject(o, "openings", cfg->book ? 0 : cfg->opening_plies);
+    if (cfg->book) {
+        cJSON_AddStringToObject(o, "book", mo->book_path);
+        cJSON_AddNumberToObject(o, "book_openings", cfg->book->n);
+    } else {
+        cJSON_AddNullToObject(o, "book");
+    }
     cJSON_AddNumberToObject(o, "threads", threads);
     cJSON_AddNumberToObject(o, "seed", (double)cfg->seed);
     cJSON_AddNumberToObject(o, "avg_sows", res->avg_sows);
+    cJSON_AddItemToObject(o, "tc", cli_match_tc_json(cfg));
+    if (cfg->adjudicate)
+        cJSON_AddNumberToObject(o, "adjudicate", cfg->adjudicate);
+    else
+        cJSON_AddNullToObject(o, "adjudicate");
+    cJSON_AddNumberToObject(o, "adjudicated", res->adjudicated);
     cJSON_AddNumberToObject(o, "seconds", res->seconds);
     return cli_print_json(o);
 }
 
 /* Two players: A's tally overall and by seat, the score and the Elo difference it implies. */
-static void print_duel(char **spec, const game *g, const game_match_config *cfg, int threads,
+static void print_duel(char **spec, const game *g, const game_match_config *cfg, const char *openings, int threads,
                        const game_match_result *res)
 {
     const match_result *t = &res->two;
@@ -378,8 +416,8 @@ static void print_duel(char **spec, const game *g, const game_match_config *cfg,
     ns_print_plays("           ", spec[0], res->describe[0]);
     printf("       B = %s\n", spec[1]);
     ns_print_plays("           ", spec[1], res->describe[1]);
-    printf("%d games (%d opening pairs of %d random sowings), %d %s, rules %s, seed %llu\n", res->games,
-           res->games / 2, cfg->opening_plies, threads, cli_threads(threads), game_spec(g),
+    printf("%d games (%d opening pairs %s), %d %s, rules %s, seed %llu\n", res->games,
+           res->games / 2, openings, threads, cli_threads(threads), game_spec(g),
            (unsigned long long)cfg->seed);
     printf("\n             wins  draws  losses   score\n");
     printf("  A overall  %5d  %5d  %6d   %.3f  [%.3f, %.3f] 95%%\n", t->all.wins, t->all.draws, t->all.losses,
@@ -402,7 +440,7 @@ static void print_duel(char **spec, const game *g, const game_match_config *cfg,
 /* A against the exact values (eval/perfect.h): one line per seat. */
 static void print_perfect(const game_match_config *cfg, const game_match_result *res)
 {
-    if (cfg->opening_plies == 0)
+    if (cfg->opening_plies == 0 && !cfg->book)
         printf("\nagainst perfect play, from the start position (exact value %+d for South):\n", res->exact[0]);
     else
         printf("\nagainst perfect play (the exact value V of each of the %d openings; mean %+.2f for South):\n",
@@ -422,16 +460,18 @@ static void print_perfect(const game_match_config *cfg, const game_match_result 
            "the games)\n", res->exact_seconds);
 }
 
-static void print_text(char **spec, int k, const game *g, const game_match_config *cfg, int threads,
-                       const game_match_result *res, int stopped)
+static void print_text(char **spec, int k, const game *g, const game_match_config *cfg, const cli_match_opts *mo,
+                       int threads, const game_match_result *res, int stopped)
 {
+    char openings[4200];
+    cli_match_openings_text(cfg, mo, openings, sizeof openings);
     const int players = game_players(g);
     int group = game_match_group_size(k, players);
     if (stopped)
         printf("STOPPED: the results below are those of the %d games that finished, of %d planned\n\n", res->games,
                cfg->games);
     if (res->duel) {
-        print_duel(spec, g, cfg, threads, res);
+        print_duel(spec, g, cfg, openings, threads, res);
     } else {
         printf("match  rules %s\n", game_spec(g));
         for (int i = 0; i < k; i++) {
@@ -439,13 +479,13 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
             ns_print_plays("           ", spec[i], res->describe[i]);
         }
         if (k == players)
-            printf("%d games: every seat permutation, groups of %d games sharing an opening of %d random moves; "
-                   "%d %s, seed %llu\n", res->games, group, cfg->opening_plies, threads, cli_threads(threads),
+            printf("%d games: every seat permutation, groups of %d games sharing an opening %s; "
+                   "%d %s, seed %llu\n", res->games, group, openings, threads, cli_threads(threads),
                    (unsigned long long)cfg->seed);
         else
             printf("%d games: A in one seat (rotating), B in the other %d; groups of %d games sharing an opening "
-                   "of %d random moves; %d %s, seed %llu\n", res->games, players - 1, group,
-                   cfg->opening_plies, threads, cli_threads(threads), (unsigned long long)cfg->seed);
+                   "%s; %d %s, seed %llu\n", res->games, players - 1, group,
+                   openings, threads, cli_threads(threads), (unsigned long long)cfg->seed);
         printf("\n     games  seats  mean place  mean score  firsts  |");
         for (int s = 0; s < players; s++)
             printf(" seat%d", s);
@@ -464,14 +504,25 @@ static void print_text(char **spec, int k, const game *g, const game_match_confi
     }
     printf("%.1f plies per game; %.3f s, %.1f games/s\n", res->avg_sows, res->seconds,
            res->seconds > 0 ? res->games / res->seconds : 0);
+    char tc[160];
+    if (*cli_match_tc_text(cfg, tc, sizeof tc)) {
+        printf("time control: %s; time per move", tc);
+        for (int i = 0; i < k; i++)
+            printf("%s%c %.1f ms (%d lost on time)", i ? ", " : " ", 'A' + i,
+                   res->agent[i].moves ? res->agent[i].think_ms / res->agent[i].moves : 0, res->agent[i].time_forfeits);
+        printf("\n");
+    }
     int forfeits = 0;
     for (int i = 0; i < k; i++)
         forfeits += res->agent[i].forfeits;
     for (int i = 0; forfeits && i < k; i++) /* engine agents' lost games (game_match.h, "Forfeits") */
-        printf("%s%c %d", i ? ", " : "forfeits (lost by an engine's illegal move, bad line, silence or exit; the "
-               "records' [Termination] says which): ", 'A' + i, res->agent[i].forfeits);
+        printf("%s%c %d", i ? ", " : "forfeits (lost by an engine's illegal move, bad line, silence or exit, or on "
+               "time; the records' [Termination] says which): ", 'A' + i, res->agent[i].forfeits);
     if (forfeits)
         printf("\n");
+    if (cfg->adjudicate)
+        printf("%d of %d games adjudicated (ended once the pits held at most %d seeds, scored by perfect play from "
+               "there)\n", res->adjudicated, res->games, cfg->adjudicate);
     if (res->have_exact)
         print_perfect(cfg, res);
 }
@@ -492,8 +543,9 @@ int cmd_match(int argc, char **argv)
     cfg.threads = cpus > 0 ? (int)cpus : 1;
     const char *rules_spec = "kalah", *records = NULL;
     int rules_given = 0;
-    int json = 0, c, games_given = 0, sprt_given = 0;
+    int json = 0, c, sprt_given = 0;
     match_sprt_args sprt;
+    cli_match_opts mo = {0};
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -509,8 +561,7 @@ int cmd_match(int argc, char **argv)
             break;
         case 'h': help(); return 0;
         default:
-            games_given |= c == 'g';
-            switch (cli_match_option(CMD, c, optarg, &cfg)) {
+            switch (cli_match_option(CMD, c, optarg, &cfg, &mo)) {
             case 1: break;
             case 0: return cli_usage_error(CMD);
             default: return 2;
@@ -534,14 +585,15 @@ int cmd_match(int argc, char **argv)
         game_free(g);
         return cli_usage_error(CMD);
     }
-    if (!games_given && players == 2)
-        cfg.games = sprt_given ? 20000 : 100;
-    if (!cli_match_games_check(CMD, g, cfg.games)) {
+    if (!cli_match_setup(CMD, g, k, players == 2 ? (sprt_given ? 20000 : 100) : cfg.games, !sprt_given, &cfg,
+                         &mo)) {
+        cli_match_opts_free(&mo);
         game_free(g);
         return 2;
     }
     char **spec = argv + optind;
     if (records && !cli_check_records_path(CMD, records, (const char *const *)spec, k, NULL, NULL, 0)) {
+        cli_match_opts_free(&mo);
         game_free(g);
         return 2;
     }
@@ -550,6 +602,7 @@ int cmd_match(int argc, char **argv)
         game_agent *ag = game_agent_create(spec[i], g, aerr);
         if (!ag) {
             cli_error(CMD, "%s", aerr);
+            cli_match_opts_free(&mo);
             game_free(g);
             return 2;
         }
@@ -559,6 +612,7 @@ int cmd_match(int argc, char **argv)
     }
     cli_records rf = {-1, NULL, 0};
     if (records && cli_records_open(CMD, records, &rf)) {
+        cli_match_opts_free(&mo);
         game_free(g);
         return 1;
     }
@@ -572,6 +626,7 @@ int cmd_match(int argc, char **argv)
             cli_error(CMD, "--pgn %s: write failed: %s", records, strerror(rf.error));
             src = 1;
         }
+        cli_match_opts_free(&mo);
         game_free(g);
         return src;
     }
@@ -598,6 +653,7 @@ int cmd_match(int argc, char **argv)
         cli_error(CMD, "%s", err);
     if (rc != MATCH_OK && rc != MATCH_STOPPED) {
         game_match_result_free(&res);
+        cli_match_opts_free(&mo);
         game_free(g);
         return rc == MATCH_EINVAL ? 2 : 1;
     }
@@ -607,10 +663,11 @@ int cmd_match(int argc, char **argv)
                   res.games, cfg.games, records ? "; their records are in " : "", records ? records : "");
     int threads = cfg.threads < cfg.games ? cfg.threads : cfg.games;
     if (json)
-        rc = print_json(spec, k, g, &cfg, threads, &res, stopped);
+        rc = print_json(spec, k, g, &cfg, &mo, threads, &res, stopped);
     else
-        print_text(spec, k, g, &cfg, threads, &res, stopped);
+        print_text(spec, k, g, &cfg, &mo, threads, &res, stopped);
     game_match_result_free(&res);
+    cli_match_opts_free(&mo);
     game_free(g);
     return stopped ? 128 + sig : rc;
 }

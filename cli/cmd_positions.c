@@ -72,31 +72,6 @@ static void help(void)
          "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)");
 }
 
-/* The command line as one string, arguments with spaces or quotes in single quotes. Caller frees. */
-static char *command_line(int argc, char **argv)
-{
-    size_t n = 16;
-    for (int i = 0; i < argc; i++)
-        n += 4 * strlen(argv[i]) + 3;
-    char *s = malloc(n), *w = s;
-    if (!s)
-        return NULL;
-    w += sprintf(w, "sowzero");
-    for (int i = 0; i < argc; i++) {
-        *w++ = ' ';
-        if (!argv[i][0] || strpbrk(argv[i], " \t'\"\\$")) {
-            *w++ = '\'';
-            for (const char *c = argv[i]; *c; c++)
-                w += *c == '\'' ? sprintf(w, "'\\''") : sprintf(w, "%c", *c);
-            *w++ = '\'';
-        } else {
-            w += sprintf(w, "%s", argv[i]);
-        }
-    }
-    *w = 0;
-    return s;
-}
-
 /* The git commit of the working directory (what the set was generated from), or "unknown". */
 static void git_commit(char *buf, size_t n)
 {
@@ -177,7 +152,7 @@ static int generic_positions(int argc, char **argv, const char *rules_spec, cons
                          .ctx = &pc};
     ps_solve_stats st;
     rc = gps_solve(set, &vo, &st, err);
-    char *cmdline = rc == PS_OK ? command_line(argc, argv) : NULL;
+    char *cmdline = rc == PS_OK ? cli_command_line(argc, argv) : NULL;
     ps_header h = {.command = cmdline ? cmdline : "sowzero positions", .commit = commit, .seed = so->seed};
     if (rc == PS_OK)
         rc = gps_write(set, &h, out, err);
@@ -379,7 +354,7 @@ int cmd_positions(int argc, char **argv)
         ps_free(set);
         return 1;
     }
-    char *cmdline = command_line(argc, argv);
+    char *cmdline = cli_command_line(argc, argv);
     ps_header h = {.command = cmdline ? cmdline : "sowzero positions", .commit = commit, .seed = (uint64_t)seed};
     rc = ps_write(set, &h, out, err);
     free(cmdline);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include "cli/commands.h"
 #include "env/game.h"
 #include "cli/cmd_tablebase.h"
+#include "cli/output_path.h"
+#include "cli/solve_book.h"
 #include "eval/alphabeta.h"
 #include "eval/endgame.h"
 #include "eval/game_search.h"
@@ -213,6 +216,7 @@ static void help(void)
 {
     puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--no-save]\n"
          "                     [--threads N] [--sows N] [--moves] [--[no-]progress] [--json]\n"
+         "       sowzero solve --fair-book K [--within W] --out FILE [--rules SPEC] [--position POS] [...]\n"
          "Searches to the end of the game (MTD(f) null-window alpha-beta with a transposition table) and\n"
          "prints the final margin under perfect play for the player to move (own store - opponent's store)\n"
          "and every move that achieves it. A position that is already over prints its final margin and no\n"
@@ -243,6 +247,14 @@ static void help(void)
          "  --progress       show the phase and the time spent on stderr (the other games: the positions\n"
          "                   searched so far too), the default when stderr is a terminal: a long solve is\n"
          "                   not silent for minutes; --no-progress: never\n"
+         "  --fair-book K    Kalah: write an opening book (docs/records.md, \"Opening books\") of every distinct\n"
+         "                   unfinished position reached by 1..K sowings (1..5; an extra turn's sowing counts)\n"
+         "                   from POS whose exact value is within -W..+W seeds, as move lists (the first\n"
+         "                   shortest one to each), the exact final margin for South after '#'; every\n"
+         "                   position solved on one table (--tt-mb, --threads, --endgame as for one solve).\n"
+         "                   --json: {\"out\",\"rules\",\"sows\",\"within\",\"positions\",\"kept\",\"nodes\",\"seconds\"}\n"
+         "  --within W       the fair band of --fair-book, 0..255 seeds (default 2)\n"
+         "  --out FILE       the book --fair-book writes (a temporary file renamed at the end)\n"
          "  --json           print {\"value\",\"best\":[letters],\"nodes\",\"seconds\",\"rules\",\"position\",\n"
          "                   \"over\",\"endgame_seconds\",\"endgame_seeds\",\"tablebase\"} (seconds: the search;\n"
          "                   endgame_seconds: building or mapping the database; tablebase: its file or null)\n"
@@ -313,10 +325,14 @@ int cmd_solve(int argc, char **argv)
                                          {"no-progress", no_argument, 0, 'Q'},
                                          {"no-save", no_argument, 0, 'N'},
                                          {"moves", no_argument, 0, 'M'},
+                                         {"fair-book", required_argument, 0, 'F'},
+                                         {"within", required_argument, 0, 'W'},
+                                         {"out", required_argument, 0, 'O'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *rules_spec = NULL, *pos_text = NULL;
-    long tt_mb = 256, endgame = -1, threads = sysconf(_SC_NPROCESSORS_ONLN), sows = 0;
+    long tt_mb = 256, endgame = -1, threads = sysconf(_SC_NPROCESSORS_ONLN), sows = 0, book_sows = 0, within = -1;
+    const char *out_path = NULL;
     int json = 0, c, show = isatty(STDERR_FILENO), save = 1, threads_given = 0, moves = 0;
     threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     optind = 1;
@@ -346,6 +362,15 @@ int cmd_solve(int argc, char **argv)
         case 'Q': show = 0; break;
         case 'N': save = 0; break;
         case 'M': moves = 1; break;
+        case 'F':
+            if (!cli_long(CMD, "--fair-book", optarg, 1, 5, &book_sows))
+                return 2;
+            break;
+        case 'W':
+            if (!cli_long(CMD, "--within", optarg, 0, 255, &within))
+                return 2;
+            break;
+        case 'O': out_path = optarg; break;
         case 'h': help(); return 0;
         default: return cli_usage_error(CMD);
         }
@@ -354,8 +379,22 @@ int cmd_solve(int argc, char **argv)
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
     }
+    if (!book_sows && (out_path || within >= 0)) {
+        cli_error(CMD, "%s: only with --fair-book K", out_path ? "--out" : "--within");
+        return 2;
+    }
+    if (book_sows && (!out_path || moves)) {
+        cli_error(CMD, "--fair-book: %s", moves ? "not with --moves" : "needs --out FILE (the book to write)");
+        return 2;
+    }
+    if (book_sows && !cli_output_check(CMD, "--out", out_path, CLI_OUT_REPLACE, NULL, 0))
+        return 2;
     const void *kind = rules_spec ? game_kind_find(rules_spec) : NULL;
     if (kind && kind != &game_kind_kalah) { /* every other game: the game interface's solver */
+        if (book_sows) {
+            cli_error(CMD, "--fair-book: Kalah only (its solver and endgame database)");
+            return 2;
+        }
         if (endgame > 0) {
             cli_error(CMD, "--endgame: only Kalah has an endgame database");
             return 2;
@@ -418,6 +457,20 @@ int cmd_solve(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double db_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (book_sows && !eg_rc) { /* cli/solve_book.h: every position of 1..K sowings on this table */
+        char *line = cli_command_line(argc, argv);
+        solve_book_args ba = {(int)book_sows, within < 0 ? 2 : (int)within, out_path, line ? line : "sowzero solve"};
+        progress_phase(&g, 2);
+        if (show)
+            pthread_join(th, NULL);
+        int brc = p.over ? 2 : cli_solve_book(CMD, &r, &p, s, &ba, show, json);
+        if (p.over)
+            cli_error(CMD, "--fair-book: the position is already over");
+        free(line);
+        ab_free(s);
+        eg_free(db);
+        return brc;
+    }
     ab_limits lim = {.exact = 1};
     ab_result res;
     int rc = AB_OK;

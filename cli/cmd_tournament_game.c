@@ -26,8 +26,9 @@
 static void help(void)
 {
     puts("usage: sowzero tournament --agent NAME=SPEC --agent NAME=SPEC ... [--rules GAME[:key=value,...]]\n"
-         "                         [--games N] [--openings K] [--threads T] [--seed S] [--anchor NAME=ELO]\n"
-         "                         [--pgn FILE] [--csv FILE] [--json]\n"
+         "                         [--games N] [--openings K | --book FILE] [--threads T] [--seed S]\n"
+         "                         [--adjudicate N] [--tc MOVE_MS] [--tc BASE+INC] [--tc-margin MS]\n"
+         "                         [--anchor NAME=ELO] [--pgn FILE] [--csv FILE] [--json]\n"
          "Tournaments of any registered game (--rules: kalah, the default; basico = Mancala basico; congklak,\n"
          "oware, ...; agents as for `sowzero match --help`).\n"
          "2 players: round robin, every pair plays a match of N games (colour-swapped pairs from random\n"
@@ -46,6 +47,13 @@ static void help(void)
          "                     a Kalah ab agent's tt_mb MiB (default 4) x T\n"
          "  --games N          games per pair or combination (default 20 for 2 players, even; else 4 * P!)\n"
          "  --openings K       random sowings before the agents play (default 2)\n"
+         "  --tc MOVE_MS, --tc BASE+INC, --tc-margin MS\n"
+         "                     time controls as for `match --help`: a move over its time loses the game on time\n"
+         "  --adjudicate N     Kalah: end a game once its pits hold at most N seeds, with the result of perfect\n"
+         "                     play from there (see `match --help`)\n"
+         "  --book FILE        the openings of FILE instead (positions or move lists, one a line; see `match\n"
+         "                     --help`), the same for every pair: opening i serves the group of games i (both\n"
+         "                     colours); --games then defaults to the book once through. Not with --openings\n"
          "  --threads T        worker threads (default: the number of CPUs)\n"
          "  --rules SPEC       rules (default: kalah)\n"
          "  --seed S           seed of the openings and the agents (default 1)\n"
@@ -61,7 +69,7 @@ static void help(void)
          "  --json             2 players: {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
          "                     \"anchor\",\"anchor_elo\",\"prior\",\"los\",\"pairs\",\"games\",\"stopped\",\"seconds\",\n"
          "                     \"rules\"}; each pair {\"a\",\"b\",\"wins\",\"draws\",\"losses\",\"score\",\"seconds\",\n"
-         "                     \"nodes\",\"games\"}\n"
+         "                     \"nodes\",\"games\",\"adjudicated\",\"forfeits\"}\n"
          "                     with nodes [A's, B's]: Kalah ab/solver positions searched, mcts/az root visits;\n"
          "                     3-4 players: {\"rules\",\"agents\":[{\"name\",\"spec\",\"games\",\"seats\",\"mean_place\",\n"
          "                     \"mean_score\",\"firsts\",\"first_share\",\"per_seat\"}] (best mean place first),\n"
@@ -227,12 +235,15 @@ static int duel_tournament(tourney *t, const char *anchor, const char *csv)
                 cJSON_AddItemToArray(ff, cJSON_CreateNumber(res.agent[a].forfeits));
             cJSON_AddItemToArray(pairs_json, pj);
             cJSON_AddNumberToObject(pj, "games", res.games);
+            cJSON_AddNumberToObject(pj, "adjudicated", res.adjudicated);
             if (!t->json) {
                 game_progress_end(t->prog);
                 printf("  %-16s vs %-16s  +%d =%d -%d  score %.3f  (%.1f s)", t->name[i], t->name[j], m->all.wins,
                        m->all.draws, m->all.losses, m->score, res.seconds);
                 if (res.agent[0].forfeits || res.agent[1].forfeits)
                     printf("  forfeits %d / %d", res.agent[0].forfeits, res.agent[1].forfeits);
+                if (res.adjudicated)
+                    printf("  adjudicated %d", res.adjudicated);
                 printf("%s\n", t->stopped ? "  STOPPED: in part" : "");
                 fflush(stdout);
             }
@@ -488,7 +499,8 @@ int cmd_tournament(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *name[MAX_AGENTS], *spec[MAX_AGENTS];
-    int n = 0, json = 0, c, games_given = 0;
+    int n = 0, json = 0, c;
+    cli_match_opts mo = {0};
     game_match_config cfg = game_match_config_default();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.threads = cpus > 0 ? (int)cpus : 1;
@@ -513,8 +525,7 @@ int cmd_tournament(int argc, char **argv)
         case 'j': json = 1; break;
         case 'h': help(); return 0;
         default:
-            games_given |= c == 'g';
-            switch (cli_match_option(CMD, c, optarg, &cfg)) {
+            switch (cli_match_option(CMD, c, optarg, &cfg, &mo)) {
             case 1: break;
             case 0: return cli_usage_error(CMD);
             default: return 2;
@@ -547,17 +558,15 @@ int cmd_tournament(int argc, char **argv)
         if (arc)
             return game_free(g), arc;
     }
-    if (!games_given)
-        cfg.games = P == 2 ? 20 : 4 * game_match_group_size(P, P);
-    if (!cli_match_games_check(CMD, g, cfg.games))
-        return game_free(g), 2;
+    if (!cli_match_setup(CMD, g, P, P == 2 ? 20 : 4 * game_match_group_size(P, P), 1, &cfg, &mo))
+        return cli_match_opts_free(&mo), game_free(g), 2;
     /* Output paths are flags: refuse a bad one (exit 2) before hours of games, not after. */
     if (csv && records && !strcmp(csv, records)) {
         cli_error(CMD, "--csv %s and --pgn %s: the same file; give two", csv, records);
-        return game_free(g), 2;
+        return cli_match_opts_free(&mo), game_free(g), 2;
     }
     if (records && !cli_check_records_path(CMD, records, spec, n, name, "the --csv file", csv))
-        return game_free(g), 2;
+        return cli_match_opts_free(&mo), game_free(g), 2;
     if (csv) {
         cli_input in[MAX_AGENTS + 1];
         char nets[MAX_AGENTS][512], what[MAX_AGENTS][AGENT_SPEC_MAX + 560];
@@ -571,19 +580,19 @@ int cmd_tournament(int argc, char **argv)
         if (records)
             in[k++] = (cli_input){"the --pgn file", records};
         if (!cli_output_check(CMD, "--csv", csv, CLI_OUT_STREAM, in, k))
-            return game_free(g), 2;
+            return cli_match_opts_free(&mo), game_free(g), 2;
     }
     char aerr[AGENT_ERRLEN];
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
             if (!strcmp(name[i], name[j])) {
                 cli_error(CMD, "--agent: the name '%s' is given twice", name[i]);
-                return game_free(g), 2;
+                return cli_match_opts_free(&mo), game_free(g), 2;
             }
         game_agent *ag = game_agent_create(spec[i], g, aerr);
         if (!ag) {
             cli_error(CMD, "--agent %s: %s", name[i], aerr);
-            return game_free(g), 2;
+            return cli_match_opts_free(&mo), game_free(g), 2;
         }
         game_agent_free(ag);
     }
@@ -592,11 +601,11 @@ int cmd_tournament(int argc, char **argv)
         matches = matches * (n - i) / (i + 1);
     if (matches * cfg.games > 1000000000LL) {
         cli_error(CMD, "--games: %lld matches of %d games is too many", matches, cfg.games);
-        return game_free(g), 2;
+        return cli_match_opts_free(&mo), game_free(g), 2;
     }
     cli_records rf = {-1, NULL, 0};
     if (records && cli_records_open(CMD, records, &rf))
-        return game_free(g), 1;
+        return cli_match_opts_free(&mo), game_free(g), 1;
     game_progress prog;
     game_progress_init(&prog, (int)(matches * cfg.games));
     cfg.progress = game_progress_cb;
@@ -611,7 +620,7 @@ int cmd_tournament(int argc, char **argv)
         cli_error(CMD, "out of memory");
         if (records)
             cli_records_close(&rf);
-        return game_free(g), 1;
+        return cli_match_opts_free(&mo), game_free(g), 1;
     }
     tourney t = {n, name, spec, g, &cfg, json, &prog, 0, 0, 0};
     if (!json) {
@@ -634,6 +643,7 @@ int cmd_tournament(int argc, char **argv)
             rc = 128 + sig;
     }
     game_match_pool_free(cfg.pool);
+    cli_match_opts_free(&mo);
     game_free(g);
     return rc;
 }

@@ -207,6 +207,8 @@ int cli_match_sprt(const char *cmd, char **spec, const game *g, const game_match
         game_match_config bc = *cfg;
         bc.games = cfg->games - st.games < batch ? cfg->games - st.games : batch;
         bc.seed = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(b + 1)); /* new openings each batch */
+        if (cfg->book) /* a book is walked through in order, batch after batch, wrapping round at its end */
+            bc.book_first = (int)(((long long)cfg->book_first + st.games / 2) % cfg->book->n);
         bc.progress = NULL;
         game_match_result res;
         char err[MATCH_ERRLEN];

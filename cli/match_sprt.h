@@ -17,7 +17,8 @@ typedef struct {
 int cli_match_sprt_parse(const char *cmd, const char *text, match_sprt_args *out);
 
 /* Plays spec[0] (A, the candidate) against spec[1] on two-player game g with cfg (cfg->games: the most
- * games; cfg->seed: batch b plays its openings from a seed mixed of cfg->seed and b; cfg->on_record, when
+ * games; cfg->seed: batch b plays its openings from a seed mixed of cfg->seed and b, or with cfg->book the
+ * book's next entries in order, wrapping round at its end; cfg->on_record, when
  * set, gets every game's record as it ends), and prints the result (text, or one JSON object with json).
  * Returns the exit status: 0, 1 (a match failed: printed), 2 (bad input: printed). */
 int cli_match_sprt(const char *cmd, char **spec, const game *g, const game_match_config *cfg,

@@ -408,6 +408,8 @@ void agent_notify(agent *a, const kalah_pos *before, int move)
 
 void agent_last_stats(const agent *a, agent_stats *out) { *out = a->stats; }
 
+void agent_set_time(agent *a, int64_t ms) { a->time_ms = ms > 0 ? ms : 0; }
+
 int agent_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     a->err[0] = 0;

@@ -166,6 +166,14 @@ typedef struct {
     int values[KALAH_MAX_PITS];      /* solver with detail: margin for the mover; AGENT_NO_VALUE if not legal */
 } agent_stats;
 
+/* A time budget for every later agent_choose (a match's time control, eval/game_match.h): ms > 0
+ * milliseconds of wall-clock time, 0 = none (the spec's own limits only). ab stops its iterative deepening
+ * at the budget (as ms=, or the smaller of the two: the result of the last completed depth); mcts and az
+ * stop their simulations once the budget is spent and a root child has been visited (the sims of the spec
+ * stay the most they run). random, greedy and the solver take no time budget: they play as they would.
+ * Moves then depend on the clock. */
+void agent_set_time(agent *a, int64_t ms);
+
 /* Copies the statistics of the last successful agent_choose into *out (valid = 0 before any). */
 void agent_last_stats(const agent *a, agent_stats *out);
 

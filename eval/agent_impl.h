@@ -26,6 +26,7 @@ struct agent {
     char err[AGENT_ERRLEN];
     char *desc;         /* agent_describe when it differs from the spec (owned; NULL: the spec) */
     agent_stats stats;  /* of the last choose; the search kinds fill it (agent_choose clears it first) */
+    int64_t time_ms;    /* agent_set_time: each choose's time budget in ms, 0 = none */
 };
 
 /* key=value pairs of a spec, in order. Parsers take the keys they know; whatever is left is an error. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "eval/alphabeta.h"
@@ -43,8 +44,11 @@ static int ab_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     ab_impl *x = a->impl;
     ab_result res;
+    ab_limits lim = x->lim;
+    if (a->time_ms > 0 && (!lim.ms || a->time_ms < lim.ms))
+        lim.ms = a->time_ms; /* agent_set_time: the smaller of the two budgets */
     x->dirty = 1;
-    int rc = ab_think(x->s, p, &x->lim, &res);
+    int rc = ab_think(x->s, p, &lim, &res);
     if (rc != AB_OK) {
         set_err(a->err, "alpha-beta search failed (code %d)", rc);
         return AGENT_EFAIL;
@@ -219,6 +223,24 @@ static int tb_root_choose(agent *a, const kalah_pos *p, int *move_out)
     return 1;
 }
 
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* 1 when a child of the root has a visit (mcts_choose then has a move to play). */
+static int root_child_visited(const mcts_tree *t, int pits)
+{
+    int visits[KALAH_MAX_PITS];
+    mcts_root_visits(t, visits, NULL);
+    for (int k = 0; k < pits; k++)
+        if (visits[k] > 0)
+            return 1;
+    return 0;
+}
+
 static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     tree_impl *x = a->impl;
@@ -229,14 +251,18 @@ static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
     if (!agent_same_pos(&a->rules, mcts_root_pos(x->t), p))
         mcts_set_root(x->t, p);
     int pits = a->rules.pits, batch = x->cfg.leaves_per_game;
+    const int64_t deadline = a->time_ms > 0 ? now_ms() + a->time_ms : 0;
+    unsigned spins = 0;
     while (!mcts_done(x->t)) {
+        if (deadline && now_ms() >= deadline && root_child_visited(x->t, pits))
+            break; /* agent_set_time's budget is spent: play what the tree holds */
         int n = 0, h = 0;
         while (n < batch && !mcts_done(x->t)) {
             h = mcts_select(x->t, &x->leaves[n]);
             if (h >= 0)
                 x->handles[n++] = h;
-            else if (h == MCTS_SIM_DONE)
-                continue;
+            else if (h == MCTS_SIM_DONE && (!deadline || ++spins % 256 || now_ms() < deadline))
+                continue; /* a finished leaf, backed up at once; a tree of them all is timed here too */
             else
                 break;
         }

@@ -30,6 +30,9 @@ struct engine_agent {
     kgp_reader rd;
     long long next_id;       /* ours are even, as a KGP server's */
     char name[96];           /* from `set info:name` */
+    int64_t soft_ms, hard_ms; /* engine_agent_set_time; 0: the spec's ms */
+    int timed_out;           /* the last forfeit was for time */
+    double start_spent;      /* ms the last choose spent starting the engine */
     char err[AGENT_ERRLEN];
 };
 
@@ -232,6 +235,16 @@ void engine_agent_new_game(engine_agent *e) { (void)e; }
 
 const char *engine_agent_error(const engine_agent *e) { return e->err; }
 
+void engine_agent_set_time(engine_agent *e, int64_t soft_ms, int64_t hard_ms)
+{
+    e->soft_ms = soft_ms > 0 ? soft_ms : 0;
+    e->hard_ms = soft_ms > 0 ? (hard_ms > soft_ms ? hard_ms : soft_ms) : 0;
+}
+
+int engine_agent_timed_out(const engine_agent *e) { return e->timed_out; }
+
+double engine_agent_start_ms(const engine_agent *e) { return e->start_spent; }
+
 const char *engine_agent_describe(const engine_agent *e)
 {
     if (e->desc || !e->name[0])
@@ -350,6 +363,8 @@ static int start_engine(engine_agent *e)
 int engine_agent_choose(engine_agent *e, const game_pos *p, int *move_out)
 {
     e->err[0] = 0;
+    e->timed_out = 0;
+    e->start_spent = 0;
     unsigned legal = game_legal(e->g, p);
     if (p->over || !legal) {
         set_err(e->err, "the game is over");
@@ -364,7 +379,9 @@ int engine_agent_choose(engine_agent *e, const game_pos *p, int *move_out)
         kgp_quote(txt, pos, sizeof pos);
     }
     if (e->pid <= 0 || e->fd < 0) {
+        long long t0 = kgp_now_ms();
         int rc = start_engine(e);
+        e->start_spent = (double)(kgp_now_ms() - t0);
         if (rc)
             return rc;
     }
@@ -374,14 +391,18 @@ int engine_agent_choose(engine_agent *e, const game_pos *p, int *move_out)
         char why[64];
         return forfeit(e, "%s before it was sent the position%s", exit_text(e, why, sizeof why), "");
     }
-    long long deadline = kgp_now_ms() + e->ms;
+    long long sent = kgp_now_ms();
+    long long deadline = sent + (e->soft_ms ? e->soft_ms : e->ms), hard = sent + (e->hard_ms ? e->hard_ms : e->ms);
     int best = -1, yielded = 0;
     char line[KGP_LINE_MAX + 1], perr[KGP_ERRLEN];
     for (;;) {
-        long long left = deadline - kgp_now_ms();
+        /* until the soft time; past it without a move, until the hard time (engine_agent_set_time) */
+        long long now = kgp_now_ms(), left = (best >= 0 || now < deadline ? deadline : hard) - now;
+        if (left <= 0 && (best >= 0 || now >= hard))
+            break;
         int rc = left > 0 ? kgp_read_line(&e->rd, line, (int)left) : 0;
         if (rc == 0)
-            break;
+            continue;
         if (rc == -1) {
             char why[64];
             return forfeit(e, "%s in the middle of the game%s", exit_text(e, why, sizeof why), "");
@@ -424,6 +445,11 @@ int engine_agent_choose(engine_agent *e, const game_pos *p, int *move_out)
     }
     if (best < 0) {
         char ms[24];
+        e->timed_out = 1;
+        if (e->soft_ms) {
+            snprintf(ms, sizeof ms, "%lld", (long long)e->hard_ms);
+            return forfeit(e, "sent no move within its time (%s ms)%s", ms, "");
+        }
         snprintf(ms, sizeof ms, "%d", e->ms);
         return forfeit(e, "sent no move within ms=%s ms%s", ms, "");
     }

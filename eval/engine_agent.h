@@ -29,6 +29,8 @@
 #ifndef SOWZERO_ENGINE_AGENT_H
 #define SOWZERO_ENGINE_AGENT_H
 
+#include <stdint.h>
+
 #include "env/game.h"
 
 typedef struct engine_agent engine_agent;
@@ -51,6 +53,20 @@ void engine_agent_new_game(engine_agent *e);
 int engine_agent_choose(engine_agent *e, const game_pos *p, int *move_out);
 
 const char *engine_agent_error(const engine_agent *e);
+
+/* A match's time control (eval/game_match.h) for every later choose, in place of the spec's ms: the move
+ * the engine has sent when soft_ms have passed since the position was sent counts (it is then sent `stop`);
+ * an engine with no move by then is waited for until hard_ms (>= soft_ms), its first move then counting
+ * at once; none by hard_ms is a forfeit on time (engine_agent_timed_out). soft_ms <= 0: the spec's ms for
+ * both, as before any call. */
+void engine_agent_set_time(engine_agent *e, int64_t soft_ms, int64_t hard_ms);
+
+/* 1 when the last choose's AGENT_EFORFEIT was for sending no move in its time. */
+int engine_agent_timed_out(const engine_agent *e);
+
+/* Milliseconds the last choose spent starting the engine and its handshake (0 when it was running): not
+ * the engine's thinking, so a match's clock does not charge it. */
+double engine_agent_start_ms(const engine_agent *e);
 
 /* "engine:cmd=...,ms=..." with the engine's self-reported name (KGP `set info:name`) once it sent one (owned
  * by e; the text, once named, stays the same for e's life). */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "eval/agent_impl.h"     /* agent_args and its key=value helpers, SplitMix64 */
 #include "eval/engine_agent.h"
@@ -34,6 +35,8 @@ struct game_agent {
     agent *kalah;       /* K_KALAH: Kalah's own agent (eval/agent.h), owned */
     engine_agent *eng;  /* K_ENGINE: an outside engine (eval/engine_agent.h), owned */
     char *desc;         /* az: game_agent_describe (owned); NULL: the spec */
+    int64_t soft_ms;    /* game_agent_set_time (generic mcts and az); 0: none */
+    double last_ms;     /* the last choose's time, an engine's start excluded */
     char err[AGENT_ERRLEN];
 };
 
@@ -394,7 +397,8 @@ static int choose_tree(game_agent *a, const game_pos *p, int *move_out)
         return AGENT_OK;
     }
     mcts_mp_result res;
-    int rc = mcts_mp_search(a->g, p, &a->cfg, a->ev, agent_mix(a->game_seed, pos_hash(p)), &res, merr);
+    int rc = mcts_mp_search_timed(a->g, p, &a->cfg, a->ev, agent_mix(a->game_seed, pos_hash(p)), a->soft_ms, &res,
+                                  merr);
     if (rc != MCTS_OK) {
         set_err(a->err, "search failed: %s", merr);
         return rc == MCTS_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
@@ -403,7 +407,37 @@ static int choose_tree(game_agent *a, const game_pos *p, int *move_out)
     return AGENT_OK;
 }
 
+void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms)
+{
+    a->soft_ms = soft_ms > 0 ? soft_ms : 0;
+    if (a->kalah)
+        agent_set_time(a->kalah, a->soft_ms);
+    if (a->eng)
+        engine_agent_set_time(a->eng, a->soft_ms, hard_ms);
+}
+
+double game_agent_last_ms(const game_agent *a) { return a->last_ms; }
+
+int game_agent_timed_out(const game_agent *a) { return a->eng && engine_agent_timed_out(a->eng); }
+
+static double mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
+
+static int choose_move(game_agent *a, const game_pos *p, int *move_out);
+
 int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
+{
+    double t0 = mono_ms();
+    int rc = choose_move(a, p, move_out);
+    a->last_ms = mono_ms() - t0 - (a->eng ? engine_agent_start_ms(a->eng) : 0);
+    return rc;
+}
+
+static int choose_move(game_agent *a, const game_pos *p, int *move_out)
 {
     if (a->kalah) {
         kalah_pos k = as_kalah(p);

@@ -98,6 +98,23 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out);
 /* The message of the last failed choose ("" if none). */
 const char *game_agent_error(const game_agent *a);
 
+/* A time budget for every later choose (a match's time control, eval/game_match.h): soft_ms, the time the
+ * agent aims to use, and hard_ms (>= soft_ms), the most it may (0, 0: none; the spec's own limits only).
+ * Kalah's agents take soft_ms as agent_set_time (ab: iterative deepening stops; mcts, az: simulations stop);
+ * the generic mcts and az stop their simulations at soft_ms (mcts_mp_search_timed); an engine moves by
+ * soft_ms or, without a move by then, by hard_ms, else it forfeits on time (engine_agent_set_time); the
+ * other kinds (random, greedy, maxn, paranoid, the generic ab and solve, Kalah's solver) search as they
+ * would, whatever the time. */
+void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms);
+
+/* Wall-clock milliseconds the last game_agent_choose took, less an engine's start (its process and
+ * handshake: engine_agent_start_ms): the time a match's clock charges the move. */
+double game_agent_last_ms(const game_agent *a);
+
+/* 1 when the last choose's AGENT_EFORFEIT was a forfeit on time (an engine that sent no move in its
+ * time), 0 otherwise. */
+int game_agent_timed_out(const game_agent *a);
+
 /* Kalah's own agent behind a (see above; borrowed, valid while a lives) for agent_last_stats and
  * agent_set_detail, or NULL for the generic kinds. */
 agent *game_agent_kalah(const game_agent *a);

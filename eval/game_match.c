@@ -3,6 +3,7 @@
 #include "eval/game_match.h"
 #include "env/errbuf.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,26 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
     return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
 }
 
+/* Group `group`'s opening (game_match.h): *start is where the game starts (*at_start: the rules' start), and
+ * moves[] (BOOK_MAX_MOVES entries) the plies played from there before the agents move. Returns their count,
+ * or -1 when no random opening of cfg->opening_plies fits the board. */
+static int match_opening(const game *g, const game_match_config *cfg, int group, game_pos *start, int *at_start,
+                         uint8_t *moves)
+{
+    if (cfg->book) {
+        const book_entry *e = &cfg->book->entry[((long long)cfg->book_first + group) % cfg->book->n];
+        *start = e->start;
+        *at_start = e->at_start;
+        if (e->n_moves)
+            memcpy(moves, e->moves, (size_t)e->n_moves);
+        return e->n_moves;
+    }
+    game_pos p;
+    *at_start = 1;
+    game_start(g, start);
+    return game_match_opening(g, cfg->opening_plies, cfg->seed, group, &p, moves);
+}
+
 static void opening_error(char *err, const game *g, int plies, int group)
 {
     set_err(err, "openings of %d random sowings: all 1000 draws for group %d end the game (%s) before the agents "
@@ -238,10 +259,12 @@ typedef struct {
     int inst_agent[GAME_MAX_PLAYERS];     /* the spec index of each instance */
     int t;                                   /* the worker's index (its pool instances) */
     uint64_t nodes[GAME_MATCH_MAX_AGENTS];   /* agent_stats.nodes summed per spec index */
+    double think_ms[GAME_MATCH_MAX_AGENTS];  /* game_agent_last_ms summed per spec index */
+    int chosen[GAME_MATCH_MAX_AGENTS];       /* moves chosen per spec index */
     uint8_t *moves;                          /* the current game's moves (records) */
     int cap;
-    agent *solver;                           /* cfg->exact: a seat's solver agent or own_solver's */
-    game_agent *own_solver;                  /* created for the exact values when no seat holds a solver */
+    agent *solver;                           /* cfg->exact, cfg->adjudicate: a seat's solver agent or own_solver's */
+    game_agent *own_solver;                  /* created for those when no seat holds a solver */
 } worker_ctx;
 
 /* How many of w's first m instances have this spec: the copy number of the next one in the pool. */
@@ -265,14 +288,14 @@ static void fail(runner *run, int rc, const char *msg)
 }
 
 /* The game's record (eval/record.h, see game_match.h), or NULL when out of memory. */
-static char *record_text(const runner *run, int g, const int *agent_at, const uint8_t *moves, int n_moves,
-                         int n_opening, int forfeit, const char *why)
+static char *record_text(const runner *run, int g, const game_pos *start, const int *agent_at, const uint8_t *moves,
+                         int n_moves, int n_opening, int forfeit, const char *why, const game_match_game *res)
 {
     const game_match_config *cfg = run->cfg;
     record_game rec;
     char *text = NULL;
     size_t len = 0;
-    if (record_game_init_game(&rec, run->g, NULL, NULL))
+    if (record_game_init_game(&rec, run->g, start, NULL))
         return NULL;
     int bad = record_set(&rec.event, cfg->event ? cfg->event : "sowzero match") != RECORD_OK;
     rec.round = g + 1;
@@ -281,7 +304,10 @@ static char *record_text(const runner *run, int g, const int *agent_at, const ui
         bad |= record_set_seat(&rec, s, run->specs[agent_at[s]], cfg->names ? cfg->names[agent_at[s]] : NULL);
     for (int i = 0; i < n_moves; i++)
         bad |= record_push(&rec, moves[i]);
-    if (forfeit) {
+    if (forfeit && res->time_forfeit) { /* PGN's own value; the seat is the one the result puts last */
+        rec.forfeit = forfeit;
+        bad |= record_set(&rec.termination, "time forfeit") != RECORD_OK;
+    } else if (forfeit) {
         char seat[24], text[AGENT_ERRLEN + 40];
         if (run->players == 2)
             snprintf(seat, sizeof seat, "%s", forfeit == 1 ? "South" : "North");
@@ -290,6 +316,14 @@ static char *record_text(const runner *run, int g, const int *agent_at, const ui
         snprintf(text, sizeof text, "forfeit by %s: %s", seat, why);
         rec.forfeit = forfeit;
         bad |= record_set(&rec.termination, text) != RECORD_OK;
+    }
+    if (res->adjudicated) { /* record.h: the result and scores of perfect play, kept by record_game_finish */
+        int total = game_board_seeds(run->g, &rec.gstart);
+        rec.adjudicated = 1;
+        rec.result = (res->margin > 0) - (res->margin < 0);
+        rec.store_south = (total + res->margin) / 2;
+        rec.store_north = (total - res->margin) / 2;
+        bad |= record_set(&rec.termination, "adjudication") != RECORD_OK;
     }
     FILE *f = bad ? NULL : open_memstream(&text, &len);
     if (f) {
@@ -302,6 +336,48 @@ static char *record_text(const runner *run, int g, const int *agent_at, const ui
         return NULL;
     }
     return text;
+}
+
+static int has_tc(const game_match_config *cfg) { return cfg->tc_move_ms > 0 || cfg->tc_base_ms > 0; }
+
+/* The mover's times for its next move (game_match.h, "Time control"), its clock holding clock_ms. */
+static void allot(const game_match_config *cfg, double clock_ms, int64_t *soft, int64_t *hard)
+{
+    *soft = *hard = 0;
+    if (cfg->tc_base_ms > 0) {
+        int64_t c = (int64_t)clock_ms, aim = c / 20 + cfg->tc_inc_ms;
+        *soft = aim < c / 2 ? aim : c / 2;
+        *hard = c + cfg->tc_margin_ms;
+    }
+    if (cfg->tc_move_ms > 0) {
+        if (!cfg->tc_base_ms || cfg->tc_move_ms < *soft)
+            *soft = cfg->tc_move_ms;
+        if (!cfg->tc_base_ms || cfg->tc_move_ms + cfg->tc_margin_ms < *hard)
+            *hard = cfg->tc_move_ms + cfg->tc_margin_ms;
+    }
+    if (*soft < 1)
+        *soft = 1;
+    if (*hard < *soft)
+        *hard = *soft;
+}
+
+/* Adjudication (game_match.h): 1 with *margin the final margin of perfect play from p (South's view) when
+ * p's pits hold at most cfg->adjudicate seeds; 0 when they hold more; a MATCH_* code when the solve fails. */
+static int adjudicate(worker_ctx *w, int g, const game_pos *p, int *margin, char *err)
+{
+    kalah_pos k;
+    gt_to_kalah(p, &k);
+    const kalah_rules *r = game_rules(w->run->g);
+    int in_pits = kalah_total(r, &k) - k.cell[kalah_store(r, 0)] - k.cell[kalah_store(r, 1)];
+    if (in_pits > w->run->cfg->adjudicate)
+        return 0;
+    int rc = perfect_value(w->solver, &k, margin);
+    if (rc != AGENT_OK) {
+        set_err(err, "game %d: adjudication: agent '%s' failed: %s", g + 1, agent_spec(w->solver),
+                agent_error(w->solver));
+        return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+    }
+    return 1;
 }
 
 /* Plays game g with this worker's instances. 0, or a MATCH_* code with the message in err. */
@@ -321,18 +397,23 @@ static int play_game(worker_ctx *w, int g, char *err)
                 seat[s] = w->inst[m];
                 break;
             }
-    game_pos p;
-    uint8_t opening[1000];
-    int n_open = game_match_opening(gm, cfg->opening_plies, cfg->seed, g / run->group, &p, opening);
+    game_pos p, start;
+    uint8_t opening[BOOK_MAX_MOVES];
+    int at_start, n_open = match_opening(gm, cfg, g / run->group, &start, &at_start, opening);
     if (n_open < 0) {
         opening_error(err, gm, cfg->opening_plies, g / run->group);
         return MATCH_EINVAL;
     }
-    game_start(gm, &p);
+    p = start;
     uint64_t game_seed = agent_mix(cfg->seed, (uint64_t)g + 1);
     for (int s = 0; s < np; s++)
         game_agent_new_game(seat[s], &p, agent_mix(game_seed, (uint64_t)s + 1));
     int ply, forfeit = 0; /* 1 + the seat that lost by forfeit */
+    int adj_margin = INT_MIN; /* the adjudicated final margin (South's), INT_MIN: played to its end */
+    int time_forfeit = 0;
+    double clock_ms[GAME_MAX_PLAYERS]; /* each seat's game clock (a time control with tc_base_ms) */
+    for (int s = 0; s < np; s++)
+        clock_ms[s] = (double)cfg->tc_base_ms;
     char why[AGENT_ERRLEN] = "";
     for (ply = 0; !p.over; ply++) {
         int k;
@@ -345,10 +426,23 @@ static int play_game(worker_ctx *w, int g, char *err)
                 set_err(err, "game %d went past %d plies", g + 1, GAME_MATCH_MAX_PLIES);
                 return MATCH_EGAME;
             }
+            if (cfg->adjudicate) {
+                int rc = adjudicate(w, g, &p, &adj_margin, err);
+                if (rc < 0)
+                    return rc;
+                if (rc)
+                    break;
+            }
             game_agent *mover = seat[p.to_move];
+            int64_t soft = 0, hard = 0;
+            if (has_tc(cfg)) {
+                allot(cfg, clock_ms[p.to_move], &soft, &hard);
+                game_agent_set_time(mover, soft, hard);
+            }
             int rc = game_agent_choose(mover, &p, &k);
             if (rc == AGENT_EFORFEIT) { /* the game ends here, lost by the mover (game_match.h) */
                 forfeit = p.to_move + 1;
+                time_forfeit = has_tc(cfg) && game_agent_timed_out(mover);
                 snprintf(why, sizeof why, "%s", game_agent_error(mover));
                 break;
             }
@@ -356,6 +450,20 @@ static int play_game(worker_ctx *w, int g, char *err)
                 set_err(err, "game %d: agent '%s' (seat %d) failed: %s", g + 1, game_agent_spec(mover), p.to_move,
                         game_agent_error(mover));
                 return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+            }
+            double used = game_agent_last_ms(mover);
+            w->think_ms[agent_at[p.to_move]] += used;
+            w->chosen[agent_at[p.to_move]]++;
+            if (has_tc(cfg) && used > (double)hard) { /* over its time: lost on time, the move not played */
+                forfeit = p.to_move + 1;
+                time_forfeit = 1;
+                break;
+            }
+            if (cfg->tc_base_ms > 0) {
+                clock_ms[p.to_move] -= used;
+                if (clock_ms[p.to_move] < 0) /* within the margin */
+                    clock_ms[p.to_move] = 0;
+                clock_ms[p.to_move] += (double)cfg->tc_inc_ms;
             }
             if (game_agent_kalah(mover)) {
                 agent_stats st;
@@ -388,7 +496,13 @@ static int play_game(worker_ctx *w, int g, char *err)
     game_values(gm, &p, v);
     for (int s = 0; forfeit && s < np; s++)
         v[s] = s == forfeit - 1 ? -1 : 1;
+    if (adj_margin != INT_MIN) {
+        v[0] = (adj_margin > 0) - (adj_margin < 0);
+        v[1] = -v[0];
+    }
     res->forfeit = (uint8_t)forfeit;
+    res->time_forfeit = (uint8_t)time_forfeit;
+    res->adjudicated = adj_margin != INT_MIN;
     for (int s = 0; s < np; s++) {
         int better = 0;
         for (int o = 0; o < np; o++)
@@ -397,9 +511,10 @@ static int play_game(worker_ctx *w, int g, char *err)
         res->place[s] = (uint8_t)(1 + better);
         res->value[s] = (float)v[s];
     }
-    res->margin = game_margin(gm, &p);
+    res->margin = adj_margin != INT_MIN ? adj_margin : game_margin(gm, &p);
     res->sows = ply;
-    if (run->records && !(run->records[g] = record_text(run, g, agent_at, w->moves, ply, n_open, forfeit, why))) {
+    if (run->records && !(run->records[g] = record_text(run, g, at_start ? NULL : &start, agent_at, w->moves, ply, n_open,
+                                                           forfeit, why, res))) {
         set_err(err, "out of memory");
         return MATCH_ENOMEM;
     }
@@ -412,7 +527,10 @@ static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
     runner *run = w->run;
     game_pos p;
     kalah_pos k;
-    game_match_opening(run->g, run->cfg->opening_plies, run->cfg->seed, group, &p, NULL); /* fits: checked */
+    uint8_t moves[BOOK_MAX_MOVES];
+    int at_start, n = match_opening(run->g, run->cfg, group, &p, &at_start, moves); /* fits: checked */
+    for (int i = 0; i < n; i++)
+        game_apply(run->g, &p, moves[i], NULL);
     gt_to_kalah(&p, &k);
     struct timespec e0, e1;
     clock_gettime(CLOCK_MONOTONIC, &e0);
@@ -535,6 +653,7 @@ static void tally(game_match_result *out, int n, const double *game_s)
             a->seat_n[s]++;
             a->seat_place[s] += gm->place[s];
             a->forfeits += gm->forfeit == s + 1;
+            a->time_forfeits += gm->forfeit == s + 1 && gm->time_forfeit;
             if (gm->place[s] == 1) {
                 a->firsts++;
                 a->first_share += 1.0 / shared_first;
@@ -553,6 +672,7 @@ static void tally(game_match_result *out, int n, const double *game_s)
             }
         }
         sows += gm->sows;
+        out->adjudicated += gm->adjudicated;
     }
     for (int i = 0; i < out->n_agents; i++) {
         game_match_agent_stats *a = &out->agent[i];
@@ -623,16 +743,30 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
         set_err(err, "opening plies must be in 0..1000, got %d", cfg->opening_plies);
         return MATCH_EINVAL;
     }
+    if (cfg->book && (cfg->book->n < 1 || cfg->book_first < 0)) {
+        set_err(err, "the opening book has no entries, or book_first %d < 0", cfg->book_first);
+        return MATCH_EINVAL;
+    }
     /* Group 0 first: a length that ends every game inside the opening is refused before agents are made;
      * refused, not shortened (see game_match.h). */
     game_pos start0;
-    if (game_match_opening(g, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
+    if (!cfg->book && game_match_opening(g, cfg->opening_plies, cfg->seed, 0, &start0, NULL) < 0) {
         opening_error(err, g, cfg->opening_plies, 0);
+        return MATCH_EINVAL;
+    }
+    if (cfg->adjudicate < 0 || cfg->adjudicate > 255 || (cfg->adjudicate && game_get_kind(g) != &game_kind_kalah)) {
+        set_err(err, "adjudication: %s", cfg->adjudicate < 0 || cfg->adjudicate > 255 ?
+                "the seeds in the pits must be in 0..255" : "only for Kalah (its exact solver and endgame database)");
         return MATCH_EINVAL;
     }
     if (cfg->exact && game_get_kind(g) != &game_kind_kalah) {
         set_err(err, "exact values of the openings: only for Kalah (its solver, eval/perfect.h); %s has none",
                 game_spec(g));
+        return MATCH_EINVAL;
+    }
+    if (cfg->tc_move_ms < 0 || cfg->tc_base_ms < 0 || cfg->tc_inc_ms < 0 || cfg->tc_margin_ms < 0 ||
+        (cfg->tc_inc_ms > 0 && cfg->tc_base_ms <= 0)) {
+        set_err(err, "time control: times must be >= 0, and an increment needs a game clock (tc_base_ms > 0)");
         return MATCH_EINVAL;
     }
     if (cfg->threads < 1 || cfg->threads > 1024) {
@@ -711,17 +845,20 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
                     set_err(err, "%s", aerr);
                     goto out;
                 }
-                if (cfg->exact && !ctx[t].solver && !strcmp(game_agent_kind(ctx[t].inst[m]), "solver"))
+                if ((cfg->exact || cfg->adjudicate) && !ctx[t].solver &&
+                    !strcmp(game_agent_kind(ctx[t].inst[m]), "solver"))
                     ctx[t].solver = game_agent_kalah(ctx[t].inst[m]);
             }
-        if (cfg->exact && !ctx[t].solver) {
-            const char *ss = cfg->exact_solver ? cfg->exact_solver : "solver";
+        if ((cfg->exact || cfg->adjudicate) && !ctx[t].solver) {
+            char adj_spec[64];
+            snprintf(adj_spec, sizeof adj_spec, "solver:tt_mb=32,endgame=%d", cfg->adjudicate < 17 ? cfg->adjudicate : 17);
+            const char *ss = cfg->exact_solver ? cfg->exact_solver : cfg->exact ? "solver" : adj_spec;
             if (!(ctx[t].own_solver = pool_instance(cfg->pool, ss, g, t, same_spec(&ctx[t], np, ss), aerr))) {
-                set_err(err, "the solver for the exact values: %s", aerr);
+                set_err(err, "the solver for the exact values or adjudication: %s", aerr);
                 goto out;
             }
             if (strcmp(game_agent_kind(ctx[t].own_solver), "solver") || !game_agent_kalah(ctx[t].own_solver)) {
-                set_err(err, "the solver for the exact values: '%s' is not a solver agent", ss);
+                set_err(err, "the solver for the exact values or adjudication: '%s' is not a solver agent", ss);
                 goto out;
             }
             ctx[t].solver = game_agent_kalah(ctx[t].own_solver);
@@ -777,8 +914,11 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
         out->describe[i] = strdup(game_agent_describe(ctx[0].inst[m]));
     tally(out, np, run.game_s);
     for (int t = 0; t < nt; t++)
-        for (int i = 0; i < n_agents; i++)
+        for (int i = 0; i < n_agents; i++) {
             out->agent[i].nodes += ctx[t].nodes[i];
+            out->agent[i].think_ms += ctx[t].think_ms[i];
+            out->agent[i].moves += ctx[t].chosen[i];
+        }
     if (run.exact) {
         if (perfect_by_seat(out, run.exact)) {
             rc = MATCH_ENOMEM;

@@ -10,7 +10,8 @@
  *   k == 2 < players  "one agent against a field": groups of `players` games; in game j of a group agent A
  *                     (spec 0) takes seat j and copies of B (spec 1) fill the other seats, so A's seat rotates
  *                     0..players-1.
- * Any other k is MATCH_EINVAL. A group's games all start from the same opening: opening_plies uniformly random
+ * Any other k is MATCH_EINVAL. A group's games all start from the same opening: an opening book's entry
+ * (cfg.book, below), or else opening_plies uniformly random
  * moves from the start (redrawn, up to 1000 times, while the game would end inside it), drawn from (seed,
  * group) only. A length that ends all 1000 draws does not fit the board: the match is refused (MATCH_EINVAL),
  * never played from a shorter opening — the opening length is one of the match's stated conditions.
@@ -18,7 +19,9 @@
  * group size); two-player games come in whole colour-swapped pairs (games even).
  *
  * Every game reseeds each seat's agent (game_agent_new_game) from (seed, game, seat), so the results depend
- * on (specs, rules, games, opening_plies, seed) only — not on the thread count or scheduling.
+ * on (specs, rules, games, opening_plies, seed) only — not on the thread count or scheduling. A time control
+ * (below) makes them depend on the clock too: what a time budget lets a search find, and whether a move
+ * comes in time.
  *
  * Places come from the final values (game_values): a seat's place is 1 + the number of seats with a
  * strictly higher value, so equal values share a place (1, 2, 2, 4; a two-player draw is 1, 1) — for
@@ -56,6 +59,29 @@
  * S + (S + 1)·S·(pits − 1) sowings (46,656 for 4 players × 6 pits × 4 stones). Kalah: the same argument with
  * two stores. Games with cycles (Oware) end by their max_sows rule.
  *
+ * Time control (cfg.tc_*; cutechess's tc=, fastchess's): per move (tc_move_ms > 0: each move may take that
+ * long) and/or a game clock per seat (tc_base_ms > 0 at the start, tc_inc_ms added after each of the seat's
+ * moves: Fischer's increment). Before each move the agents play, the mover gets two times (game_agent_set_time):
+ *   hard = the most it may take: tc_move_ms + tc_margin_ms, and/or its clock + tc_margin_ms (the smaller);
+ *   soft = the time it aims to use: tc_move_ms, and/or min(clock / 20 + tc_inc_ms, clock / 2) (the smaller;
+ *          at least 1 ms) — a plain time manager for the agents that take a budget (game_agent.h); an
+ *          engine is sent `stop` at soft (its last move counts), or waited for until hard when it has none.
+ * The time charged is the wall-clock time of game_agent_choose (game_agent_last_ms: an engine's start is not
+ * charged). A move that took longer than hard, or an engine with no move by hard, loses the game on time:
+ * a forfeit (see "Forfeits") with game_match_game.time_forfeit set and [Termination "time forfeit"] in its
+ * record. Otherwise the clock loses the time taken (down to 0 at least: within the margin it is not a
+ * loss) and gains tc_inc_ms. The opening's moves and adjudication take no time.
+ *
+ * Adjudication (cfg.adjudicate = N >= 1; Kalah only, whose exact solver and endgame database it uses, as a
+ * tablebase adjudicates chess games): before each move the agents play (not inside the opening), a game whose
+ * pits hold at most N seeds in all ends there: the worker's solver (as for exact values, below: a seat's
+ * `solver` agent, else its own, cfg.exact_solver) finds the final margin M of perfect play from that
+ * position (perfect_value, South's view), and the game counts as if played out so: margin M, values and
+ * places by its sign, final stores (total + M) / 2 and (total − M) / 2. Its record has the moves up to
+ * there, [Result] and [Score] from M and [Termination "adjudication"] (eval/record.h). Adjudication
+ * changes no game's result under perfect play from there; it saves the time of playing the end out and
+ * removes the agents' endgame errors from the results, as tablebase adjudication does in engine testing.
+ *
  * Against perfect play (cfg.exact; Kalah only, whose exact solver is eval/agent.h's `solver`; every other game
  * is refused with MATCH_EINVAL): each group's opening position is solved once (eval/perfect.h) by the worker's
  * solver agent — A or B when one is of kind `solver` (its table and endgame database then already hold the
@@ -91,6 +117,7 @@
 #include <stdint.h>
 
 #include "env/game.h"
+#include "eval/book.h"
 #include "eval/game_agent.h"
 #include "eval/perfect.h"
 
@@ -131,7 +158,14 @@ void match_result_stats(match_result *res);
 
 typedef struct {
     int games;           /* >= 1 */
-    int opening_plies;   /* random sowings before the agents play, 0..1000 */
+    int opening_plies;   /* random sowings before the agents play, 0..1000 (ignored with a book) */
+    /* An opening book (eval/book.h; borrowed) in place of the random openings: group i starts from entry
+     * (book_first + i) mod book->n, so that a book of n entries played with games = n × the group size
+     * plays every entry once, each with every seat permutation (both colours for two players). A move
+     * list's moves are the game's first plies ([Opening] in its record), a position is its [Start].
+     * NULL: the random openings above. */
+    const opening_book *book;
+    int book_first;      /* >= 0 */
     int threads;         /* worker threads, >= 1 (capped at games) */
     uint64_t seed;       /* openings and agent reseeding */
     int keep_records;    /* 1: fill game_match_result.records */
@@ -155,7 +189,16 @@ typedef struct {
      * above): Kalah only. The workers' own solver, when neither A nor B is a `solver` agent, costs tt_mb 256 +
      * its endgame database: about 324 MB a worker for Kalah(6,4). Fills game_match_result.exact, .perfect. */
     int exact;
-    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" */
+    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" (with adjudicate
+                               * and not exact: "solver:tt_mb=32,endgame=E", E = min(adjudicate, 17)) */
+    /* Adjudication (Kalah only; see "Adjudication" above): 0 = never; N >= 1: once the agents play, a game
+     * whose pits hold at most N seeds is ended there, scored by perfect play. */
+    int adjudicate;
+    /* Time control (see "Time control" above); all 0 = none. tc_inc_ms needs tc_base_ms. */
+    int64_t tc_move_ms;  /* > 0: each move may take this long */
+    int64_t tc_base_ms;  /* > 0: each seat's game clock at the start */
+    int64_t tc_inc_ms;   /* added to the mover's clock after each of its moves */
+    int64_t tc_margin_ms; /* how far past its time a move may end without losing on time */
     /* Agent instances to reuse across matches (see "Pools" above; borrowed; made for this game; one match at
      * a time); NULL = fresh instances for this match only. */
     struct game_match_pool *pool;
@@ -174,7 +217,10 @@ typedef struct {
     double first_share;                   /* sum of 1/m over them, m = seats sharing place 1 */
     int seat_n[GAME_MAX_PLAYERS];       /* seats taken in each seat position */
     double seat_place[GAME_MAX_PLAYERS];/* mean place in each seat position, 0 where never seated */
-    int forfeits;                         /* games it lost by forfeit (see "Forfeits") */
+    int forfeits;                         /* games it lost by forfeit (see "Forfeits"), on time included */
+    int time_forfeits;                    /* of them, on time (see "Time control") */
+    double think_ms;                      /* milliseconds its moves took (game_agent_last_ms), summed */
+    int moves;                            /* moves it chose (the opening's not counted) */
     uint64_t nodes;                       /* Kalah's ab and solver: positions searched, mcts/az: root visits,
                                            * summed over its moves (agent_stats.nodes); 0 for the other kinds.
                                            * A solver's count depends on what its table already held (a pool,
@@ -187,6 +233,8 @@ typedef struct {
     float value[GAME_MAX_PLAYERS];      /* final value of each seat (game_values) */
     int margin;                           /* final margin seat 0 − seat 1 (0 when the game has none) */
     uint8_t forfeit;                      /* 1 + the seat that lost by forfeit (see "Forfeits"), 0 = none */
+    uint8_t adjudicated;                  /* 1: ended by adjudication (margin and values are perfect play's) */
+    uint8_t time_forfeit;                 /* 1: the forfeit was on time (see "Time control") */
     int sows;                             /* plies of the whole game, opening included */
 } game_match_game;
 
@@ -197,6 +245,7 @@ typedef struct {
     int duel;                             /* 1 when players == 2: `two` is filled */
     match_result two;                     /* A (agent 0) vs B: all, seat[s] = A in seat s, score, Elo, ... */
     double avg_sows;                      /* mean sowings per game */
+    int adjudicated;                      /* games ended by adjudication (cfg.adjudicate) */
     double seconds;                       /* wall-clock time */
     char **records;                       /* keep_records: one record text per game (owned) */
     int n_records;

@@ -224,6 +224,7 @@ static int finish_game(record_game *g, char *err)
         return RECORD_OK;
     }
     g->result_only = 0;
+    int adj_result = g->result, adj_s = g->store_south, adj_n = g->store_north;
     game_pos p = g->gstart;
     for (int i = 0; i < g->n_moves; i++) {
         char mv[8];
@@ -241,9 +242,20 @@ static int finish_game(record_game *g, char *err)
         game_values(gm, &p, v);
         places_from_values(np, v, g->places);
     }
-    if (g->forfeit && p.over) {
-        set_err(err, "a forfeit, but the moves end the game");
+    if ((g->forfeit || g->adjudicated) && p.over) {
+        set_err(err, "%s, but the moves end the game", g->forfeit ? "a forfeit" : "an adjudication");
         return RECORD_EINVAL;
+    }
+    if (g->adjudicated) { /* the result and scores of perfect play from here, as the caller set them */
+        if (np != 2 || adj_result < RECORD_NORTH_WINS || adj_result > RECORD_SOUTH_WINS) {
+            set_err(err, "an adjudication needs two players and a decisive or drawn result");
+            return RECORD_EINVAL;
+        }
+        g->result = adj_result;
+        g->store_south = adj_s;
+        g->store_north = adj_n;
+        places_from_result(g->result, g->places);
+        return RECORD_OK;
     }
     if (g->forfeit) {
         int a = 0, b = 0;
@@ -284,6 +296,7 @@ static int kalah_finish(record_game *g, char *err)
         return RECORD_OK;
     }
     g->result_only = 0;
+    int adj_result = g->result, adj_s = g->store_south, adj_n = g->store_north;
     kalah_pos p = g->start;
     for (int i = 0; i < g->n_moves; i++) {
         int side = p.side;
@@ -297,12 +310,21 @@ static int kalah_finish(record_game *g, char *err)
     g->store_south = p.cell[kalah_store(&g->rules, 0)];
     g->store_north = p.cell[kalah_store(&g->rules, 1)];
     g->result = p.over ? kalah_winner(&g->rules, &p) : RECORD_UNFINISHED;
-    if (g->forfeit && p.over) {
-        set_err(err, "a forfeit, but the moves end the game");
+    if ((g->forfeit || g->adjudicated) && p.over) {
+        set_err(err, "%s, but the moves end the game", g->forfeit ? "a forfeit" : "an adjudication");
         return RECORD_EINVAL;
     }
     if (g->forfeit)
         forfeit_result(g, 2);
+    if (g->adjudicated) {
+        if (adj_result < RECORD_NORTH_WINS || adj_result > RECORD_SOUTH_WINS) {
+            set_err(err, "an adjudication needs a decisive or drawn result");
+            return RECORD_EINVAL;
+        }
+        g->result = adj_result;
+        g->store_south = adj_s;
+        g->store_north = adj_n;
+    }
     return RECORD_OK;
 }
 
@@ -398,8 +420,11 @@ static int write_game(FILE *f, record_game *g, char *err)
     bad |= put_tag(f, "Result", record_result_text(g, buf, sizeof buf));
     if (g->termination)
         bad |= put_tag(f, "Termination", g->termination);
-    if (np == 2 && !g->result_only && game_score(gm, &g->gfinal, 0, &score[0]) &&
-        game_score(gm, &g->gfinal, 1, &score[1])) {
+    if (np == 2 && g->adjudicated) {
+        snprintf(buf, sizeof buf, "%d-%d", g->store_south, g->store_north);
+        bad |= put_tag(f, "Score", buf);
+    } else if (np == 2 && !g->result_only && game_score(gm, &g->gfinal, 0, &score[0]) &&
+               game_score(gm, &g->gfinal, 1, &score[1])) {
         snprintf(buf, sizeof buf, "%d-%d", score[0], score[1]);
         bad |= put_tag(f, "Score", buf);
     }
@@ -661,7 +686,10 @@ static int check_opening(const char *nm, const pending_game *pg, record_game *g,
     return RECORD_OK;
 }
 
-/* [Termination]: kept; "forfeit by SEAT..." sets g->forfeit (before the replay that gives the result). */
+static int parse_result(const char *t, int np, int *places);
+
+/* [Termination]: kept; "forfeit by SEAT..." and "time forfeit" set g->forfeit, "adjudication" g->adjudicated
+ * (before the replay that gives the result). */
 static int check_termination(const char *nm, const pending_game *pg, record_game *g, int np, char *err)
 {
     const char *t = pg->value[T_TERMINATION];
@@ -670,6 +698,33 @@ static int check_termination(const char *nm, const pending_game *pg, record_game
     if (record_set(&g->termination, t)) {
         set_err(err, "out of memory");
         return RECORD_ENOMEM;
+    }
+    if (!strcmp(t, "adjudication")) {
+        if (np != 2) {
+            set_err(err, "%s:%d: [Termination \"adjudication\"] in a game of %d players (two-player games only)", nm,
+                    pg->line[T_TERMINATION], np);
+            return RECORD_EINVAL;
+        }
+        g->adjudicated = 1;
+        return RECORD_OK;
+    }
+    if (!strcmp(t, "time forfeit")) { /* the seat the result puts last, alone, the others first */
+        int places[GAME_MAX_PLAYERS], r = pg->value[T_RESULT] ? parse_result(pg->value[T_RESULT], np, places) : -9;
+        int last = -1, n_last = 0, n_first = 0;
+        for (int q = 0; r >= -1 && r != RECORD_UNFINISHED && r != RECORD_DRAW && q < np; q++) {
+            n_first += places[q] == 1;
+            if (places[q] == np) {
+                last = q;
+                n_last++;
+            }
+        }
+        if (last < 0 || n_last != 1 || n_first != np - 1) {
+            set_err(err, "%s:%d: [Termination \"time forfeit\"] needs a [Result] with one seat last and the others "
+                    "first (got \"%s\")", nm, pg->line[T_TERMINATION], pg->value[T_RESULT] ? pg->value[T_RESULT] : "");
+            return RECORD_EINVAL;
+        }
+        g->forfeit = last + 1;
+        return RECORD_OK;
     }
     if (strncmp(t, "forfeit by ", 11))
         return RECORD_OK;
@@ -687,10 +742,60 @@ static int check_termination(const char *nm, const pending_game *pg, record_game
     return RECORD_EINVAL;
 }
 
-/* A forfeit whose moves end the game (record_game_finish refused it). */
+/* An adjudicated game, before its replay: its result and final scores from [Result] and [Score]
+ * (record.h, "Forfeits"), which record_game_finish then keeps. */
+static int adjudication_tags(const char *nm, const pending_game *pg, record_game *g, char *err)
+{
+    int places[GAME_MAX_PLAYERS], a, b, used = 0;
+    if (!g->adjudicated)
+        return RECORD_OK;
+    int r = parse_result(pg->value[T_RESULT], 2, places);
+    if (r < RECORD_NORTH_WINS || r > RECORD_SOUTH_WINS) {
+        set_err(err, "%s:%d: [Termination \"adjudication\"] needs a decisive or drawn [Result], not \"%s\"", nm,
+                pg->line[T_RESULT], pg->value[T_RESULT]);
+        return RECORD_EINVAL;
+    }
+    if (!pg->value[T_SCORE] || sscanf(pg->value[T_SCORE], "%d-%d%n", &a, &b, &used) != 2 || pg->value[T_SCORE][used] ||
+        (a > b) - (a < b) != r) {
+        set_err(err, "%s:%d: [Termination \"adjudication\"] needs a [Score \"SOUTH-NORTH\"] that agrees with [Result "
+                "\"%s\"]%s%s%s", nm, pg->line[T_TERMINATION], pg->value[T_RESULT], pg->value[T_SCORE] ? " (got \"" : "",
+                pg->value[T_SCORE] ? pg->value[T_SCORE] : "", pg->value[T_SCORE] ? "\")" : "");
+        return RECORD_EINVAL;
+    }
+    g->result = r;
+    g->store_south = a;
+    g->store_north = b;
+    return RECORD_OK;
+}
+
+/* An adjudicated game, after its replay: the final scores can follow from where it stopped (each at least
+ * its score there, the two adding up to the scores and the board's seeds there). */
+static int adjudication_check(const char *nm, const pending_game *pg, const record_game *g, char *err)
+{
+    if (!g->adjudicated)
+        return RECORD_OK;
+    int s = 0, n = 0, board = 0;
+    if (is_kalah(g)) {
+        s = g->final.cell[kalah_store(&g->rules, 0)];
+        n = g->final.cell[kalah_store(&g->rules, 1)];
+        board = kalah_total(&g->rules, &g->final) - s - n;
+    } else {
+        game_score(g->game, &g->gfinal, 0, &s);
+        game_score(g->game, &g->gfinal, 1, &n);
+        board = game_board_seeds(g->game, &g->gfinal) - s - n; /* every seed there, the scores included */
+    }
+    if (g->store_south < s || g->store_north < n || g->store_south + g->store_north != s + n + board) {
+        set_err(err, "%s:%d: [Score \"%d-%d\"] cannot end an adjudicated game that stopped at %d-%d with %d seeds on "
+                "the board", nm, pg->line[T_SCORE], g->store_south, g->store_north, s, n, board);
+        return RECORD_EINVAL;
+    }
+    return RECORD_OK;
+}
+
+/* A forfeit or adjudication whose moves end the game (record_game_finish refused it). */
 static int check_forfeit_end(const char *nm, const pending_game *pg, const record_game *g, int over, char *err)
 {
-    if (g->forfeit && over) {
+    if ((g->forfeit || g->adjudicated) && over) {
         set_err(err, "%s:%d: [Termination \"%s\"] but the moves end the game", nm, pg->line[T_TERMINATION],
                 pg->value[T_TERMINATION]);
         return RECORD_EINVAL;
@@ -820,8 +925,11 @@ static int validate(record_reader *rd, pending_game *pg, record_game *g, int fir
             return RECORD_ENOMEM;
         }
     }
+    if (adjudication_tags(nm, pg, g, err))
+        return RECORD_EINVAL;
     record_game_finish(g, NULL);
-    if (check_forfeit_end(nm, pg, g, p.over, err) || check_result(nm, pg, g, 2, n_tokens, err))
+    if (check_forfeit_end(nm, pg, g, p.over, err) || adjudication_check(nm, pg, g, err) ||
+        check_result(nm, pg, g, 2, n_tokens, err))
         return RECORD_EINVAL;
     int rc = check_score(nm, pg, g, err);
     return rc ? rc : check_opening(nm, pg, g, err);
@@ -923,8 +1031,11 @@ static int validate_game(record_reader *rd, pending_game *pg, record_game *g, in
             return RECORD_ENOMEM;
         }
     }
+    if (adjudication_tags(nm, pg, g, err))
+        return RECORD_EINVAL;
     finish_game(g, NULL);
-    if (check_forfeit_end(nm, pg, g, p.over, err) || check_result(nm, pg, g, np, n_tokens, err))
+    if (check_forfeit_end(nm, pg, g, p.over, err) || adjudication_check(nm, pg, g, err) ||
+        check_result(nm, pg, g, np, n_tokens, err))
         return RECORD_EINVAL;
     int sc;
     if (pg->value[T_SCORE] && (np != 2 || !game_score(gm, &g->gfinal, 0, &sc))) {

@@ -61,8 +61,22 @@
  *
  * right after [Result] (the seat named as its tag is: South/North, or Seat0..Seat3). Its moves replay to an
  * unfinished position and its result is the forfeit's: the other seat wins (two players), or the forfeiting
- * seat takes the last place and the others share the first ("1-1-3"). Any other [Termination] text is kept
- * and written back; it changes nothing.
+ * seat takes the last place and the others share the first ("1-1-3").
+ *
+ *   [Termination "time forfeit"]
+ *
+ * (PGN's value) is a forfeit too, by the seat that ran out of time under the match's time control
+ * (`match --tc`): the seat is the one the [Result] puts last (two players: the loser; 3-4 players: the one
+ * seat in the last place, the others sharing the first). It needs such a result.
+ *
+ *   [Termination "adjudication"]
+ *
+ * (two-player games): the game was ended unfinished and scored by perfect play from where it stopped
+ * (`match --adjudicate N`: the exact solver). Its moves replay to an unfinished position; its [Result] is
+ * decisive or drawn and its [Score] is required: the final scores of perfect play, which must add up to
+ * the seeds on the board and in the scores there, must not be below either score there, and must agree
+ * with the [Result]. The reader takes result and score from those tags (it does not solve the position).
+ * Any other [Termination] text is kept and written back; it changes nothing.
  *
  * Two-player records also read Seat0/Seat1 (serve wrote those before) for South/North. Validation is
  * the same as Kalah's (every move replayed through game_apply, the result against the replayed end,
@@ -115,6 +129,10 @@ typedef struct {
      * the [Termination] text (any text a reader met, kept; "forfeit by SEAT: REASON" for a forfeit). */
     int forfeit;
     char *termination;
+    /* An adjudicated game (see "Forfeits"): 1 with termination "adjudication"; the moves leave it unfinished
+     * and result, store_south and store_north are the adjudicated ones (set by the writer's caller, kept by
+     * record_game_finish). */
+    int adjudicated;
 } record_game;
 
 /* Sets up an empty game under rules r from start (NULL = the start position of r). Strings are set to

@@ -122,6 +122,13 @@ typedef struct {
 int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
                    uint64_t seed, mcts_mp_result *out, char *err);
 
+/* mcts_mp_search with a time budget (a match's time control, eval/game_match.h): the search also stops,
+ * between batches of leaves, once ms milliseconds of wall-clock time (CLOCK_MONOTONIC) have passed since
+ * the call and the root has a visited child, playing what it has found by then. ms <= 0: no budget (the
+ * same search as mcts_mp_search). A search stopped by time depends on the clock, not only on its seed. */
+int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
+                         uint64_t seed, int64_t ms, mcts_mp_result *out, char *err);
+
 /* ---- the tree, for drivers that batch leaves across games ---- */
 
 typedef struct mcts_mp_tree mcts_mp_tree;

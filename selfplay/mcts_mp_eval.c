@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 void mcts_mp_eval_free(mcts_mp_eval *e)
@@ -200,9 +201,24 @@ mcts_mp_eval_factory mcts_mp_eval_factory_rollout(int rollouts)
 
 /* ---- the single-position search ---- */
 
+/* Milliseconds on CLOCK_MONOTONIC (the time budget of mcts_mp_search_timed). */
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
                    uint64_t seed, mcts_mp_result *out, char *err)
 {
+    return mcts_mp_search_timed(g, p, cfg, ev, seed, 0, out, err);
+}
+
+int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
+                         uint64_t seed, int64_t ms, mcts_mp_result *out, char *err)
+{
+    const int64_t deadline = ms > 0 ? now_ms() + ms : 0;
     if (!g || !p || !cfg || !ev || !out) {
         if (err)
             snprintf(err, MCTS_ERRLEN, "mcts_mp_search: NULL argument");
@@ -262,6 +278,8 @@ int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mct
             if (crc != MCTS_OK && rc == MCTS_OK)
                 rc = crc;
         }
+        if (deadline && now_ms() >= deadline && mcts_mp_root_visits(t, out->visits, NULL) > 1)
+            break; /* the time is up and a child has been visited: mcts_mp_choose has something to play */
     }
     if (rc == MCTS_OK) {
         memset(out, 0, sizeof *out);

@@ -1,6 +1,6 @@
 """A small outside engine for sowzero's tests: speaks KGP 1.x freeplay on stdin/stdout (docs/protocol.md).
 
-    python3 kgp_engine.py [--fault KIND] [--after N]
+    python3 kgp_engine.py [--fault KIND] [--after N] [--think SECONDS]
 
 Without --fault it plays greedy Kalah correctly: the pit whose sowing gives the best store difference
 (own minus other) at the end of its move, extra turns counted as one more look-ahead of the same kind;
@@ -10,10 +10,13 @@ default 0), the positions before are played correctly:
     garbage   answers a line that is not a KGP command
     silent    answers nothing (and keeps reading)
     crash     exits with status 3 without answering
+--think S makes it a slow engine: it sleeps S seconds (a decimal number) before each answer, its moves still
+correct (for time controls: `match --tc`).
 """
 import sys
+import time
 
-fault, after = None, 0
+fault, after, think = None, 0, 0.0
 args = sys.argv[1:]
 while args:
     a = args.pop(0)
@@ -21,6 +24,8 @@ while args:
         fault = args.pop(0)
     elif a == "--after":
         after = int(args.pop(0))
+    elif a == "--think":
+        think = float(args.pop(0))
     else:
         sys.exit("kgp_engine.py: unknown argument " + a)
 
@@ -103,6 +108,8 @@ for raw in sys.stdin:
         n, board = nums[0], nums[1:]
         positions += 1
         tag = "@%s " % ident if ident else ""
+        if think > 0:
+            time.sleep(think)
         if fault and positions > after:
             if fault == "illegal":
                 empty = [k for k in range(n) if board[2 + k] == 0]
