@@ -141,7 +141,7 @@ static void damage_checkpoints(const char *dir)
 
 /* Every checkpoint damaged: the first resume sets them aside and refuses, exit 2; the second (a retry, a
  * requeue) refuses too instead of starting over; best.h5, metrics.csv and config.ini stay as they were.
- * The same when the checkpoints were deleted. --restart then moves the files into restart-1/ and trains
+ * The same when the checkpoints were deleted, and when only latest.h5 is left. --restart then moves the files into restart-1/ and trains
  * from iteration 0; it is refused while a checkpoint can be used, and without --resume. */
 static void test_trained_without_checkpoint(void **state)
 {
@@ -160,6 +160,15 @@ static void test_trained_without_checkpoint(void **state)
     expect_cli(2, "metrics.csv has rows through iteration 4", "--resume %s", gone);
     expect_cli(2, "best.h5", "--resume %s", gone);
     assert_untouched(gone, base);
+
+    /* Only latest.h5 (and the plots) left: nothing dates them, so they are not thrown away either. */
+    const char *bare = copy_base("resume-bare");
+    sh("rm -f '%s'/checkpoints/iter-*.h5 '%s'/metrics.csv '%s'/best.h5", bare, bare, bare);
+    expect_cli(2, "latest.h5 without a metrics.csv", "--resume %s", bare);
+    expect_cli(2, "latest.h5 without a metrics.csv", "--resume %s", bare);
+    assert_true(same_file(bare, "latest.h5", base, "latest.h5"));
+    expect_cli(0, "--restart: starting", "--resume %s --restart --stop-after 1", bare);
+    assert_true(same_file(bare, "restart-1/latest.h5", base, "latest.h5"));
 
     expect_cli(0, "--restart: starting", "--resume %s --restart --stop-after 1", dir);
     assert_true(same_file(dir, "restart-1/best.h5", base, "best.h5"));

@@ -956,8 +956,9 @@ static int settle_owed(trainer *t, char *err)
 
 /* Resuming a run none of whose checkpoints can be used (tried: how many were set aside just now). A run
  * that never wrote one starts again from iteration 0. One that did (set-aside checkpoints, best.h5 - only
- * ever written after a checkpoint -, a damaged metrics.csv or one of other columns, or rows at or past the
- * first iteration that writes a checkpoint) is refused, changing nothing, unless opt->restart: then its
+ * ever written after a checkpoint -, a damaged metrics.csv or one of other columns, rows at or past the
+ * first iteration that writes a checkpoint, or latest.h5 or a plot with no metrics.csv to date it) is
+ * refused, changing nothing, unless opt->restart: then its
  * files are moved into restart-<k>/ first. TRAIN_OK to train from iteration 0, else an error. */
 static int no_checkpoint(trainer *t, const char *metrics_path, const char *const *opp, int tried, char *err)
 {
@@ -981,6 +982,14 @@ static int no_checkpoint(trainer *t, const char *metrics_path, const char *const
         PROOF("%s%s", len ? "; " : "", lerr);
     else if (ms == TRAIN_METRICS_OK && last >= first_ckpt)
         PROOF("%smetrics.csv has rows through iteration %" PRId64, len ? "; " : "", last);
+    else if (ms == TRAIN_METRICS_MISSING) {
+        /* Without metrics.csv nothing dates the net or the plots: they may be all that is left of a run
+         * past its first checkpoint, so they are kept (--restart moves them aside). */
+        static const char *const traces[] = {"latest.h5", "loss.png", "eval.png", "accuracy.png"};
+        for (size_t i = 0; i < sizeof traces / sizeof *traces; i++)
+            if (train_join(p, sizeof p, t->dir, traces[i]) && train_exists(p))
+                PROOF("%s%s without a metrics.csv", len ? "; " : "", traces[i]);
+    }
 #undef PROOF
     if (!proof[0] && !t->opt->restart) {
         train_msg(t, TRAIN_MSG_INFO, "%s has no checkpoint (the run stopped before its first): starting it again "

@@ -66,8 +66,8 @@
  * or *.unreadable when it cannot even be opened), one holding another iteration than its name says
  * (*.foreign), and the one before it used. A run with no checkpoint yet (killed or diverged in its first
  * iterations) resumes from iteration 0 with its config; one that has trained but has no usable checkpoint
- * left (all set aside or deleted: proven by set-aside checkpoints, best.h5, a damaged metrics.csv or rows
- * past the first checkpoint's iteration) is refused with TRAIN_EINVAL, changing nothing, unless
+ * left (all set aside or deleted: proven by set-aside checkpoints, best.h5, a damaged metrics.csv, rows
+ * past the first checkpoint's iteration, or latest.h5 or a plot with no metrics.csv) is refused with TRAIN_EINVAL, changing nothing, unless
  * train_options.restart asks to start it again.
  * A non-finite loss or parameter stops the run with TRAIN_EDIVERGED before anything of that iteration is
  * saved: the last checkpoint on disk is the last good one.
