@@ -20,6 +20,7 @@ def main():
     ap.add_argument("--sanitize", default="OFF")
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--tmp", required=True)
+    ap.add_argument("--toykind", default="")
     args, rest = ap.parse_known_args()
     if args.built != "ON":
         print("the Python module was not built (python/detect.cmake): skipped")
@@ -34,6 +35,7 @@ def main():
     env["PYTHONPATH"] = args.module_dir + os.pathsep + env.get("PYTHONPATH", "")
     env["SOWZERO_BIN"] = args.sowzero
     env["SOWZERO_TMP"] = args.tmp
+    env["SOWZERO_TOYKIND"] = args.toykind
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     if args.sanitize == "ON":
         libasan = subprocess.run([args.cc, "-print-file-name=libasan.so"], capture_output=True,
