@@ -363,25 +363,6 @@ static void test_sigint(void **state)
 
 #define FIXTURE SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl"
 
-/* A cell of metrics.csv by column name (row 1-based); NAN when empty. */
-static double csv_cell(const char *csv, int row, const char *column)
-{
-    char head[4096];
-    snprintf(head, sizeof head, "%.*s", (int)strcspn(csv, "\n"), csv);
-    int col = 0, found = -1;
-    for (char *save = NULL, *t = strtok_r(head, ",", &save); t; t = strtok_r(NULL, ",", &save), col++)
-        if (!strcmp(t, column))
-            found = col;
-    if (found < 0)
-        fail_msg("no column %s", column);
-    const char *line = csv;
-    for (int r = 0; r < row; r++)
-        line = strchr(line, '\n') + 1;
-    for (int c = 0; c < found; c++)
-        line = strchr(line, ',') + 1;
-    return *line == ',' || *line == '\n' ? NAN : strtod(line, NULL);
-}
-
 /* eval.positions: each evaluation measures the raw policy's and the search's accuracy on the set (as the
  * accuracy command does), and best.h5 is the net with the best search accuracy, ties to the lower regret.
  * A set of other rules, a missing file, or a básico run are refused with the key's origin. */

@@ -17,25 +17,6 @@
 /* tiny() on Oware under the solved set's rules: a ply limit of 120 sowings. */
 #define OWARE "rules.spec=oware:max_sows=120 eval.opponents=greedy "
 
-/* A cell of metrics.csv by column name (row 1-based); NAN when empty. */
-static double csv_cell(const char *csv, int row, const char *column)
-{
-    char head[4096];
-    snprintf(head, sizeof head, "%.*s", (int)strcspn(csv, "\n"), csv);
-    int col = 0, found = -1;
-    for (char *save = NULL, *t = strtok_r(head, ",", &save); t; t = strtok_r(NULL, ",", &save), col++)
-        if (!strcmp(t, column))
-            found = col;
-    if (found < 0)
-        fail_msg("no column %s", column);
-    const char *line = csv;
-    for (int r = 0; r < row; r++)
-        line = strchr(line, '\n') + 1;
-    for (int c = 0; c < found; c++)
-        line = strchr(line, ',') + 1;
-    return *line == ',' || *line == '\n' ? NAN : strtod(line, NULL);
-}
-
 static void run(const char *dir, const char *extra, train_summary *sum)
 {
     cfg_config c;

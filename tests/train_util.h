@@ -3,6 +3,7 @@
 #ifndef SOWZERO_TRAIN_UTIL_H
 #define SOWZERO_TRAIN_UTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,25 @@
 #include "nn/h5io.h"
 #include "train/config.h"
 #include "train/train.h"
+
+/* A cell of metrics.csv by column name (row 1-based); NAN when empty. */
+static inline double csv_cell(const char *csv, int row, const char *column)
+{
+    char head[4096];
+    snprintf(head, sizeof head, "%.*s", (int)strcspn(csv, "\n"), csv);
+    int col = 0, found = -1;
+    for (char *save = NULL, *t = strtok_r(head, ",", &save); t; t = strtok_r(NULL, ",", &save), col++)
+        if (!strcmp(t, column))
+            found = col;
+    if (found < 0)
+        fail_msg("no column %s", column);
+    const char *line = csv;
+    for (int r = 0; r < row; r++)
+        line = strchr(line, '\n') + 1;
+    for (int c = 0; c < found; c++)
+        line = strchr(line, ',') + 1;
+    return *line == ',' || *line == '\n' ? NAN : strtod(line, NULL);
+}
 
 /* A tiny, fast config: everything runs, nothing learns much. One self-play thread keeps it deterministic. */
 static const char *const tiny_sets[] = {
