@@ -143,8 +143,11 @@ static void test_refusals_by_fact(void **state)
                    "needs an exact endgame database");
     expect_refusal("rules.spec=congklak eval.opponents=greedy selfplay.rescore=true", "selfplay.rescore",
                    "congklak declares none");
-    /* what applies is written out: Oware's config.ini has the gate, the set and the self-play levers */
+    /* playout caps run on every game's self-play; the search levers of Kalah's search alone are refused */
+    expect_refusal(OWARE "mcts.root=gumbel", "mcts.root", "kalah only");
     cfg_config c;
+    tiny(&c, OWARE "selfplay.full_sims_prob=0.5 selfplay.fast_sims=4");
+    /* what applies is written out: Oware's config.ini has the gate, the set and the self-play levers */
     tiny(&c, OWARE);
     char name[96];
     for (int i = 0; i < cfg_key_count(); i++) {
@@ -152,7 +155,7 @@ static void test_refusals_by_fact(void **state)
         int want = strcmp(name, "mcts.tablebase_seeds") && strcmp(name, "eval.tablebase_seeds") &&
                    strcmp(name, "selfplay.rescore") && strcmp(name, "selfplay.rescore_policy");
         if (!strncmp(name, "eval.gate", 9) || !strcmp(name, "eval.positions") || !strncmp(name, "selfplay.opening", 16) ||
-            !strcmp(name, "selfplay.surprise_weight") || !want)
+            !strcmp(name, "selfplay.surprise_weight") || !strcmp(name, "selfplay.full_sims_prob") || !want)
             if (cfg_key_applies(&c, i) != want)
                 fail_msg("oware: %s %s", name, want ? "does not apply" : "applies");
     }

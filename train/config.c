@@ -709,13 +709,12 @@ int cfg_finish(cfg_config *c, char *err)
         key_of_message(msg, "selfplay", "games", sec, key);
         return check_fail(c, err, sec, key, "%s", msg);
     }
-    static const char *const levers[] = {"mcts.root", "mcts.forced_playouts_k", "mcts.margin_utility",
-                                         "selfplay.full_sims_prob"}; /* the Kalah search only */
+    static const char *const levers[] = {"mcts.root", "mcts.forced_playouts_k", "mcts.margin_utility"};
     const int lever_on[] = {c->mcts.root != MCTS_ROOT_PUCT, c->mcts.forced_playouts_k > 0,
-                            c->mcts.margin_utility > 0, c->selfplay.full_sims_prob < 1};
-    for (int i = 0; i < 4; i++)
+                            c->mcts.margin_utility > 0}; /* Kalah's search only, so far */
+    for (int i = 0; i < 3; i++)
         if (lever_on[i] && c->game != CFG_GAME_KALAH)
-            return check_fail(c, err, i < 3 ? "mcts" : "selfplay", strchr(levers[i], '.') + 1,
+            return check_fail(c, err, "mcts", strchr(levers[i], '.') + 1,
                               "%s applies to game = kalah only (the other games' search has no such lever)",
                               levers[i]);
     if (c->mcts.margin_utility > 0 && !c->net.margin_head)

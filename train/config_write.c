@@ -156,8 +156,7 @@ static int applies(const cfg_config *c, const cfg_key *k)
         return players == 2 && (margin || strcmp(k->key, "positions"));
     }
     static const char *const levers[] = {"root", "gumbel_k", "gumbel_c_visit", "gumbel_c_scale", "gumbel_scale",
-                                         "forced_playouts_k", "margin_utility", "full_sims_prob", "fast_sims",
-                                         NULL}; /* the search levers: the Kalah search's */
+                                         "forced_playouts_k", "margin_utility", NULL}; /* Kalah's search only */
     for (int i = 0; levers[i]; i++)
         if (!strcmp(k->key, levers[i]) && (!strcmp(k->section, "mcts") || !strcmp(k->section, "selfplay")))
             return c->game == CFG_GAME_KALAH;
