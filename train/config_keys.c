@@ -180,8 +180,8 @@ const cfg_key cfg_keys[] = {
       "constant; step: lr * lr_gamma^floor(step / lr_step_size); cosine: from lr down to lr_min over "
       "lr_total_steps."),
     D("train", "lr_gamma", optim.sched.gamma, 0, 1, 1, 0, "step schedule: factor per lr_step_size steps."),
-    L("train", "lr_step_size", optim.sched.step_size, 1, INT64_MAX, "step schedule: steps between decays."),
-    L("train", "lr_total_steps", train.lr_total_steps, 0, INT64_MAX,
+    L("train", "lr_step_size", optim.sched.step_size, 1, (double)INT64_MAX, "step schedule: steps between decays."),
+    L("train", "lr_total_steps", train.lr_total_steps, 0, (double)INT64_MAX,
       "cosine schedule: length of the decay in steps; 0 = the whole run (iterations * steps_per_iteration)."),
     E("train", "lr_anneal_by", train.lr_anneal_by, anneal_names,
       "cosine schedule: steps = the decay over lr_total_steps (deterministic); time = over run.time_limit: "
