@@ -192,6 +192,25 @@ int game_encode_form(const game *g, float *scale, int *high)
     return 0;
 }
 
+int game_encode_count_inputs(const game *g, float *counts_per_unit)
+{
+    game_layout lay;
+    if (!game_layout_of(g, &lay) || lay.rows * lay.pits > g->encode_dim)
+        return 0;
+    float *scale = malloc((size_t)g->encode_dim * sizeof *scale);
+    int *high = malloc((size_t)g->encode_dim * sizeof *high), n = lay.rows * lay.pits;
+    if (!scale || !high || game_encode_form(g, scale, high) != 0 || !(scale[0] > 0))
+        n = 0;
+    for (int j = 1; j < n; j++)
+        if (scale[j] != scale[0])
+            n = 0;
+    if (n)
+        *counts_per_unit = 1.0f / scale[0];
+    free(scale);
+    free(high);
+    return n;
+}
+
 int game_in_play(const game *g, const game_pos *p, int seat)
 {
     return g->kind->in_play ? g->kind->in_play(g->rules, p, seat) : 1;

@@ -135,7 +135,7 @@ static void test_error_paths(void **state)
                       NULL);
     expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
                       "[eval]\ngames = 6\nfinal_games = 6\n[net]\nonehot_levels = 8\n",
-                      "bad.ini:12:", "net.onehot_levels", "kalah only", NULL);
+                      "bad.ini:12:", "net.onehot_levels", "basico", NULL);
 
     cfg_config c;
     char err[CFG_ERRLEN];

@@ -189,6 +189,12 @@ static void test_encode_form(void **state)
         float scale[64], x[64];
         int high[64];
         assert_int_equal(game_encode_form(g, scale, high), 0);
+        /* the leading seed counts net.onehot_levels expands: the two rows of pits, counts / seeds per pit */
+        static const int counts[] = {8, 12, 12, 10}, per_pit[] = {3, 4, 4, 5};
+        float per_unit = 0;
+        const int n_counts = game_encode_count_inputs(g, &per_unit);
+        if (s < 4 && (n_counts != counts[s] || per_unit != (float)per_pit[s]))
+            fail_msg("%s: %d leading counts of %g per unit", specs[s], n_counts, per_unit);
         uint64_t rng = 99 + s;
         for (int game_i = 0; game_i < 20; game_i++) {
             game_pos p;

@@ -143,6 +143,18 @@ static void test_refusals_by_fact(void **state)
                    "needs an exact endgame database");
     expect_refusal("rules.spec=congklak eval.opponents=greedy selfplay.rescore=true", "selfplay.rescore",
                    "congklak declares none");
+    /* one-hot pit features from the encode form: Oware's 12 pits (4 seeds each), Congklak's 10 (5 each) */
+    {
+        cfg_config o;
+        tiny(&o, OWARE "net.onehot_levels=8");
+        assert_int_equal(o.net.onehot_inputs, 12);
+        assert_true(o.net.onehot_scale == 4.0f);
+        tiny(&o, "rules.spec=congklak:pits=5,seeds=5 eval.opponents=greedy net.onehot_levels=8");
+        assert_int_equal(o.net.onehot_inputs, 10);
+        assert_true(o.net.onehot_scale == 5.0f);
+        expect_refusal("rules.game=basico rules.players=3 rules.pits=4 eval.opponents=greedy eval.games=6 "
+                       "net.onehot_levels=8", "net.onehot_levels", "basico");
+    }
     /* playout caps run on every game's self-play; the search levers of Kalah's search alone are refused */
     expect_refusal(OWARE "mcts.root=gumbel", "mcts.root", "kalah only");
     cfg_config c;

@@ -66,7 +66,8 @@ const cfg_key cfg_keys[] = {
     {"net", "activation", CK_STR, F(net.activation), 1, 0, 0, 0, NULL, sizeof(((nn_config *)0)->activation), 0,
      "Hidden activation; only relu is implemented."},
     I("net", "onehot_levels", net.onehot_levels, 0, NN_MAX_ONEHOT_LEVELS,
-      "kalah only. 0 = off; K >= 2: the first layer also reads each pit's seed count as K one-hot features "
+      "Games whose encoding starts with the pits' seed counts (kalah, and oware and congklak through "
+      "rules.spec; not basico). 0 = off; K >= 2: the first layer also reads each pit's seed count as K one-hot features "
       "(count 0, 1, ..., K-2, and K-1 or more) beside the scaled counts (nn/net.h). The net then sees "
       "'this pit holds exactly k seeds' (an extra turn, a capture) directly instead of learning it from one "
       "slope per pit; the first layer grows by 2 * pits * K inputs."),

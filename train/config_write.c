@@ -134,15 +134,18 @@ static void comment(FILE *f, const char *text)
 }
 
 /* The facts of c's game that decide which levers apply (train/config.c, lever_facts): its players, whether it
- * has a final margin, and whether it has an exact endgame database (the Kalah rules build theirs, any other
- * kind declares it by its endgame hook). */
-static void game_facts(const cfg_config *c, int *players, int *margin, int *endgame)
+ * has a final margin, whether it has an exact endgame database (the Kalah rules build theirs, any other
+ * kind declares it by its endgame hook), and whether its encoding starts with seed counts. */
+static void game_facts(const cfg_config *c, int *players, int *margin, int *endgame, int *counts)
 {
     char spec[GAME_SPEC_MAX];
+    float per_unit;
     game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), NULL);
     *players = g ? game_players(g) : 2;
     *margin = g ? game_has_margin(g) : 1;
     *endgame = c->game == CFG_GAME_KALAH || (g && game_get_kind(g)->endgame);
+    /* one-hot pit features: an encoding that starts with seed counts (basico's config path has none) */
+    *counts = c->game == CFG_GAME_KALAH || (c->game == CFG_GAME_SPEC && g && game_encode_count_inputs(g, &per_unit));
     game_free(g);
 }
 
@@ -150,9 +153,9 @@ static int applies(const cfg_config *c, const cfg_key *k)
 {
     static const char *const kalah_only[] = {"capture", "end", "max_sows", NULL},
                              *const basico_only[] = {"players", "full_ranking", NULL};
-    int players, margin, endgame;
+    int players, margin, endgame, counts;
     if (!strcmp(k->section, "eval") && (!strcmp(k->key, "positions") || !strncmp(k->key, "gate", 4))) {
-        game_facts(c, &players, &margin, &endgame); /* solved sets and the SPRT gate: two players */
+        game_facts(c, &players, &margin, &endgame, &counts); /* solved sets and the SPRT gate: two players */
         return players == 2 && (margin || strcmp(k->key, "positions"));
     }
     static const char *const levers[] = {"root", "gumbel_k", "gumbel_c_visit", "gumbel_c_scale", "gumbel_scale",
@@ -161,11 +164,13 @@ static int applies(const cfg_config *c, const cfg_key *k)
         if (!strcmp(k->key, levers[i]) && (!strcmp(k->section, "mcts") || !strcmp(k->section, "selfplay")))
             return c->game == CFG_GAME_KALAH;
     if (!strcmp(k->key, "tablebase_seeds") || !strncmp(k->key, "rescore", 7)) {
-        game_facts(c, &players, &margin, &endgame);
+        game_facts(c, &players, &margin, &endgame, &counts);
         return endgame;
     }
-    if (!strcmp(k->section, "net") && !strcmp(k->key, "onehot_levels")) /* kalah_encode's pits */
-        return c->game == CFG_GAME_KALAH;
+    if (!strcmp(k->section, "net") && !strcmp(k->key, "onehot_levels")) {
+        game_facts(c, &players, &margin, &endgame, &counts);
+        return counts;
+    }
     if (strcmp(k->section, "rules"))
         return 1;
     if (c->game == CFG_GAME_SPEC || !strcmp(k->key, "spec")) /* rules.spec stands alone */
