@@ -14,9 +14,27 @@ The graph is the forward pass of nn/net.h, layer for layer (Net.layers()):
 
 Opset 13 (ONNX's Softmax over one axis). The metadata carries the file's rules and encoding.
 """
+import os
+
 import numpy as np
 
 from ._sowzero import Net
+
+HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+
+
+def _is_hdf5(path):
+    """The HDF5 signature at 0 or at a user block's end (512, 1024, ...: sowzero's nets have a 512-byte one)."""
+    with open(path, "rb") as f:
+        offset = 0
+        while True:
+            f.seek(offset)
+            head = f.read(8)
+            if head == HDF5_SIGNATURE:
+                return True
+            if len(head) < 8 or offset > 1 << 20:
+                return False
+            offset = 512 if offset == 0 else offset * 2
 
 
 def export_onnx(net, path, opset=13):
@@ -25,6 +43,12 @@ def export_onnx(net, path, opset=13):
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
+    # The output never replaces a network file (the input itself, or a Net read from it): ValueError.
+    if os.path.exists(path):
+        if not isinstance(net, Net) and os.path.exists(net) and os.path.samefile(net, path):
+            raise ValueError("export_onnx: the output %r is the input network file" % path)
+        if _is_hdf5(path):
+            raise ValueError("export_onnx: %r is an HDF5 file (a network?); it is not overwritten" % path)
     if not isinstance(net, Net):
         net = Net.load(net)
     layers = net.layers()
@@ -88,5 +112,11 @@ def export_onnx(net, path, opset=13):
         entry = model.metadata_props.add()
         entry.key, entry.value = key, value
     onnx.checker.check_model(model)
-    onnx.save(model, path)
+    tmp = "%s.tmp-%d" % (path, os.getpid())  # a failed write leaves any earlier file as it was
+    try:
+        onnx.save(model, tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
     return model

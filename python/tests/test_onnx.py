@@ -1,6 +1,7 @@
 """sowzero.export_onnx: the model passes onnx.checker, and its graph, evaluated node by node in numpy,
 gives Net's numbers. Net.layers() against Net's own forward pass."""
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -9,6 +10,8 @@ import sowzero
 
 onnx = pytest.importorskip("onnx")
 from onnx import numpy_helper  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run_graph(model, feeds):
@@ -115,3 +118,18 @@ def test_onehot_layer_is_the_forward_pass(kalah_onehot_net):
     for j in range(n_in):
         feats[np.arange(6), j * k + np.minimum(counts[:, j], k - 1)] = 1.0
     assert_forward(net, layers, x, np.concatenate([x.astype(np.float64), feats], axis=1))
+
+
+def test_onnx_never_overwrites_a_net(tmp_root):
+    """The output path is never the network file (given by path, or loaded into a Net), nor another HDF5."""
+    src = os.path.join(ROOT, "nets", "kalah-6-4.h5")
+    copy = os.path.join(str(tmp_root), "overwrite-me.h5")
+    shutil.copyfile(src, copy)
+    before = open(copy, "rb").read()
+    with pytest.raises(ValueError, match="input network file"):
+        sowzero.export_onnx(copy, copy)
+    with pytest.raises(ValueError, match="HDF5"):
+        sowzero.export_onnx(sowzero.Net.load(copy), copy)
+    with pytest.raises(ValueError, match="HDF5"):
+        sowzero.export_onnx(src, copy)
+    assert open(copy, "rb").read() == before
