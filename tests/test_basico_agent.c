@@ -209,7 +209,10 @@ static void test_bad_specs(void **state)
         {"mcts:sims", "'sims' is not key=value"},
         {"mcts:sims=5,sims=6", "key 'sims' given twice"},
         {"mcts:sims=0", "sims=0 is not a whole number in 1..10000000"},
-        {"mcts:depth=3", "unknown key 'depth' for mcts (keys: sims, rollouts, c_puct, solver, seed)"},
+        {"mcts:depth=3", "unknown key 'depth' for mcts (keys: sims, rollouts, c_puct, solver, root, gumbel_k, "
+                         "gumbel_c_visit, gumbel_c_scale, seed)"},
+        {"mcts:root=best", "agent 'mcts:root=best': root must be puct or gumbel, got 'best'"},
+        {"mcts:root=gumbel,gumbel_k=65", "gumbel_k=65 is not a whole number in 1..64"},
         {"mcts:c_puct=-1", "c_puct=-1 is not a number"},
         {"mcts:solver=2", "solver=2 is not a whole number in 0..1"},
         {"az:sims=5", "agent 'az:sims=5': az needs net=PATH.h5"},
