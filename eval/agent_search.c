@@ -387,9 +387,8 @@ int agent_init_mcts(agent *a, agent_args *args, char *err)
 
 /* az's keys for the search levers (docs/levers.md, selfplay/mcts_root.h, mcts.margin_utility): root=puct|gumbel with
  * the Gumbel constants, margin=W. The Gumbel root of an agent has no noise (gumbel_scale 0). */
-static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
+static int az_levers(agent_args *args, tree_impl *x, char *err)
 {
-    (void)a;
     if (agent_root_args(args, &x->cfg, err) || agent_arg_double(args, "margin", 0, 1e6, &x->cfg.margin_utility, err))
         return -1;
     long long solver = x->cfg.solver;
@@ -462,7 +461,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
     }
     x->cfg.fpu_reduction = fpu;
     x->cfg.leaves_per_game = (int)batch;
-    if (az_levers(a, args, x, err))
+    if (az_levers(args, x, err))
         return -1;
     /* After the levers: the Gumbel constants count as the record's only under the root the agent plays with, a
      * spec's root=gumbel over a puct record included. */
