@@ -343,6 +343,25 @@ static const struct {
                    {"gumbel_c_visit", AGENT_FROM_GUMBEL}, {"gumbel_c_scale", AGENT_FROM_GUMBEL}};
 #define N_RECORD_KEYS (int)(sizeof record_keys / sizeof record_keys[0])
 
+int agent_root_args(agent_args *args, mcts_config *cfg, char *err)
+{
+    const char *root = agent_arg_str(args, "root");
+    if (root && strcmp(root, "puct") && strcmp(root, "gumbel")) {
+        set_err(err, "agent '%s': root must be puct or gumbel, got '%s'", args->spec, root);
+        return -1;
+    }
+    if (root)
+        cfg->root = !strcmp(root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
+    cfg->gumbel_scale = 0;
+    long long k = cfg->gumbel_k;
+    if (agent_arg_long(args, "gumbel_k", 1, 64, &k, err) ||
+        agent_arg_double(args, "gumbel_c_visit", 0, 1e6, &cfg->gumbel_c_visit, err) ||
+        agent_arg_double(args, "gumbel_c_scale", 1e-12, 1e6, &cfg->gumbel_c_scale, err))
+        return -1;
+    cfg->gumbel_k = (int)k;
+    return 0;
+}
+
 unsigned agent_from_net(const agent_args *args, unsigned keys, int gumbel)
 {
     unsigned from = keys;
@@ -362,7 +381,9 @@ char *agent_az_describe(const char *path, const agent_search_info *si, unsigned 
 #define ADD(...) (w += (size_t)snprintf(buf + w, w < n ? n - w : 0, __VA_ARGS__), w = w < n ? w : n - 1)
     ADD("az:net=%s,sims=%d,c_puct=%g,fpu=%g,batch=%d", path, si->sims, si->c_puct, si->fpu_reduction, si->batch);
     if (keys & AGENT_FROM_MARGIN)
-        ADD(",margin=%g,solver=%d,root=%s", si->margin_utility, si->solver, si->gumbel ? "gumbel" : "puct");
+        ADD(",margin=%g,solver=%d", si->margin_utility, si->solver);
+    if (keys & AGENT_FROM_ROOT)
+        ADD(",root=%s", si->gumbel ? "gumbel" : "puct");
     if (si->gumbel)
         ADD(",gumbel_k=%d,gumbel_c_visit=%g,gumbel_c_scale=%g", si->gumbel_k, si->gumbel_c_visit, si->gumbel_c_scale);
     if (si->tb > 0)

@@ -4,6 +4,7 @@
 #define SOWZERO_AGENT_IMPL_H
 
 #include "eval/agent.h"
+#include "selfplay/mcts.h"
 
 typedef struct {
     int (*choose)(agent *a, const kalah_pos *p, int *move_out);
@@ -59,6 +60,13 @@ const char *agent_arg_str(agent_args *a, const char *key);
 int agent_arg_long(agent_args *a, const char *key, long long lo, long long hi, long long *out, char *err);
 int agent_arg_double(agent_args *a, const char *key, double lo, double hi, double *out, char *err);
 
+/* The root keys of the tree kinds (docs/agents.md; Kalah's az, every other game's mcts and az):
+ * root=puct|gumbel, gumbel_k (1..64), gumbel_c_visit (>= 0), gumbel_c_scale (> 0), read into cfg (a key
+ * absent leaves cfg's value: built in or the net's search record). An agent's Gumbel root has no noise
+ * (cfg->gumbel_scale = 0, as mcts_search and mcts_mp_search take it). 0, or -1 with a message naming
+ * args->spec and the key in err. */
+int agent_root_args(agent_args *args, mcts_config *cfg, char *err);
+
 /* SplitMix64 (Steele, Lea & Flood 2014): next output of *state. */
 uint64_t agent_splitmix(uint64_t *state);
 /* A seed derived from two values (one SplitMix64 finalisation of their combination). */
@@ -71,8 +79,9 @@ int agent_same_pos(const kalah_rules *r, const kalah_pos *x, const kalah_pos *y)
 
 /* The az kinds and a net's search record (nn/h5io.h nn_search; agent.h: a spec key > the record > built in).
  * keys: the AGENT_FROM_* bits of the settings the kind has keys for (AGENT_FROM_ALL: Kalah's az; the generic
- * az of game_agent.c: sims, c_puct, fpu, batch). agent_from_net gives those of keys that args does not set
- * (the gumbel bit only when gumbel: the constants mean nothing to a puct root). */
+ * az of game_agent.c: sims, c_puct, fpu, batch, root and the Gumbel constants). agent_from_net gives those
+ * of keys that args does not set (the gumbel bit only when gumbel: the constants mean nothing to a puct
+ * root). */
 #define AGENT_FROM_ALL 255u
 unsigned agent_from_net(const agent_args *args, unsigned keys, int gumbel);
 

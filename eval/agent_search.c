@@ -387,27 +387,14 @@ int agent_init_mcts(agent *a, agent_args *args, char *err)
 
 /* az's keys for the search levers (docs/levers.md, selfplay/mcts_root.h, mcts.margin_utility): root=puct|gumbel with
  * the Gumbel constants, margin=W. The Gumbel root of an agent has no noise (gumbel_scale 0). */
-static int az_levers(agent *a, agent_args *args, tree_impl *x, char *err)
+static int az_levers(agent_args *args, tree_impl *x, char *err)
 {
-    const char *root = agent_arg_str(args, "root");
-    if (root && strcmp(root, "puct") && strcmp(root, "gumbel")) {
-        set_err(err, "agent '%s': root must be puct or gumbel, got '%s'", a->spec, root);
-        return -1;
-    }
-    if (root)
-        x->cfg.root = !strcmp(root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
-    x->cfg.gumbel_scale = 0;
-    long long k = x->cfg.gumbel_k;
-    if (agent_arg_long(args, "gumbel_k", 1, 64, &k, err) ||
-        agent_arg_double(args, "gumbel_c_visit", 0, 1e6, &x->cfg.gumbel_c_visit, err) ||
-        agent_arg_double(args, "gumbel_c_scale", 1e-12, 1e6, &x->cfg.gumbel_c_scale, err) ||
-        agent_arg_double(args, "margin", 0, 1e6, &x->cfg.margin_utility, err))
+    if (agent_root_args(args, &x->cfg, err) || agent_arg_double(args, "margin", 0, 1e6, &x->cfg.margin_utility, err))
         return -1;
     long long solver = x->cfg.solver;
     if (agent_arg_long(args, "solver", 0, 1, &solver, err))
         return -1;
     x->cfg.solver = (int)solver;
-    x->cfg.gumbel_k = (int)k;
     return 0;
 }
 
@@ -474,7 +461,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
     }
     x->cfg.fpu_reduction = fpu;
     x->cfg.leaves_per_game = (int)batch;
-    if (az_levers(a, args, x, err))
+    if (az_levers(args, x, err))
         return -1;
     /* After the levers: the Gumbel constants count as the record's only under the root the agent plays with, a
      * spec's root=gumbel over a puct record included. */

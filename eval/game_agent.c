@@ -48,20 +48,21 @@ static const agent_kind_desc kinds[] = {
     {"paranoid", "depth, seed"},
     {"ab", "depth, seed"},
     {"solve", "nodes, seed"},
-    {"mcts", "sims, rollouts, c_puct, solver, seed"},
-    {"az", "net, sims, c_puct, fpu, batch, seed"},
+    {"mcts", "sims, rollouts, c_puct, solver, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, seed"},
+    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, seed"},
 };
 #define KIND_LIST "random, greedy, maxn, paranoid, ab, solve, mcts, az"
 
 /* ---- the kinds' constructors ---- */
 
-/* sims (min_sims..), c_puct, and the evaluation settings: no noise, no temperature, one leaf at a time. */
+/* sims (min_sims..), c_puct, the root keys (agent_root_args), and the evaluation settings: no noise, no
+ * temperature, one leaf at a time. */
 static int tree_config(game_agent *a, agent_args *args, long long default_sims, long long min_sims, char *err)
 {
     long long sims = default_sims; /* c_puct's default: a->cfg's (built in, or the net's search record) */
     double c_puct = a->cfg.c_puct;
     if (agent_arg_long(args, "sims", min_sims, 10000000, &sims, err) ||
-        agent_arg_double(args, "c_puct", 1e-6, 1e6, &c_puct, err))
+        agent_arg_double(args, "c_puct", 1e-6, 1e6, &c_puct, err) || agent_root_args(args, &a->cfg, err))
         return -1;
     a->cfg.sims = sims ? (int)sims : 1;
     a->raw = sims == 0;
@@ -110,7 +111,8 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': az needs net=PATH.h5", a->spec);
         return -1;
     }
-    /* The net first: its search record supplies the defaults of sims, c_puct, fpu and batch (eval/agent.h). */
+    /* The net first: its search record supplies the defaults of sims, c_puct, fpu, batch and the root keys
+     * (eval/agent.h). */
     char nerr[NN_ERRLEN], merr[MCTS_ERRLEN];
     nn_file_info info;
     if (nn_load(path, game_spec(a->g), &a->net, &info, nerr) != NN_OK) {
@@ -126,7 +128,8 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
-    const unsigned keys = AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH;
+    const unsigned keys =
+        AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH | AGENT_FROM_ROOT | AGENT_FROM_GUMBEL;
     long long sims = 200, batch = 1;
     a->cfg = mcts_config_default();
     if (info.have_search) {
@@ -134,6 +137,10 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         batch = info.search.batch;
         a->cfg.c_puct = info.search.c_puct;
         a->cfg.fpu_reduction = info.search.fpu_reduction;
+        a->cfg.root = !strcmp(info.search.root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
+        a->cfg.gumbel_k = info.search.gumbel_k;
+        a->cfg.gumbel_c_visit = info.search.gumbel_c_visit;
+        a->cfg.gumbel_c_scale = info.search.gumbel_c_scale;
     }
     double fpu;
     if (tree_config(a, args, sims, 0, err))
@@ -149,10 +156,12 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
+    const int gumbel = a->cfg.root == MCTS_ROOT_GUMBEL;
     agent_search_info si = {.sims = a->raw ? 0 : a->cfg.sims, .c_puct = a->cfg.c_puct,
                             .fpu_reduction = a->cfg.fpu_reduction, .batch = a->cfg.leaves_per_game,
-                            .net_record = info.have_search,
-                            .from_net = info.have_search ? agent_from_net(args, keys, 0) : 0};
+                            .gumbel = gumbel, .gumbel_k = a->cfg.gumbel_k, .gumbel_c_visit = a->cfg.gumbel_c_visit,
+                            .gumbel_c_scale = a->cfg.gumbel_c_scale, .net_record = info.have_search,
+                            .from_net = info.have_search ? agent_from_net(args, keys, gumbel) : 0};
     if (!(a->desc = agent_az_describe(path, &si, keys, a->seed))) {
         set_err(err, "out of memory");
         return -1;

@@ -30,8 +30,12 @@
  *                                   sims=0 plays the raw policy's argmax over the legal slots (ties: lower
  *                                   slot); batch = leaves per net call (virtual loss). A net with a search
  *                                   record (nn/h5io.h /search, every net `sowzero train` writes) supplies
- *                                   the defaults of sims, c_puct, fpu and batch: a spec key wins, then the
- *                                   record, then the built-in default (as Kalah's az, eval/agent.h)
+ *                                   the defaults of sims, c_puct, fpu, batch and the root keys: a spec key
+ *                                   wins, then the record, then the built-in default (as Kalah's az,
+ *                                   eval/agent.h)
+ *   mcts and az also take [,root=puct|gumbel][,gumbel_k=16][,gumbel_c_visit=50][,gumbel_c_scale=1]: with
+ *                                   root=gumbel the root is Gumbel AlphaZero's (selfplay/mcts_root.h) without
+ *                                   noise (g = 0), and the move the halving's survivor
  *   engine:cmd=COMMAND[,ms=1000]     every game: an outside program speaking the engine protocol
  *      [,cwd=DIR][,proto=kgp|sowzero] (eval/engine_agent.h, docs/protocol.md); its choose may return
  *                                   AGENT_EFORFEIT (the engine lost the game: illegal move, garbage, silence,

@@ -7,7 +7,8 @@
  *   x      game_encode of the position (mover's point of view), dim game_encode_dim
  *   legal  the mover's legal slots
  *   π      mcts_mp_policy (as selfplay.h: visit counts sharpened like the move choice, or plain visit shares
- *          with pi_visits = 1)
+ *          with pi_visits = 1; pruned of the forced playouts with mcts.forced_playouts_k, the completed-Q
+ *          target with mcts.root = gumbel, whose move is the halving's survivor: mcts_mp.h)
  *   z      game_value_dim entries: with one (two-player games) the mover's final value; with one per player
  *          the final values in the MOVER-RELATIVE order of the encoding, z_j = value of player
  *          (mover + j) % players (mcts_mp.h) — the targets of a value head of that shape

@@ -96,7 +96,7 @@ typedef struct {
                                1..64; default 1 */
     int solver;             /* 0/1: MCTS-Solver proofs (score proofs when margin_utility > 0); default 1 */
     int reuse_tree;         /* 0/1: keep the played move's subtree; default 1 */
-    /* The search levers (docs/levers.md; mcts_levers.h has their formulas and sources); every default is off. */
+    /* The search levers (docs/levers.md; mcts_root.h has their formulas and sources); every default is off. */
     int root;               /* MCTS_ROOT_PUCT (default) or MCTS_ROOT_GUMBEL: Gumbel top-k + sequential halving
                                at the root (Danihelka et al. 2022); below the root PUCT as above */
     int gumbel_k;           /* gumbel: m, the root actions considered (top-m of g + logits), 1..64; default 16 */

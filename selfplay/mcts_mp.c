@@ -1,48 +1,13 @@
 /* mcts_mp.c — the multi-player PUCT tree: pools, descent, expansion, vector backup, max^n proofs, noise,
- * reuse (conventions in mcts_mp.h). Laid out like mcts.c; the differences are the value vectors. */
+ * reuse (conventions in mcts_mp.h). Laid out like mcts.c; the differences are the value vectors. The root
+ * levers (Gumbel, forced playouts) are mcts_mp_root.c. */
 #include "selfplay/mcts_mp.h"
+#include "selfplay/mcts_mp_impl.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_PENDING 64
-#define NP GAME_MAX_PLAYERS
-
-enum { F_EXPANDED = 1, F_TERMINAL = 2, F_PENDING = 4, F_REACHED = 8, F_PROVEN = 16, F_DECIDED = 32 };
-
-/* One node = the position reached by `move` from its parent. */
-typedef struct {
-    float prior;
-    float w[NP];        /* value sums per player (absolute order) */
-    float pv[NP];       /* the exact value vector once F_PROVEN */
-    float dv;           /* the exact value for pmover once F_DECIDED */
-    int32_t n;
-    int32_t parent;
-    int32_t child;      /* first child in the pool, −1 when not expanded */
-    int16_t vl;         /* pending virtual losses */
-    uint8_t nchild;
-    uint8_t move;
-    uint8_t mover;      /* player to move here (valid once F_REACHED) */
-    uint8_t pmover;     /* player to move at the parent (the one whose choice this node is) */
-    uint8_t flags;
-} mpnode;
-
-struct mcts_mp_tree {
-    const game *g;      /* borrowed: outlives the tree */
-    int players, moves;
-    mcts_config cfg;
-    mcts_rng rng;
-    game_pos root_pos;
-    mpnode *pool, *spare;
-    int cap, spare_cap, count;
-    int start_n;
-    int npend;
-    int32_t pend_node[MAX_PENDING];
-    uint8_t pend_mover[MAX_PENDING];
-    unsigned pend_legal[MAX_PENDING];
-};
 
 static int grow(mpnode **pool, int *cap, int need)
 {
@@ -103,7 +68,8 @@ static void init_root(mcts_mp_tree *t)
     t->count = 1;
     t->start_n = 0;
     t->npend = 0;
-    for (int h = 0; h < MAX_PENDING; h++)
+    t->halving_len = 0;
+    for (int h = 0; h < MP_MAX_PENDING; h++)
         t->pend_node[h] = -1;
 }
 
@@ -139,6 +105,7 @@ void mcts_mp_tree_free(mcts_mp_tree *t)
         return;
     free(t->pool);
     free(t->spare);
+    free(t->halving);
     free(t);
 }
 
@@ -164,8 +131,8 @@ static void add_root_noise(mcts_mp_tree *t)
 {
     mpnode *root = &t->pool[0];
     double eps = t->cfg.dirichlet_eps, eta[GAME_MAX_MOVES];
-    if (eps <= 0 || !(root->flags & F_EXPANDED) || root->nchild == 0)
-        return;
+    if (eps <= 0 || !(root->flags & F_EXPANDED) || root->nchild == 0 || t->cfg.root == MCTS_ROOT_GUMBEL)
+        return; /* the Gumbel root explores by its own g (mcts_root.h) */
     mcts_rng_dirichlet(&t->rng, t->cfg.dirichlet_alpha, root->nchild, eta);
     for (int i = 0; i < root->nchild; i++) {
         mpnode *c = &t->pool[root->child + i];
@@ -316,7 +283,7 @@ int mcts_mp_select(mcts_mp_tree *t, game_pos *leaf)
                 uncharge(t, x);
                 return MCTS_COLLISION;
             }
-            int h = 0; /* a free slot exists: npend < leaves_per_game <= MAX_PENDING */
+            int h = 0; /* a free slot exists: npend < leaves_per_game <= MP_MAX_PENDING */
             while (t->pend_node[h] >= 0)
                 h++;
             nd->flags |= F_PENDING;
@@ -327,7 +294,8 @@ int mcts_mp_select(mcts_mp_tree *t, game_pos *leaf)
             *leaf = pos;
             return h;
         }
-        x = best_child(t, nd);
+        int rs = x == 0 ? mp_root_select(t) : -1; /* the root levers (mcts_mp_root.c) */
+        x = rs >= 0 ? rs : best_child(t, nd);
         game_apply(t->g, &pos, t->pool[x].move, NULL);
     }
 }
@@ -371,7 +339,7 @@ static int expand(mcts_mp_tree *t, int x, unsigned legal, int mover, const float
 
 int mcts_mp_complete(mcts_mp_tree *t, int h, const float *prior, const float *value)
 {
-    if (h < 0 || h >= MAX_PENDING || t->pend_node[h] < 0)
+    if (h < 0 || h >= MP_MAX_PENDING || t->pend_node[h] < 0)
         return MCTS_EINVAL;
     int x = t->pend_node[h];
     t->pend_node[h] = -1;
@@ -384,8 +352,10 @@ int mcts_mp_complete(mcts_mp_tree *t, int h, const float *prior, const float *va
         v[q] = a != a ? 0.0f : a > 1.0f ? 1.0f : a < -1.0f ? -1.0f : a;
     }
     backup(t, x, v);
-    if (x == 0 && rc == MCTS_OK)
+    if (x == 0 && rc == MCTS_OK) {
         add_root_noise(t);
+        rc = mp_root_begin(t, v[t->pool[0].mover]);
+    }
     return rc;
 }
 
@@ -410,7 +380,8 @@ int mcts_mp_advance(mcts_mp_tree *t, int move)
         return MCTS_EINVAL;
     int c = mcts_mp_node_child(t, 0, move);
     game_apply(t->g, &t->root_pos, move, NULL);
-    if (!t->cfg.reuse_tree || c < 0 || !(t->pool[c].flags & F_REACHED) || t->pool[c].n == 0) {
+    if (!t->cfg.reuse_tree || t->cfg.root == MCTS_ROOT_GUMBEL || c < 0 || !(t->pool[c].flags & F_REACHED) ||
+        t->pool[c].n == 0) { /* the Gumbel root is never reused (mcts_root.h) */
         init_root(t);
         return MCTS_OK;
     }
@@ -458,16 +429,9 @@ int mcts_mp_advance(mcts_mp_tree *t, int move)
 
 /* ---- results ---- */
 
-static float child_q(const mpnode *c, int m)
-{
-    if (c->flags & F_DECIDED)  /* m is c's chooser */
-        return c->dv;
-    return c->n > 0 ? c->w[m] / (float)c->n : 0.0f;
-}
-
 /* The tau = 0 choice: a proven first place for the mover, else the most visited child not proven last
  * (ties: higher Q, then lower pit); before any visit the highest prior. −1 when the root is unexpanded. */
-static int best_root_child(const mcts_mp_tree *t)
+int mp_best_root_child(const mcts_mp_tree *t)
 {
     const mpnode *root = &t->pool[0];
     if (!(root->flags & F_EXPANDED) || root->nchild == 0)
@@ -492,7 +456,7 @@ static int best_root_child(const mcts_mp_tree *t)
             continue;
         }
         const mpnode *b = &ch[bi];
-        int better = any_visit ? (c->n > b->n || (c->n == b->n && child_q(c, m) > child_q(b, m)))
+        int better = any_visit ? (c->n > b->n || (c->n == b->n && mp_child_q(c, m) > mp_child_q(b, m)))
                                : c->prior > b->prior;
         if (better)
             bi = i;
@@ -502,9 +466,12 @@ static int best_root_child(const mcts_mp_tree *t)
 
 int mcts_mp_choose(mcts_mp_tree *t, double tau)
 {
-    int b = best_root_child(t);
+    int b = mp_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
+    int gm = mp_root_choose(t); /* the Gumbel root's survivor: tau does not apply to it */
+    if (gm >= 0)
+        return gm;
     const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
     if (tau <= 0 || ((t->pool[b].flags & F_DECIDED) && t->pool[b].dv >= 1.0f))
         return t->pool[b].move;
@@ -527,9 +494,11 @@ int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
 {
     for (int k = 0; k < t->moves; k++)
         pi[k] = 0.0f;
-    int b = best_root_child(t);
+    int b = mp_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
+    if (mp_root_policy(t, tau, pi)) /* the Gumbel target, or the visits with forced playouts pruned */
+        return MCTS_OK;
     const mpnode *root = &t->pool[0], *ch = &t->pool[root->child];
     int n[GAME_MAX_MOVES];
     for (int i = 0; i < root->nchild; i++)
@@ -557,7 +526,7 @@ int mcts_mp_root_visits(const mcts_mp_tree *t, int *visits, float *q)
             const mpnode *c = &t->pool[root->child + i];
             visits[c->move] = c->n;
             if (q)
-                q[c->move] = c->n > 0 || (c->flags & F_DECIDED) ? child_q(c, root->mover) : 0.0f;
+                q[c->move] = c->n > 0 || (c->flags & F_DECIDED) ? mp_child_q(c, root->mover) : 0.0f;
         }
     return root->n;
 }

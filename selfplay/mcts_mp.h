@@ -39,6 +39,13 @@
  * node on its path with one loss (−1) for that node's parent's mover) and the mcts_config fields are as
  * in mcts.h.
  *
+ * The root levers (mcts_root.h, by the rules Kalah's search applies; mcts_mp_root.c): cfg.root = gumbel
+ * (Gumbel top-m and sequential halving at the root, the halving's survivor played, the completed-Q target;
+ * no Dirichlet noise, temperature or reuse at such a root) and cfg.forced_playouts_k (forced playouts at
+ * the root, pruned from the target). The root's Q in their formulas is the root mover's entry of the value
+ * vectors; a child decided at +1 for that mover is played first, one decided at −1 is Kalah's proven loss.
+ * The margin utility (cfg.margin_utility) is Kalah's search only and has no effect here.
+ *
  * Memory: nodes live in one pooled array that grows geometrically; reuse compacts the kept subtree.
  * Errors: MCTS_* codes of evaluator.h, with a message where an err buffer (MCTS_ERRLEN) is taken.
  */
@@ -115,8 +122,10 @@ typedef struct {
     uint64_t evals;
 } mcts_mp_result;
 
-/* Searches p (unfinished) with cfg, WITHOUT noise, and picks the most visited root move (a child decided
- * at +1 for the mover first; ties: the higher Q for the mover, then the lower pit). seed reseeds the tree
+/* Searches p (unfinished) with cfg, WITHOUT noise (dirichlet_eps, gumbel_scale and forced_playouts_k are
+ * taken as 0), and picks the most visited root move (a child decided at +1 for the mover first; ties: the
+ * higher Q for the mover, then the lower pit), or with root = gumbel the halving's survivor; out->pi is then
+ * the completed-Q target. seed reseeds the tree
  * and the evaluator (when it has reseed). ev->max_batch must be >= cfg.leaves_per_game.
  * MCTS_OK, MCTS_EINVAL, MCTS_EOVER, MCTS_ENOMEM, MCTS_EEVAL (message in err). */
 int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
@@ -172,13 +181,15 @@ int mcts_mp_root_value(const mcts_mp_tree *t, float *value);
 /* 1 when the root is decided at +1: a move assures its mover first place (mcts_mp_choose plays it). */
 int mcts_mp_root_won(const mcts_mp_tree *t);
 
-/* Policy target π ∝ N^(1/tau) over the legal moves (tau == 0: one-hot of mcts_mp_choose(t, 0)).
- * MCTS_OK or MCTS_EINVAL (no visited child). */
+/* Policy target π ∝ N^(1/tau) over the legal moves (tau == 0: one-hot of mcts_mp_choose(t, 0)); with
+ * cfg.forced_playouts_k > 0 and tau > 0, N is first pruned of the forced playouts; with root = gumbel π is
+ * the completed-Q target whatever tau (mcts_root.h). MCTS_OK or MCTS_EINVAL (root not expanded). */
 int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi);
 
 /* The move to play: tau > 0 samples ∝ N^(1/tau) (tree RNG) among the children not decided at −1 (when
  * another exists); tau == 0 the best (a child decided at +1, else the most visited not decided at −1, ties
- * by Q then lower pit). A child decided at +1 is always played, even with tau > 0. Returns the slot or MCTS_EINVAL. */
+ * by Q then lower pit). A child decided at +1 is always played, even with tau > 0. With root = gumbel the
+ * move is the halving's survivor whatever tau (mcts_root.h). Returns the slot or MCTS_EINVAL. */
 int mcts_mp_choose(mcts_mp_tree *t, double tau);
 
 mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t);

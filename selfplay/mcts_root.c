@@ -111,6 +111,88 @@ int mcts_forced_prune(const int *n, const double *q, const double *prior, int co
     return best;
 }
 
+/* ---- the rules over a root's children ---- */
+
+void mcts_gumbel_draw(mcts_rng *rng, double scale, int count, float *g)
+{
+    for (int i = 0; i < count; i++) {
+        double x = 0;
+        if (scale > 0) {
+            double u = mcts_rng_uniform(rng);
+            x = -log(-log(u > DBL_MIN ? u : DBL_MIN)) * scale;
+        }
+        g[i] = (float)x;
+    }
+}
+
+void mcts_gumbel_scores(const int *n, const double *q, const double *prior, const float *g, int count,
+                        double raw, double c_visit, double c_scale, double *score)
+{
+    double sigma[64];
+    mcts_gumbel_sigma(n, q, prior, count, raw, c_visit, c_scale, sigma);
+    for (int i = 0; i < count; i++)
+        score[i] = g[i] + logit_of(prior[i]) + sigma[i];
+}
+
+int mcts_gumbel_pick(const int *cnt, const double *score, int count, const int *seq, int len)
+{
+    int idx = 0, lo = 1 << 30;
+    for (int i = 0; i < count; i++) {
+        idx += cnt[i];
+        lo = cnt[i] < lo ? cnt[i] : lo;
+    }
+    /* the schedule's count for this simulation; past its end (or without one) the least visited */
+    int want = len > 0 ? seq[idx < len ? idx : len - 1] : lo;
+    for (int pass = 0; pass < 2; pass++, want = lo) {
+        int best = -1;
+        for (int i = 0; i < count; i++)
+            if (cnt[i] == want && (best < 0 || score[i] > score[best]))
+                best = i;
+        if (best >= 0)
+            return best;
+    }
+    return 0; /* not reached: some child has the least count */
+}
+
+int mcts_gumbel_choose(const int *n, const uint8_t *skip, const double *score, int count)
+{
+    int max_n = -1, best = -1;
+    for (int i = 0; i < count; i++)
+        if (!(skip && skip[i]) && n[i] > max_n)
+            max_n = n[i];
+    for (int i = 0; i < count; i++)
+        if (!(skip && skip[i]) && n[i] == max_n && (best < 0 || score[i] > score[best]))
+            best = i;
+    return best;
+}
+
+int mcts_forced_pick(const int *n, const int *cnt, const double *prior, const uint8_t *skip, int count, double k)
+{
+    int total = 0;
+    for (int i = 0; i < count; i++)
+        total += n[i];
+    for (int i = 0; i < count; i++)
+        if (!(skip && skip[i]) && cnt[i] < mcts_forced_playouts(k, prior[i], total))
+            return i;
+    return -1;
+}
+
+int mcts_forced_target(const int *n, const double *q, const double *prior, int count, double c_puct, int parent_n,
+                       double k, double tau, double *pi)
+{
+    double pruned[64], w[64], sum = 0;
+    mcts_forced_prune(n, q, prior, count, c_puct, parent_n, k, pruned);
+    for (int i = 0; i < count; i++) {
+        w[i] = pruned[i] > 0 ? pow(pruned[i], 1.0 / tau) : 0.0;
+        sum += w[i];
+    }
+    if (!(sum > 0) || !isfinite(sum))
+        return 0;
+    for (int i = 0; i < count; i++)
+        pi[i] = w[i] / sum;
+    return 1;
+}
+
 /* ---- the tree hooks ---- */
 
 /* The root's children as the formulas take them: visits, Q for the root's mover, prior. */
@@ -128,11 +210,20 @@ static int root_arrays(const mcts_tree *t, int *n, double *q, double *prior)
 static void gumbel_scores(const mcts_tree *t, double *score)
 {
     int n[KALAH_MAX_PITS] = {0};
-    double q[KALAH_MAX_PITS] = {0}, prior[KALAH_MAX_PITS] = {0}, sigma[KALAH_MAX_PITS];
+    double q[KALAH_MAX_PITS] = {0}, prior[KALAH_MAX_PITS] = {0};
     int nc = root_arrays(t, n, q, prior);
-    mcts_gumbel_sigma(n, q, prior, nc, t->root_raw, t->cfg.gumbel_c_visit, t->cfg.gumbel_c_scale, sigma);
-    for (int i = 0; i < nc; i++)
-        score[i] = t->gumbel[i] + logit_of(prior[i]) + sigma[i];
+    mcts_gumbel_scores(n, q, prior, t->gumbel, nc, t->root_raw, t->cfg.gumbel_c_visit, t->cfg.gumbel_c_scale, score);
+}
+
+/* skip[i]: child i is proven lost while another child is not (never chosen then). */
+static void lost_children(const mcts_tree *t, uint8_t *skip)
+{
+    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
+    int any_ok = 0;
+    for (int i = 0; i < root->nchild; i++)
+        any_ok |= ch[i].proven != -1;
+    for (int i = 0; i < root->nchild; i++)
+        skip[i] = any_ok && ch[i].proven == -1;
 }
 
 int mcts_root_begin(mcts_tree *t, float raw)
@@ -142,14 +233,7 @@ int mcts_root_begin(mcts_tree *t, float raw)
     t->halving_len = 0;
     if (t->cfg.root != MCTS_ROOT_GUMBEL)
         return MCTS_OK;
-    for (int i = 0; i < root->nchild; i++) {
-        double g = 0;
-        if (t->cfg.gumbel_scale > 0) { /* no draw at scale 0: the evaluation search stays deterministic */
-            double u = mcts_rng_uniform(&t->rng);
-            g = -log(-log(u > DBL_MIN ? u : DBL_MIN)) * t->cfg.gumbel_scale;
-        }
-        t->gumbel[i] = (float)g;
-    }
+    mcts_gumbel_draw(&t->rng, t->cfg.gumbel_scale, root->nchild, t->gumbel);
     int n = t->sims - 1, m = t->cfg.gumbel_k < root->nchild ? t->cfg.gumbel_k : root->nchild;
     if (n > t->halving_cap) {
         int *h = realloc(t->halving, (size_t)n * sizeof *h);
@@ -166,37 +250,23 @@ int mcts_root_begin(mcts_tree *t, float raw)
 int mcts_root_select(const mcts_tree *t)
 {
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    int nc = root->nchild;
+    int nc = root->nchild, n[KALAH_MAX_PITS], cnt[KALAH_MAX_PITS];
+    for (int i = 0; i < nc; i++) {
+        n[i] = ch[i].n;
+        cnt[i] = ch[i].n + ch[i].vl;
+    }
     if (t->cfg.root != MCTS_ROOT_GUMBEL) { /* forced playouts; PUCT (−1) when none is owed */
-        int total = 0, any_ok = 0;
-        for (int i = 0; i < nc; i++) {
-            total += ch[i].n;
-            any_ok |= ch[i].proven != -1;
-        }
+        double prior[KALAH_MAX_PITS];
+        uint8_t skip[KALAH_MAX_PITS];
         for (int i = 0; i < nc; i++)
-            if (!(any_ok && ch[i].proven == -1) &&
-                ch[i].n + ch[i].vl < mcts_forced_playouts(t->cfg.forced_playouts_k, ch[i].prior, total))
-                return root->child + i;
-        return -1;
+            prior[i] = ch[i].prior;
+        lost_children(t, skip);
+        int i = mcts_forced_pick(n, cnt, prior, skip, nc, t->cfg.forced_playouts_k);
+        return i >= 0 ? root->child + i : -1;
     }
     double score[KALAH_MAX_PITS];
     gumbel_scores(t, score);
-    int idx = 0, lo = 1 << 30;
-    for (int i = 0; i < nc; i++) {
-        idx += ch[i].n + ch[i].vl;
-        lo = ch[i].n + ch[i].vl < lo ? ch[i].n + ch[i].vl : lo;
-    }
-    /* the schedule's count for this simulation; past its end (or without one) the least visited */
-    int want = t->halving_len > 0 ? t->halving[idx < t->halving_len ? idx : t->halving_len - 1] : lo;
-    for (int pass = 0; pass < 2; pass++, want = lo) {
-        int best = -1;
-        for (int i = 0; i < nc; i++)
-            if (ch[i].n + ch[i].vl == want && (best < 0 || score[i] > score[best]))
-                best = i;
-        if (best >= 0)
-            return root->child + best;
-    }
-    return root->child; /* not reached: some child has the least count */
+    return root->child + mcts_gumbel_pick(cnt, score, nc, t->halving, t->halving_len);
 }
 
 int mcts_root_policy(const mcts_tree *t, double tau, float *pi)
@@ -216,16 +286,10 @@ int mcts_root_policy(const mcts_tree *t, double tau, float *pi)
     if (!(t->cfg.forced_playouts_k > 0) || tau <= 0)
         return 0;
     nc = root_arrays(t, n, q, prior);
-    double pruned[KALAH_MAX_PITS], sum = 0;
-    mcts_forced_prune(n, q, prior, nc, t->cfg.c_puct, root->n, t->cfg.forced_playouts_k, pruned);
-    for (int i = 0; i < nc; i++) {
-        w[i] = pruned[i] > 0 ? pow(pruned[i], 1.0 / tau) : 0.0;
-        sum += w[i];
-    }
-    if (!(sum > 0) || !isfinite(sum))
+    if (!mcts_forced_target(n, q, prior, nc, t->cfg.c_puct, root->n, t->cfg.forced_playouts_k, tau, w))
         return 0;
     for (int i = 0; i < nc; i++)
-        pi[ch[i].move] = (float)(w[i] / sum);
+        pi[ch[i].move] = (float)w[i];
     return 1;
 }
 
@@ -237,16 +301,12 @@ int mcts_root_choose(const mcts_tree *t)
     if (t->pool[b].proven == 1)
         return t->pool[b].move;
     const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    int any_ok = 0, max_n = -1, best = -1;
-    for (int i = 0; i < root->nchild; i++)
-        any_ok |= ch[i].proven != -1;
-    for (int i = 0; i < root->nchild; i++)
-        if (!(any_ok && ch[i].proven == -1) && ch[i].n > max_n)
-            max_n = ch[i].n;
+    int n[KALAH_MAX_PITS];
+    uint8_t skip[KALAH_MAX_PITS];
     double score[KALAH_MAX_PITS];
-    gumbel_scores(t, score);
     for (int i = 0; i < root->nchild; i++)
-        if (!(any_ok && ch[i].proven == -1) && ch[i].n == max_n && (best < 0 || score[i] > score[best]))
-            best = i;
-    return ch[best].move;
+        n[i] = ch[i].n;
+    lost_children(t, skip);
+    gumbel_scores(t, score);
+    return ch[mcts_gumbel_choose(n, skip, score, root->nchild)].move;
 }

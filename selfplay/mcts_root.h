@@ -1,7 +1,9 @@
-/* mcts_root.h — the root levers of the Kalah search: Gumbel AlphaZero's root and KataGo's
- * forced playouts with policy target pruning. The pure formulas are public here so that tests check them
- * against independent computation; the tree hooks (selection at the root, the policy target, the move) are
- * private to the search (mcts_impl.h) and switched on by mcts_config.root / forced_playouts_k.
+/* mcts_root.h — the root levers of both searches (Kalah's, mcts.h, and every game's, mcts_mp.h): Gumbel
+ * AlphaZero's root and KataGo's forced playouts with policy target pruning. The pure formulas and the rules
+ * over a root's children (arrays in child order) are public here, so that tests check them against
+ * independent computation and both trees apply the same ones; each tree's hooks (selection at the root, the
+ * policy target, the move: mcts_root.c for Kalah's, mcts_mp_root.c for every game's) only read its root's
+ * children into arrays, and are switched on by mcts_config.root / forced_playouts_k.
  *
  * Gumbel root (Danihelka, Guez, Schrittwieser & Silver, ICLR 2022, "Policy improvement by planning with
  * Gumbel"; the choices below follow the authors' reference implementation, DeepMind's mctx, where the paper
@@ -37,6 +39,8 @@
 
 #include <stdint.h>
 
+#include "selfplay/rng.h"
+
 /* The sequential-halving schedule of mctx (seq_halving.get_sequence_of_considered_visits): seq[i] for
  * i = 0..n−1 is the visit count an action must have to be chosen by simulation i, for m >= 1 considered
  * actions and a budget of n >= 0 simulations. Each phase gives every remaining action
@@ -62,5 +66,35 @@ double mcts_forced_playouts(double k, double prior, int total);
  * Returns the index of that child, −1 when no child has a visit (out = n then). */
 int mcts_forced_prune(const int *n, const double *q, const double *prior, int count, double c_puct, int parent_n,
                       double k, double *out);
+
+/* ---- the rules over a root's `count` children (child order; count <= 64) ---- */
+
+/* Draws g[i] = −log(−log u) · scale for the count children, u uniform from rng (one draw each); scale 0
+ * draws nothing and writes zeros (the evaluation search stays deterministic). */
+void mcts_gumbel_draw(mcts_rng *rng, double scale, int count, float *g);
+
+/* The Gumbel scores g[i] + log prior[i] + σ(q̂)[i] (mcts_gumbel_sigma's arguments, g from mcts_gumbel_draw)
+ * into score (count doubles). */
+void mcts_gumbel_scores(const int *n, const double *q, const double *prior, const float *g, int count,
+                        double raw, double c_visit, double c_scale, double *score);
+
+/* The child the Gumbel root descends to: cnt[i] = N(i) plus its pending virtual visits; the simulation's
+ * index is Σ cnt; among the children holding seq[index] visits (past the schedule's end its last entry;
+ * len = 0: no schedule) the best score (ties: the lower index), else the best of the least visited. */
+int mcts_gumbel_pick(const int *cnt, const double *score, int count, const int *seq, int len);
+
+/* The Gumbel root's move: among the children not skipped (skip[i] != 0: proven lost while another is not;
+ * skip may be NULL) with the most visits n, the best score (ties: the lower index). */
+int mcts_gumbel_choose(const int *n, const uint8_t *skip, const double *score, int count);
+
+/* The child a forced playout goes to: the first not skipped with cnt[i] (N plus pending virtual visits) <
+ * mcts_forced_playouts(k, prior[i], Σ n); −1 when none is owed (PUCT chooses). */
+int mcts_forced_pick(const int *n, const int *cnt, const double *prior, const uint8_t *skip, int count,
+                     double k);
+
+/* The pruned policy target: mcts_forced_prune's counts raised to 1/tau (tau > 0) and normalised into pi
+ * (count doubles). 1, or 0 when no weight remains (pi untouched; the caller uses the plain visits). */
+int mcts_forced_target(const int *n, const double *q, const double *prior, int count, double c_puct, int parent_n,
+                       double k, double tau, double *pi);
 
 #endif

@@ -86,6 +86,24 @@ static void test_kinds_legal_deterministic(void **state)
         check_legal_and_deterministic(specs[i], r2, strncmp(specs[i], "mcts", 4) ? 60 : 10);
     }
     check_legal_and_deterministic("ab:depth=3", r2, 60); /* two players: alpha-beta is available */
+    check_legal_and_deterministic("mcts:sims=30,root=gumbel,gumbel_k=3", r, 25);
+    /* a Gumbel root of one considered move without noise: uniform priors rank the lowest legal slot first,
+     * and the halving gives it every simulation, so it is played */
+    for (int gi = 0; gi < 2; gi++) {
+        const game *gm = gi ? r2 : r;
+        game_pos pos[40];
+        int n = some_positions(gm, pos, 40, 11);
+        char err[AGENT_ERRLEN];
+        game_agent *a = game_agent_create("mcts:sims=20,root=gumbel,gumbel_k=1,solver=0", gm, err);
+        if (!a)
+            fail_msg("%s", err);
+        for (int i = 0; i < n; i++) {
+            int m;
+            assert_int_equal(game_agent_choose(a, &pos[i], &m), AGENT_OK);
+            assert_int_equal(m, __builtin_ctz(game_legal(gm, &pos[i])));
+        }
+        game_agent_free(a);
+    }
     game_free(r);
     game_free(r2);
 }
@@ -209,7 +227,10 @@ static void test_bad_specs(void **state)
         {"mcts:sims", "'sims' is not key=value"},
         {"mcts:sims=5,sims=6", "key 'sims' given twice"},
         {"mcts:sims=0", "sims=0 is not a whole number in 1..10000000"},
-        {"mcts:depth=3", "unknown key 'depth' for mcts (keys: sims, rollouts, c_puct, solver, seed)"},
+        {"mcts:depth=3", "unknown key 'depth' for mcts (keys: sims, rollouts, c_puct, solver, root, gumbel_k, "
+                         "gumbel_c_visit, gumbel_c_scale, seed)"},
+        {"mcts:root=best", "agent 'mcts:root=best': root must be puct or gumbel, got 'best'"},
+        {"mcts:root=gumbel,gumbel_k=65", "gumbel_k=65 is not a whole number in 1..64"},
         {"mcts:c_puct=-1", "c_puct=-1 is not a number"},
         {"mcts:solver=2", "solver=2 is not a whole number in 0..1"},
         {"az:sims=5", "agent 'az:sims=5': az needs net=PATH.h5"},
@@ -299,6 +320,10 @@ static void test_az_checks_net(void **state)
     game_agent *raw = game_agent_create(spec, r, err);
     if (!raw)
         fail_msg("%s: %s", spec, err);
+    snprintf(spec, sizeof spec, "az:net=%s,sims=1,root=gumbel", ok);
+    game_agent *gumbel1 = game_agent_create(spec, r, err);
+    if (!gumbel1)
+        fail_msg("%s: %s", spec, err);
     nn_net *net;
     char nerr[NN_ERRLEN];
     assert_int_equal(nn_load(ok, NULL, &net, NULL, nerr), NN_OK);
@@ -321,10 +346,21 @@ static void test_az_checks_net(void **state)
         int m;
         assert_int_equal(game_agent_choose(raw, &pos[i], &m), AGENT_OK);
         assert_int_equal(m, best);
+        /* one simulation of a Gumbel root without noise plays argmax logits: the same move */
+        assert_int_equal(game_agent_choose(gumbel1, &pos[i], &m), AGENT_OK);
+        assert_int_equal(m, best);
     }
     nn_workspace_free(ws);
     nn_net_free(net);
     game_agent_free(raw);
+    game_agent_free(gumbel1);
+    snprintf(spec, sizeof spec, "az:net=%s,sims=12,root=gumbel,gumbel_k=2,gumbel_c_scale=0.1", ok);
+    check_legal_and_deterministic(spec, r, 20);
+    game_agent *a = game_agent_create(spec, r, err);
+    assert_non_null(a);
+    if (!strstr(game_agent_describe(a), ",root=gumbel,gumbel_k=2,gumbel_c_visit=50,gumbel_c_scale=0.1"))
+        fail_msg("%s", game_agent_describe(a));
+    game_agent_free(a);
     snprintf(spec, sizeof spec, "az:net=%s,sims=16,batch=4,fpu=0.3,c_puct=2", ok);
     check_legal_and_deterministic(spec, r, 20);
     snprintf(spec, sizeof spec, "az:net=%s,sims=12", ok);

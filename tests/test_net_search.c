@@ -403,7 +403,7 @@ static void test_export_config_margin_head(void **state)
     free(out);
 }
 
-/* The generic az of the other games takes sims, c_puct, fpu and batch from the record. */
+/* The generic az of the other games takes sims, c_puct, fpu, batch and the root keys from the record. */
 static void test_generic_az(void **state)
 {
     (void)state;
@@ -424,11 +424,28 @@ static void test_generic_az(void **state)
     if (!a)
         fail_msg("%s", aerr);
     const char *d = game_agent_describe(a);
-    assert_non_null(strstr(d, ",sims=7,c_puct=0.5,fpu=0.2,batch=3 (from the net's search record: sims, c_puct, "
-                              "batch)"));
+    assert_non_null(strstr(d, ",sims=7,c_puct=0.5,fpu=0.2,batch=3,root=puct (from the net's search record: sims, "
+                              "c_puct, batch, root)"));
     game_pos p;
     game_start(g, &p);
     int mv = -1;
+    assert_int_equal(game_agent_choose(a, &p, &mv), AGENT_OK);
+    game_agent_free(a);
+    /* a Gumbel record: the root and its constants too, a spec key still winning */
+    snprintf(s.root, sizeof s.root, "gumbel");
+    s.gumbel_k = 4;
+    s.gumbel_c_scale = 0.1;
+    nn_net *net2 = nn_net_create(&c, 3, err);
+    assert_non_null(net2);
+    assert_int_equal(nn_export_save_search(path, net2, game_spec(g), game_encoding_name(g), &s, err), NN_OK);
+    nn_net_free(net2);
+    snprintf(spec, sizeof spec, "az:net=%s,gumbel_k=3", path);
+    if (!(a = game_agent_create(spec, g, aerr)))
+        fail_msg("%s", aerr);
+    d = game_agent_describe(a);
+    if (!strstr(d, ",batch=3,root=gumbel,gumbel_k=3,gumbel_c_visit=50,gumbel_c_scale=0.1 (from the net's search "
+                   "record: sims, c_puct, fpu, batch, root)"))
+        fail_msg("%s", d);
     assert_int_equal(game_agent_choose(a, &p, &mv), AGENT_OK);
     game_agent_free(a);
     game_free(g);

@@ -1,7 +1,8 @@
 /* test_train_levers.c — the training levers on a game of the generic stack (Oware through rules.spec), and
  * their refusals by a fact of the game: a run with eval.positions measures its accuracy on Oware's solved
  * set (the metrics' accuracy columns, what `sowzero accuracy` reports for the same net) with the self-play
- * levers on; SPRT gating accepts and rejects; three players rule out the gate and a solved set, a game
+ * levers on; SPRT gating accepts and rejects; the root levers (Gumbel, forced playouts) write distributions
+ * as policy targets; three players rule out the gate and a solved set, a game
  * without an endgame database the database's levers, each message naming the fact; the keys a config
  * writes follow the same facts. */
 // ctest-labels: threads
@@ -10,6 +11,9 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+
+#include "env/game.h"
+#include "selfplay/replay.h"
 
 #define OWARE_SET SOWZERO_SOURCE_DIR "/data/oware-6-4.positions.jsonl" /* its rules: oware:max_sows=120 */
 #define KALAH_SET SOWZERO_SOURCE_DIR "/tests/data/kalah-4-3.positions.jsonl"
@@ -109,6 +113,57 @@ static void test_oware_gate(void **state)
     nn_net_free(sp), nn_net_free(first), nn_net_free(trained);
 }
 
+/* The root levers on Oware's self-play: a run with each finishes, and every policy target its replay buffer
+ * holds (the checkpoint's) is a distribution over the legal moves — with the Gumbel root the completed-Q
+ * softmax, positive on every legal move. */
+static void test_oware_root_levers(void **state)
+{
+    (void)state;
+    const char *levers[] = {"mcts.root=gumbel mcts.gumbel_k=4", "mcts.forced_playouts_k=2"};
+    for (int li = 0; li < 2; li++) {
+        const char *dir = scratch(li ? "levers-oware-forced" : "levers-oware-gumbel");
+        char extra[256];
+        snprintf(extra, sizeof extra, OWARE "%s", levers[li]);
+        train_summary sum;
+        run(dir, extra, &sum);
+        char path[1200], err[NN_ERRLEN];
+        snprintf(path, sizeof path, "%s/checkpoints/iter-000001.h5", dir);
+        game *g = tu_game("oware:max_sows=120");
+        nn_ckpt *st = NULL;
+        nn_net *net = NULL;
+        nn_file_info info;
+        if (nn_ckpt_load(path, game_spec(g), &net, NULL, &st, &info, err) != NN_OK)
+            fail_msg("%s", err);
+        assert_string_equal(info.search.root, li ? "puct" : "gumbel");
+        const void *blob;
+        size_t n;
+        assert_int_equal(nn_ckpt_get_blob(st, "replay", &blob, &n), NN_OK);
+        const int dim = game_encode_dim(g), m = game_moves(g);
+        replay_buffer *rb = replay_create(dim, m, game_value_dim(g), 3000, err);
+        assert_non_null(rb);
+        assert_int_equal(replay_restore(rb, blob, n, err), MCTS_OK);
+        assert_true(replay_size(rb) > 0);
+        float *x = malloc((size_t)dim * sizeof *x), pi[GAME_MAX_MOVES];
+        uint8_t legal[GAME_MAX_MOVES];
+        for (size_t i = 0; i < replay_size(rb); i++) {
+            assert_int_equal(replay_get(rb, i, x, legal, pi, NULL, NULL), MCTS_OK);
+            double s = 0;
+            for (int k = 0; k < m; k++) {
+                if (!(pi[k] >= 0) || (!legal[k] && pi[k] != 0) || (li == 0 && legal[k] && !(pi[k] > 0)))
+                    fail_msg("%s: sample %zu pi[%d] = %g (legal %d)", levers[li], i, k, pi[k], legal[k]);
+                s += pi[k];
+            }
+            if (fabs(s - 1.0) > 1e-4)
+                fail_msg("%s: sample %zu pi sums to %g", levers[li], i, s);
+        }
+        free(x);
+        replay_free(rb);
+        game_free(g);
+        nn_net_free(net);
+        nn_ckpt_free(st);
+    }
+}
+
 static void expect_refusal(const char *extra, const char *key, const char *fact)
 {
     cfg_config c;
@@ -155,10 +210,12 @@ static void test_refusals_by_fact(void **state)
         expect_refusal("rules.game=basico rules.players=3 rules.pits=4 eval.opponents=greedy eval.games=6 "
                        "net.onehot_levels=8", "net.onehot_levels", "basico");
     }
-    /* playout caps run on every game's self-play; the search levers of Kalah's search alone are refused */
-    expect_refusal(OWARE "mcts.root=gumbel", "mcts.root", "kalah only");
+    /* playout caps and the root levers run on every game's self-play; the margin utility is Kalah's alone */
+    expect_refusal(OWARE "mcts.margin_utility=0.5 net.margin_head=true", "mcts.margin_utility", "kalah only");
     cfg_config c;
     tiny(&c, OWARE "selfplay.full_sims_prob=0.5 selfplay.fast_sims=4");
+    tiny(&c, OWARE "mcts.root=gumbel mcts.gumbel_k=4");
+    tiny(&c, OWARE "mcts.forced_playouts_k=2");
     /* what applies is written out: Oware's config.ini has the gate, the set and the self-play levers */
     tiny(&c, OWARE);
     char name[96];
@@ -166,8 +223,11 @@ static void test_refusals_by_fact(void **state)
         cfg_key_name(i, name, sizeof name);
         int want = strcmp(name, "mcts.tablebase_seeds") && strcmp(name, "eval.tablebase_seeds") &&
                    strcmp(name, "selfplay.rescore") && strcmp(name, "selfplay.rescore_policy");
+        want = want && strcmp(name, "mcts.margin_utility");
         if (!strncmp(name, "eval.gate", 9) || !strcmp(name, "eval.positions") || !strncmp(name, "selfplay.opening", 16) ||
-            !strcmp(name, "selfplay.surprise_weight") || !strcmp(name, "selfplay.full_sims_prob") || !want)
+            !strcmp(name, "selfplay.surprise_weight") || !strcmp(name, "selfplay.full_sims_prob") ||
+            !strcmp(name, "mcts.root") || !strncmp(name, "mcts.gumbel", 11) || !strcmp(name, "mcts.forced_playouts_k") ||
+            !want)
             if (cfg_key_applies(&c, i) != want)
                 fail_msg("oware: %s %s", name, want ? "does not apply" : "applies");
     }
@@ -175,9 +235,13 @@ static void test_refusals_by_fact(void **state)
     tiny(&c, extra);
     for (int i = 0; i < cfg_key_count(); i++) {
         cfg_key_name(i, name, sizeof name);
-        int two_player = !strncmp(name, "eval.gate", 9) || !strcmp(name, "eval.positions");
-        if ((two_player || !strcmp(name, "selfplay.surprise_weight")) && cfg_key_applies(&c, i) == two_player)
-            fail_msg("basico: %s %s", name, two_player ? "applies" : "does not apply");
+        int two_player = !strncmp(name, "eval.gate", 9) || !strcmp(name, "eval.positions"),
+            kalah = !strcmp(name, "mcts.margin_utility"), root = !strcmp(name, "mcts.root") ||
+                                                            !strncmp(name, "mcts.gumbel", 11) ||
+                                                            !strcmp(name, "mcts.forced_playouts_k");
+        if ((two_player || kalah || root || !strcmp(name, "selfplay.surprise_weight")) &&
+            cfg_key_applies(&c, i) == (two_player || kalah))
+            fail_msg("basico: %s %s", name, two_player || kalah ? "applies" : "does not apply");
     }
 }
 
@@ -187,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_oware_accuracy),
         cmocka_unit_test(test_positions_of_other_rules),
         cmocka_unit_test(test_oware_gate),
+        cmocka_unit_test(test_oware_root_levers),
         cmocka_unit_test(test_refusals_by_fact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

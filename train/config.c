@@ -721,14 +721,10 @@ int cfg_finish(cfg_config *c, char *err)
         key_of_message(msg, "selfplay", "games", sec, key);
         return check_fail(c, err, sec, key, "%s", msg);
     }
-    static const char *const levers[] = {"mcts.root", "mcts.forced_playouts_k", "mcts.margin_utility"};
-    const int lever_on[] = {c->mcts.root != MCTS_ROOT_PUCT, c->mcts.forced_playouts_k > 0,
-                            c->mcts.margin_utility > 0}; /* Kalah's search only, so far */
-    for (int i = 0; i < 3; i++)
-        if (lever_on[i] && c->game != CFG_GAME_KALAH)
-            return check_fail(c, err, "mcts", strchr(levers[i], '.') + 1,
-                              "%s applies to game = kalah only (the other games' search has no such lever)",
-                              levers[i]);
+    if (c->mcts.margin_utility > 0 && c->game != CFG_GAME_KALAH) /* Kalah's search only, so far */
+        return check_fail(c, err, "mcts", "margin_utility",
+                          "mcts.margin_utility applies to game = kalah only (the other games' search has no such "
+                          "lever)");
     if (c->mcts.margin_utility > 0 && !c->net.margin_head)
         return check_fail(c, err, "mcts", "margin_utility",
                           "mcts.margin_utility needs the margin head's estimate: set net.margin_head = true");

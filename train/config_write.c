@@ -158,11 +158,8 @@ static int applies(const cfg_config *c, const cfg_key *k)
         game_facts(c, &players, &margin, &endgame, &counts); /* solved sets and the SPRT gate: two players */
         return players == 2 && (margin || strcmp(k->key, "positions"));
     }
-    static const char *const levers[] = {"root", "gumbel_k", "gumbel_c_visit", "gumbel_c_scale", "gumbel_scale",
-                                         "forced_playouts_k", "margin_utility", NULL}; /* Kalah's search only */
-    for (int i = 0; levers[i]; i++)
-        if (!strcmp(k->key, levers[i]) && (!strcmp(k->section, "mcts") || !strcmp(k->section, "selfplay")))
-            return c->game == CFG_GAME_KALAH;
+    if (!strcmp(k->section, "mcts") && !strcmp(k->key, "margin_utility")) /* Kalah's search only */
+        return c->game == CFG_GAME_KALAH;
     if (!strcmp(k->key, "tablebase_seeds") || !strncmp(k->key, "rescore", 7)) {
         game_facts(c, &players, &margin, &endgame, &counts);
         return endgame;
