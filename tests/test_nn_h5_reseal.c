@@ -518,7 +518,7 @@ static void test_upgrade_validates(void **state)
     /* the 4-byte heap index of the 'rules' string ends at byte 1615 of the fixture (1103 without the header) */
     copy_fixture("export", path, 1);
     flip_byte(path, 1615 - 512, 0x10);
-    assert_int_equal(nn_upgrade(path, &up, err), NN_EFORMAT);
+    assert_int_equal(nn_upgrade(path, NULL, NULL, &up, err), NN_EFORMAT);
     assert_int_equal(up, 0);
     assert_non_null(strstr(err, path));
     assert_non_null(strstr(err, "attribute 'rules'"));
@@ -542,7 +542,7 @@ static void test_upgrade_validates(void **state)
         assert_int_equal(fwrite(buf + 512, 1, n - 512, w), n - 512);
         assert_int_equal(fclose(w), 0);
     }
-    assert_int_equal(nn_upgrade(path, &up, err), NN_EFORMAT);
+    assert_int_equal(nn_upgrade(path, NULL, NULL, &up, err), NN_EFORMAT);
     assert_non_null(strstr(err, "/layers/03_value: dataset 'W' is not stored whole"));
     assert_int_equal(tu_run(&out, 1, "net --upgrade '%s' --json", path), 2);
     assert_non_null(strstr(out, "03_value"));
@@ -550,7 +550,7 @@ static void test_upgrade_validates(void **state)
     /* a sealed old-layout export and checkpoint: rewritten, the same contents, then left alone */
     for (int ckpt = 0; ckpt < 2; ckpt++) {
         copy_fixture(ckpt ? "ckpt" : "export", path, 0);
-        if (nn_upgrade(path, &up, err) != NN_OK)
+        if (nn_upgrade(path, NULL, NULL, &up, err) != NN_OK)
             fail_msg("upgrade: %s", err);
         assert_int_equal(up, 1);
         FILE *in = fopen(path, "rb");
@@ -573,7 +573,7 @@ static void test_upgrade_validates(void **state)
             assert_int_equal(nn_optim_steps(opt), 77);
         }
         nn_net_free(b), nn_optim_free(opt), nn_ckpt_free(st);
-        assert_int_equal(nn_upgrade(path, &up, err), NN_OK);
+        assert_int_equal(nn_upgrade(path, NULL, NULL, &up, err), NN_OK);
         assert_int_equal(up, 0);
     }
     nn_net_free(o.net);
