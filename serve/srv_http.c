@@ -43,7 +43,7 @@ struct srv_http {
     int fd;              /* the listening socket; ours to close once the daemon is quiesced */
     int quiesced;
     atomic_int stopping; /* responses from now on close their connection */
-    atomic_int receiving; /* requests with all their headers in, their body still arriving */
+    atomic_int receiving; /* requests from their request line on, headers or body still arriving */
     atomic_int answering; /* requests in the app or being sent */
     pthread_mutex_t conn_mu;
     unsigned char conn[FD_SETSIZE]; /* CONN_*, under conn_mu */
