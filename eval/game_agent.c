@@ -443,7 +443,10 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
 {
     double t0 = mono_ms();
     int rc = choose_move(a, p, move_out);
-    if (rc == AGENT_ESTOPPED && !a->kalah && !a->err[0])
+    /* As agent_choose: a search the flag cut short, or one that ended before it looked, is no move. */
+    if (a->abort && __atomic_load_n(a->abort, __ATOMIC_RELAXED) && rc != AGENT_ENOMEM)
+        rc = AGENT_ESTOPPED;
+    if (rc == AGENT_ESTOPPED && !a->kalah)
         set_err(a->err, "stopped");
     a->last_ms = mono_ms() - t0 - (a->eng ? engine_agent_start_ms(a->eng) : 0);
     return rc;
