@@ -48,9 +48,9 @@
  * its type, every array stored whole as that one chunk and read back equal to its stored bytes, the root's
  * entries those of its kind, every value in range. Files written before (the old layout: HDF5's earliest
  * format, no metadata checksums, variable-length strings in the global heap) still load; their string
- * heap references and chunk layouts are checked before libhdf5 follows them (nn/h5heap.h), but a crafted
- * old-layout file can still move a chunk's address onto zero bytes (the array then reads as zeros) or
- * change attribute values within their ranges. nn_upgrade rewrites such a file in the current layout.
+ * heap references, attribute messages and chunk layouts are checked before libhdf5 decodes or follows
+ * them (nn/h5heap.h), but a crafted old-layout file can still move a chunk's address onto zero bytes (the
+ * array then reads as zeros) or change attribute values within their ranges. nn_upgrade rewrites such a file in the current layout.
  *
  * Saving builds the file in memory (HDF5 core driver), writes it to PATH.tmp, fsyncs and rename()s it over
  * PATH: a crash or a full disk never leaves a broken file under PATH, and a failed write leaves nothing open
