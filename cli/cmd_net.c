@@ -11,6 +11,7 @@
 #include "cli/cmd_game.h"
 #include "cli/commands.h"
 #include "cli/net_search.h"
+#include "env/errbuf.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "selfplay/mcts_mp.h"
@@ -33,8 +34,9 @@ static void help(void)
          "with unless its spec gives a key; a net without the record (older files) shows none.\n"
          "  --upgrade PATH   rewrite a net file from before sowzero checksummed its files (which are\n"
          "                   refused) with the checksum, or one in the older HDF5 layout, in the current\n"
-         "                   form, keeping everything in it. The file is validated as every load does and\n"
-         "                   refused (exit 2, naming the field) when damaged; a file without the checksum\n"
+         "                   form, keeping everything in it. The file is validated as every load for play\n"
+         "                   does (its rules a known game's, its encoding and net shape that game's) and\n"
+         "                   refused (exit 2, naming the attribute) otherwise; a file without the checksum\n"
          "                   only for a file you trust: it is the one read that is not verified first.\n"
          "                   --json: {\"file\",\"upgraded\"}\n"
          "Exit status: 0, 1 runtime failure, 2 bad input (usage, a missing, damaged or mismatched net file,\n"
@@ -93,10 +95,32 @@ static void print_search(const nn_file_info *info)
         printf("search none recorded (the az agent uses its built-in defaults)\n");
 }
 
+/* The game a loaded net file is for, checked as every load for play checks it: its rules attribute parses
+ * as a known game's rules, its encoding attribute is that game's input encoding, and the net's input_dim,
+ * n_policy and n_value fit the game. The game (caller frees), or NULL with a message naming path and the
+ * attribute in err (NN_ERRLEN). */
+static game *file_game(const char *path, const nn_net *net, const nn_file_info *info, char *err)
+{
+    char gerr[GAME_ERRLEN > MCTS_ERRLEN ? GAME_ERRLEN : MCTS_ERRLEN];
+    game *g = game_create(info->rules, gerr);
+    if (!g)
+        errbuf_set(err, NN_ERRLEN, "%s: attribute 'rules' = '%s' is not a known game's rules: %s", path,
+                 info->rules, gerr);
+    else if (strcmp(info->encoding, game_encoding_name(g)))
+        errbuf_set(err, NN_ERRLEN, "%s: attribute 'encoding' = '%s', but its rules' game encodes '%s'", path,
+                 info->encoding, game_encoding_name(g));
+    else if (mcts_mp_net_check(net, g, gerr) != MCTS_OK)
+        errbuf_set(err, NN_ERRLEN, "%s: %s (attributes input_dim, n_policy, n_value)", path, gerr);
+    else
+        return g;
+    game_free(g);
+    return NULL;
+}
+
 /* Every game but Kalah: the file's rules name the game (rules_spec, when given, must say the same). */
 static int net_game(const char *path, const char *rules_spec, const char *pos_text, int json)
 {
-    char err[NN_ERRLEN], gerr[GAME_ERRLEN > MCTS_ERRLEN ? GAME_ERRLEN : MCTS_ERRLEN];
+    char err[NN_ERRLEN], gerr[GAME_ERRLEN];
     nn_file_info info;
     nn_net *net = NULL;
     int lrc = nn_load(path, NULL, &net, &info, err);
@@ -104,20 +128,15 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
         cli_error("net", "--net: %s", err);
         return load_status(lrc);
     }
-    game *g = game_create(info.rules, gerr), *want = NULL;
+    game *g = file_game(path, net, &info, err), *want = NULL;
     int rc = 2;
     if (!g)
-        cli_error("net", "--net %s: its rules '%s': %s", path, info.rules, gerr);
+        cli_error("net", "--net %s", err);
     else if (rules_spec && !(want = cli_game_create("net", rules_spec)))
         rc = 2;
     else if (want && strcmp(game_spec(g), game_spec(want)))
         cli_error("net", "--rules: the net was trained for '%s' (the rules in %s), not '%s'", game_spec(g), path,
                   game_spec(want));
-    else if (strcmp(info.encoding, game_encoding_name(g)))
-        cli_error("net", "--net %s: input encoding '%s', this build encodes '%s'", path, info.encoding,
-                  game_encoding_name(g));
-    else if (mcts_mp_net_check(net, g, gerr) != MCTS_OK)
-        cli_error("net", "--net %s: %s", path, gerr);
     else
         rc = 0;
     game_free(want);
@@ -200,6 +219,15 @@ static void file_rules(const char *path, char *out, size_t n)
     nn_net_free(net);
 }
 
+/* nn_upgrade's check: a file is sealed only when it could be played with. */
+static int upgrade_check(const char *path, const nn_net *net, const nn_file_info *info, void *ctx, char *err)
+{
+    (void)ctx;
+    game *g = file_game(path, net, info, err);
+    game_free(g);
+    return !g;
+}
+
 static int net_upgrade(const char *path, int json)
 {
     char err[NN_ERRLEN];
@@ -208,7 +236,7 @@ static int net_upgrade(const char *path, int json)
         cli_error("net", "--upgrade: cannot open %s: %s", path, strerror(errno));
         return 2;
     }
-    int rc = nn_upgrade(path, &upgraded, err);
+    int rc = nn_upgrade(path, upgrade_check, NULL, &upgraded, err);
     if (rc != NN_OK) {
         cli_error("net", "--upgrade: %s", err);
         return rc == NN_EFORMAT ? 2 : 1;

@@ -1,6 +1,7 @@
 /* sowzero serve — play in a browser against the configured agents. Flags only: the game
  * logic is serve/srv_app.h, the HTTP side serve/srv_http.h. Runs until SIGINT (Ctrl-C) or SIGTERM, then
- * stops accepting connections, answers the requests in flight (60 s at most) and exits 0; a second signal
+ * stops accepting connections, answers the requests in flight, those waiting for a request thread
+ * included (60 s at most), and exits 0; a second signal
  * exits at once with 128 + its number. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -74,7 +75,8 @@ static void help(void)
     puts("usage: sowzero serve --agent NAME=SPEC [--agent NAME=SPEC]... [--bind ADDR] [--port N] [options]\n"
          "Serves a page to play against the agents in a browser (http://ADDR:PORT/) and its JSON API under\n"
          "/api/ (README.md, \"Play in a browser\"). Ctrl-C or SIGTERM stops it: no new connections, the\n"
-         "requests in flight are answered (60 s at most), exit 0; a second Ctrl-C exits at once (130).\n"
+         "requests in flight, those queued for a --threads thread included, are answered (60 s at most),\n"
+         "exit 0; a second Ctrl-C exits at once (130).\n"
          "  --agent NAME=SPEC  an agent to offer (repeatable, at least one): random, greedy, ab:depth=8,\n"
          "                     mcts:sims=800, az:net=PATH.h5,sims=200, maxn:depth=4, solve, ...; it is\n"
          "                     offered for every game it can play (Kalah: eval/agent.h, the others:\n"

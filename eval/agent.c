@@ -431,6 +431,8 @@ void agent_last_stats(const agent *a, agent_stats *out) { *out = a->stats; }
 
 void agent_set_time(agent *a, int64_t ms) { a->time_ms = ms > 0 ? ms : 0; }
 
+void agent_set_abort(agent *a, const int *flag) { a->abort = flag; }
+
 int agent_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     a->err[0] = 0;
@@ -440,6 +442,12 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out)
         return AGENT_EOVER;
     }
     int rc = a->ops->choose(a, p, move_out);
+    /* A search the flag cut short returns what it had (ab: its last completed depth); that is not the
+     * agent's move. */
+    if (agent_aborted(a) && rc != AGENT_ENOMEM) {
+        set_err(a->err, "stopped");
+        rc = AGENT_ESTOPPED;
+    }
     if (rc == AGENT_OK && (*move_out < 0 || *move_out >= a->rules.pits ||
                            !(kalah_legal(&a->rules, p) & (1u << *move_out)))) {
         set_err(a->err, "agent '%s' chose an illegal move (%d)", a->spec, *move_out);

@@ -77,8 +77,12 @@
 #define AGENT_SPEC_MAX 1024   /* longest accepted spec */
 
 /* AGENT_EFORFEIT: the agent lost the game by forfeit (an outside engine's illegal move, garbage, silence or
- * exit: eval/engine_agent.h); drivers end the game there with that seat losing. */
-enum { AGENT_OK = 0, AGENT_EINVAL = -1, AGENT_EOVER = -2, AGENT_EFAIL = -3, AGENT_ENOMEM = -4, AGENT_EFORFEIT = -5 };
+ * exit: eval/engine_agent.h); drivers end the game there with that seat losing. AGENT_ESTOPPED: the abort
+ * flag (agent_set_abort, game_agent_set_abort) stopped the choose; there is no move. */
+enum {
+    AGENT_OK = 0, AGENT_EINVAL = -1, AGENT_EOVER = -2, AGENT_EFAIL = -3, AGENT_ENOMEM = -4, AGENT_EFORFEIT = -5,
+    AGENT_ESTOPPED = -6
+};
 
 typedef struct agent agent;
 
@@ -111,6 +115,13 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out);
 
 /* The message of the last failed agent_choose ("" if none). */
 const char *agent_error(const agent *a);
+
+/* A flag (borrowed, read with relaxed atomic loads; NULL: none) that another thread, or a signal handler,
+ * sets non-zero to stop a running agent_choose: it returns AGENT_ESTOPPED (no move) within milliseconds
+ * (ab and the solver every 256 positions, mcts and az between batches of leaves; random and greedy take
+ * no time). Building the solver's or az's endgame database does not look at it. While the flag stays set,
+ * every agent_choose returns AGENT_ESTOPPED. The flag must outlive the agent's searches. */
+void agent_set_abort(agent *a, const int *flag);
 
 /* The agent as it plays (owned by the agent): for az the effective spec — every search key with the value
  * used, whether given, from the net's search record or built in — followed by where the values came from,

@@ -28,7 +28,11 @@ struct agent {
     char *desc;         /* agent_describe when it differs from the spec (owned; NULL: the spec) */
     agent_stats stats;  /* of the last choose; the search kinds fill it (agent_choose clears it first) */
     int64_t time_ms;    /* agent_set_time: each choose's time budget in ms, 0 = none */
+    const int *abort;   /* agent_set_abort; NULL: none */
 };
+
+/* 1 when a's abort flag (agent_set_abort) is set. */
+static inline int agent_aborted(const agent *a) { return a->abort && __atomic_load_n(a->abort, __ATOMIC_RELAXED); }
 
 /* key=value pairs of a spec, in order. Parsers take the keys they know; whatever is left is an error. */
 #define AGENT_MAX_KEYS 16

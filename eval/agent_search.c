@@ -48,6 +48,7 @@ static int ab_choose(agent *a, const kalah_pos *p, int *move_out)
     if (a->time_ms > 0 && (!lim.ms || a->time_ms < lim.ms))
         lim.ms = a->time_ms; /* agent_set_time: the smaller of the two budgets */
     x->dirty = 1;
+    ab_set_abort(x->s, a->abort);
     int rc = ab_think(x->s, p, &lim, &res);
     if (rc != AB_OK) {
         set_err(a->err, "alpha-beta search failed (code %d)", rc);
@@ -256,6 +257,8 @@ static int tree_choose(agent *a, const kalah_pos *p, int *move_out)
     while (!mcts_done(x->t)) {
         if (deadline && now_ms() >= deadline && root_child_visited(x->t, pits))
             break; /* agent_set_time's budget is spent: play what the tree holds */
+        if (agent_aborted(a))
+            return AGENT_ESTOPPED;
         int n = 0, h = 0;
         while (n < batch && !mcts_done(x->t)) {
             h = mcts_select(x->t, &x->leaves[n]);
@@ -540,7 +543,10 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
     }
     ab_limits lim = {.exact = 1};
     ab_result res;
+    ab_set_abort(x->s, a->abort);
     int rc = ab_think(x->s, p, &lim, &res);
+    if (agent_aborted(a))
+        return AGENT_ESTOPPED;
     if (rc != AB_OK || !res.exact || !res.best_mask) {
         set_err(a->err, "the solve failed (code %d)", rc);
         return AGENT_EFAIL;

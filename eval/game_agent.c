@@ -36,6 +36,7 @@ struct game_agent {
     engine_agent *eng;  /* K_ENGINE: an outside engine (eval/engine_agent.h), owned */
     char *desc;         /* az: game_agent_describe (owned); NULL: the spec */
     int64_t soft_ms;    /* game_agent_set_time (generic mcts and az); 0: none */
+    const int *abort;   /* game_agent_set_abort; NULL: none */
     double last_ms;     /* the last choose's time, an engine's start excluded */
     char err[AGENT_ERRLEN];
 };
@@ -406,8 +407,10 @@ static int choose_tree(game_agent *a, const game_pos *p, int *move_out)
         return AGENT_OK;
     }
     mcts_mp_result res;
-    int rc = mcts_mp_search_timed(a->g, p, &a->cfg, a->ev, agent_mix(a->game_seed, pos_hash(p)), a->soft_ms, &res,
-                                  merr);
+    int rc = mcts_mp_search_timed(a->g, p, &a->cfg, a->ev, agent_mix(a->game_seed, pos_hash(p)), a->soft_ms,
+                                  a->abort, &res, merr);
+    if (rc == MCTS_ESTOPPED)
+        return AGENT_ESTOPPED;
     if (rc != MCTS_OK) {
         set_err(a->err, "search failed: %s", merr);
         return rc == MCTS_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
@@ -423,6 +426,13 @@ void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms)
         agent_set_time(a->kalah, a->soft_ms);
     if (a->eng)
         engine_agent_set_time(a->eng, a->soft_ms, hard_ms);
+}
+
+void game_agent_set_abort(game_agent *a, const int *flag)
+{
+    a->abort = flag;
+    if (a->kalah)
+        agent_set_abort(a->kalah, flag);
 }
 
 double game_agent_last_ms(const game_agent *a) { return a->last_ms; }
@@ -442,6 +452,11 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
 {
     double t0 = mono_ms();
     int rc = choose_move(a, p, move_out);
+    /* As agent_choose: a search the flag cut short, or one that ended before it looked, is no move. */
+    if (a->abort && __atomic_load_n(a->abort, __ATOMIC_RELAXED) && rc != AGENT_ENOMEM)
+        rc = AGENT_ESTOPPED;
+    if (rc == AGENT_ESTOPPED && !a->kalah)
+        set_err(a->err, "stopped");
     a->last_ms = mono_ms() - t0 - (a->eng ? engine_agent_start_ms(a->eng) : 0);
     return rc;
 }
@@ -468,7 +483,10 @@ static int choose_move(game_agent *a, const game_pos *p, int *move_out)
     case K_PARANOID:
     case K_AB: {
         gs_result res;
-        if (gs_search(a->g, p, a->kind == K_MAXN ? GS_MAXN : GS_PARANOID, a->depth, &res) != GAME_OK) {
+        int src = gs_search(a->g, p, a->kind == K_MAXN ? GS_MAXN : GS_PARANOID, a->depth, a->abort, &res);
+        if (src == GS_EABORTED)
+            return AGENT_ESTOPPED;
+        if (src != GAME_OK) {
             set_err(a->err, "%s search failed", a->kind_name);
             return AGENT_EFAIL;
         }
@@ -478,7 +496,9 @@ static int choose_move(game_agent *a, const game_pos *p, int *move_out)
     case K_SOLVE: {
         gs_solution sol;
         char serr[GAME_ERRLEN];
-        int src = gs_solve(a->g, p, (uint64_t)a->nodes, &sol, serr);
+        int src = gs_solve(a->g, p, (uint64_t)a->nodes, a->abort, &sol, serr);
+        if (src == GS_EABORTED)
+            return AGENT_ESTOPPED;
         if (src != GAME_OK) {
             set_err(a->err, "%s", serr);
             return src == GAME_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;

@@ -111,6 +111,13 @@ const char *game_agent_error(const game_agent *a);
  * would, whatever the time. */
 void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms);
 
+/* A flag (borrowed; NULL: none) that another thread, or a signal handler, sets non-zero to stop a running
+ * game_agent_choose: it returns AGENT_ESTOPPED (no move) within milliseconds — Kalah's agents as
+ * agent_set_abort, the generic mcts and az between batches of leaves (mcts_mp_search_timed), maxn,
+ * paranoid, ab and solve every 256 positions (eval/game_search.h). An outside engine is not stopped: it
+ * answers within its time (eval/engine_agent.h). The flag must outlive the agent's searches. */
+void game_agent_set_abort(game_agent *a, const int *flag);
+
 /* Wall-clock milliseconds the last game_agent_choose took, less an engine's start (its process and
  * handshake: engine_agent_start_ms): the time a match's clock charges the move. */
 double game_agent_last_ms(const game_agent *a);

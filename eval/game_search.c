@@ -11,11 +11,25 @@
 #define set_err(err, ...) errbuf_set(err, GAME_ERRLEN, __VA_ARGS__)
 #define NP GAME_MAX_PLAYERS
 
-static void maxn(const game *g, const game_pos *p, int depth, double *value, int *best, uint64_t *nodes)
+/* A depth-limited search's count of positions and its abort flag (gs_search). */
+typedef struct {
+    uint64_t nodes;
+    const int *abort;
+    int stopped;
+} walk;
+
+/* Counts a position; 1 when the search is to unwind (the abort flag, looked at every 256 positions). */
+static inline int walk_node(walk *w)
 {
-    ++*nodes;
+    if (!(++w->nodes & 255) && w->abort && __atomic_load_n(w->abort, __ATOMIC_RELAXED))
+        w->stopped = 1;
+    return w->stopped;
+}
+
+static void maxn(const game *g, const game_pos *p, int depth, double *value, int *best, walk *nodes)
+{
     *best = -1;
-    if (p->over || depth == 0) {
+    if (walk_node(nodes) || p->over || depth == 0) {
         game_estimate(g, p, value);
         return;
     }
@@ -35,11 +49,10 @@ static void maxn(const game *g, const game_pos *p, int depth, double *value, int
 
 /* Alpha-beta on the root player's entry; the line's full vector comes back in `vec`. */
 static double paranoid(const game *g, const game_pos *p, int root, int depth, double alpha, double beta,
-                       double *vec, int *best, uint64_t *nodes)
+                       double *vec, int *best, walk *nodes)
 {
-    ++*nodes;
     *best = -1;
-    if (p->over || depth == 0) {
+    if (walk_node(nodes) || p->over || depth == 0) {
         game_estimate(g, p, vec);
         return vec[root];
     }
@@ -61,7 +74,7 @@ static double paranoid(const game *g, const game_pos *p, int root, int depth, do
     return bestv;
 }
 
-int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, gs_result *out)
+int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, const int *abort, gs_result *out)
 {
     memset(out, 0, sizeof *out);
     out->move = -1;
@@ -71,11 +84,13 @@ int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, gs_resu
         game_values(g, p, out->value);
         return GAME_EOVER;
     }
+    walk w = {0, abort, 0};
     if (kind == GS_MAXN)
-        maxn(g, p, depth, out->value, &out->move, &out->nodes);
+        maxn(g, p, depth, out->value, &out->move, &w);
     else
-        paranoid(g, p, p->to_move, depth, -3.0, 3.0, out->value, &out->move, &out->nodes);
-    return GAME_OK;
+        paranoid(g, p, p->to_move, depth, -3.0, 3.0, out->value, &out->move, &w);
+    out->nodes = w.nodes;
+    return w.stopped ? GS_EABORTED : GAME_OK;
 }
 
 /* ---- exact solve (the básico family_search over the game interface) ---- */
@@ -96,6 +111,7 @@ struct gs_solver {
     uint64_t check_at, every, report_at;
     gs_progress_fn progress;
     void *progress_ctx;
+    const int *abort;     /* gs_solver_set_abort; NULL: none */
     int status, game_rc; /* GAME_OK, or the error that unwinds the search; the failing move's code */
 };
 
@@ -152,18 +168,25 @@ void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, voi
     s->every = every ? every : 1;
 }
 
-/* The nearer of the node limit (stop once nodes exceeds it) and the next progress report. */
+void gs_solver_set_abort(gs_solver *s, const int *flag) { s->abort = flag; }
+
+/* The nearest of the node limit (stop once nodes exceeds it), the next progress report and, with an abort
+ * flag, the next multiple of 256 positions. */
 static void next_check(gs_solver *s)
 {
     uint64_t at = s->limit ? s->limit + 1 : UINT64_MAX;
     if (s->progress && s->report_at < at)
         at = s->report_at;
+    if (s->abort && (s->nodes | 255) + 1 < at)
+        at = (s->nodes | 255) + 1;
     s->check_at = at;
 }
 
-/* nodes reached check_at: report progress and/or stop at the node limit. */
+/* nodes reached check_at: report progress and/or stop at the node limit or the abort flag. */
 static void checkpoint(gs_solver *s)
 {
+    if (s->abort && __atomic_load_n(s->abort, __ATOMIC_RELAXED))
+        s->status = GS_EABORTED;
     if (s->progress && s->nodes >= s->report_at) {
         s->progress(s->progress_ctx, s->nodes);
         s->report_at = (s->nodes / s->every + 1) * s->every;
@@ -338,6 +361,7 @@ static int finish(gs_solver *s, char *err)
                 GS_MAX_PLY);
         break;
     case GS_EGAME: set_err(err, "a move of %s failed with code %d", game_spec(s->g), s->game_rc); break;
+    case GS_EABORTED: set_err(err, "stopped"); break;
     default: break;
     }
     return s->status;
@@ -386,7 +410,7 @@ done:
     return finish(s, err);
 }
 
-int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *out, char *err)
+int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, gs_solution *out, char *err)
 {
     memset(out, 0, sizeof *out);
     out->move = -1;
@@ -396,10 +420,13 @@ int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *
     if (!s)
         return GAME_ENOMEM;
     const uint64_t budget = max_nodes ? max_nodes : 50000000ULL;
+    gs_solver_set_abort(s, abort);
     int rc = gs_solver_run(s, p, budget, out, err);
     gs_solver_free(s);
     if (rc == GAME_EOVER)
         return GAME_OK;
+    if (rc == GS_EABORTED)
+        return GS_EABORTED;
     if (rc == GS_ESTOPPED)
         set_err(err, "too large to solve exactly: more than %llu positions (%s)", (unsigned long long)budget,
                 game_spec(g));

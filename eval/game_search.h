@@ -46,14 +46,17 @@ typedef struct {
     uint64_t nodes;                    /* positions visited */
 } gs_result;
 
-/* Searches p to `depth` plies (1..64) with the given method. Returns GAME_OK, GAME_EOVER if p is over
- * (out->move = -1, value = the final values), GAME_EINVAL for a bad depth or kind. */
-int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, gs_result *out);
+/* The search's own codes, beside GAME_OK, GAME_EINVAL, GAME_EOVER, GAME_ENOMEM. GS_EABORTED: an abort
+ * flag (another thread's or a signal handler's, read with relaxed atomic loads every 256 positions) was
+ * set; the result is meaningless. */
+enum { GS_ESTOPPED = -10, GS_EDEEP = -11, GS_EGAME = -12, GS_EABORTED = -13 };
+
+/* Searches p to `depth` plies (1..64) with the given method. abort: a flag that stops the search
+ * (GS_EABORTED), or NULL. Returns GAME_OK, GAME_EOVER if p is over (out->move = -1, value = the final
+ * values), GAME_EINVAL for a bad depth or kind, GS_EABORTED. */
+int gs_search(const game *g, const game_pos *p, gs_kind kind, int depth, const int *abort, gs_result *out);
 
 #define GS_MAX_PLY 4000
-
-/* The solver's own codes, beside GAME_OK, GAME_EINVAL, GAME_EOVER, GAME_ENOMEM. */
-enum { GS_ESTOPPED = -10, GS_EDEEP = -11, GS_EGAME = -12 };
 
 typedef struct {
     int move;          /* a best slot (the lowest of equal ones), -1 if over */
@@ -94,11 +97,15 @@ int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solut
 typedef void (*gs_progress_fn)(void *ctx, uint64_t nodes);
 void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, void *ctx);
 
+/* A flag (borrowed; NULL: none) that stops a running gs_solver_run with GS_EABORTED ("stopped" in err)
+ * once set (see GS_EABORTED). The flag must outlive the solves. */
+void gs_solver_set_abort(gs_solver *s, const int *flag);
+
 /* One-shot solve (a fresh 16 MiB table, freed again) for agents and serve: at most max_nodes positions
- * (0: 50 million). GAME_OK (a finished p too: move -1 and its margin);
- * GAME_EINVAL with a message in err (GAME_ERRLEN) when the rules are not solvable (gs_solvable),
- * when the budget ran out ("too large to solve") or a line did not end (GS_EDEEP's message);
- * GAME_ENOMEM. */
-int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, gs_solution *out, char *err);
+ * (0: 50 million); abort: a flag that stops it (gs_solver_set_abort), or NULL. GAME_OK (a finished p too:
+ * move -1 and its margin); GAME_EINVAL with a message in err (GAME_ERRLEN) when the rules are not solvable
+ * (gs_solvable), when the budget ran out ("too large to solve") or a line did not end (GS_EDEEP's
+ * message); GAME_ENOMEM; GS_EABORTED. */
+int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, gs_solution *out, char *err);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -226,6 +227,83 @@ int h5h_old_dataset_ok(hid_t loc, const char *name, char *err)
     int seen = 0;
     if (walk_header(loc, name, layout_msg, &seen) || seen != 1)
         return nn_fail(err, -1, "dataset '%s' has a damaged storage layout", name);
+    return 0;
+}
+
+/* The minimal size of the datatype message at d (n bytes) as libhdf5 decodes it without looking at n: the
+ * classes sowzero's files hold (fixed-point 12, floating-point 20, string 8, variable-length 8 + its base
+ * type, itself fixed-point or string); 0 for any other class or a base type that does not fit. */
+static uint64_t dtype_need(const unsigned char *d, uint64_t n, int depth)
+{
+    if (n < 8)
+        return 0;
+    switch (d[0] & 0x0f) {
+    case 0: return 12;
+    case 1: return 20;
+    case 3: return 8;
+    case 9: {
+        uint64_t base = depth ? 0 : dtype_need(d + 8, n - 8, 1);
+        return base && (d[8] & 0x0f) != 9 ? 8 + base : 0;
+    }
+    default: return 0;
+    }
+}
+
+/* The bounds libhdf5 1.10.8's attribute decoding (H5O_attr_decode, under every attribute call) takes
+ * for granted: the name NUL-terminated within its length, the datatype and dataspace within theirs, and
+ * the value (the dataspace's points times the type's size) within the message. A message that breaks one
+ * would be decoded from bytes past it (read past the header chunk, into freed memory). *(int *)ctx counts
+ * the attribute messages. */
+static int attr_bounds_msg(int fd, uint64_t size, uint64_t base, unsigned type, const unsigned char *m, uint64_t n,
+                           void *ctx)
+{
+    (void)fd, (void)size, (void)base;
+    if (type != 0x0c)
+        return 0;
+    ++*(int *)ctx;
+    if (n < 8)
+        return -1;
+    int v = m[0];
+    uint64_t nsz = le(m + 2, 2), dtsz = le(m + 4, 2), dssz = le(m + 6, 2), at = v == 3 ? 9 : 8;
+    /* version 2 and 3 flag shared datatypes and dataspaces (stored elsewhere): sowzero never wrote any */
+    if (v < 1 || v > 3 || (v > 1 && (m[1] & 3)) || nsz < 1 || at + nsz > n || !memchr(m + at, 0, nsz))
+        return -1;
+    uint64_t dt = at + (v == 1 ? pad8(nsz) : nsz), ds = dt + (v == 1 ? pad8(dtsz) : dtsz),
+             raw = ds + (v == 1 ? pad8(dssz) : dssz);
+    if (raw > n)
+        return -1;
+    uint64_t need = dtype_need(m + dt, dtsz, 0), tsize = le(m + dt + 4, 4);
+    if (!need || need > dtsz || tsize < 1 || tsize > n)
+        return -1;
+    /* The dataspace: version 1 (version, rank, flags, 5 reserved) or 2 (version, rank, flags, type), then
+     * rank 8-byte sizes and, with flag bit 0, as many maxima. */
+    const unsigned char *s = m + ds;
+    if (dssz < 4 || (s[0] != 1 && s[0] != 2) || s[1] > 32 || (s[2] & ~1u))
+        return -1;
+    uint64_t rank = s[1], hdr = s[0] == 1 ? 8 : 4, points = s[0] == 2 && s[3] == 2 ? 0 : 1;
+    if (hdr + rank * 8 * (1 + (s[2] & 1u)) > dssz)
+        return -1;
+    for (uint64_t i = 0; i < rank && points; i++) {
+        uint64_t dim = le(s + hdr + 8 * i, 8);
+        if (dim > n)
+            return -1;
+        points *= dim;
+        if (points > n)
+            return -1;
+    }
+    return points * tsize > n - raw ? -1 : 0;
+}
+
+int h5h_old_attrs_ok(hid_t loc, char *err)
+{
+    int seen = 0;
+    if (walk_header(loc, NULL, attr_bounds_msg, &seen)) {
+        char obj[64] = "";
+        if (H5Iget_name(loc, obj, sizeof obj) <= 0)
+            snprintf(obj, sizeof obj, "?");
+        return nn_fail(err, -1, "the attributes of '%s' do not decode within their object header (damaged or "
+                       "crafted file)", obj);
+    }
     return 0;
 }
 

@@ -2,7 +2,9 @@
  * nn/). Such a string lives in the file's global heap, and libhdf5 (1.10) follows the attribute's heap
  * reference (length, collection address, object index) without checking it: a damaged or crafted index
  * reads past its heap table and crashes. Files sowzero writes now hold fixed-length strings; files written
- * before hold variable-length ones, and are checked with this first. */
+ * before hold variable-length ones, and are checked with this first. The same parse of their (unchecksummed)
+ * object headers checks their attribute messages' bounds and their datasets' storage layouts, which
+ * libhdf5 decodes unchecked too. */
 #ifndef SOWZERO_NN_H5HEAP_H
 #define SOWZERO_NN_H5HEAP_H
 
@@ -20,6 +22,14 @@ int h5h_vlen_attr_ok(hid_t loc, const char *name, char *err);
  * storage layout message of dataset name under loc before libhdf5 opens it (it divides by the chunk
  * dimensions while opening). 0, or -1 with a message in err. */
 int h5h_old_dataset_ok(hid_t loc, const char *name, char *err);
+
+/* For a file in that old layout: checks every attribute message of loc's object header against the bounds
+ * libhdf5 1.10.8 decodes it with and does not check (the name NUL-terminated within its length; the
+ * datatype, one sowzero writes, and the dataspace within theirs; the value within the message). libhdf5
+ * decodes these messages for every attribute call (H5Aexists, H5Aiterate2, H5Aopen_by_name alike), so a
+ * message that breaks them is read past its end; call this first. 0, or -1 with a message naming loc in err
+ * (NN_ERRLEN). */
+int h5h_old_attrs_ok(hid_t loc, char *err);
 
 /* 1 when the file of f (any object in it) has a version 0 or 1 superblock (the old layout), 0 when a newer
  * one, -1 when it cannot tell. */

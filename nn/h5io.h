@@ -48,9 +48,9 @@
  * its type, every array stored whole as that one chunk and read back equal to its stored bytes, the root's
  * entries those of its kind, every value in range. Files written before (the old layout: HDF5's earliest
  * format, no metadata checksums, variable-length strings in the global heap) still load; their string
- * heap references and chunk layouts are checked before libhdf5 follows them (nn/h5heap.h), but a crafted
- * old-layout file can still move a chunk's address onto zero bytes (the array then reads as zeros) or
- * change attribute values within their ranges. nn_upgrade rewrites such a file in the current layout.
+ * heap references, attribute messages and chunk layouts are checked before libhdf5 decodes or follows
+ * them (nn/h5heap.h), but a crafted old-layout file can still move a chunk's address onto zero bytes (the
+ * array then reads as zeros) or change attribute values within their ranges. nn_upgrade rewrites such a file in the current layout.
  *
  * Saving builds the file in memory (HDF5 core driver), writes it to PATH.tmp, fsyncs and rename()s it over
  * PATH: a crash or a full disk never leaves a broken file under PATH, and a failed write leaves nothing open
@@ -122,14 +122,22 @@ int nn_export_save_search(const char *path, const nn_net *net, const char *rules
  * NN_ENOMEM. */
 int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_info *info, char *err);
 
+/* The caller's check of what nn_upgrade read, before it seals it: nn/ knows no games, so whether the rules
+ * attribute names a game, the encoding attribute is that game's and the net's shape fits it is the
+ * caller's to say (the checks every load for play makes). 0 when the file is fit; otherwise nonzero with
+ * a message in err (NN_ERRLEN) naming path and the attribute at fault. net and info are borrowed. */
+typedef int (*nn_upgrade_check)(const char *path, const nn_net *net, const nn_file_info *info, void *ctx,
+                                char *err);
+
 /* Converts in place a file written before the checksum (no user block), or one with the checksum in the old
  * layout (HDF5's earliest format: metadata without checksums, variable-length strings), into the current
  * form: reads it with the full validation of nn_ckpt_load (for a file without the checksum, the one path that
- * parses an unverified file, for a file the user vouches for) and writes it again (same net, optimiser
- * state, /train items and /search record; via PATH.tmp + rename). A file already in the current form is left
- * alone. *upgraded: 1 when rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a sowzero file, or a
- * damaged one: the message names the file and what is wrong, and the file is left as it was), NN_ENOMEM. */
-int nn_upgrade(const char *path, int *upgraded, char *err);
+ * parses an unverified file, for a file the user vouches for), asks check (NULL: none) with ctx whether its
+ * contents fit, and writes it again (same net, optimiser state, /train items and /search record; via
+ * PATH.tmp + rename). A file already in the current form is left alone (and not checked). *upgraded: 1 when
+ * rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a sowzero file, a damaged one, or one check
+ * refused: the message names the file and what is wrong, and the file is left as it was), NN_ENOMEM. */
+int nn_upgrade(const char *path, nn_upgrade_check check, void *ctx, int *upgraded, char *err);
 
 /* ---- the trainer's state in a checkpoint ---- */
 

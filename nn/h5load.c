@@ -449,7 +449,7 @@ int nn_load(const char *path, const char *expect_rules, nn_net **out, nn_file_in
     return load_all(path, 0, expect_rules, out, NULL, NULL, info, err);
 }
 
-int nn_upgrade(const char *path, int *upgraded, char *err)
+int nn_upgrade(const char *path, nn_upgrade_check check, void *ctx, int *upgraded, char *err)
 {
     int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
     if (fd < 0)
@@ -477,6 +477,8 @@ int nn_upgrade(const char *path, int *upgraded, char *err)
         nn_net_free(net);
         rc = load_all(path, 1, NULL, &net, &opt, &st, &info, err);
     }
+    if (rc == NN_OK && check && check(path, net, &info, ctx, err))
+        rc = NN_EFORMAT;
     if (rc == NN_OK)
         rc = ckpt ? nn_ckpt_save_search(path, net, opt, st, info.rules, info.encoding, search, err)
                   : nn_export_save_search(path, net, info.rules, info.encoding, search, err);

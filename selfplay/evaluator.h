@@ -32,7 +32,8 @@ enum {
     MCTS_ENOMEM = -2,
     MCTS_EOVER = -3,   /* the position is already finished: nothing to search */
     MCTS_EEVAL = -4,   /* the evaluator failed */
-    MCTS_EIO = -5      /* a file could not be written */
+    MCTS_EIO = -5,     /* a file could not be written */
+    MCTS_ESTOPPED = -6 /* an abort flag stopped the search (mcts_mp_search_timed) */
 };
 
 typedef struct mcts_eval mcts_eval;

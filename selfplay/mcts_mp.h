@@ -134,9 +134,11 @@ int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mct
 /* mcts_mp_search with a time budget (a match's time control, eval/game_match.h): the search also stops,
  * between batches of leaves, once ms milliseconds of wall-clock time (CLOCK_MONOTONIC) have passed since
  * the call and the root has a visited child, playing what it has found by then. ms <= 0: no budget (the
- * same search as mcts_mp_search). A search stopped by time depends on the clock, not only on its seed. */
+ * same search as mcts_mp_search). A search stopped by time depends on the clock, not only on its seed.
+ * abort: a flag (borrowed, read with relaxed atomic loads between batches; NULL: none) that another thread
+ * or a signal handler sets to stop the search at once: MCTS_ESTOPPED, no move. */
 int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
-                         uint64_t seed, int64_t ms, mcts_mp_result *out, char *err);
+                         uint64_t seed, int64_t ms, const int *abort, mcts_mp_result *out, char *err);
 
 /* ---- the tree, for drivers that batch leaves across games ---- */
 

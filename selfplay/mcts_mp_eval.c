@@ -212,11 +212,11 @@ static int64_t now_ms(void)
 int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
                    uint64_t seed, mcts_mp_result *out, char *err)
 {
-    return mcts_mp_search_timed(g, p, cfg, ev, seed, 0, out, err);
+    return mcts_mp_search_timed(g, p, cfg, ev, seed, 0, NULL, out, err);
 }
 
 int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
-                         uint64_t seed, int64_t ms, mcts_mp_result *out, char *err)
+                         uint64_t seed, int64_t ms, const int *abort, mcts_mp_result *out, char *err)
 {
     const int64_t deadline = ms > 0 ? now_ms() + ms : 0;
     if (!g || !p || !cfg || !ev || !out) {
@@ -282,6 +282,8 @@ int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cf
         }
         if (deadline && now_ms() >= deadline && mcts_mp_root_visits(t, out->visits, NULL) > 1)
             break; /* the time is up and a child has been visited: mcts_mp_choose has something to play */
+        if (abort && __atomic_load_n(abort, __ATOMIC_RELAXED) && rc == MCTS_OK)
+            rc = MCTS_ESTOPPED;
     }
     if (rc == MCTS_OK) {
         memset(out, 0, sizeof *out);
@@ -297,7 +299,7 @@ int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cf
 done:
     if (rc != MCTS_OK && err)
         snprintf(err, MCTS_ERRLEN, "mcts_mp_search: %s",
-                 rc == MCTS_ENOMEM ? "out of memory" : "the evaluator failed");
+                 rc == MCTS_ENOMEM ? "out of memory" : rc == MCTS_ESTOPPED ? "stopped" : "the evaluator failed");
     mcts_mp_tree_free(t);
     free(leaf);
     free(handle);

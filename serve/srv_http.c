@@ -8,11 +8,13 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +24,17 @@
 
 #define set_err(err, ...) errbuf_set(err, SRV_ERRLEN, __VA_ARGS__)
 
+/* What a connection's socket is doing, by descriptor (libmicrohttpd's select mode keeps every connection
+ * below FD_SETSIZE). At a stop, a connection that is not in a request but has bytes waiting sent its
+ * request before the stop: a request thread busy with another connection's search has not read it yet. */
+enum {
+    CONN_NONE,
+    CONN_ADOPTED, /* taken from the listening socket's backlog at the stop, not yet seen by its thread */
+    CONN_FRESH,   /* open, no request yet */
+    CONN_BUSY,    /* a request from its request line to its completion */
+    CONN_IDLE     /* kept alive after a request */
+};
+
 struct srv_http {
     struct MHD_Daemon *d;
     srv_app *app;
@@ -30,8 +43,11 @@ struct srv_http {
     int fd;              /* the listening socket; ours to close once the daemon is quiesced */
     int quiesced;
     atomic_int stopping; /* responses from now on close their connection */
-    atomic_int receiving; /* requests with all their headers in, their body still arriving */
+    atomic_int receiving; /* requests from their request line on, headers or body still arriving */
     atomic_int answering; /* requests in the app or being sent */
+    pthread_mutex_t conn_mu;
+    unsigned char conn[FD_SETSIZE]; /* CONN_*, under conn_mu */
+    int settled;         /* consecutive drain polls that found nothing in flight */
     struct timespec t_quiesce;
     char addr[INET6_ADDRSTRLEN];
 };
@@ -41,7 +57,8 @@ struct srv_http {
 typedef struct {
     char *buf;
     size_t len, total;
-    int state;           /* 0: headers arriving, 1: body arriving (receiving), 2: answering */
+    int state;           /* 1: headers or body arriving (receiving), 2: answering */
+    int called;          /* the access handler has seen the headers */
     size_t uri_len, n_args;
 } request;
 
@@ -91,6 +108,27 @@ static enum MHD_Result reply_error(srv_http *h, struct MHD_Connection *c, int st
     return reply_send(h, c, status, "application/json", body, (size_t)n, MHD_RESPMEM_MUST_FREE);
 }
 
+/* Records what c's socket is doing (CONN_*); a connection outside the table (libmicrohttpd refuses those in
+ * select mode) is not tracked. */
+static void conn_set(srv_http *h, struct MHD_Connection *c, int what)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci || ci->connect_fd < 0 || ci->connect_fd >= FD_SETSIZE)
+        return;
+    pthread_mutex_lock(&h->conn_mu);
+    /* A request's completion after its connection closed must not bring it back. */
+    if (what != CONN_IDLE || h->conn[ci->connect_fd] == CONN_BUSY)
+        h->conn[ci->connect_fd] = (unsigned char)what;
+    pthread_mutex_unlock(&h->conn_mu);
+}
+
+static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                        enum MHD_ConnectionNotificationCode what)
+{
+    (void)socket_context;
+    conn_set(cls, c, what == MHD_CONNECTION_NOTIFY_STARTED ? CONN_FRESH : CONN_NONE);
+}
+
 /* libmicrohttpd calls this with the request target as soon as the request line is in, before it parses
  * the query into its per-connection memory pool. libmicrohttpd 0.9.75 leaves a connection unanswered
  * when that pool runs out while parsing the query (the 431 it queues is overwritten by the next state),
@@ -99,8 +137,8 @@ static enum MHD_Result reply_error(srv_http *h, struct MHD_Connection *c, int st
  * is the connection's con_cls. */
 static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
 {
-    (void)cls;
-    (void)c;
+    srv_http *h = cls;
+    conn_set(h, c, CONN_BUSY);
     request *rq = calloc(1, sizeof *rq);
     if (!uri)
         uri = "";
@@ -116,6 +154,8 @@ static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
     if (rq) {
         rq->uri_len = len;
         rq->n_args = n_args;
+        rq->state = 1;
+        atomic_fetch_add(&h->receiving, 1);
     }
     return rq;
 }
@@ -130,10 +170,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         *con_cls = rq;
-    }
-    if (!rq->state) {
         rq->state = 1;
         atomic_fetch_add(&h->receiving, 1);
+    }
+    if (!rq->called) {   /* the headers are in; the body, if any, comes in the next calls */
+        rq->called = 1;
         return MHD_YES;
     }
     if (*upload_size) {
@@ -192,9 +233,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t)
 {
-    (void)c;
     (void)t;
     srv_http *h = cls;
+    conn_set(h, c, CONN_IDLE);
     request *rq = *con_cls;
     if (rq) {
         if (rq->state)
@@ -324,17 +365,19 @@ int srv_http_start(srv_app *app, const char *where, int port, int threads, srv_h
     atomic_init(&h->stopping, 0);
     atomic_init(&h->receiving, 0);
     atomic_init(&h->answering, 0);
+    pthread_mutex_init(&h->conn_mu, NULL);
     /* MHD_USE_ITC: srv_http_drain's MHD_quiesce_daemon needs it with internal polling threads. */
     h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC, 0, NULL, NULL, handle, h,
                             MHD_OPTION_LISTEN_SOCKET, h->fd, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
                             MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_LIMIT, 512u,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_seen, h, MHD_OPTION_NOTIFY_COMPLETED, completed, h,
-                            MHD_OPTION_END);
+                            MHD_OPTION_NOTIFY_CONNECTION, conn_notify, h, MHD_OPTION_END);
     if (!h->d) {
         set_err(err, "cannot start the HTTP server on %s:%d (libmicrohttpd failed)", where, h->port);
         /* libmicrohttpd closes the socket on some of its failure paths, not on others. */
         if (fcntl(h->fd, F_GETFD) != -1)
             close(h->fd);
+        pthread_mutex_destroy(&h->conn_mu);
         free(h);
         return SRV_EFAIL;
     }
@@ -353,20 +396,85 @@ static long ms_since(const struct timespec *t0)
     return (now.tv_sec - t0->tv_sec) * 1000L + (now.tv_nsec - t0->tv_nsec) / 1000000L;
 }
 
+/* At the stop, after libmicrohttpd has stopped accepting: the connections completed before it but still in
+ * the listening socket's backlog (every request thread was busy) are handed to libmicrohttpd, which
+ * serves them on its request threads; then the socket stops listening, so a later connection is refused
+ * at once (the descriptor stays open for libmicrohttpd until the daemon stops). */
+static void adopt_backlog(srv_http *h)
+{
+    for (;;) {
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof ss;
+        int s = accept4(h->fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (s < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            break;   /* EAGAIN: the backlog is empty; anything else: nothing more can be taken */
+        }
+        if (s >= FD_SETSIZE) {   /* libmicrohttpd's select mode could not serve it */
+            close(s);
+            continue;
+        }
+        pthread_mutex_lock(&h->conn_mu);
+        h->conn[s] = CONN_ADOPTED;
+        pthread_mutex_unlock(&h->conn_mu);
+        /* MHD_add_connection closes s when it fails. */
+        if (MHD_add_connection(h->d, s, (struct sockaddr *)&ss, sl) != MHD_YES) {
+            pthread_mutex_lock(&h->conn_mu);
+            if (h->conn[s] == CONN_ADOPTED)
+                h->conn[s] = CONN_NONE;
+            pthread_mutex_unlock(&h->conn_mu);
+        }
+    }
+    shutdown(h->fd, SHUT_RD);
+}
+
+/* Connections not in a request whose client has sent bytes (a request sent before the stop, waiting for
+ * its request thread); *fresh: those that have sent nothing yet and never had a request. */
+static int conn_waiting(srv_http *h, int *fresh)
+{
+    int n = 0;
+    *fresh = 0;
+    pthread_mutex_lock(&h->conn_mu);
+    for (int fd = 0; fd < FD_SETSIZE; fd++) {
+        int what = h->conn[fd];
+        if (what == CONN_NONE || what == CONN_BUSY)
+            continue;
+        char b;
+        ssize_t r = recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (r > 0)
+            n++;
+        else if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            *fresh += what != CONN_IDLE;
+        else if (r < 0 && what == CONN_ADOPTED)
+            h->conn[fd] = CONN_NONE;   /* closed by libmicrohttpd before its thread saw it (out of memory) */
+    }
+    pthread_mutex_unlock(&h->conn_mu);
+    return n;
+}
+
 int srv_http_drain(srv_http *h, int timeout_ms)
 {
     if (!atomic_load(&h->stopping)) {
         atomic_store(&h->stopping, 1);
         clock_gettime(CLOCK_MONOTONIC, &h->t_quiesce);
         h->quiesced = MHD_quiesce_daemon(h->d) != MHD_INVALID_SOCKET;
+        if (h->quiesced)
+            adopt_backlog(h);
     }
     struct timespec t0, nap = {0, 5 * 1000 * 1000};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
-        /* A body that stalls would hold the stop for the 30 s connection timeout: it gets a grace. */
-        int n = atomic_load(&h->answering) +
-                (ms_since(&h->t_quiesce) < SRV_HTTP_RECEIVE_GRACE_MS ? atomic_load(&h->receiving) : 0);
-        if (!n || ms_since(&t0) >= timeout_ms)
+        /* A body or request that stalls, or a connection that sends nothing, would hold the stop for the
+         * 30 s connection timeout: they get a grace. */
+        int fresh, n = atomic_load(&h->answering) + conn_waiting(h, &fresh);
+        if (ms_since(&h->t_quiesce) < SRV_HTTP_RECEIVE_GRACE_MS)
+            n += atomic_load(&h->receiving) + fresh;
+        /* A request thread that has just read a waiting request is, for a moment, in none of the counts
+         * (its bytes are out of the socket, its request line not yet parsed): nothing in flight must hold
+         * over two polls before the stop goes on. */
+        h->settled = n ? 0 : h->settled + 1;
+        if ((!n && h->settled >= 2) || ms_since(&t0) >= timeout_ms)
             return n;
         nanosleep(&nap, NULL);
     }
@@ -380,5 +488,6 @@ void srv_http_stop(srv_http *h)
     /* A quiesced daemon leaves its listening socket to the caller. */
     if (h->quiesced)
         close(h->fd);
+    pthread_mutex_destroy(&h->conn_mu);
     free(h);
 }

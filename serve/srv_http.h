@@ -10,9 +10,11 @@
  * Binding: `where` is a numeric IPv4 address (127.0.0.1, 0.0.0.0), a numeric IPv6 address (::1, ::, with or
  * without [brackets]) or a host name resolved with getaddrinfo (localhost: the first of its addresses that
  * can be bound); port 0 picks a free port (srv_http_port tells which).
- * Stopping: srv_http_drain stops accepting connections and waits for the requests in flight: those whose
- * headers are in, until their response's last byte is sent (a body still arriving gets
- * SRV_HTTP_RECEIVE_GRACE_MS to arrive in full); srv_http_stop then closes what is left.
+ * Stopping: srv_http_drain stops accepting connections and waits for the requests in flight until their
+ * response's last byte is sent: those being answered, and those sent before the stop but waiting for a
+ * request thread (their connection accepted, or still in the listening socket's backlog, which is handed
+ * to the request threads at the stop); a request or body still arriving, and a connection that has sent
+ * nothing yet, get SRV_HTTP_RECEIVE_GRACE_MS. srv_http_stop then closes what is left.
  * Library code: nothing prints; errors come back with a message (SRV_ERRLEN).
  */
 #ifndef SOWZERO_SRV_HTTP_H
@@ -22,7 +24,7 @@
 
 #define SRV_HTTP_MAX_URI 4096 /* bytes of a request target (path and query) */
 #define SRV_HTTP_MAX_ARGS 64  /* query parameters of one request */
-#define SRV_HTTP_RECEIVE_GRACE_MS 2000 /* at a stop, for request bodies still arriving */
+#define SRV_HTTP_RECEIVE_GRACE_MS 2000 /* at a stop, for requests still arriving */
 
 typedef struct srv_http srv_http;
 

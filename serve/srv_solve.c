@@ -56,7 +56,7 @@ static int move_value(const srv_rules *r, ab_search *ab, const srv_pos *p, int k
         struct timespec t0, t1;
         char err[GAME_ERRLEN];
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        if (gs_solve(r->g, &c, budget, &sol, err) == GAME_OK) {
+        if (gs_solve(r->g, &c, budget, NULL, &sol, err) == GAME_OK) {
             v = sol.value;
             *known = 1;
         }

@@ -2,7 +2,8 @@
 """The JSON API of `sowzero serve`: 200 games played at once to the end (Kalah and basico against
 random and greedy), each final board checked against /api/replay and a sample against `sowzero replay`;
 more than 50 kinds of bad request, each answered with its 4xx and a JSON error; the session bounds (count,
-idle expiry); a clean exit on SIGINT and SIGTERM, answering the requests in flight; --bind's addresses
+idle expiry); a clean exit on SIGINT and SIGTERM, answering the requests in flight, those queued behind
+busy request threads included; --bind's addresses
 and its refusals (exit 2); many or long query strings answered 414 JSON at once; UTF-8 bodies when the
 request echoed holds stray bytes.
 
@@ -362,6 +363,42 @@ def shutdown_in_flight():
         fail(f"a second Ctrl-C took {time.time() - t0:.1f} s to stop the server")
 
 
+def shutdown_queued():
+    """SIGTERM with three times more searches in flight than request threads: the connections waiting for a
+    thread (accepted by libmicrohttpd, or still in the listening socket's backlog) are answered in full as
+    well, each with one move, and the server exits 0."""
+    srv = Server("--agent", "a=ab:depth=40", "--max-ms", "700", "--threads", "2")
+    c = srv.conn()
+    sessions = [ok(c, "POST", "/api/new", {"agent": "a", "side": "second"})["session"] for _ in range(6)]
+    c.close()
+    results = {}
+
+    def search(s):
+        try:
+            cs = srv.conn()
+            cs.request("POST", "/api/agent", body=json.dumps({"session": s}), headers=JSON)
+            r = cs.getresponse()
+            results[s] = (r.status, json.loads(r.read()))
+        except Exception as e:  # reported below
+            results[s] = (None, repr(e))
+
+    threads = [threading.Thread(target=search, args=(s,)) for s in sessions]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)   # two searches run, four requests wait for a thread
+    t0 = time.time()
+    srv.p.send_signal(signal.SIGTERM)
+    for t in threads:
+        t.join(timeout=60)
+    srv.stop(signal.SIGTERM, send=False)
+    for s in sessions:
+        st, body = results.get(s, (None, "no result"))
+        if st != 200 or body.get("session") != s or len(body.get("moves", [])) != 1:
+            fail(f"SIGTERM with requests queued behind 2 busy threads: one got {st} {body}")
+    if time.time() - t0 > 20:
+        fail(f"SIGTERM with 6 searches on 2 threads: stopping took {time.time() - t0:.1f} s")
+
+
 def start_fails(args, want_rc, want_text):
     p = subprocess.run([BIN, "serve", "--agent", "r=random", "--json", *args], capture_output=True, text=True,
                        timeout=30)
@@ -458,6 +495,7 @@ def main():
         srv.stop()
     bounds()
     shutdown_in_flight()
+    shutdown_queued()
     b = binding()
     print(f"ok: {n} concurrent games in {t_games:.1f} s, {k} kinds of bad request, bounds, {b} bind addresses, "
           "clean exits answering the requests in flight")

@@ -1,6 +1,7 @@
 /* test_agent.c — agent specs (eval/agent.h): errors that name the key, seeding, and each kind's choice on
  * positions whose answer is known by hand (greedy's turn chains, alpha-beta's case 2, MCTS's case 1, the
- * az agent's raw policy), and the same agents behind the game interface (eval/game_agent.h). */
+ * az agent's raw policy), and the same agents behind the game interface (eval/game_agent.h), each of which
+ * an abort flag stops. */
 #include "tests/test_util.h"
 
 #include "eval/agent.h"
@@ -367,6 +368,53 @@ static void test_game_agent_az_levers_pass_through(void **state)
     }
 }
 
+/* The abort flag (agent_set_abort, game_agent_set_abort): set, every search kind returns AGENT_ESTOPPED
+ * with "stopped"; cleared, the same agent plays the move a fresh one plays. */
+static void test_abort_flag(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rules, *spec, *pos;
+    } cases[] = {
+        {"kalah:pits=4,seeds=3", "ab:depth=8", NULL},
+        {"kalah:pits=4,seeds=3", "mcts:sims=300,seed=2", NULL},
+        {"kalah:pits=3,seeds=2", "solver:tt_mb=1,endgame=0", NULL},
+        {"kalah:pits=4,seeds=3", "greedy:seed=1", NULL},
+        {"oware", "mcts:sims=300,seed=2", NULL},
+        {"oware", "ab:depth=4", NULL},
+        {"oware:max_sows=60", "solve:nodes=100000000", "0,0,0,1,1,2,20,0,0,0,1,1,1,21 S"},
+        {"basico:players=3", "maxn:depth=3", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char err[AGENT_ERRLEN];
+        game *g = game_create(cases[i].rules, err);
+        assert_non_null(g);
+        game_pos p;
+        if (cases[i].pos)
+            assert_int_equal(game_pos_parse(g, cases[i].pos, &p, err), GAME_OK);
+        else
+            game_start(g, &p);
+        game_agent *a = game_agent_create(cases[i].spec, g, err), *fresh = game_agent_create(cases[i].spec, g, err);
+        if (!a || !fresh)
+            fail_msg("%s %s: %s", cases[i].rules, cases[i].spec, err);
+        game_agent_new_game(a, &p, 9);
+        game_agent_new_game(fresh, &p, 9);
+        int flag = 1, k = -1, want = -1;
+        game_agent_set_abort(a, &flag);
+        int rc = game_agent_choose(a, &p, &k);
+        if (rc != AGENT_ESTOPPED || strcmp(game_agent_error(a), "stopped"))
+            fail_msg("%s %s with the flag set: %d '%s'", cases[i].rules, cases[i].spec, rc, game_agent_error(a));
+        flag = 0;
+        if (game_agent_choose(a, &p, &k) != AGENT_OK || game_agent_choose(fresh, &p, &want) != AGENT_OK)
+            fail_msg("%s %s: %s %s", cases[i].rules, cases[i].spec, game_agent_error(a), game_agent_error(fresh));
+        if (k != want)
+            fail_msg("%s %s: %d after a stop, %d fresh", cases[i].rules, cases[i].spec, k, want);
+        game_agent_free(a);
+        game_agent_free(fresh);
+        game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_az_agent),
         cmocka_unit_test(test_game_agent_kalah_is_kalahs_agent),
         cmocka_unit_test(test_game_agent_az_levers_pass_through),
+        cmocka_unit_test(test_abort_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

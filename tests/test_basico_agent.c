@@ -168,13 +168,13 @@ static void test_library_equivalence(void **state)
             assert_int_equal(game_agent_choose(g, &pos[i], &m), AGENT_OK);
             assert_int_equal(m, basico_greedy_move(game_rules(r), &b));
             assert_int_equal(game_agent_choose(mx, &pos[i], &m), AGENT_OK);
-            assert_int_equal(gs_search(r, &pos[i], GS_MAXN, 3, &res), GAME_OK);
+            assert_int_equal(gs_search(r, &pos[i], GS_MAXN, 3, NULL, &res), GAME_OK);
             assert_int_equal(m, res.move);
             assert_int_equal(game_agent_choose(md, &pos[i], &m), AGENT_OK);
-            assert_int_equal(gs_search(r, &pos[i], GS_MAXN, 4, &res), GAME_OK);
+            assert_int_equal(gs_search(r, &pos[i], GS_MAXN, 4, NULL, &res), GAME_OK);
             assert_int_equal(m, res.move);
             assert_int_equal(game_agent_choose(pa, &pos[i], &m), AGENT_OK);
-            assert_int_equal(gs_search(r, &pos[i], GS_PARANOID, 4, &res), GAME_OK);
+            assert_int_equal(gs_search(r, &pos[i], GS_PARANOID, 4, NULL, &res), GAME_OK);
             assert_int_equal(m, res.move);
         }
         game_agent_free(g);

@@ -73,8 +73,8 @@ static void test_two_players_agree_with_minimax(void **state)
             continue;
         gs_result a, b;
         game_pos q = gpos(gm, &r, &p);
-        assert_int_equal(gs_search(gm, &q, GS_MAXN, 4, &a), GAME_OK);
-        assert_int_equal(gs_search(gm, &q, GS_PARANOID, 4, &b), GAME_OK);
+        assert_int_equal(gs_search(gm, &q, GS_MAXN, 4, NULL, &a), GAME_OK);
+        assert_int_equal(gs_search(gm, &q, GS_PARANOID, 4, NULL, &b), GAME_OK);
         double want = 2 * minimax(&r, &p, p.to_move, 4) - 1;
         assert_float_equal(a.value[p.to_move], want, 1e-12);
         assert_float_equal(b.value[p.to_move], want, 1e-12);
@@ -95,7 +95,7 @@ static void test_takes_the_finish(void **state)
     game_pos q = gpos(gm, &r, &p);
     for (int kind = 0; kind < 2; kind++) {
         gs_result res;
-        assert_int_equal(gs_search(gm, &q, (gs_kind)kind, 3, &res), GAME_OK);
+        assert_int_equal(gs_search(gm, &q, (gs_kind)kind, 3, NULL, &res), GAME_OK);
         /* c (2 stones: d, store) sows again, then d finishes: both lines finish; the lowest pit wins ties. */
         assert_int_equal(res.move, 2);
         assert_float_equal(res.value[1], 1.0, 1e-12);
@@ -123,17 +123,17 @@ static void test_estimate_and_errors(void **state)
     for (int i = 0; i < 4; i++)
         assert_float_equal(gv[i], 2 * v[i] - 1, 1e-12);
     gs_result res;
-    assert_int_equal(gs_search(gm, &q, GS_MAXN, 2, &res), GAME_EOVER);
+    assert_int_equal(gs_search(gm, &q, GS_MAXN, 2, NULL, &res), GAME_EOVER);
     assert_int_equal(res.move, -1);
     assert_float_equal(res.value[0], 1.0, 1e-12);
     basico_start(&r, &p);
     game_start(gm, &q);
-    assert_int_equal(gs_search(gm, &q, GS_MAXN, 0, &res), GAME_EINVAL);
-    assert_int_equal(gs_search(gm, &q, (gs_kind)7, 2, &res), GAME_EINVAL);
+    assert_int_equal(gs_search(gm, &q, GS_MAXN, 0, NULL, &res), GAME_EINVAL);
+    assert_int_equal(gs_search(gm, &q, (gs_kind)7, 2, NULL, &res), GAME_EINVAL);
     /* básico has no margin to solve for. */
     gs_solution sol;
     char err[GAME_ERRLEN] = "";
-    assert_int_equal(gs_solve(gm, &q, 0, &sol, err), GAME_EINVAL);
+    assert_int_equal(gs_solve(gm, &q, 0, NULL, &sol, err), GAME_EINVAL);
     assert_non_null(strstr(err, "two-player"));
     game_free(gm);
     /* The start is symmetric: everyone's estimate is the same. */

@@ -27,7 +27,7 @@ static int solve_file(const char *name)
             game_pos p;
             gs_solution s;
             game_start(g, &p);
-            if (gs_solve(g, &p, 0, &s, err) != GAME_OK)
+            if (gs_solve(g, &p, 0, NULL, &s, err) != GAME_OK)
                 fail_msg("%s: %s", fl[0], err);
             if (s.value != atoi(fl[1]))
                 fail_msg("%s: solved %d, the vectors say %s", fl[0], s.value, fl[1]);
@@ -35,7 +35,7 @@ static int solve_file(const char *name)
             game_pos q = p;
             gs_solution t;
             assert_int_equal(game_apply(g, &q, s.move, NULL), GAME_OK);
-            assert_int_equal(gs_solve(g, &q, 0, &t, err), GAME_OK);
+            assert_int_equal(gs_solve(g, &q, 0, NULL, &t, err), GAME_OK);
             int after = q.over ? (p.to_move ? -game_margin(g, &q) : game_margin(g, &q))
                         : q.to_move == p.to_move ? t.value : -t.value;
             assert_int_equal(after, s.value);
@@ -62,7 +62,7 @@ static void test_solve_budget_and_errors(void **state)
     game_start(g, &p);
     gs_solution s;
     char err[GAME_ERRLEN] = "";
-    assert_int_equal(gs_solve(g, &p, 1000, &s, err), GAME_EINVAL);
+    assert_int_equal(gs_solve(g, &p, 1000, NULL, &s, err), GAME_EINVAL);
     assert_non_null(strstr(err, "too large"));
     game_free(g);
 }
@@ -109,8 +109,8 @@ static void test_alphabeta_agrees_with_minimax(void **state)
         game_pos p;
         assert_int_equal(game_pos_parse(g, kalah_pos_format(&r, &k, s, sizeof s), &p, err), GAME_OK);
         gs_result a, b;
-        assert_int_equal(gs_search(g, &p, GS_PARANOID, 5, &a), GAME_OK);
-        assert_int_equal(gs_search(g, &p, GS_MAXN, 5, &b), GAME_OK);
+        assert_int_equal(gs_search(g, &p, GS_PARANOID, 5, NULL, &a), GAME_OK);
+        assert_int_equal(gs_search(g, &p, GS_MAXN, 5, NULL, &b), GAME_OK);
         double want = minimax(&r, &k, k.side, 5);
         assert_float_equal(a.value[k.side], want, 1e-12);
         assert_float_equal(b.value[k.side], want, 1e-12);

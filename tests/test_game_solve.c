@@ -156,7 +156,7 @@ static void test_errors(void **state)
     assert_non_null(strstr(err, "max_sows > 0"));
     game_start(g, &p);
     err[0] = 0;
-    assert_int_equal(gs_solve(g, &p, 0, &res, err), GAME_EINVAL);
+    assert_int_equal(gs_solve(g, &p, 0, NULL, &res, err), GAME_EINVAL);
     assert_non_null(strstr(err, "max_sows > 0"));
     char aerr[AGENT_ERRLEN];
     assert_null(game_agent_create("solve", g, aerr));

@@ -686,8 +686,16 @@ static void test_cli_errors(void **state)
     assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
     nn_net_free(net);
     cli_expect(2, "n_value", "net --net '%s'", exp);
-    /* --upgrade: a file without the checksum (here: the user block cut off) is refused, then upgraded once. */
+    /* --upgrade: a file without the checksum (here: the user block cut off) is refused, then upgraded once;
+     * with its metadata unfit for its rules (the 3 value outputs) it is not upgraded. */
     size_t n;
+    unsigned char *bytes3 = read_file(exp, &n);
+    write_file(exp, bytes3 + 512, n - 512);
+    free(bytes3);
+    cli_expect(2, "n_value 3", "net --upgrade '%s'", exp);
+    net = make_net(0, 1);
+    assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
+    nn_net_free(net);
     unsigned char *bytes = read_file(exp, &n);
     write_file(exp, bytes + 512, n - 512);
     free(bytes);

@@ -4,7 +4,7 @@
  * exit); every single-byte flip of a real checkpoint is refused with a message naming the file, or, where
  * the byte is outside what the checksum covers, loads identical weights — never a crash, a hang or other
  * numbers; files without the sowzero checksum are refused with a message saying how to upgrade them, and
- * nn_upgrade makes them loadable with the same weights. */
+ * nn_upgrade makes them loadable with the same weights, `net --upgrade` only once their metadata fits a game. */
 #define _GNU_SOURCE
 #include "tests/test_util.h"
 
@@ -279,7 +279,7 @@ static void test_legacy_upgrade(void **state)
         assert_non_null(strstr(err, "no sowzero checksum"));
         assert_non_null(strstr(err, "--upgrade"));
         int up = -1;
-        if (nn_upgrade(path, &up, err) != NN_OK)
+        if (nn_upgrade(path, NULL, NULL, &up, err) != NN_OK)
             fail_msg("upgrade: %s", err);
         assert_int_equal(up, 1);
         if (export) {
@@ -291,10 +291,88 @@ static void test_legacy_upgrade(void **state)
             nn_net_free(b);
         } else
             assert_int_equal(load_and_compare(path, net, 32), NN_OK);
-        assert_int_equal(nn_upgrade(path, &up, err), NN_OK);
+        assert_int_equal(nn_upgrade(path, NULL, NULL, &up, err), NN_OK);
         assert_int_equal(up, 0);
     }
     nn_net_free(net);
+}
+
+/* A file written before the checksum as a file from an export with this metadata (its net's inputs and
+ * moves, its rules and encoding attributes; c_puct: the search record's, 0 for none), and its bytes. */
+static unsigned char *legacy_export(const char *path, int inputs, int moves, const char *rules, const char *enc,
+                                    double c_puct, size_t *n)
+{
+    char err[NN_ERRLEN];
+    nn_config c = nn_config_default(inputs, moves);
+    nn_net *net = nn_net_create(&c, 5, err);
+    assert_non_null(net);
+    nn_search s = {.sims = 40, .batch = 1, .c_puct = 1.25, .fpu_reduction = 0.25, .root = "puct", .gumbel_k = 8,
+                   .gumbel_c_visit = 50, .gumbel_c_scale = 1};
+    if (nn_export_save_search(path, net, rules, enc, c_puct ? &s : NULL, err) != NN_OK)
+        fail_msg("%s", err);
+    nn_net_free(net);
+    unsigned char *bytes = read_all(path, n);
+    write_all(path, bytes + 512, *n - 512);
+    free(bytes);
+    if (c_puct && c_puct != s.c_puct) {   /* written behind the saver's range check */
+        hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), g = H5Gopen2(f, "search", H5P_DEFAULT);
+        assert_true(f >= 0 && g >= 0);
+        hid_t a = H5Aopen(g, "c_puct", H5P_DEFAULT);
+        assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, &c_puct) >= 0);
+        H5Aclose(a), H5Gclose(g), H5Fclose(f);
+    }
+    return read_all(path, n);
+}
+
+/* `net --upgrade` checks a file without the checksum as every load for play does before sealing it: rules
+ * that are no known game's, an encoding that is not its game's, a net that does not fit its rules or a
+ * search setting out of range is refused (exit 2) naming the file and the attribute, and the file is left
+ * as it was; a file that passes becomes loadable. */
+static void test_upgrade_checks_metadata(void **state)
+{
+    (void)state;
+    static const struct {
+        int inputs, moves;
+        const char *rules, *enc;
+        double c_puct;
+        const char *want;
+    } bad[] = {
+        {14, 6, "nogame:pits=6", ENC, 0, "attribute 'rules'"},
+        {14, 6, "kalah:pits=6,seeds=4,capture=sideways", ENC, 0, "attribute 'rules'"},
+        {14, 6, "", ENC, 0, "attribute 'rules'"},
+        {14, 6, RULES, "oware-mover-v1", 0, "attribute 'encoding'"},
+        {14, 6, RULES, "", 0, "attribute 'encoding'"},
+        {12, 5, RULES, ENC, 0, "input_dim 12, n_policy 5"},
+        {14, 6, "kalah:pits=4,seeds=3,capture=opposite,end=either-empty,max_sows=0", ENC, 0, "input_dim 14"},
+        {14, 6, RULES, ENC, 1.1e-308, "c_puct"},
+    };
+    char path[512];
+    tmp_path(path, sizeof path, "upgrade_meta.h5");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t n, m;
+        unsigned char *before = legacy_export(path, bad[i].inputs, bad[i].moves, bad[i].rules, bad[i].enc,
+                                              bad[i].c_puct, &n);
+        char *out;
+        int rc = tu_run(&out, 1, "net --upgrade '%s'", path);
+        if (rc != 2 || !strstr(out, path) || !strstr(out, bad[i].want))
+            fail_msg("case %zu (rules '%s', encoding '%s'): exit %d, wanted 2 naming %s: %s", i, bad[i].rules,
+                     bad[i].enc, rc, bad[i].want, out);
+        free(out);
+        unsigned char *after = read_all(path, &m);
+        assert_int_equal(m, n);
+        assert_memory_equal(after, before, n);
+        free(before), free(after);
+    }
+    size_t n;
+    free(legacy_export(path, 14, 6, RULES, ENC, 1.25, &n));
+    char *out;
+    if (tu_run(&out, 1, "net --upgrade '%s'", path) != 0)
+        fail_msg("a sound file: %s", out);
+    free(out);
+    nn_net *b = NULL;
+    char err[NN_ERRLEN];
+    assert_int_equal(nn_load(path, RULES, &b, NULL, err), NN_OK);
+    nn_net_free(b);
 }
 
 int main(void)
@@ -304,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_every_byte_flip),
         cmocka_unit_test(test_exact_types),
         cmocka_unit_test(test_legacy_upgrade),
+        cmocka_unit_test(test_upgrade_checks_metadata),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

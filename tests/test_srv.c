@@ -284,7 +284,7 @@ static void test_solver_values(void **state)
             assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "solved")));
             gs_solution sol;
             char err[GAME_ERRLEN];
-            assert_int_equal(gs_solve(r.g, &p, 0, &sol, err), GAME_OK);
+            assert_int_equal(gs_solve(r.g, &p, 0, NULL, &sol, err), GAME_OK);
             int best = -1000;
             cJSON *x;
             cJSON_ArrayForEach(x, cJSON_GetObjectItem(o, "values")) if (cJSON_IsNumber(x) && x->valueint > best) best = x->valueint;

@@ -100,7 +100,25 @@ static int parse_pos(const szpy_agent *a, const char *text, agent_pos *p)
     return 0;
 }
 
-/* The slot the agent chooses at position text, or -1 with an exception set. */
+/* One choose, run on its own thread (szpy_run_interruptible). */
+typedef struct {
+    szpy_agent *a;
+    const agent_pos *p;
+    int move, rc, abort;
+} choose_job;
+
+static void *choose_main(void *arg)
+{
+    choose_job *j = arg;
+    if (j->a->kalah)
+        j->rc = agent_choose(j->a->kalah, &j->p->kalah, &j->move);
+    else
+        j->rc = game_agent_choose(j->a->generic, &j->p->g, &j->move);
+    return NULL;
+}
+
+/* The slot the agent chooses at position text, or -1 with an exception set. Ctrl-C stops the search
+ * (KeyboardInterrupt) the way solve's is stopped. */
 static int choose(szpy_agent *a, const char *text, agent_pos *p)
 {
     if (parse_pos(a, text, p))
@@ -111,14 +129,20 @@ static int choose(szpy_agent *a, const char *text, agent_pos *p)
     }
     if (claim(a))
         return -1;
-    int rc, move = -1;
-    Py_BEGIN_ALLOW_THREADS
+    choose_job job = {.a = a, .p = p, .move = -1, .rc = AGENT_OK};
     if (a->kalah)
-        rc = agent_choose(a->kalah, &p->kalah, &move);
+        agent_set_abort(a->kalah, &job.abort);
     else
-        rc = game_agent_choose(a->generic, &p->g, &move);
-    Py_END_ALLOW_THREADS
+        game_agent_set_abort(a->generic, &job.abort);
+    int interrupted = szpy_run_interruptible(choose_main, &job, &job.abort);
+    if (a->kalah)
+        agent_set_abort(a->kalah, NULL);
+    else
+        game_agent_set_abort(a->generic, NULL);
     a->busy = 0;
+    if (interrupted)
+        return -1; /* the signal's exception (KeyboardInterrupt), or the thread's RuntimeError, is set */
+    int rc = job.rc, move = job.move;
     if (rc == AGENT_ENOMEM) {
         PyErr_NoMemory();
         return -1;
@@ -209,7 +233,8 @@ static PyMethodDef agent_methods[] = {
     {"move", (PyCFunction)agent_move, METH_VARARGS,
      "move(position) -> str\nThe move the agent plays at the position string, in the game's notation\n"
      "(game_move_format: Kalah South a.., North A..; basico the mover's a..). ValueError for a bad or\n"
-     "finished position."},
+     "finished position. The GIL is released while searching; Ctrl-C (KeyboardInterrupt) stops the\n"
+     "search within milliseconds (not an endgame database build)."},
     {"pit", (PyCFunction)agent_pit, METH_VARARGS,
      "pit(position) -> int\nThe same choice as a relative pit 0..pits-1 (VecEnv's action)."},
     {"new_game", SZPY_KW(agent_new_game_py), METH_VARARGS | METH_KEYWORDS,

@@ -73,36 +73,11 @@ PyObject *szpy_solve(PyObject *self, PyObject *args, PyObject *kw)
     ab_set_threads(s, (int)threads);
     solve_job job = {.s = s, .kp = kp, .endgame = (int)endgame, .rc = AB_OK};
     ab_set_abort(s, &job.abort);
-    int interrupted = 0;
-    pthread_t th;
-    if (pthread_create(&th, NULL, solve_main, &job) != 0) {
-        ab_free(s);
-        return PyErr_Format(PyExc_RuntimeError, "solve: cannot start the search thread");
-    }
-    /* The search runs on its own thread so that this one can take the GIL back every 50 ms to look for a
-     * signal: Ctrl-C raises KeyboardInterrupt at once instead of after the whole solve. */
-    for (;;) {
-        struct timespec until;
-        int done;
-        Py_BEGIN_ALLOW_THREADS
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        done = pthread_timedjoin_np(th, NULL, &until) == 0;
-        Py_END_ALLOW_THREADS
-        if (done)
-            break;
-        if (!interrupted && PyErr_CheckSignals() != 0) {
-            interrupted = 1;
-            __atomic_store_n(&job.abort, 1, __ATOMIC_RELAXED);
-        }
-    }
+    /* Ctrl-C raises KeyboardInterrupt at once instead of after the whole solve. */
+    int interrupted = szpy_run_interruptible(solve_main, &job, &job.abort);
     ab_free(s);
     if (interrupted)
-        return NULL; /* the signal's exception (KeyboardInterrupt) is set */
+        return NULL; /* the signal's exception (KeyboardInterrupt), or the thread's RuntimeError, is set */
     int rc = job.rc;
     ab_result res = job.res;
     if (endgame && rc == AB_EINVAL)

@@ -1,9 +1,11 @@
 /* szpy_util.c — rules, positions and errors shared by the extension's files (szpy_util.h). */
 #include "python/src/szpy_util.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 PyObject *szpy_value_error(const char *fmt, ...)
 {
@@ -71,4 +73,33 @@ int szpy_setup(const char *rules_spec, const char *pos_text, szpy_rules *r, game
         return -1;
     }
     return 0;
+}
+
+int szpy_run_interruptible(void *(*fn)(void *), void *arg, int *abort)
+{
+    pthread_t th;
+    if (pthread_create(&th, NULL, fn, arg) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot start the search thread");
+        return -1;
+    }
+    int interrupted = 0;
+    for (;;) {
+        struct timespec until;
+        int done;
+        Py_BEGIN_ALLOW_THREADS
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        done = pthread_timedjoin_np(th, NULL, &until) == 0;
+        Py_END_ALLOW_THREADS
+        if (done)
+            return interrupted ? -1 : 0;
+        if (!interrupted && PyErr_CheckSignals() != 0) {
+            interrupted = 1;
+            __atomic_store_n(abort, 1, __ATOMIC_RELAXED);
+        }
+    }
 }

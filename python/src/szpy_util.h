@@ -45,6 +45,13 @@ int szpy_pos_parse(const szpy_rules *r, const char *text, game_pos *out);
  * the start. Raises ValueError and returns -1 on bad input (r is then freed). */
 int szpy_setup(const char *rules_spec, const char *pos_text, szpy_rules *r, game_pos *p);
 
+/* Runs fn(arg) on a thread of its own, without the GIL (fn must not touch Python), while the calling thread
+ * (holding the GIL) takes the GIL back every 50 ms to look for a signal: on one (Ctrl-C:
+ * KeyboardInterrupt) it sets *abort, the flag fn's search watches, waits for fn to return and returns -1
+ * with the signal's exception set. 0 once fn has returned by itself; -1 with RuntimeError when no thread
+ * can be started (fn has not run). */
+int szpy_run_interruptible(void *(*fn)(void *), void *arg, int *abort);
+
 /* Readies type t and adds it to module m under name: 0, or -1 with a Python exception set. */
 int szpy_add_type(PyObject *m, const char *name, PyTypeObject *t);
 

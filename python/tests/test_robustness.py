@@ -70,6 +70,46 @@ def test_solve_stops_on_ctrl_c():
     assert sowzero.solve("3,3,3,3,0,3,3,3,3,0 S", "kalah:pits=4,seeds=3", tt_mb=16)["value"] == 6
 
 
+AGENT_CTRL_C = """
+import os, signal, threading, time, sowzero
+a = sowzero.Agent(%r, rules=%r)
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+t = time.perf_counter()
+try:
+    a.move(%r)
+    print('finished %%.3f' %% (time.perf_counter() - t))
+except KeyboardInterrupt:
+    print('interrupted %%.3f' %% (time.perf_counter() - t))
+print(a.move(%r))
+"""
+
+
+START = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"
+LATE = "0,0,0,0,0,1,24,0,0,0,0,0,1,22 S"   # one seed a side: every search ends at once
+
+
+@pytest.mark.parametrize("spec,rules,pos", [
+    ("mcts:sims=10000000", "kalah", START),
+    ("ab:depth=60", "kalah", START),
+    ("solver:endgame=0,tt_mb=16", "kalah", START),
+    ("mcts:sims=10000000", "oware", START),
+    ("ab:depth=30", "oware", START),
+    ("solve:nodes=10000000000", "oware:max_sows=200", START),
+    ("maxn:depth=12", "basico:players=3", "4,4,4,4,4,4,0,4,4,4,4,4,4,0,4,4,4,4,4,4,0 0"),
+])
+def test_agent_move_stops_on_ctrl_c(spec, rules, pos):
+    """Agent.move with a search of minutes (huge sims, depth or node budget): SIGINT after 0.3 s raises
+    KeyboardInterrupt within a couple of seconds, and the agent then answers its next move."""
+    after = "0,0,0,0,0,1,20,0,0,0,0,0,1,20,0,0,0,0,0,1,29 0" if rules.startswith("basico") else LATE
+    code = AGENT_CTRL_C % (spec, rules, pos, after)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ))
+    out = p.stdout.split()
+    assert p.returncode == 0 and out[:1] == ["interrupted"], (p.stdout, p.stderr)
+    assert float(out[1]) < 2.5, p.stdout
+    assert len(out) == 3, p.stdout   # the next move
+
+
 def test_perft_counts_after_the_poll():
     """A walk that passes the signal poll many times (~1.3M calls) counts what game_perft (the CLI's)
     counts."""
