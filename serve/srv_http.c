@@ -175,6 +175,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (!rq->called) {   /* the headers are in; the body, if any, comes in the next calls */
         rq->called = 1;
+        /* A body announced over the limit is refused now: before a 100 Continue invites it, and without
+         * holding the connection while it arrives. */
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        unsigned long long announced = cl ? strtoull(cl, NULL, 10) : 0;
+        if (announced > h->max_body) {
+            rq->state = 2;
+            atomic_fetch_add(&h->answering, 1);
+            atomic_fetch_sub(&h->receiving, 1);
+            return reply_error(h, c, 413, "the request body has %llu bytes; the limit is %zu", announced,
+                               h->max_body);
+        }
         return MHD_YES;
     }
     if (*upload_size) {

@@ -466,6 +466,24 @@ def request_targets(srv):
             fail(f"a {len(target)}-byte target: {st} {out}")
         c = srv.conn()
         n += 1
+    # a body announced over --max-body is refused at its headers: no 100 Continue, no wait for the body
+    for expect in (True, False):
+        with socket.create_connection((srv.host, srv.port), timeout=10) as sk:
+            t0 = time.time()
+            sk.sendall(b"POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                       b"Content-Length: 100000000\r\n" + (b"Expect: 100-continue\r\n" if expect else b"") +
+                       b"\r\n")
+            reply = b""
+            while b"\r\n\r\n" not in reply:
+                chunk = sk.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+            head = reply.split(b"\r\n", 1)[0]
+            if b" 413 " not in head or time.time() - t0 > 5:
+                fail(f"Content-Length 100000000 (Expect: 100-continue {expect}): {head!r} after "
+                     f"{time.time() - t0:.1f} s")
+        n += 1
     st, out = call(srv.conn(), "GET", "/api/info?" + "a=b&" * 60)   # within the limits: served
     if st != 200:
         fail(f"60 query parameters: {st} {out}")
