@@ -202,6 +202,7 @@ int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds_,
     memset(args, 0, sizeof *args);
     args->spec = spec;
     char *colon = buf + strcspn(buf, ":,");
+    const char sep = *colon;
     if (*colon)
         *colon = 0;
     else
@@ -218,7 +219,7 @@ int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds_,
     if (!colon)
         return kd;
     if (!colon[1]) {
-        set_err(err, "agent '%s': nothing after ':' (expected key=value,...)", spec);
+        set_err(err, "agent '%s': nothing after '%c' (expected key=value,...)", spec, sep);
         return -1;
     }
     /* As rules specs: strtok_r would skip an empty pair silently, hiding a typo such as a lost key. */

@@ -55,6 +55,7 @@ static void test_spec_errors_name_the_key(void **state)
         {"greedy:seed", "'seed' is not key=value"},
         {"greedy:seed=-1", "seed=-1"},
         {"mcts:", "nothing after ':'"},
+        {"greedy,", "nothing after ','"},
         {"", "empty agent spec"},
         {"mcts:sims=0", "sims=0"},
         {"mcts:c_puct=abc", "c_puct=abc"},
