@@ -345,6 +345,7 @@ static int open_run_dir(trainer *t, char *err)
     }
     long holder;
     t->lock_fd = train_lock(t->dir, &holder, lerr, sizeof lerr);
+    const int lock_errno = errno;
     if (t->lock_fd == -2) {
         if (holder > 0)
             train_err(err, "run %s is in use by process %ld (another sowzero train); wait for it to finish or stop "
@@ -353,9 +354,9 @@ static int open_run_dir(trainer *t, char *err)
             train_err(err, "run %s is in use by another process (sowzero train starting)", t->dir);
         return TRAIN_EINVAL;
     }
-    if (t->lock_fd < 0) {
+    if (t->lock_fd < 0) { /* a directory the user cannot write is an unusable path too (exit 2) */
         train_err(err, "run directory: %s", lerr);
-        return TRAIN_EIO;
+        return lock_errno == EROFS || lock_errno == EACCES || lock_errno == EPERM ? TRAIN_EINVAL : TRAIN_EIO;
     }
     /* Under the lock: a fresh run racing another for the same --run-dir sees its config.ini now. */
     train_join(path, sizeof path, t->dir, "config.ini");
