@@ -305,6 +305,14 @@ int ps_sample(ps_set *s, const ps_sample_opts *o, char *err)
     sp.want[0] = o->early;
     sp.want[1] = rest - rest / 2;
     sp.want[2] = rest / 2;
+    for (int ph = 0; ph + 1 < PS_PHASES; ph++) { /* a phase above max_seeds hands its quota on (as gposset.c) */
+        int hi, lo;
+        ps_phase_range(&s->r, ph, &hi, &lo);
+        if (o->max_seeds > 0 && lo > o->max_seeds) {
+            sp.want[ph + 1] += sp.want[ph];
+            sp.want[ph] = 0;
+        }
+    }
     sp.game = malloc(GAME_MAX_PLIES * sizeof *sp.game);
     sp.game_ply = malloc(GAME_MAX_PLIES * sizeof *sp.game_ply);
     int rc = sp.game && sp.game_ply ? make_agents(&sp, err) : PS_ENOMEM;

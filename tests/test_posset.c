@@ -192,6 +192,18 @@ static void test_sampler_errors(void **state)
     s = ps_create(&r, err);
     o.early = 31;
     assert_int_equal(ps_sample(s, &o, err), PS_EINVAL);
+    ps_free(s);
+    /* a phase wholly above max_seeds hands its share on: Kalah(6,4) under 10 seeds fills the late phase only */
+    kalah_rules k64;
+    rules_or_fail("kalah", &k64);
+    s = ps_create(&k64, err);
+    ps_sample_opts low = {.count = 6, .early = 2, .seed = 3, .max_seeds = 10};
+    assert_int_equal(ps_sample(s, &low, err), PS_OK);
+    assert_int_equal(ps_count(s), 6);
+    for (size_t i = 0; i < ps_count(s); i++)
+        assert_true(ps_seeds_in_pits(&k64, &ps_get(s, i)->pos) <= 10);
+    ps_free(s);
+    s = ps_create(&r, err);
     /* a finished position and a repeated one are not added */
     kalah_pos p;
     kalah_start(&r, &p);
