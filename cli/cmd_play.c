@@ -20,8 +20,9 @@
 
 static void help(void)
 {
-    puts("usage: sowzero play AGENT [--as south|north] [--rules SPEC] [--seed N] [--pgn FILE]\n"
-         "Play against AGENT (random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200, ...).\n"
+    puts("usage: sowzero play [AGENT] [--as south|north] [--rules SPEC] [--seed N] [--pgn FILE]\n"
+         "Play against AGENT (random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200, ...);\n"
+         "without one (and without --rules), against the shipped net az:net=nets/kalah-6-4.h5 in Kalah(6,4).\n"
          "South moves first. At your turn type a pit: its letter (South a.., North A..) or its number 1..m\n"
          "counted from your far end (a = 1), or one of\n"
          "  undo   take back your last move (and the agent's replies)\n"
@@ -173,11 +174,16 @@ int cmd_play(int argc, char **argv)
         default: return cli_usage_error("play");
         }
     }
-    if (argc - optind != 1) {
-        cli_error("play", "needs one agent spec (got %d arguments)", argc - optind);
+    /* No agent: the shipped net, under its own rules (Kalah(6,4), the default ones). */
+    char shipped[4200], where[4096];
+    if (argc - optind == 0 && !rules_flag)
+        snprintf(shipped, sizeof shipped, "az:net=%s", cli_data_path("nets/kalah-6-4.h5", where, sizeof where));
+    else if (argc - optind != 1) {
+        cli_error("play", "needs one agent spec (got %d arguments%s)", argc - optind,
+                  argc - optind == 0 ? "; only Kalah(6,4) without --rules has a default agent, the shipped net" : "");
         return cli_usage_error("play");
     }
-    const char *spec = argv[optind];
+    const char *spec = argc - optind == 0 ? shipped : argv[optind];
     if (pgn && !cli_check_records_path("play", pgn, &spec, 1, NULL, NULL, NULL))
         return 2;
     kalah_rules r;

@@ -127,7 +127,8 @@ static void test_usage_errors(void **state)
     assert_int_equal(tu_run(&out, 1, "play greedy --as east < /dev/null"), 2);
     expect(out, "--as");
     free(out);
-    assert_int_equal(tu_run(&out, 1, "play < /dev/null"), 2);
+    assert_int_equal(tu_run(&out, 1, "play --rules kalah:pits=4 < /dev/null"), 2);
+    expect(out, "only Kalah(6,4) without --rules has a default agent");
     free(out);
     assert_int_equal(tu_run(&out, 1, "play greedy --rules kalah:pits=0 < /dev/null"), 2);
     expect(out, "pits");
@@ -135,6 +136,22 @@ static void test_usage_errors(void **state)
     assert_int_equal(tu_run(&out, 0, "play --help"), 0);
     expect(out, "undo");
     free(out);
+}
+
+/* Without an agent, play is against the shipped net, found from the repository root as a user runs it. */
+static void test_shipped_net_by_default(void **state)
+{
+    (void)state;
+    char cmd[4600], buf[8192];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' play < /dev/null 2>&1", SOWZERO_SOURCE_DIR, SOWZERO_BIN);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = fread(buf, 1, sizeof buf - 1, p);
+    buf[len] = 0;
+    int st = pclose(p);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    expect(buf, "against az:net=nets/kalah-6-4.h5");
+    expect(buf, "from the net's search record");
 }
 
 /* Playing North: the board has North's row (A..) at the bottom and South's on top, and is drawn after each
@@ -213,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_undo_and_end_of_input),
         cmocka_unit_test(test_full_game),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_shipped_net_by_default),
         cmocka_unit_test(test_seat_and_agent_turns),
         cmocka_unit_test(test_ctrl_c_keeps_the_record),
     };
