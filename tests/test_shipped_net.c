@@ -15,6 +15,7 @@
 
 #include "eval/accuracy.h"
 #include "eval/agent.h"
+#include "eval/gposset.h"
 #include "eval/posset_read.h"
 
 #define SHIPPED_NET "nets/kalah-6-4.h5"
@@ -41,6 +42,35 @@ static void test_shipped_net_plays_as_trained(void **state)
                  res.all.optimal_rate, SHIPPED_SET, SHIPPED_RAW_RATE);
     accuracy_result_free(&res);
     posset_free(set);
+}
+
+/* The Oware net (nets/oware-6-4.h5, trained by configs/oware.ini) on its solved set, the same way: the raw
+ * policy's optimal-move share that nets/README.md states, within a point (the random agent: 69.5%). */
+#define OWARE_NET "nets/oware-6-4.h5"
+#define OWARE_SET "data/oware-6-4.positions.jsonl"
+#define OWARE_RAW_RATE 0.915
+
+static void test_oware_net_plays_as_trained(void **state)
+{
+    (void)state;
+    char set_path[1024], spec[1200], err[ACCURACY_ERRLEN > POSSET_ERRLEN ? ACCURACY_ERRLEN : POSSET_ERRLEN];
+    snprintf(set_path, sizeof set_path, "%s/%s", SOWZERO_SOURCE_DIR, OWARE_SET);
+    snprintf(spec, sizeof spec, "az:net=%s/%s,sims=0", SOWZERO_SOURCE_DIR, OWARE_NET);
+    gps_set *set = NULL;
+    game *g = NULL;
+    if (gps_load(set_path, &set, &g, err) != PS_OK)
+        fail_msg("%s", err);
+    accuracy_config cfg = {.threads = 1, .seed = 1};
+    accuracy_result res;
+    if (accuracy_run_game(set, spec, &cfg, &res, err) != ACCURACY_OK)
+        fail_msg("%s: %s", OWARE_NET, err);
+    assert_int_equal(res.all.positions, 1000);
+    if (res.all.optimal_rate < OWARE_RAW_RATE - 0.01 || res.all.optimal_rate > OWARE_RAW_RATE + 0.01)
+        fail_msg("%s: raw policy optimal on %.4f of %s, nets/README.md says %.3f", OWARE_NET, res.all.optimal_rate,
+                 OWARE_SET, OWARE_RAW_RATE);
+    accuracy_result_free(&res);
+    gps_free(set);
+    game_free(g);
 }
 
 /* Without keys the az agent searches as the net was trained (kalah-6-4.config.ini: eval.sims 800,
@@ -73,6 +103,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_net_plays_as_trained),
         cmocka_unit_test(test_shipped_net_search_record),
+        cmocka_unit_test(test_oware_net_plays_as_trained),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
