@@ -94,7 +94,7 @@ static PyArrayObject *finite_floats(PyObject *obs_obj)
         if (!isfinite(v[k])) {
             szpy_value_error("Net: obs[%zd, %zd] is %s: observations must be finite numbers",
                              (Py_ssize_t)(cols ? k / cols : 0), (Py_ssize_t)(cols ? k % cols : k),
-                             isnan(v[k]) ? "nan (or None)" : "inf");
+                             isnan(v[k]) ? "nan (or None)" : v[k] < 0 ? "-inf" : "inf");
             Py_DECREF(x);
             return NULL;
         }
