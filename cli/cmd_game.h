@@ -1,6 +1,4 @@
-/* cmd_game.h — helpers of the commands that serve every game (match, tournament, play),
- * and the form of `play` for every game but Kalah: cmd_play hands its whole argv over when --rules names
- * another registered game (env/game.h). */
+/* cmd_game.h — helpers of the commands that serve every game (match, tournament, play). */
 #ifndef SOWZERO_CLI_CMD_GAME_H
 #define SOWZERO_CLI_CMD_GAME_H
 
@@ -64,7 +62,5 @@ void cli_stop_restore(void);
 const atomic_int *cli_stop_flag(void);
 /* The signal that stopped the run (SIGINT, SIGTERM), or 0. */
 int cli_stop_signal(void);
-
-int cmd_play_game(int argc, char **argv);
 
 #endif

@@ -59,7 +59,7 @@ static void test_bad_input_gets_messages(void **state)
     expect(out, "'9' is not a move");
     expect(out, "hint: greedy would play c"); /* the only extra-turn move from the start */
     expect(out, "nothing to undo");
-    expect(out, "you play c - last seed in the store: another turn");
+    expect(out, "you play c - another turn");
     expect(out, "pit c is empty");
     expect(out, "undone: back 1 move");
     expect(out, "undo, hint, quit");
@@ -168,7 +168,7 @@ static void test_seat_and_agent_turns(void **state)
     assert_true(top < bottom);
     expect(out, "  A    B    C    D    E    F      North: you");
     expect(out, "  f    e    d    c    b    a      South: greedy");
-    expect(out, "South plays c - last seed in the store: another turn\n\n");
+    expect(out, "South plays c - another turn\n\n");
     expect(out, "South to move (agent)"); /* the board between the agent's two sowings */
     expect(out, "nothing to undo");
     expect(out, "hint: greedy would play");
