@@ -12,10 +12,5 @@ int bench_selfplay(int argc, char **argv);
 int bench_search(int argc, char **argv);
 int bench_solve(int argc, char **argv);
 
-/* bench env's path for every game but Kalah (cli/bench_env_game.c): scalar random playouts through the
- * game interface on `threads` threads for `seconds`, `sows` = plies (a whole relay chain is one); prints
- * like bench env (JSON adds sows_per_game, relays_per_sow, first_place_rate per player, and for two
- * players south_win_rate and draw_rate). Returns the exit status. */
-int bench_env_game(const char *spec, long threads, double seconds, long seed, int json);
 
 #endif

@@ -1,5 +1,6 @@
-/* sowzero bench env — random-playout throughput of the batched stepper (env/vecenv.h) on N threads, each
- * with its own vecenv (docs/design.md §4, §5: compare with ../shared/bench/compare-env.sh). */
+/* sowzero bench env — random-playout throughput of any game's batched stepper (game_playouts_create,
+ * env/game.h: Kalah's SIMD stepper, every other game's scalar one) on N threads, each with its own boards
+ * (docs/design.md §4, §5: compare with ../shared/bench/compare-env.sh). */
 #include <getopt.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -10,8 +11,8 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "cli/cmd_game.h"
 #include "env/game.h"
-#include "env/vecenv.h"
 
 #define CMD "bench env"
 
@@ -19,28 +20,31 @@ static void help(void)
 {
     puts("usage: sowzero bench env [--threads N] [--seconds S | --steps N] [--batch B] [--rules SPEC]\n"
          "                         [--kernel K] [--mode M] [--seed N] [--json]\n"
-         "Random playouts with the batched SIMD stepper: every board sows a uniformly random legal pit each\n"
-         "step and finished games restart at once; reports games/s and sowings/s over all threads.\n"
+         "Random playouts with the game's batched stepper (Kalah: SIMD kernels; every other game: the scalar\n"
+         "stepper of the game interface): every board sows a uniformly random legal pit each step and\n"
+         "finished games restart at once; reports games/s and sowings/s over all threads.\n"
          "  --threads N      worker threads, each with its own boards (default 1)\n"
          "  --seconds S      how long to run (default 3)\n"
          "  --steps N        run exactly N steps per thread instead (deterministic: same counts on every\n"
          "                   kernel for the same seed)\n"
-         "  --batch B        boards per thread, a multiple of 64 (default 128)\n"
-         "  --rules SPEC     rules (default kalah); another game (basico:players=3,pits=4, ...) runs its\n"
-         "                   scalar stepper through the game interface instead\n"
-         "  --kernel K       auto, avx512, avx2 or scalar (default auto: the best this CPU runs)\n"
-         "  --mode M         playout (default): vecenv_run_random, moves drawn inside the kernel, boards kept\n"
-         "                   in registers for many steps, nothing written; gym: vecenv_gym_step, the Python\n"
-         "                   VecEnv's step without Python (next-step restarts, every output row written:\n"
-         "                   observations, masks, to_play, rewards, ended, and the next random moves);\n"
-         "                   gym-noobs: the same without observations; gym-u8: with uint8 observations\n"
-         "                   (obs_dtype='uint8': the seed counts as bytes)\n"
+         "  --batch B        boards per thread (default 128), a multiple of the stepper's lanes (Kalah: 64)\n"
+         "  --rules SPEC     the game and its rules (default kalah)\n"
+         "  --kernel K       auto, avx512, avx2 or scalar (default auto: the best this CPU runs; games\n"
+         "                   without SIMD kernels have scalar only)\n"
+         "  --mode M         playout (default): moves drawn inside the kernel, boards kept in registers for\n"
+         "                   many steps, nothing written; gym: vecenv_gym_step, the Python VecEnv's step\n"
+         "                   without Python (next-step restarts, every output row written: observations,\n"
+         "                   masks, to_play, rewards, ended, and the next random moves); gym-noobs: the same\n"
+         "                   without observations; gym-u8: with uint8 observations (obs_dtype='uint8': the\n"
+         "                   seed counts as bytes). The gym modes need the game's batched Gymnasium step\n"
+         "                   (Kalah)\n"
          "  --seed N         random seed (default 1)\n"
          "  --json           print {\"games_per_s\",\"sows_per_s\",\"threads\",\"kernel\",\"batch\",\"seconds\",\n"
-         "                   \"games\",\"sows\",\"sows_per_game\",\"south_win_rate\",\"north_win_rate\",\n"
-         "                   \"draw_rate\",\"rules\",\"mode\",\"cpu_seconds\",\"sows_per_cpu_s\"}: cpu_seconds is\n"
-         "                   the process's CPU time over the run, a steadier rate than the wall clock's on a\n"
-         "                   loaded machine");
+         "                   \"games\",\"sows\",\"sows_per_game\",\"relays_per_sow\",\"first_place_rate\",\n"
+         "                   \"rules\",\"mode\",\"cpu_seconds\",\"sows_per_cpu_s\"}, with two players also\n"
+         "                   \"south_win_rate\",\"north_win_rate\",\"draw_rate\": first_place_rate[q] is the\n"
+         "                   share of games seat q won alone; cpu_seconds is the process's CPU time over the\n"
+         "                   run, a steadier rate than the wall clock's on a loaded machine");
 }
 
 /* The start line: workers wait until main says go (1) or abort (-1); deadline is set before go. */
@@ -51,16 +55,14 @@ typedef struct {
     double deadline;
 } start_line;
 
-enum { MODE_PLAYOUT, MODE_GYM, MODE_GYM_NOOBS, MODE_GYM_U8, N_MODES };
-static const char *mode_names[N_MODES] = {"playout", "gym", "gym-noobs", "gym-u8"};
+static const char *mode_names[GAME_PLAYOUT_MODES] = {"playout", "gym", "gym-noobs", "gym-u8"};
 
 typedef struct {
-    vecenv *env;
-    int mode;
-    vecenv_gym_out gym; /* the output rows of a gym mode; gym.sample doubles as the moves */
+    game_playouts *boards;
     long steps; /* > 0: exactly this many; else until the deadline */
+    long chunk; /* steps between looks at the clock */
     start_line *start;
-    vecenv_stats stats;
+    game_playout_stats stats;
 } worker;
 
 static double clock_s(clockid_t id)
@@ -84,52 +86,62 @@ static void *work(void *arg)
     pthread_mutex_unlock(&sl->mu);
     if (state < 0)
         return NULL;
-    if (w->mode != MODE_PLAYOUT) {
-        const int B = vecenv_batch(w->env);
-        vecenv_gym_observe(w->env, B, &(vecenv_gym_out){.sample = w->gym.sample});
-        const long chunk = 262144 / B > 0 ? 262144 / B : 1;
-        long done = 0;
+    if (w->steps > 0)
+        game_playouts_run(w->boards, w->steps);
+    else
         do
-            for (long s = 0; s < chunk && (w->steps <= 0 || done < w->steps); s++, done++)
-                vecenv_gym_step(w->env, w->gym.sample, B, &w->gym);
-        while (w->steps > 0 ? done < w->steps : now() < deadline);
-    } else if (w->steps > 0) {
-        vecenv_run_random(w->env, w->steps);
-    } else {
-        /* chunks of ~256k sowings: a few ms on any kernel, so the deadline is overshot by little */
-        const long chunk = 262144 / vecenv_batch(w->env) > 0 ? 262144 / vecenv_batch(w->env) : 1;
-        do
-            vecenv_run_random(w->env, chunk);
+            game_playouts_run(w->boards, w->chunk);
         while (now() < deadline);
-    }
-    vecenv_stats_get(w->env, &w->stats);
+    game_playouts_stats(w->boards, &w->stats);
     return NULL;
 }
 
-static void gym_free(vecenv_gym_out *g)
+/* The summed counts as text or JSON; returns the exit status. */
+static int report(const game *g, const char *kname, int mode, long threads, long batch, double secs, double cpu,
+                  const game_playout_stats *sum, int json)
 {
-    free(g->obs);
-    free(g->obs8);
-    free(g->mask);
-    free(g->to_play);
-    free(g->rewards);
-    free(g->ended);
-    free(g->sample);
-}
-
-/* The rows a gym mode writes, as the Python VecEnv holds them (mode: which observations); returns 0, or
- * -1 out of memory. */
-static int gym_alloc(vecenv_gym_out *g, const kalah_rules *r, long batch, int mode)
-{
-    const size_t B = (size_t)batch, m = (size_t)r->pits;
-    const int obs = mode == MODE_GYM;
-    *g = (vecenv_gym_out){.obs = obs ? malloc(B * (2 * m + 2) * sizeof(float)) : NULL,
-                          .obs8 = mode == MODE_GYM_U8 ? malloc(B * (2 * m + 2)) : NULL, .mask = malloc(B * m),
-                          .to_play = malloc(B), .rewards = calloc(2 * B, sizeof(float)),
-                          .ended = calloc(B, 1), .sample = malloc(B), .kept = 1}; /* zeros: kept holds */
-    return (obs && !g->obs) || (mode == MODE_GYM_U8 && !g->obs8) || !g->mask || !g->to_play || !g->rewards || !g->ended || !g->sample
-               ? -1
-               : 0;
+    const int np = game_players(g);
+    const double games = (double)sum->games, n = games > 0 ? games : 1, sows = (double)sum->sows;
+    if (json) {
+        cJSON *o = cJSON_CreateObject(), *fr;
+        cJSON_AddNumberToObject(o, "games_per_s", games / secs);
+        cJSON_AddNumberToObject(o, "sows_per_s", sows / secs);
+        cJSON_AddNumberToObject(o, "threads", (double)threads);
+        cJSON_AddStringToObject(o, "kernel", kname);
+        cJSON_AddNumberToObject(o, "batch", (double)batch);
+        cJSON_AddNumberToObject(o, "seconds", secs);
+        cJSON_AddNumberToObject(o, "games", games);
+        cJSON_AddNumberToObject(o, "sows", sows);
+        cJSON_AddNumberToObject(o, "sows_per_game", sows / n);
+        cJSON_AddNumberToObject(o, "relays_per_sow", (double)sum->relays / (sows > 0 ? sows : 1));
+        if (np == 2) {
+            cJSON_AddNumberToObject(o, "south_win_rate", (double)sum->first[0] / n);
+            cJSON_AddNumberToObject(o, "north_win_rate", (double)sum->first[1] / n);
+            cJSON_AddNumberToObject(o, "draw_rate", (double)sum->shared / n);
+        }
+        fr = cJSON_AddArrayToObject(o, "first_place_rate");
+        for (int q = 0; q < np; q++)
+            cJSON_AddItemToArray(fr, cJSON_CreateNumber((double)sum->first[q] / n));
+        cJSON_AddStringToObject(o, "rules", game_spec(g));
+        cJSON_AddStringToObject(o, "mode", mode_names[mode]);
+        cJSON_AddNumberToObject(o, "cpu_seconds", cpu);
+        cJSON_AddNumberToObject(o, "sows_per_cpu_s", sows / (cpu > 0 ? cpu : secs));
+        return cli_print_json(o);
+    }
+    printf("rules=%s kernel=%s mode=%s threads=%ld batch=%ld seconds=%.3f games=%.0f sows=%llu\n"
+           "games/s=%.0f sows/s=%.0f sows/game=%.2f relays/sow=%.3f",
+           game_spec(g), kname, mode_names[mode], threads, batch, secs, games, (unsigned long long)sum->sows,
+           games / secs, sows / secs, sows / n, (double)sum->relays / (sows > 0 ? sows : 1));
+    if (np == 2)
+        printf(" south_win=%.4f north_win=%.4f draw=%.4f\n", (double)sum->first[0] / n, (double)sum->first[1] / n,
+               (double)sum->shared / n);
+    else {
+        printf(" first:");
+        for (int q = 0; q < np; q++)
+            printf(" %d=%.4f", q, (double)sum->first[q] / n);
+        putchar('\n');
+    }
+    return 0;
 }
 
 int bench_env(int argc, char **argv)
@@ -143,10 +155,8 @@ int bench_env(int argc, char **argv)
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     long threads = 1, steps = 0, batch = 128, seed = 1;
     double seconds = 3.0;
-    kalah_rules rules = kalah_rules_default();
-    vecenv_kernel kernel = VECENV_AUTO;
-    int json = 0, c, mode = MODE_PLAYOUT;
-    const char *game_spec_arg = NULL; /* a game other than Kalah */
+    const char *rules = "kalah", *kernel = "auto";
+    int json = 0, c, mode = GAME_PLAYOUT_RANDOM;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -163,33 +173,19 @@ int bench_env(int argc, char **argv)
                 return 2;
             break;
         case 'b':
-            if (!cli_long(CMD, "--batch", optarg, VECENV_LANES, VECENV_MAX_BATCH, &batch))
-                return 2;
-            if (batch % VECENV_LANES) {
-                cli_error(CMD, "--batch %ld: must be a multiple of %d", batch, VECENV_LANES);
-                return 2;
-            }
-            break;
-        case 'r':
-            if (game_kind_find(optarg) && strncmp(optarg, "kalah", 5))
-                game_spec_arg = optarg;
-            else if (!cli_rules(CMD, optarg, &rules))
+            if (!cli_long(CMD, "--batch", optarg, 1, 1L << 20, &batch))
                 return 2;
             break;
-        case 'k':
-            if (vecenv_kernel_parse(optarg, &kernel) != KALAH_OK) {
-                cli_error(CMD, "--kernel '%s': expected auto, avx512, avx2 or scalar", optarg);
-                return 2;
-            }
-            break;
+        case 'r': rules = optarg; break;
+        case 'k': kernel = optarg; break;
         case 'S':
             if (!cli_long(CMD, "--seed", optarg, 0, INT64_MAX, &seed))
                 return 2;
             break;
         case 'm':
-            for (mode = 0; mode < N_MODES && strcmp(optarg, mode_names[mode]); mode++)
+            for (mode = 0; mode < GAME_PLAYOUT_MODES && strcmp(optarg, mode_names[mode]); mode++)
                 ;
-            if (mode == N_MODES) {
+            if (mode == GAME_PLAYOUT_MODES) {
                 cli_error(CMD, "--mode '%s': expected playout, gym, gym-noobs or gym-u8", optarg);
                 return 2;
             }
@@ -203,45 +199,28 @@ int bench_env(int argc, char **argv)
         cli_error(CMD, "unexpected argument '%s'", argv[optind]);
         return cli_usage_error(CMD);
     }
-    if (game_spec_arg) {
-        if (kernel != VECENV_AUTO && kernel != VECENV_SCALAR) {
-            cli_error(CMD, "--kernel %s: only Kalah has SIMD kernels", vecenv_kernel_name(kernel));
-            return 2;
-        }
-        if (steps || mode != MODE_PLAYOUT) {
-            cli_error(CMD, "%s: only for Kalah", steps ? "--steps (use --seconds)" : "--mode");
-            return 2;
-        }
-        return bench_env_game(game_spec_arg, threads, seconds, seed, json);
-    }
-    if (kernel != VECENV_AUTO && !vecenv_kernel_supported(kernel)) {
-        cli_error(CMD, "--kernel %s: this CPU does not support it", vecenv_kernel_name(kernel));
+    game *g = cli_game_create(CMD, rules);
+    if (!g)
         return 2;
-    }
-
     worker *w = calloc((size_t)threads, sizeof *w);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     start_line sl = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
     int rc = 0;
     if (!w || !tid) {
         cli_error(CMD, "out of memory");
-        free(w);
-        free(tid);
-        return 1;
+        rc = 1;
     }
     for (long t = 0; t < threads && !rc; t++) {
-        char err[KALAH_ERRLEN];
-        /* thread t's groups draw from seeds seed + t*2^32 + g: disjoint for any batch */
-        if (vecenv_create(&rules, (int)batch, kernel, mode == MODE_PLAYOUT, (uint64_t)seed + ((uint64_t)t << 32),
-                          &w[t].env, err)) {
+        char err[GAME_ERRLEN];
+        /* thread t's boards draw from seeds seed + t*2^32 + board: disjoint for any batch */
+        if (!(w[t].boards = game_playouts_create(g, (int)batch, kernel, mode, (uint64_t)seed + ((uint64_t)t << 32),
+                                                 err))) {
             cli_error(CMD, "%s", err);
-            rc = 1;
-        } else if (mode != MODE_PLAYOUT && gym_alloc(&w[t].gym, &rules, batch, mode)) {
-            cli_error(CMD, "out of memory");
-            rc = 1;
+            rc = strstr(err, "out of memory") ? 1 : 2;
         }
-        w[t].mode = mode;
         w[t].steps = steps;
+        /* chunks of ~256k sowings: a few ms on any kernel, so the deadline is overshot by little */
+        w[t].chunk = 262144 / batch > 0 ? 262144 / batch : 1;
         w[t].start = &sl;
     }
     long started = 0;
@@ -262,52 +241,22 @@ int bench_env(int argc, char **argv)
     for (long t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     const double t1 = now(), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-
     if (!rc) {
-        vecenv_stats sum = {0};
+        game_playout_stats sum = {0};
         for (long t = 0; t < threads; t++) {
             sum.sows += w[t].stats.sows;
             sum.games += w[t].stats.games;
-            sum.south_wins += w[t].stats.south_wins;
-            sum.north_wins += w[t].stats.north_wins;
-            sum.draws += w[t].stats.draws;
+            sum.relays += w[t].stats.relays;
+            sum.shared += w[t].stats.shared;
+            for (int q = 0; q < GAME_MAX_PLAYERS; q++)
+                sum.first[q] += w[t].stats.first[q];
         }
-        const double secs = t1 - t0, games = (double)sum.games, g = games > 0 ? games : 1;
-        const char *kname = vecenv_kernel_name(vecenv_kernel_used(w[0].env));
-        char rbuf[128];
-        kalah_rules_format(&rules, rbuf, sizeof rbuf);
-        if (json) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "games_per_s", games / secs);
-            cJSON_AddNumberToObject(o, "sows_per_s", (double)sum.sows / secs);
-            cJSON_AddNumberToObject(o, "threads", (double)threads);
-            cJSON_AddStringToObject(o, "kernel", kname);
-            cJSON_AddNumberToObject(o, "batch", (double)batch);
-            cJSON_AddNumberToObject(o, "seconds", secs);
-            cJSON_AddNumberToObject(o, "games", games);
-            cJSON_AddNumberToObject(o, "sows", (double)sum.sows);
-            cJSON_AddNumberToObject(o, "sows_per_game", (double)sum.sows / g);
-            cJSON_AddNumberToObject(o, "south_win_rate", (double)sum.south_wins / g);
-            cJSON_AddNumberToObject(o, "north_win_rate", (double)sum.north_wins / g);
-            cJSON_AddNumberToObject(o, "draw_rate", (double)sum.draws / g);
-            cJSON_AddStringToObject(o, "rules", rbuf);
-            cJSON_AddStringToObject(o, "mode", mode_names[mode]);
-            cJSON_AddNumberToObject(o, "cpu_seconds", c1 - c0);
-            cJSON_AddNumberToObject(o, "sows_per_cpu_s", (double)sum.sows / (c1 - c0 > 0 ? c1 - c0 : secs));
-            rc = cli_print_json(o);
-        } else {
-            printf("rules=%s kernel=%s mode=%s threads=%ld batch=%ld seconds=%.3f games=%.0f sows=%llu\n"
-                   "games/s=%.0f sows/s=%.0f sows/game=%.2f south_win=%.4f north_win=%.4f draw=%.4f\n",
-                   rbuf, kname, mode_names[mode], threads, batch, secs, games, (unsigned long long)sum.sows,
-                   games / secs, (double)sum.sows / secs, (double)sum.sows / g, (double)sum.south_wins / g,
-                   (double)sum.north_wins / g, (double)sum.draws / g);
-        }
+        rc = report(g, game_playouts_kernel(w[0].boards), mode, threads, batch, t1 - t0, c1 - c0, &sum, json);
     }
-    for (long t = 0; t < threads; t++) {
-        vecenv_free(w[t].env);
-        gym_free(&w[t].gym);
-    }
+    for (long t = 0; w && t < threads; t++)
+        game_playouts_free(w[t].boards);
     free(w);
     free(tid);
+    game_free(g);
     return rc;
 }

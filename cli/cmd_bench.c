@@ -11,7 +11,7 @@ static const struct subbench {
     int (*run)(int argc, char **argv);
     const char *summary;
 } benches[] = {
-    {"env", bench_env, "random-playout games/s and sowings/s of the batched SIMD Kalah stepper"},
+    {"env", bench_env, "random-playout games/s and sowings/s of a game's batched stepper (Kalah: SIMD)"},
     {"net", bench_net, "network forward positions/s and GFLOP/s next to bare sgemm; one training step"},
     {"selfplay", bench_selfplay, "self-play positions/s and games/s, batch size, share of time in the net"},
     {"search", bench_search, "alpha-beta nodes (the search's signature) and nodes/s on fixed positions"},

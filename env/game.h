@@ -211,7 +211,54 @@ typedef struct game_kind {
      * [0, high[j]] times scale[j] (to float rounding), j < encode_dim. 0, or -1 when it is not of that form. NULL: derived
      * from the layout (GAME_ENCODE_SEED_COUNTS), else -1. */
     int (*encode_form)(const void *r, float *scale, int *high);
+    /* Batched random playouts (game_playouts_create): a stepper of many boards at once, for the games that
+     * have one (Kalah: the SIMD stepper of env/vecenv.h). NULL: game.c's scalar stepper over apply. */
+    const struct game_playout_ops *playouts;
 } game_kind;
+
+/* ---- batched random playouts (`sowzero bench env`) ---- */
+
+/* What a step of game_playouts_run writes besides the boards: random (every board sows a uniformly random
+ * legal move, nothing written), or the Gymnasium step of the Python VecEnv without Python (vecenv_gym_step:
+ * observations as float32, none, or uint8, masks, to_play, rewards, ended and the next random moves). */
+enum { GAME_PLAYOUT_RANDOM, GAME_PLAYOUT_GYM, GAME_PLAYOUT_GYM_NOOBS, GAME_PLAYOUT_GYM_U8, GAME_PLAYOUT_MODES };
+
+/* Counts since create. first[q]: games seat q won alone (the only first place); shared: games whose first
+ * place was shared (two players: draws). relays: pits picked up by relay sowing (Congklak). */
+typedef struct {
+    uint64_t sows, games, relays, shared;
+    uint64_t first[GAME_MAX_PLAYERS];
+} game_playout_stats;
+
+/* A kind's own batched stepper (game_kind.playouts); `s` is what create returned. */
+typedef struct game_playout_ops {
+    int batch_multiple; /* the batch must be a positive multiple of this */
+    /* NULL with the reason in err (GAME_ERRLEN): an unknown or unsupported kernel, a mode it lacks, no
+     * memory. kernel: "auto" (the best this CPU runs) or a kernel name. */
+    void *(*create)(const void *r, int batch, const char *kernel, int mode, uint64_t seed, char *err);
+    void (*run)(void *s, long steps);
+    void (*stats)(const void *s, game_playout_stats *out);
+    const char *(*kernel)(const void *s);
+    void (*free)(void *s);
+} game_playout_ops;
+
+typedef struct game_playouts game_playouts;
+
+/* batch boards of g, each restarted at the start position as soon as its game ends, stepped together by
+ * the kind's stepper (game_kind.playouts) or game.c's scalar one (kernel "scalar", mode
+ * GAME_PLAYOUT_RANDOM only). Moves are drawn from seed: the same seed and steps give the same counts, on
+ * every kernel of a kind. Returns NULL with the reason in err (GAME_ERRLEN bytes): the batch is not a
+ * multiple of game_playouts_batch_multiple, the kernel or mode is not the stepper's, out of memory. Not
+ * thread-safe: one per thread. */
+game_playouts *game_playouts_create(const game *g, int batch, const char *kernel, int mode, uint64_t seed,
+                                    char *err);
+/* steps steps of every board (batch sowings per step). */
+void game_playouts_run(game_playouts *p, long steps);
+void game_playouts_stats(const game_playouts *p, game_playout_stats *out);
+/* The kernel in use: "scalar", "avx2", "avx512". */
+const char *game_playouts_kernel(const game_playouts *p);
+int game_playouts_batch_multiple(const game *g);
+void game_playouts_free(game_playouts *p);
 
 /* ---- the registry ---- */
 

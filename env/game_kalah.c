@@ -7,6 +7,7 @@
 #include "env/game.h"
 #include "env/game_twoside.h"
 #include "env/kalah.h"
+#include "env/vecenv_playouts.h"
 
 #include <string.h>
 
@@ -185,4 +186,5 @@ const game_kind game_kind_kalah = {
     .solve_props = k_solve_props,
     .seat_names = gt_seat_names,
     .layout = k_layout,
+    .playouts = &kalah_playout_ops,
 };

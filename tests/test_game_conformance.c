@@ -258,6 +258,61 @@ static void test_every_game_plays(void **state)
             play_spec(*s);
 }
 
+/* Batched random playouts (game_playouts_create) of every example spec: the kind's own stepper or game.c's
+ * scalar one counts every sowing, finishes games whose ends add up, and is reproducible from its seed;
+ * the Gymnasium modes are refused by a stepper that lacks them, with a reason. */
+static void playouts_spec(const char *spec)
+{
+    game *g = make(spec);
+    const int B = 2 * game_playouts_batch_multiple(g), np = game_players(g);
+    const long steps = 400;
+    char err[GAME_ERRLEN];
+    game_playout_stats st[2];
+    for (int run = 0; run < 2; run++) {
+        game_playouts *p = game_playouts_create(g, B, "auto", GAME_PLAYOUT_RANDOM, 7, err);
+        if (!p)
+            fail_msg("%s: %s", spec, err);
+        game_playouts_run(p, steps / 2);
+        game_playouts_run(p, steps / 2);
+        game_playouts_stats(p, &st[run]);
+        game_playouts_free(p);
+    }
+    assert_memory_equal(&st[0], &st[1], sizeof st[0]);
+    assert_true(st[0].sows == (uint64_t)B * (uint64_t)steps);
+    assert_true(st[0].games > 0);
+    uint64_t ends = st[0].shared;
+    for (int q = 0; q < np; q++)
+        ends += st[0].first[q];
+    for (int q = np; q < GAME_MAX_PLAYERS; q++)
+        assert_true(st[0].first[q] == 0);
+    assert_true(ends == st[0].games);
+    if (game_playouts_batch_multiple(g) > 1)
+        assert_null(game_playouts_create(g, B + 1, "auto", GAME_PLAYOUT_RANDOM, 7, err));
+    assert_null(game_playouts_create(g, 0, "auto", GAME_PLAYOUT_RANDOM, 7, err));
+    assert_null(game_playouts_create(g, B, "sse9", GAME_PLAYOUT_RANDOM, 7, err));
+    assert_true(strlen(err) > 0);
+    game_playouts *gym = game_playouts_create(g, B, "auto", GAME_PLAYOUT_GYM_NOOBS, 7, err);
+    if (gym) { /* the kind's batched Gymnasium step: a board whose game ended restarts at the next step,
+                * which sows nothing on it */
+        game_playouts_run(gym, 10);
+        game_playout_stats gs;
+        game_playouts_stats(gym, &gs);
+        assert_true(gs.sows > 0 && gs.sows <= (uint64_t)B * 10 && gs.games <= gs.sows);
+        game_playouts_free(gym);
+    } else {
+        assert_non_null(strstr(err, "Gymnasium"));
+    }
+    game_free(g);
+}
+
+static void test_every_game_playouts(void **state)
+{
+    (void)state;
+    for (int i = 0; i < game_kind_count(); i++)
+        for (const char *const *s = game_kind_at(i)->examples; *s; s++)
+            playouts_spec(*s);
+}
+
 static void test_resign(void **state)
 {
     (void)state;
@@ -406,6 +461,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_every_game_plays),
+        cmocka_unit_test(test_every_game_playouts),
         cmocka_unit_test(test_resign),
         cmocka_unit_test(test_vectors),
     };
