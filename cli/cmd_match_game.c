@@ -270,9 +270,11 @@ static void help(void)
          "                 depth=, sims= as the most), engines are sent stop (the spec's ms= is replaced);\n"
          "                 random, greedy, solver, maxn, paranoid, solve search as they would\n"
          "  --tc-margin MS how far past its time a move may end (0..60000; default 20)\n"
-         "  --adjudicate N Kalah: once the agents play, a game whose pits hold at most N seeds (1..255; 0 =\n"
-         "                 never) ends there with the result of perfect play (the exact solver and its endgame\n"
-         "                 database: A's or B's when a solver plays, else one per worker); its record ends with\n"
+         "  --adjudicate N once the agents play, a game whose pits hold at most N seeds (1..255; 0 = never)\n"
+         "                 ends there with the result of perfect play (games with an exact solver whose end\n"
+         "                 sweeps the seeds into the stores: Kalah's solver and endgame database, A's or B's\n"
+         "                 when a solver plays, else one per worker; Congklak the game interface's solve);\n"
+         "                 its record ends with\n"
          "                 [Termination \"adjudication\"] and the [Result] and [Score] of perfect play\n"
          "  --json         print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
          "                 \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
@@ -608,7 +610,7 @@ int cmd_match(int argc, char **argv)
             return 2;
         }
         /* against Kalah's solver the exact values come at no extra solve (its table holds them) */
-        cfg.exact |= game_get_kind(g) == &game_kind_kalah && !strcmp(game_agent_kind(ag), "solver");
+        cfg.exact |= !strcmp(game_agent_kind(ag), "solver");
         game_agent_free(ag);
     }
     cli_records rf = {-1, NULL, 0};

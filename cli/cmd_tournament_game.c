@@ -49,7 +49,7 @@ static void help(void)
          "  --openings K       random sowings before the agents play (default 2)\n"
          "  --tc MOVE_MS, --tc BASE+INC, --tc-margin MS\n"
          "                     time controls as for `match --help`: a move over its time loses the game on time\n"
-         "  --adjudicate N     Kalah: end a game once its pits hold at most N seeds, with the result of perfect\n"
+         "  --adjudicate N     end a game once its pits hold at most N seeds, with the result of perfect\n"
          "                     play from there (see `match --help`)\n"
          "  --book FILE        the openings of FILE instead (positions or move lists, one a line; see `match\n"
          "                     --help`), the same for every pair: opening i serves the group of games i (both\n"

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "eval/game_agent.h"
+#include "eval/game_match.h"
 
 int cli_match_games_check(const char *cmd, const game *g, int games)
 {
@@ -118,13 +120,9 @@ int cli_match_option(const char *cmd, int c, const char *arg, game_match_config 
 int cli_match_setup(const char *cmd, const game *g, int n_agents, int default_games, int book_games,
                     game_match_config *cfg, cli_match_opts *mo)
 {
-    if (cfg->adjudicate && game_get_kind(g) != &game_kind_kalah) {
-        cli_error(cmd, "--adjudicate: Kalah only (its exact solver and endgame database); %s has none", game_spec(g));
-        return 0;
-    }
-    if (cfg->adjudicate && ((const kalah_rules *)game_rules(g))->max_sows > 0) {
-        cli_error(cmd, "--adjudicate: not with max_sows=%d (the endgame database has no sowing count)",
-                  ((const kalah_rules *)game_rules(g))->max_sows);
+    char xerr[AGENT_ERRLEN];
+    if (cfg->adjudicate && !game_match_adjudicable(g, xerr)) {
+        cli_error(cmd, "--adjudicate: %s", xerr);
         return 0;
     }
     if (mo->margin_given && !mo->tc_move_given && !mo->tc_clock_given) {

@@ -11,6 +11,7 @@
 #include "eval/agent_impl.h"     /* agent_args and its key=value helpers, SplitMix64 */
 #include "eval/engine_agent.h"
 #include "eval/game_search.h"
+#include "eval/perfect.h"
 #include "nn/h5io.h"
 #include "selfplay/mcts_mp.h"
 
@@ -201,6 +202,9 @@ static game_agent *create_kalah(const char *spec, const game *g, char *err)
     return a;
 }
 
+/* Whether Kalah's own agents (eval/agent.h) play g: game_agent_create's routing. */
+static int kalah_agents(const game *g) { return game_get_kind(g) == &game_kind_kalah; }
+
 game_agent *game_agent_create(const char *spec, const game *g, char *err)
 {
     if (!spec || !*spec) {
@@ -231,7 +235,7 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         }
         return a;
     }
-    if (game_get_kind(g) == &game_kind_kalah && !generic_only(spec))
+    if (kalah_agents(g) && !generic_only(spec))
         return create_kalah(spec, g, err);
     char buf[AGENT_SPEC_MAX];
     strcpy(buf, spec);
@@ -325,6 +329,40 @@ const char *game_agent_error(const game_agent *a)
 }
 agent *game_agent_kalah(const game_agent *a) { return a->kalah; }
 
+const char *game_agent_exact_spec(const game *g, int tt_mb, int endgame_seeds, char *buf, size_t n, char *err)
+{
+    char serr[GAME_ERRLEN];
+    if (game_players(g) != 2 || !game_has_margin(g)) {
+        set_err(err, "%s has no exact solver (it needs two players and a final margin)", game_spec(g));
+        return NULL;
+    }
+    if (gs_solvable(g, serr) != GAME_OK) {
+        set_err(err, "%s", serr);
+        return NULL;
+    }
+    if (!kalah_agents(g))
+        snprintf(buf, n, "solve");
+    else if (((const kalah_rules *)game_rules(g))->max_sows > 0) /* the endgame database has no sowing count */
+        snprintf(buf, n, tt_mb > 0 ? "solver:tt_mb=%d,endgame=0" : "solver:endgame=0", tt_mb);
+    else if (tt_mb > 0 && endgame_seeds >= 0)
+        snprintf(buf, n, "solver:tt_mb=%d,endgame=%d", tt_mb, endgame_seeds);
+    else
+        snprintf(buf, n, "solver");
+    return buf;
+}
+
+game_agent *game_agent_create_exact(const game *g, int tt_mb, int endgame_seeds, char *err)
+{
+    char spec[96];
+    return game_agent_exact_spec(g, tt_mb, endgame_seeds, spec, sizeof spec, err) ? game_agent_create(spec, g, err)
+                                                                                    : NULL;
+}
+
+int game_agent_is_exact(const game_agent *a)
+{
+    return a->kind == K_SOLVE || (a->kind == K_KALAH && !strcmp(agent_kind(a->kalah), "solver"));
+}
+
 /* "kalah"'s game_pos holds a kalah_pos (env/game_kalah.c's layout: the cells, side, sow count). */
 static kalah_pos as_kalah(const game_pos *p)
 {
@@ -335,6 +373,31 @@ static kalah_pos as_kalah(const game_pos *p)
     k.over = p->over;
     k.sows = p->ply;
     return k;
+}
+
+int game_agent_exact_value(game_agent *a, const game_pos *p, int *seat0_margin)
+{
+    if (!game_agent_is_exact(a) || p->over)
+        return AGENT_EINVAL;
+    a->err[0] = 0;
+    if (a->kalah) {
+        kalah_pos k = as_kalah(p);
+        int rc = perfect_value(a->kalah, &k, seat0_margin);
+        if (rc != AGENT_OK)
+            set_err(a->err, "%s", agent_error(a->kalah));
+        return rc;
+    }
+    gs_solution sol;
+    char serr[GAME_ERRLEN];
+    int rc = gs_solve(a->g, p, (uint64_t)a->nodes, a->abort, &sol, serr);
+    if (rc == GS_EABORTED)
+        return AGENT_ESTOPPED;
+    if (rc != GAME_OK) {
+        set_err(a->err, "%s", serr);
+        return rc == GAME_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
+    }
+    *seat0_margin = p->to_move == 0 ? sol.value : -sol.value; /* sol.value: the mover's margin */
+    return AGENT_OK;
 }
 
 void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed)

@@ -126,6 +126,27 @@ double game_agent_last_ms(const game_agent *a);
  * time), 0 otherwise. */
 int game_agent_timed_out(const game_agent *a);
 
+/* The spec of g's exact solver agent, for exact values (a match's adjudication and its openings' exact
+ * values, eval/game_match.h), in buf (n bytes, 96 suffice), returned: Kalah's `solver` where Kalah's agents
+ * play (game_agent_create routes the spec there), with a transposition table of tt_mb MiB and an endgame
+ * database of up to endgame_seeds seeds (none under a sow limit; tt_mb <= 0 or endgame_seeds < 0: the
+ * solver's defaults), else the game interface's `solve` (eval/game_search.h). NULL with the reason in err
+ * (AGENT_ERRLEN) when g has no exact solver: not two players, no margin, or not solvable (gs_solvable:
+ * positions repeat with no ply limit). */
+const char *game_agent_exact_spec(const game *g, int tt_mb, int endgame_seeds, char *buf, size_t n, char *err);
+/* game_agent_create of that spec. */
+game_agent *game_agent_create_exact(const game *g, int tt_mb, int endgame_seeds, char *err);
+
+/* 1 when a is an exact solver agent (Kalah's `solver` or the generic `solve`), whose game_agent_exact_value
+ * works. */
+int game_agent_is_exact(const game_agent *a);
+
+/* The exact final margin of perfect play from the unfinished position p, seat 0's view (seeds), by the
+ * exact solver agent a (game_agent_is_exact). Kalah's solver keeps its table, so a game it then plays from
+ * p starts with this solve in it. AGENT_OK; AGENT_EINVAL (a is not an exact solver, or p is over);
+ * AGENT_EFAIL / AGENT_ENOMEM / AGENT_ESTOPPED with the reason in game_agent_error(a). */
+int game_agent_exact_value(game_agent *a, const game_pos *p, int *seat0_margin);
+
 /* Kalah's own agent behind a (see above; borrowed, valid while a lives) for agent_last_stats and
  * agent_set_detail, or NULL for the generic kinds. */
 agent *game_agent_kalah(const game_agent *a);

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "env/game_twoside.h" /* gt_to_kalah: the exact values are Kalah's solver's */
 #include "eval/record.h"
 #include "eval/agent_impl.h"   /* agent_mix, agent_splitmix */
 #include "eval/elo.h"
@@ -263,7 +262,7 @@ typedef struct {
     int chosen[GAME_MATCH_MAX_AGENTS];       /* moves chosen per spec index */
     uint8_t *moves;                          /* the current game's moves (records) */
     int cap;
-    agent *solver;                           /* cfg->exact, cfg->adjudicate: a seat's solver agent or own_solver's */
+    game_agent *solver;                      /* cfg->exact, cfg->adjudicate: a seat's exact solver or own_solver */
     game_agent *own_solver;                  /* created for those when no seat holds a solver */
 } worker_ctx;
 
@@ -361,20 +360,30 @@ static void allot(const game_match_config *cfg, double clock_ms, int64_t *soft, 
         *hard = *soft;
 }
 
+int game_match_adjudicable(const game *g, char *err)
+{
+    char xs[96];
+    game_layout lay;
+    if (!game_agent_exact_spec(g, 0, -1, xs, sizeof xs, err))
+        return 0;
+    if (!game_layout_of(g, &lay) || !(lay.flags & GAME_END_SWEEP) || (lay.flags & GAME_END_UNSHOWN)) {
+        errbuf_set(err, AGENT_ERRLEN, "%s does not sweep every seed into the stores at the end (game_layout: "
+                   "GAME_END_SWEEP), so perfect play's margin does not give the final score", game_spec(g));
+        return 0;
+    }
+    return 1;
+}
+
 /* Adjudication (game_match.h): 1 with *margin the final margin of perfect play from p (South's view) when
  * p's pits hold at most cfg->adjudicate seeds; 0 when they hold more; a MATCH_* code when the solve fails. */
 static int adjudicate(worker_ctx *w, int g, const game_pos *p, int *margin, char *err)
 {
-    kalah_pos k;
-    gt_to_kalah(p, &k);
-    const kalah_rules *r = game_rules(w->run->g);
-    int in_pits = kalah_total(r, &k) - k.cell[kalah_store(r, 0)] - k.cell[kalah_store(r, 1)];
-    if (in_pits > w->run->cfg->adjudicate)
+    if (game_seeds_in_pits(w->run->g, p) > w->run->cfg->adjudicate)
         return 0;
-    int rc = perfect_value(w->solver, &k, margin);
+    int rc = game_agent_exact_value(w->solver, p, margin);
     if (rc != AGENT_OK) {
-        set_err(err, "game %d: adjudication: agent '%s' failed: %s", g + 1, agent_spec(w->solver),
-                agent_error(w->solver));
+        set_err(err, "game %d: adjudication: agent '%s' failed: %s", g + 1, game_agent_spec(w->solver),
+                game_agent_error(w->solver));
         return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
     }
     return 1;
@@ -526,15 +535,13 @@ static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
 {
     runner *run = w->run;
     game_pos p;
-    kalah_pos k;
     uint8_t moves[BOOK_MAX_MOVES];
     int at_start, n = match_opening(run->g, run->cfg, group, &p, &at_start, moves); /* fits: checked */
     for (int i = 0; i < n; i++)
         game_apply(run->g, &p, moves[i], NULL);
-    gt_to_kalah(&p, &k);
     struct timespec e0, e1;
     clock_gettime(CLOCK_MONOTONIC, &e0);
-    int v, rc = perfect_value(w->solver, &k, &v);
+    int v, rc = game_agent_exact_value(w->solver, &p, &v);
     clock_gettime(CLOCK_MONOTONIC, &e1);
     pthread_mutex_lock(&run->lock);
     run->exact_s += seconds_between(&e0, &e1);
@@ -542,7 +549,7 @@ static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
     pthread_mutex_unlock(&run->lock);
     if (rc != AGENT_OK) {
         set_err(err, "group %d: the exact value of the opening: agent '%s' failed: %s", group + 1,
-                agent_spec(w->solver), agent_error(w->solver));
+                game_agent_spec(w->solver), game_agent_error(w->solver));
         return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
     }
     for (int g = first; g < end; g++)
@@ -754,14 +761,17 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
         opening_error(err, g, cfg->opening_plies, 0);
         return MATCH_EINVAL;
     }
-    if (cfg->adjudicate < 0 || cfg->adjudicate > 255 || (cfg->adjudicate && game_get_kind(g) != &game_kind_kalah)) {
-        set_err(err, "adjudication: %s", cfg->adjudicate < 0 || cfg->adjudicate > 255 ?
-                "the seeds in the pits must be in 0..255" : "only for Kalah (its exact solver and endgame database)");
+    if (cfg->adjudicate < 0 || cfg->adjudicate > 255) {
+        set_err(err, "adjudication: the seeds in the pits must be in 0..255");
         return MATCH_EINVAL;
     }
-    if (cfg->exact && game_get_kind(g) != &game_kind_kalah) {
-        set_err(err, "exact values of the openings: only for Kalah (its solver, eval/perfect.h); %s has none",
-                game_spec(g));
+    char xs[96], aerr[AGENT_ERRLEN];
+    if (cfg->adjudicate && !game_match_adjudicable(g, aerr)) {
+        set_err(err, "adjudication: %s", aerr);
+        return MATCH_EINVAL;
+    }
+    if (cfg->exact && !game_agent_exact_spec(g, 0, -1, xs, sizeof xs, aerr)) { /* a fact of the game */
+        set_err(err, "exact values of the openings: %s", aerr);
         return MATCH_EINVAL;
     }
     if (cfg->tc_move_ms < 0 || cfg->tc_base_ms < 0 || cfg->tc_inc_ms < 0 || cfg->tc_margin_ms < 0 ||
@@ -845,23 +855,27 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
                     set_err(err, "%s", aerr);
                     goto out;
                 }
-                if ((cfg->exact || cfg->adjudicate) && !ctx[t].solver &&
-                    !strcmp(game_agent_kind(ctx[t].inst[m]), "solver"))
-                    ctx[t].solver = game_agent_kalah(ctx[t].inst[m]);
+                if ((cfg->exact || cfg->adjudicate) && !ctx[t].solver && game_agent_is_exact(ctx[t].inst[m]))
+                    ctx[t].solver = ctx[t].inst[m];
             }
         if ((cfg->exact || cfg->adjudicate) && !ctx[t].solver) {
-            char adj_spec[64];
-            snprintf(adj_spec, sizeof adj_spec, "solver:tt_mb=32,endgame=%d", cfg->adjudicate < 17 ? cfg->adjudicate : 17);
-            const char *ss = cfg->exact_solver ? cfg->exact_solver : cfg->exact ? "solver" : adj_spec;
-            if (!(ctx[t].own_solver = pool_instance(cfg->pool, ss, g, t, same_spec(&ctx[t], np, ss), aerr))) {
+            char xs[96];
+            const char *ss = cfg->exact_solver ? cfg->exact_solver
+                             : cfg->exact      ? game_agent_exact_spec(g, 0, -1, xs, sizeof xs, aerr)
+                                               : game_agent_exact_spec(g, 32, cfg->adjudicate < 17 ? cfg->adjudicate : 17,
+                                                                       xs, sizeof xs, aerr);
+            if (ss)
+                ctx[t].own_solver = pool_instance(cfg->pool, ss, g, t, same_spec(&ctx[t], np, ss), aerr);
+            if (!ctx[t].own_solver) {
                 set_err(err, "the solver for the exact values or adjudication: %s", aerr);
                 goto out;
             }
-            if (strcmp(game_agent_kind(ctx[t].own_solver), "solver") || !game_agent_kalah(ctx[t].own_solver)) {
-                set_err(err, "the solver for the exact values or adjudication: '%s' is not a solver agent", ss);
+            if (!game_agent_is_exact(ctx[t].own_solver)) {
+                set_err(err, "the solver for the exact values or adjudication: '%s' is not an exact solver agent",
+                        game_agent_spec(ctx[t].own_solver));
                 goto out;
             }
-            ctx[t].solver = game_agent_kalah(ctx[t].own_solver);
+            ctx[t].solver = ctx[t].own_solver;
         }
     }
     struct timespec t0, t1;

@@ -72,21 +72,22 @@
  * record. Otherwise the clock loses the time taken (down to 0 at least: within the margin it is not a
  * loss) and gains tc_inc_ms. The opening's moves and adjudication take no time.
  *
- * Adjudication (cfg.adjudicate = N >= 1; Kalah only, whose exact solver and endgame database it uses, as a
- * tablebase adjudicates chess games): before each move the agents play (not inside the opening), a game whose
- * pits hold at most N seeds in all ends there: the worker's solver (as for exact values, below: a seat's
- * `solver` agent, else its own, cfg.exact_solver) finds the final margin M of perfect play from that
- * position (perfect_value, South's view), and the game counts as if played out so: margin M, values and
+ * Adjudication (cfg.adjudicate = N >= 1; games that game_match_adjudicable accepts: an exact solver and an
+ * end that sweeps every seed into the stores; as a tablebase adjudicates chess games): before each move the
+ * agents play (not inside the opening), a game whose pits hold at most N seeds in all ends there: the
+ * worker's exact solver (as for exact values, below: a seat's exact solver agent, else its own,
+ * cfg.exact_solver or game_agent_exact_spec's) finds the final margin M of perfect play from that position
+ * (game_agent_exact_value, South's view), and the game counts as if played out so: margin M, values and
  * places by its sign, final stores (total + M) / 2 and (total − M) / 2. Its record has the moves up to
  * there, [Result] and [Score] from M and [Termination "adjudication"] (eval/record.h). Adjudication
  * changes no game's result under perfect play from there; it saves the time of playing the end out and
  * removes the agents' endgame errors from the results, as tablebase adjudication does in engine testing.
  *
- * Against perfect play (cfg.exact; Kalah only, whose exact solver is eval/agent.h's `solver`; every other game
- * is refused with MATCH_EINVAL): each group's opening position is solved once (eval/perfect.h) by the worker's
- * solver agent — A or B when one is of kind `solver` (its table and endgame database then already hold the
- * first solve of both games), else a `solver` agent (cfg.exact_solver) the worker creates and keeps for the
- * whole match; a worker then claims whole groups, not single games, so that one solve serves the group.
+ * Against perfect play (cfg.exact; every game with an exact solver, game_agent_exact_spec; the others are
+ * refused with MATCH_EINVAL): each group's opening position is solved once by the worker's exact solver
+ * agent — A or B when one is an exact solver (Kalah's `solver`: its table and endgame database then already
+ * hold the first solve of both games), else one (cfg.exact_solver, or game_agent_exact_spec's) the worker
+ * creates and keeps for the whole match; a worker then claims whole groups, not single games, so that one solve serves the group.
  * Per game the opening's exact value is kept beside the final margin, and A's margin against it is summed up
  * per seat (perfect_stats_compute: game 2i has A as South, 2i+1 as North).
  *
@@ -186,12 +187,13 @@ typedef struct {
      * game order, with every statistic over those games only. NULL: never stopped. */
     const atomic_int *stop;
     /* 1: every opening's exact value (eval/perfect.h) is solved once per group (see "Against perfect play"
-     * above): Kalah only. The workers' own solver, when neither A nor B is a `solver` agent, costs tt_mb 256 +
+     * above): games with an exact solver (game_agent_exact_spec). The workers' own Kalah solver, when neither A nor B is a `solver` agent, costs tt_mb 256 +
      * its endgame database: about 324 MB a worker for Kalah(6,4). Fills game_match_result.exact, .perfect. */
     int exact;
-    const char *exact_solver; /* the spec of those workers' solver agents; NULL = "solver" (with adjudicate
-                               * and not exact: "solver:tt_mb=32,endgame=E", E = min(adjudicate, 17)) */
-    /* Adjudication (Kalah only; see "Adjudication" above): 0 = never; N >= 1: once the agents play, a game
+    const char *exact_solver; /* the spec of those workers' solver agents; NULL = game_agent_exact_spec's
+                               * (Kalah: "solver", with adjudicate and not exact "solver:tt_mb=32,endgame=E",
+                               * E = min(adjudicate, 17)) */
+    /* Adjudication (game_match_adjudicable; see "Adjudication" above): 0 = never; N >= 1: once the agents play, a game
      * whose pits hold at most N seeds is ended there, scored by perfect play. */
     int adjudicate;
     /* Time control (see "Time control" above); all 0 = none. tc_inc_ms needs tc_base_ms. */
@@ -290,5 +292,11 @@ void game_match_seats(int n_agents, int players, int game, int *agent_at);
  * the slots played. Returns plies, or -1 when all 1000 draws end the game (*out is then the start).
  * Deterministic in (seed, group). */
 int game_match_opening(const game *g, int plies, uint64_t seed, int group, game_pos *out, uint8_t *moves);
+
+/* Whether matches of g can be adjudicated: 1, or 0 with the reason in err (AGENT_ERRLEN). The game needs
+ * an exact solver (game_agent_exact_spec: two players, a margin, solvable) and an end that sweeps every
+ * seed into the stores (game_layout GAME_END_SWEEP, not GAME_END_UNSHOWN), so that the margin of perfect
+ * play gives the final score. */
+int game_match_adjudicable(const game *g, char *err);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "eval/alphabeta.h"
 #include "eval/game_match.h"
+#include "eval/game_search.h"
 #include "eval/perfect.h"
 #include "env/game_twoside.h"
 
@@ -159,24 +160,41 @@ static void test_match_exact_values_against_an_independent_solve(void **state)
     game_match_result_free(&res);
 }
 
-/* Exact values are Kalah's solver's: another game is refused before any game, naming the game. */
-static void test_exact_refused_for_another_game(void **state)
+/* Exact values in every game with an exact solver (the game interface's `solve` outside Kalah): each
+ * game's exact value is its opening's, solved here independently; a game without one (no margin) is
+ * refused before any game, with the reason. */
+static void test_exact_values_of_other_games(void **state)
 {
     (void)state;
     char gerr[GAME_ERRLEN], err[MATCH_ERRLEN];
-    game *g = game_create("oware", gerr);
+    game *g = game_create("congklak:pits=4,seeds=3", gerr);
     assert_non_null(g);
     game_match_config cfg = game_match_config_default();
-    cfg.games = 2;
+    cfg.games = 6;
+    cfg.threads = 2;
     cfg.exact = 1;
     const char *specs[2] = {"greedy", "random"};
     game_match_result res;
+    assert_int_equal(game_match_run(specs, 2, g, &cfg, &res, err), MATCH_OK);
+    assert_true(res.have_exact);
+    for (int i = 0; i < cfg.games; i++) {
+        game_pos p;
+        assert_true(game_match_opening(g, cfg.opening_plies, cfg.seed, i / 2, &p, NULL) >= 0);
+        gs_solution sol;
+        char serr[GAME_ERRLEN];
+        assert_int_equal(gs_solve(g, &p, 0, NULL, &sol, serr), GAME_OK);
+        assert_int_equal(res.exact[i], p.to_move == 0 ? sol.value : -sol.value);
+    }
+    game_match_result_free(&res);
+    game_free(g);
+    g = game_create("basico:players=2", gerr);
+    assert_non_null(g);
     assert_int_equal(game_match_run(specs, 2, g, &cfg, &res, err), MATCH_EINVAL);
-    assert_non_null(strstr(err, "only for Kalah"));
+    assert_non_null(strstr(err, "final margin"));
     game_match_result_free(&res);
     game_free(g);
     char *out;
-    assert_int_equal(tu_run(&out, 0, "match greedy random --rules oware --games 2 --threads 1 --exact"), 2);
+    assert_int_equal(tu_run(&out, 0, "match greedy random --rules basico:players=2 --games 2 --threads 1 --exact"), 2);
     free(out);
 }
 
@@ -247,7 +265,7 @@ int main(void)
         cmocka_unit_test(test_stats_by_hand),
         cmocka_unit_test(test_match_exact_values_against_an_independent_solve),
         cmocka_unit_test(test_value_needs_a_solver_and_an_unfinished_position),
-        cmocka_unit_test(test_exact_refused_for_another_game),
+        cmocka_unit_test(test_exact_values_of_other_games),
         cmocka_unit_test(test_match_command_reports_the_exact_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
