@@ -66,29 +66,34 @@ static void count_end(const game *g, const game_pos *p, game_playout_stats *st)
         st->shared++;
 }
 
+/* Board by board: each board's moves depend only on its own state, so the order the boards are stepped in
+ * changes no count, and one board's whole run keeps its position and generator in registers. */
 static void scalar_run(scalar_stepper *s, long steps)
 {
     const game *g = s->g;
-    for (long t = 0; t < steps; t++)
-        for (int i = 0; i < s->batch; i++) {
-            game_pos *p = &s->pos[i];
-            unsigned legal = game_legal(g, p);
-            uint64_t x = s->rng[i];
+    for (int i = 0; i < s->batch; i++) {
+        game_pos p = s->pos[i];
+        uint64_t x = s->rng[i], relays = 0;
+        for (long t = 0; t < steps; t++) {
+            unsigned legal = game_legal(g, &p);
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            s->rng[i] = x;
             /* multiply-shift on the top 32 bits: a uniform pick among the legal moves */
             int pick = (int)(((x >> 32) * (uint64_t)__builtin_popcount(legal)) >> 32);
             while (pick--)
                 legal &= legal - 1;
             game_step ev;
-            game_apply(g, p, __builtin_ctz(legal), &ev);
-            s->st.sows++;
-            s->st.relays += ev.relays;
-            if (p->over) {
-                count_end(g, p, &s->st);
-                game_start(g, p);
+            game_apply(g, &p, __builtin_ctz(legal), &ev);
+            relays += ev.relays;
+            if (p.over) {
+                count_end(g, &p, &s->st);
+                game_start(g, &p);
             }
         }
+        s->pos[i] = p;
+        s->rng[i] = x;
+        s->st.relays += relays;
+        s->st.sows += (uint64_t)steps;
+    }
 }
 
 int game_playouts_batch_multiple(const game *g)
