@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_game.h"
 #include "cli/commands.h"
 #include "env/game.h"
 
@@ -51,40 +52,25 @@ int cmd_perft(int argc, char **argv)
         cli_error("perft", "out of memory");
         return 1;
     }
-    char rbuf[GAME_SPEC_MAX], pbuf[GAME_POS_STR];
-    const game_kind *gk = rules_spec ? game_kind_find(rules_spec) : NULL;
-    if (gk && gk != &game_kind_kalah) { /* every other game: perft through the game interface */
-        char err[GAME_ERRLEN];
-        game *g = game_create(rules_spec, err);
-        game_pos gp;
-        if (!g) {
-            cli_error("perft", "--rules '%s': %s", rules_spec, err);
-            free(nodes);
-            return 2;
-        }
-        if (!pos_text)
-            game_start(g, &gp);
-        else if (game_pos_parse(g, pos_text, &gp, err) != GAME_OK) {
-            cli_error("perft", "--position '%s': %s", pos_text, err);
-            game_free(g);
-            free(nodes);
-            return 2;
-        }
-        game_perft(g, &gp, (int)depth, nodes);
-        snprintf(rbuf, sizeof rbuf, "%s", game_spec(g));
-        game_pos_format(g, &gp, pbuf, sizeof pbuf);
-        game_free(g);
-    } else {
-        kalah_rules r;
-        kalah_pos p;
-        if (!cli_setup("perft", rules_spec, pos_text, &r, &p)) {
-            free(nodes);
-            return 2;
-        }
-        kalah_perft(&r, &p, (int)depth, nodes);
-        kalah_rules_format(&r, rbuf, sizeof rbuf);
-        kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
+    char rbuf[GAME_SPEC_MAX], pbuf[GAME_POS_STR], err[GAME_ERRLEN];
+    game *g = cli_game_create("perft", rules_spec ? rules_spec : "kalah");
+    game_pos gp;
+    if (!g) {
+        free(nodes);
+        return 2;
     }
+    if (!pos_text)
+        game_start(g, &gp);
+    else if (game_pos_parse(g, pos_text, &gp, err) != GAME_OK) {
+        cli_error("perft", "--position '%s': %s", pos_text, err);
+        game_free(g);
+        free(nodes);
+        return 2;
+    }
+    game_perft(g, &gp, (int)depth, nodes);
+    snprintf(rbuf, sizeof rbuf, "%s", game_spec(g));
+    game_pos_format(g, &gp, pbuf, sizeof pbuf);
+    game_free(g);
     int rc = 0;
     if (json) {
         cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "nodes");
