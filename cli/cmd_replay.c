@@ -13,24 +13,24 @@ static void help(void)
 {
     puts("usage: sowzero replay [--rules SPEC] [--position POS] [--json] MOVE...\n"
          "       sowzero replay --pgn FILE [--game N] [--json]\n"
-         "Applies the moves in order (South a..f, North A..F; an extra turn is simply the next move by the\n"
-         "same player) and prints each new position, extra turns and captures, then the stores and result.\n"
-         "An illegal move is an error naming its number; nothing after it is applied.\n"
-         "  --rules SPEC     rules (default: kalah); another game (basico:players=N,..., ...) replays through\n"
-         "                   the game interface, in that game's notation (basico: the mover's letters a..\n"
-         "                   or 'resign'); its JSON adds relays, finished and places\n"
+         "Applies the moves in order, in the game's notation (Kalah: South a..f, North A..F; an extra turn is\n"
+         "simply the next move by the same player; basico: the mover's letters a.. or 'resign') and prints\n"
+         "each new position, extra turns, captures and relays, then the stores and result. An illegal move is\n"
+         "an error naming its number; nothing after it is applied.\n"
+         "  --rules SPEC     the game and its rules (default: kalah)\n"
          "  --position POS   start position string (default: the start)\n"
          "  --pgn FILE       replay a game of a record file of any game (eval/record.h: rules, start and\n"
          "                   moves from the record), exactly as replaying its moves with --rules would\n"
          "  --game N         which game of the file (default 1)\n"
-         "  --json           print {\"positions\",\"extra_turn\",\"captured\",\"over\",\"stores\",\"winner\"}");
+         "  --json           print {\"positions\",\"extra_turn\",\"captured\",\"relays\",\"finished\",\"over\",\n"
+         "                   \"places\"}, and where the game keeps two scores \"stores\" and \"winner\"");
 }
 
-/* Every game but Kalah, through the game interface: moves in the game's notation (game_move_parse), or
+/* Every game through the game interface: moves in the game's notation (game_move_parse), or
  * "resign" where the game has it. JSON: positions, extra_turn, captured, relays, finished (the mover left
  * the circuit), over, places (per player once over, from the values: 1 + the players with a better one;
  * 0 before), and where the game keeps scores (game_score) stores [player 0, player 1] and winner ("S",
- * "N", "draw", null) as for Kalah. */
+ * "N", "draw", null). */
 static int replay_game(const char *spec, const char *pos_text, int json, int nmoves, char **moves)
 {
     char err[GAME_ERRLEN], buf[GAME_POS_STR];
@@ -260,81 +260,5 @@ int cmd_replay(int argc, char **argv)
         }
         return replay_record(pgn, game_text, json);
     }
-    const game_kind *gk = rules_spec ? game_kind_find(rules_spec) : NULL;
-    if (gk && gk != &game_kind_kalah) /* every other game: the game interface */
-        return replay_game(rules_spec, pos_text, json, argc - optind, argv + optind);
-    kalah_rules r;
-    kalah_pos p;
-    if (!cli_setup("replay", rules_spec, pos_text, &r, &p))
-        return 2;
-    int nmoves = argc - optind;
-    /* Validate the whole sequence first: nothing is printed for a record with an illegal move. */
-    kalah_pos q = p;
-    for (int i = 0; i < nmoves; i++) {
-        const char *mv = argv[optind + i];
-        if (q.over) {
-            cli_error("replay", "move %d ('%s'): the game is already over", i + 1, mv);
-            return 2;
-        }
-        int k = kalah_move_parse(&r, q.side, mv, 0);
-        if (k == KALAH_EILLEGAL) {
-            cli_error("replay", "move %d ('%s'): that is %s's pit, but %s is to move", i + 1, mv,
-                      q.side ? "South" : "North", q.side ? "North" : "South");
-            return 2;
-        }
-        if (k < 0) {
-            cli_error("replay", "move %d ('%s') is not a pit letter of this board (a..%c / A..%c)", i + 1, mv,
-                      'a' + r.pits - 1, 'A' + r.pits - 1);
-            return 2;
-        }
-        if (kalah_play(&r, &q, k, NULL) != KALAH_OK) {
-            cli_error("replay", "move %d ('%s'): the pit is empty", i + 1, mv);
-            return 2;
-        }
-    }
-    cJSON *o = json ? cJSON_CreateObject() : NULL;
-    cJSON *positions = NULL, *extra = NULL, *captured = NULL;
-    if (json) {
-        positions = cJSON_AddArrayToObject(o, "positions");
-        extra = cJSON_AddArrayToObject(o, "extra_turn");
-        captured = cJSON_AddArrayToObject(o, "captured");
-    }
-    char buf[80];
-    if (!json)
-        printf("start %s\n", kalah_pos_format(&r, &p, buf, sizeof buf));
-    for (int i = 0; i < nmoves; i++) {
-        const char *mv = argv[optind + i];
-        kalah_step st;
-        kalah_play(&r, &p, kalah_move_parse(&r, p.side, mv, 0), &st);
-        kalah_pos_format(&r, &p, buf, sizeof buf);
-        if (json) {
-            cJSON_AddItemToArray(positions, cJSON_CreateString(buf));
-            cJSON_AddItemToArray(extra, cJSON_CreateBool(st.extra_turn));
-            cJSON_AddItemToArray(captured, cJSON_CreateNumber(st.captured));
-        } else {
-            printf("%3d. %-2s %s%s", i + 1, mv, buf, st.extra_turn ? "  extra turn" : "");
-            if (st.captured)
-                printf("  captured %d", st.captured);
-            putchar('\n');
-        }
-    }
-    int south = p.cell[r.pits], north = p.cell[2 * r.pits + 1], w = kalah_winner(&r, &p);
-    const char *winner = !p.over ? NULL : w > 0 ? "S" : w < 0 ? "N" : "draw";
-    if (json) {
-        cJSON_AddBoolToObject(o, "over", p.over);
-        cJSON *stores = cJSON_AddArrayToObject(o, "stores");
-        cJSON_AddItemToArray(stores, cJSON_CreateNumber(south));
-        cJSON_AddItemToArray(stores, cJSON_CreateNumber(north));
-        if (winner)
-            cJSON_AddStringToObject(o, "winner", winner);
-        else
-            cJSON_AddNullToObject(o, "winner");
-        return cli_print_json(o);
-    }
-    printf("stores S %d  N %d\n", south, north);
-    if (p.over)
-        printf("game over: %s\n", w > 0 ? "South wins" : w < 0 ? "North wins" : "draw");
-    else
-        printf("%s to move\n", p.side ? "North" : "South");
-    return 0;
+    return replay_game(rules_spec ? rules_spec : "kalah", pos_text, json, argc - optind, argv + optind);
 }
