@@ -22,13 +22,13 @@ static void help(void)
          "       sowzero net --upgrade PATH [--json]\n"
          "Evaluates one position with a network file (an export or a checkpoint): the policy over the\n"
          "mover's pits in a.. order (illegal moves get 0) and the value (expected result for the mover).\n"
-         "A net of another game than Kalah also gives one value per player (basico: its rank score mapped\n"
-         "to [-1, 1]; two-player games: the mover's value and its negation).\n"
+         "Also one value per player (basico: its rank score mapped to [-1, 1]; two-player games: the mover's\n"
+         "value and its negation).\n"
          "  --net PATH       the network file\n"
-         "  --position POS   the position string (default: the start position; another game: its notation)\n"
+         "  --position POS   the position in the game's notation (default: the start position)\n"
          "  --rules SPEC     rules; must be the ones the net was trained for (default: the net's own)\n"
-         "  --json           print {\"policy\":[...],\"value\":v,\"search\":{...} or null} (other games add\n"
-         "                   \"values\": one per player, player 0 first)\n"
+         "  --json           print {\"policy\":[...],\"value\":v,\"values\":[one per player, player 0 first],\n"
+         "                   \"mover\":seat,\"search\":{...} or null}\n"
          "Also shown: the search settings the net was trained with (its search record, nn/h5io.h /search:\n"
          "sims, batch, c_puct, fpu_reduction, margin_utility, solver, root, gumbel_*), which the az agent plays\n"
          "with unless its spec gives a key; a net without the record (older files) shows none.\n"
@@ -46,43 +46,6 @@ static void help(void)
 /* The exit status for a failed load: a file that is missing, damaged or not a net is bad input (2); only
  * running out of memory is a runtime failure (1). */
 static int load_status(int nn_rc) { return nn_rc == NN_ENOMEM ? 1 : 2; }
-
-/* Loads the net and checks that it fits rules r (rules string, encoding, input and policy sizes). When
- * have_rules is 0, r receives the net's own rules; *info_out the file's metadata. Prints errors; returns
- * NULL on failure (*status: the exit status, 2 for everything but memory). */
-static nn_net *load_for(const char *path, kalah_rules *r, int have_rules, nn_file_info *info_out, int *status)
-{
-    char err[NN_ERRLEN], kerr[KALAH_ERRLEN], a[128], b[128];
-    nn_file_info info;
-    nn_net *net = NULL;
-    int lrc = nn_load(path, NULL, &net, &info, err);
-    *info_out = info;
-    *status = load_status(lrc);
-    if (lrc != NN_OK) {
-        cli_error("net", "--net: %s", err);
-        return NULL;
-    }
-    kalah_rules fr;
-    const nn_config *c = nn_net_config(net);
-    if (kalah_rules_parse(info.rules, &fr, kerr) != KALAH_OK)
-        cli_error("net", "--net %s: its rules '%s' are not Kalah rules: %s", path, info.rules, kerr);
-    else if (have_rules && strcmp(kalah_rules_format(&fr, a, sizeof a), kalah_rules_format(r, b, sizeof b)))
-        cli_error("net", "--rules: the net was trained for '%s' (the rules in %s), not '%s'", a, path, b);
-    else if (strcmp(info.encoding, KALAH_ENCODING_NAME))
-        cli_error("net", "--net %s: input encoding '%s', this build encodes '%s'", path, info.encoding,
-                  KALAH_ENCODING_NAME);
-    else if (c->input_dim != kalah_encode_dim(&fr) || c->n_policy != fr.pits)
-        cli_error("net", "--net %s: net takes %d inputs and %d moves, rules need %d and %d", path, c->input_dim,
-                  c->n_policy, kalah_encode_dim(&fr), fr.pits);
-    else if (c->n_value != 1)
-        cli_error("net", "--net %s: net has %d value outputs (n_value); a Kalah net has 1", path, c->n_value);
-    else {
-        *r = fr;
-        return net;
-    }
-    nn_net_free(net);
-    return NULL;
-}
 
 /* The search record line of the text output. */
 static void print_search(const nn_file_info *info)
@@ -117,23 +80,25 @@ static game *file_game(const char *path, const nn_net *net, const nn_file_info *
     return NULL;
 }
 
-/* Every game but Kalah: the file's rules name the game (rules_spec, when given, must say the same). */
+/* The file's rules name the game (rules_spec, when given, must say the same). */
 static int net_game(const char *path, const char *rules_spec, const char *pos_text, int json)
 {
     char err[NN_ERRLEN], gerr[GAME_ERRLEN];
     nn_file_info info;
     nn_net *net = NULL;
+    game *want = NULL; /* --rules first: a bad spec is named before any file is read */
+    if (rules_spec && !(want = cli_game_create("net", rules_spec)))
+        return 2;
     int lrc = nn_load(path, NULL, &net, &info, err);
     if (lrc != NN_OK) {
         cli_error("net", "--net: %s", err);
+        game_free(want);
         return load_status(lrc);
     }
-    game *g = file_game(path, net, &info, err), *want = NULL;
+    game *g = file_game(path, net, &info, err);
     int rc = 2;
     if (!g)
         cli_error("net", "--net %s", err);
-    else if (rules_spec && !(want = cli_game_create("net", rules_spec)))
-        rc = 2;
     else if (want && strcmp(game_spec(g), game_spec(want)))
         cli_error("net", "--rules: the net was trained for '%s' (the rules in %s), not '%s'", game_spec(g), path,
                   game_spec(want));
@@ -207,18 +172,6 @@ static int net_game(const char *path, const char *rules_spec, const char *pos_te
     return 0;
 }
 
-/* The rules recorded in the file, without checking anything else ("" when it cannot be read). */
-static void file_rules(const char *path, char *out, size_t n)
-{
-    nn_file_info info;
-    nn_net *net = NULL;
-    char err[NN_ERRLEN];
-    out[0] = 0;
-    if (nn_load(path, NULL, &net, &info, err) == NN_OK)
-        snprintf(out, n, "%s", info.rules);
-    nn_net_free(net);
-}
-
 /* nn_upgrade's check: a file is sealed only when it could be played with. */
 static int upgrade_check(const char *path, const nn_net *net, const nn_file_info *info, void *ctx, char *err)
 {
@@ -290,57 +243,5 @@ int cmd_net(int argc, char **argv)
         cli_error("net", "--net PATH is required");
         return cli_usage_error("net");
     }
-    char frules[NN_META_LEN];
-    file_rules(path, frules, sizeof frules);
-    const game_kind *fk = game_kind_find(frules), *rk = game_kind_find(rules_spec);
-    /* Every other game: the game interface, which also compares a Kalah file's rules with another
-     * game's --rules (both named). */
-    if ((fk && fk != &game_kind_kalah) || (fk && rk && rk != fk))
-        return net_game(path, rules_spec, pos_text, json);
-    kalah_rules r;
-    if (rules_spec && !cli_rules("net", rules_spec, &r))
-        return 2;
-    int status;
-    nn_file_info info;
-    nn_net *net = load_for(path, &r, rules_spec != NULL, &info, &status);
-    if (!net)
-        return status;
-    kalah_pos p;
-    if (!cli_position("net", pos_text, &r, &p)) {
-        nn_net_free(net);
-        return 2;
-    }
-    unsigned legal = kalah_legal(&r, &p);
-    if (!legal) {
-        cli_error("net", "--position: the game is over, there is no move to evaluate");
-        nn_net_free(net);
-        return 2;
-    }
-    float x[2 * KALAH_MAX_PITS + 2], policy[KALAH_MAX_PITS], value;
-    uint8_t mask[KALAH_MAX_PITS];
-    kalah_encode(&r, &p, x);
-    for (int k = 0; k < r.pits; k++)
-        mask[k] = (legal >> k) & 1;
-    nn_workspace *ws = nn_workspace_create(net, 1);
-    int rc = ws ? nn_forward(net, ws, x, mask, 1, policy, &value) : NN_ENOMEM;
-    nn_workspace_free(ws);
-    nn_net_free(net);
-    if (rc != NN_OK) {
-        cli_error("net", "forward pass failed (%d)", rc);
-        return 1;
-    }
-    if (json) {
-        cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "policy");
-        for (int k = 0; k < r.pits; k++)
-            cJSON_AddItemToArray(arr, cJSON_CreateNumber(policy[k]));
-        cJSON_AddNumberToObject(o, "value", value);
-        cJSON_AddItemToObject(o, "search", ns_json(info.have_search ? &info.search : NULL));
-        return cli_print_json(o);
-    }
-    printf("policy");
-    for (int k = 0; k < r.pits; k++)
-        printf(" %c:%.4f", kalah_move_letter(p.side, k), policy[k]);
-    printf("\nvalue %.4f\n", value);
-    print_search(&info);
-    return 0;
+    return net_game(path, rules_spec, pos_text, json);
 }

@@ -680,7 +680,7 @@ static void test_cli_errors(void **state)
     cli_expect(2, "--net", "net --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'");
     cli_expect(2, NULL, "net --net '%s' --position '4,4,4 S'", exp);
     cli_expect(2, NULL, "export only-one-arg");
-    cli_expect(0, "policy a:", "net --net '%s'", exp);
+    cli_expect(0, "policy (South) a:", "net --net '%s'", exp);
     /* A net with several value outputs is not a Kalah net. */
     net = make_net_v(0, 3, 1);
     assert_int_equal(nn_export_save(exp, net, RULES, ENC, err), NN_OK);
