@@ -8,11 +8,6 @@
 #include "eval/game_match.h"
 #include "eval/record.h"
 
-/* 1 when argv (argv[0] = the command) has --rules VALUE or --rules=VALUE (or an abbreviation of --rules
- * that getopt_long accepts, --r at least) whose VALUE names a registered game other than kalah
- * (game_kind_find); scanning stops at "--". */
-int cli_game_wanted(int argc, char **argv);
-
 /* Creates the game of a rules spec for command cmd; prints the error ("--rules 'SPEC': ...") and returns
  * NULL, or returns the game (the caller frees it with game_free). */
 game *cli_game_create(const char *cmd, const char *spec);

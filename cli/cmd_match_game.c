@@ -24,23 +24,6 @@
 
 #define CMD "match"
 
-int cli_game_wanted(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--"))
-            return 0;
-        size_t n = strcspn(a, "=");
-        if (n < 3 || strncmp(a, "--rules", n))
-            continue;
-        const char *v = a[n] == '=' ? a + n + 1 : i + 1 < argc ? argv[i + 1] : "";
-        const game_kind *k = game_kind_find(v);
-        if (k && k != &game_kind_kalah)
-            return 1;
-    }
-    return 0;
-}
-
 const char *cli_rules_of_nets(const char *const *specs, int n, char *buf, size_t len)
 {
     const char *found = NULL;

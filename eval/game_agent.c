@@ -51,7 +51,7 @@ static const agent_kind_desc kinds[] = {
     {"ab", "depth, seed"},
     {"solve", "nodes, seed"},
     {"mcts", "sims, rollouts, c_puct, solver, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, seed"},
-    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, seed"},
+    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, margin, solver, seed"},
 };
 #define KIND_LIST "random, greedy, maxn, paranoid, ab, solve, mcts, az"
 
@@ -130,8 +130,10 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
-    const unsigned keys =
-        AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH | AGENT_FROM_ROOT | AGENT_FROM_GUMBEL;
+    /* margin= and solver= (the margin utility and its score proofs) where the game has a margin to weigh */
+    const int utility = game_players(a->g) == 2 && game_has_margin(a->g);
+    const unsigned keys = AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH | AGENT_FROM_ROOT |
+                          AGENT_FROM_GUMBEL | (utility ? AGENT_FROM_MARGIN : 0u);
     long long sims = 200, batch = 1;
     a->cfg = mcts_config_default();
     if (info.have_search) {
@@ -143,6 +145,10 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         a->cfg.gumbel_k = info.search.gumbel_k;
         a->cfg.gumbel_c_visit = info.search.gumbel_c_visit;
         a->cfg.gumbel_c_scale = info.search.gumbel_c_scale;
+        if (utility) {
+            a->cfg.margin_utility = info.search.margin_utility;
+            a->cfg.solver = info.search.solver;
+        }
     }
     double fpu;
     if (tree_config(a, args, sims, 0, err))
@@ -152,9 +158,19 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         return -1;
     a->cfg.fpu_reduction = fpu;
     a->cfg.leaves_per_game = (int)batch;
+    if (a->cfg.margin_utility > 0 && !nn_net_config(a->net)->margin_head)
+        a->cfg.margin_utility = 0; /* the record's own mistake; a key given here is checked below */
+    if (utility) {
+        long long solver = a->cfg.solver;
+        if (agent_arg_double(args, "margin", 0, 1e6, &a->cfg.margin_utility, err) ||
+            agent_arg_long(args, "solver", 0, 1, &solver, err))
+            return -1;
+        a->cfg.solver = (int)solver;
+    }
     if (check_cfg(a, err))
         return -1;
-    if (!(a->ev = mcts_mp_eval_net_create(a->net, a->g, a->cfg.leaves_per_game, merr))) {
+    if (!(a->ev = mcts_mp_eval_net_create_utility(a->net, a->g, a->cfg.leaves_per_game, a->cfg.margin_utility,
+                                                  merr))) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
@@ -162,7 +178,8 @@ static int init_az(game_agent *a, agent_args *args, char *err)
     agent_search_info si = {.sims = a->raw ? 0 : a->cfg.sims, .c_puct = a->cfg.c_puct,
                             .fpu_reduction = a->cfg.fpu_reduction, .batch = a->cfg.leaves_per_game,
                             .gumbel = gumbel, .gumbel_k = a->cfg.gumbel_k, .gumbel_c_visit = a->cfg.gumbel_c_visit,
-                            .gumbel_c_scale = a->cfg.gumbel_c_scale, .net_record = info.have_search,
+                            .gumbel_c_scale = a->cfg.gumbel_c_scale, .margin_utility = a->cfg.margin_utility,
+                            .solver = a->cfg.solver, .net_record = info.have_search,
                             .from_net = info.have_search ? agent_from_net(args, keys, gumbel) : 0};
     if (!(a->desc = agent_az_describe(path, &si, keys, a->seed))) {
         set_err(err, "out of memory");

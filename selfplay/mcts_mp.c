@@ -24,13 +24,34 @@ static int grow(mpnode **pool, int *cap, int need)
     return 1;
 }
 
-/* The exact value vector of a finished position (game_values). */
-static void exact_value(const game *g, const game_pos *p, float *v)
+/* The exact value vector of a finished position (game_values); with mcts.margin_utility w > 0 (two players
+ * and a margin: checked at create) player 0's utility is (result + w · margin / seeds) / (1 + w), as Kalah's
+ * search scores it (KataGo's score utility, Wu 2019 §4; divided by 1 + w so every win still beats every
+ * draw and loss), and player 1's its negation. A win is then worth 1 only at the largest margin, so the
+ * solver's "a child at 1 proves its parent" becomes "all children exact" for the rest: score proofs. */
+static void exact_value(const mcts_mp_tree *t, const game_pos *p, float *v)
 {
     double d[NP] = {0};
-    game_values(g, p, d);
+    game_values(t->g, p, d);
     for (int q = 0; q < NP; q++)
         v[q] = (float)d[q];
+    const double w = t->cfg.margin_utility;
+    if (w > 0) {
+        v[0] = (float)((d[0] + w * game_margin(t->g, p) / (double)game_seeds(t->g)) / (1.0 + w));
+        v[1] = -v[0];
+    }
+}
+
+/* The margin utility needs a game with two players and a final margin. MCTS_OK, else MCTS_EINVAL. */
+static int check_utility(const game *g, const mcts_config *cfg, char *err)
+{
+    if (cfg->margin_utility > 0 && (game_players(g) != 2 || !game_has_margin(g))) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "mcts.margin_utility needs two players and a final margin; %s has %s",
+                     game_spec(g), game_players(g) != 2 ? "more than two players" : "no margin");
+        return MCTS_EINVAL;
+    }
+    return MCTS_OK;
 }
 
 /* Marks node nd reached at position pos: its mover, and what is exact there — everything once the game is
@@ -41,7 +62,7 @@ static void reach(mcts_mp_tree *t, mpnode *nd, const game_pos *pos)
     nd->mover = pos->to_move;
     if (pos->over) {
         nd->flags |= F_TERMINAL;
-        exact_value(t->g, pos, nd->pv);
+        exact_value(t, pos, nd->pv);
         if (t->cfg.solver) {
             nd->flags |= F_PROVEN | F_DECIDED;
             nd->dv = nd->pv[nd->pmover];
@@ -80,7 +101,7 @@ mcts_mp_tree *mcts_mp_tree_create(const game *g, const mcts_config *cfg, uint64_
             snprintf(err, MCTS_ERRLEN, "mcts_mp_tree_create: no game");
         return NULL;
     }
-    if (mcts_config_check(cfg, err) != MCTS_OK)
+    if (mcts_config_check(cfg, err) != MCTS_OK || check_utility(g, cfg, err) != MCTS_OK)
         return NULL;
     mcts_mp_tree *t = calloc(1, sizeof *t);
     if (!t || !grow(&t->pool, &t->cap, 1024)) {
@@ -112,6 +133,8 @@ void mcts_mp_tree_free(mcts_mp_tree *t)
 int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err)
 {
     int rc = mcts_config_check(cfg, err);
+    if (rc == MCTS_OK)
+        rc = check_utility(t->g, cfg, err);
     if (rc == MCTS_OK)
         t->cfg = *cfg;
     return rc;
@@ -438,6 +461,15 @@ int mp_best_root_child(const mcts_mp_tree *t)
         return -1;
     const int m = root->mover;
     const mpnode *ch = &t->pool[root->child];
+    if (root->flags & (F_PROVEN | F_DECIDED)) { /* the root's value is exact: a child that keeps it */
+        int bi = -1;
+        for (int i = 0; i < root->nchild; i++)
+            if ((ch[i].flags & F_DECIDED) &&
+                (bi < 0 || ch[i].dv > ch[bi].dv || (ch[i].dv == ch[bi].dv && ch[i].n > ch[bi].n)))
+                bi = i;
+        if (bi >= 0)
+            return root->child + bi;
+    }
     int any_win = 0, any_ok = 0, any_visit = 0;
     for (int i = 0; i < root->nchild; i++) {
         int dec = ch[i].flags & F_DECIDED;

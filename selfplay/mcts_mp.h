@@ -44,7 +44,11 @@
  * no Dirichlet noise, temperature or reuse at such a root) and cfg.forced_playouts_k (forced playouts at
  * the root, pruned from the target). The root's Q in their formulas is the root mover's entry of the value
  * vectors; a child decided at +1 for that mover is played first, one decided at −1 is Kalah's proven loss.
- * The margin utility (cfg.margin_utility) is Kalah's search only and has no effect here.
+ * The margin utility (cfg.margin_utility w > 0; two-player games with a margin, else create refuses it):
+ * finished positions are worth (result + w · margin / game_seeds) / (1 + w) to player 0, and the net
+ * evaluator of mcts_mp_eval_net_create_utility mixes its margin head in the same way, as Kalah's search
+ * does (mcts.h); with cfg.solver the proofs become score proofs (a node is exact when all its children
+ * are, unless a child wins by the largest margin).
  *
  * Memory: nodes live in one pooled array that grows geometrically; reuse compacts the kept subtree.
  * Errors: MCTS_* codes of evaluator.h, with a message where an err buffer (MCTS_ERRLEN) is taken.
@@ -86,6 +90,13 @@ struct mcts_mp_eval {
  * mismatch / out of memory. */
 mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const game *g, int max_batch, char *err);
 
+/* The same with the margin utility w >= 0 (mcts.margin_utility): the mover's value is (v + w · clamp(m, −1,
+ * 1)) / (1 + w), v the value head and m the margin head (the final margin for the mover / game_seeds, as
+ * self-play writes its target), the mix the search gives finished positions. w = 0 is
+ * mcts_mp_eval_net_create; w > 0 needs a net with a margin head and a two-player game (else NULL, message). */
+mcts_mp_eval *mcts_mp_eval_net_create_utility(const nn_net *net, const game *g, int max_batch, double margin_utility,
+                                              char *err);
+
 /* MCTS_OK when net's shape fits g (input_dim, n_policy, n_value as above), else MCTS_EINVAL with the
  * three numbers it has and needs in err (MCTS_ERRLEN). */
 int mcts_mp_net_check(const nn_net *net, const game *g, char *err);
@@ -102,6 +113,7 @@ typedef struct mcts_mp_eval_factory {
     mcts_mp_eval *(*create)(const struct mcts_mp_eval_factory *f, const game *g, int max_batch,
                             uint64_t seed, char *err);
     const nn_net *net;
+    double margin_utility; /* net: mcts_mp_eval_net_create_utility's w (0 = the plain value) */
     int rollouts;
     void *user;
 } mcts_mp_eval_factory;

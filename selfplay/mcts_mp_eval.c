@@ -22,6 +22,8 @@ typedef struct {
     nn_workspace *ws;
     float *x, *v;
     uint8_t *legal;
+    double margin_w; /* > 0: the margin utility's w (two players, a margin head) */
+    float *margin;   /* max_batch margin-head outputs when margin_w > 0 */
 } net_eval;
 
 static int net_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
@@ -38,7 +40,17 @@ static int net_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prio
             ne->legal[i * m + k] = (uint8_t)(legal >> k & 1u);
     }
     double t0 = sp_now();
-    int rc = nn_forward(ne->net, ne->ws, ne->x, ne->legal, n, prior, ne->v);
+    int rc;
+    if (ne->margin_w > 0) {
+        nn_outputs o = {.policy = prior, .value = ne->v, .margin = ne->margin};
+        rc = nn_forward_ex(ne->net, ne->ws, ne->x, ne->legal, n, &o);
+        for (int i = 0; i < n; i++) { /* one value output: the mover's */
+            float mg = ne->margin[i] > 1.0f ? 1.0f : ne->margin[i] < -1.0f ? -1.0f : ne->margin[i];
+            ne->v[i] = (float)((ne->v[i] + ne->margin_w * mg) / (1.0 + ne->margin_w));
+        }
+    } else {
+        rc = nn_forward(ne->net, ne->ws, ne->x, ne->legal, n, prior, ne->v);
+    }
     e->forward_seconds += sp_now() - t0;
     e->calls++;
     e->positions += (uint64_t)n;
@@ -57,6 +69,7 @@ static void net_destroy(mcts_mp_eval *e)
     free(ne->x);
     free(ne->v);
     free(ne->legal);
+    free(ne->margin);
     free(ne);
 }
 
@@ -75,6 +88,12 @@ int mcts_mp_net_check(const nn_net *net, const game *g, char *err)
 
 mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const game *g, int max_batch, char *err)
 {
+    return mcts_mp_eval_net_create_utility(net, g, max_batch, 0.0, err);
+}
+
+mcts_mp_eval *mcts_mp_eval_net_create_utility(const nn_net *net, const game *g, int max_batch, double margin_utility,
+                                              char *err)
+{
     if (!net || !g || max_batch < 1) {
         if (err)
             snprintf(err, MCTS_ERRLEN, "net evaluator: %s", !net ? "no net" : !g ? "no game" : "max_batch < 1");
@@ -82,6 +101,13 @@ mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const game *g, int max_
     }
     if (mcts_mp_net_check(net, g, err) != MCTS_OK)
         return NULL;
+    if (!(margin_utility >= 0 && margin_utility <= 1e6) ||
+        (margin_utility > 0 && (!nn_net_config(net)->margin_head || game_value_dim(g) != 1))) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "mcts.margin_utility %g needs a two-player game and a net with a margin head "
+                     "(net.margin_head)", margin_utility);
+        return NULL;
+    }
     net_eval *ne = calloc(1, sizeof *ne);
     if (ne) {
         ne->base = (mcts_mp_eval){.evaluate = net_evaluate, .destroy = net_destroy, .game = g,
@@ -91,8 +117,10 @@ mcts_mp_eval *mcts_mp_eval_net_create(const nn_net *net, const game *g, int max_
         ne->x = malloc((size_t)max_batch * (size_t)game_encode_dim(g) * sizeof *ne->x);
         ne->v = malloc((size_t)max_batch * (size_t)game_value_dim(g) * sizeof *ne->v);
         ne->legal = malloc((size_t)max_batch * (size_t)game_moves(g));
+        ne->margin_w = margin_utility;
+        ne->margin = margin_utility > 0 ? malloc((size_t)max_batch * sizeof *ne->margin) : NULL;
     }
-    if (!ne || !ne->ws || !ne->x || !ne->v || !ne->legal) {
+    if (!ne || !ne->ws || !ne->x || !ne->v || !ne->legal || (margin_utility > 0 && !ne->margin)) {
         if (ne)
             net_destroy(&ne->base);
         if (err)
@@ -180,7 +208,7 @@ static mcts_mp_eval *net_factory(const mcts_mp_eval_factory *f, const game *g, i
                                  uint64_t seed, char *err)
 {
     (void)seed;
-    return mcts_mp_eval_net_create(f->net, g, max_batch, err);
+    return mcts_mp_eval_net_create_utility(f->net, g, max_batch, f->margin_utility, err);
 }
 
 static mcts_mp_eval *rollout_factory(const mcts_mp_eval_factory *f, const game *g, int max_batch,

@@ -112,7 +112,7 @@ static void test_error_paths(void **state)
                       NULL);
     expect_load_error("[run]\niterations = 1\n[rules]\ngame = basico\nplayers = 3\npits = 4\nseeds = 4\n"
                       "[eval]\ngames = 6\nfinal_games = 6\n[mcts]\nmargin_utility = 0.5\n",
-                      "bad.ini:12:", "mcts.margin_utility", "kalah only", NULL);
+                      "bad.ini:12:", "mcts.margin_utility", "more than two players", NULL);
     expect_load_error("[run]\niterations = 1\n[selfplay]\nopening_plies = 101\n", "bad.ini:4:",
                       "selfplay.opening_plies", NULL);
     /* the levers a game's facts rule out: refused by the fact, at the key's line */

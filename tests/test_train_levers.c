@@ -210,8 +210,16 @@ static void test_refusals_by_fact(void **state)
         expect_refusal("rules.game=basico rules.players=3 rules.pits=4 eval.opponents=greedy eval.games=6 "
                        "net.onehot_levels=8", "net.onehot_levels", "basico");
     }
-    /* playout caps and the root levers run on every game's self-play; the margin utility is Kalah's alone */
-    expect_refusal(OWARE "mcts.margin_utility=0.5 net.margin_head=true", "mcts.margin_utility", "kalah only");
+    /* playout caps, the root levers and the margin utility run on every game whose facts allow them: the
+     * utility needs two players and a margin, and the margin head */
+    {
+        cfg_config o;
+        tiny(&o, OWARE "mcts.margin_utility=0.5 net.margin_head=true");
+        assert_true(o.mcts.margin_utility == 0.5);
+    }
+    expect_refusal("rules.game=basico rules.players=3 rules.pits=4 eval.opponents=greedy eval.games=6 "
+                   "mcts.margin_utility=0.5", "mcts.margin_utility", "more than two players");
+    expect_refusal(OWARE "mcts.margin_utility=0.5 net.margin_head=false", "mcts.margin_utility", "margin head");
     cfg_config c;
     tiny(&c, OWARE "selfplay.full_sims_prob=0.5 selfplay.fast_sims=4");
     tiny(&c, OWARE "mcts.root=gumbel mcts.gumbel_k=4");

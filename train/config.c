@@ -588,6 +588,13 @@ static int lever_facts(const cfg_config *c, const game *g, char *err)
                           "eval.positions needs a two-player game with a final margin (a solved set holds the exact "
                           "margin of every move); %s has %s", game_name(g),
                           np != 2 ? "more than two players" : "no margin");
+    if (c->mcts.margin_utility > 0 && (np != 2 || !game_has_margin(g)))
+        return check_fail(c, err, "mcts", "margin_utility",
+                          "mcts.margin_utility needs a two-player game with a final margin (the utility weighs the "
+                          "margin in); %s has %s", game_name(g), np != 2 ? "more than two players" : "no margin");
+    if (c->mcts.margin_utility > 0 && !c->net.margin_head)
+        return check_fail(c, err, "mcts", "margin_utility",
+                          "mcts.margin_utility needs the margin head's estimate: set net.margin_head = true");
     if (c->eval.gate != CFG_GATE_NONE && np != 2)
         return check_fail(c, err, "eval", "gate",
                           "eval.gate needs a two-player game: the SPRT scores colour-swapped pairs of games "
@@ -721,13 +728,6 @@ int cfg_finish(cfg_config *c, char *err)
         key_of_message(msg, "selfplay", "games", sec, key);
         return check_fail(c, err, sec, key, "%s", msg);
     }
-    if (c->mcts.margin_utility > 0 && c->game != CFG_GAME_KALAH) /* Kalah's search only, so far */
-        return check_fail(c, err, "mcts", "margin_utility",
-                          "mcts.margin_utility applies to game = kalah only (the other games' search has no such "
-                          "lever)");
-    if (c->mcts.margin_utility > 0 && !c->net.margin_head)
-        return check_fail(c, err, "mcts", "margin_utility",
-                          "mcts.margin_utility needs the margin head's estimate: set net.margin_head = true");
     if (c->train.lr_anneal_by == CFG_ANNEAL_TIME) {
         const char *why = c->optim.sched.kind != NN_LR_COSINE ? "needs train.lr_schedule = cosine"
                           : c->run.time_limit <= 0            ? "needs run.time_limit > 0 (the budget it plans over)"

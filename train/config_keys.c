@@ -93,8 +93,8 @@ const cfg_key cfg_keys[] = {
       "games in flight, at some cost in search quality."),
     B("mcts", "solver", mcts.solver,
       "MCTS-Solver: propagate proven wins/losses from finished positions, stop when the root is proven. "
-      "Kalah with margin_utility > 0: score proofs instead (exact final margins; a node is exact when all its "
-      "children are, a winning child alone proves nothing; selfplay/mcts.h)."),
+      "With margin_utility > 0: score proofs instead (exact final margins; a node is exact when all its "
+      "children are, a winning child alone proves nothing; selfplay/mcts.h, selfplay/mcts_mp.h)."),
     B("mcts", "reuse_tree", mcts.reuse_tree, "Keep the subtree of the move played for the next search."),
     E("mcts", "root", mcts.root, root_names,
       "puct: the root chooses like every node (PUCT) and the policy target is the visit counts; gumbel: "
@@ -115,9 +115,9 @@ const cfg_key cfg_keys[] = {
     D("mcts", "margin_utility", mcts.margin_utility, 0, 1e6, 0, 0,
       "Weight w of the final store margin in the value the search backs up (KataGo's score utility, Wu "
       "2019, 4): (value + w * margin) / (1 + w), the margin from the margin head at leaves and exact at "
-      "finished positions, scaled by 2 * pits * seeds. Breaks ties between wins towards larger margins; "
-      "needs net.margin_head. 0 = off. Evaluation searches use it too. With solver, proofs are then exact "
-      "margins (score proofs)."),
+      "finished positions, scaled by the game's total seeds. Breaks ties between wins towards larger margins; "
+      "needs a two-player game with a final margin and net.margin_head. 0 = off. Evaluation searches use it "
+      "too. With solver, proofs are then exact margins (score proofs)."),
     I("mcts", "tablebase_seeds", mcts.tablebase_seeds, 0, 127,
       "Games with an endgame database (kalah): tablebase leaves. A search position (not the root) with at most this many seeds in the "
       "pits is valued exactly from the endgame database (win/draw/loss of its perfect-play margin) instead "

@@ -221,6 +221,7 @@ int train_selfplay_round(const cfg_config *c, const char *rules_spec, const self
             return MCTS_EINVAL;
         }
         mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+        ef.margin_utility = c->mcts.margin_utility;
         game_selfplay_stats bs = {0};
         int rc = game_selfplay_run(g, sc, &c->mcts, &ef, rb, seed, &bs, err);
         game_free(g);
