@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn/search_ranges.h"
+
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
 /* ---- small shared helpers ---- */
@@ -355,9 +357,10 @@ int agent_root_args(agent_args *args, mcts_config *cfg, char *err)
         cfg->root = !strcmp(root, "gumbel") ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
     cfg->gumbel_scale = 0;
     long long k = cfg->gumbel_k;
-    if (agent_arg_long(args, "gumbel_k", 1, 64, &k, err) ||
-        agent_arg_double(args, "gumbel_c_visit", 0, 1e6, &cfg->gumbel_c_visit, err) ||
-        agent_arg_double(args, "gumbel_c_scale", 1e-12, 1e6, &cfg->gumbel_c_scale, err))
+    if (agent_arg_long(args, "gumbel_k", 1, SEARCH_GUMBEL_K_MAX, &k, err) ||
+        agent_arg_double(args, "gumbel_c_visit", 0, SEARCH_GUMBEL_C_VISIT_MAX, &cfg->gumbel_c_visit, err) ||
+        agent_arg_double(args, "gumbel_c_scale", SEARCH_GUMBEL_C_SCALE_MIN, SEARCH_GUMBEL_C_SCALE_MAX,
+                         &cfg->gumbel_c_scale, err))
         return -1;
     cfg->gumbel_k = (int)k;
     return 0;

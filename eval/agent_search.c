@@ -12,6 +12,7 @@
 #include "eval/alphabeta.h"
 #include "eval/tbase.h"
 #include "nn/h5io.h"
+#include "nn/search_ranges.h"
 #include "selfplay/evaluator.h"
 #include "selfplay/mcts.h"
 
@@ -350,8 +351,8 @@ static int tree_config(agent *a, agent_args *args, tree_impl *x, long long defau
     (void)a;
     long long sims = default_sims;
     double c_puct = x->cfg.c_puct;
-    if (agent_arg_long(args, "sims", min_sims, 10000000, &sims, err) ||
-        agent_arg_double(args, "c_puct", 1e-6, 1e6, &c_puct, err))
+    if (agent_arg_long(args, "sims", min_sims, SEARCH_SIMS_MAX, &sims, err) ||
+        agent_arg_double(args, "c_puct", SEARCH_C_PUCT_MIN, SEARCH_C_PUCT_MAX, &c_puct, err))
         return -1;
     x->cfg.sims = sims ? (int)sims : 1;
     x->raw = sims == 0;
@@ -392,7 +393,7 @@ int agent_init_mcts(agent *a, agent_args *args, char *err)
  * the Gumbel constants, margin=W. The Gumbel root of an agent has no noise (gumbel_scale 0). */
 static int az_levers(agent_args *args, tree_impl *x, char *err)
 {
-    if (agent_root_args(args, &x->cfg, err) || agent_arg_double(args, "margin", 0, 1e6, &x->cfg.margin_utility, err))
+    if (agent_root_args(args, &x->cfg, err) || agent_arg_double(args, "margin", 0, SEARCH_MARGIN_MAX, &x->cfg.margin_utility, err))
         return -1;
     long long solver = x->cfg.solver;
     if (agent_arg_long(args, "solver", 0, 1, &solver, err))
@@ -452,7 +453,7 @@ int agent_init_az(agent *a, agent_args *args, char *err)
     if (tree_config(a, args, x, sims, 0, err))
         return -1;
     fpu = x->cfg.fpu_reduction;
-    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err) ||
+    if (agent_arg_double(args, "fpu", 0, SEARCH_FPU_MAX, &fpu, err) || agent_arg_long(args, "batch", 1, SEARCH_BATCH_MAX, &batch, err) ||
         agent_arg_long(args, "tb", 0, 127, &tb, err) || agent_arg_long(args, "tbroot", 0, 1, &tbroot, err))
         return -1;
     x->tb_root = (int)tbroot;

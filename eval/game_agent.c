@@ -13,6 +13,7 @@
 #include "eval/game_search.h"
 #include "eval/perfect.h"
 #include "nn/h5io.h"
+#include "nn/search_ranges.h"
 #include "selfplay/mcts_mp.h"
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
@@ -63,8 +64,8 @@ static int tree_config(game_agent *a, agent_args *args, long long default_sims, 
 {
     long long sims = default_sims; /* c_puct's default: a->cfg's (built in, or the net's search record) */
     double c_puct = a->cfg.c_puct;
-    if (agent_arg_long(args, "sims", min_sims, 10000000, &sims, err) ||
-        agent_arg_double(args, "c_puct", 1e-6, 1e6, &c_puct, err) || agent_root_args(args, &a->cfg, err))
+    if (agent_arg_long(args, "sims", min_sims, SEARCH_SIMS_MAX, &sims, err) ||
+        agent_arg_double(args, "c_puct", SEARCH_C_PUCT_MIN, SEARCH_C_PUCT_MAX, &c_puct, err) || agent_root_args(args, &a->cfg, err))
         return -1;
     a->cfg.sims = sims ? (int)sims : 1;
     a->raw = sims == 0;
@@ -133,7 +134,7 @@ static int init_az(game_agent *a, agent_args *args, char *err)
     /* margin= and solver= (the margin utility and its score proofs) where the game has a margin to weigh */
     const int utility = game_players(a->g) == 2 && game_has_margin(a->g);
     const unsigned keys = AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH | AGENT_FROM_ROOT |
-                          AGENT_FROM_GUMBEL | (utility ? AGENT_FROM_MARGIN : 0u);
+                          AGENT_FROM_GUMBEL | (utility ? AGENT_FROM_MARGIN | AGENT_FROM_SOLVER : 0u);
     long long sims = 200, batch = 1;
     a->cfg = mcts_config_default();
     if (info.have_search) {
@@ -154,7 +155,7 @@ static int init_az(game_agent *a, agent_args *args, char *err)
     if (tree_config(a, args, sims, 0, err))
         return -1;
     fpu = a->cfg.fpu_reduction;
-    if (agent_arg_double(args, "fpu", 0, 2, &fpu, err) || agent_arg_long(args, "batch", 1, 64, &batch, err))
+    if (agent_arg_double(args, "fpu", 0, SEARCH_FPU_MAX, &fpu, err) || agent_arg_long(args, "batch", 1, SEARCH_BATCH_MAX, &batch, err))
         return -1;
     a->cfg.fpu_reduction = fpu;
     a->cfg.leaves_per_game = (int)batch;
@@ -162,7 +163,7 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         a->cfg.margin_utility = 0; /* the record's own mistake; a key given here is checked below */
     if (utility) {
         long long solver = a->cfg.solver;
-        if (agent_arg_double(args, "margin", 0, 1e6, &a->cfg.margin_utility, err) ||
+        if (agent_arg_double(args, "margin", 0, SEARCH_MARGIN_MAX, &a->cfg.margin_utility, err) ||
             agent_arg_long(args, "solver", 0, 1, &solver, err))
             return -1;
         a->cfg.solver = (int)solver;

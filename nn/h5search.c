@@ -2,6 +2,7 @@
 #include "nn/h5search.h"
 #include "nn/h5util.h"
 #include "nn/net_internal.h"
+#include "nn/search_ranges.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -10,9 +11,8 @@
 
 #define GROUP "search"
 
-/* The numeric fields, their type and range: the ranges of the config keys they come from (train/config_keys.c)
- * narrowed to what the az agent spec accepts for the same setting (eval/agent_search.c: c_puct >= 1e-6,
- * gumbel_c_scale >= 1e-12), since the record supplies that agent's defaults. */
+/* The numeric fields, their type and range: the one range of each setting (nn/search_ranges.h), which the
+ * config keys they come from and the az agent spec whose defaults they supply share. */
 typedef struct {
     const char *name;
     size_t offset;
@@ -22,15 +22,15 @@ typedef struct {
 } field;
 
 static const field fields[] = {
-    {"sims", offsetof(nn_search, sims), 1, 0, 1000000, 0},
-    {"batch", offsetof(nn_search, batch), 1, 1, 64, 0},
-    {"c_puct", offsetof(nn_search, c_puct), 0, 1e-6, 100, 0},
-    {"fpu_reduction", offsetof(nn_search, fpu_reduction), 0, 0, 2, 0},
-    {"margin_utility", offsetof(nn_search, margin_utility), 0, 0, 1e6, 0},
+    {"sims", offsetof(nn_search, sims), 1, 0, SEARCH_SIMS_MAX, 0},
+    {"batch", offsetof(nn_search, batch), 1, 1, SEARCH_BATCH_MAX, 0},
+    {"c_puct", offsetof(nn_search, c_puct), 0, SEARCH_C_PUCT_MIN, SEARCH_C_PUCT_MAX, 0},
+    {"fpu_reduction", offsetof(nn_search, fpu_reduction), 0, 0, SEARCH_FPU_MAX, 0},
+    {"margin_utility", offsetof(nn_search, margin_utility), 0, 0, SEARCH_MARGIN_MAX, 0},
     {"solver", offsetof(nn_search, solver), 1, 0, 1, 0},
-    {"gumbel_k", offsetof(nn_search, gumbel_k), 1, 1, 64, 0},
-    {"gumbel_c_visit", offsetof(nn_search, gumbel_c_visit), 0, 0, 1e6, 0},
-    {"gumbel_c_scale", offsetof(nn_search, gumbel_c_scale), 0, 1e-12, 1e6, 0},
+    {"gumbel_k", offsetof(nn_search, gumbel_k), 1, 1, SEARCH_GUMBEL_K_MAX, 0},
+    {"gumbel_c_visit", offsetof(nn_search, gumbel_c_visit), 0, 0, SEARCH_GUMBEL_C_VISIT_MAX, 0},
+    {"gumbel_c_scale", offsetof(nn_search, gumbel_c_scale), 0, SEARCH_GUMBEL_C_SCALE_MIN, SEARCH_GUMBEL_C_SCALE_MAX, 0},
 };
 #define N_FIELDS (int)(sizeof fields / sizeof fields[0])
 

@@ -2,6 +2,7 @@
  * layout in mcts_impl.h; results and inspection in mcts_results.c). */
 #include "selfplay/mcts_impl.h"
 #include "selfplay/mcts_pages.h"
+#include "nn/search_ranges.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,12 +41,12 @@ int mcts_config_check(const mcts_config *c, char *err)
 {
     if (!c)
         return BAD("mcts config is NULL");
-    if (c->sims < 1 || c->sims > 100000000)
-        return BAD("mcts.sims must be in 1..100000000, got %d", c->sims);
-    if (!(c->c_puct > 0 && c->c_puct <= 1e6))
-        return BAD("mcts.c_puct must be > 0, got %g", c->c_puct);
-    if (!(c->fpu_reduction >= 0 && c->fpu_reduction <= 2))
-        return BAD("mcts.fpu_reduction must be in [0, 2], got %g", c->fpu_reduction);
+    if (c->sims < 1 || c->sims > SEARCH_SIMS_MAX)
+        return BAD("mcts.sims must be in 1..%d, got %d", SEARCH_SIMS_MAX, c->sims);
+    if (!(c->c_puct >= SEARCH_C_PUCT_MIN && c->c_puct <= SEARCH_C_PUCT_MAX))
+        return BAD("mcts.c_puct must be in [%g, %g], got %g", SEARCH_C_PUCT_MIN, SEARCH_C_PUCT_MAX, c->c_puct);
+    if (!(c->fpu_reduction >= 0 && c->fpu_reduction <= SEARCH_FPU_MAX))
+        return BAD("mcts.fpu_reduction must be in [0, %g], got %g", SEARCH_FPU_MAX, c->fpu_reduction);
     if (!(c->dirichlet_alpha > 0 && c->dirichlet_alpha <= 1e6))
         return BAD("mcts.dirichlet_alpha must be > 0, got %g", c->dirichlet_alpha);
     if (!(c->dirichlet_eps >= 0 && c->dirichlet_eps <= 1))
@@ -62,20 +63,21 @@ int mcts_config_check(const mcts_config *c, char *err)
         return BAD("mcts.reuse_tree must be 0 or 1, got %d", c->reuse_tree);
     if (c->root != MCTS_ROOT_PUCT && c->root != MCTS_ROOT_GUMBEL)
         return BAD("mcts.root must be puct or gumbel, got %d", c->root);
-    if (c->gumbel_k < 1 || c->gumbel_k > 64)
-        return BAD("mcts.gumbel_k must be in 1..64, got %d", c->gumbel_k);
-    if (!(c->gumbel_c_visit >= 0 && c->gumbel_c_visit <= 1e6))
-        return BAD("mcts.gumbel_c_visit must be in [0, 1e6], got %g", c->gumbel_c_visit);
-    if (!(c->gumbel_c_scale > 0 && c->gumbel_c_scale <= 1e6))
-        return BAD("mcts.gumbel_c_scale must be > 0, got %g", c->gumbel_c_scale);
+    if (c->gumbel_k < 1 || c->gumbel_k > SEARCH_GUMBEL_K_MAX)
+        return BAD("mcts.gumbel_k must be in 1..%d, got %d", SEARCH_GUMBEL_K_MAX, c->gumbel_k);
+    if (!(c->gumbel_c_visit >= 0 && c->gumbel_c_visit <= SEARCH_GUMBEL_C_VISIT_MAX))
+        return BAD("mcts.gumbel_c_visit must be in [0, %g], got %g", SEARCH_GUMBEL_C_VISIT_MAX, c->gumbel_c_visit);
+    if (!(c->gumbel_c_scale >= SEARCH_GUMBEL_C_SCALE_MIN && c->gumbel_c_scale <= SEARCH_GUMBEL_C_SCALE_MAX))
+        return BAD("mcts.gumbel_c_scale must be in [%g, %g], got %g", SEARCH_GUMBEL_C_SCALE_MIN,
+                   SEARCH_GUMBEL_C_SCALE_MAX, c->gumbel_c_scale);
     if (!(c->gumbel_scale >= 0 && c->gumbel_scale <= 1e6))
         return BAD("mcts.gumbel_scale must be >= 0, got %g", c->gumbel_scale);
     if (!(c->forced_playouts_k >= 0 && c->forced_playouts_k <= 1e6))
         return BAD("mcts.forced_playouts_k must be >= 0, got %g", c->forced_playouts_k);
     if (c->forced_playouts_k > 0 && c->root == MCTS_ROOT_GUMBEL)
         return BAD("mcts.forced_playouts_k must be 0 with mcts.root = gumbel (the halving decides the root's visits)");
-    if (!(c->margin_utility >= 0 && c->margin_utility <= 1e6))
-        return BAD("mcts.margin_utility must be >= 0, got %g", c->margin_utility);
+    if (!(c->margin_utility >= 0 && c->margin_utility <= SEARCH_MARGIN_MAX))
+        return BAD("mcts.margin_utility must be in [0, %g], got %g", SEARCH_MARGIN_MAX, c->margin_utility);
     if (c->tablebase_seeds < 0 || c->tablebase_seeds > 127)
         return BAD("mcts.tablebase_seeds must be in 0..127, got %d", c->tablebase_seeds);
     return MCTS_OK;

@@ -403,7 +403,8 @@ static void test_export_config_margin_head(void **state)
     free(out);
 }
 
-/* The generic az of the other games takes sims, c_puct, fpu, batch and the root keys from the record. */
+/* The generic az of the other games takes sims, c_puct, fpu, batch, the root keys and, in two-player games
+ * with a margin, margin and solver from the record. */
 static void test_generic_az(void **state)
 {
     (void)state;
@@ -424,8 +425,8 @@ static void test_generic_az(void **state)
     if (!a)
         fail_msg("%s", aerr);
     const char *d = game_agent_describe(a);
-    assert_non_null(strstr(d, ",sims=7,c_puct=0.5,fpu=0.2,batch=3,root=puct (from the net's search record: sims, "
-                              "c_puct, batch, root)"));
+    assert_non_null(strstr(d, ",sims=7,c_puct=0.5,fpu=0.2,batch=3,margin=0,solver=1,root=puct (from the net's search "
+                              "record: sims, c_puct, batch, margin, solver, root)"));
     game_pos p;
     game_start(g, &p);
     int mv = -1;
@@ -443,8 +444,8 @@ static void test_generic_az(void **state)
     if (!(a = game_agent_create(spec, g, aerr)))
         fail_msg("%s", aerr);
     d = game_agent_describe(a);
-    if (!strstr(d, ",batch=3,root=gumbel,gumbel_k=3,gumbel_c_visit=50,gumbel_c_scale=0.1 (from the net's search "
-                   "record: sims, c_puct, fpu, batch, root)"))
+    if (!strstr(d, ",batch=3,margin=0,solver=1,root=gumbel,gumbel_k=3,gumbel_c_visit=50,gumbel_c_scale=0.1 (from the "
+                   "net's search record: sims, c_puct, fpu, batch, margin, solver, root)"))
         fail_msg("%s", d);
     assert_int_equal(game_agent_choose(a, &p, &mv), AGENT_OK);
     game_agent_free(a);

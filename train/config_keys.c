@@ -1,6 +1,7 @@
 /* config_keys.c — every config key: section, name, type, field, range, documentation. The single source
  * the parser, the writer (effective config copies, documented templates) and the tests use. */
 #include "train/config_keys.h"
+#include "nn/search_ranges.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -73,11 +74,11 @@ const cfg_key cfg_keys[] = {
       "slope per pit; the first layer grows by 2 * pits * K inputs."),
 
     /* ---- [mcts] (selfplay/mcts.h): the self-play search ---- */
-    I("mcts", "sims", mcts.sims, 1, 1000000,
+    I("mcts", "sims", mcts.sims, 1, SEARCH_SIMS_MAX,
       "New simulations per self-play move (visits kept from the previous move's subtree come on top). The "
       "main quality/speed knob: self-play time grows linearly with it."),
-    D("mcts", "c_puct", mcts.c_puct, 1e-6, 100, 0, 0, "PUCT exploration constant: higher explores more."),
-    D("mcts", "fpu_reduction", mcts.fpu_reduction, 0, 2, 0, 0,
+    D("mcts", "c_puct", mcts.c_puct, SEARCH_C_PUCT_MIN, SEARCH_C_PUCT_MAX, 0, 0, "PUCT exploration constant: higher explores more."),
+    D("mcts", "fpu_reduction", mcts.fpu_reduction, 0, SEARCH_FPU_MAX, 0, 0,
       "First-play urgency: an unvisited move is valued at its parent's Q minus this."),
     D("mcts", "dirichlet_alpha", mcts.dirichlet_alpha, 0, 1000, 1, 0,
       "Concentration of the Dirichlet noise added to the root priors (about 10 / typical number of legal "
@@ -88,7 +89,7 @@ const cfg_key cfg_keys[] = {
       "Plies from the start of each self-play game whose move is sampled in proportion to visits^(1/"
       "temperature) rather than the most visited; gives the replay buffer varied openings."),
     D("mcts", "temperature", mcts.temperature, 0, 100, 1, 0, "Temperature of those plies."),
-    I("mcts", "leaves_per_game", mcts.leaves_per_game, 1, 64,
+    I("mcts", "leaves_per_game", mcts.leaves_per_game, 1, SEARCH_BATCH_MAX,
       "Leaves one game may add to a net batch (more than 1 uses virtual loss): bigger batches for fewer "
       "games in flight, at some cost in search quality."),
     B("mcts", "solver", mcts.solver,
@@ -101,10 +102,10 @@ const cfg_key cfg_keys[] = {
       "Gumbel AlphaZero's root (Danihelka et al. 2022: Gumbel top-k, sequential halving over mcts.sims, the "
       "move the halving keeps, the completed-Q target softmax(logits + sigma(q)); selfplay/mcts_root.h). "
       "gumbel ignores dirichlet_*, temp_moves and reuse_tree at the root (g is its exploration)."),
-    I("mcts", "gumbel_k", mcts.gumbel_k, 1, 64, "gumbel: m, the root moves considered (the top m of g + logits)."),
-    D("mcts", "gumbel_c_visit", mcts.gumbel_c_visit, 0, 1e6, 0, 0,
+    I("mcts", "gumbel_k", mcts.gumbel_k, 1, SEARCH_GUMBEL_K_MAX, "gumbel: m, the root moves considered (the top m of g + logits)."),
+    D("mcts", "gumbel_c_visit", mcts.gumbel_c_visit, 0, SEARCH_GUMBEL_C_VISIT_MAX, 0, 0,
       "gumbel: c_visit of sigma(q) = (c_visit + max visits) * c_scale * q (paper: 50)."),
-    D("mcts", "gumbel_c_scale", mcts.gumbel_c_scale, 1e-12, 1e6, 0, 0, "gumbel: c_scale of sigma (paper: 1)."),
+    D("mcts", "gumbel_c_scale", mcts.gumbel_c_scale, SEARCH_GUMBEL_C_SCALE_MIN, SEARCH_GUMBEL_C_SCALE_MAX, 0, 0, "gumbel: c_scale of sigma (paper: 1)."),
     D("mcts", "gumbel_scale", mcts.gumbel_scale, 0, 1e6, 0, 0,
       "gumbel: scale of the Gumbel noise in self-play (1 = the paper; 0 = deterministic). Evaluation "
       "searches always use 0."),
@@ -112,7 +113,7 @@ const cfg_key cfg_keys[] = {
       "KataGo forced playouts (Wu 2019, 3.2): a root move gets at least sqrt(k * prior * root visits) "
       "visits in self-play, and those are pruned from the policy target; 0 = off, KataGo uses 2. Needs "
       "root = puct."),
-    D("mcts", "margin_utility", mcts.margin_utility, 0, 1e6, 0, 0,
+    D("mcts", "margin_utility", mcts.margin_utility, 0, SEARCH_MARGIN_MAX, 0, 0,
       "Weight w of the final store margin in the value the search backs up (KataGo's score utility, Wu "
       "2019, 4): (value + w * margin) / (1 + w), the margin from the margin head at leaves and exact at "
       "finished positions, scaled by the game's total seeds. Breaks ties between wins towards larger margins; "
@@ -227,10 +228,10 @@ const cfg_key cfg_keys[] = {
       "Games per opponent after the last iteration (0 = games); the run's headline result."),
     I("eval", "every", eval.every, 0, 1000000, "Evaluate after every k-th iteration; 0 = only after the last."),
     I("eval", "threads", eval.threads, 1, 256, "Match worker threads."),
-    I("eval", "sims", eval.sims, 0, 1000000,
+    I("eval", "sims", eval.sims, 0, SEARCH_SIMS_MAX,
       "PUCT simulations per move of the trained agent in evaluation games (no noise, most visited move); 0 "
       "plays the raw policy."),
-    I("eval", "batch", eval.batch, 1, 64, "Leaves per net call of the trained agent's search."),
+    I("eval", "batch", eval.batch, 1, SEARCH_BATCH_MAX, "Leaves per net call of the trained agent's search."),
     I("eval", "tablebase_seeds", eval.tablebase_seeds, 0, 127,
       "Games with an endgame database (kalah): the trained agent's search in evaluation games and accuracy "
       "uses tablebase leaves of this "
