@@ -51,17 +51,19 @@ int cli_rules(const char *cmd, const char *spec, kalah_rules *out)
 {
     char err[KALAH_ERRLEN];
     if (kalah_rules_parse(spec, out, err) != KALAH_OK) {
-        const game_kind *k = game_kind_find(spec);
-        if (k && k != &game_kind_kalah)
+        char gerr[GAME_ERRLEN];
+        game *g = game_create(spec, gerr); /* the rules of a game, but not Kalah's: another game */
+        if (g)
             cli_error(cmd, "--rules '%s': this command plays Kalah only; %s works with perft, replay, bench env, "
                       "match, tournament, play, net, serve, train (rules.spec) and, with two players and a margin, solve", spec,
-                      k->name);
-        else if (!k) { /* not a game at all: name every registered one, not only Kalah */
+                      game_name(g));
+        else if (!game_kind_find(spec)) { /* not a game at all: name every registered one, not only Kalah */
             char names[96];
             cli_error(cmd, "--rules '%s': unknown game '%.*s' (known: %s)", spec, (int)strcspn(spec, ":"), spec,
                       game_kind_names(names, sizeof names));
         } else
-            cli_error(cmd, "--rules '%s': %s", spec, err);
+            cli_error(cmd, "--rules '%s': %s", spec, gerr);
+        game_free(g);
         return 0;
     }
     return 1;
