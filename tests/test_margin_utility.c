@@ -8,14 +8,7 @@
 #include "eval/game_search.h"
 #include "selfplay/mcts_mp.h"
 
-static game *G(const char *spec)
-{
-    char err[GAME_ERRLEN];
-    game *g = game_create(spec, err);
-    if (!g)
-        fail_msg("%s: %s", spec, err);
-    return g;
-}
+#define G tu_game
 
 static mcts_config search_cfg(int sims)
 {
