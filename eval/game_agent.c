@@ -393,6 +393,20 @@ static kalah_pos as_kalah(const game_pos *p)
     return k;
 }
 
+/* solve: the exact solution of p within the agent's node budget, as an AGENT_* code (message in a->err). */
+static int solve(game_agent *a, const game_pos *p, gs_solution *sol)
+{
+    char serr[GAME_ERRLEN];
+    int rc = gs_solve(a->g, p, (uint64_t)a->nodes, a->abort, sol, serr);
+    if (rc == GS_EABORTED)
+        return AGENT_ESTOPPED;
+    if (rc != GAME_OK) {
+        set_err(a->err, "%s", serr);
+        return rc == GAME_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
+    }
+    return AGENT_OK;
+}
+
 int game_agent_exact_value(game_agent *a, const game_pos *p, int *seat0_margin)
 {
     if (!game_agent_is_exact(a) || p->over)
@@ -406,16 +420,10 @@ int game_agent_exact_value(game_agent *a, const game_pos *p, int *seat0_margin)
         return rc;
     }
     gs_solution sol;
-    char serr[GAME_ERRLEN];
-    int rc = gs_solve(a->g, p, (uint64_t)a->nodes, a->abort, &sol, serr);
-    if (rc == GS_EABORTED)
-        return AGENT_ESTOPPED;
-    if (rc != GAME_OK) {
-        set_err(a->err, "%s", serr);
-        return rc == GAME_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
-    }
-    *seat0_margin = p->to_move == 0 ? sol.value : -sol.value; /* sol.value: the mover's margin */
-    return AGENT_OK;
+    int rc = solve(a, p, &sol);
+    if (rc == AGENT_OK)
+        *seat0_margin = p->to_move == 0 ? sol.value : -sol.value; /* sol.value: the mover's margin */
+    return rc;
 }
 
 void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed)
@@ -576,14 +584,8 @@ static int choose_move(game_agent *a, const game_pos *p, int *move_out)
     }
     case K_SOLVE: {
         gs_solution sol;
-        char serr[GAME_ERRLEN];
-        int src = gs_solve(a->g, p, (uint64_t)a->nodes, a->abort, &sol, serr);
-        if (src == GS_EABORTED)
-            return AGENT_ESTOPPED;
-        if (src != GAME_OK) {
-            set_err(a->err, "%s", serr);
-            return src == GAME_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
-        }
+        if ((rc = solve(a, p, &sol)) != AGENT_OK)
+            return rc;
         *move_out = sol.move;
         break;
     }
