@@ -26,10 +26,12 @@ typedef struct {
 } cli_records;
 
 /* cli_output_check (cli/output_path.h) of --pgn PATH against the nets of the agent specs (names[i], or the
- * spec when names is NULL, name them in the message) and one more output (other_flag other_path, NULL for
- * none: --pgn and --csv must not be the same file). 1 when PATH can be written, else 0 after the message. */
+ * spec when names is NULL, name them in the message), the opening book the games read (book, NULL for
+ * none) and one more output (other_flag other_path, NULL for none: --pgn and --csv must not be the same
+ * file). 1 when PATH can be written, else 0 after the message. */
 int cli_check_records_path(const char *cmd, const char *path, const char *const *specs, int n_specs,
-                           const char *const *names, const char *other_flag, const char *other_path);
+                           const char *const *names, const char *book, const char *other_flag,
+                           const char *other_path);
 
 /* Opens path for appending (created 0666 & ~umask when new); when the file holds text that does not end in
  * a blank line, a blank line is added first so that the next record starts on its own. 0; or prints

@@ -54,9 +54,10 @@ game *cli_game_create(const char *cmd, const char *spec)
 }
 
 int cli_check_records_path(const char *cmd, const char *path, const char *const *specs, int n_specs,
-                           const char *const *names, const char *other_flag, const char *other_path)
+                           const char *const *names, const char *book, const char *other_flag,
+                           const char *other_path)
 {
-    cli_input in[GAME_MATCH_MAX_AGENTS * 16 + 1];
+    cli_input in[GAME_MATCH_MAX_AGENTS * 16 + 2];
     char nets[GAME_MATCH_MAX_AGENTS * 16][1024], what[GAME_MATCH_MAX_AGENTS * 16][1200];
     int n = 0;
     for (int i = 0; i < n_specs && n < GAME_MATCH_MAX_AGENTS * 16; i++)
@@ -65,6 +66,8 @@ int cli_check_records_path(const char *cmd, const char *path, const char *const 
             in[n] = (cli_input){what[n], nets[n]};
             n++;
         }
+    if (book)
+        in[n++] = (cli_input){"the --book file", book};
     if (other_path)
         in[n++] = (cli_input){other_flag, other_path}; /* other_flag says what it is: "the --csv file" */
     return cli_output_check(cmd, "--pgn", path, CLI_OUT_STREAM, in, n);
@@ -578,7 +581,7 @@ int cmd_match(int argc, char **argv)
         return 2;
     }
     char **spec = argv + optind;
-    if (records && !cli_check_records_path(CMD, records, (const char *const *)spec, k, NULL, NULL, 0)) {
+    if (records && !cli_check_records_path(CMD, records, (const char *const *)spec, k, NULL, mo.book_path, NULL, NULL)) {
         cli_match_opts_free(&mo);
         game_free(g);
         return 2;

@@ -192,7 +192,7 @@ static int net_upgrade(const char *path, int json)
     int rc = nn_upgrade(path, upgrade_check, NULL, &upgraded, err);
     if (rc != NN_OK) {
         cli_error("net", "--upgrade: %s", err);
-        return rc == NN_EFORMAT ? 2 : 1;
+        return rc == NN_ENOMEM || rc == NN_EIO ? 1 : 2; /* a file that cannot be verified is bad input */
     }
     if (json) {
         cJSON *o = cJSON_CreateObject();

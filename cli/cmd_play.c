@@ -509,7 +509,7 @@ int cmd_play(int argc, char **argv)
     game *g = cli_game_create(CMD, rules);
     char err[AGENT_ERRLEN];
     rc = 2;
-    if (!g || (pgn && !cli_check_records_path(CMD, pgn, &s->spec, 1, NULL, NULL, NULL)))
+    if (!g || (pgn && !cli_check_records_path(CMD, pgn, &s->spec, 1, NULL, NULL, NULL, NULL)))
         goto done;
     s->g = g;
     game_layout_of(g, &s->lay);

@@ -565,10 +565,10 @@ int cmd_tournament(int argc, char **argv)
         cli_error(CMD, "--csv %s and --pgn %s: the same file; give two", csv, records);
         return cli_match_opts_free(&mo), game_free(g), 2;
     }
-    if (records && !cli_check_records_path(CMD, records, spec, n, name, "the --csv file", csv))
+    if (records && !cli_check_records_path(CMD, records, spec, n, name, mo.book_path, "the --csv file", csv))
         return cli_match_opts_free(&mo), game_free(g), 2;
     if (csv) {
-        cli_input in[MAX_AGENTS + 1];
+        cli_input in[MAX_AGENTS + 2];
         char nets[MAX_AGENTS][512], what[MAX_AGENTS][AGENT_SPEC_MAX + 560];
         int k = 0;
         for (int i = 0; i < n; i++)
@@ -579,6 +579,8 @@ int cmd_tournament(int argc, char **argv)
             }
         if (records)
             in[k++] = (cli_input){"the --pgn file", records};
+        if (mo.book_path)
+            in[k++] = (cli_input){"the --book file", mo.book_path};
         if (!cli_output_check(CMD, "--csv", csv, CLI_OUT_STREAM, in, k))
             return cli_match_opts_free(&mo), game_free(g), 2;
     }

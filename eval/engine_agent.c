@@ -98,6 +98,44 @@ static int whole(const char *spec, const char *key, const char *v, long lo, long
     return 0;
 }
 
+/* Whether the first word of a shell command line names a program that can be run: a path (relative to cwd
+ * when given) to an executable file, or a name found executable on PATH. A line that starts with a
+ * variable assignment, a quote or a shell keyword is not judged (1): the shell reports it at the start, as
+ * a forfeit. Checked at create so that a mistyped command is bad input, not a match of forfeits. */
+static int program_found(const char *cmd, const char *cwd)
+{
+    while (*cmd == ' ' || *cmd == '\t')
+        cmd++;
+    size_t n = strcspn(cmd, " \t;|&<>()");
+    char word[1024], path[4096];
+    if (!n || n >= sizeof word || memchr(cmd, '=', n) || strchr("'\"$`\\", cmd[0]))
+        return 1;
+    memcpy(word, cmd, n);
+    word[n] = 0;
+    static const char *const keywords[] = {"exec", "env", "cd", "if", "for", "while", "case", "{", "!", "time", NULL};
+    for (int i = 0; keywords[i]; i++)
+        if (!strcmp(word, keywords[i]))
+            return 1;
+    if (strchr(word, '/')) {
+        if (word[0] != '/' && cwd)
+            snprintf(path, sizeof path, "%s/%s", cwd, word);
+        else
+            snprintf(path, sizeof path, "%s", word);
+        struct stat st;
+        return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+    }
+    const char *dirs = getenv("PATH");
+    for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
+        size_t dn = strcspn(d, ":");
+        snprintf(path, sizeof path, "%.*s/%s", (int)(dn ? dn : 1), dn ? d : ".", word);
+        struct stat st;
+        if (!stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK))
+            return 1;
+        d += dn + (d[dn] == ':');
+    }
+    return 0;
+}
+
 engine_agent *engine_agent_create(const char *spec, const game *g, char *err)
 {
     engine_agent *e = calloc(1, sizeof *e);
@@ -183,6 +221,11 @@ engine_agent *engine_agent_create(const char *spec, const game *g, char *err)
     if (!bad && e->kgp && game_get_kind(g) != &game_kind_kalah) {
         set_err(err, "agent '%s': proto=kgp sends KGP boards, which are Kalah's; %s needs proto=sowzero", spec,
                 game_name(g));
+        bad = 1;
+    }
+    if (!bad && !program_found(e->cmd, e->cwd)) {
+        set_err(err, "agent '%s': the program of cmd=%s is not an executable file%s", spec, e->cmd,
+                strchr(e->cmd, '/') ? "" : " on PATH");
         bad = 1;
     }
     if (bad) {

@@ -188,18 +188,26 @@ static void test_garbage_and_bad_specs(void **state)
     char *rec = slurp(pgn);
     assert_int_equal(count(rec, "sent the malformed line 'this is not a command!'"), 2);
     free(rec);
-    /* an engine that never answers the handshake, one that cannot be found: forfeits, quickly */
+    /* an engine that never answers the handshake: forfeits, quickly; one whose program cannot be found is
+     * bad input, refused before any game */
     long long t0 = kgp_now_ms();
     unlink(pgn);
-    rc = tu_run(&out, 0, "match \"engine:cmd='sleep 30',start_ms=200\" \"engine:cmd=no-such-engine-here\" "
-                "--games 2 --threads 1 --pgn '%s' --json", pgn);
+    rc = tu_run(&out, 0, "match \"engine:cmd='sleep 30',start_ms=200\" random --games 2 --threads 1 --pgn '%s' --json",
+                pgn);
     assert_int_equal(rc, 0);
     assert_true(kgp_now_ms() - t0 < 10000);
     free(out);
     rec = slurp(pgn);
     assert_int_equal(count(rec, "[Termination \"forfeit by "), 2);
-    assert_true(count(rec, "no `mode freeplay` within start_ms=200 ms") + count(rec, "exited with status 127") == 2);
+    assert_int_equal(count(rec, "no `mode freeplay` within start_ms=200 ms"), 2);
     free(rec);
+    rc = tu_run(&out, 1, "match engine:cmd=no-such-engine-here random --games 2");
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "not an executable file on PATH"));
+    free(out);
+    rc = tu_run(&out, 1, "match engine:cmd=/no/such/engine random --games 2");
+    assert_int_equal(rc, 2);
+    free(out);
     static const char *const bad[][2] = {
         {"engine", "engine needs cmd=COMMAND"},
         {"engine:cmd=x,speed=3", "unknown key 'speed'"},

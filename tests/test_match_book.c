@@ -205,6 +205,22 @@ static void test_match_book_errors(void **state)
     assert_int_equal(tu_run(&out, 1, "match greedy random --book '%s' --rules kalah:pits=4,seeds=3", book), 2);
     assert_non_null(strstr(out, ":1: move 1 'f'"));
     free(out);
+    /* the book is an input: never an output of the same command, and left as it was */
+    static const char *const outputs[] = {"match greedy random --games 2 --book '%s' --pgn '%s'",
+                                          "match greedy random --book '%s' --sprt elo0=0,elo1=10 --pgn '%s'",
+                                          "tournament --agent greedy --agent random --games 2 --book '%s' --csv '%s'",
+                                          "tournament --agent greedy --agent random --games 2 --book '%s' --pgn '%s'"};
+    for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) {
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, outputs[i], good, good);
+        assert_int_equal(tu_run(&out, 1, "%s", cmd), 2);
+        if (!strstr(out, "is the --book file itself"))
+            fail_msg("%s: %s", cmd, out);
+        free(out);
+        char *left = tu_read_text(good);
+        assert_string_equal(left, "c\n");
+        free(left);
+    }
 }
 
 /* tournament --book: every pair plays the same openings, each with both colours. */

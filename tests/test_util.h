@@ -128,4 +128,22 @@ static inline void tu_write_text(const char *path, const char *text)
     fclose(f);
 }
 
+/* The whole text of path (the caller frees it; fails the test when it cannot be read). */
+static inline char *tu_read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    while ((got = fread(buf + n, 1, cap - 1 - n, f)) > 0)
+        if ((n += got) == cap - 1) {
+            buf = realloc(buf, cap *= 2);
+            assert_non_null(buf);
+        }
+    fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
 #endif
