@@ -19,60 +19,61 @@ static cJSON *run_json(const char *args)
     return o;
 }
 
+/* Tables of 16 MiB: the default 256 MiB takes seconds to touch under the sanitizers, per command. */
 static void test_solve(void **state)
 {
     (void)state;
     /* Two lines of families-solved.txt, one per game. */
-    cJSON *o = run_json("solve --rules congklak:pits=4,seeds=3,capture=none,end=mover-empty,max_sows=8");
+    cJSON *o = run_json("solve --tt-mb 16 --rules congklak:pits=4,seeds=3,capture=none,end=mover-empty,max_sows=8");
     assert_int_equal((int)cJSON_GetObjectItem(o, "value")->valuedouble, 20);
     assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(o, "best")) >= 1);
     assert_string_equal(cJSON_GetObjectItem(o, "position")->valuestring, "3,3,3,3,0,3,3,3,3,0 S");
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(o, "over")));
     cJSON_Delete(o);
-    o = run_json("solve --rules oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
+    o = run_json("solve --tt-mb 16 --rules oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
     assert_int_equal((int)cJSON_GetObjectItem(o, "value")->valuedouble, 4);
     assert_string_equal(cJSON_GetObjectItem(o, "rules")->valuestring,
                         "oware:pits=3,seeds=2,grand_slam=capture,max_sows=20");
     cJSON_Delete(o);
     /* A finished position: its margin for the side token, no best move. */
-    o = run_json("solve --rules oware --position '0,0,0,0,0,1,20,0,0,0,0,0,0,27 S'");
+    o = run_json("solve --tt-mb 16 --rules oware --position '0,0,0,0,0,1,20,0,0,0,0,0,0,27 S'");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "over")));
     assert_int_equal((int)cJSON_GetObjectItem(o, "value")->valuedouble, -7);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "best")), 0);
     cJSON_Delete(o);
 
     char *out;
-    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=9"), 2);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules congklak:pits=9"), 2);
     assert_non_null(strstr(out, "pits"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules oware --position '4,4,4,4,4,4,0,4,4,4,4,4,4,1 S'"), 2);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules oware --position '4,4,4,4,4,4,0,4,4,4,4,4,4,1 S'"), 2);
     assert_non_null(strstr(out, "49 seeds"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules congklak --endgame 4"), 2);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules congklak --endgame 4"), 2);
     assert_non_null(strstr(out, "endgame"));
     free(out);
     /* Rules the solver cannot end are bad input, refused before any search, saying why. */
-    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=0"), 2);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules oware:pits=2,seeds=1,max_sows=0"), 2);
     assert_non_null(strstr(out, "cycles"));
     assert_non_null(strstr(out, "max_sows > 0"));
     free(out);
     /* --threads builds only Kalah's endgame database: refused for the other games, naming the game. */
-    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --threads 2"), 2);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules congklak:pits=4,seeds=3 --threads 2"), 2);
     assert_non_null(strstr(out, "--threads 2: the congklak solver runs on one thread"));
     free(out);
     /* Kalah's search uses them with or without a database: the same value and best moves as one thread. */
     char *one = NULL;
-    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=4,seeds=4 --threads 2 --endgame 0 --json"), 0);
-    assert_int_equal(tu_run(&one, 1, "solve --rules kalah:pits=4,seeds=4 --threads 1 --endgame 0 --json"), 0);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules kalah:pits=4,seeds=4 --threads 2 --endgame 0 --json"), 0);
+    assert_int_equal(tu_run(&one, 1, "solve --tt-mb 16 --rules kalah:pits=4,seeds=4 --threads 1 --endgame 0 --json"), 0);
     assert_int_equal(strstr(out, ",\"nodes\"") - out, strstr(one, ",\"nodes\"") - one);
     assert_memory_equal(out, one, (size_t)(strstr(one, ",\"nodes\"") - one));
     free(out);
     free(one);
-    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2"), 0);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules kalah:pits=3,seeds=2 --threads 2"), 0);
     free(out);
     /* The solver agent's principal variation starts with the move it plays, whichever optimal one. */
     for (int seed = 0; seed < 4; seed++) {
-        assert_int_equal(tu_run(&out, 0, "move solver:endgame=12,seed=%d --position '3,0,0,3,6,1,16,5,2,0,3,1,0,8 S' "
+        assert_int_equal(tu_run(&out, 0, "move solver:endgame=6,tt_mb=16,seed=%d --position '3,0,0,3,6,1,16,5,2,0,3,1,0,8 S' "
                                          "--json", seed), 0);
         cJSON *o = cJSON_Parse(out);
         assert_non_null(o);
@@ -84,23 +85,23 @@ static void test_solve(void **state)
         free(out);
     }
     /* --moves: every first move's exact value, as the solver agent's per-move values give them. */
-    assert_int_equal(tu_run(&out, 0, "solve --rules kalah:pits=4,seeds=3 --moves --threads 2 --json"), 0);
+    assert_int_equal(tu_run(&out, 0, "solve --tt-mb 16 --rules kalah:pits=4,seeds=3 --moves --threads 2 --json"), 0);
     assert_non_null(strstr(out, "\"moves\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}"));
     free(out);
-    assert_int_equal(tu_run(&out, 0, "move solver --rules kalah:pits=4,seeds=3 --position '3,3,3,3,0,3,3,3,3,0 S' "
+    assert_int_equal(tu_run(&out, 0, "move solver:tt_mb=16 --rules kalah:pits=4,seeds=3 --position '3,3,3,3,0,3,3,3,3,0 S' "
                                      "--json"), 0);
     assert_non_null(strstr(out, "\"values\":{\"a\":-6,\"b\":6,\"c\":2,\"d\":-2}"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=3,seeds=2 --threads 2 --endgame 4"), 0);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules kalah:pits=3,seeds=2 --threads 2 --endgame 4"), 0);
     free(out);
     /* --progress draws the positions searched on stderr; none in a pipe without it. */
-    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3 --progress 2>&1 >/dev/null | cat"), 0);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules congklak:pits=4,seeds=3 --progress 2>&1 >/dev/null | cat"), 0);
     assert_non_null(strstr(out, "solve: searching... 0 s, 0.0 M nodes"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules congklak:pits=4,seeds=3"), 0);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules congklak:pits=4,seeds=3"), 0);
     assert_null(strstr(out, "solve:"));
     free(out);
-    assert_int_equal(tu_run(&out, 1, "solve --rules oware:pits=2,seeds=1,max_sows=5 --sows 5"), 2);
+    assert_int_equal(tu_run(&out, 1, "solve --tt-mb 16 --rules oware:pits=2,seeds=1,max_sows=5 --sows 5"), 2);
     assert_non_null(strstr(out, "--sows"));
     free(out);
 }
