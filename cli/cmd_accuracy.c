@@ -1,5 +1,5 @@
 /* sowzero accuracy — an agent's moves on a solved position set against perfect play
- * (eval/accuracy.h, eval/posset_read.h). */
+ * (eval/accuracy.h, eval/gposset.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +25,10 @@ static void help(void)
          "thirds of the total: Kalah(6,4) 48-33, 32-17, 16-0). The agent plays under the set's rules (an az\n"
          "net must have been trained for them). Before position i the agent is reseeded from (S, i), so the\n"
          "figures do not depend on --threads.\n"
-         "Agents: random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200 (sims=0: the raw\n"
-         "policy), solver (eval/agent.h), each with ,seed=N. A set of another game (its header's rules:\n"
-         "oware:..., congklak:...; eval/gposset.h) takes the game agents (eval/game_agent.h): random, greedy,\n"
-         "ab:depth=N, maxn:depth=N, mcts:sims=N, az:net=PATH.h5 (a net of the set's rules), solve.\n"
+         "AGENT is an agent of the set's game (its header's rules; docs/agents.md), each with ,seed=N:\n"
+         "Kalah's random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200 (sims=0: the raw\n"
+         "policy), solver; every other game's random, greedy, ab:depth=N, maxn:depth=N, mcts:sims=N,\n"
+         "az:net=PATH.h5 (a net of the set's rules), solve.\n"
          "  --positions FILE  the set, JSON Lines (format: eval/posset.h; written by `sowzero positions --solve`)\n"
          "                    (default " DEFAULT_POSITIONS ", or an installed sowzero's copy in\n"
          "                    share/sowzero/ when the working directory has none)\n"
@@ -103,48 +103,31 @@ int cmd_accuracy(int argc, char **argv)
         return cli_usage_error(CMD);
     }
     const char *spec = argv[optind];
-    char err[ACCURACY_ERRLEN > POSSET_ERRLEN ? ACCURACY_ERRLEN : POSSET_ERRLEN];
-    char rules_text[GAME_SPEC_MAX], data_path[4096];
+    char err[ACCURACY_ERRLEN > GPS_LOAD_ERRLEN ? ACCURACY_ERRLEN : GPS_LOAD_ERRLEN], data_path[4096];
     if (path == default_path)   /* the shipped set: also found in an installed share/sowzero/ */
         path = cli_data_path(path, data_path, sizeof data_path);
-    posset *set = NULL;
     gps_set *gset = NULL;
     game *g = NULL;
-    int rc;
-    const game_kind *kind = gps_peek_rules(path, rules_text, sizeof rules_text) ? game_kind_find(rules_text) : NULL;
-    if (kind && kind != &game_kind_kalah) {
-        rc = gps_load(path, &gset, &g, err);
-        if (rc != PS_OK) {
-            cli_error(CMD, "--positions %s", err);
-            return rc == PS_ENOMEM ? 1 : 2;
-        }
-    } else {
-        rc = posset_load(path, &set, err);
-        if (rc != POSSET_OK) {
-            cli_error(CMD, "--positions %s", err);
-            return rc == POSSET_ENOMEM ? 1 : 2;
-        }
+    int rc = gps_load(path, &gset, &g, err);
+    if (rc != PS_OK) {
+        cli_error(CMD, "--positions %s", err);
+        return rc == PS_ENOMEM ? 1 : 2;
     }
-    const int count = set ? posset_count(set) : (int)gps_count(gset);
-    const char *rules_str = set ? posset_rules_text(set) : game_spec(g);
+    const int count = (int)gps_count(gset);
+    const char *rules_str = game_spec(g);
     int from[PS_PHASES], to[PS_PHASES];
-    for (int p = 0; p < PS_PHASES; p++) {
-        if (set)
-            ps_phase_range(posset_rules(set), p, &from[p], &to[p]);
-        else
-            gps_phase_range(g, p, &from[p], &to[p]);
-    }
+    for (int p = 0; p < PS_PHASES; p++)
+        gps_phase_range(g, p, &from[p], &to[p]);
     cfg.threads = (int)threads;
     game_progress gp;
     game_progress_init(&gp, count);
     cfg.progress = game_progress_cb;
     cfg.progress_ud = &gp;
     accuracy_result res;
-    rc = set ? accuracy_run(set, spec, &cfg, &res, err) : accuracy_run_game(gset, spec, &cfg, &res, err);
+    rc = accuracy_run(gset, spec, &cfg, &res, err);
     game_progress_end(&gp);
     if (rc != ACCURACY_OK) {
         cli_error(CMD, "%s", err);
-        posset_free(set);
         gps_free(gset);
         game_free(g);
         return rc == ACCURACY_EAGENT || rc == ACCURACY_EINVAL ? 2 : 1;
@@ -186,7 +169,6 @@ int cmd_accuracy(int argc, char **argv)
         rc = 0;
     }
     accuracy_result_free(&res);
-    posset_free(set);
     gps_free(gset);
     game_free(g);
     return rc;

@@ -14,7 +14,6 @@
 #include "eval/game_search.h"
 #include "eval/gposset.h"
 #include "eval/possolve.h"
-#include "eval/posset_read.h"
 
 #define CMD "positions"
 
@@ -125,7 +124,7 @@ static void gprogress(void *ctx, size_t done, size_t total, const gps_entry *e)
 static int generic_positions(int argc, char **argv, const char *rules_spec, const char *out, const ps_sample_opts *so,
                              long threads, long tt_mb, int show, int json)
 {
-    char gerr[GAME_ERRLEN], err[POSSET_ERRLEN];
+    char gerr[GAME_ERRLEN], err[GPS_LOAD_ERRLEN];
     game *g = game_create(rules_spec, gerr);
     if (!g) {
         cli_error(CMD, "--rules %s", gerr);

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "eval/agent.h"
 #include "eval/game_agent.h"
 #include "eval/gposset.h"
 #include "eval/elo.h"
@@ -64,159 +63,9 @@ static void finish(const acc_sums *s, accuracy_stats *o)
     o->regret_hi = o->mean_regret + half;
 }
 
-int accuracy_tally(const posset *set, const int *moves, accuracy_result *out, char *err)
-{
-    memset(out, 0, sizeof *out);
-    int n = posset_count(set);
-    const kalah_rules *r = posset_rules(set);
-    if (n == 0) {
-        set_err(err, "the position set has no positions");
-        return ACCURACY_EINVAL;
-    }
-    out->move = malloc((size_t)n * sizeof *out->move);
-    out->regret = malloc((size_t)n * sizeof *out->regret);
-    if (!out->move || !out->regret) {
-        accuracy_result_free(out);
-        set_err(err, "out of memory");
-        return ACCURACY_ENOMEM;
-    }
-    out->n = n;
-    acc_sums all = {0}, ph[PS_PHASES] = {{0}};
-    for (int i = 0; i < n; i++) {
-        const posset_entry *e = posset_get(set, i);
-        int k = moves[i];
-        if (k < 0 || k >= r->pits || e->margin[k] == POSSET_NO_MOVE) {
-            set_err(err, "position %d (line %d): move %d is not legal there", i, e->line, k);
-            accuracy_result_free(out);
-            return ACCURACY_EINVAL;
-        }
-        int regret = e->value - e->margin[k];
-        out->move[i] = k;
-        out->regret[i] = regret;
-        acc_sums *g[2] = {&all, &ph[ps_phase(r, e->seeds_in_pits)]};
-        for (int j = 0; j < 2; j++) {
-            g[j]->n++;
-            g[j]->optimal += regret == 0;
-            g[j]->blunders += regret >= ACCURACY_BLUNDER;
-            g[j]->sum += regret;
-            g[j]->sumsq += (double)regret * regret;
-        }
-    }
-    finish(&all, &out->all);
-    for (int p = 0; p < PS_PHASES; p++)
-        finish(&ph[p], &out->phase[p]);
-    return ACCURACY_OK;
-}
-
 /* ---- the parallel run ---- */
 
-typedef struct {
-    const posset *set;
-    const accuracy_config *cfg;
-    int *moves;
-    int next, done, failed;
-    char *err;
-    pthread_mutex_t lock;
-} run_state;
-
-typedef struct {
-    run_state *run;
-    agent *a;
-} worker_ctx;
-
-static void *worker(void *arg)
-{
-    worker_ctx *w = arg;
-    run_state *run = w->run;
-    int n = posset_count(run->set);
-    for (;;) {
-        pthread_mutex_lock(&run->lock);
-        int i = run->failed ? n : run->next++;
-        pthread_mutex_unlock(&run->lock);
-        if (i >= n)
-            return NULL;
-        const posset_entry *e = posset_get(run->set, i);
-        int mv = -1;
-        agent_new_game(w->a, &e->pos, accuracy_game_seed(run->cfg->seed, i));
-        int rc = agent_choose(w->a, &e->pos, &mv);
-        pthread_mutex_lock(&run->lock);
-        if (rc != AGENT_OK) {
-            if (!run->failed)
-                set_err(run->err, "agent '%s' at position %d (line %d): %s", agent_spec(w->a), i, e->line,
-                        agent_error(w->a));
-            run->failed = 1;
-        } else {
-            run->moves[i] = mv;
-            run->done++;
-            if (run->cfg->progress)
-                run->cfg->progress(run->cfg->progress_ud, run->done, n);
-        }
-        pthread_mutex_unlock(&run->lock);
-    }
-}
-
-int accuracy_run(const posset *set, const char *spec, const accuracy_config *cfg, accuracy_result *out, char *err)
-{
-    memset(out, 0, sizeof *out);
-    int n = posset_count(set);
-    if (cfg->threads < 1 || cfg->threads > 256) {
-        set_err(err, "threads %d is not in 1..256", cfg->threads);
-        return ACCURACY_EINVAL;
-    }
-    if (n == 0) {
-        set_err(err, "the position set has no positions");
-        return ACCURACY_EINVAL;
-    }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int nt = cfg->threads < n ? cfg->threads : n, rc = ACCURACY_OK;
-    worker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
-    pthread_t *tid = calloc((size_t)nt, sizeof *tid);
-    run_state run = {set, cfg, malloc((size_t)n * sizeof(int)), 0, 0, 0, err, PTHREAD_MUTEX_INITIALIZER};
-    if (!ctx || !tid || !run.moves) {
-        set_err(err, "out of memory");
-        rc = ACCURACY_ENOMEM;
-        goto out;
-    }
-    char aerr[AGENT_ERRLEN];
-    for (int t = 0; t < nt; t++) {
-        ctx[t].run = &run;
-        if (!(ctx[t].a = agent_create(spec, posset_rules(set), aerr))) {
-            set_err(err, "%s", aerr);
-            rc = ACCURACY_EAGENT;
-            goto out;
-        }
-    }
-    int started = 0;
-    for (; started < nt - 1; started++)
-        if (pthread_create(&tid[started], NULL, worker, &ctx[started + 1]))
-            break; /* fewer threads: the others share the work */
-    worker(&ctx[0]);
-    for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    if (run.failed) {
-        rc = ACCURACY_EFAIL;
-        goto out;
-    }
-    rc = accuracy_tally(set, run.moves, out, err);
-    if (rc == ACCURACY_OK)
-        out->agent = strdup(agent_describe(ctx[0].a));
-out:
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rc == ACCURACY_OK)
-        out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    for (int t = 0; ctx && t < nt; t++)
-        agent_free(ctx[t].a);
-    free(ctx);
-    free(tid);
-    free(run.moves);
-    pthread_mutex_destroy(&run.lock);
-    return rc;
-}
-
-/* ---- sets of the game interface ---- */
-
-int accuracy_tally_game(const gps_set *set, const int *moves, accuracy_result *out, char *err)
+int accuracy_tally(const gps_set *set, const int *moves, accuracy_result *out, char *err)
 {
     memset(out, 0, sizeof *out);
     const int n = (int)gps_count(set);
@@ -267,17 +116,17 @@ typedef struct {
     int next, done, failed;
     char *err;
     pthread_mutex_t lock;
-} grun_state;
+} run_state;
 
 typedef struct {
-    grun_state *run;
+    run_state *run;
     game_agent *a;
-} gworker_ctx;
+} worker_ctx;
 
-static void *gworker(void *arg)
+static void *worker(void *arg)
 {
-    gworker_ctx *w = arg;
-    grun_state *run = w->run;
+    worker_ctx *w = arg;
+    run_state *run = w->run;
     const int n = (int)gps_count(run->set);
     for (;;) {
         pthread_mutex_lock(&run->lock);
@@ -305,8 +154,7 @@ static void *gworker(void *arg)
     }
 }
 
-int accuracy_run_game(const gps_set *set, const char *spec, const accuracy_config *cfg, accuracy_result *out,
-                      char *err)
+int accuracy_run(const gps_set *set, const char *spec, const accuracy_config *cfg, accuracy_result *out, char *err)
 {
     memset(out, 0, sizeof *out);
     const int n = (int)gps_count(set);
@@ -321,9 +169,9 @@ int accuracy_run_game(const gps_set *set, const char *spec, const accuracy_confi
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int nt = cfg->threads < n ? cfg->threads : n, rc = ACCURACY_OK;
-    gworker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
+    worker_ctx *ctx = calloc((size_t)nt, sizeof *ctx);
     pthread_t *tid = calloc((size_t)nt, sizeof *tid);
-    grun_state run = {set, cfg, malloc((size_t)n * sizeof(int)), 0, 0, 0, err, PTHREAD_MUTEX_INITIALIZER};
+    run_state run = {set, cfg, malloc((size_t)n * sizeof(int)), 0, 0, 0, err, PTHREAD_MUTEX_INITIALIZER};
     if (!ctx || !tid || !run.moves) {
         set_err(err, "out of memory");
         rc = ACCURACY_ENOMEM;
@@ -332,7 +180,9 @@ int accuracy_run_game(const gps_set *set, const char *spec, const accuracy_confi
     char aerr[AGENT_ERRLEN];
     for (int t = 0; t < nt; t++) {
         ctx[t].run = &run;
-        if (!(ctx[t].a = game_agent_create(spec, gps_game(set), aerr))) {
+        ctx[t].a = cfg->az ? game_agent_create_az(gps_game(set), cfg->az, aerr)
+                           : game_agent_create(spec, gps_game(set), aerr);
+        if (!ctx[t].a) {
             set_err(err, "%s", aerr);
             rc = ACCURACY_EAGENT;
             goto out;
@@ -340,16 +190,16 @@ int accuracy_run_game(const gps_set *set, const char *spec, const accuracy_confi
     }
     int started = 0;
     for (; started < nt - 1; started++)
-        if (pthread_create(&tid[started], NULL, gworker, &ctx[started + 1]))
+        if (pthread_create(&tid[started], NULL, worker, &ctx[started + 1]))
             break;
-    gworker(&ctx[0]);
+    worker(&ctx[0]);
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     if (run.failed) {
         rc = ACCURACY_EFAIL;
         goto out;
     }
-    rc = accuracy_tally_game(set, run.moves, out, err);
+    rc = accuracy_tally(set, run.moves, out, err);
     if (rc == ACCURACY_OK)
         out->agent = strdup(game_agent_describe(ctx[0].a));
 out:

@@ -316,6 +316,80 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
     return a;
 }
 
+/* Whether x lies in [lo, hi] (NaN does not). */
+static int within(double x, double lo, double hi) { return x >= lo && x <= hi; }
+
+int agent_search_config(const agent_search_info *s, const char *name, mcts_config *cfg, int *raw, char *err)
+{
+    const char *bad = !within(s->sims, 0, SEARCH_SIMS_MAX)                                   ? "sims"
+                      : !within(s->c_puct, SEARCH_C_PUCT_MIN, SEARCH_C_PUCT_MAX)            ? "c_puct"
+                      : !within(s->fpu_reduction, 0, SEARCH_FPU_MAX)                        ? "fpu"
+                      : !within(s->batch, 1, SEARCH_BATCH_MAX)                              ? "batch"
+                      : !within(s->margin_utility, 0, SEARCH_MARGIN_MAX)                    ? "margin"
+                      : !within(s->solver, 0, 1)                                            ? "solver"
+                      : !within(s->gumbel_k, 1, SEARCH_GUMBEL_K_MAX)                        ? "gumbel_k"
+                      : !within(s->gumbel_c_visit, 0, SEARCH_GUMBEL_C_VISIT_MAX)            ? "gumbel_c_visit"
+                      : !within(s->gumbel_c_scale, SEARCH_GUMBEL_C_SCALE_MIN, SEARCH_GUMBEL_C_SCALE_MAX) ? "gumbel_c_scale"
+                      : !within(s->tb, 0, 127)                                              ? "tb"
+                                                                                             : NULL;
+    if (bad) {
+        set_err(err, "agent '%s': %s is out of its range (nn/search_ranges.h)", name, bad);
+        return -1;
+    }
+    *cfg = mcts_config_default();
+    *raw = s->sims == 0;
+    cfg->sims = s->sims ? s->sims : 1;
+    cfg->c_puct = s->c_puct;
+    cfg->fpu_reduction = s->fpu_reduction;
+    cfg->leaves_per_game = s->batch;
+    cfg->margin_utility = s->margin_utility;
+    cfg->solver = s->solver;
+    cfg->root = s->gumbel ? MCTS_ROOT_GUMBEL : MCTS_ROOT_PUCT;
+    cfg->gumbel_k = s->gumbel_k;
+    cfg->gumbel_c_visit = s->gumbel_c_visit;
+    cfg->gumbel_c_scale = s->gumbel_c_scale;
+    cfg->gumbel_scale = 0; /* an agent's Gumbel root draws no noise (agent_root_args) */
+    cfg->dirichlet_eps = 0;
+    cfg->temp_moves = 0;
+    char merr[MCTS_ERRLEN];
+    if (mcts_config_check(cfg, merr) != MCTS_OK) {
+        set_err(err, "agent '%s': %s", name, merr);
+        return -1;
+    }
+    return 0;
+}
+
+agent *agent_create_az(const kalah_rules *r, const struct nn_net *net, const agent_search_info *s, uint64_t seed,
+                       const char *name, char *err)
+{
+    char kerr[KALAH_ERRLEN];
+    if (!name || !*name || !net || !s) {
+        set_err(err, "agent_create_az: %s", !name || !*name ? "no name" : !net ? "no net" : "no settings");
+        return NULL;
+    }
+    if (kalah_rules_check(r, kerr) != KALAH_OK) {
+        set_err(err, "agent '%s': bad rules: %s", name, kerr);
+        return NULL;
+    }
+    agent *a = calloc(1, sizeof *a);
+    if (!a || !(a->spec = strdup(name))) {
+        free(a);
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    a->kind = "az";
+    a->rules = *r;
+    a->seed = seed;
+    if (agent_init_az_net(a, net, s, err)) {
+        agent_free(a);
+        return NULL;
+    }
+    kalah_pos start;
+    kalah_start(r, &start);
+    agent_new_game(a, &start, 0);
+    return a;
+}
+
 void agent_free(agent *a)
 {
     if (!a)

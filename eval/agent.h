@@ -148,6 +148,17 @@ typedef struct {
 /* Fills *out for an mcts or az agent: AGENT_OK; AGENT_EINVAL for every other kind (*out untouched). */
 int agent_search_settings(const agent *a, agent_search_info *out);
 
+/* An az agent from settings and a net in memory, no spec and no file (how training's evaluation plays the
+ * net it is training): *s gives sims (0: the raw policy), c_puct, fpu_reduction, batch, margin_utility,
+ * solver, the root keys (gumbel, gumbel_k, gumbel_c_visit, gumbel_c_scale) and tb, tbroot, in the ranges of
+ * nn/search_ranges.h (net_record and from_net are ignored). net is borrowed and only read (instances on
+ * other threads may share it); it must outlive the agent and fit r (input and policy sizes). name is what
+ * agent_spec returns and agent_describe starts with (copied; it is never parsed, so any text is fine). The
+ * agent then plays as the az spec with those keys would. NULL with the message in err (AGENT_ERRLEN). */
+struct nn_net;
+agent *agent_create_az(const kalah_rules *r, const struct nn_net *net, const agent_search_info *s, uint64_t seed,
+                       const char *name, char *err);
+
 #define AGENT_NO_VALUE (-32768) /* agent_stats.values of a pit that is not a legal move */
 #define AGENT_MAX_PV 64
 

@@ -94,6 +94,15 @@ unsigned agent_from_net(const agent_args *args, unsigned keys, int gumbel);
  * memory. */
 char *agent_az_describe(const char *path, const agent_search_info *si, unsigned keys, uint64_t seed);
 
+/* The search an az agent built from settings plays (agent_create_az, game_agent_create_az): s's sims (0: the
+ * raw policy, *raw = 1), c_puct, fpu_reduction, batch, margin_utility, solver and root keys into *cfg, as a
+ * spec's keys would set them (no noise, no temperature), each checked against nn/search_ranges.h and
+ * mcts_config_check. 0, or -1 with "agent 'NAME': ..." in err (AGENT_ERRLEN). */
+int agent_search_config(const agent_search_info *s, const char *name, mcts_config *cfg, int *raw, char *err);
+
+/* The az constructor from settings and a borrowed net (agent_search.c; agent_create_az's second half). */
+int agent_init_az_net(agent *a, const struct nn_net *net, const agent_search_info *s, char *err);
+
 /* Constructors of the search-based kinds (agent_search.c): fill a->ops and a->impl, or return -1 with the
  * message in err. The args not taken are reported by the caller. */
 int agent_init_ab(agent *a, agent_args *args, char *err);

@@ -418,6 +418,22 @@ static void az_record(tree_impl *x, const nn_search *s, long long *sims, long lo
     x->cfg.gumbel_c_scale = s->gumbel_c_scale;
 }
 
+/* The tablebase of az's leaves (tb=N, up to N seeds): acquired from the process-wide cache, built on up to
+ * 16 threads before any game starts. */
+static int az_tablebase(agent *a, tree_impl *x, int tb, char *err)
+{
+    char kerr[KALAH_ERRLEN];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    if (!(x->tb = tb_acquire(&a->rules, tb, threads, NULL, kerr))) {
+        set_err(err, "agent '%s': tb=%d: %s", a->spec, tb, kerr);
+        return -1;
+    }
+    x->cfg.tablebase = tb_oracle(x->tb);
+    x->cfg.tablebase_seeds = tb < tb_seeds(x->tb) ? tb : tb_seeds(x->tb);
+    return 0;
+}
+
 int agent_init_az(agent *a, agent_args *args, char *err)
 {
     tree_impl *x = calloc(1, sizeof *x);
@@ -471,17 +487,8 @@ int agent_init_az(agent *a, agent_args *args, char *err)
      * spec's root=gumbel over a puct record included. */
     if (info.have_search)
         x->from_net = agent_from_net(args, AGENT_FROM_ALL, x->cfg.root == MCTS_ROOT_GUMBEL);
-    if (tb > 0) {
-        char kerr[KALAH_ERRLEN];
-        long cores = sysconf(_SC_NPROCESSORS_ONLN); /* the build's threads: it runs before any game starts */
-        int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
-        if (!(x->tb = tb_acquire(&a->rules, (int)tb, threads, NULL, kerr))) {
-            set_err(err, "agent '%s': tb=%lld: %s", a->spec, tb, kerr);
-            return -1;
-        }
-        x->cfg.tablebase = tb_oracle(x->tb);
-        x->cfg.tablebase_seeds = tb < tb_seeds(x->tb) ? (int)tb : tb_seeds(x->tb);
-    }
+    if (tb > 0 && az_tablebase(a, x, (int)tb, err))
+        return -1;
     if (!(x->ev = mcts_eval_net_create_utility(x->net, &a->rules, x->cfg.leaves_per_game, x->cfg.margin_utility,
                                                merr))) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
@@ -490,6 +497,41 @@ int agent_init_az(agent *a, agent_args *args, char *err)
     agent_search_info si;
     tree_settings(a, &si);
     if (!(a->desc = agent_az_describe(path, &si, AGENT_FROM_ALL, a->seed))) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    return tree_finish(a, x, err);
+}
+
+int agent_init_az_net(agent *a, const nn_net *net, const agent_search_info *s, char *err)
+{
+    tree_impl *x = calloc(1, sizeof *x);
+    if (!x) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    a->ops = &tree_ops;
+    a->impl = x; /* x->net stays NULL: the net is borrowed */
+    if (agent_search_config(s, a->spec, &x->cfg, &x->raw, err))
+        return -1;
+    x->tb_root = s->tbroot != 0;
+    if (s->tb > 0 && (x->raw || a->rules.max_sows > 0)) {
+        set_err(err, "agent '%s': tb=%d needs %s", a->spec, s->tb,
+                x->raw ? "a search (sims >= 1; the raw policy has no leaves to value)"
+                       : "rules without a sow limit (max_sows=0)");
+        return -1;
+    }
+    if (s->tb > 0 && az_tablebase(a, x, s->tb, err))
+        return -1;
+    char merr[MCTS_ERRLEN];
+    if (!(x->ev = mcts_eval_net_create_utility(net, &a->rules, x->cfg.leaves_per_game, x->cfg.margin_utility,
+                                               merr))) {
+        set_err(err, "agent '%s': %s", a->spec, merr);
+        return -1;
+    }
+    agent_search_info si;
+    tree_settings(a, &si);
+    if (!(a->desc = agent_az_describe(a->spec, &si, AGENT_FROM_ALL, a->seed))) {
         set_err(err, "out of memory");
         return -1;
     }

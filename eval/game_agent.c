@@ -322,6 +322,57 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
     return a;
 }
 
+game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *err)
+{
+    if (!g || !az || !az->net || !az->name || !*az->name) {
+        set_err(err, "game_agent_create_az: %s", !g ? "no game" : !az || !az->net ? "no net" : "no name");
+        return NULL;
+    }
+    game_agent *a = calloc(1, sizeof *a);
+    if (!a || !(a->spec = strdup(az->name))) {
+        free(a);
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    a->kind = K_AZ;
+    a->kind_name = kinds[K_AZ].name;
+    a->g = g;
+    a->seed = az->seed;
+    int bad = 0;
+    char merr[MCTS_ERRLEN];
+    if (kalah_agents(g)) {
+        a->kind = K_KALAH;
+        bad = !(a->kalah = agent_create_az((const kalah_rules *)game_rules(g), az->net, &az->search, az->seed,
+                                           az->name, err));
+    } else if (az->search.tb > 0) {
+        set_err(err, "agent '%s': tb=%d: %s has no endgame database", az->name, az->search.tb, game_name(g));
+        bad = 1;
+    } else if ((az->search.margin_utility > 0 || az->search.solver) &&
+               !(game_players(g) == 2 && game_has_margin(g))) {
+        set_err(err, "agent '%s': margin and solver need two players and a margin; %s has not", az->name,
+                game_spec(g));
+        bad = 1;
+    } else if (agent_search_config(&az->search, az->name, &a->cfg, &a->raw, err)) {
+        bad = 1;
+    } else if (mcts_mp_net_check(az->net, g, merr) != MCTS_OK ||
+               !(a->ev = mcts_mp_eval_net_create_utility(az->net, g, a->cfg.leaves_per_game,
+                                                         a->cfg.margin_utility, merr))) {
+        set_err(err, "agent '%s': %s", az->name, merr);
+        bad = 1;
+    } else if (!(a->desc = agent_az_describe(az->name, &az->search, AGENT_FROM_ALL, az->seed))) {
+        set_err(err, "out of memory");
+        bad = 1;
+    }
+    if (bad) {
+        game_agent_free(a);
+        return NULL;
+    }
+    game_pos start;
+    game_start(g, &start);
+    game_agent_new_game(a, &start, 0);
+    return a;
+}
+
 void game_agent_free(game_agent *a)
 {
     if (!a)

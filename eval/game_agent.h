@@ -76,6 +76,24 @@ typedef struct game_agent game_agent;
  * (AGENT_ERRLEN bytes, may be NULL). */
 game_agent *game_agent_create(const char *spec, const game *g, char *err);
 
+/* An az agent from settings and a net in memory, no spec and no file (how training's evaluation plays the
+ * net it trains), for any game: Kalah's az (agent_create_az, eval/agent.h) where Kalah's agents play, the
+ * game interface's az elsewhere. search: as agent_create_az takes it (tb and tbroot: Kalah's database, 0
+ * elsewhere; margin_utility and solver need two players and a margin, margin_utility > 0 a net with a margin
+ * head). net: borrowed and only read (instances on other threads may share it); it must outlive the agent
+ * and fit g (mcts_mp_net_check). name: what game_agent_spec returns and game_agent_describe starts with
+ * (copied; never parsed). The agent plays as the az spec with those keys would. */
+struct nn_net;
+typedef struct game_agent_az {
+    const struct nn_net *net;
+    agent_search_info search;
+    uint64_t seed;
+    const char *name;
+} game_agent_az;
+
+/* NULL on error with the message in err (AGENT_ERRLEN). */
+game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *err);
+
 /* NULL allowed. */
 void game_agent_free(game_agent *a);
 

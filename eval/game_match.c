@@ -162,9 +162,11 @@ int game_match_pool_size(const game_match_pool *pool) { return pool ? pool->n : 
 /* Worker `thread`'s instance number `copy` of spec: the pool's (made now and added when it has none), or a
  * fresh one the caller owns when pool is NULL. NULL with the message in aerr (AGENT_ERRLEN) on a bad spec or
  * no memory. */
-static game_agent *pool_instance(game_match_pool *pool, const char *spec, const game *g, int thread, int copy,
-                                 char *aerr)
+static game_agent *pool_instance(game_match_pool *pool, const char *spec, const game_agent_az *az, const game *g,
+                                 int thread, int copy, char *aerr)
 {
+    if (az) /* never pooled (check) */
+        return game_agent_create_az(g, az, aerr);
     if (!pool)
         return game_agent_create(spec, g, aerr);
     for (int i = 0; i < pool->n; i++)
@@ -783,6 +785,10 @@ static int check(const char *const *specs, int n_agents, const game *g, const ga
         set_err(err, "threads must be in 1..1024, got %d", cfg->threads);
         return MATCH_EINVAL;
     }
+    if (cfg->pool && cfg->az) {
+        set_err(err, "agents built from settings (az) cannot come from an agent pool");
+        return MATCH_EINVAL;
+    }
     if (cfg->pool && cfg->pool->g != g) {
         set_err(err, "the agent pool was made for another game than %s", game_spec(g));
         return MATCH_EINVAL;
@@ -850,8 +856,8 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
         for (int i = 0, m = 0; i < n_agents; i++)
             for (int c = 0; c < copies[i]; c++, m++) {
                 ctx[t].inst_agent[m] = i;
-                if (!(ctx[t].inst[m] = pool_instance(cfg->pool, specs[i], g, t, same_spec(&ctx[t], m, specs[i]),
-                                                     aerr))) {
+                if (!(ctx[t].inst[m] = pool_instance(cfg->pool, specs[i], cfg->az ? cfg->az[i] : NULL, g, t,
+                                                     same_spec(&ctx[t], m, specs[i]), aerr))) {
                     set_err(err, "%s", aerr);
                     goto out;
                 }
@@ -865,7 +871,7 @@ int game_match_run(const char *const *specs, int n_agents, const game *g, const 
                                                : game_agent_exact_spec(g, 32, cfg->adjudicate < 17 ? cfg->adjudicate : 17,
                                                                        xs, sizeof xs, aerr);
             if (ss)
-                ctx[t].own_solver = pool_instance(cfg->pool, ss, g, t, same_spec(&ctx[t], np, ss), aerr);
+                ctx[t].own_solver = pool_instance(cfg->pool, ss, NULL, g, t, same_spec(&ctx[t], np, ss), aerr);
             if (!ctx[t].own_solver) {
                 set_err(err, "the solver for the exact values or adjudication: %s", aerr);
                 goto out;

@@ -204,6 +204,10 @@ typedef struct {
     /* Agent instances to reuse across matches (see "Pools" above; borrowed; made for this game; one match at
      * a time); NULL = fresh instances for this match only. */
     struct game_match_pool *pool;
+    /* Agents built from settings and a net in memory instead of a spec (training's evaluation): NULL, or
+     * n_agents pointers; a non-NULL az[i] makes every instance of agent i (game_agent_create_az), and
+     * specs[i], its name, is never parsed. Not with a pool. */
+    const game_agent_az *const *az;
 } game_match_config;
 
 /* games 120 (a multiple of 2!, 3!, 4!, 3 and 4), opening_plies 2, threads 1, seed 1, no records, no callback,

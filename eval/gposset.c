@@ -1,5 +1,6 @@
 /* gposset.c — solved position sets of the game interface's two-player games (gposset.h). */
 #include "eval/gposset.h"
+#include "eval/gposset_impl.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -14,18 +15,10 @@
 #include "env/errbuf.h"
 #include "eval/game_agent.h"
 #include "eval/game_search.h"
-#include "eval/posset_read.h"
 #include "selfplay/rng.h"
 
 #define set_err(err, ...) errbuf_set(err, PS_ERRLEN, __VA_ARGS__)
 
-struct gps_set {
-    const game *g;
-    gps_entry *e;
-    size_t n, cap;
-    char *command;       /* the reader's header fields */
-    uint64_t seed;
-};
 
 gps_set *gps_create(const game *g, char *err)
 {
@@ -66,7 +59,7 @@ static int same_position(const game_pos *a, const game_pos *b)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
-static gps_entry *append(gps_set *s)
+gps_entry *gps_append(gps_set *s)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
@@ -88,7 +81,7 @@ int gps_add(gps_set *s, const game_pos *p, const char *source)
     for (size_t i = 0; i < s->n; i++)
         if (same_position(&s->e[i].pos, p))
             return 0;
-    gps_entry *e = append(s);
+    gps_entry *e = gps_append(s);
     if (!e)
         return PS_ENOMEM;
     e->pos = *p;
@@ -624,264 +617,4 @@ int gps_write(gps_set *s, const ps_header *h, const char *path, char *err)
     }
     free(tmp);
     return rc;
-}
-
-/* ---- reading ---- */
-
-#define rerr(...) errbuf_set(err, POSSET_ERRLEN, __VA_ARGS__)
-
-int gps_peek_rules(const char *path, char *buf, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char *line = NULL;
-    size_t cap = 0;
-    int ok = 0;
-    if (getline(&line, &cap, f) > 0) {
-        cJSON *o = cJSON_Parse(line);
-        const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "rules");
-        if (cJSON_IsString(r) && strlen(r->valuestring) < n) {
-            snprintf(buf, n, "%s", r->valuestring);
-            ok = 1;
-        }
-        cJSON_Delete(o);
-    }
-    free(line);
-    fclose(f);
-    return ok;
-}
-
-static const cJSON *field(const cJSON *o, const char *key, int type_ok)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return v && type_ok ? v : NULL;
-}
-
-static int int_field(const cJSON *o, const char *key, int *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble)
-        return 0;
-    *out = (int)v->valuedouble;
-    return 1;
-}
-
-/* Checks one position line into e; 0 with the reason in why. */
-static int read_entry(const game *g, const cJSON *o, gps_entry *e, char *why, size_t wn)
-{
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(o, "position");
-    const cJSON *tm = cJSON_GetObjectItemCaseSensitive(o, "to_move");
-    const cJSON *best = cJSON_GetObjectItemCaseSensitive(o, "best");
-    const cJSON *moves = cJSON_GetObjectItemCaseSensitive(o, "moves");
-    const cJSON *src = cJSON_GetObjectItemCaseSensitive(o, "source");
-    int seeds, ply, value;
-    char gerr[GAME_ERRLEN];
-    if (!cJSON_IsObject(o)) {
-        snprintf(why, wn, "not a JSON object");
-        return 0;
-    }
-    if (!cJSON_IsString(pos)) {
-        snprintf(why, wn, "position: missing or not a string");
-        return 0;
-    }
-    memset(e, 0, sizeof *e);
-    if (game_pos_parse(g, pos->valuestring, &e->pos, gerr) != GAME_OK) {
-        snprintf(why, wn, "position: %s", gerr);
-        return 0;
-    }
-    if (e->pos.over) {
-        snprintf(why, wn, "position: the game is over there");
-        return 0;
-    }
-    if (!int_field(o, "ply", &ply) || ply < 0) {
-        snprintf(why, wn, "ply: missing or not an integer >= 0");
-        return 0;
-    }
-    game_solve_props sp;
-    game_solve_properties(g, &sp);
-    if (sp.ply_limit > 0) {
-        int left;
-        if (ply >= sp.ply_limit) {
-            snprintf(why, wn, "ply: %d is not below the rules' max_sows %d", ply, sp.ply_limit);
-            return 0;
-        }
-        if (!int_field(o, "sows_left", &left) || left != sp.ply_limit - ply) {
-            snprintf(why, wn, "sows_left: missing or not max_sows - ply = %d", sp.ply_limit - ply);
-            return 0;
-        }
-    }
-    e->pos.ply = (uint16_t)ply;
-    char side[2];
-    seat_letter(g, e->pos.to_move, side);
-    if (!cJSON_IsString(tm) || strcmp(tm->valuestring, side) != 0) {
-        snprintf(why, wn, "to_move: missing or not \"%s\" (the position's mover)", side);
-        return 0;
-    }
-    e->seeds_in_pits = game_seeds_in_pits(g, &e->pos);
-    if (!int_field(o, "seeds_in_pits", &seeds) || seeds != e->seeds_in_pits) {
-        snprintf(why, wn, "seeds_in_pits: missing or not %d (the position's)", e->seeds_in_pits);
-        return 0;
-    }
-    if (src && !cJSON_IsString(src)) {
-        snprintf(why, wn, "source: not a string");
-        return 0;
-    }
-    snprintf(e->source, sizeof e->source, "%s", src ? src->valuestring : "");
-    if (!cJSON_IsObject(moves)) {
-        snprintf(why, wn, "moves: missing or not an object");
-        return 0;
-    }
-    const unsigned legal = game_legal(g, &e->pos);
-    const int bound = game_board_seeds(g, &e->pos);
-    unsigned seen = 0;
-    for (int k = 0; k < GAME_MAX_MOVES; k++)
-        e->values[k] = GPS_NO_VALUE;
-    e->value = GPS_NO_VALUE;
-    const cJSON *m;
-    cJSON_ArrayForEach(m, moves)
-    {
-        int k = game_move_parse(g, &e->pos, m->string, gerr);
-        if (k < 0 || !(legal >> k & 1)) {
-            snprintf(why, wn, "moves: '%s' is not a legal move", m->string);
-            return 0;
-        }
-        if (seen >> k & 1) {
-            snprintf(why, wn, "moves: '%s' twice", m->string);
-            return 0;
-        }
-        if (!cJSON_IsNumber(m) || m->valuedouble != (double)(int)m->valuedouble || abs((int)m->valuedouble) > bound) {
-            snprintf(why, wn, "moves: '%s' is not an integer margin within +-%d", m->string, bound);
-            return 0;
-        }
-        seen |= 1u << k;
-        e->values[k] = (int)m->valuedouble;
-        if (e->values[k] > e->value)
-            e->value = e->values[k];
-    }
-    if (seen != legal) {
-        snprintf(why, wn, "moves: not every legal move has a value");
-        return 0;
-    }
-    for (int k = 0; k < GAME_MAX_MOVES; k++)
-        if (e->values[k] == e->value)
-            e->best_mask |= 1u << k;
-    if (!int_field(o, "value", &value) || value != e->value) {
-        snprintf(why, wn, "value: missing or not %d (the largest of moves)", e->value);
-        return 0;
-    }
-    unsigned bm = 0;
-    const cJSON *b;
-    if (!cJSON_IsArray(best)) {
-        snprintf(why, wn, "best: missing or not an array");
-        return 0;
-    }
-    cJSON_ArrayForEach(b, best)
-    {
-        int k = cJSON_IsString(b) ? game_move_parse(g, &e->pos, b->valuestring, gerr) : -1;
-        if (k < 0 || !(legal >> k & 1)) {
-            snprintf(why, wn, "best: not a list of legal moves");
-            return 0;
-        }
-        bm |= 1u << k;
-    }
-    if (bm != e->best_mask) {
-        snprintf(why, wn, "best: not every move reaching value %d", e->value);
-        return 0;
-    }
-    e->solved = 1;
-    return 1;
-}
-
-int gps_load(const char *path, gps_set **out, game **g_out, char *err)
-{
-    *out = NULL;
-    *g_out = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        rerr("%s: %s", path, strerror(errno));
-        return PS_EIO;
-    }
-    char *line = NULL, why[300];
-    size_t cap = 0;
-    ssize_t len;
-    int lineno = 0, rc = PS_OK, count = -1;
-    game *g = NULL;
-    gps_set *s = NULL;
-    while (rc == PS_OK && (len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (len > 0 && line[len - 1] == '\n')
-            line[--len] = 0;
-        cJSON *o = cJSON_Parse(line);
-        if (!o) {
-            rerr("%s:%d: not valid JSON", path, lineno);
-            rc = PS_EINVAL;
-            break;
-        }
-        if (lineno == 1) {
-            const cJSON *fmt = field(o, "format", 1), *rules = cJSON_GetObjectItemCaseSensitive(o, "rules");
-            const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(o, "command");
-            const cJSON *seed = cJSON_GetObjectItemCaseSensitive(o, "seed");
-            int ver;
-            char gerr[GAME_ERRLEN];
-            if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, PS_FORMAT) != 0)
-                rerr("%s:1: not a position set (format is not \"%s\")", path, PS_FORMAT), rc = PS_EINVAL;
-            else if (!int_field(o, "format_version", &ver) || ver != PS_FORMAT_VERSION)
-                rerr("%s:1: format_version: not %d", path, PS_FORMAT_VERSION), rc = PS_EINVAL;
-            else if (!int_field(o, "count", &count) || count < 0)
-                rerr("%s:1: count: missing or negative", path), rc = PS_EINVAL;
-            else if (!cJSON_IsString(rules))
-                rerr("%s:1: rules: missing", path), rc = PS_EINVAL;
-            else if (!(g = game_create(rules->valuestring, gerr)))
-                rerr("%s:1: rules: %s", path, gerr), rc = PS_EINVAL;
-            else if (!(s = gps_create(g, why)))
-                rerr("%s:1: rules: %s", path, why), rc = PS_EINVAL;
-            else {
-                if (cJSON_IsString(cmd) && !(s->command = strdup(cmd->valuestring)))
-                    rc = PS_ENOMEM;
-                if (cJSON_IsNumber(seed))
-                    s->seed = (uint64_t)seed->valuedouble;
-            }
-        } else if (len == 0) {
-            rerr("%s:%d: a blank line", path, lineno);
-            rc = PS_EINVAL;
-        } else {
-            gps_entry e;
-            gps_entry *slot;
-            if (!read_entry(g, o, &e, why, sizeof why)) {
-                rerr("%s:%d: %s", path, lineno, why);
-                rc = PS_EINVAL;
-            } else if (!(slot = append(s))) {
-                rc = PS_ENOMEM;
-            } else {
-                e.line = lineno;
-                *slot = e;
-            }
-        }
-        cJSON_Delete(o);
-    }
-    if (rc == PS_OK && ferror(f)) {
-        rerr("%s: %s", path, strerror(errno));
-        rc = PS_EIO;
-    }
-    if (rc == PS_OK && lineno == 0) {
-        rerr("%s: empty file, not a position set", path);
-        rc = PS_EINVAL;
-    }
-    if (rc == PS_OK && (size_t)count != s->n) {
-        rerr("%s: the header says count %d but the file has %zu positions", path, count, s->n);
-        rc = PS_EINVAL;
-    }
-    if (rc == PS_ENOMEM)
-        rerr("%s: out of memory", path);
-    free(line);
-    fclose(f);
-    if (rc != PS_OK) {
-        gps_free(s);
-        game_free(g);
-        return rc;
-    }
-    *out = s;
-    *g_out = g;
-    return PS_OK;
 }

@@ -1,8 +1,8 @@
 /* gposset.h — solved position sets of every two-player game with a margin that the exact solver of the
  * game interface solves (env/game.h, eval/game_search.h): sampling from real games, solving every legal
- * move on several threads, the JSON Lines writer and the reader. Kalah keeps its own tuned path
- * (eval/posset.h, eval/possolve.h, eval/posset_read.h: alpha-beta with the endgame database); this is the
- * same format for the other games (Oware, Congklak, ...), with what a ply limit needs on top.
+ * move on several threads, the JSON Lines writer and the reader. The reader reads every game's sets,
+ * Kalah's included; Kalah's sampler and solver keep their tuned path (eval/posset.h, eval/possolve.h:
+ * alpha-beta with the endgame database); this is the same format, with what a ply limit needs on top.
  *
  * File format (JSON Lines), version 1, as eval/posset.h, the fields that differ in meaning marked *:
  *   line 1: {"format":"sowzero-positions","format_version":1,"rules":"<game_spec>","count":N,
@@ -22,7 +22,7 @@
  * position): early s > 2T/3, middle T/3 < s <= 2T/3, late s <= T/3.
  *
  * Library code: never prints; errors come back as PS_* codes with a message (PS_ERRLEN, or
- * POSSET_ERRLEN for the reader, whose messages carry the path and line).
+ * GPS_LOAD_ERRLEN for the reader, whose messages carry the path and line).
  */
 #ifndef SOWZERO_EVAL_GPOSSET_H
 #define SOWZERO_EVAL_GPOSSET_H
@@ -34,6 +34,7 @@
 #include "eval/posset.h"
 #include "eval/possolve.h"
 
+#define GPS_LOAD_ERRLEN 640     /* size of gps_load's error buffer (its messages carry the path) */
 #define GPS_NO_VALUE (-32768)   /* values[k] of a slot that is not a legal move */
 
 typedef struct {
@@ -103,14 +104,13 @@ int gps_solve(gps_set *s, const gps_solve_opts *o, ps_solve_stats *stats, char *
 int gps_format_line(gps_set *s, const ps_header *h, long i, char **out);
 int gps_write(gps_set *s, const ps_header *h, const char *path, char *err);
 
-/* Reads and validates a set written by gps_write for any game of the registry but Kalah's plain rules
- * path (a Kalah file loads here too): the header's rules must create a game the solver accepts; every line
- * is checked as posset_load checks Kalah's (the position parses and is not over, to_move, seeds_in_pits,
- * ply >= 0 and below the ply limit, sows_left = limit − ply when there is one, the move texts are exactly the
+/* Reads and validates a set of any game of the registry (Kalah's included): the header's rules must
+ * create a game the solver accepts; every line is checked (the position parses and is not over, to_move,
+ * seeds_in_pits, ply >= 0 and below the ply limit, sows_left = limit − ply when there is one, the move texts are exactly the
  * legal moves, margins within ± the board seeds, value = max, best = every argmax). On success *out holds
  * the set and *g_out the game it created (the caller frees both: gps_free first, then game_free).
  * PS_EIO (cannot open or read), PS_EINVAL ("PATH:LINE: what is wrong"), PS_ENOMEM; err holds
- * POSSET_ERRLEN (640) bytes. */
+ * GPS_LOAD_ERRLEN bytes. */
 int gps_load(const char *path, gps_set **out, game **g_out, char *err);
 /* The header's rules text, command, commit and seed of a loaded set ("" / 0 when absent or not loaded). */
 const char *gps_command(const gps_set *s);

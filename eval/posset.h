@@ -1,7 +1,7 @@
 /* posset.h — a set of Kalah positions with the exact value of every move: sampling over every phase of
  * the game and the JSON Lines writer ("a solved position set"). Solving lives in
- * eval/possolve.h; the reader (for `sowzero accuracy` and `[eval] positions`) is eval/posset_read.h, which
- * checks everything this format promises.
+ * eval/possolve.h; the reader of every game's sets (for `sowzero accuracy` and `[eval] positions`) is
+ * gps_load (eval/gposset.h), which checks everything this format promises.
  *
  * File format (JSON Lines, UTF-8, one JSON object per line), version 1:
  *   line 1, the header:

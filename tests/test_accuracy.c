@@ -1,5 +1,5 @@
-/* test_accuracy.c — solved position sets and accuracy against perfect play: the reader's checks
- * (every error names the file and line), the figures on a hand-checked set, the solver agent (optimal on the
+/* test_accuracy.c — solved position sets of Kalah (eval/gposset.h, the reader of every game's sets) and
+ * accuracy against perfect play: the reader's checks (every error names the file and line), the figures on a hand-checked set, the solver agent (optimal on the
  * fixture, uniform among optimal moves, exact per-move values), determinism across thread counts, and the
  * accuracy / move commands' exit codes. The fixture tests/data/kalah-4-3.positions.jsonl was written by
  * tests/data/make_positions.py with `sowzero solve` per child. The accuracy runs use worker threads: */
@@ -8,10 +8,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "env/game.h"
 #include "env/kalah.h"
 #include "eval/accuracy.h"
 #include "eval/agent.h"
-#include "eval/posset_read.h"
+#include "eval/game_agent.h"
+#include "eval/gposset.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "tests/test_util.h"
@@ -59,50 +61,70 @@ static const char *write_set(const char *name, int count, const char *const *lin
     return path;
 }
 
-static posset *load_ok(const char *path)
+/* A loaded set and the game its header named. */
+typedef struct {
+    gps_set *s;
+    game *g;
+} loaded;
+
+static loaded load_ok(const char *path)
 {
-    posset *s;
-    char err[POSSET_ERRLEN];
-    if (posset_load(path, &s, err) != POSSET_OK)
+    loaded l;
+    char err[GPS_LOAD_ERRLEN];
+    if (gps_load(path, &l.s, &l.g, err) != PS_OK)
         fail_msg("%s", err);
-    return s;
+    return l;
+}
+
+static void loaded_free(loaded *l)
+{
+    gps_free(l->s);
+    game_free(l->g);
+}
+
+static int phase_of(const char *rules, int seeds)
+{
+    game *g = game_create(rules, NULL);
+    assert_non_null(g);
+    int ph = gps_phase(g, seeds);
+    game_free(g);
+    return ph;
 }
 
 static void test_reader_reads_the_hand_set(void **state)
 {
     (void)state;
-    posset *s = load_ok(write_set("acc_hand.jsonl", 4, hand, 4));
-    assert_int_equal(posset_count(s), 4);
-    assert_string_equal(posset_rules_text(s), R43);
-    assert_int_equal(posset_rules(s)->pits, 4);
-    const posset_entry *e = posset_get(s, 1);
-    assert_int_equal(e->pos.side, KALAH_NORTH);
+    loaded l = load_ok(write_set("acc_hand.jsonl", 4, hand, 4));
+    assert_int_equal(gps_count(l.s), 4);
+    assert_string_equal(game_spec(l.g), R43);
+    assert_int_equal(game_moves(l.g), 4);
+    const gps_entry *e = gps_get_const(l.s, 1);
+    assert_int_equal(e->pos.to_move, 1); /* North */
     assert_int_equal(e->value, 1);
     assert_int_equal(e->best_mask, 3u);
-    assert_int_equal(e->margin[2], -3);
+    assert_int_equal(e->values[2], -3);
     assert_int_equal(e->line, 3);
-    e = posset_get(s, 2);
-    assert_int_equal(e->margin[0], -2);
-    assert_int_equal(e->margin[1], POSSET_NO_MOVE);
+    e = gps_get_const(l.s, 2);
+    assert_int_equal(e->values[0], -2);
+    assert_int_equal(e->values[1], GPS_NO_VALUE);
     assert_int_equal(e->seeds_in_pits, 4);
-    assert_int_equal(e->ply, 30);
-    const kalah_rules *r = posset_rules(s);
-    assert_int_equal(ps_phase(r, 24), 0);
-    assert_int_equal(ps_phase(r, 17), 0);
-    assert_int_equal(ps_phase(r, 16), 1);
-    assert_int_equal(ps_phase(r, 9), 1);
-    assert_int_equal(ps_phase(r, 8), 2);
-    assert_int_equal(ps_phase(r, 0), 2);
-    kalah_rules k64 = kalah_rules_default(); /* the Kalah(6,4) phases: 48-33, 32-17, 16-0 */
-    assert_int_equal(ps_phase(&k64, 33), 0);
-    assert_int_equal(ps_phase(&k64, 32), 1);
-    assert_int_equal(ps_phase(&k64, 17), 1);
-    assert_int_equal(ps_phase(&k64, 16), 2);
-    posset_free(s);
+    assert_int_equal(e->pos.ply, 30);
+    assert_int_equal(gps_phase(l.g, 24), 0);
+    assert_int_equal(gps_phase(l.g, 17), 0);
+    assert_int_equal(gps_phase(l.g, 16), 1);
+    assert_int_equal(gps_phase(l.g, 9), 1);
+    assert_int_equal(gps_phase(l.g, 8), 2);
+    assert_int_equal(gps_phase(l.g, 0), 2);
+    /* Kalah(6,4)'s phases: 48-33, 32-17, 16-0 */
+    assert_int_equal(phase_of("kalah", 33), 0);
+    assert_int_equal(phase_of("kalah", 32), 1);
+    assert_int_equal(phase_of("kalah", 17), 1);
+    assert_int_equal(phase_of("kalah", 16), 2);
+    loaded_free(&l);
     /* the fixture reads too */
-    s = load_ok(FIXTURE);
-    assert_int_equal(posset_count(s), 40);
-    posset_free(s);
+    l = load_ok(FIXTURE);
+    assert_int_equal(gps_count(l.s), 40);
+    loaded_free(&l);
 }
 
 /* A valid position line of the 4-pit, 3-seed set (136 bytes). */
@@ -127,7 +149,7 @@ static void test_reader_errors(void **state)
         {"{\"format\":\"sowzero-positions\",\"format_version\":1,\"rules\":\"kalah:pits=9\",\"count\":0}\n", NULL, 1,
          "rules"},
         {"{\"format\":\"sowzero-positions\",\"format_version\":1,\"rules\":\"kalah:pits=4,seeds=3,max_sows=50\","
-         "\"count\":0}\n", NULL, 1, "max_sows"},
+         "\"count\":1}\n", GOOD, 2, "no \"sows_left\""}, /* a ply limit: each line says the sowings left */
         {"{\"format\":\"sowzero-positions\",\"format_version\":1,\"rules\":\"" R43 "\"}\n", NULL, 1, "count"},
         {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",", 2, "not a JSON object"},
         {NULL, "{\"position\":\"3,3,3,3,0,3,3,3,3,0 S\",\"to_move\":\"S\",\"seeds_in_pits\":24,\"ply\":0,"
@@ -176,7 +198,7 @@ static void test_reader_errors(void **state)
         {"{\"format\":\"sowzero-positions\",\"format_version\":1,\"rules\":\"" R43 "\",\"count\":1,\"count\":2}\n",
          NULL, 1, "key \"count\" appears twice"},
     };
-    char err[POSSET_ERRLEN], want[1200];
+    char err[GPS_LOAD_ERRLEN], want[1200];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *path = tmp_file("acc_bad.jsonl");
         FILE *f = fopen(path, "w");
@@ -188,46 +210,49 @@ static void test_reader_errors(void **state)
         if (cases[i].line)
             fprintf(f, "%s\n", cases[i].line);
         fclose(f);
-        posset *s = (posset *)1;
-        int rc = posset_load(path, &s, err);
-        if (rc != POSSET_EINVAL)
+        gps_set *s = (gps_set *)1;
+        game *g = (game *)1;
+        int rc = gps_load(path, &s, &g, err);
+        if (rc != PS_EINVAL)
             fail_msg("case %zu: code %d (%s)", i, rc, rc ? err : "accepted");
         assert_null(s);
+        assert_null(g);
         snprintf(want, sizeof want, "%s:%d: ", path, cases[i].err_line);
         if (strncmp(err, want, strlen(want)) || !strstr(err, cases[i].words))
             fail_msg("case %zu: got '%s', want '%s...%s...'", i, err, want, cases[i].words);
     }
     /* the count must match, blank lines only at the end, a missing file is an I/O error */
-    posset *s;
+    gps_set *s;
+    game *g;
     const char *path = write_set("acc_count.jsonl", 5, hand, 4);
-    assert_int_equal(posset_load(path, &s, err), POSSET_EINVAL);
+    assert_int_equal(gps_load(path, &s, &g, err), PS_EINVAL);
     assert_non_null(strstr(err, "the header says 5 positions, the file has 4"));
     path = write_set("acc_count.jsonl", 3, hand, 4);
-    assert_int_equal(posset_load(path, &s, err), POSSET_EINVAL);
+    assert_int_equal(gps_load(path, &s, &g, err), PS_EINVAL);
     snprintf(want, sizeof want, "%s:5: more positions than the header's count 3", path);
     assert_string_equal(err, want);
     const char *gap[3] = {hand[0], "", hand[1]};
     path = write_set("acc_gap.jsonl", 2, gap, 3);
-    assert_int_equal(posset_load(path, &s, err), POSSET_EINVAL);
+    assert_int_equal(gps_load(path, &s, &g, err), PS_EINVAL);
     snprintf(want, sizeof want, "%s:3: a blank line inside the set", path);
     assert_string_equal(err, want);
     const char *good[1] = {GOOD " \t"};
-    s = load_ok(write_set("acc_good.jsonl", 1, good, 1));
-    assert_int_equal(posset_count(s), 1);
-    posset_free(s);
+    loaded l = load_ok(write_set("acc_good.jsonl", 1, good, 1));
+    assert_int_equal(gps_count(l.s), 1);
+    loaded_free(&l);
     path = tmp_file("acc_nul.jsonl");
     FILE *nf = fopen(path, "w");
     assert_non_null(nf);
     fprintf(nf, HEADER, 1);
     fwrite(GOOD "\0x\n", 1, sizeof GOOD + 2, nf);
     fclose(nf);
-    assert_int_equal(posset_load(path, &s, err), POSSET_EINVAL);
+    assert_int_equal(gps_load(path, &s, &g, err), PS_EINVAL);
     snprintf(want, sizeof want, "%s:2: a NUL byte at byte 137", path);
     assert_non_null(strstr(err, want));
     const char *tail[3] = {hand[0], hand[1], ""};
-    s = load_ok(write_set("acc_tail.jsonl", 2, tail, 3));
-    posset_free(s);
-    assert_int_equal(posset_load(tmp_file("acc_no_such.jsonl"), &s, err), POSSET_EIO);
+    l = load_ok(write_set("acc_tail.jsonl", 2, tail, 3));
+    loaded_free(&l);
+    assert_int_equal(gps_load(tmp_file("acc_no_such.jsonl"), &s, &g, err), PS_EIO);
     assert_non_null(strstr(err, "acc_no_such.jsonl: cannot open"));
     assert_null(s);
 }
@@ -244,12 +269,12 @@ static void wilson(double k, double n, double *lo, double *hi)
 static void test_tally_hand_checked(void **state)
 {
     (void)state;
-    posset *s = load_ok(write_set("acc_hand.jsonl", 4, hand, 4));
-    /* moves: a at the start (regret 6 - (-6) = 12), B (0), a (0), c (4 - (-4) = 8) */
+    loaded l = load_ok(write_set("acc_hand.jsonl", 4, hand, 4));
+    /* slots: a at the start (regret 6 - (-6) = 12), B (0), a (0), c (4 - (-4) = 8) */
     const int moves[4] = {0, 1, 0, 2};
     accuracy_result res;
     char err[ACCURACY_ERRLEN];
-    assert_int_equal(accuracy_tally(s, moves, &res, err), ACCURACY_OK);
+    assert_int_equal(accuracy_tally(l.s, moves, &res, err), ACCURACY_OK);
     assert_int_equal(res.n, 4);
     assert_int_equal(res.regret[0], 12);
     assert_int_equal(res.regret[1], 0);
@@ -283,9 +308,9 @@ static void test_tally_hand_checked(void **state)
     accuracy_result_free(&res);
     /* a move that is not legal at its position */
     const int bad[4] = {0, 1, 3, 2};
-    assert_int_equal(accuracy_tally(s, bad, &res, err), ACCURACY_EINVAL);
+    assert_int_equal(accuracy_tally(l.s, bad, &res, err), ACCURACY_EINVAL);
     assert_non_null(strstr(err, "line 4"));
-    posset_free(s);
+    loaded_free(&l);
 }
 
 /* The solver agent plays an optimal move at every fixture position, with or without the endgame database,
@@ -293,55 +318,58 @@ static void test_tally_hand_checked(void **state)
 static void test_solver_agent(void **state)
 {
     (void)state;
-    posset *s = load_ok(FIXTURE);
+    loaded l = load_ok(FIXTURE);
     const char *specs[] = {"solver:endgame=0", "solver:endgame=10,tt_mb=16"};
     accuracy_config cfg = {.threads = 2, .seed = 5};
     char err[ACCURACY_ERRLEN];
     for (int i = 0; i < 2; i++) {
         accuracy_result res;
-        if (accuracy_run(s, specs[i], &cfg, &res, err) != ACCURACY_OK)
+        if (accuracy_run(l.s, specs[i], &cfg, &res, err) != ACCURACY_OK)
             fail_msg("%s", err);
         assert_int_equal(res.all.optimal, 40);
         assert_float_equal(res.all.mean_regret, 0, 0);
         accuracy_result_free(&res);
     }
     char aerr[AGENT_ERRLEN];
-    agent *a = agent_create("solver:endgame=0", posset_rules(s), aerr);
+    game_agent *ga = game_agent_create("solver:endgame=0", l.g, aerr);
+    assert_non_null(ga);
+    assert_string_equal(game_agent_kind(ga), "solver");
+    agent *a = game_agent_kalah(ga); /* Kalah's solver agent: its per-move statistics */
     assert_non_null(a);
-    assert_string_equal(agent_kind(a), "solver");
     agent_set_detail(a, 1);
     int multi = 0;
-    for (int i = 0; i < posset_count(s); i++) {
-        const posset_entry *e = posset_get(s, i);
+    for (int i = 0; i < (int)gps_count(l.s); i++) {
+        const gps_entry *e = gps_get_const(l.s, (size_t)i);
         int mv;
-        assert_int_equal(agent_choose(a, &e->pos, &mv), AGENT_OK);
+        assert_int_equal(game_agent_choose(ga, &e->pos, &mv), AGENT_OK);
         agent_stats in;
         agent_last_stats(a, &in);
         assert_true(in.have_values && in.have_pv && in.exact);
         assert_int_equal((int)in.value, e->value);
         for (int k = 0; k < 4; k++)
-            assert_int_equal(in.values[k], e->margin[k] == POSSET_NO_MOVE ? AGENT_NO_VALUE : e->margin[k]);
+            assert_int_equal(in.values[k], e->values[k] == GPS_NO_VALUE ? AGENT_NO_VALUE : e->values[k]);
         if (__builtin_popcount(e->best_mask) < 2)
             continue;
         /* several optimal moves: over game seeds, every one of them is played, and nothing else */
         unsigned seen = 0;
         for (uint64_t g = 0; g < 64; g++) {
-            agent_new_game(a, &e->pos, g);
-            assert_int_equal(agent_choose(a, &e->pos, &mv), AGENT_OK);
+            game_agent_new_game(ga, &e->pos, g);
+            assert_int_equal(game_agent_choose(ga, &e->pos, &mv), AGENT_OK);
             seen |= 1u << mv;
         }
         assert_int_equal(seen, e->best_mask);
         multi++;
     }
     assert_true(multi >= 3);
-    agent_free(a);
-    assert_null(agent_create("solver:depth=3", posset_rules(s), aerr));
+    game_agent_free(ga);
+    assert_null(game_agent_create("solver:depth=3", l.g, aerr));
     assert_non_null(strstr(aerr, "unknown key 'depth' for solver (keys: tt_mb, endgame, seed)"));
-    kalah_rules lim = *posset_rules(s);
-    lim.max_sows = 40;
-    assert_null(agent_create("solver:endgame=4", &lim, aerr));
+    game *lim = game_create("kalah:pits=4,seeds=3,max_sows=40", aerr);
+    assert_non_null(lim);
+    assert_null(game_agent_create("solver:endgame=4", lim, aerr));
     assert_non_null(strstr(aerr, "max_sows"));
-    posset_free(s);
+    game_free(lim);
+    loaded_free(&l);
 }
 
 /* The same moves whatever the thread count (each position reseeds its agent from (seed, index)); another
@@ -349,20 +377,20 @@ static void test_solver_agent(void **state)
 static void test_threads_do_not_change_moves(void **state)
 {
     (void)state;
-    posset *s = load_ok(FIXTURE);
+    loaded l = load_ok(FIXTURE);
     const char *specs[] = {"random", "mcts:sims=40", "greedy", "ab:depth=3,seed=7"};
     char err[ACCURACY_ERRLEN];
     for (int i = 0; i < 4; i++) {
         accuracy_result one, three;
         accuracy_config c1 = {.threads = 1, .seed = 11}, c3 = {.threads = 3, .seed = 11};
-        if (accuracy_run(s, specs[i], &c1, &one, err) || accuracy_run(s, specs[i], &c3, &three, err))
+        if (accuracy_run(l.s, specs[i], &c1, &one, err) || accuracy_run(l.s, specs[i], &c3, &three, err))
             fail_msg("%s: %s", specs[i], err);
         assert_memory_equal(one.move, three.move, 40 * sizeof(int));
         assert_int_equal(one.all.optimal, three.all.optimal);
         if (i == 0) {
             accuracy_result other;
             accuracy_config c2 = {.threads = 2, .seed = 12};
-            assert_int_equal(accuracy_run(s, specs[i], &c2, &other, err), ACCURACY_OK);
+            assert_int_equal(accuracy_run(l.s, specs[i], &c2, &other, err), ACCURACY_OK);
             assert_memory_not_equal(one.move, other.move, 40 * sizeof(int));
             accuracy_result_free(&other);
         }
@@ -371,11 +399,11 @@ static void test_threads_do_not_change_moves(void **state)
     }
     accuracy_result res;
     accuracy_config c = {.threads = 2};
-    assert_int_equal(accuracy_run(s, "mcts:sim=3", &c, &res, err), ACCURACY_EAGENT);
+    assert_int_equal(accuracy_run(l.s, "mcts:sim=3", &c, &res, err), ACCURACY_EAGENT);
     assert_non_null(strstr(err, "unknown key 'sim'"));
     c.threads = 0;
-    assert_int_equal(accuracy_run(s, "random", &c, &res, err), ACCURACY_EINVAL);
-    posset_free(s);
+    assert_int_equal(accuracy_run(l.s, "random", &c, &res, err), ACCURACY_EINVAL);
+    loaded_free(&l);
 }
 
 /* A random net for rules spec `rules` (pits p) written to path. */
@@ -478,26 +506,27 @@ static void test_move_command(void **state)
 {
     (void)state;
     /* solver: the exact value of every move, equal to the fixture's line 2 */
-    posset *s = load_ok(FIXTURE);
-    const posset_entry *e = posset_get(s, 0);
+    loaded l = load_ok(FIXTURE);
+    const gps_entry *e = gps_get_const(l.s, 0);
     char pos[80];
-    kalah_pos_format(posset_rules(s), &e->pos, pos, sizeof pos);
+    game_pos_format(l.g, &e->pos, pos, sizeof pos);
     char where[200];
     snprintf(where, sizeof where, "--rules %s --position '%s'", R43, pos);
     cJSON *o = run_json(0, "move %s %s --json", "solver:endgame=0", where);
     cJSON *vals = cJSON_GetObjectItem(o, "values");
     assert_non_null(vals);
     for (int k = 0; k < 4; k++) {
-        char l[2] = {kalah_move_letter(e->pos.side, k), 0};
-        cJSON *v = cJSON_GetObjectItem(vals, l);
-        if (e->margin[k] == POSSET_NO_MOVE)
+        char letter[8];
+        game_move_format(l.g, &e->pos, k, letter, sizeof letter);
+        cJSON *v = cJSON_GetObjectItem(vals, letter);
+        if (e->values[k] == GPS_NO_VALUE)
             assert_null(v);
         else
-            assert_int_equal(v->valueint, e->margin[k]);
+            assert_int_equal(v->valueint, e->values[k]);
     }
     assert_int_equal(cJSON_GetObjectItem(o, "value")->valueint, e->value);
     const char *mv = cJSON_GetObjectItem(o, "move")->valuestring;
-    assert_int_equal(e->best_mask >> kalah_move_parse(posset_rules(s), e->pos.side, mv, 0) & 1, 1);
+    assert_int_equal(e->best_mask >> game_move_parse(l.g, &e->pos, mv, NULL) & 1, 1);
     cJSON_Delete(o);
     /* mcts: the root's visit count N(root) is the simulation count, one more than its children's (the
      * root's own expansion) */
@@ -510,7 +539,7 @@ static void test_move_command(void **state)
         double q = cJSON_GetObjectItem(m, "q")->valuedouble, p = cJSON_GetObjectItem(m, "prior")->valuedouble;
         assert_true(q >= -1 && q <= 1 && p > 0 && p <= 1);
     }
-    assert_int_equal(cJSON_GetArraySize(moves), __builtin_popcount(kalah_legal(posset_rules(s), &e->pos)));
+    assert_int_equal(cJSON_GetArraySize(moves), __builtin_popcount(game_legal(l.g, &e->pos)));
     assert_int_equal(cJSON_GetObjectItem(o, "root_visits")->valueint, 64);
     assert_int_equal(visits, 63);
     cJSON_Delete(o);
@@ -521,7 +550,7 @@ static void test_move_command(void **state)
     assert_string_equal(cJSON_GetArrayItem(pv, 0)->valuestring, cJSON_GetObjectItem(o, "move")->valuestring);
     assert_int_equal(cJSON_GetObjectItem(o, "depth")->valueint, 5);
     cJSON_Delete(o);
-    posset_free(s);
+    loaded_free(&l);
     char *out;
     assert_int_equal(tu_run(&out, 1, "move greedy"), 2);
     assert_non_null(strstr(out, "--position"));

@@ -1,5 +1,5 @@
 /* test_gposset.c — position sets of the game interface's two-player games (eval/gposset.h) and the
- * accuracy of game agents on them (eval/accuracy.h, accuracy_run_game): the sampler (quotas, caps, no
+ * accuracy of game agents on them (eval/accuracy.h, accuracy_run): the sampler (quotas, caps, no
  * duplicates, determinism), every move's value against a brute-force minimax written here (no table, no
  * bounds) on small Oware and Congklak boards, the writer and reader (a round trip, the ply restored, errors
  * naming the line), `positions` and `accuracy` for those games, and a sample of the shipped Oware set
@@ -146,7 +146,7 @@ static void test_write_read_round_trip(void **state)
     gps_set *s = sample(g, 20, 0, 10, 14, 5);
     solve(s, 1);
     const char *path = tu_tmp_path("gps.jsonl");
-    char err[POSSET_ERRLEN];
+    char err[GPS_LOAD_ERRLEN];
     ps_header h = {.command = "test", .commit = "unknown", .seed = 5};
     assert_int_equal(gps_write(s, &h, path, err), PS_OK);
     gps_set *r;
@@ -208,11 +208,11 @@ static void test_accuracy_on_a_set(void **state)
     char err[ACCURACY_ERRLEN];
     accuracy_config cfg = {.threads = 2, .seed = 1};
     accuracy_result res;
-    assert_int_equal(accuracy_run_game(s, "solve", &cfg, &res, err), ACCURACY_OK); /* perfect play */
+    assert_int_equal(accuracy_run(s, "solve", &cfg, &res, err), ACCURACY_OK); /* perfect play */
     assert_int_equal(res.all.optimal, 30);
     assert_true(res.all.mean_regret == 0.0);
     accuracy_result_free(&res);
-    assert_int_equal(accuracy_run_game(s, "random", &cfg, &res, err), ACCURACY_OK);
+    assert_int_equal(accuracy_run(s, "random", &cfg, &res, err), ACCURACY_OK);
     int opt = 0;
     for (int i = 0; i < res.n; i++) {
         const gps_entry *e = gps_get(s, (size_t)i);
@@ -223,13 +223,13 @@ static void test_accuracy_on_a_set(void **state)
     accuracy_result_free(&res);
     cfg.threads = 1; /* the figures do not depend on the threads */
     accuracy_result r1, r2;
-    assert_int_equal(accuracy_run_game(s, "mcts:sims=50", &cfg, &r1, err), ACCURACY_OK);
+    assert_int_equal(accuracy_run(s, "mcts:sims=50", &cfg, &r1, err), ACCURACY_OK);
     cfg.threads = 3;
-    assert_int_equal(accuracy_run_game(s, "mcts:sims=50", &cfg, &r2, err), ACCURACY_OK);
+    assert_int_equal(accuracy_run(s, "mcts:sims=50", &cfg, &r2, err), ACCURACY_OK);
     assert_memory_equal(r1.move, r2.move, (size_t)r1.n * sizeof *r1.move);
     accuracy_result_free(&r1);
     accuracy_result_free(&r2);
-    assert_int_equal(accuracy_run_game(s, "ab:dept=3", &cfg, &res, err), ACCURACY_EAGENT);
+    assert_int_equal(accuracy_run(s, "ab:dept=3", &cfg, &res, err), ACCURACY_EAGENT);
     gps_free(s);
     game_free(g);
 }
@@ -282,7 +282,7 @@ static void test_cli(void **state)
 static void test_shipped_oware_set(void **state)
 {
     (void)state;
-    char err[POSSET_ERRLEN];
+    char err[GPS_LOAD_ERRLEN];
     gps_set *s;
     game *g;
     if (gps_load(SOWZERO_SOURCE_DIR "/data/oware-6-4.positions.jsonl", &s, &g, err) != PS_OK)

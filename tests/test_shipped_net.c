@@ -16,7 +16,6 @@
 #include "eval/accuracy.h"
 #include "eval/agent.h"
 #include "eval/gposset.h"
-#include "eval/posset_read.h"
 
 #define SHIPPED_NET "nets/kalah-6-4.h5"
 #define SHIPPED_SET "data/kalah-6-4.positions.jsonl"
@@ -26,22 +25,25 @@
 static void test_shipped_net_plays_as_trained(void **state)
 {
     (void)state;
-    char set_path[1024], spec[1200], err[ACCURACY_ERRLEN];
+    char set_path[1024], spec[1200], err[ACCURACY_ERRLEN > GPS_LOAD_ERRLEN ? ACCURACY_ERRLEN : GPS_LOAD_ERRLEN];
     snprintf(set_path, sizeof set_path, "%s/%s", SOWZERO_SOURCE_DIR, SHIPPED_SET);
     snprintf(spec, sizeof spec, "az:net=%s/%s,sims=0", SOWZERO_SOURCE_DIR, SHIPPED_NET);
-    posset *set = NULL;
-    assert_int_equal(posset_load(set_path, &set, err), 0);
+    gps_set *set = NULL;
+    game *g = NULL;
+    if (gps_load(set_path, &set, &g, err) != PS_OK)
+        fail_msg("%s", err);
     accuracy_config cfg = {.threads = 1, .seed = 1};
     accuracy_result res;
     int rc = accuracy_run(set, spec, &cfg, &res, err);
     if (rc != ACCURACY_OK)
         fail_msg("%s: %s", SHIPPED_NET, err);
-    assert_int_equal(res.all.positions, posset_count(set));
+    assert_int_equal(res.all.positions, (int)gps_count(set));
     if (res.all.optimal_rate < SHIPPED_RAW_RATE - 0.01 || res.all.optimal_rate > SHIPPED_RAW_RATE + 0.01)
         fail_msg("%s: raw policy optimal on %.4f of %s, nets/README.md says %.3f", SHIPPED_NET,
                  res.all.optimal_rate, SHIPPED_SET, SHIPPED_RAW_RATE);
     accuracy_result_free(&res);
-    posset_free(set);
+    gps_free(set);
+    game_free(g);
 }
 
 /* The Oware net (nets/oware-6-4.h5, trained by configs/oware.ini) on its solved set, the same way: the raw
@@ -53,7 +55,7 @@ static void test_shipped_net_plays_as_trained(void **state)
 static void test_oware_net_plays_as_trained(void **state)
 {
     (void)state;
-    char set_path[1024], spec[1200], err[ACCURACY_ERRLEN > POSSET_ERRLEN ? ACCURACY_ERRLEN : POSSET_ERRLEN];
+    char set_path[1024], spec[1200], err[ACCURACY_ERRLEN > GPS_LOAD_ERRLEN ? ACCURACY_ERRLEN : GPS_LOAD_ERRLEN];
     snprintf(set_path, sizeof set_path, "%s/%s", SOWZERO_SOURCE_DIR, OWARE_SET);
     snprintf(spec, sizeof spec, "az:net=%s/%s,sims=0", SOWZERO_SOURCE_DIR, OWARE_NET);
     gps_set *set = NULL;
@@ -62,7 +64,7 @@ static void test_oware_net_plays_as_trained(void **state)
         fail_msg("%s", err);
     accuracy_config cfg = {.threads = 1, .seed = 1};
     accuracy_result res;
-    if (accuracy_run_game(set, spec, &cfg, &res, err) != ACCURACY_OK)
+    if (accuracy_run(set, spec, &cfg, &res, err) != ACCURACY_OK)
         fail_msg("%s: %s", OWARE_NET, err);
     assert_int_equal(res.all.positions, 1000);
     if (res.all.optimal_rate < OWARE_RAW_RATE - 0.01 || res.all.optimal_rate > OWARE_RAW_RATE + 0.01)

@@ -12,7 +12,6 @@
 #include "eval/agent.h"
 #include "eval/game_agent.h"
 #include "eval/gposset.h"
-#include "eval/posset_read.h"
 #include "train/config_keys.h"
 
 void cfg_defaults(cfg_config *c)
@@ -817,17 +816,11 @@ int cfg_load_positions(const cfg_config *c, cfg_positions *out, char *err)
     memset(out, 0, sizeof *out);
     if (!c->eval.positions[0])
         return 0;
-    char perr[POSSET_ERRLEN], want[GAME_SPEC_MAX], got[GAME_SPEC_MAX];
+    char perr[GPS_LOAD_ERRLEN], want[GAME_SPEC_MAX], got[GAME_SPEC_MAX];
     cfg_rules_spec(c, want, sizeof want);
-    if (c->game == CFG_GAME_KALAH) { /* Kalah's own reader and accuracy (eval/posset_read.h) */
-        if (posset_load(c->eval.positions, &out->kalah, perr) != POSSET_OK)
-            return check_fail(c, err, "eval", "positions", "eval.positions: %s", perr);
-        kalah_rules_format(posset_rules(out->kalah), got, sizeof got);
-    } else { /* any other game's: the game interface's (eval/gposset.h) */
-        if (gps_load(c->eval.positions, &out->set, &out->game, perr) != PS_OK)
-            return check_fail(c, err, "eval", "positions", "eval.positions: %s", perr);
-        snprintf(got, sizeof got, "%s", game_spec(out->game));
-    }
+    if (gps_load(c->eval.positions, &out->set, &out->game, perr) != PS_OK)
+        return check_fail(c, err, "eval", "positions", "eval.positions: %s", perr);
+    snprintf(got, sizeof got, "%s", game_spec(out->game));
     if (strcmp(want, got)) {
         cfg_positions_free(out);
         return check_fail(c, err, "eval", "positions", "eval.positions: %s is a set of %s, not of the run's rules %s",
@@ -838,7 +831,6 @@ int cfg_load_positions(const cfg_config *c, cfg_positions *out, char *err)
 
 void cfg_positions_free(cfg_positions *p)
 {
-    posset_free(p->kalah);
     gps_free(p->set);
     game_free(p->game);
     memset(p, 0, sizeof *p);

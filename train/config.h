@@ -81,7 +81,7 @@ typedef struct {
     int batch;                /* leaves per net call of the az agent, 1..64 */
     int tablebase_seeds;      /* the az agent's tb=N (tablebase leaves, eval/agent.h), 0..127; 0 = off */
     int opening_plies;        /* random sowings before each pair of games, 0..20 */
-    char positions[CFG_PATH_LEN]; /* solved position set (eval/posset_read.h, eval/gposset.h) for accuracy, "" =
+    char positions[CFG_PATH_LEN]; /* solved position set (eval/gposset.h) for accuracy, "" =
                                    * none (two-player games with a margin) */
     int gate;                 /* CFG_GATE_NONE / CFG_GATE_SPRT (kalah only; train.h "Gating") */
     int gate_every;           /* gate after every k-th iteration, 1..1000000 */
@@ -164,13 +164,11 @@ int cfg_set(cfg_config *c, const char *assignment, char *err);
  * mcts_config_check, selfplay_config_check, every opponent spec through agent_create / basico_agent_create
  * under the rules, min_replay <= replay_window). -1 with a message naming the key. */
 
-/* A solved position set of the run's game: the Kalah rules' read by eval/posset_read.h, any other game's by
- * eval/gposset.h with the game its header names. All NULL: none. */
-struct posset;
+/* A solved position set of the run's game, read by eval/gposset.h with the game its header names. All NULL:
+ * none. */
 struct gps_set;
 struct game;
 typedef struct cfg_positions {
-    struct posset *kalah;  /* game = kalah: the set (owned), else NULL */
     struct gps_set *set;   /* any other game: the set (owned), else NULL */
     struct game *game;     /* the game set was read for (owned; outlives set) */
 } cfg_positions;

@@ -18,7 +18,6 @@
 #include "nn/h5io.h"
 #include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
-#include "eval/posset_read.h"
 #include "eval/tbase.h"
 #include "train/plot.h"
 #include "train/rundir.h"
@@ -329,11 +328,6 @@ static int open_run_dir(trainer *t, char *err)
     } else if (!train_create_default_run_dir(t->dir, sizeof t->dir - 64, c->run.dir, c->run.name, time(NULL), lerr,
                                              sizeof lerr)) {
         train_err(err, "%s", lerr);
-        return TRAIN_EINVAL;
-    }
-    if (c->eval.n_opponents > 0 && strchr(t->dir, ',')) {
-        train_err(err, "the run directory '%s' contains a ',', which agent specs cannot hold (the evaluation "
-                  "names latest.h5 in one); choose another --run-dir", t->dir);
         return TRAIN_EINVAL;
     }
     if (!o->resume && o->run_dir && not_a_run(t, err) != TRAIN_OK) /* before anything is created in it */

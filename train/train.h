@@ -176,14 +176,20 @@ typedef struct {
  * TRAIN_E* code with a message in err (TRAIN_ERRLEN bytes). */
 int train_run(const cfg_config *cfg, const train_options *opt, train_summary *sum, char *err);
 
-/* The spec of the trained agent for evaluation games with the net file at path:
- * "az:net=PATH,sims=S,c_puct=C,fpu=F,batch=B" from cfg's [eval] and [mcts]. -1 when it does not fit in n
- * or path holds a ',' (agent specs split on commas). */
-int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t n);
+/* The trained agent as evaluation, accuracy and the gate play it, for game g: net (borrowed) searched with
+ * cfg's eval.sims (raw = 1: 0, the raw policy), eval.batch, mcts.c_puct, fpu_reduction, the root keys,
+ * margin_utility and solver (where g has two players and a margin) and eval.tablebase_seeds (search only),
+ * named name (borrowed; the agent's name in results and messages). *out feeds game_agent_create_az
+ * (eval/game_agent.h). */
+struct game;
+struct game_agent_az;
+struct nn_net;
+void train_eval_agent(const cfg_config *cfg, const struct game *g, const struct nn_net *net, const char *name,
+                      int raw, struct game_agent_az *out);
 
 /* The search record (nn/h5io.h nn_search) of the nets a run of cfg writes — latest.h5, best.h5, the
  * checkpoints, selfplay.h5 — and of `sowzero export --config`: the settings the trained agent of
- * train_agent_spec plays with (eval.sims, eval.batch, mcts.c_puct, fpu_reduction, margin_utility, root and
+ * train_eval_agent plays with (eval.sims, eval.batch, mcts.c_puct, fpu_reduction, margin_utility, root and
  * the gumbel constants) and mcts.solver, so that az:net=FILE without keys plays as the run evaluated it. No
  * tablebase (see nn_search). */
 void train_search_record(const cfg_config *cfg, nn_search *out);

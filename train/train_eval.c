@@ -1,4 +1,5 @@
-/* train_eval.c — evaluation matches of the trained net (latest.h5) against the configured opponents. */
+/* train_eval.c — evaluation of the trained net: matches against the configured opponents and the accuracy on
+ * [eval] positions, played by agents built from the run's settings and the net in memory. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,24 +8,33 @@
 
 #include "eval/accuracy.h"
 #include "eval/game_match.h"
+#include "eval/gposset.h"
 #include "train/rundir.h"
 #include "train/train_internal.h"
 
-int train_agent_spec(const cfg_config *cfg, const char *path, char *buf, size_t n)
+void train_eval_agent(const cfg_config *cfg, const game *g, const nn_net *net, const char *name, int raw,
+                      game_agent_az *out)
 {
-    if (strchr(path, ','))
-        return -1;
-    int w = snprintf(buf, n, "az:net=%s,sims=%d,c_puct=%.17g,fpu=%.17g,batch=%d", path, cfg->eval.sims,
-                     cfg->mcts.c_puct, cfg->mcts.fpu_reduction, cfg->eval.batch);
-    /* the search levers (docs/levers.md) the evaluation shares with self-play (none at their defaults) */
-    if (w >= 0 && (size_t)w < n && cfg->mcts.root == MCTS_ROOT_GUMBEL)
-        w += snprintf(buf + w, n - (size_t)w, ",root=gumbel,gumbel_k=%d,gumbel_c_visit=%.17g,gumbel_c_scale=%.17g",
-                      cfg->mcts.gumbel_k, cfg->mcts.gumbel_c_visit, cfg->mcts.gumbel_c_scale);
-    if (w >= 0 && (size_t)w < n && cfg->mcts.margin_utility > 0)
-        w += snprintf(buf + w, n - (size_t)w, ",margin=%.17g", cfg->mcts.margin_utility);
-    if (w >= 0 && (size_t)w < n && cfg->eval.tablebase_seeds > 0 && cfg->eval.sims > 0) /* never the raw policy */
-        w += snprintf(buf + w, n - (size_t)w, ",tb=%d", cfg->eval.tablebase_seeds);
-    return w < 0 || (size_t)w >= n ? -1 : 0;
+    memset(out, 0, sizeof *out);
+    out->net = net;
+    out->name = name;
+    agent_search_info *s = &out->search;
+    s->sims = raw ? 0 : cfg->eval.sims;
+    s->batch = cfg->eval.batch;
+    s->c_puct = cfg->mcts.c_puct;
+    s->fpu_reduction = cfg->mcts.fpu_reduction;
+    s->gumbel = cfg->mcts.root == MCTS_ROOT_GUMBEL;
+    s->gumbel_k = cfg->mcts.gumbel_k;
+    s->gumbel_c_visit = cfg->mcts.gumbel_c_visit;
+    s->gumbel_c_scale = cfg->mcts.gumbel_c_scale;
+    if (game_players(g) == 2 && game_has_margin(g)) { /* the margin's levers: where the game has one */
+        s->margin_utility = cfg->mcts.margin_utility;
+        s->solver = cfg->mcts.solver;
+    }
+    if (cfg->eval.tablebase_seeds > 0 && s->sims > 0) { /* never the raw policy */
+        s->tb = cfg->eval.tablebase_seeds;
+        s->tbroot = 1;
+    }
 }
 
 void train_search_record(const cfg_config *cfg, nn_search *out)
@@ -44,16 +54,10 @@ void train_search_record(const cfg_config *cfg, nn_search *out)
 
 /* The trained agent (spec 0) against a field of each opponent (game_match.h, k = 2 plan; with two players,
  * colour-swapped pairs). */
-static int evaluate_game(trainer *t, const char *spec, int games, train_eval_result *res, double *mean,
-                         char *err)
+static int evaluate_game(trainer *t, game *gm, const game_agent_az *trained, int games, train_eval_result *res,
+                         double *mean, char *err)
 {
     const cfg_config *c = t->cfg;
-    char gerr[GAME_ERRLEN];
-    game *gm = game_create(t->rules_spec, gerr);
-    if (!gm) {
-        train_err(err, "evaluation: %s", gerr);
-        return TRAIN_EINVAL;
-    }
     game_match_config mc = game_match_config_default();
     mc.games = games;
     mc.opening_plies = c->eval.opening_plies;
@@ -61,17 +65,18 @@ static int evaluate_game(trainer *t, const char *spec, int games, train_eval_res
     /* The same openings at every evaluation: scores of successive nets differ by the nets only. */
     mc.seed = train_seed(c->run.seed, 4, 0);
     mc.event = "sowzero train evaluation";
+    const game_agent_az *az[2] = {trained, NULL};
+    mc.az = az;
     const int np = game_players(gm);
     double sum = 0;
     for (int k = 0; k < c->eval.n_opponents; k++) {
         game_match_result mr;
         char merr[MATCH_ERRLEN];
         memset(&mr, 0, sizeof mr);
-        const char *specs[2] = {spec, c->eval.opponents[k]};
+        const char *specs[2] = {trained->name, c->eval.opponents[k]};
         int rc = game_match_run(specs, 2, gm, &mc, &mr, merr);
         if (rc != MATCH_OK) {
             game_match_result_free(&mr);
-            game_free(gm);
             train_err(err, "evaluation against %s failed: %s", c->eval.opponents[k], merr);
             return rc == MATCH_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;
         }
@@ -118,47 +123,44 @@ static int evaluate_game(trainer *t, const char *spec, int games, train_eval_res
         sum += r->score;
         game_match_result_free(&mr);
     }
-    game_free(gm);
     *mean = c->eval.n_opponents ? sum / c->eval.n_opponents : 0;
     return TRAIN_OK;
 }
 
 int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, char *err)
 {
-    const cfg_config *c = t->cfg;
-    char latest[TRAIN_PATH_LEN + 16], spec[AGENT_SPEC_MAX];
+    char latest[TRAIN_PATH_LEN + 16], gerr[GAME_ERRLEN];
     train_join(latest, sizeof latest, t->dir, "latest.h5");
-    if (train_agent_spec(c, latest, spec, sizeof spec) != 0) {
-        train_err(err, "the run directory '%s' cannot be named in an agent spec (no ',' allowed)",
-                 t->dir);
+    game *gm = game_create(t->rules_spec, gerr);
+    if (!gm) {
+        train_err(err, "evaluation: %s", gerr);
         return TRAIN_EINVAL;
     }
-    return evaluate_game(t, spec, games, res, mean, err);
+    game_agent_az trained;
+    train_eval_agent(t->cfg, gm, t->net, latest, 0, &trained);
+    int rc = evaluate_game(t, gm, &trained, games, res, mean, err);
+    game_free(gm);
+    return rc;
 }
 
 int train_accuracy(trainer *t, train_row *row, char *err)
 {
     const cfg_config *c = t->cfg;
-    char latest[TRAIN_PATH_LEN + 16], spec[AGENT_SPEC_MAX], aerr[ACCURACY_ERRLEN];
+    char latest[TRAIN_PATH_LEN + 16], aerr[ACCURACY_ERRLEN];
     train_join(latest, sizeof latest, t->dir, "latest.h5");
     accuracy_config ac = {.threads = c->eval.threads, .seed = train_seed(c->run.seed, 4, 1)};
-    cfg_config raw = *c;
-    raw.eval.sims = 0;
-    const cfg_config *which[2] = {&raw, c};
     double rate[2], regret[2];
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++) { /* the raw policy, then the search */
         if (i == 1 && c->eval.sims == 0) { /* the search is the raw policy */
             rate[1] = rate[0];
             regret[1] = regret[0];
             break;
         }
-        if (train_agent_spec(which[i], latest, spec, sizeof spec) != 0) {
-            train_err(err, "the run directory '%s' cannot be named in an agent spec (no ',' allowed)", t->dir);
-            return TRAIN_EINVAL;
-        }
+        game_agent_az az;
+        train_eval_agent(c, gps_game(t->positions.set), t->net, latest, i == 0, &az);
+        ac.az = &az;
         accuracy_result res;
-        int rc = t->positions.kalah ? accuracy_run(t->positions.kalah, spec, &ac, &res, aerr)
-                                    : accuracy_run_game(t->positions.set, spec, &ac, &res, aerr);
+        int rc = accuracy_run(t->positions.set, latest, &ac, &res, aerr);
         if (rc != ACCURACY_OK) {
             train_err(err, "accuracy on %s failed: %s", c->eval.positions, aerr);
             return rc == ACCURACY_ENOMEM ? TRAIN_ENOMEM : TRAIN_EFAIL;

@@ -13,7 +13,6 @@ int train_gate(trainer *t, int *accepted, char *err)
     const cfg_config *c = t->cfg;
     const cfg_eval *e = &c->eval;
     char cand_path[TRAIN_PATH_LEN + 32], ref_path[TRAIN_PATH_LEN + 32], nerr[NN_ERRLEN];
-    char cand[CFG_PATH_LEN + 160], ref[CFG_PATH_LEN + 160];
     train_join(cand_path, sizeof cand_path, t->dir, "latest.h5");
     train_join(ref_path, sizeof ref_path, t->dir, "selfplay.h5");
     if (accepted)
@@ -23,10 +22,6 @@ int train_gate(trainer *t, int *accepted, char *err)
     if (nn_export_save_search(ref_path, t->sp_net, t->rules_spec, t->encoding, &search, nerr) != NN_OK) {
         train_err(err, "cannot write selfplay.h5: %s", nerr);
         return TRAIN_EIO;
-    }
-    if (train_agent_spec(c, cand_path, cand, sizeof cand) || train_agent_spec(c, ref_path, ref, sizeof ref)) {
-        train_err(err, "gate: the run directory's path does not fit in an agent spec");
-        return TRAIN_EINVAL;
     }
     double lower, upper;
     sprt_bounds(e->gate_alpha, e->gate_beta, &lower, &upper);
@@ -38,8 +33,14 @@ int train_gate(trainer *t, int *accepted, char *err)
         train_err(err, "gate: %s", gerr);
         return TRAIN_EINVAL;
     }
-    const char *specs[2] = {cand, ref};
+    /* the candidate (the trained net) against the self-play net, both in memory */
+    game_agent_az cand, ref;
+    train_eval_agent(c, gm, t->net, cand_path, 0, &cand);
+    train_eval_agent(c, gm, t->sp_net, ref_path, 0, &ref);
+    const game_agent_az *az[2] = {&cand, &ref};
+    const char *specs[2] = {cand_path, ref_path};
     game_match_config mc = game_match_config_default();
+    mc.az = az;
     mc.opening_plies = e->opening_plies;
     mc.threads = e->threads;
     uint64_t seed = train_seed(c->run.seed, 5, (uint64_t)t->iteration);

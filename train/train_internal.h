@@ -97,10 +97,9 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
 int train_evaluate(trainer *t, int games, train_eval_result *res, double *mean, char *err);
 
 /* Whether the run measures accuracy: eval.positions named a set (loaded into t->positions). */
-static inline int train_has_positions(const trainer *t) { return t->positions.kalah || t->positions.set; }
+static inline int train_has_positions(const trainer *t) { return t->positions.set != NULL; }
 
-/* The accuracy on t->positions (eval/accuracy.h: accuracy_run on Kalah's set, accuracy_run_game on any other
- * game's) of the net in latest.h5: its raw policy (sims = 0) and its
+/* The accuracy on t->positions (eval/accuracy.h) of the net in latest.h5: its raw policy (sims = 0) and its
  * search (eval.sims, eval.threads), each agent reseeded per position from run.seed (the same at every
  * evaluation). Fills the row's accuracy cells. TRAIN_OK or TRAIN_EFAIL / TRAIN_ENOMEM with err. */
 int train_accuracy(trainer *t, train_row *row, char *err);
