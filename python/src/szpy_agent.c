@@ -4,21 +4,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eval/agent.h"
 #include "eval/game_agent.h"
 
 typedef struct {
     PyObject_HEAD
     szpy_rules rules;
-    agent *kalah;        /* rules.is_kalah: eval/agent.h, Kalah's fast path */
-    game_agent *generic; /* every other game: eval/game_agent.h (borrows rules.g) */
-    int busy;            /* a search runs without the GIL; an instance is not thread-safe (eval/agent.h) */
+    game_agent *a; /* eval/game_agent.h (borrows rules.g): Kalah's own agents on Kalah, the game agents elsewhere */
+    int busy;      /* a search runs without the GIL; an instance is not thread-safe (eval/game_agent.h) */
 } szpy_agent;
 
 static void agent_dealloc(szpy_agent *a)
 {
-    agent_free(a->kalah);
-    game_agent_free(a->generic);
+    game_agent_free(a->a);
     szpy_rules_free(&a->rules);
     Py_TYPE(a)->tp_free((PyObject *)a);
 }
@@ -62,11 +59,7 @@ static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
         return -1;
     char err[AGENT_ERRLEN];
     /* az agents read HDF5, which is not thread-safe: creation keeps the GIL. */
-    if (a->rules.is_kalah)
-        a->kalah = agent_create(spec, &a->rules.kalah, err);
-    else
-        a->generic = game_agent_create(spec, a->rules.g, err);
-    if (!a->kalah && !a->generic) {
+    if (!(a->a = game_agent_create(spec, a->rules.g, err))) {
         szpy_value_error("%s", err);
         return -1;
     }
@@ -83,80 +76,52 @@ static int claim(szpy_agent *a)
     return 0;
 }
 
-/* A position in both forms: the game interface's, and Kalah's own for eval/agent.h. */
-typedef struct {
-    game_pos g;
-    kalah_pos kalah;
-} agent_pos;
-
-/* Parses text for a's game: ValueError and -1 on error. */
-static int parse_pos(const szpy_agent *a, const char *text, agent_pos *p)
-{
-    int pits;
-    if (szpy_pos_parse(&a->rules, text, &p->g))
-        return -1;
-    if (a->kalah) /* the same string, valid: the game interface accepted it */
-        kalah_pos_parse(text, &a->rules.kalah, &p->kalah, &pits, NULL);
-    return 0;
-}
-
 /* One choose, run on its own thread (szpy_run_interruptible). */
 typedef struct {
     szpy_agent *a;
-    const agent_pos *p;
+    const game_pos *p;
     int move, rc, abort;
 } choose_job;
 
 static void *choose_main(void *arg)
 {
     choose_job *j = arg;
-    if (j->a->kalah)
-        j->rc = agent_choose(j->a->kalah, &j->p->kalah, &j->move);
-    else
-        j->rc = game_agent_choose(j->a->generic, &j->p->g, &j->move);
+    j->rc = game_agent_choose(j->a->a, j->p, &j->move);
     return NULL;
 }
 
-/* The slot the agent chooses at position text, or -1 with an exception set. Ctrl-C stops the search
- * (KeyboardInterrupt) the way solve's is stopped. */
-static int choose(szpy_agent *a, const char *text, agent_pos *p)
+/* The slot the agent chooses at position text (parsed into *p), or -1 with an exception set. Ctrl-C stops
+ * the search (KeyboardInterrupt) the way solve's is stopped. */
+static int choose(szpy_agent *a, const char *text, game_pos *p)
 {
-    if (parse_pos(a, text, p))
+    if (szpy_pos_parse(&a->rules, text, p))
         return -1;
-    if (p->g.over) {
+    if (p->over) {
         szpy_value_error("Agent.move: position '%s': the game is over, there is no move", text);
         return -1;
     }
     if (claim(a))
         return -1;
     choose_job job = {.a = a, .p = p, .move = -1, .rc = AGENT_OK};
-    if (a->kalah)
-        agent_set_abort(a->kalah, &job.abort);
-    else
-        game_agent_set_abort(a->generic, &job.abort);
+    game_agent_set_abort(a->a, &job.abort);
     int interrupted = szpy_run_interruptible(choose_main, &job, &job.abort);
-    if (a->kalah)
-        agent_set_abort(a->kalah, NULL);
-    else
-        game_agent_set_abort(a->generic, NULL);
+    game_agent_set_abort(a->a, NULL);
     a->busy = 0;
     if (interrupted)
         return -1; /* the signal's exception (KeyboardInterrupt), or the thread's RuntimeError, is set */
-    int rc = job.rc, move = job.move;
-    if (rc == AGENT_ENOMEM) {
+    if (job.rc == AGENT_ENOMEM) {
         PyErr_NoMemory();
         return -1;
     }
-    if (rc != AGENT_OK) {
-        PyErr_Format(PyExc_RuntimeError, "Agent '%s': %s", a->kalah ? agent_spec(a->kalah) : game_agent_spec(a->generic),
-                     a->kalah ? agent_error(a->kalah) : game_agent_error(a->generic));
+    if (job.rc != AGENT_OK) {
+        PyErr_Format(PyExc_RuntimeError, "Agent '%s': %s", game_agent_spec(a->a), game_agent_error(a->a));
         return -1;
     }
-    return move;
+    return job.move;
 }
 
 /* move(position) and pit(position): the chosen slot, or -1 with an exception set. */
-static int choose_arg(szpy_agent *a, PyObject *args, const char *format, agent_pos *p)
+static int choose_arg(szpy_agent *a, PyObject *args, const char *format, game_pos *p)
 {
     const char *text;
     return PyArg_ParseTuple(args, format, &text) ? choose(a, text, p) : -1;
@@ -164,17 +129,17 @@ static int choose_arg(szpy_agent *a, PyObject *args, const char *format, agent_p
 
 static PyObject *agent_move(szpy_agent *a, PyObject *args)
 {
-    agent_pos p;
+    game_pos p;
     const int k = choose_arg(a, args, "s:move", &p);
     if (k < 0)
         return NULL;
     char text[8];
-    return PyUnicode_FromString(game_move_format(a->rules.g, &p.g, k, text, sizeof text));
+    return PyUnicode_FromString(game_move_format(a->rules.g, &p, k, text, sizeof text));
 }
 
 static PyObject *agent_pit(szpy_agent *a, PyObject *args)
 {
-    agent_pos p;
+    game_pos p;
     const int k = choose_arg(a, args, "s:pit", &p);
     return k < 0 ? NULL : PyLong_FromLong(k);
 }
@@ -186,41 +151,33 @@ static PyObject *agent_new_game_py(szpy_agent *a, PyObject *args, PyObject *kw)
     unsigned long long seed = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK:new_game", kwlist, &text, &seed))
         return NULL;
-    agent_pos p;
-    if (!text) {
-        game_start(a->rules.g, &p.g);
-        if (a->kalah)
-            kalah_start(&a->rules.kalah, &p.kalah);
-    } else if (parse_pos(a, text, &p)) {
+    game_pos p;
+    if (!text)
+        game_start(a->rules.g, &p);
+    else if (szpy_pos_parse(&a->rules, text, &p))
         return NULL;
-    }
     if (claim(a))
         return NULL;
-    if (a->kalah)
-        agent_new_game(a->kalah, &p.kalah, seed);
-    else
-        game_agent_new_game(a->generic, &p.g, seed);
+    game_agent_new_game(a->a, &p, seed);
     a->busy = 0;
     Py_RETURN_NONE;
 }
 
 static PyObject *get_spec(szpy_agent *a, void *kind)
 {
-    if (!a->kalah && !a->generic)
+    if (!a->a)
         Py_RETURN_NONE;
-    if (kind)
-        return PyUnicode_FromString(a->kalah ? agent_kind(a->kalah) : game_agent_kind(a->generic));
-    return PyUnicode_FromString(a->kalah ? agent_spec(a->kalah) : game_agent_spec(a->generic));
+    return PyUnicode_FromString(kind ? game_agent_kind(a->a) : game_agent_spec(a->a));
 }
 
 /* How the agent plays: az's effective search settings and which came from the net's search record
- * (agent_describe, game_agent_describe); the spec for the other kinds. */
+ * (game_agent_describe); the spec for the other kinds. */
 static PyObject *get_plays(szpy_agent *a, void *unused)
 {
     (void)unused;
-    if (!a->kalah && !a->generic)
+    if (!a->a)
         Py_RETURN_NONE;
-    return PyUnicode_FromString(a->kalah ? agent_describe(a->kalah) : game_agent_describe(a->generic));
+    return PyUnicode_FromString(game_agent_describe(a->a));
 }
 
 static PyObject *get_rules(szpy_agent *a, void *unused)
@@ -258,9 +215,9 @@ static PyTypeObject szpy_AgentType = {
     .tp_dealloc = (destructor)agent_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Agent(spec, rules='kalah')\n"
-              "A move-choosing agent from a spec of eval/agent.h for Kalah (random, greedy, ab:depth=8,\n"
-              "mcts:sims=800, az:net=PATH,sims=200, ...) or of eval/game_agent.h for every other registered game\n"
-              "(random, greedy, maxn, paranoid, ab and solve for two players, mcts, az). ValueError with the\n"
+              "A move-choosing agent from an agent spec of the rules' game (eval/game_agent.h, docs/agents.md):\n"
+              "random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH,sims=200, maxn, paranoid, and for Kalah\n"
+              "solver, elsewhere solve (two players with a margin). ValueError with the\n"
               "library's message for a bad spec; OSError (FileNotFoundError, ...) when net= names a file that\n"
               "cannot be opened, as Net.load. The search runs without the GIL; an instance serves one thread\n"
               "at a time.",
