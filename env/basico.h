@@ -22,6 +22,8 @@
 #ifndef SOWZERO_BASICO_H
 #define SOWZERO_BASICO_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,7 +58,7 @@ typedef struct {
     uint8_t last;       /* index of the last stone */
 } basico_step;
 
-enum { BASICO_OK = 0, BASICO_EINVAL = -1, BASICO_EILLEGAL = -2, BASICO_EOVER = -3 };
+enum { BASICO_OK = SZ_OK, BASICO_EINVAL = SZ_EINVAL, BASICO_EILLEGAL = SZ_EILLEGAL, BASICO_EOVER = SZ_EOVER };
 
 /* Default rules: 3 players, 6 pits, 4 stones, full ranking. */
 basico_rules basico_rules_default(void);

@@ -20,6 +20,8 @@
 #ifndef SOWZERO_CONGKLAK_H
 #define SOWZERO_CONGKLAK_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,7 +41,7 @@ typedef struct {
 } congklak_step;
 
 /* KALAH_OK, KALAH_EINVAL, KALAH_EILLEGAL, KALAH_EOVER, and: */
-enum { CONGKLAK_ELOOP = -4 }; /* a relay chain ran past its proven bound (cannot happen; see congklak_sow) */
+enum { CONGKLAK_ELOOP = SZ_ELOOP }; /* a relay chain ran past its proven bound (cannot happen; see congklak_sow) */
 
 /* pits 7, seeds 7, capture=opposite, end=either-empty, max_sows=0 (docs/design.md §1.3). */
 congklak_rules congklak_rules_default(void);

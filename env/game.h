@@ -26,6 +26,8 @@
 #ifndef SOWZERO_GAME_H
 #define SOWZERO_GAME_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,10 +37,10 @@
 #define GAME_EXTRA 16          /* per-game state bytes beyond cells/to_move/over/ply */
 #define GAME_RULES_MAX 64      /* bytes of any game's rules struct */
 #define GAME_SPEC_MAX 160      /* bytes of a canonical rules spec, NUL included */
-#define GAME_ERRLEN 160        /* size of an error-message buffer (= KALAH_ERRLEN) */
+#define GAME_ERRLEN SZ_ERRLEN
 #define GAME_POS_STR 160       /* bytes that always hold a formatted position */
 
-enum { GAME_OK = 0, GAME_EINVAL = -1, GAME_EILLEGAL = -2, GAME_EOVER = -3, GAME_ENOMEM = -4 };
+enum { GAME_OK = SZ_OK, GAME_EINVAL = SZ_EINVAL, GAME_EILLEGAL = SZ_EILLEGAL, GAME_EOVER = SZ_EOVER, GAME_ENOMEM = SZ_ENOMEM };
 
 /* A position of any game: plain old data, 64 bytes, copied by value (`q = *p`). The meaning of cell[]
  * and extra[] belongs to the game (its header documents the layout); to_move, over and ply mean the same

@@ -14,12 +14,14 @@
 #ifndef SOWZERO_KALAH_H
 #define SOWZERO_KALAH_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #define KALAH_MAX_PITS 7
 #define KALAH_CELLS 16          /* bytes in a packed board */
-#define KALAH_ERRLEN 160        /* size of an error-message buffer */
+#define KALAH_ERRLEN SZ_ERRLEN
 
 typedef enum { KALAH_SOUTH = 0, KALAH_NORTH = 1 } kalah_side;
 
@@ -61,7 +63,7 @@ typedef struct {
     uint8_t last;          /* board index where the last seed fell */
 } kalah_step;
 
-enum { KALAH_OK = 0, KALAH_EINVAL = -1, KALAH_EILLEGAL = -2, KALAH_EOVER = -3 };
+enum { KALAH_OK = SZ_OK, KALAH_EINVAL = SZ_EINVAL, KALAH_EILLEGAL = SZ_EILLEGAL, KALAH_EOVER = SZ_EOVER };
 
 /* ---- rules ---- */
 

@@ -8,6 +8,8 @@
 #ifndef SOWZERO_RULES_SPEC_H
 #define SOWZERO_RULES_SPEC_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 
 /* One key of a game's rules spec. An integer key (names == NULL) accepts a whole number lo..hi; a named
@@ -20,7 +22,7 @@ typedef struct {
     int bool_words;
 } rspec_key;
 
-enum { RSPEC_OK = 0, RSPEC_EINVAL = -1 };
+enum { RSPEC_OK = SZ_OK, RSPEC_EINVAL = SZ_EINVAL };
 
 /* Parses `spec` = "<game>" or "<game>:k=v,k=v,..." (any subset of the keys, any order, each at most once)
  * into values[0..nkeys-1], which the caller preloads with the game's defaults; a key not given keeps its

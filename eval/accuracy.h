@@ -21,14 +21,17 @@
 #ifndef SOWZERO_ACCURACY_H
 #define SOWZERO_ACCURACY_H
 
+#include "env/status.h"
+
 #include <stdint.h>
 
 #include "eval/posset.h"   /* PS_PHASES */
 
-#define ACCURACY_ERRLEN 800
+#define ACCURACY_ERRLEN SZ_ERRLEN
 #define ACCURACY_BLUNDER 4     /* seeds of regret from which a move is a blunder */
 
-enum { ACCURACY_OK = 0, ACCURACY_EINVAL = -1, ACCURACY_EAGENT = -2, ACCURACY_ENOMEM = -3, ACCURACY_EFAIL = -4 };
+enum { ACCURACY_OK = SZ_OK, ACCURACY_EINVAL = SZ_EINVAL, ACCURACY_EAGENT = SZ_EAGENT, ACCURACY_ENOMEM = SZ_ENOMEM,
+       ACCURACY_EFAIL = SZ_EFAIL };
 
 typedef struct {
     int positions, optimal, blunders;

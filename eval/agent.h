@@ -69,19 +69,21 @@
 #ifndef SOWZERO_AGENT_H
 #define SOWZERO_AGENT_H
 
+#include "env/status.h"
+
 #include <stdint.h>
 
 #include "env/kalah.h"
 
-#define AGENT_ERRLEN 320      /* size of an error-message buffer */
+#define AGENT_ERRLEN SZ_ERRLEN
 #define AGENT_SPEC_MAX 1024   /* longest accepted spec */
 
 /* AGENT_EFORFEIT: the agent lost the game by forfeit (an outside engine's illegal move, garbage, silence or
  * exit: eval/engine_agent.h); drivers end the game there with that seat losing. AGENT_ESTOPPED: the abort
  * flag (agent_set_abort, game_agent_set_abort) stopped the choose; there is no move. */
 enum {
-    AGENT_OK = 0, AGENT_EINVAL = -1, AGENT_EOVER = -2, AGENT_EFAIL = -3, AGENT_ENOMEM = -4, AGENT_EFORFEIT = -5,
-    AGENT_ESTOPPED = -6
+    AGENT_OK = SZ_OK, AGENT_EINVAL = SZ_EINVAL, AGENT_EOVER = SZ_EOVER, AGENT_EFAIL = SZ_EFAIL, AGENT_ENOMEM = SZ_ENOMEM,
+    AGENT_EFORFEIT = SZ_EFORFEIT, AGENT_ESTOPPED = SZ_ESTOPPED
 };
 
 typedef struct agent agent;

@@ -50,6 +50,8 @@
 #ifndef SOWZERO_ALPHABETA_H
 #define SOWZERO_ALPHABETA_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,7 +62,7 @@
 #define AB_MAX_PV 64           /* principal-variation moves kept in ab_result */
 #define AB_NO_VALUE (-32768)   /* ab_root_values: the pit is not a legal move */
 
-enum { AB_OK = 0, AB_EINVAL = -1, AB_ENOMEM = -2, AB_EOVER = -3 };
+enum { AB_OK = SZ_OK, AB_EINVAL = SZ_EINVAL, AB_ENOMEM = SZ_ENOMEM, AB_EOVER = SZ_EOVER };
 
 typedef struct ab_search ab_search;
 

@@ -23,16 +23,18 @@
 #ifndef SOWZERO_EVAL_BOOK_H
 #define SOWZERO_EVAL_BOOK_H
 
+#include "env/status.h"
+
 #include <stdint.h>
 
 #include "env/game.h"
 
-#define BOOK_ERRLEN 400
+#define BOOK_ERRLEN SZ_ERRLEN
 #define BOOK_MAX_MOVES 1000
 #define BOOK_MAX_ENTRIES 10000000
 #define BOOK_MAX_LINE 65536
 
-enum { BOOK_OK = 0, BOOK_BLANK = 1, BOOK_EINVAL = -1, BOOK_EIO = -2, BOOK_ENOMEM = -3 };
+enum { BOOK_OK = SZ_OK, BOOK_BLANK = 1, BOOK_EINVAL = SZ_EINVAL, BOOK_EIO = SZ_EIO, BOOK_ENOMEM = SZ_ENOMEM };
 
 typedef struct {
     game_pos start;   /* where the game starts: the position of a position line, the rules' start otherwise */

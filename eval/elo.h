@@ -29,9 +29,11 @@
 #ifndef SOWZERO_ELO_H
 #define SOWZERO_ELO_H
 
-#define ELO_ERRLEN 256
+#include "env/status.h"
 
-enum { ELO_OK = 0, ELO_EINVAL = -1, ELO_ENOMEM = -2, ELO_EDISCONNECTED = -3 };
+#define ELO_ERRLEN SZ_ERRLEN
+
+enum { ELO_OK = SZ_OK, ELO_EINVAL = SZ_EINVAL, ELO_ENOMEM = SZ_ENOMEM, ELO_EDISCONNECTED = SZ_ENOSOLUTION };
 
 /* ---- closed forms ---- */
 

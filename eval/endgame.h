@@ -17,6 +17,8 @@
 #ifndef SOWZERO_EVAL_ENDGAME_H
 #define SOWZERO_EVAL_ENDGAME_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,7 +65,7 @@ int eg_value(const eg_db *db, const kalah_pos *p);
  * the checksum (about 0.1 s per 226 MB), so a damaged or truncated file is refused, never probed.
  */
 #define EG_FILE_HEADER 4096
-enum { EG_FILE_OK = 0, EG_FILE_NONE = 1, EG_FILE_EBAD = -1 };
+enum { EG_FILE_OK = SZ_OK, EG_FILE_NONE = 1, EG_FILE_EBAD = SZ_EFORMAT };
 
 /* Writes db to path: to path.PID.tmp first, then renamed, so a crash never leaves a partial file under the
  * name. 0, or -1 with a message naming the path in err (KALAH_ERRLEN bytes, may be NULL). */

@@ -133,7 +133,7 @@ static game_agent *board_agent(engine_host *h, int pits, int total, const game *
         r.seeds = seeds;
         kalah_rules_format(&r, spec, sizeof spec);
         if (!(h->bg[i] = game_create(spec, gerr)))
-            snprintf(h->berr[i], AGENT_ERRLEN, "boards of %d pits and %d seeds: %s", pits, total, gerr);
+            errbuf_set(h->berr[i], AGENT_ERRLEN, "boards of %d pits and %d seeds: %s", pits, total, gerr);
         else
             h->ba[i] = game_agent_create(h->spec, h->bg[i], h->berr[i]);
     }
@@ -362,7 +362,7 @@ static int handle(engine_host *h, char *line)
             if (!a) {
                 answer_error(h, &c, why);
             } else if (game_pos_parse(g, kgp_board_notation(&c.arg[0], pos, sizeof pos), &p, gerr) != GAME_OK) {
-                snprintf(msg, sizeof msg, "board %.60s: %s", c.arg[0].text, gerr);
+                errbuf_set(msg, sizeof msg, "board %.60s: %s", c.arg[0].text, gerr);
                 answer_error(h, &c, msg);
             } else {
                 play(h, &c, g, a, &p);

@@ -16,13 +16,15 @@
 #ifndef SOWZERO_ENGINE_PROTO_H
 #define SOWZERO_ENGINE_PROTO_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 
 #include "env/game.h"
 
 #define KGP_LINE_MAX 4096  /* longest line either side accepts, newline excluded */
 #define KGP_MAX_ARGS 16
-#define KGP_ERRLEN 256
+#define KGP_ERRLEN SZ_ERRLEN
 #define KGP_BOARD_MAX_PITS 7 /* Kalah's largest board (env/kalah.h) */
 #define KGP_BOARD_VALS (2 * KGP_BOARD_MAX_PITS + 3)
 

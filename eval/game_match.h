@@ -114,6 +114,8 @@
 #ifndef SOWZERO_GAME_MATCH_H
 #define SOWZERO_GAME_MATCH_H
 
+#include "env/status.h"
+
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -122,10 +124,10 @@
 #include "eval/game_agent.h"
 #include "eval/perfect.h"
 
-#define MATCH_ERRLEN 400
+#define MATCH_ERRLEN SZ_ERRLEN
 
-enum { MATCH_OK = 0, MATCH_EINVAL = -1, MATCH_EAGENT = -2, MATCH_ENOMEM = -3, MATCH_EGAME = -4, MATCH_STOPPED = -5,
-       MATCH_EIO = -6 };
+enum { MATCH_OK = SZ_OK, MATCH_EINVAL = SZ_EINVAL, MATCH_EAGENT = SZ_EAGENT, MATCH_ENOMEM = SZ_ENOMEM, MATCH_EGAME = SZ_EGAME,
+       MATCH_STOPPED = SZ_ESTOPPED, MATCH_EIO = SZ_EIO };
 
 /* Wins, draws and losses of A. */
 typedef struct {

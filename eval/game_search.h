@@ -32,6 +32,8 @@
 #ifndef SOWZERO_GAME_SEARCH_H
 #define SOWZERO_GAME_SEARCH_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,7 +51,7 @@ typedef struct {
 /* The search's own codes, beside GAME_OK, GAME_EINVAL, GAME_EOVER, GAME_ENOMEM. GS_EABORTED: an abort
  * flag (another thread's or a signal handler's, read with relaxed atomic loads every 256 positions) was
  * set; the result is meaningless. */
-enum { GS_ESTOPPED = -10, GS_EDEEP = -11, GS_EGAME = -12, GS_EABORTED = -13 };
+enum { GS_ESTOPPED = SZ_ELIMIT, GS_EDEEP = SZ_EDEEP, GS_EGAME = SZ_EGAME, GS_EABORTED = SZ_ESTOPPED };
 
 /* Searches p to `depth` plies (1..64) with the given method. abort: a flag that stops the search
  * (GS_EABORTED), or NULL. Returns GAME_OK, GAME_EOVER if p is over (out->move = -1, value = the final

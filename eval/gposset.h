@@ -27,6 +27,8 @@
 #ifndef SOWZERO_EVAL_GPOSSET_H
 #define SOWZERO_EVAL_GPOSSET_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,7 +36,7 @@
 #include "eval/posset.h"
 #include "eval/possolve.h"
 
-#define GPS_LOAD_ERRLEN 640     /* size of gps_load's error buffer (its messages carry the path) */
+#define GPS_LOAD_ERRLEN SZ_ERRLEN
 #define GPS_NO_VALUE (-32768)   /* values[k] of a slot that is not a legal move */
 
 typedef struct {

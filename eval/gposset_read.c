@@ -135,7 +135,7 @@ static int read_entry(const game *g, const cJSON *o, gps_entry *e, char *why, si
     }
     memset(e, 0, sizeof *e);
     if (game_pos_parse(g, pos->valuestring, &e->pos, gerr) != GAME_OK) {
-        snprintf(why, wn, "position \"%.80s\": %s", pos->valuestring, gerr);
+        errbuf_set(why, wn, "position \"%.80s\": %s", pos->valuestring, gerr);
         return 0;
     }
     const unsigned legal = game_legal(g, &e->pos);
@@ -277,7 +277,7 @@ static int read_header(const cJSON *o, game **g, gps_set **s, long *count, char 
         return PS_EINVAL;
     }
     if (!(*g = game_create(rules->valuestring, gerr))) {
-        snprintf(why, wn, "rules \"%.120s\": %s", rules->valuestring, gerr);
+        errbuf_set(why, wn, "rules \"%.120s\": %s", rules->valuestring, gerr);
         return PS_EINVAL;
     }
     if (!(*s = gps_create(*g, serr))) {

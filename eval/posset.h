@@ -23,18 +23,20 @@
 #ifndef SOWZERO_EVAL_POSSET_H
 #define SOWZERO_EVAL_POSSET_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "env/kalah.h"
 
-#define PS_ERRLEN 400           /* size of an error-message buffer */
+#define PS_ERRLEN SZ_ERRLEN
 #define PS_SOURCE_MAX 160       /* longest source label, NUL included */
 #define PS_PHASES 3
 #define PS_FORMAT "sowzero-positions"
 #define PS_FORMAT_VERSION 1
 
-enum { PS_OK = 0, PS_EINVAL = -1, PS_ENOMEM = -2, PS_EIO = -3, PS_EFAIL = -4 };
+enum { PS_OK = SZ_OK, PS_EINVAL = SZ_EINVAL, PS_ENOMEM = SZ_ENOMEM, PS_EIO = SZ_EIO, PS_EFAIL = SZ_EFAIL };
 
 typedef struct {
     kalah_pos pos;

@@ -86,15 +86,17 @@
 #ifndef SOWZERO_RECORD_H
 #define SOWZERO_RECORD_H
 
+#include "env/status.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
 #include "env/game.h"
 #include "env/kalah.h"
 
-#define RECORD_ERRLEN 320          /* size of an error-message buffer */
+#define RECORD_ERRLEN SZ_ERRLEN
 
-enum { RECORD_OK = 0, RECORD_EOF = 1, RECORD_EINVAL = -1, RECORD_EIO = -2, RECORD_ENOMEM = -3 };
+enum { RECORD_OK = SZ_OK, RECORD_EOF = 1, RECORD_EINVAL = SZ_EINVAL, RECORD_EIO = SZ_EIO, RECORD_ENOMEM = SZ_ENOMEM };
 
 /* Results, from South's (seat 0's) point of view; RECORD_RANKED: a finished game of 3-4 players, whose
  * result is places[]. */

@@ -55,22 +55,24 @@
 #ifndef SOWZERO_NN_NET_H
 #define SOWZERO_NN_NET_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #define NN_MAX_HIDDEN 8
 #define NN_MAX_VALUE 8 /* most value-head outputs (players of a multi-player game) */
-#define NN_ERRLEN 256
+#define NN_ERRLEN SZ_ERRLEN
 #define NN_NAMELEN 32
 #define NN_MAX_ONEHOT_LEVELS 256
 
 typedef enum {
-    NN_OK = 0,
-    NN_EINVAL = -1,    /* bad argument or configuration */
-    NN_ENOMEM = -2,
-    NN_EIO = -3,       /* file cannot be opened/written/renamed */
-    NN_EFORMAT = -4,   /* not a sowzero net file, wrong version, truncated or corrupt */
-    NN_EMISMATCH = -5  /* a valid file that does not fit what the caller asked for (rules, shapes) */
+    NN_OK = SZ_OK,
+    NN_EINVAL = SZ_EINVAL,    /* bad argument or configuration */
+    NN_ENOMEM = SZ_ENOMEM,
+    NN_EIO = SZ_EIO,      /* file cannot be opened/written/renamed */
+    NN_EFORMAT = SZ_EFORMAT,   /* not a sowzero net file, wrong version, truncated or corrupt */
+    NN_EMISMATCH = SZ_EMISMATCH  /* a valid file that does not fit what the caller asked for (rules, shapes) */
 } nn_status;
 
 typedef struct {

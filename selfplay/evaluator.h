@@ -20,20 +20,22 @@
 #ifndef SOWZERO_SELFPLAY_EVALUATOR_H
 #define SOWZERO_SELFPLAY_EVALUATOR_H
 
+#include "env/status.h"
+
 #include <stdint.h>
 #include "env/kalah.h"
 #include "nn/net.h"
 
-#define MCTS_ERRLEN 160
+#define MCTS_ERRLEN SZ_ERRLEN
 
 enum {
-    MCTS_OK = 0,
-    MCTS_EINVAL = -1,  /* bad argument or configuration (message names the field) */
-    MCTS_ENOMEM = -2,
-    MCTS_EOVER = -3,   /* the position is already finished: nothing to search */
-    MCTS_EEVAL = -4,   /* the evaluator failed */
-    MCTS_EIO = -5,     /* a file could not be written */
-    MCTS_ESTOPPED = -6 /* an abort flag stopped the search (mcts_mp_search_timed) */
+    MCTS_OK = SZ_OK,
+    MCTS_EINVAL = SZ_EINVAL,  /* bad argument or configuration (message names the field) */
+    MCTS_ENOMEM = SZ_ENOMEM,
+    MCTS_EOVER = SZ_EOVER,   /* the position is already finished: nothing to search */
+    MCTS_EEVAL = SZ_EFAIL,   /* the evaluator failed */
+    MCTS_EIO = SZ_EIO,     /* a file could not be written */
+    MCTS_ESTOPPED = SZ_ESTOPPED /* an abort flag stopped the search (mcts_mp_search_timed) */
 };
 
 typedef struct mcts_eval mcts_eval;

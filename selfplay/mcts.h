@@ -76,6 +76,8 @@
 #ifndef SOWZERO_SELFPLAY_MCTS_H
 #define SOWZERO_SELFPLAY_MCTS_H
 
+#include "env/status.h"
+
 #include <stdint.h>
 #include "env/kalah.h"
 #include "selfplay/evaluator.h"
@@ -187,10 +189,10 @@ int mcts_sims_done(const mcts_tree *t);
 
 /* Return values of mcts_select besides a leaf handle (>= 0). */
 enum {
-    MCTS_SIM_DONE = -10,  /* the simulation ended on a finished or proven node and is already backed up */
-    MCTS_COLLISION = -11, /* it reached a leaf that is already pending: nothing to do, undone */
-    MCTS_FULL = -12,      /* cfg.leaves_per_game leaves are already pending */
-    MCTS_STEP = -13       /* mcts_select_step only: the descent goes on, call it again */
+    MCTS_SIM_DONE = -100, /* the simulation ended on a finished or proven node and is already backed up */
+    MCTS_COLLISION = -101, /* it reached a leaf that is already pending: nothing to do, undone */
+    MCTS_FULL = -102,     /* cfg.leaves_per_game leaves are already pending */
+    MCTS_STEP = -103      /* mcts_select_step only: the descent goes on, call it again */
 };
 
 /* Runs one simulation's descent from the root. When it ends at a leaf that needs the evaluator, writes the

@@ -20,18 +20,21 @@
 #ifndef SOWZERO_SRV_GAME_H
 #define SOWZERO_SRV_GAME_H
 
+#include "env/status.h"
+
 #include <cjson/cJSON.h>
 
 #include "env/game.h"
 #include "env/kalah.h"
 
-#define SRV_ERRLEN 320
+#define SRV_ERRLEN SZ_ERRLEN
 #define SRV_MAX_CELLS GAME_MAX_CELLS
 #define SRV_MAX_PLAYERS GAME_MAX_PLAYERS
 #define SRV_MAX_PATH 1024  /* drops of one move, relays included */
 #define SRV_MAX_CAPTURE 8
 
-enum { SRV_OK = 0, SRV_EINVAL = -1, SRV_EILLEGAL = -2, SRV_EOVER = -3, SRV_ENOMEM = -4, SRV_EFAIL = -5 };
+enum { SRV_OK = SZ_OK, SRV_EINVAL = SZ_EINVAL, SRV_EILLEGAL = SZ_EILLEGAL, SRV_EOVER = SZ_EOVER, SRV_ENOMEM = SZ_ENOMEM,
+       SRV_EFAIL = SZ_EFAIL };
 
 /* A served game: the interface's rules instance (game, immutable, shareable between threads) and what
  * the page needs of it. Copies share `g`; the one that srv_rules_parse filled owns it (srv_rules_free). */

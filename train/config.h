@@ -34,6 +34,8 @@
 #ifndef SOWZERO_TRAIN_CONFIG_H
 #define SOWZERO_TRAIN_CONFIG_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,7 +49,7 @@
 #include "selfplay/selfplay.h"
 #include "train/metrics.h"
 
-#define CFG_ERRLEN 640
+#define CFG_ERRLEN SZ_ERRLEN
 #define CFG_MAX_LINE 196                        /* longest non-comment line (libinih's buffer is 200) */
 #define CFG_MAX_OPPONENTS TRAIN_MAX_OPPONENTS
 #define CFG_SPEC_LEN 192

@@ -8,6 +8,8 @@
 #ifndef SOWZERO_TRAIN_CURVE_H
 #define SOWZERO_TRAIN_CURVE_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,7 +20,7 @@ typedef struct {
     double accuracy_raw, regret_raw;       /* the same for the raw policy (sims = 0) */
 } train_curve_point;
 
-enum { TRAIN_CURVE_OK = 0, TRAIN_CURVE_EINVAL = -1, TRAIN_CURVE_EIO = -2, TRAIN_CURVE_ENOMEM = -3 };
+enum { TRAIN_CURVE_OK = SZ_OK, TRAIN_CURVE_EINVAL = SZ_EINVAL, TRAIN_CURVE_EIO = SZ_EIO, TRAIN_CURVE_ENOMEM = SZ_ENOMEM };
 
 /* Reads the rows of the metrics.csv at path that hold an accuracy (iterations with an evaluation on
  * eval.positions), in file order: *out (malloc'd, caller frees; NULL when *n is 0) and *n. Returns

@@ -48,13 +48,15 @@
 #ifndef SOWZERO_TRAIN_MPI_TRAIN_H
 #define SOWZERO_TRAIN_MPI_TRAIN_H
 
+#include "env/status.h"
+
 #include <signal.h>
 #include <stdint.h>
 
 #include "train/config.h"
 #include "train/train.h"
 
-#define MPIT_ERRLEN 1024
+#define MPIT_ERRLEN SZ_ERRLEN
 #define MPIT_QUEUE 16   /* samples messages a worker keeps in flight before it waits for the learner */
 
 /* Whether this process was started by mpirun with 2 or more ranks (Open MPI's OMPI_COMM_WORLD_SIZE, or

@@ -15,17 +15,19 @@
 #ifndef SOWZERO_TRAIN_MPI_WIRE_H
 #define SOWZERO_TRAIN_MPI_WIRE_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "nn/net.h"
 #include "selfplay/replay.h"
 
-#define MPIW_ERRLEN 256
+#define MPIW_ERRLEN SZ_ERRLEN
 #define MPIW_SAMPLES_HEAD 48
 #define MPIW_NET_HEAD 32
 
-enum { MPIW_OK = 0, MPIW_EINVAL = -1 };
+enum { MPIW_OK = SZ_OK, MPIW_EINVAL = SZ_EINVAL };
 
 /* What a samples message's header says. */
 typedef struct {

@@ -14,9 +14,11 @@
 #ifndef SOWZERO_TRAIN_PLOT_H
 #define SOWZERO_TRAIN_PLOT_H
 
+#include "env/status.h"
+
 #include <stddef.h>
 
-enum { TRAIN_PLOT_OK = 0, TRAIN_PLOT_NO_GNUPLOT = 1, TRAIN_PLOT_ERROR = -1 };
+enum { TRAIN_PLOT_OK = SZ_OK, TRAIN_PLOT_NO_GNUPLOT = 1, TRAIN_PLOT_ERROR = SZ_EFAIL };
 enum { TRAIN_PLOT_LOSS = 1, TRAIN_PLOT_EVAL = 2, TRAIN_PLOT_ACCURACY = 4 };
 
 /* Plots <run_dir>/metrics.csv into <run_dir>/loss.png (what & TRAIN_PLOT_LOSS) and <run_dir>/eval.png

@@ -80,6 +80,8 @@
 #ifndef SOWZERO_TRAIN_TRAIN_H
 #define SOWZERO_TRAIN_TRAIN_H
 
+#include "env/status.h"
+
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,17 +90,17 @@
 #include "train/config.h"
 #include "train/progress.h"
 
-#define TRAIN_ERRLEN 1024
+#define TRAIN_ERRLEN SZ_ERRLEN
 #define TRAIN_PATH_LEN 1024
 
 enum {
-    TRAIN_OK = 0,
+    TRAIN_OK = SZ_OK,
     TRAIN_STOPPED = 1,      /* stopped by *stop or stop_after; a checkpoint was written */
-    TRAIN_EINVAL = -1,      /* bad config / options (e.g. the run directory is already a run) */
-    TRAIN_EIO = -2,         /* files: cannot create, write, read; corrupt checkpoint */
-    TRAIN_ENOMEM = -3,
-    TRAIN_EDIVERGED = -4,   /* NaN or infinite loss or weights */
-    TRAIN_EFAIL = -5        /* self-play or an evaluation match failed (message says why) */
+    TRAIN_EINVAL = SZ_EINVAL,      /* bad config / options (e.g. the run directory is already a run) */
+    TRAIN_EIO = SZ_EIO,         /* files: cannot create, write, read; corrupt checkpoint */
+    TRAIN_ENOMEM = SZ_ENOMEM,
+    TRAIN_EDIVERGED = SZ_EDIVERGED,   /* NaN or infinite loss or weights */
+    TRAIN_EFAIL = SZ_EFAIL        /* self-play or an evaluation match failed (message says why) */
 };
 
 enum { TRAIN_MSG_INFO = 0, TRAIN_MSG_WARN = 1 };
