@@ -263,6 +263,20 @@ int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds_,
     return kd;
 }
 
+/* A new agent of kind `kind` named spec (copied) under rules r; NULL with "out of memory" in err. */
+static agent *new_agent(const char *spec, const char *kind, const kalah_rules *r, char *err)
+{
+    agent *a = calloc(1, sizeof *a);
+    if (!a || !(a->spec = strdup(spec))) {
+        free(a);
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    a->kind = kind;
+    a->rules = *r;
+    return a;
+}
+
 agent *agent_create(const char *spec, const kalah_rules *r, char *err)
 {
     char kerr[KALAH_ERRLEN];
@@ -286,14 +300,9 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
                               rules_keys, &args, err);
     if (kd < 0)
         return NULL;
-    agent *a = calloc(1, sizeof *a);
-    if (!a || !(a->spec = strdup(spec))) {
-        free(a);
-        set_err(err, "out of memory");
+    agent *a = new_agent(spec, kinds[kd].name, r, err);
+    if (!a)
         return NULL;
-    }
-    a->kind = kinds[kd].name;
-    a->rules = *r;
     long long seed = 0;
     if (agent_arg_long(&args, "seed", 0, LLONG_MAX, &seed, err)) {
         agent_free(a);
@@ -371,14 +380,9 @@ agent *agent_create_az(const kalah_rules *r, const struct nn_net *net, const age
         set_err(err, "agent '%s': bad rules: %s", name, kerr);
         return NULL;
     }
-    agent *a = calloc(1, sizeof *a);
-    if (!a || !(a->spec = strdup(name))) {
-        free(a);
-        set_err(err, "out of memory");
+    agent *a = new_agent(name, "az", r, err);
+    if (!a)
         return NULL;
-    }
-    a->kind = "az";
-    a->rules = *r;
     a->seed = seed;
     if (agent_init_az_net(a, net, s, err)) {
         agent_free(a);

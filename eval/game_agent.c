@@ -199,10 +199,8 @@ static int generic_only(const char *spec)
     return 0;
 }
 
-/* Kalah: every kind eval/agent.h knows is that agent (its specs, defaults, tree reuse and tables), so a
- * Kalah game through this interface plays exactly the moves of Kalah's fast agents; an unknown kind gets
- * agent_create's message. */
-static game_agent *create_kalah(const char *spec, const game *g, char *err)
+/* A new agent of kind `kind` named spec (copied) for g; NULL with "out of memory" in err. */
+static game_agent *new_agent(const char *spec, kind_id kind, const char *kind_name, const game *g, char *err)
 {
     game_agent *a = calloc(1, sizeof *a);
     if (!a || !(a->spec = strdup(spec))) {
@@ -210,8 +208,33 @@ static game_agent *create_kalah(const char *spec, const game *g, char *err)
         set_err(err, "out of memory");
         return NULL;
     }
-    a->kind = K_KALAH;
+    a->kind = kind;
+    a->kind_name = kind_name;
     a->g = g;
+    return a;
+}
+
+/* The end of every constructor: frees a after a failure (bad), else starts its first game. */
+static game_agent *finish_agent(game_agent *a, int bad)
+{
+    if (bad) {
+        game_agent_free(a);
+        return NULL;
+    }
+    game_pos start;
+    game_start(a->g, &start);
+    game_agent_new_game(a, &start, 0);
+    return a;
+}
+
+/* Kalah: every kind eval/agent.h knows is that agent (its specs, defaults, tree reuse and tables), so a
+ * Kalah game through this interface plays exactly the moves of Kalah's fast agents; an unknown kind gets
+ * agent_create's message. */
+static game_agent *create_kalah(const char *spec, const game *g, char *err)
+{
+    game_agent *a = new_agent(spec, K_KALAH, NULL, g, err);
+    if (!a)
+        return NULL;
     if (!(a->kalah = agent_create(spec, (const kalah_rules *)game_rules(g), err))) {
         game_agent_free(a);
         return NULL;
@@ -238,15 +261,9 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         return NULL;
     }
     if (engine_spec_is_engine(spec)) { /* every game: the engine's own spec grammar (quoted cmd) */
-        game_agent *a = calloc(1, sizeof *a);
-        if (!a || !(a->spec = strdup(spec))) {
-            free(a);
-            set_err(err, "out of memory");
+        game_agent *a = new_agent(spec, K_ENGINE, "engine", g, err);
+        if (!a)
             return NULL;
-        }
-        a->kind = K_ENGINE;
-        a->kind_name = "engine";
-        a->g = g;
         if (!(a->eng = engine_agent_create(spec, g, err))) {
             game_agent_free(a);
             return NULL;
@@ -280,15 +297,9 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         set_err(err, "agent '%s': %s", spec, serr);
         return NULL;
     }
-    game_agent *a = calloc(1, sizeof *a);
-    if (!a || !(a->spec = strdup(spec))) {
-        free(a);
-        set_err(err, "out of memory");
+    game_agent *a = new_agent(spec, (kind_id)kd, kinds[kd].name, g, err);
+    if (!a)
         return NULL;
-    }
-    a->kind = (kind_id)kd;
-    a->kind_name = kinds[kd].name;
-    a->g = g;
     long long seed = 0, depth = 4;
     a->nodes = 50000000;
     int bad = agent_arg_long(&args, "seed", 0, LLONG_MAX, &seed, err);
@@ -312,14 +323,7 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
             set_err(err, "agent '%s': key '%s' is not used by %s", spec, args.key[i], kinds[kd].name);
             bad = 1;
         }
-    if (bad) {
-        game_agent_free(a);
-        return NULL;
-    }
-    game_pos start;
-    game_start(g, &start);
-    game_agent_new_game(a, &start, 0);
-    return a;
+    return finish_agent(a, bad);
 }
 
 game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *err)
@@ -328,15 +332,9 @@ game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *e
         set_err(err, "game_agent_create_az: %s", !g ? "no game" : !az || !az->net ? "no net" : "no name");
         return NULL;
     }
-    game_agent *a = calloc(1, sizeof *a);
-    if (!a || !(a->spec = strdup(az->name))) {
-        free(a);
-        set_err(err, "out of memory");
+    game_agent *a = new_agent(az->name, K_AZ, kinds[K_AZ].name, g, err);
+    if (!a)
         return NULL;
-    }
-    a->kind = K_AZ;
-    a->kind_name = kinds[K_AZ].name;
-    a->g = g;
     a->seed = az->seed;
     int bad = 0;
     char merr[MCTS_ERRLEN];
@@ -363,14 +361,7 @@ game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *e
         set_err(err, "out of memory");
         bad = 1;
     }
-    if (bad) {
-        game_agent_free(a);
-        return NULL;
-    }
-    game_pos start;
-    game_start(g, &start);
-    game_agent_new_game(a, &start, 0);
-    return a;
+    return finish_agent(a, bad);
 }
 
 void game_agent_free(game_agent *a)
