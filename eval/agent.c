@@ -277,6 +277,15 @@ static agent *new_agent(const char *spec, const char *kind, const kalah_rules *r
     return a;
 }
 
+/* The end of every constructor: a starts its first game from the rules' start position. */
+static agent *start_agent(agent *a)
+{
+    kalah_pos start;
+    kalah_start(&a->rules, &start);
+    agent_new_game(a, &start, 0);
+    return a;
+}
+
 agent *agent_create(const char *spec, const kalah_rules *r, char *err)
 {
     char kerr[KALAH_ERRLEN];
@@ -319,10 +328,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
             agent_free(a);
             return NULL;
         }
-    kalah_pos start;
-    kalah_start(r, &start);
-    agent_new_game(a, &start, 0);
-    return a;
+    return start_agent(a);
 }
 
 /* Whether x lies in [lo, hi] (NaN does not). */
@@ -388,10 +394,7 @@ agent *agent_create_az(const kalah_rules *r, const struct nn_net *net, const age
         agent_free(a);
         return NULL;
     }
-    kalah_pos start;
-    kalah_start(r, &start);
-    agent_new_game(a, &start, 0);
-    return a;
+    return start_agent(a);
 }
 
 void agent_free(agent *a)

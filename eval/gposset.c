@@ -496,7 +496,7 @@ static cJSON *header_json(const gps_set *s, const ps_header *h)
     return o;
 }
 
-static void seat_letter(const game *g, int player, char out[2])
+void gps_seat_letter(const game *g, int player, char out[2])
 {
     char name[32];
     game_seat_name(g, player, name, sizeof name);
@@ -520,7 +520,7 @@ static cJSON *entry_json(const gps_set *s, const gps_entry *e)
                 best = e->values[k];
         }
     char pos[GAME_POS_STR], side[2];
-    seat_letter(g, p->to_move, side);
+    gps_seat_letter(g, p->to_move, side);
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;

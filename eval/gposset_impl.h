@@ -16,4 +16,8 @@ struct gps_set {
 /* A new zeroed entry at the end of s, or NULL when out of memory. */
 gps_entry *gps_append(gps_set *s);
 
+/* The "to_move" text of player: the first letter of its seat name ("S", "N"), or its number for a kind
+ * without seat names; out holds 2 bytes. */
+void gps_seat_letter(const game *g, int player, char out[2]);
+
 #endif

@@ -98,14 +98,6 @@ static int whole(const cJSON *o, const char *key, long lo, long hi, long *out, c
     return 1;
 }
 
-static void seat_letter(const game *g, int player, char out[2])
-{
-    char name[32];
-    game_seat_name(g, player, name, sizeof name);
-    out[0] = game_get_kind(g)->seat_names ? name[0] : (char)('0' + player);
-    out[1] = 0;
-}
-
 /* The moves of mask at p as text, "a b d". */
 static void moves_text(const game *g, const game_pos *p, unsigned mask, char *buf, size_t n)
 {
@@ -158,7 +150,7 @@ static int read_entry(const game *g, const cJSON *o, gps_entry *e, char *why, si
         }
     }
     char side[2];
-    seat_letter(g, e->pos.to_move, side);
+    gps_seat_letter(g, e->pos.to_move, side);
     if (!cJSON_IsString(tm) || strcmp(tm->valuestring, side) != 0) {
         snprintf(why, wn, "to_move \"%.8s\" but the position has %s to move", cJSON_IsString(tm) ? tm->valuestring : "?",
                  side);
