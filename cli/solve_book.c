@@ -16,7 +16,8 @@ typedef struct {
     kalah_pos p;
     uint8_t path[MAX_SOWS];
     int n;         /* sowings from the root */
-    int value;     /* exact final margin for South */
+    int value;     /* final margin for South: exact when kept, else a bound beyond the window */
+    int kept;      /* the exact value is within -W..+W */
 } node;
 
 static int same(const kalah_rules *r, const kalah_pos *a, const kalah_pos *b)
@@ -100,11 +101,12 @@ int cli_solve_book(const char *cmd, const kalah_rules *r, const kalah_pos *root,
     double t0 = now();
     uint64_t nodes = 0;
     int kept = 0;
-    ab_limits lim = {.exact = 1};
     for (int i = 0; i < n; i++) {
-        ab_result res;
-        int rc = ab_think(s, &v[i].p, &lim, &res);
-        if (rc != AB_OK || !res.exact) {
+        /* only the value within ±W matters (the window is the same for either side to move): a position
+         * far from even is settled by one probe at the window's edge */
+        ab_window res;
+        int rc = ab_solve_window(s, &v[i].p, -a->within, a->within, &res);
+        if (rc != AB_OK) {
             if (show)
                 fprintf(stderr, "\n");
             cli_error(cmd, "--fair-book: the solve of position %d failed (code %d)", i + 1, rc);
@@ -112,8 +114,9 @@ int cli_solve_book(const char *cmd, const kalah_rules *r, const kalah_pos *root,
             return 1;
         }
         nodes += res.nodes;
+        v[i].kept = res.where == 0;
         v[i].value = v[i].p.side == KALAH_SOUTH ? res.value : -res.value;
-        kept += v[i].value >= -a->within && v[i].value <= a->within;
+        kept += v[i].kept;
         if (show) {
             fprintf(stderr, "\rsolve --fair-book: %d of %d positions solved, %d within +-%d, %.0f s ", i + 1, n, kept,
                     a->within, now() - t0);
@@ -141,7 +144,7 @@ int cli_solve_book(const char *cmd, const kalah_rules *r, const kalah_pos *root,
                    "perfect play from there.\n",
                 a->sows, start, rules, a->within, a->within, kept, n, a->command);
         for (int i = 0; i < n; i++) {
-            if (v[i].value < -a->within || v[i].value > a->within)
+            if (!v[i].kept)
                 continue;
             path_text(r, root, &v[i], moves, sizeof moves);
             fprintf(f, "%-8s # %+d\n", moves, v[i].value);

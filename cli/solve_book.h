@@ -14,8 +14,9 @@ typedef struct {
 } solve_book_args;
 
 /* Every distinct position (board and side to move) reached by 1..K sowings from root under r, not finished,
- * solved exactly with s (its endgame database already borrowed; one table for all, so later solves reuse
- * earlier ones), and those within ±W written to a->out as move lists from root, the shallowest and then
+ * solved with s as far as the window ±W asks (ab_solve_window: exact within it, else only which side;
+ * its endgame database already borrowed; one table for all, so later solves reuse earlier ones), and
+ * those within ±W written to a->out as move lists from root, the shallowest and then
  * first path (pits in a.. order) to each, with the exact final margin for South after '#'. Prints a
  * report (one JSON object with json) and, with show, a progress line on stderr. Returns the exit status:
  * 0, 1 (a failed search or write: printed). */

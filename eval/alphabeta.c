@@ -527,6 +527,36 @@ static int finished(ab_search *s, const kalah_pos *p, ab_result *out)
     return 1;
 }
 
+/* MTD(f)'s first guess for a solve of p (after begin): depth-limited passes that deepen while a pass stays
+ * cheap (a node budget, so the solve stays deterministic) also give the table its first best moves. A root
+ * whose exact value the table already holds (one solved before: a solver agent meeting an opening again,
+ * as in a tournament's next pair) needs none: that value is the guess, and MTD(f)'s two probes cut at the
+ * root (*solved = 1). *m0: the best moves of the last pass (or the table's). */
+static int solve_guess(ab_search *s, const kalah_pos *p, unsigned *m0, int *solved)
+{
+    tt_entry kbuf;
+    const tt_entry *known = tt_probe(s->tt, key_of(s, p), &kbuf);
+    *solved = known && tt_usable(known, DEPTH_EXACT) && known->lower == known->upper;
+    *m0 = *solved && known->move != TT_NO_MOVE ? 1u << known->move : 0;
+    int guess = *solved ? known->lower + store_diff(s, p) : root_iteration(s, p, 1, -1, m0);
+    int first = pick_move(*m0, 0);
+    s->limits_on = 1;
+    for (int d = 2; d <= AB_MAX_DEPTH && !s->stop && !*solved; d++) {
+        uint64_t n0 = s->nodes;
+        unsigned dm;
+        s->horizon = 0;
+        int v = root_iteration(s, p, d, first, &dm);
+        if (s->stop)
+            break;
+        guess = v;
+        *m0 = dm;
+        first = pick_move(dm, 0);
+        if (!s->horizon || s->nodes - n0 > GUESS_BUDGET)
+            break;
+    }
+    return guess;
+}
+
 int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *out)
 {
     if (!s || !p || !lim || !out)
@@ -542,31 +572,10 @@ int ab_think(ab_search *s, const kalah_pos *p, const ab_limits *lim, ab_result *
     int value = 0, move = -1;
     unsigned mask = 0;
     if (lim->exact) {
-        /* Depth-limited passes give MTD(f) its first guess and the table its first best moves; they deepen
-         * while a pass stays cheap (a node budget, so the solve stays deterministic). A root whose exact
-         * value the table already holds (one solved before: a solver agent meeting an opening again, as in
-         * a tournament's next pair) needs none: that value is the guess, and MTD(f)'s two probes cut at the
-         * root. Either way the value and the tie set are exact, so the result is the same. */
-        tt_entry kbuf;
-        const tt_entry *known = tt_probe(s->tt, key_of(s, p), &kbuf);
-        const int solved = known && tt_usable(known, DEPTH_EXACT) && known->lower == known->upper;
-        unsigned m0 = solved && known->move != TT_NO_MOVE ? 1u << known->move : 0;
-        int guess = solved ? known->lower + store_diff(s, p) : root_iteration(s, p, 1, -1, &m0);
-        int first = pick_move(m0, 0);
-        s->limits_on = 1;
-        for (int d = 2; d <= AB_MAX_DEPTH && !s->stop && !solved; d++) {
-            uint64_t n0 = s->nodes;
-            unsigned dm;
-            s->horizon = 0;
-            int v = root_iteration(s, p, d, first, &dm);
-            if (s->stop)
-                break;
-            guess = v;
-            m0 = dm;
-            first = pick_move(dm, 0);
-            if (!s->horizon || s->nodes - n0 > GUESS_BUDGET)
-                break;
-        }
+        /* Whatever the guess, the value and the tie set are exact, so the result is the same. */
+        unsigned m0;
+        int solved;
+        int guess = solve_guess(s, p, &m0, &solved);
         helper_pool pool;
         const int parallel = !s->stop && !solved && s->threads > 1 && helpers_start(&pool, s, p, guess) == 0;
         value = s->stop ? guess : mtdf(s, p, guess);
@@ -693,4 +702,62 @@ int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS],
     if (nodes_out)
         *nodes_out = s->nodes;
     return AB_OK;
+}
+
+/* MTD(f) (mtdf above) that stops as soon as the value is known to lie outside [wlo, whi]: each probe's
+ * null window is kept within [wlo, whi + 1], so a position far from the window is settled by the one probe
+ * at its edge. Returns the exact value when it lies in the window, else a bound beyond it (*where −1: the
+ * value is at most the return, below wlo; +1: at least the return, above whi; 0: exact). */
+static int mtdf_window(ab_search *s, const kalah_pos *p, int guess, int wlo, int whi, int *where)
+{
+    int lo = -INF, hi = INF, g = guess;
+    if (((g - s->total) & 1) != 0)
+        g++;
+    *where = 0;
+    while (lo < hi && !s->stop) {
+        if (lo > whi) {
+            *where = 1;
+            return lo;
+        }
+        if (hi < wlo) {
+            *where = -1;
+            return hi;
+        }
+        int b = g == lo ? g + 1 : g;
+        b = b > whi + 1 ? whi + 1 : b < wlo ? wlo : b;
+        b = b <= lo ? lo + 1 : b > hi ? hi : b; /* every probe must tighten a bound */
+        g = search(s, p, NULL, DEPTH_EXACT, b - 1, b);
+        if (g < b)
+            hi = g;
+        else
+            lo = g;
+    }
+    *where = lo > whi ? 1 : lo < wlo ? -1 : 0;
+    return lo;
+}
+
+int ab_solve_window(ab_search *s, const kalah_pos *p, int wlo, int whi, ab_window *out)
+{
+    if (!s || !p || !out || wlo > whi)
+        return AB_EINVAL;
+    memset(out, 0, sizeof *out);
+    ab_result tmp;
+    if (finished(s, p, &tmp)) {
+        out->value = tmp.value;
+        out->where = tmp.value < wlo ? -1 : tmp.value > whi ? 1 : 0;
+        return AB_EOVER;
+    }
+    const int64_t t0 = now_ns();
+    begin(s, p, NULL);
+    unsigned m0;
+    int solved;
+    int guess = solve_guess(s, p, &m0, &solved);
+    helper_pool pool;
+    const int parallel = !solved && s->threads > 1 && helpers_start(&pool, s, p, guess) == 0;
+    out->value = mtdf_window(s, p, guess, wlo, whi, &out->where);
+    if (parallel)
+        s->nodes += helpers_stop(&pool);
+    out->nodes = s->nodes;
+    out->seconds = (double)(now_ns() - t0) * 1e-9;
+    return s->stop ? AB_ESTOPPED : AB_OK;
 }

@@ -62,7 +62,7 @@
 #define AB_MAX_PV 64           /* principal-variation moves kept in ab_result */
 #define AB_NO_VALUE (-32768)   /* ab_root_values: the pit is not a legal move */
 
-enum { AB_OK = SZ_OK, AB_EINVAL = SZ_EINVAL, AB_ENOMEM = SZ_ENOMEM, AB_EOVER = SZ_EOVER };
+enum { AB_OK = SZ_OK, AB_EINVAL = SZ_EINVAL, AB_ENOMEM = SZ_ENOMEM, AB_EOVER = SZ_EOVER, AB_ESTOPPED = SZ_ESTOPPED };
 
 typedef struct ab_search ab_search;
 
@@ -161,5 +161,24 @@ int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH
  * AB_EOVER (p is finished: every value AB_NO_VALUE). nodes_out (may be NULL) receives the positions
  * visited. */
 int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS], uint64_t *nodes_out);
+
+/* Where an exact value lies against a window [wlo, whi] (ab_solve_window). */
+typedef struct {
+    int value;          /* where == 0: the exact final margin for the player to move; else a bound beyond
+                         * the window (where < 0: the value is at most this; where > 0: at least this) */
+    int where;          /* −1 below wlo, 0 within (exact), +1 above whi */
+    uint64_t nodes;     /* positions visited, the helper threads' included */
+    double seconds;     /* wall-clock time of the call */
+} ab_window;
+
+/* Solves p only as far as a window [wlo, whi] of final margins (for the player to move) asks: the exact
+ * value when it lies within, else only that it lies below or above (a question such as "is this opening
+ * within ±2 seeds of even?" — the fair-openings book — is then settled by the one null-window probe at the
+ * window's edge, where a full solve needs several, plus one per root move for the tie set). The same
+ * first guess, table, endgame database and Lazy SMP helpers (ab_set_threads) as an exact ab_think; the
+ * table carries over between calls. Returns AB_OK; AB_EOVER when p is finished (out->value its final
+ * margin, where set); AB_EINVAL for NULL arguments or wlo > whi; AB_ESTOPPED when the abort flag
+ * (ab_set_abort) stopped it (out meaningless). */
+int ab_solve_window(ab_search *s, const kalah_pos *p, int wlo, int whi, ab_window *out);
 
 #endif

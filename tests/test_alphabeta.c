@@ -228,6 +228,23 @@ static void test_minimax_random_positions(void **state)
         if (res.value != want || res.best_mask != want_mask)
             fail_msg("%s %s: solver %d mask %x, minimax %d mask %x", specs[i % nspecs],
                      kalah_pos_format(&r, &p, buf, sizeof buf), res.value, res.best_mask, want, want_mask);
+        /* the windowed solve: exact inside its window, a true bound on the right side outside it, with a
+         * cold and a warm table (windows around, below, above and on the value) */
+        static const int win[][2] = {{-2, 2}, {0, 0}, {1, 3}, {-5, -1}, {-40, 40}, {7, 9}, {-9, -7}};
+        for (int w = 0; w < (int)(sizeof win / sizeof win[0]); w++) {
+            int lo = want + (w < 4 ? win[w][0] : 0), hi = want + (w < 4 ? win[w][1] : 0);
+            if (w >= 4)
+                lo = win[w][0], hi = win[w][1];
+            if (w == 2)
+                ab_clear(s);
+            ab_window aw;
+            assert_int_equal(ab_solve_window(s, &p, lo, hi, &aw), AB_OK);
+            int where = want < lo ? -1 : want > hi ? 1 : 0;
+            if (aw.where != where || (where == 0 && aw.value != want) || (where < 0 && !(want <= aw.value && aw.value < lo)) ||
+                (where > 0 && !(want >= aw.value && aw.value > hi)))
+                fail_msg("%s %s window [%d, %d]: where %d value %d, minimax %d", specs[i % nspecs],
+                         kalah_pos_format(&r, &p, buf, sizeof buf), lo, hi, aw.where, aw.value, want);
+        }
         int vals[KALAH_MAX_PITS];
         ab_clear(s);
         assert_int_equal(ab_root_values(s, &p, 0, vals, NULL), AB_OK);
