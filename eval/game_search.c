@@ -1,5 +1,6 @@
 /* game_search.c — max^n, paranoid / alpha-beta and exact solve over the game interface (game_search.h). */
 #include "eval/game_search.h"
+#include "eval/game_search_impl.h"
 #include "env/errbuf.h"
 #include "eval/tt.h"
 
@@ -113,7 +114,20 @@ struct gs_solver {
     void *progress_ctx;
     const int *abort;     /* gs_solver_set_abort; NULL: none */
     int status, game_rc; /* GAME_OK, or the error that unwinds the search; the failing move's code */
+    const gs_special *sp; /* the kind's own solver, which runs instead (game_search_impl.h); NULL: none */
+    void *spx;
 };
+
+/* The specialised solvers, found by their kind. */
+static const gs_special *const specials[] = {&gs_special_kalah};
+
+static const gs_special *special_for(const game *g)
+{
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+        if (specials[i]->kind == game_get_kind(g))
+            return specials[i];
+    return NULL;
+}
 
 int gs_solvable(const game *g, char *err)
 {
@@ -132,13 +146,25 @@ int gs_solvable(const game *g, char *err)
     return GAME_OK;
 }
 
-gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err)
+static gs_solver *create(const game *g, size_t tt_mb, const gs_special *sp, char *err)
 {
     if (gs_solvable(g, err) != GAME_OK)
         return NULL;
     if (tt_mb < 1 || tt_mb > 65536) {
         set_err(err, "transposition table size %zu MiB is out of range 1..65536", tt_mb);
         return NULL;
+    }
+    if (sp) {
+        gs_solver *s = calloc(1, sizeof *s);
+        if (!s || !(s->spx = sp->create(g, tt_mb, err))) {
+            if (!s)
+                set_err(err, "out of memory");
+            free(s);
+            return NULL;
+        }
+        s->g = g;
+        s->sp = sp;
+        return s;
     }
     gs_solver *s = calloc(1, sizeof *s);
     if (!s || tt_init(&s->tt, tt_mb) != 0) {
@@ -161,6 +187,47 @@ gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err)
     return s;
 }
 
+gs_solver *gs_solver_create(const game *g, size_t tt_mb, char *err) { return create(g, tt_mb, special_for(g), err); }
+
+gs_solver *gs_solver_create_generic(const game *g, size_t tt_mb, char *err) { return create(g, tt_mb, NULL, err); }
+
+const char *gs_solver_name(const gs_solver *s) { return s->sp ? s->sp->name : "generic"; }
+
+int gs_solver_set_threads(gs_solver *s, int threads, char *err)
+{
+    if (threads < 1 || threads > 64) {
+        set_err(err, "threads must be 1..64, got %d", threads);
+        return GAME_EINVAL;
+    }
+    if (s->sp && s->sp->set_threads)
+        return s->sp->set_threads(s->spx, threads, err);
+    if (threads > 1) {
+        set_err(err, "%s: the exact solver of %s runs on one thread", game_spec(s->g), game_name(s->g));
+        return GAME_EINVAL;
+    }
+    return GAME_OK;
+}
+
+int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *err)
+{
+    if (built_seconds)
+        *built_seconds = 0;
+    if (seeds < 1 || seeds > 127) {
+        set_err(err, "endgame database seeds must be 1..127, got %d", seeds);
+        return GAME_EINVAL;
+    }
+    if (!s->sp || !s->sp->set_endgame) {
+        set_err(err, "%s: no endgame database for %s", game_spec(s->g), game_name(s->g));
+        return GAME_EINVAL;
+    }
+    return s->sp->set_endgame(s->spx, seeds, built_seconds, err);
+}
+
+int gs_solver_endgame_seeds(const gs_solver *s)
+{
+    return s->sp && s->sp->endgame_seeds ? s->sp->endgame_seeds(s->spx) : 0;
+}
+
 void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, void *ctx)
 {
     s->progress = fn;
@@ -168,7 +235,12 @@ void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, voi
     s->every = every ? every : 1;
 }
 
-void gs_solver_set_abort(gs_solver *s, const int *flag) { s->abort = flag; }
+void gs_solver_set_abort(gs_solver *s, const int *flag)
+{
+    s->abort = flag;
+    if (s->sp)
+        s->sp->set_abort(s->spx, flag);
+}
 
 /* The nearest of the node limit (stop once nodes exceeds it), the next progress report and, with an abort
  * flag, the next multiple of 256 positions. */
@@ -200,7 +272,10 @@ void gs_solver_free(gs_solver *s)
 {
     if (!s)
         return;
-    tt_destroy(&s->tt);
+    if (s->sp)
+        s->sp->free(s->spx);
+    else
+        tt_destroy(&s->tt);
     free(s);
 }
 
@@ -369,6 +444,8 @@ static int finish(gs_solver *s, char *err)
 
 int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solution *out, char *err)
 {
+    if (s->sp)
+        return s->sp->run(s->spx, p, node_limit, out, err);
     memset(out, 0, sizeof *out);
     out->move = -1;
     const double t0 = now_s();
@@ -410,13 +487,48 @@ done:
     return finish(s, err);
 }
 
-int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, gs_solution *out, char *err)
+int gs_solver_moves(gs_solver *s, const game_pos *p, int *values, uint64_t *nodes, char *err)
+{
+    for (int k = 0; k < GAME_MAX_MOVES; k++)
+        values[k] = GS_NO_VALUE;
+    if (nodes)
+        *nodes = 0;
+    if (p->over || !game_legal(s->g, p))
+        return GAME_EOVER;
+    if (s->sp)
+        return s->sp->moves(s->spx, p, values, nodes, err);
+    for (unsigned legal = game_legal(s->g, p); legal; legal &= legal - 1) {
+        int k = __builtin_ctz(legal);
+        game_pos c = *p;
+        int rc = game_apply(s->g, &c, k, NULL);
+        if (rc < 0) {
+            s->game_rc = rc;
+            s->status = GS_EGAME;
+            return finish(s, err);
+        }
+        if (c.over) { /* the final margin, for p's mover */
+            values[k] = p->to_move == 0 ? game_margin(s->g, &c) : -game_margin(s->g, &c);
+            continue;
+        }
+        gs_solution sol;
+        rc = gs_solver_run(s, &c, 0, &sol, err);
+        if (rc != GAME_OK)
+            return rc;
+        if (nodes)
+            *nodes += sol.nodes;
+        values[k] = c.to_move == p->to_move ? sol.value : -sol.value;
+    }
+    return GAME_OK;
+}
+
+static int solve_once(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, int generic,
+                      gs_solution *out, char *err)
 {
     memset(out, 0, sizeof *out);
     out->move = -1;
     if (gs_solvable(g, err) != GAME_OK)
         return GAME_EINVAL;
-    gs_solver *s = gs_solver_create(g, 16, err); /* 1M entries: the small boards agents and serve solve */
+    gs_solver *s = create(g, 16, generic ? NULL : special_for(g), err); /* 1M entries: the small boards agents and serve solve */
     if (!s)
         return GAME_ENOMEM;
     const uint64_t budget = max_nodes ? max_nodes : 50000000ULL;
@@ -431,4 +543,15 @@ int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, const int *ab
         set_err(err, "too large to solve exactly: more than %llu positions (%s)", (unsigned long long)budget,
                 game_spec(g));
     return rc == GAME_OK ? GAME_OK : GAME_EINVAL;
+}
+
+int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, gs_solution *out, char *err)
+{
+    return solve_once(g, p, max_nodes, abort, 0, out, err);
+}
+
+int gs_solve_generic(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, gs_solution *out,
+                     char *err)
+{
+    return solve_once(g, p, max_nodes, abort, 1, out, err);
 }

@@ -25,9 +25,9 @@
  * Every optimal root move comes from a null-window probe per move after the solve (the table makes them
  * cheap). Termination: a game without cycles always ends; a line deeper than GS_MAX_PLY plies stops the
  * solve with GS_EDEEP rather than overflowing the stack (Oware with max_sows = 0 can cycle).
- * This is the one solver of the two-player games other than Kalah's tuned eval/alphabeta.h (MTD(f),
- * endgame database, depth-limited play); the oracle of small boards, tests/vectors/families-solved.txt,
- * is checked with it. A gs_solver is not thread-safe: one per thread.
+ * A kind with a faster solver of its own runs it behind the same calls (below: Kalah's MTD(f) alpha-beta
+ * with its endgame database); the oracle of small boards, tests/vectors/families-solved.txt, is checked
+ * with the generic one. A gs_solver is not thread-safe: one per thread (its own threads aside).
  */
 #ifndef SOWZERO_GAME_SEARCH_H
 #define SOWZERO_GAME_SEARCH_H
@@ -96,6 +96,7 @@ int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solut
  * multiple of `every` (>= 1; 0 counts as 1), at the first unfinished position searched from there on (the
  * finished ones, leaves, are counted unchecked, as for node_limit). It must not call the solver. fn NULL (the default) reports nothing. Reporting never
  * changes the search: values, moves and node counts are those of a solver without it. */
+/* A kind's specialised solver (below) reports no progress. */
 typedef void (*gs_progress_fn)(void *ctx, uint64_t nodes);
 void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, void *ctx);
 
@@ -103,11 +104,55 @@ void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, voi
  * once set (see GS_EABORTED). The flag must outlive the solves. */
 void gs_solver_set_abort(gs_solver *s, const int *flag);
 
+/* ---- a kind's own exact solver behind the same calls ----
+ *
+ * A game kind may come with a faster exact solver of its own (Kalah: eval/alphabeta.h's MTD(f) with its
+ * endgame database and Lazy SMP threads). gs_solver_create then returns a solver that runs it, so every
+ * caller (solve, positions, serve, agents, adjudication) names no game: the values are the same exact
+ * final margins, only faster. Which one a solver runs: gs_solver_name. gs_solver_create_generic always
+ * gives the game interface's own solver above (the independent oracle that tests check the specialised
+ * one against). The specialised solvers are listed in eval/game_search_impl.h. */
+
+/* The game interface's own solver (above), even where the kind has a specialised one; as gs_solver_create
+ * otherwise. */
+gs_solver *gs_solver_create_generic(const game *g, size_t tt_mb, char *err);
+
+/* What s runs, for reports: "generic" (the game interface's solver) or the specialised one's name. */
+const char *gs_solver_name(const gs_solver *s);
+
+/* Threads for one solve (1..64): the specialised solver's parallel search (Kalah: Lazy SMP on the shared
+ * table; the same values and best moves, node counts vary) and its endgame database build. GAME_OK;
+ * GAME_EINVAL with a message when threads is out of range or > 1 for a solver that runs on one thread. */
+int gs_solver_set_threads(gs_solver *s, int threads, char *err);
+
+/* An endgame database of every position with at most `seeds` (1..127) seeds in the pits, for the solver
+ * that has one (Kalah: a tablebase file when one is found, else built with the solver's threads, shared by
+ * the process: eval/tbase.h). *built_seconds (may be NULL): the time spent building. GAME_OK; GAME_EINVAL
+ * with a message when the solver has no endgame database (every game but Kalah) or the rules have a sow
+ * limit; GAME_ENOMEM. */
+int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *err);
+
+/* The seeds the solver's endgame database covers (0: none). */
+int gs_solver_endgame_seeds(const gs_solver *s);
+
+#define GS_NO_VALUE (-32768) /* gs_solver_moves: not a legal move */
+
+/* The exact final margin after every legal move of unfinished p, for p's player to move (an extra turn
+ * keeps the view): values[k] for slot k (GAME_MAX_MOVES entries), GS_NO_VALUE for the others; *nodes (may be
+ * NULL) the positions visited. The table carries over (related positions reuse each other's work).
+ * GAME_OK; GAME_EOVER (p is over: every value GS_NO_VALUE); the errors of gs_solver_run. */
+int gs_solver_moves(gs_solver *s, const game_pos *p, int *values, uint64_t *nodes, char *err);
+
 /* One-shot solve (a fresh 16 MiB table, freed again) for agents and serve: at most max_nodes positions
  * (0: 50 million); abort: a flag that stops it (gs_solver_set_abort), or NULL. GAME_OK (a finished p too:
  * move -1 and its margin); GAME_EINVAL with a message in err (GAME_ERRLEN) when the rules are not solvable
  * (gs_solvable), when the budget ran out ("too large to solve") or a line did not end (GS_EDEEP's
  * message); GAME_ENOMEM; GS_EABORTED. */
 int gs_solve(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, gs_solution *out, char *err);
+
+/* gs_solve by the game interface's own solver, even where the kind has a specialised one (an independent
+ * oracle: tests check the specialised solvers against it). */
+int gs_solve_generic(const game *g, const game_pos *p, uint64_t max_nodes, const int *abort, gs_solution *out,
+                     char *err);
 
 #endif

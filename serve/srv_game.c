@@ -29,9 +29,6 @@ int srv_rules_parse(const char *spec, srv_rules *out, char *err)
         srv_rules_free(out);
         return SRV_EINVAL;
     }
-    out->kalah = game_get_kind(g) == &game_kind_kalah; /* Kalah's own alpha-beta solver (srv_solve.c) */
-    if (out->kalah)
-        out->k = *(const kalah_rules *)game_rules(g);
     out->cells = out->players * (out->pits + 1);
     return SRV_OK;
 }

@@ -25,7 +25,6 @@
 #include <cjson/cJSON.h>
 
 #include "env/game.h"
-#include "env/kalah.h"
 
 #define SRV_ERRLEN SZ_ERRLEN
 #define SRV_MAX_CELLS GAME_MAX_CELLS
@@ -41,8 +40,6 @@ enum { SRV_OK = SZ_OK, SRV_EINVAL = SZ_EINVAL, SRV_EILLEGAL = SZ_EILLEGAL, SRV_E
 typedef struct {
     game *g;
     game_layout lay;   /* the board as its kind describes it (env/game.h) */
-    int kalah;         /* 1 for Kalah: k holds its rules, for the alpha-beta solver */
-    kalah_rules k;
     int players, pits, cells;
 } srv_rules;
 

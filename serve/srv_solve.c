@@ -5,12 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "eval/alphabeta.h"
 #include "eval/game_search.h"
-
-/* 4 MiB of table per call: solving positions of up to ~20 seeds needs no more, and a call allocates it
- * afresh so concurrent analyses share nothing. */
-#define SOLVE_TT_MB 4
 
 static cJSON *refuse(cJSON *o, const char *reason)
 {
@@ -21,9 +16,10 @@ static cJSON *refuse(cJSON *o, const char *reason)
     return o;
 }
 
-/* The exact final margin for the mover after slot k, or 0 with *known = 0 when not solved in budget. */
-static int move_value(const srv_rules *r, ab_search *ab, const srv_pos *p, int k, uint64_t budget, int *known,
-                      uint64_t *nodes, double *secs)
+/* The exact final margin for the mover after slot k, or 0 with *known = 0 when not solved in budget (by
+ * the game's exact solver: eval/game_search.h, Kalah's own alpha-beta for Kalah). */
+static int move_value(const srv_rules *r, const srv_pos *p, int k, uint64_t budget, int *known, uint64_t *nodes,
+                      double *secs)
 {
     srv_pos c = *p;
     int mover = p->to_move;
@@ -34,36 +30,18 @@ static int move_value(const srv_rules *r, ab_search *ab, const srv_pos *p, int k
         *known = 1;
         return mover ? -d : d;
     }
+    gs_solution sol = {0};
+    struct timespec t0, t1;
+    char err[GAME_ERRLEN];
     int v = 0;
-    if (ab) {
-        kalah_pos kc;
-        memset(&kc, 0, sizeof kc);
-        memcpy(kc.cell, c.cell, KALAH_CELLS);
-        kc.side = c.to_move;
-        kc.sows = c.ply;
-        ab_limits lim = {0};
-        lim.exact = 1;
-        lim.nodes = budget;
-        ab_result res = {0};
-        if (ab_think(ab, &kc, &lim, &res) == AB_OK && res.exact) {
-            v = res.value;
-            *known = 1;
-        }
-        *nodes += res.nodes;
-        *secs += res.seconds;
-    } else {
-        gs_solution sol = {0};
-        struct timespec t0, t1;
-        char err[GAME_ERRLEN];
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        if (gs_solve(r->g, &c, budget, NULL, &sol, err) == GAME_OK) {
-            v = sol.value;
-            *known = 1;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        *nodes += sol.nodes;
-        *secs += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (gs_solve(r->g, &c, budget, NULL, &sol, err) == GAME_OK) {
+        v = sol.value;
+        *known = 1;
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *nodes += sol.nodes;
+    *secs += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return c.to_move == mover ? v : -v;
 }
 
@@ -84,9 +62,6 @@ cJSON *srv_solve_moves(const srv_rules *r, const srv_pos *p, int max_seeds, uint
         snprintf(why, sizeof why, "%d seeds in the pits; the solver runs from %d", in_pits, max_seeds);
         return refuse(o, why);
     }
-    ab_search *ab = NULL;
-    if (r->kalah && !(ab = ab_create(&r->k, SOLVE_TT_MB, NULL)))
-        return refuse(o, "out of memory for the solver");
     unsigned legal = srv_legal(r, p);
     int n_legal = __builtin_popcount(legal), all = 1, have = 0, best = 0, val[GAME_MAX_MOVES] = {0};
     int known[GAME_MAX_MOVES] = {0};
@@ -95,7 +70,7 @@ cJSON *srv_solve_moves(const srv_rules *r, const srv_pos *p, int max_seeds, uint
     for (int k = 0; k < r->pits; k++) {
         if (!(legal & (1u << k)))
             continue;
-        val[k] = move_value(r, ab, p, k, nodes / (uint64_t)n_legal + 1, &known[k], &used, &secs);
+        val[k] = move_value(r, p, k, nodes / (uint64_t)n_legal + 1, &known[k], &used, &secs);
         if (!known[k])
             all = 0;
         else if (!have || val[k] > best) {
@@ -103,7 +78,6 @@ cJSON *srv_solve_moves(const srv_rules *r, const srv_pos *p, int max_seeds, uint
             have = 1;
         }
     }
-    ab_free(ab);
     cJSON_AddBoolToObject(o, "solved", all);
     if (all)
         cJSON_AddNullToObject(o, "reason");

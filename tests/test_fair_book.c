@@ -106,7 +106,7 @@ static int check_book(const game *g, const char *path, int k, int w, int solve, 
         if (solve) {
             gs_solution sol;
             char serr[GAME_ERRLEN];
-            if (gs_solve(g, &nodes[i].p, 0, NULL, &sol, serr) != GAME_OK)
+            if (gs_solve_generic(g, &nodes[i].p, 0, NULL, &sol, serr) != GAME_OK)
                 fail_msg("%s", serr);
             v = nodes[i].p.to_move == 0 ? sol.value : -sol.value;
             if ((v >= -w && v <= w) != in_book)

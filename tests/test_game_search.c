@@ -27,7 +27,7 @@ static int solve_file(const char *name)
             game_pos p;
             gs_solution s;
             game_start(g, &p);
-            if (gs_solve(g, &p, 0, NULL, &s, err) != GAME_OK)
+            if (gs_solve_generic(g, &p, 0, NULL, &s, err) != GAME_OK)
                 fail_msg("%s: %s", fl[0], err);
             if (s.value != atoi(fl[1]))
                 fail_msg("%s: solved %d, the vectors say %s", fl[0], s.value, fl[1]);
@@ -35,7 +35,7 @@ static int solve_file(const char *name)
             game_pos q = p;
             gs_solution t;
             assert_int_equal(game_apply(g, &q, s.move, NULL), GAME_OK);
-            assert_int_equal(gs_solve(g, &q, 0, NULL, &t, err), GAME_OK);
+            assert_int_equal(gs_solve_generic(g, &q, 0, NULL, &t, err), GAME_OK);
             int after = q.over ? (p.to_move ? -game_margin(g, &q) : game_margin(g, &q))
                         : q.to_move == p.to_move ? t.value : -t.value;
             assert_int_equal(after, s.value);

@@ -69,7 +69,7 @@ static int check_match(const char *rules, const char *a, const char *b, int n, i
         assert_string_equal(r->termination, "adjudication");
         gs_solution sol;
         char serr[GAME_ERRLEN];
-        if (gs_solve(g, &p, 0, NULL, &sol, serr) != GAME_OK)
+        if (gs_solve_generic(g, &p, 0, NULL, &sol, serr) != GAME_OK)
             fail_msg("game %d: %s", r->round, serr);
         int south = p.to_move == 0 ? sol.value : -sol.value;
         assert_int_equal(r->store_south - r->store_north, south);

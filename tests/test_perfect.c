@@ -182,7 +182,7 @@ static void test_exact_values_of_other_games(void **state)
         assert_true(game_match_opening(g, cfg.opening_plies, cfg.seed, i / 2, &p, NULL) >= 0);
         gs_solution sol;
         char serr[GAME_ERRLEN];
-        assert_int_equal(gs_solve(g, &p, 0, NULL, &sol, serr), GAME_OK);
+        assert_int_equal(gs_solve_generic(g, &p, 0, NULL, &sol, serr), GAME_OK);
         assert_int_equal(res.exact[i], p.to_move == 0 ? sol.value : -sol.value);
     }
     game_match_result_free(&res);

@@ -248,7 +248,7 @@ static void test_solver_values(void **state)
             for (int ply = 0; !srv_over(&r, &p); ply++) {
                 cJSON *o = srv_solve_moves(&r, &p, 24, 50000000);
                 assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "solved")));
-                ab_search *ab = ab_create(&r.k, 4, NULL);
+                ab_search *ab = ab_create((const kalah_rules *)game_rules(r.g), 4, NULL);
                 int values[KALAH_MAX_PITS];
                 kalah_pos kp;
                 memset(&kp, 0, sizeof kp);
@@ -257,7 +257,7 @@ static void test_solver_values(void **state)
                 assert_int_equal(ab_root_values(ab, &kp, 0, values, NULL), AB_OK);
                 ab_free(ab);
                 cJSON *v = cJSON_GetObjectItem(o, "values");
-                for (int k = 0; k < r.k.pits; k++) {
+                for (int k = 0; k < r.pits; k++) {
                     cJSON *x = cJSON_GetArrayItem(v, k);
                     if (values[k] == AB_NO_VALUE)
                         assert_true(cJSON_IsNull(x));

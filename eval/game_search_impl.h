@@ -1,0 +1,27 @@
+/* game_search_impl.h — the specialised exact solvers behind gs_solver (eval/game_search.h): a kind's own
+ * solver, found by its kind, run through the same calls. Private to eval/game_search*.c. */
+#ifndef SOWZERO_GAME_SEARCH_IMPL_H
+#define SOWZERO_GAME_SEARCH_IMPL_H
+
+#include "eval/game_search.h"
+
+/* One specialised solver. Its instance x is what create returned; the contracts are those of the
+ * gs_solver_* call of the same name (errors in err, GAME_ERRLEN bytes). set_threads and set_endgame may be
+ * NULL (one thread; no database). */
+typedef struct gs_special {
+    const game_kind *kind; /* the kind it solves (every rules instance of it that gs_solvable accepts) */
+    const char *name;      /* gs_solver_name */
+    void *(*create)(const game *g, size_t tt_mb, char *err);
+    void (*free)(void *x);
+    int (*run)(void *x, const game_pos *p, uint64_t node_limit, gs_solution *out, char *err);
+    int (*moves)(void *x, const game_pos *p, int *values, uint64_t *nodes, char *err);
+    void (*set_abort)(void *x, const int *flag);
+    int (*set_threads)(void *x, int threads, char *err);
+    int (*set_endgame)(void *x, int seeds, double *built_seconds, char *err);
+    int (*endgame_seeds)(const void *x);
+} gs_special;
+
+/* Kalah's MTD(f) alpha-beta (eval/alphabeta.h; game_search_kalah.c). */
+extern const gs_special gs_special_kalah;
+
+#endif
