@@ -1,5 +1,5 @@
-/* sowzero positions — sample Kalah positions over every phase of the game, solve every legal move exactly
- * and write the position set (eval/posset.h for the format, eval/possolve.h for the solving). */
+/* sowzero positions — sample positions of a two-player game over every phase, solve every legal move
+ * exactly and write the position set (eval/gposset.h: sampling, solving and the format). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,7 +13,6 @@
 #include "cli/commands.h"
 #include "eval/game_search.h"
 #include "eval/gposset.h"
-#include "eval/possolve.h"
 
 #define CMD "positions"
 
@@ -22,9 +21,10 @@ static void help(void)
     puts("usage: sowzero positions --solve --out FILE [--rules R] [--count N] [--min-early K] [--max-seeds M]\n"
          "                         [--seed S] [--threads N] [--tt-mb M] [--endgame E] [--net F] [--max-sows-left L]\n"
          "                         [--progress] [--json]\n"
-         "Samples Kalah positions over every phase of the game, solves every legal move of each exactly\n"
-         "(alpha-beta with MTD(f), one endgame database and one transposition table per thread shared by\n"
-         "all positions) and writes the solved position set to FILE (a temporary file renamed at the end:\n"
+         "Samples positions of a two-player game with a margin over every phase of the game, solves every\n"
+         "legal move of each exactly (the game's exact solver: Kalah's MTD(f) alpha-beta with an endgame\n"
+         "database, the game interface's solver for the others; one transposition table per thread shared\n"
+         "by all positions) and writes the solved position set to FILE (a temporary file renamed at the end:\n"
          "FILE is never left half written).\n"
          "  --solve          solve and write the set (required: every line of the set carries its values)\n"
          "  --out FILE       the set to write (JSON Lines, below)\n"
@@ -39,9 +39,10 @@ static void help(void)
          "  --seed S         sampling seed, 0..2^53 (default 1): the same options give the same set\n"
          "  --threads N      solving threads, 1..64 (default 1); they also build the endgame database\n"
          "  --tt-mb M        transposition table MiB in all, split between the threads (default 1024)\n"
-         "  --endgame E      endgame database of every arrangement of at most E seeds in the pits\n"
-         "                   (default 18: Kalah(6,4) 87 MB; 20: 226 MB; 0 = none; capped at the total)\n"
-         "  --net F          also sample games of az:net=F,sims=100 (a net of the same rules; Kalah only)\n"
+         "  --endgame E      endgame database of every arrangement of at most E seeds in the pits, for a\n"
+         "                   solver that has one (Kalah without max_sows; default 18: Kalah(6,4) 87 MB; 20:\n"
+         "                   226 MB; 0 = none; capped at the total; default 0 for the other games)\n"
+         "  --net F          also sample games of az:net=F,sims=100 (a net of the same rules)\n"
          "  --max-sows-left L  other games with a ply limit: only positions with at most L sowings left\n"
          "                   before max_sows (the solve's horizon, so its cost)\n"
          "  --progress       a line on stderr per solved position\n"
@@ -50,7 +51,7 @@ static void help(void)
          "                   \"nodes\",\"phases\":[{\"phase\",\"seeds\",\"positions\",\"seconds_per_position\",\n"
          "                   \"seconds\"}]} (phase seconds: the sum of the positions' solve times)\n"
          "Sources: random openings of 1..6*pits sowings (source \"opening:K\") and games between agents\n"
-         "drawn from random, greedy, ab:depth=2/4/6, mcts:sims=100 (and az with --net) after 0..3 random\n"
+         "drawn from random, greedy, ab:depth=2/4, mcts:sims=100 (and az with --net) after 0..3 random\n"
          "sowings (source \"game:A-vs-B\", A played South). No duplicates (same board and side to move), no\n"
          "finished positions. A report of seconds per position by phase goes to stderr.\n"
          "Format (JSON Lines, UTF-8, one object per line). Line 1, the header:\n"
@@ -64,10 +65,9 @@ static void help(void)
          "  after that move, for the player to move here (own store - opponent's store at the end; an extra\n"
          "  turn keeps the perspective); value = the largest; best = every move reaching it (letter order);\n"
          "  ply = sowings from the start.\n"
-         "Other two-player games (--rules oware:...,max_sows=N, congklak:...): the same, sampled from games\n"
-         "of the game agents random, greedy, ab:depth=2/4, mcts:sims=100 and solved by the exact solver of the\n"
-         "game interface (no --endgame; Oware needs max_sows > 0: its positions can repeat). Their lines add\n"
-         "\"sows_left\" (max_sows - ply) when the rules have a ply limit, and ply counts toward it.\n"
+         "Other two-player games (--rules oware:...,max_sows=N, congklak:...): the same (no --endgame; Oware\n"
+         "needs max_sows > 0: its positions can repeat). Lines add \"sows_left\" (max_sows - ply) when the\n"
+         "rules have a ply limit, and ply counts toward it.\n"
          "Kalah(6,4), 2000 positions: sowzero positions --solve --count 2000 --min-early 400 --max-seeds 43\n"
          "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)");
 }
@@ -96,19 +96,9 @@ static double now_s(void)
 }
 
 typedef struct {
-    const kalah_rules *r;
     const game *g;
     double t0;
 } progress_ctx;
-
-static void progress(void *ctx, size_t done, size_t total, const ps_entry *e)
-{
-    const progress_ctx *c = ctx;
-    char pos[80];
-    fprintf(stderr, "sowzero positions: %zu/%zu solved, %.0f s: %s (%d seeds in the pits) %.2f s\n", done, total,
-            now_s() - c->t0, kalah_pos_format(c->r, &e->pos, pos, sizeof pos), ps_seeds_in_pits(c->r, &e->pos),
-            e->seconds);
-}
 
 static void gprogress(void *ctx, size_t done, size_t total, const gps_entry *e)
 {
@@ -119,21 +109,14 @@ static void gprogress(void *ctx, size_t done, size_t total, const gps_entry *e)
             e->seeds_in_pits, e->seconds);
 }
 
-/* Every other two-player game with a margin: sampled with the generic agents, solved by the solver of the
- * game interface (eval/gposset.h). */
-static int generic_positions(int argc, char **argv, const char *rules_spec, const char *out, const ps_sample_opts *so,
-                             long threads, long tt_mb, int show, int json)
+/* Sampled with the game agents, solved by the game's exact solver (eval/gposset.h, eval/game_search.h). */
+static int positions(int argc, char **argv, game *g, const char *out, const ps_sample_opts *so, long threads,
+                     long tt_mb, long endgame, int show, int json)
 {
-    char gerr[GAME_ERRLEN], err[GPS_LOAD_ERRLEN];
-    game *g = game_create(rules_spec, gerr);
-    if (!g) {
-        cli_error(CMD, "--rules %s", gerr);
-        return 2;
-    }
+    char err[GPS_LOAD_ERRLEN];
     gps_set *set = gps_create(g, err);
     if (!set) {
         cli_error(CMD, "--rules %s", err);
-        game_free(g);
         return 2;
     }
     char commit[48];
@@ -143,13 +126,12 @@ static int generic_positions(int argc, char **argv, const char *rules_spec, cons
     if (rc != PS_OK) {
         cli_error(CMD, "%s", err);
         gps_free(set);
-        game_free(g);
         return rc == PS_EINVAL ? 2 : 1;
     }
     const double t_sample = now_s() - t0;
     progress_ctx pc = {.g = g, .t0 = now_s()};
-    gps_solve_opts vo = {.threads = (int)threads, .tt_mb = (size_t)tt_mb, .progress = show ? gprogress : NULL,
-                         .ctx = &pc};
+    gps_solve_opts vo = {.threads = (int)threads, .tt_mb = (size_t)tt_mb, .endgame = (int)endgame,
+                         .progress = show ? gprogress : NULL, .ctx = &pc};
     ps_solve_stats st;
     rc = gps_solve(set, &vo, &st, err);
     char *cmdline = rc == PS_OK ? cli_command_line(argc, argv) : NULL;
@@ -160,7 +142,6 @@ static int generic_positions(int argc, char **argv, const char *rules_spec, cons
     if (rc != PS_OK) {
         cli_error(CMD, "%s", err);
         gps_free(set);
-        game_free(g);
         return 1;
     }
     const double total = now_s() - t0;
@@ -183,8 +164,9 @@ static int generic_positions(int argc, char **argv, const char *rules_spec, cons
     for (int ph = 0; ph < PS_PHASES; ph++)
         fprintf(stderr, "  %-13s  %9zu  %10.3f  %.1f\n", lab[ph], n[ph], n[ph] ? secs[ph] / (double)n[ph] : 0.0,
                 secs[ph]);
-    fprintf(stderr, "  sampling %.1f s, solving %.1f s on %d %s, total %.1f s, %llu nodes\n", t_sample, st.seconds,
-            st.threads, cli_threads(st.threads), total, (unsigned long long)st.nodes);
+    fprintf(stderr, "  sampling %.1f s, endgame database (%ld seeds) %.1f s, solving %.1f s on %d %s, total %.1f s, "
+                    "%llu nodes\n", t_sample, endgame, st.endgame_seconds, st.seconds, st.threads,
+            cli_threads(st.threads), total, (unsigned long long)st.nodes);
     int status = 0;
     if (json) {
         cJSON *o = cJSON_CreateObject();
@@ -193,8 +175,8 @@ static int generic_positions(int argc, char **argv, const char *rules_spec, cons
         cJSON_AddNumberToObject(o, "count", (double)gps_count(set));
         cJSON_AddNumberToObject(o, "threads", st.threads);
         cJSON_AddNumberToObject(o, "tt_mb", (double)tt_mb);
-        cJSON_AddNumberToObject(o, "endgame", 0);
-        cJSON_AddNumberToObject(o, "endgame_seconds", 0);
+        cJSON_AddNumberToObject(o, "endgame", (double)endgame);
+        cJSON_AddNumberToObject(o, "endgame_seconds", st.endgame_seconds);
         cJSON_AddNumberToObject(o, "sample_seconds", t_sample);
         cJSON_AddNumberToObject(o, "solve_seconds", st.seconds);
         cJSON_AddNumberToObject(o, "seconds", total);
@@ -212,7 +194,6 @@ static int generic_positions(int argc, char **argv, const char *rules_spec, cons
         status = cli_print_json(o);
     }
     gps_free(set);
-    game_free(g);
     return status;
 }
 
@@ -307,108 +288,25 @@ int cmd_positions(int argc, char **argv)
         cli_error(CMD, "--min-early %ld: more than --count %ld", early, count);
         return 2;
     }
-    const game_kind *kind = rules_spec ? game_kind_find(rules_spec) : &game_kind_kalah;
-    if (kind && kind != &game_kind_kalah) {
-        if (endgame_given && endgame > 0) {
-            cli_error(CMD, "--endgame: only Kalah has an endgame database here (give --endgame 0 for %s)",
-                      kind->name);
+    char gerr[GAME_ERRLEN];
+    game *g = game_create(rules_spec ? rules_spec : "kalah", gerr);
+    if (!g) {
+        cli_error(CMD, "--rules %s", gerr);
+        return 2;
+    }
+    /* The endgame database is the solver's (Kalah's): by default where it has one, refused by its reason
+     * where asked for and it has none. */
+    if (endgame > 0 && gs_endgame_available(g, gerr) != GAME_OK) {
+        if (endgame_given) {
+            cli_error(CMD, "--endgame %ld: %s (give --endgame 0)", endgame, gerr);
+            game_free(g);
             return 2;
         }
-        ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
-                             .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
-        return generic_positions(argc, argv, rules_spec, out, &so, threads, tt_mb, show, json);
+        endgame = 0;
     }
-    kalah_rules r = kalah_rules_default();
-    if (rules_spec && !cli_rules(CMD, rules_spec, &r))
-        return 2;
-    if (endgame > 0 && r.max_sows > 0) {
-        cli_error(CMD, "--endgame: not available with max_sows=%d (give --endgame 0)", r.max_sows);
-        return 2;
-    }
-
-    char err[PS_ERRLEN];
-    ps_set *set = ps_create(&r, err);
-    if (!set) {
-        cli_error(CMD, "%s", err);
-        return 1;
-    }
-    char commit[48];
-    git_commit(commit, sizeof commit); /* now, before the work: the commit the code ran from */
-    const double t0 = now_s();
     ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
-                          .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
-    int rc = ps_sample(set, &so, err);
-    if (rc != PS_OK) {
-        cli_error(CMD, "%s", err);
-        ps_free(set);
-        return rc == PS_EINVAL ? 2 : 1;
-    }
-    const double t_sample = now_s() - t0;
-    progress_ctx pc = {.r = &r, .t0 = now_s()};
-    ps_solve_opts vo = {.threads = (int)threads, .tt_mb = (size_t)tt_mb, .endgame = (int)endgame,
-                        .progress = show ? progress : NULL, .ctx = &pc};
-    ps_solve_stats st;
-    rc = ps_solve(set, &vo, &st, err);
-    if (rc != PS_OK) {
-        cli_error(CMD, "%s", err);
-        ps_free(set);
-        return 1;
-    }
-    char *cmdline = cli_command_line(argc, argv);
-    ps_header h = {.command = cmdline ? cmdline : "sowzero positions", .commit = commit, .seed = (uint64_t)seed};
-    rc = ps_write(set, &h, out, err);
-    free(cmdline);
-    if (rc != PS_OK) {
-        cli_error(CMD, "%s", err);
-        ps_free(set);
-        return 1;
-    }
-    const double total = now_s() - t0;
-
-    size_t n[PS_PHASES] = {0};
-    double secs[PS_PHASES] = {0};
-    for (size_t i = 0; i < ps_count(set); i++) {
-        const ps_entry *e = ps_get(set, i);
-        int ph = ps_phase(&r, ps_seeds_in_pits(&r, &e->pos));
-        n[ph]++;
-        secs[ph] += e->seconds;
-    }
-    char rbuf[128], lab[16];
-    kalah_rules_format(&r, rbuf, sizeof rbuf);
-    fprintf(stderr, "sowzero positions: %zu positions of %s written to %s\n", ps_count(set), rbuf, out);
-    fprintf(stderr, "  seeds in pits  positions  s/position  s (sum over threads)\n");
-    for (int ph = 0; ph < PS_PHASES; ph++)
-        fprintf(stderr, "  %-13s  %9zu  %10.3f  %.1f\n", ps_phase_label(&r, ph, lab, sizeof lab), n[ph],
-                n[ph] ? secs[ph] / (double)n[ph] : 0.0, secs[ph]);
-    fprintf(stderr, "  sampling %.1f s, endgame database (%ld seeds) %.1f s, solving %.1f s on %d %s, "
-                    "total %.1f s, %llu nodes\n", t_sample, endgame, st.endgame_seconds, st.seconds, st.threads,
-            cli_threads(st.threads), total, (unsigned long long)st.nodes);
-    int status = 0;
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "out", out);
-        cJSON_AddStringToObject(o, "rules", rbuf);
-        cJSON_AddNumberToObject(o, "count", (double)ps_count(set));
-        cJSON_AddNumberToObject(o, "threads", st.threads);
-        cJSON_AddNumberToObject(o, "tt_mb", (double)tt_mb);
-        cJSON_AddNumberToObject(o, "endgame", (double)endgame);
-        cJSON_AddNumberToObject(o, "endgame_seconds", st.endgame_seconds);
-        cJSON_AddNumberToObject(o, "sample_seconds", t_sample);
-        cJSON_AddNumberToObject(o, "solve_seconds", st.seconds);
-        cJSON_AddNumberToObject(o, "seconds", total);
-        cJSON_AddNumberToObject(o, "nodes", (double)st.nodes);
-        cJSON *arr = cJSON_AddArrayToObject(o, "phases");
-        for (int ph = 0; ph < PS_PHASES; ph++) {
-            cJSON *q = cJSON_CreateObject();
-            cJSON_AddNumberToObject(q, "phase", ph);
-            cJSON_AddStringToObject(q, "seeds", ps_phase_label(&r, ph, lab, sizeof lab));
-            cJSON_AddNumberToObject(q, "positions", (double)n[ph]);
-            cJSON_AddNumberToObject(q, "seconds_per_position", n[ph] ? secs[ph] / (double)n[ph] : 0.0);
-            cJSON_AddNumberToObject(q, "seconds", secs[ph]);
-            cJSON_AddItemToArray(arr, q);
-        }
-        status = cli_print_json(o);
-    }
-    ps_free(set);
+                         .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
+    int status = positions(argc, argv, g, out, &so, threads, tt_mb, endgame, show, json);
+    game_free(g);
     return status;
 }

@@ -216,11 +216,22 @@ int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *
         set_err(err, "endgame database seeds must be 1..127, got %d", seeds);
         return GAME_EINVAL;
     }
-    if (!s->sp || !s->sp->set_endgame) {
-        set_err(err, "%s: no endgame database for %s", game_spec(s->g), game_name(s->g));
+    if (!s->sp || gs_endgame_available(s->g, err) != GAME_OK) {
+        if (!s->sp)
+            set_err(err, "%s: no endgame database for %s", game_spec(s->g), game_name(s->g));
         return GAME_EINVAL;
     }
     return s->sp->set_endgame(s->spx, seeds, built_seconds, err);
+}
+
+int gs_endgame_available(const game *g, char *err)
+{
+    const gs_special *sp = special_for(g);
+    if (!sp || !sp->set_endgame) {
+        set_err(err, "%s: no endgame database for %s (its exact solver has none)", game_spec(g), game_name(g));
+        return GAME_EINVAL;
+    }
+    return sp->endgame_ok ? sp->endgame_ok(g, err) : GAME_OK;
 }
 
 int gs_solver_endgame_seeds(const gs_solver *s)

@@ -132,6 +132,10 @@ int gs_solver_set_threads(gs_solver *s, int threads, char *err);
  * limit; GAME_ENOMEM. */
 int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *err);
 
+/* Whether gs_solver_create's solver for g can have an endgame database (a fact of the kind and its rules,
+ * checked before any work): GAME_OK, or GAME_EINVAL with the reason in err. */
+int gs_endgame_available(const game *g, char *err);
+
 /* The seeds the solver's endgame database covers (0: none). */
 int gs_solver_endgame_seeds(const gs_solver *s);
 

@@ -18,6 +18,7 @@ typedef struct gs_special {
     void (*set_abort)(void *x, const int *flag);
     int (*set_threads)(void *x, int threads, char *err);
     int (*set_endgame)(void *x, int seeds, double *built_seconds, char *err);
+    int (*endgame_ok)(const game *g, char *err); /* may these rules have a database? (gs_endgame_available) */
     int (*endgame_seeds)(const void *x);
 } gs_special;
 

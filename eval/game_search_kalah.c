@@ -151,6 +151,17 @@ static int ks_set_endgame(void *v, int seeds, double *built_seconds, char *err)
     return GAME_OK;
 }
 
+static int ks_endgame_ok(const game *g, char *err)
+{
+    const kalah_rules *r = game_rules(g);
+    if (r->max_sows > 0) {
+        set_err(err, "%s: no endgame database with max_sows=%d (the value then depends on the sowings played)",
+                game_spec(g), r->max_sows);
+        return GAME_EINVAL;
+    }
+    return GAME_OK;
+}
+
 static int ks_endgame_seeds(const void *v)
 {
     const kalah_solver *x = v;
@@ -167,5 +178,6 @@ const gs_special gs_special_kalah = {
     .set_abort = ks_set_abort,
     .set_threads = ks_set_threads,
     .set_endgame = ks_set_endgame,
+    .endgame_ok = ks_endgame_ok,
     .endgame_seeds = ks_endgame_seeds,
 };

@@ -123,7 +123,8 @@ typedef struct {
     const ps_sample_opts *o;
     mcts_rng rng;
     size_t want[PS_PHASES], have[PS_PHASES];
-    game_agent *agents[N_AGENTS];
+    game_agent *agents[N_AGENTS + 1]; /* the generic agents, then az with a net */
+    int n_agents;
     game_pos *game;      /* positions of the current game, by ply */
 } sampler;
 
@@ -177,8 +178,8 @@ static int draw_opening(sampler *sp)
 static int draw_game(sampler *sp, char *err)
 {
     const game *g = sp->s->g;
-    game_agent *a[2] = {sp->agents[mcts_rng_below(&sp->rng, N_AGENTS)],
-                        sp->agents[mcts_rng_below(&sp->rng, N_AGENTS)]};
+    game_agent *a[2] = {sp->agents[mcts_rng_below(&sp->rng, (uint32_t)sp->n_agents)],
+                        sp->agents[mcts_rng_below(&sp->rng, (uint32_t)sp->n_agents)]};
     const int opening = (int)mcts_rng_below(&sp->rng, 4);
     const uint64_t game_seed = mcts_rng_next(&sp->rng);
     game_pos p;
@@ -239,10 +240,6 @@ int gps_sample(gps_set *s, const ps_sample_opts *o, char *err)
                 game_spec(s->g));
         return PS_EINVAL;
     }
-    if (o->net) {
-        set_err(err, "--net: the sampler of %s games plays the generic agents only", game_name(s->g));
-        return PS_EINVAL;
-    }
     static const char *const specs[N_AGENTS] = {"random", "greedy", "ab:depth=2", "ab:depth=4", "mcts:sims=100"};
     sampler sp = {.s = s, .o = o};
     mcts_rng_seed(&sp.rng, o->seed);
@@ -262,10 +259,15 @@ int gps_sample(gps_set *s, const ps_sample_opts *o, char *err)
     sp.game = malloc(MAX_PLIES * sizeof *sp.game);
     if (!sp.game)
         rc = PS_ENOMEM;
-    char aerr[AGENT_ERRLEN];
-    for (int i = 0; rc == PS_OK && i < N_AGENTS; i++)
-        if (!(sp.agents[i] = game_agent_create(specs[i], s->g, aerr))) {
-            set_err(err, "%s", aerr);
+    char aerr[AGENT_ERRLEN], az[PS_SOURCE_MAX];
+    if (o->net && snprintf(az, sizeof az, "az:net=%s,sims=100", o->net) >= (int)sizeof az) {
+        set_err(err, "--net: the path is too long (%zu bytes)", strlen(o->net));
+        rc = PS_EINVAL;
+    }
+    sp.n_agents = N_AGENTS + (o->net != NULL);
+    for (int i = 0; rc == PS_OK && i < sp.n_agents; i++)
+        if (!(sp.agents[i] = game_agent_create(i < N_AGENTS ? specs[i] : az, s->g, aerr))) {
+            set_err(err, "%s%s", i < N_AGENTS ? "" : "--net: ", aerr);
             rc = PS_EINVAL;
         }
     const size_t draws = 1000 + 200 * o->count;
@@ -282,7 +284,7 @@ int gps_sample(gps_set *s, const ps_sample_opts *o, char *err)
                     "--min-early)", draws, sp.have[ph], sp.want[ph], hi, lo);
             rc = PS_EFAIL;
         }
-    for (int i = 0; i < N_AGENTS; i++)
+    for (int i = 0; i < sp.n_agents; i++)
         game_agent_free(sp.agents[i]);
     free(sp.game);
     return rc < 0 ? rc : PS_OK;
@@ -297,43 +299,27 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Every legal move of e's position solved on s: values[], value, best_mask. GAME_OK or the solver's code
- * (message in err). */
-static int solve_entry(const game *g, gs_solver *sv, gps_entry *e, char *err)
+/* Every legal move of e's position solved on sv (gs_solver_moves): values[], value, best_mask. GAME_OK or
+ * the solver's code (message in err). */
+static int solve_entry(gs_solver *sv, gps_entry *e, char *err)
 {
-    const game_pos *p = &e->pos;
-    const unsigned legal = game_legal(g, p);
-    const int sign = p->to_move == 0 ? 1 : -1;
-    e->nodes = 0;
+    uint64_t nodes = 0;
+    int v[GAME_MAX_MOVES];
+    int rc = gs_solver_moves(sv, &e->pos, v, &nodes, err);
+    e->nodes = nodes;
     e->value = GPS_NO_VALUE;
     e->best_mask = 0;
+    if (rc != GAME_OK)
+        return rc;
     for (int k = 0; k < GAME_MAX_MOVES; k++) {
-        e->values[k] = GPS_NO_VALUE;
-        if (!(legal >> k & 1))
+        e->values[k] = v[k] == GS_NO_VALUE ? GPS_NO_VALUE : v[k];
+        if (v[k] == GS_NO_VALUE)
             continue;
-        game_pos c = *p;
-        int rc = game_apply(g, &c, k, NULL);
-        if (rc != GAME_OK) {
-            errbuf_set(err, GAME_ERRLEN, "move %d failed (%d)", k, rc);
-            return GS_EGAME;
-        }
-        int v;
-        if (c.over) {
-            v = sign * game_margin(g, &c);
-        } else {
-            gs_solution sol;
-            rc = gs_solver_run(sv, &c, 0, &sol, err);
-            if (rc != GAME_OK)
-                return rc;
-            e->nodes += sol.nodes;
-            v = c.to_move == p->to_move ? sol.value : -sol.value;
-        }
-        e->values[k] = v;
-        if (v > e->value) {
-            e->value = v;
+        if (v[k] > e->value) {
+            e->value = v[k];
             e->best_mask = 0;
         }
-        if (v == e->value)
+        if (v[k] == e->value)
             e->best_mask |= 1u << k;
     }
     return GAME_OK;
@@ -359,7 +345,6 @@ static void *work(void *arg)
 {
     worker *w = arg;
     job *j = w->j;
-    const game *g = j->set->g;
     for (;;) {
         pthread_mutex_lock(&j->mu);
         size_t k = j->failed ? j->n : j->next++;
@@ -369,7 +354,7 @@ static void *work(void *arg)
         gps_entry *e = &j->set->e[j->order[k]];
         char err[GAME_ERRLEN] = "";
         double t0 = now_s();
-        int rc = solve_entry(g, w->sv, e, err);
+        int rc = solve_entry(w->sv, e, err);
         e->seconds = now_s() - t0;
         pthread_mutex_lock(&j->mu);
         j->nodes += e->nodes;
@@ -415,8 +400,8 @@ int gps_solve(gps_set *s, const gps_solve_opts *o, ps_solve_stats *stats, char *
 {
     if (stats)
         memset(stats, 0, sizeof *stats);
-    if (!o || o->threads < 1 || o->threads > 64) {
-        set_err(err, "--threads must be 1..64");
+    if (!o || o->threads < 1 || o->threads > 64 || o->endgame < 0 || o->endgame > 127) {
+        set_err(err, "--threads must be 1..64, --endgame 0..127");
         return PS_EINVAL;
     }
     size_t per = o->tt_mb / (size_t)o->threads;
@@ -442,7 +427,7 @@ int gps_solve(gps_set *s, const gps_solve_opts *o, ps_solve_stats *stats, char *
     pthread_mutex_unlock(&sort_mu);
     pthread_mutex_init(&j.mu, NULL);
     int rc = PS_OK, started = 0;
-    double t0 = now_s();
+    double built = 0;
     for (int t = 0; t < o->threads; t++) {
         char gerr[GAME_ERRLEN];
         w[t].j = &j;
@@ -451,7 +436,18 @@ int gps_solve(gps_set *s, const gps_solve_opts *o, ps_solve_stats *stats, char *
             rc = PS_ENOMEM;
             break;
         }
+        /* The endgame database: built (or mapped from a tablebase file) by the first solver on every thread,
+         * then shared (eval/tbase.h's cache); each solver then searches on its own thread. */
+        if (o->endgame > 0 &&
+            (gs_solver_set_threads(w[t].sv, t == 0 ? o->threads : 1, gerr) != GAME_OK ||
+             gs_solver_set_endgame(w[t].sv, o->endgame, t == 0 ? &built : NULL, gerr) != GAME_OK ||
+             gs_solver_set_threads(w[t].sv, 1, gerr) != GAME_OK)) {
+            set_err(err, "--endgame %d: %s", o->endgame, gerr);
+            rc = PS_EINVAL;
+            break;
+        }
     }
+    double t0 = now_s();
     for (int t = 0; rc == PS_OK && t < o->threads; t++)
         if (pthread_create(&tid[t], NULL, work, &w[t]) == 0)
             started++;
@@ -469,6 +465,7 @@ int gps_solve(gps_set *s, const gps_solve_opts *o, ps_solve_stats *stats, char *
     }
     if (stats) {
         stats->seconds = now_s() - t0;
+        stats->endgame_seconds = built;
         stats->nodes = j.nodes;
         stats->threads = started ? started : 1;
     }

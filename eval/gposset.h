@@ -73,11 +73,12 @@ int gps_add(gps_set *s, const game_pos *p, const char *source);
 int gps_phase(const game *g, int seeds_in_pits);
 void gps_phase_range(const game *g, int phase, int *hi, int *lo);
 
-/* Sampling (ps_sample_opts: count, early, seed, max_seeds; net must be NULL — an az agent needs a net for
- * the game, and the generic agents are enough to vary the play). Sources, drawn at random (seeded):
+/* Sampling (ps_sample_opts: count, early, seed, max_seeds, max_sows_left, net). Sources, drawn at random
+ * (seeded):
  *   "opening:K": K uniform random sowings from the start, K in 1..6·moves, the position reached;
  *   "game:A-vs-B": 0..3 random sowings, then game agents A (player 0) and B (eval/game_agent.h: random,
- *   greedy, ab:depth=2, ab:depth=4, mcts:sims=100) play to the end; each phase still short takes one of
+ *   greedy, ab:depth=2, ab:depth=4, mcts:sims=100 and, with a net, az:net=NET,sims=100: a net of the game's
+ *   rules, else PS_EINVAL) play to the end; each phase still short takes one of
  *   the game's positions in that phase with at most max_seeds seeds in the pits, drawn uniformly.
  * Quotas: `early` positions of the early phase, the rest split between the middle and late phases (the
  * middle one takes the odd one); a phase that max_seeds puts out of reach passes its quota to the next
@@ -86,16 +87,20 @@ void gps_phase_range(const game *g, int phase, int *hi, int *lo);
 int gps_sample(gps_set *s, const ps_sample_opts *o, char *err);
 
 /* Solving options: threads 1..64 (one gs_solver each, tt_mb / threads MiB of table each, >= 1, kept from
- * one position to the next); progress as ps_solve_opts (the entry is a gps_entry). */
+ * one position to the next); endgame: the solver's endgame database of at most that many seeds in the
+ * pits (0 = none; gs_solver_set_endgame: games whose solver has one, built on every thread or mapped from a
+ * tablebase file, shared by the threads; refused with PS_EINVAL and the reason otherwise); progress as
+ * ps_solve_opts (the entry is a gps_entry). */
 typedef struct {
     int threads;
     size_t tt_mb;
+    int endgame;
     void (*progress)(void *ctx, size_t done, size_t total, const gps_entry *e);
     void *ctx;
 } gps_solve_opts;
 
-/* Solves every legal move of every unsolved entry exactly (each child by gs_solver_run, its value turned to
- * the mover's perspective; a move that ends the game: its final margin). The values do not depend on the
+/* Solves every legal move of every unsolved entry exactly (gs_solver_moves: the game's exact solver, Kalah's
+ * own alpha-beta for Kalah; values for the mover, a move that ends the game: its final margin). The values do not depend on the
  * threads or the order (the hardest first: most seeds in the pits, then most sowings left). Returns PS_OK;
  * PS_EINVAL (bad options), PS_ENOMEM, PS_EFAIL (a solve failed: its message and the position). stats may
  * be NULL (ps_solve_stats: endgame_seconds stays 0). */

@@ -139,6 +139,56 @@ static void test_sampler(void **state)
     game_free(g);
 }
 
+/* Sampling with a net (az among the agents, any game with a net of its rules) and solving Kalah with its
+ * endgame database: the values with and without it agree. */
+static void test_net_and_endgame(void **state)
+{
+    (void)state;
+    char err[PS_ERRLEN];
+    game *g = tu_game("oware:max_sows=120");
+    gps_set *s = gps_create(g, err);
+    assert_non_null(s);
+    ps_sample_opts o = {.count = 30, .early = 0, .seed = 5, .max_seeds = 10,
+                        .net = SOWZERO_SOURCE_DIR "/nets/oware-6-4.h5"};
+    assert_int_equal(gps_sample(s, &o, err), PS_OK);
+    int az = 0;
+    for (size_t i = 0; i < gps_count(s); i++)
+        az += strstr(gps_get(s, i)->source, "az:net=") != NULL;
+    assert_true(az > 0);
+    gps_free(s);
+    s = gps_create(g, err);
+    o.net = SOWZERO_SOURCE_DIR "/nets/kalah-6-4.h5"; /* a net of other rules */
+    assert_int_equal(gps_sample(s, &o, err), PS_EINVAL);
+    assert_non_null(strstr(err, "--net: "));
+    gps_free(s);
+    game_free(g);
+
+    g = tu_game("kalah:pits=4,seeds=3");
+    gps_set *with = sample(g, 30, 6, 0, 0, 3), *without = sample(g, 30, 6, 0, 0, 3);
+    gps_solve_opts vo = {.threads = 2, .tt_mb = 8, .endgame = 6};
+    ps_solve_stats st;
+    assert_int_equal(gps_solve(with, &vo, &st, err), PS_OK);
+    vo.endgame = 0;
+    vo.threads = 1;
+    assert_int_equal(gps_solve(without, &vo, &st, err), PS_OK);
+    for (size_t i = 0; i < gps_count(with); i++) {
+        const gps_entry *a = gps_get(with, i), *b = gps_get(without, i);
+        assert_int_equal(a->value, b->value);
+        assert_int_equal(a->best_mask, b->best_mask);
+        assert_memory_equal(a->values, b->values, sizeof a->values);
+    }
+    gps_free(with);
+    gps_free(without);
+    game_free(g);
+    g = tu_game("congklak:pits=4,seeds=3");
+    s = sample(g, 5, 1, 0, 0, 1);
+    vo.endgame = 6;
+    assert_int_equal(gps_solve(s, &vo, &st, err), PS_EINVAL);
+    assert_non_null(strstr(err, "no endgame database for congklak"));
+    gps_free(s);
+    game_free(g);
+}
+
 static void test_write_read_round_trip(void **state)
 {
     (void)state;
@@ -330,6 +380,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_against_brute_force),
         cmocka_unit_test(test_sampler),
+        cmocka_unit_test(test_net_and_endgame),
         cmocka_unit_test(test_write_read_round_trip),
         cmocka_unit_test(test_accuracy_on_a_set),
         cmocka_unit_test(test_cli),

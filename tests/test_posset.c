@@ -508,8 +508,14 @@ static void test_positions_cli(void **state)
     free(out);
     assert_int_equal(tu_run(&out, 1, "positions --solve --out '%s' --count 5 --min-early 6", path), 2);
     free(out);
-    assert_int_equal(tu_run(&out, 1, "positions --solve --out '%s' --rules kalah:pits=3,max_sows=20", path), 2);
-    assert_non_null(strstr(out, "--endgame"));
+    /* an endgame database asked for where the solver can have none: refused by the reason, before any work */
+    assert_int_equal(tu_run(&out, 1, "positions --solve --out '%s' --rules kalah:pits=3,max_sows=20 --endgame 8", path),
+                     2);
+    assert_non_null(strstr(out, "--endgame 8"));
+    assert_non_null(strstr(out, "max_sows=20"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "positions --solve --out '%s' --rules oware:max_sows=40 --endgame 8", path), 2);
+    assert_non_null(strstr(out, "no endgame database for oware"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "positions --solve --out '%s' --rules kalah:pits=2,seeds=1 --count 30", path), 1);
     assert_non_null(strstr(out, "seeds in the pits"));
