@@ -1,8 +1,7 @@
-/* gposset.h — solved position sets of every two-player game with a margin that the exact solver of the
- * game interface solves (env/game.h, eval/game_search.h): sampling from real games, solving every legal
- * move on several threads, the JSON Lines writer and the reader. The reader reads every game's sets,
- * Kalah's included; Kalah's sampler and solver keep their tuned path (eval/posset.h, eval/possolve.h:
- * alpha-beta with the endgame database); this is the same format, with what a ply limit needs on top.
+/* gposset.h — solved position sets of every two-player game with a margin that an exact solver solves
+ * (env/game.h, eval/game_search.h: the game's own, Kalah's alpha-beta with its endgame database for
+ * Kalah): sampling from real games, solving every legal move on several threads, the JSON Lines writer
+ * and the reader. The format is eval/posset.h's, with what a ply limit needs on top.
  *
  * File format (JSON Lines), version 1, as eval/posset.h, the fields that differ in meaning marked *:
  *   line 1: {"format":"sowzero-positions","format_version":1,"rules":"<game_spec>","count":N,
@@ -34,7 +33,6 @@
 
 #include "env/game.h"
 #include "eval/posset.h"
-#include "eval/possolve.h"
 
 #define GPS_LOAD_ERRLEN SZ_ERRLEN
 #define GPS_NO_VALUE (-32768)   /* values[k] of a slot that is not a legal move */
@@ -106,8 +104,11 @@ typedef struct {
  * be NULL (ps_solve_stats: endgame_seconds stays 0). */
 int gps_solve(gps_set *s, const gps_solve_opts *o, ps_solve_stats *stats, char *err);
 
-/* One line (i = -1: the header) into a malloc'd string, as ps_format_line; and the whole file, written to a
- * temporary file beside path and renamed over it, as ps_write. */
+/* One line of the format (eval/posset.h), without the newline, into a malloc'd string (*out, caller frees):
+ * the header (i = -1) or entry i, which must be solved: PS_OK, PS_EINVAL (entry not solved, index out of
+ * range), PS_ENOMEM. And the whole set (every entry solved) written to a temporary file beside path and
+ * renamed over it, so a reader never sees half a file: PS_OK, PS_EINVAL (an entry not solved: nothing
+ * written), PS_EIO (message naming path; no temporary file left), PS_ENOMEM. */
 int gps_format_line(gps_set *s, const ps_header *h, long i, char **out);
 int gps_write(gps_set *s, const ps_header *h, const char *path, char *err);
 

@@ -1,13 +1,9 @@
 /* posset.c — the position set: storage with duplicate detection, sampling and the writer (posset.h). */
 #include "eval/posset.h"
 
-#include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "env/errbuf.h"
 #include "eval/agent.h"
@@ -334,131 +330,4 @@ int ps_sample(ps_set *s, const ps_sample_opts *o, char *err)
     free(sp.game);
     free(sp.game_ply);
     return rc < 0 ? rc : PS_OK;
-}
-
-/* ---- writing ---- */
-
-static cJSON *header_json(const ps_set *s, const ps_header *h)
-{
-    char rules[128];
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    cJSON_AddStringToObject(o, "format", PS_FORMAT);
-    cJSON_AddNumberToObject(o, "format_version", PS_FORMAT_VERSION);
-    cJSON_AddStringToObject(o, "rules", kalah_rules_format(&s->r, rules, sizeof rules));
-    cJSON_AddNumberToObject(o, "count", (double)s->n);
-    cJSON_AddStringToObject(o, "command", h && h->command ? h->command : "");
-    cJSON_AddStringToObject(o, "commit", h && h->commit ? h->commit : "unknown");
-    cJSON_AddNumberToObject(o, "seed", h ? (double)h->seed : 0);
-    return o;
-}
-
-static cJSON *entry_json(const ps_set *s, const ps_entry *e)
-{
-    const kalah_rules *r = &s->r;
-    const kalah_pos *p = &e->pos;
-    unsigned legal = kalah_legal(r, p);
-    if (!e->solved || !legal)
-        return NULL;
-    int best = -1000; /* below any margin */
-    for (int k = 0; k < r->pits; k++)
-        if (legal >> k & 1) {
-            if (e->values[k] == AB_NO_VALUE)
-                return NULL;
-            if (e->values[k] > best)
-                best = e->values[k];
-        }
-    char pos[80], side[2] = {p->side ? 'N' : 'S', 0};
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    cJSON_AddStringToObject(o, "position", kalah_pos_format(r, p, pos, sizeof pos));
-    cJSON_AddStringToObject(o, "to_move", side);
-    cJSON_AddNumberToObject(o, "seeds_in_pits", ps_seeds_in_pits(r, p));
-    cJSON_AddNumberToObject(o, "ply", e->ply);
-    cJSON_AddStringToObject(o, "source", e->source);
-    cJSON_AddNumberToObject(o, "value", best);
-    cJSON *b = cJSON_AddArrayToObject(o, "best");
-    cJSON *m = cJSON_AddObjectToObject(o, "moves");
-    for (int k = 0; k < r->pits; k++)
-        if (legal >> k & 1) {
-            char l[2] = {kalah_move_letter(p->side, k), 0};
-            if (e->values[k] == best)
-                cJSON_AddItemToArray(b, cJSON_CreateString(l));
-            cJSON_AddNumberToObject(m, l, e->values[k]);
-        }
-    return o;
-}
-
-int ps_format_line(ps_set *s, const ps_header *h, long i, char **out)
-{
-    *out = NULL;
-    if (i < -1 || (i >= 0 && (size_t)i >= s->n))
-        return PS_EINVAL;
-    cJSON *o = i < 0 ? header_json(s, h) : entry_json(s, &s->e[i]);
-    if (!o)
-        return i < 0 ? PS_ENOMEM : PS_EINVAL;
-    *out = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    return *out ? PS_OK : PS_ENOMEM;
-}
-
-int ps_write(ps_set *s, const ps_header *h, const char *path, char *err)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (!s->e[i].solved) {
-            set_err(err, "%s: position %zu of the set is not solved", path, i + 1);
-            return PS_EINVAL;
-        }
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp) {
-        set_err(err, "out of memory");
-        return PS_ENOMEM;
-    }
-    snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        set_err(err, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-        free(tmp);
-        return PS_EIO;
-    }
-    mode_t um = umask(0);
-    umask(um);
-    fchmod(fd, 0666 & ~um); /* mkstemp makes 0600; the set is a data file like any other */
-    FILE *f = fdopen(fd, "w");
-    int rc = f ? PS_OK : PS_EIO;
-    if (!f)
-        close(fd);
-    for (long i = -1; rc == PS_OK && i < (long)s->n; i++) {
-        char *line;
-        rc = ps_format_line(s, h, i, &line);
-        if (rc == PS_OK && (fputs(line, f) == EOF || fputc('\n', f) == EOF))
-            rc = PS_EIO;
-        free(line);
-    }
-    const char *why = rc == PS_ENOMEM ? "out of memory" : rc == PS_EINVAL ? "a position cannot be written" : NULL;
-    if (f) {
-        if (rc == PS_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-            rc = PS_EIO;
-        if (rc == PS_EIO && !why)
-            why = strerror(errno);
-        if (fclose(f) != 0 && rc == PS_OK) {
-            rc = PS_EIO;
-            why = strerror(errno);
-        }
-    } else {
-        why = strerror(errno);
-    }
-    if (rc == PS_OK && rename(tmp, path) != 0) {
-        rc = PS_EIO;
-        why = strerror(errno);
-    }
-    if (rc != PS_OK) {
-        set_err(err, "%s: %s", path, why ? why : "write failed");
-        unlink(tmp);
-    }
-    free(tmp);
-    return rc;
 }

@@ -1,7 +1,7 @@
-/* posset.h — a set of Kalah positions with the exact value of every move: sampling over every phase of
- * the game and the JSON Lines writer ("a solved position set"). Solving lives in
- * eval/possolve.h; the reader of every game's sets (for `sowzero accuracy` and `[eval] positions`) is
- * gps_load (eval/gposset.h), which checks everything this format promises.
+/* posset.h — the format of a solved position set (positions with the exact value of every move) and the
+ * types shared with eval/gposset.h, which samples, solves, writes and reads every game's sets; and a
+ * sampler of Kalah positions into a set of kalah_pos, for `bench solve` (which benchmarks Kalah's solver
+ * on them) and its tests.
  *
  * File format (JSON Lines, UTF-8, one JSON object per line), version 1:
  *   line 1, the header:
@@ -42,7 +42,7 @@ typedef struct {
     kalah_pos pos;
     int ply;                           /* sowings from the start */
     char source[PS_SOURCE_MAX];        /* how it was reached, e.g. "opening:6", "game:greedy-vs-random" */
-    int solved;                        /* values[] hold the exact margins (eval/possolve.h) */
+    int solved;                        /* values[] hold the exact margins (eval/gposset.h gps_solve) */
     int values[KALAH_MAX_PITS];        /* per relative pit: the margin after the move, AB_NO_VALUE if illegal */
     double seconds;                    /* wall time its solve took (s) */
     uint64_t nodes;                    /* positions the solve visited */
@@ -101,21 +101,19 @@ typedef struct {
  * PS_EINVAL for bad options or an agent that cannot be built (the net), PS_ENOMEM. */
 int ps_sample(ps_set *s, const ps_sample_opts *o, char *err);
 
+/* What solving a set took (eval/gposset.h gps_solve). */
+typedef struct {
+    double endgame_seconds;  /* wall time of the endgame database build (0 when mapped from a file or none) */
+    double seconds;          /* wall time of the solving (after the build) */
+    uint64_t nodes;          /* positions visited by all the solves */
+    int threads;             /* threads that solved (fewer than asked when some could not start) */
+} ps_solve_stats;
+
 /* The header line's fields other than rules and count (which come from the set). */
 typedef struct {
     const char *command;    /* the generating command line */
     const char *commit;     /* git commit, or "unknown" */
     uint64_t seed;          /* the sampling seed (at most 2^53, JSON's exact integers) */
 } ps_header;
-
-/* One line of the format above, without the newline, into a malloc'd string (*out, caller frees): the
- * header (i = -1) or entry i, which must be solved. Returns PS_OK, PS_EINVAL (entry not solved, index out
- * of range, a finished position), PS_ENOMEM. */
-int ps_format_line(ps_set *s, const ps_header *h, long i, char **out);
-
-/* Writes the whole set (every entry solved) to path: into a temporary file beside it, then renamed over
- * path, so path is never left half written. Returns PS_OK, PS_EINVAL (an unsolved entry), PS_EIO (with the
- * path and the system's reason in err), PS_ENOMEM. */
-int ps_write(ps_set *s, const ps_header *h, const char *path, char *err);
 
 #endif

@@ -1,6 +1,7 @@
-/* test_posset.c — the position set (eval/posset.h, eval/possolve.h): the sampler (no duplicates,
- * no finished positions, the phase quotas, determinism), the solver's per-move values (ab_solve_moves)
- * against a plain minimax written here and against full-window alpha-beta, one endgame database shared by
+/* test_posset.c — the Kalah position sets: the kalah_pos sampler of eval/posset.h (no duplicates, no
+ * finished positions, the phase quotas, determinism), Kalah sets solved by gps_solve (eval/gposset.h:
+ * Kalah's alpha-beta behind gs_solver_moves) against a plain minimax written here, ab_solve_moves against
+ * full-window alpha-beta, one endgame database shared by
  * several searches and threads, the writer (the format exactly, parsed back with cJSON; the temporary file
  * and its rename) and the `positions` command. */
 // ctest-labels: threads
@@ -10,7 +11,7 @@
 #include <unistd.h>
 
 #include "eval/alphabeta.h"
-#include "eval/possolve.h"
+#include "eval/gposset.h"
 
 static void rules_or_fail(const char *spec, kalah_rules *r)
 {
@@ -31,16 +32,6 @@ static ps_set *sample(const char *spec, size_t count, size_t early, uint64_t see
     if (ps_sample(s, &o, err) != PS_OK)
         fail_msg("ps_sample %s: %s", spec, err);
     return s;
-}
-
-static void solve_or_fail(ps_set *s, int threads, int endgame)
-{
-    char err[PS_ERRLEN];
-    ps_solve_opts o = {.threads = threads, .tt_mb = 8, .endgame = endgame};
-    ps_solve_stats st;
-    if (ps_solve(s, &o, &st, err) != PS_OK)
-        fail_msg("ps_solve: %s", err);
-    assert_int_equal(st.threads, threads);
 }
 
 /* ---- the oracle: plain minimax to the end of the game, an extra turn keeps the sign; memoised on the
@@ -232,29 +223,41 @@ static void test_solve_against_minimax(void **state)
     (void)state;
     const char *specs[] = {"kalah:pits=3,seeds=3", "kalah:pits=3,seeds=3,capture=always,end=mover-empty",
                            "kalah:pits=3,seeds=2,capture=none"};
+    char err[PS_ERRLEN];
     for (int v = 0; v < 3; v++)
         for (int threads = 1; threads <= 2; threads++) {
-            ps_set *s = sample(specs[v], 30, 6, 11 + (uint64_t)threads);
-            solve_or_fail(s, threads, threads == 2 ? 6 : 0);
-            const kalah_rules *r = ps_rules(s);
-            for (size_t i = 0; i < ps_count(s); i++) {
-                const ps_entry *e = ps_get(s, i);
+            game *g = tu_game(specs[v]);
+            gps_set *s = gps_create(g, err);
+            assert_non_null(s);
+            ps_sample_opts so = {.count = 30, .early = 6, .seed = 11 + (uint64_t)threads};
+            assert_int_equal(gps_sample(s, &so, err), PS_OK);
+            gps_solve_opts o = {.threads = threads, .tt_mb = 8, .endgame = threads == 2 ? 6 : 0};
+            ps_solve_stats st;
+            if (gps_solve(s, &o, &st, err) != PS_OK)
+                fail_msg("gps_solve: %s", err);
+            assert_int_equal(st.threads, threads);
+            kalah_rules r;
+            rules_or_fail(specs[v], &r);
+            for (size_t i = 0; i < gps_count(s); i++) {
+                const gps_entry *e = gps_get(s, i);
                 assert_true(e->solved);
-                unsigned legal = kalah_legal(r, &e->pos);
-                for (int k = 0; k < KALAH_MAX_PITS; k++) {
+                char text[GAME_POS_STR];
+                kalah_pos p;
+                assert_int_equal(kalah_pos_parse(game_pos_format(g, &e->pos, text, sizeof text), &r, &p, NULL, err),
+                                 KALAH_OK);
+                unsigned legal = kalah_legal(&r, &p);
+                for (int k = 0; k < GAME_MAX_MOVES; k++) {
                     if (!(legal >> k & 1)) {
-                        assert_int_equal(e->values[k], AB_NO_VALUE);
+                        assert_int_equal(e->values[k], GPS_NO_VALUE);
                         continue;
                     }
-                    int want = minimax_after(r, &e->pos, k);
-                    if (e->values[k] != want) {
-                        char pos[80];
-                        fail_msg("%s %s move %d: solved %d, minimax %d", specs[v],
-                                 kalah_pos_format(r, &e->pos, pos, sizeof pos), k, e->values[k], want);
-                    }
+                    int want = minimax_after(&r, &p, k);
+                    if (e->values[k] != want)
+                        fail_msg("%s %s move %d: solved %d, minimax %d", specs[v], text, k, e->values[k], want);
                 }
             }
-            ps_free(s);
+            gps_free(s);
+            game_free(g);
         }
 }
 
@@ -351,10 +354,11 @@ static char *tmp_path(const char *name)
     return buf;
 }
 
-/* The lines of a written set, checked field by field against the set and the format of posset.h. */
-static void check_file(ps_set *s, const char *path, const ps_header *h)
+/* The lines of a written Kalah set, checked field by field against the set and the format of posset.h. */
+static void check_file(gps_set *s, const char *path, const ps_header *h)
 {
-    const kalah_rules *r = ps_rules(s);
+    const game *g = gps_game(s);
+    const kalah_rules *r = game_rules(g);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[4096], rules[128];
@@ -366,15 +370,15 @@ static void check_file(ps_set *s, const char *path, const ps_header *h)
     assert_string_equal(cJSON_GetObjectItem(o, "format")->valuestring, "sowzero-positions");
     assert_int_equal(cJSON_GetObjectItem(o, "format_version")->valueint, 1);
     assert_string_equal(cJSON_GetObjectItem(o, "rules")->valuestring, kalah_rules_format(r, rules, sizeof rules));
-    assert_int_equal(cJSON_GetObjectItem(o, "count")->valueint, (int)ps_count(s));
+    assert_int_equal(cJSON_GetObjectItem(o, "count")->valueint, (int)gps_count(s));
     assert_string_equal(cJSON_GetObjectItem(o, "command")->valuestring, h->command);
     assert_string_equal(cJSON_GetObjectItem(o, "commit")->valuestring, h->commit);
     assert_true(cJSON_GetObjectItem(o, "seed")->valuedouble == (double)h->seed);
     cJSON_Delete(o);
     size_t n = 0;
     while (fgets(line, sizeof line, f)) {
-        assert_true(n < ps_count(s));
-        const ps_entry *e = ps_get(s, n++);
+        assert_true(n < gps_count(s));
+        const gps_entry *e = gps_get(s, n++);
         o = cJSON_Parse(line);
         assert_non_null(o);
         keys_exactly(o, ENTRY_KEYS, 8);
@@ -382,11 +386,11 @@ static void check_file(ps_set *s, const char *path, const ps_header *h)
         kalah_pos p;
         assert_int_equal(kalah_pos_parse(cJSON_GetObjectItem(o, "position")->valuestring, r, &p, NULL, err), KALAH_OK);
         assert_memory_equal(p.cell, e->pos.cell, KALAH_CELLS);
-        assert_int_equal(p.side, e->pos.side);
+        assert_int_equal(p.side, e->pos.to_move);
         assert_string_equal(cJSON_GetObjectItem(o, "position")->valuestring, kalah_pos_format(r, &p, pos, sizeof pos));
         assert_string_equal(cJSON_GetObjectItem(o, "to_move")->valuestring, p.side ? "N" : "S");
         assert_int_equal(cJSON_GetObjectItem(o, "seeds_in_pits")->valueint, ps_seeds_in_pits(r, &p));
-        assert_int_equal(cJSON_GetObjectItem(o, "ply")->valueint, e->ply);
+        assert_int_equal(cJSON_GetObjectItem(o, "ply")->valueint, e->pos.ply);
         assert_string_equal(cJSON_GetObjectItem(o, "source")->valuestring, e->source);
         /* moves: every legal letter in order, with the solved value; value the max; best every argmax */
         const cJSON *moves = cJSON_GetObjectItem(o, "moves"), *c = moves->child;
@@ -417,38 +421,51 @@ static void check_file(ps_set *s, const char *path, const ps_header *h)
         assert_string_equal(got, bestl);
         cJSON_Delete(o);
     }
-    assert_int_equal(n, ps_count(s));
+    assert_int_equal(n, gps_count(s));
     fclose(f);
 }
 
+static void gsolve_or_fail(gps_set *s, int threads, int endgame)
+{
+    char err[PS_ERRLEN];
+    gps_solve_opts o = {.threads = threads, .tt_mb = 8, .endgame = endgame};
+    if (gps_solve(s, &o, NULL, err) != PS_OK)
+        fail_msg("gps_solve: %s", err);
+}
+
+/* Kalah sets as the writer of eval/gposset.h writes them: the format exactly, parsed back with cJSON. */
 static void test_writer_format(void **state)
 {
     (void)state;
-    ps_set *s = sample("kalah:pits=4,seeds=3", 60, 12, 9);
+    game *g = tu_game("kalah:pits=4,seeds=3");
     char err[PS_ERRLEN], *line;
+    gps_set *s = gps_create(g, err);
+    ps_sample_opts so = {.count = 60, .early = 12, .seed = 9};
+    assert_int_equal(gps_sample(s, &so, err), PS_OK);
     ps_header h = {.command = "sowzero positions --solve 'a b'", .commit = "0123456789abcdef", .seed = 9};
     const char *path = tmp_path("writer.jsonl");
     unlink(path);
     /* Unsolved: nothing is written. */
-    assert_int_equal(ps_write(s, &h, path, err), PS_EINVAL);
+    assert_int_equal(gps_write(s, &h, path, err), PS_EINVAL);
     assert_int_equal(access(path, F_OK), -1);
-    assert_int_equal(ps_format_line(s, &h, 0, &line), PS_EINVAL);
+    assert_int_equal(gps_format_line(s, &h, 0, &line), PS_EINVAL);
     assert_null(line);
-    solve_or_fail(s, 2, 10);
-    assert_int_equal(ps_write(s, &h, path, err), PS_OK);
+    gsolve_or_fail(s, 2, 10);
+    assert_int_equal(gps_write(s, &h, path, err), PS_OK);
     check_file(s, path, &h);
     /* One line exactly as the format's example: the start of Kalah(4,3), whose move values come from a
      * fresh full-window search (ab_root_values, no MTD(f), no database). */
-    kalah_rules r;
-    rules_or_fail("kalah:pits=4,seeds=3", &r);
-    ps_set *one = ps_create(&r, err);
+    const kalah_rules *r = game_rules(g);
+    gps_set *one = gps_create(g, err);
+    game_pos gp;
+    game_start(g, &gp);
+    assert_int_equal(gps_add(one, &gp, "opening:0"), 1);
+    gsolve_or_fail(one, 1, 0);
+    assert_int_equal(gps_format_line(one, &h, 0, &line), PS_OK);
     kalah_pos p;
-    kalah_start(&r, &p);
-    assert_int_equal(ps_add(one, &p, 0, "opening:0"), 1);
-    solve_or_fail(one, 1, 0);
-    assert_int_equal(ps_format_line(one, &h, 0, &line), PS_OK);
+    kalah_start(r, &p);
     int v[KALAH_MAX_PITS];
-    ab_search *fw = ab_create(&r, 16, err);
+    ab_search *fw = ab_create(r, 16, err);
     assert_int_equal(ab_root_values(fw, &p, 0, v, NULL), AB_OK);
     ab_free(fw);
     char want[512];
@@ -460,28 +477,28 @@ static void test_writer_format(void **state)
     assert_true(v[0] < 6 && v[2] < 6 && v[3] < 6);
     assert_string_equal(line, want);
     free(line);
-    assert_int_equal(ps_format_line(one, &h, -1, &line), PS_OK);
+    assert_int_equal(gps_format_line(one, &h, -1, &line), PS_OK);
     assert_string_equal(line, "{\"format\":\"sowzero-positions\",\"format_version\":1,\"rules\":\"kalah:pits=4,"
                               "seeds=3,capture=opposite,end=either-empty,max_sows=0\",\"count\":1,\"command\":"
                               "\"sowzero positions --solve 'a b'\",\"commit\":\"0123456789abcdef\",\"seed\":9}");
     free(line);
-    assert_int_equal(ps_format_line(one, &h, 1, &line), PS_EINVAL);
+    assert_int_equal(gps_format_line(one, &h, 1, &line), PS_EINVAL);
     /* A file that cannot be created: an error naming it, nothing left behind. */
-    assert_int_equal(ps_write(one, &h, "/nonexistent-dir/x.jsonl", err), PS_EIO);
+    assert_int_equal(gps_write(one, &h, "/nonexistent-dir/x.jsonl", err), PS_EIO);
     assert_non_null(strstr(err, "/nonexistent-dir/x.jsonl"));
     /* Rewriting replaces the old file whole, and no temporary file stays. */
-    assert_int_equal(ps_write(one, &h, path, err), PS_OK);
+    assert_int_equal(gps_write(one, &h, path, err), PS_OK);
     check_file(one, path, &h);
-    char cmd[2048], *out = NULL;
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "ls '%s' | grep -c 'writer.jsonl.tmp' || true", SOWZERO_TMP);
     FILE *pp = popen(cmd, "r");
     char buf[32] = "";
     assert_non_null(fgets(buf, sizeof buf, pp));
     pclose(pp);
     assert_int_equal(atoi(buf), 0);
-    free(out);
-    ps_free(one);
-    ps_free(s);
+    gps_free(one);
+    gps_free(s);
+    game_free(g);
 }
 
 /* ---- the command ---- */
