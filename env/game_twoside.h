@@ -1,7 +1,8 @@
 /* game_twoside.h — what the game kinds of the games sharing Kalah's position (kalah_pos: Kalah, Congklak,
  * Oware) have in common as adapters to the game interface (env/game.h): the game_pos <-> kalah_pos copy,
  * move letters and their errors, values from the margin, the exact solver's properties.
- * Internal to env/game_*.c; static inline so each kind stays one file.
+ * Internal to env/game_*.c and the adapters that hand Kalah's positions to its own fast code (eval's
+ * agents and solver, self-play); static inline so each kind stays one file.
  *
  * game_pos layout of these games: cell[0..15] is kalah_pos.cell (South pits 0..m-1, South store or
  * captures m, North pits m+1..2m, North store or captures 2m+1), to_move = side (0 South, 1 North),

@@ -1,5 +1,6 @@
 /* game_agent.c — the agents of every game: spec parsing and the eight kinds (contract in game_agent.h). */
 #include "eval/game_agent.h"
+#include "env/game_twoside.h" /* gt_to_kalah */
 #include "env/errbuf.h"
 
 #include <limits.h>
@@ -427,11 +428,8 @@ int game_agent_is_exact(const game_agent *a)
 static kalah_pos as_kalah(const game_pos *p)
 {
     kalah_pos k;
-    memset(&k, 0, sizeof k);
-    memcpy(k.cell, p->cell, KALAH_CELLS);
-    k.side = p->to_move;
-    k.over = p->over;
-    k.sows = p->ply;
+    memset(&k, 0, sizeof k); /* padding too: searches may hash the whole struct */
+    gt_to_kalah(p, &k);
     return k;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "env/errbuf.h"
+#include "env/game_twoside.h" /* gt_to_kalah */
 #include "eval/alphabeta.h"
 #include "eval/tbase.h"
 
@@ -23,11 +24,8 @@ typedef struct {
 static kalah_pos to_kalah(const game_pos *p)
 {
     kalah_pos k;
-    memset(&k, 0, sizeof k);
-    memcpy(k.cell, p->cell, KALAH_CELLS);
-    k.side = p->to_move;
-    k.over = p->over;
-    k.sows = (uint16_t)p->ply;
+    memset(&k, 0, sizeof k); /* padding too: searches may hash the whole struct */
+    gt_to_kalah(p, &k);
     return k;
 }
 
