@@ -12,7 +12,8 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "eval/alphabeta.h"
-#include "eval/posset.h"
+#include "env/game_twoside.h" /* gt_to_kalah */
+#include "eval/gposset.h"
 
 #define CMD "bench solve"
 #define WAYS 3
@@ -101,25 +102,34 @@ int bench_solve(int argc, char **argv)
         cli_error(CMD, "--endgame: not available with max_sows=%d (give --endgame 0)", r.max_sows);
         return 2;
     }
-    char err[PS_ERRLEN];
-    ps_set *set = ps_create(&r, err);
+    /* The positions as `positions` samples them (eval/gposset.h), handed to Kalah's solver as kalah_pos. */
+    char err[GPS_LOAD_ERRLEN], spec[128];
+    kalah_rules_format(&r, spec, sizeof spec);
+    game *g = game_create(spec, err);
+    gps_set *set = g ? gps_create(g, err) : NULL;
     ps_sample_opts so = {.count = (size_t)count, .early = (size_t)count, .seed = (uint64_t)seed,
                          .max_seeds = (int)max_seeds};
-    if (!set || ps_sample(set, &so, err) != PS_OK) {
+    if (!set || gps_sample(set, &so, err) != PS_OK) {
         cli_error(CMD, "%s", err);
-        ps_free(set);
+        gps_free(set);
+        game_free(g);
         return 2;
     }
-    const size_t n = ps_count(set);
+    const size_t n = gps_count(set);
+    kalah_pos *pos = calloc(n ? n : 1, sizeof *pos);
+    for (size_t i = 0; pos && i < n; i++)
+        gt_to_kalah(&gps_get(set, i)->pos, &pos[i]);
+    gps_free(set);
+    game_free(g);
     ab_search *ab = ab_create(&r, (size_t)tt_mb, err);
     double *secs = calloc(WAYS * n, sizeof *secs);
     int *vals = calloc(WAYS * n * KALAH_MAX_PITS, sizeof *vals);
-    if (!ab || !secs || !vals) {
+    if (!ab || !secs || !vals || !pos) {
         cli_error(CMD, "%s", ab ? "out of memory" : err);
         ab_free(ab);
         free(secs);
         free(vals);
-        ps_free(set);
+        free(pos);
         return 1;
     }
     double t0 = now_s();
@@ -128,7 +138,7 @@ int bench_solve(int argc, char **argv)
         ab_free(ab);
         free(secs);
         free(vals);
-        ps_free(set);
+        free(pos);
         return 1;
     }
     const double eg_seconds = now_s() - t0;
@@ -137,7 +147,7 @@ int bench_solve(int argc, char **argv)
     for (int w = 0; w < WAYS; w++) {
         ab_clear(ab);
         for (size_t i = 0; i < n; i++) {
-            const kalah_pos *p = &ps_get(set, i)->pos;
+            const kalah_pos *p = &pos[i];
             int *v = vals + (w * n + i) * KALAH_MAX_PITS;
             uint64_t nd = 0;
             double t = now_s();
@@ -192,6 +202,6 @@ int bench_solve(int argc, char **argv)
     ab_free(ab);
     free(secs);
     free(vals);
-    ps_free(set);
+    free(pos);
     return status;
 }

@@ -1,7 +1,6 @@
-/* posset.h — the format of a solved position set (positions with the exact value of every move) and the
- * types shared with eval/gposset.h, which samples, solves, writes and reads every game's sets; and a
- * sampler of Kalah positions into a set of kalah_pos, for `bench solve` (which benchmarks Kalah's solver
- * on them) and its tests.
+/* posset.h — the format of a solved position set (positions with the exact value of every move), its
+ * phases and the option and report types of eval/gposset.h, which samples, solves, writes and reads every
+ * game's sets.
  *
  * File format (JSON Lines, UTF-8, one JSON object per line), version 1:
  *   line 1, the header:
@@ -28,7 +27,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env/kalah.h"
 
 #define PS_ERRLEN SZ_ERRLEN
 #define PS_SOURCE_MAX 160       /* longest source label, NUL included */
@@ -38,45 +36,12 @@
 
 enum { PS_OK = SZ_OK, PS_EINVAL = SZ_EINVAL, PS_ENOMEM = SZ_ENOMEM, PS_EIO = SZ_EIO, PS_EFAIL = SZ_EFAIL };
 
-typedef struct {
-    kalah_pos pos;
-    int ply;                           /* sowings from the start */
-    char source[PS_SOURCE_MAX];        /* how it was reached, e.g. "opening:6", "game:greedy-vs-random" */
-    int solved;                        /* values[] hold the exact margins (eval/gposset.h gps_solve) */
-    int values[KALAH_MAX_PITS];        /* per relative pit: the margin after the move, AB_NO_VALUE if illegal */
-    double seconds;                    /* wall time its solve took (s) */
-    uint64_t nodes;                    /* positions the solve visited */
-} ps_entry;
-
-typedef struct ps_set ps_set;
-
-/* An empty set for rules r (copied; checked with kalah_rules_check). NULL with a message in err
- * (PS_ERRLEN bytes, may be NULL) for bad rules or no memory. Free with ps_free. */
-ps_set *ps_create(const kalah_rules *r, char *err);
-void ps_free(ps_set *s);
-
-const kalah_rules *ps_rules(const ps_set *s);
-size_t ps_count(const ps_set *s);
-/* Entry i (0 <= i < ps_count), owned by the set; valid until the next ps_add. */
-ps_entry *ps_get(ps_set *s, size_t i);
-
-/* Adds p (reached after `ply` sowings, described by source, truncated to PS_SOURCE_MAX - 1 bytes) unless
- * it is finished or already in the set (same 16-byte board and side to move). Returns 1 added, 0 skipped,
- * PS_ENOMEM. */
-int ps_add(ps_set *s, const kalah_pos *p, int ply, const char *source);
-
-/* Seeds in the pits of p (both rows), and its phase 0 early, 1 middle, 2 late (see above). */
-int ps_seeds_in_pits(const kalah_rules *r, const kalah_pos *p);
-int ps_phase(const kalah_rules *r, int seeds_in_pits);
-/* The seeds-in-pits range of a phase: *hi >= s >= *lo for every s of it (Kalah(6,4) early: 48, 33). */
-void ps_phase_range(const kalah_rules *r, int phase, int *hi, int *lo);
-/* That range as text, e.g. "48-33", into buf (n bytes, 16 suffice). Returns buf. */
-char *ps_phase_label(const kalah_rules *r, int phase, char *buf, size_t n);
 /* The phase's name in reports: "opening", "middlegame", "endgame" ("?" outside 0..PS_PHASES-1). */
 const char *ps_phase_name(int phase);
 
-/* Sampling options. The set gets exactly `early` positions of the early phase and the rest, count − early,
- * split evenly between the middle and late phases (the middle one takes the odd one). */
+/* Sampling options (eval/gposset.h gps_sample). The set gets exactly `early` positions of the early phase
+ * and the rest, count − early, split evenly between the middle and late phases (the middle one takes the
+ * odd one). */
 typedef struct {
     size_t count;       /* positions wanted, >= 1 */
     size_t early;       /* of them in the early phase, <= count */
@@ -86,20 +51,8 @@ typedef struct {
     const char *net;    /* NULL, or a net file (nn/h5io.h) whose `az` agent joins the game agents */
     int max_sows_left;  /* > 0: only positions with at most this many sowings left before the rules' ply
                          * limit (the generic sampler, eval/gposset.h, for rules with one: the solve's horizon,
-                         * so its cost); 0 = no cap. ps_sample refuses it. */
+                         * so its cost); 0 = no cap */
 } ps_sample_opts;
-
-/* Fills an empty set by sampling positions from two kinds of sources, drawn at random (seeded):
- *   - random openings ("opening:K"): K uniform random sowings from the start, K uniform in 1..6·pits;
- *     the position reached (if unfinished) is a candidate;
- *   - games ("game:A-vs-B", A plays South): 0..3 uniform random sowings, then agents A and B (eval/agent.h,
- *     drawn from random, greedy, ab:depth=2/4/6 (random among equal moves), mcts:sims=100 and, with a net,
- *     az:net=…,sims=100) play to the end; each phase still short of positions takes one of the game's
- *     positions in that phase, drawn uniformly (a few draws past duplicates).
- * Duplicates and finished positions are never added. Fails with PS_EFAIL and a message naming the phase
- * when 1000 + 200·count draws do not fill the quotas (a small board has too few positions in a phase),
- * PS_EINVAL for bad options or an agent that cannot be built (the net), PS_ENOMEM. */
-int ps_sample(ps_set *s, const ps_sample_opts *o, char *err);
 
 /* What solving a set took (eval/gposset.h gps_solve). */
 typedef struct {

@@ -1,5 +1,5 @@
-/* test_posset.c — the Kalah position sets: the kalah_pos sampler of eval/posset.h (no duplicates, no
- * finished positions, the phase quotas, determinism), Kalah sets solved by gps_solve (eval/gposset.h:
+/* test_posset.c — Kalah's position sets through eval/gposset.h: the sampler (no duplicates, no finished
+ * positions, the phase quotas, determinism), Kalah sets solved by gps_solve (eval/gposset.h:
  * Kalah's alpha-beta behind gs_solver_moves) against a plain minimax written here, ab_solve_moves against
  * full-window alpha-beta, one endgame database shared by
  * several searches and threads, the writer (the format exactly, parsed back with cJSON; the temporary file
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "eval/alphabeta.h"
+#include "env/game_twoside.h" /* gt_to_kalah */
 #include "eval/gposset.h"
 
 static void rules_or_fail(const char *spec, kalah_rules *r)
@@ -18,20 +19,6 @@ static void rules_or_fail(const char *spec, kalah_rules *r)
     char err[KALAH_ERRLEN];
     if (kalah_rules_parse(spec, r, err) != KALAH_OK)
         fail_msg("rules '%s': %s", spec, err);
-}
-
-static ps_set *sample(const char *spec, size_t count, size_t early, uint64_t seed)
-{
-    kalah_rules r;
-    rules_or_fail(spec, &r);
-    char err[PS_ERRLEN];
-    ps_set *s = ps_create(&r, err);
-    if (!s)
-        fail_msg("ps_create: %s", err);
-    ps_sample_opts o = {.count = count, .early = early, .seed = seed};
-    if (ps_sample(s, &o, err) != PS_OK)
-        fail_msg("ps_sample %s: %s", spec, err);
-    return s;
 }
 
 /* ---- the oracle: plain minimax to the end of the game, an extra turn keeps the sign; memoised on the
@@ -108,26 +95,38 @@ static int minimax_after(const kalah_rules *r, const kalah_pos *p, int k)
 
 /* ---- sampling ---- */
 
+static gps_set *gsample(const game *g, size_t count, size_t early, int max_seeds, uint64_t seed)
+{
+    char err[PS_ERRLEN];
+    gps_set *s = gps_create(g, err);
+    if (!s)
+        fail_msg("gps_create: %s", err);
+    ps_sample_opts o = {.count = count, .early = early, .seed = seed, .max_seeds = max_seeds};
+    if (gps_sample(s, &o, err) != PS_OK)
+        fail_msg("gps_sample %s: %s", game_spec(g), err);
+    return s;
+}
+
 static void test_sampler_quotas_no_duplicates(void **state)
 {
     (void)state;
-    ps_set *s = sample("kalah:pits=4,seeds=3", 200, 40, 5);
-    const kalah_rules *r = ps_rules(s);
-    assert_int_equal(ps_count(s), 200);
+    game *g = tu_game("kalah:pits=4,seeds=3");
+    gps_set *s = gsample(g, 200, 40, 0, 5);
+    assert_int_equal(gps_count(s), 200);
     size_t phase[PS_PHASES] = {0}, openings = 0, games = 0;
-    for (size_t i = 0; i < ps_count(s); i++) {
-        const ps_entry *e = ps_get(s, i);
+    for (size_t i = 0; i < gps_count(s); i++) {
+        const gps_entry *e = gps_get(s, i);
         assert_false(e->pos.over);
-        assert_true(kalah_legal(r, &e->pos) != 0);
-        assert_int_equal(kalah_total(r, &e->pos), 24);
-        assert_true(e->ply >= 0);
+        assert_true(game_legal(g, &e->pos) != 0);
+        assert_int_equal(game_board_seeds(g, &e->pos), 24);
+        assert_true(e->pos.ply >= 0);
         assert_false(e->solved);
-        phase[ps_phase(r, ps_seeds_in_pits(r, &e->pos))]++;
+        phase[gps_phase(g, game_seeds_in_pits(g, &e->pos))]++;
         openings += !strncmp(e->source, "opening:", 8);
         games += !strncmp(e->source, "game:", 5);
         for (size_t k = 0; k < i; k++) {
-            const ps_entry *f = ps_get(s, k);
-            if (f->pos.side == e->pos.side && !memcmp(f->pos.cell, e->pos.cell, KALAH_CELLS))
+            const gps_entry *f = gps_get(s, k);
+            if (f->pos.to_move == e->pos.to_move && !memcmp(f->pos.cell, e->pos.cell, KALAH_CELLS))
                 fail_msg("entries %zu and %zu are the same position", k, i);
         }
     }
@@ -138,80 +137,79 @@ static void test_sampler_quotas_no_duplicates(void **state)
     assert_int_equal(openings + games, 200);
 
     /* The same options give the same set; another seed another one. */
-    ps_set *t = sample("kalah:pits=4,seeds=3", 200, 40, 5), *u = sample("kalah:pits=4,seeds=3", 200, 40, 6);
+    gps_set *t = gsample(g, 200, 40, 0, 5), *u = gsample(g, 200, 40, 0, 6);
     int differ = 0;
     for (size_t i = 0; i < 200; i++) {
-        assert_memory_equal(ps_get(s, i)->pos.cell, ps_get(t, i)->pos.cell, KALAH_CELLS);
-        assert_string_equal(ps_get(s, i)->source, ps_get(t, i)->source);
-        assert_int_equal(ps_get(s, i)->ply, ps_get(t, i)->ply);
-        differ |= memcmp(ps_get(s, i)->pos.cell, ps_get(u, i)->pos.cell, KALAH_CELLS) != 0;
+        assert_memory_equal(&gps_get(s, i)->pos, &gps_get(t, i)->pos, sizeof(game_pos));
+        assert_string_equal(gps_get(s, i)->source, gps_get(t, i)->source);
+        differ |= memcmp(gps_get(s, i)->pos.cell, gps_get(u, i)->pos.cell, KALAH_CELLS) != 0;
     }
     assert_true(differ);
-    ps_free(s);
-    ps_free(t);
-    ps_free(u);
+    gps_free(s);
+    gps_free(t);
+    gps_free(u);
+    game_free(g);
 }
 
 static void test_phases(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    char lab[16];
-    assert_int_equal(ps_phase(&r, 48), 0);
-    assert_int_equal(ps_phase(&r, 33), 0);
-    assert_int_equal(ps_phase(&r, 32), 1);
-    assert_int_equal(ps_phase(&r, 17), 1);
-    assert_int_equal(ps_phase(&r, 16), 2);
-    assert_int_equal(ps_phase(&r, 0), 2);
-    assert_string_equal(ps_phase_label(&r, 0, lab, sizeof lab), "48-33");
-    assert_string_equal(ps_phase_label(&r, 1, lab, sizeof lab), "32-17");
-    assert_string_equal(ps_phase_label(&r, 2, lab, sizeof lab), "16-0");
+    game *g = tu_game("kalah");
+    int hi, lo;
+    assert_int_equal(gps_phase(g, 48), 0);
+    assert_int_equal(gps_phase(g, 33), 0);
+    assert_int_equal(gps_phase(g, 32), 1);
+    assert_int_equal(gps_phase(g, 17), 1);
+    assert_int_equal(gps_phase(g, 16), 2);
+    assert_int_equal(gps_phase(g, 0), 2);
+    gps_phase_range(g, 0, &hi, &lo);
+    assert_true(hi == 48 && lo == 33);
+    gps_phase_range(g, 1, &hi, &lo);
+    assert_true(hi == 32 && lo == 17);
+    gps_phase_range(g, 2, &hi, &lo);
+    assert_true(hi == 16 && lo == 0);
+    assert_string_equal(ps_phase_name(0), "opening");
+    assert_string_equal(ps_phase_name(2), "endgame");
+    game_free(g);
 }
 
 static void test_sampler_errors(void **state)
 {
     (void)state;
-    kalah_rules r;
-    rules_or_fail("kalah:pits=2,seeds=1", &r);
+    game *g = tu_game("kalah:pits=2,seeds=1");
     char err[PS_ERRLEN];
-    ps_set *s = ps_create(&r, err);
+    gps_set *s = gps_create(g, err);
     /* Kalah(2,1) has only a handful of positions: the quota cannot be met, and the message says where. */
     ps_sample_opts o = {.count = 30, .early = 10, .seed = 1};
-    assert_int_equal(ps_sample(s, &o, err), PS_EFAIL);
+    assert_int_equal(gps_sample(s, &o, err), PS_EFAIL);
     assert_non_null(strstr(err, "seeds in the pits"));
-    ps_free(s);
-    s = ps_create(&r, err);
+    gps_free(s);
+    s = gps_create(g, err);
     o.early = 31;
-    assert_int_equal(ps_sample(s, &o, err), PS_EINVAL);
-    ps_free(s);
+    assert_int_equal(gps_sample(s, &o, err), PS_EINVAL);
+    gps_free(s);
     /* a phase wholly above max_seeds hands its share on: Kalah(6,4) under 10 seeds fills the late phase only */
-    kalah_rules k64;
-    rules_or_fail("kalah", &k64);
-    s = ps_create(&k64, err);
-    ps_sample_opts low = {.count = 6, .early = 2, .seed = 3, .max_seeds = 10};
-    assert_int_equal(ps_sample(s, &low, err), PS_OK);
-    assert_int_equal(ps_count(s), 6);
-    for (size_t i = 0; i < ps_count(s); i++)
-        assert_true(ps_seeds_in_pits(&k64, &ps_get(s, i)->pos) <= 10);
-    ps_free(s);
-    s = ps_create(&r, err);
+    game *k64 = tu_game("kalah");
+    s = gsample(k64, 6, 2, 10, 3);
+    assert_int_equal(gps_count(s), 6);
+    for (size_t i = 0; i < gps_count(s); i++)
+        assert_true(game_seeds_in_pits(k64, &gps_get(s, i)->pos) <= 10);
+    gps_free(s);
+    game_free(k64);
     /* a finished position and a repeated one are not added */
-    kalah_pos p;
-    kalah_start(&r, &p);
-    assert_int_equal(ps_add(s, &p, 0, "x"), 1);
-    assert_int_equal(ps_add(s, &p, 0, "y"), 0);
-    p.side = 1;
-    assert_int_equal(ps_add(s, &p, 0, "y"), 1);
-    kalah_pos q;
-    assert_int_equal(kalah_pos_parse("0,0,2,0,0,2 S", &r, &q, NULL, err), KALAH_OK);
+    s = gps_create(g, err);
+    game_pos p;
+    game_start(g, &p);
+    assert_int_equal(gps_add(s, &p, "x"), 1);
+    assert_int_equal(gps_add(s, &p, "y"), 0);
+    p.to_move = 1;
+    assert_int_equal(gps_add(s, &p, "y"), 1);
+    game_pos q = tu_game_pos(g, "0,0,2,0,0,2 S");
     assert_true(q.over);
-    assert_int_equal(ps_add(s, &q, 5, "z"), 0);
-    assert_int_equal(ps_count(s), 2);
-    ps_free(s);
-    rules_or_fail("kalah", &r);
-    r.pits = 9;
-    assert_null(ps_create(&r, err));
-    assert_non_null(strstr(err, "pits"));
+    assert_int_equal(gps_add(s, &q, "z"), 0);
+    assert_int_equal(gps_count(s), 2);
+    gps_free(s);
+    game_free(g);
 }
 
 /* ---- solving ---- */
@@ -268,24 +266,28 @@ static void test_solve_moves_against_full_window(void **state)
     (void)state;
     const char *specs[] = {"kalah:pits=6,seeds=3", "kalah:pits=5,seeds=4,capture=always"};
     for (int v = 0; v < 2; v++) {
-        ps_set *s = sample(specs[v], 12, 0, 3);
-        const kalah_rules *r = ps_rules(s);
+        game *g = tu_game(specs[v]);
+        gps_set *s = gsample(g, 12, 0, 0, 3);
+        const kalah_rules *r = game_rules(g);
         char err[KALAH_ERRLEN];
         ab_search *shared = ab_create(r, 16, err);
         assert_non_null(shared);
-        for (size_t i = 0; i < ps_count(s); i++) {
-            const ps_entry *e = ps_get(s, i);
+        for (size_t i = 0; i < gps_count(s); i++) {
+            kalah_pos p;
+            memset(&p, 0, sizeof p);
+            gt_to_kalah(&gps_get(s, i)->pos, &p);
             int got[KALAH_MAX_PITS], want[KALAH_MAX_PITS];
             uint64_t nodes = 0;
-            assert_int_equal(ab_solve_moves(shared, &e->pos, got, &nodes), AB_OK);
+            assert_int_equal(ab_solve_moves(shared, &p, got, &nodes), AB_OK);
             assert_true(nodes > 0);
             ab_search *fresh = ab_create(r, 16, err);
-            assert_int_equal(ab_root_values(fresh, &e->pos, 0, want, NULL), AB_OK);
+            assert_int_equal(ab_root_values(fresh, &p, 0, want, NULL), AB_OK);
             ab_free(fresh);
             assert_memory_equal(got, want, sizeof got);
         }
         ab_free(shared);
-        ps_free(s);
+        gps_free(s);
+        game_free(g);
     }
     /* a finished position */
     kalah_rules r = kalah_rules_default();
@@ -389,7 +391,7 @@ static void check_file(gps_set *s, const char *path, const ps_header *h)
         assert_int_equal(p.side, e->pos.to_move);
         assert_string_equal(cJSON_GetObjectItem(o, "position")->valuestring, kalah_pos_format(r, &p, pos, sizeof pos));
         assert_string_equal(cJSON_GetObjectItem(o, "to_move")->valuestring, p.side ? "N" : "S");
-        assert_int_equal(cJSON_GetObjectItem(o, "seeds_in_pits")->valueint, ps_seeds_in_pits(r, &p));
+        assert_int_equal(cJSON_GetObjectItem(o, "seeds_in_pits")->valueint, game_seeds_in_pits(g, &e->pos));
         assert_int_equal(cJSON_GetObjectItem(o, "ply")->valueint, e->pos.ply);
         assert_string_equal(cJSON_GetObjectItem(o, "source")->valuestring, e->source);
         /* moves: every legal letter in order, with the solved value; value the max; best every argmax */

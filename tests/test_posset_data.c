@@ -11,6 +11,19 @@
 #include "eval/alphabeta.h"
 #include "eval/posset.h"
 
+/* Seeds in the pits (both rows) and the phase of eval/posset.h: 0 early (more than 2/3 of the seeds in the
+ * pits), 1 middle, 2 late (at most 1/3), written here from the format's definition. */
+static int seeds_in_pits(const kalah_rules *r, const kalah_pos *p)
+{
+    return kalah_total(r, p) - p->cell[kalah_store(r, 0)] - p->cell[kalah_store(r, 1)];
+}
+
+static int phase_of(const kalah_rules *r, int seeds)
+{
+    const int total = 2 * r->pits * r->seeds;
+    return 3 * seeds > 2 * total ? 0 : 3 * seeds > total ? 1 : 2;
+}
+
 typedef struct {
     kalah_pos pos;
     int values[KALAH_MAX_PITS];
@@ -76,7 +89,7 @@ static loaded load(const char *name)
         if (p->over || !legal)
             fail_msg("%s:%zu: a finished position", path, ln);
         assert_string_equal(cJSON_GetObjectItem(o, "to_move")->valuestring, p->side ? "N" : "S");
-        it->seeds = ps_seeds_in_pits(&L.r, p);
+        it->seeds = seeds_in_pits(&L.r, p);
         assert_int_equal(cJSON_GetObjectItem(o, "seeds_in_pits")->valueint, it->seeds);
         assert_true(cJSON_GetObjectItem(o, "ply")->valueint >= 0);
         const char *src = cJSON_GetObjectItem(o, "source")->valuestring;
@@ -138,7 +151,7 @@ static void check_set(const char *name, size_t min_count, size_t min_early, size
     loaded L = load(name);
     size_t ph[PS_PHASES] = {0};
     for (size_t i = 0; i < L.n; i++)
-        ph[ps_phase(&L.r, L.it[i].seeds)]++;
+        ph[phase_of(&L.r, L.it[i].seeds)]++;
     assert_true(L.n >= min_count);
     assert_true(ph[0] >= min_early);
     assert_true(ph[1] > 0 && ph[2] > 0);
@@ -152,10 +165,10 @@ static void check_set(const char *name, size_t min_count, size_t min_early, size
         for (int phase = 1; phase <= 2; phase++) {
             size_t cand = 0, done = 0;
             for (size_t i = 0; i < L.n; i++)
-                cand += ps_phase(&L.r, L.it[i].seeds) == phase && L.it[i].seeds <= max_mid;
+                cand += phase_of(&L.r, L.it[i].seeds) == phase && L.it[i].seeds <= max_mid;
             size_t stride = cand / each ? cand / each : 1, seen = 0;
             for (size_t i = 0; i < L.n && done < each; i++)
-                if (ps_phase(&L.r, L.it[i].seeds) == phase && L.it[i].seeds <= max_mid && seen++ % stride == 0) {
+                if (phase_of(&L.r, L.it[i].seeds) == phase && L.it[i].seeds <= max_mid && seen++ % stride == 0) {
                     resolve(&L, s, i, name);
                     done++;
                 }
