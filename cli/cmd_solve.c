@@ -1,5 +1,6 @@
-/* sowzero solve — the exact value of a position under perfect play and every move reaching it
- * (docs/design.md §3.5, §4; eval/alphabeta.h). */
+/* sowzero solve — the exact value of a position under perfect play and every move reaching it, for every
+ * two-player game with a margin, by the game's exact solver (docs/design.md §3.5, §4; eval/game_search.h:
+ * Kalah's MTD(f) alpha-beta with its endgame database, the game interface's solver for the others). */
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,16 +12,13 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "env/game.h"
-#include "cli/cmd_tablebase.h"
 #include "cli/output_path.h"
 #include "cli/solve_book.h"
-#include "eval/alphabeta.h"
-#include "eval/endgame.h"
 #include "eval/game_search.h"
 
 #define CMD "solve"
 
-/* What a solve found, as `solve` prints it (Kalah's path and the generic one). */
+/* What a solve found, as `solve` prints it. */
 typedef struct {
     int value;              /* final margin for the player to move */
     unsigned best_mask;     /* every optimal relative pit */
@@ -29,19 +27,19 @@ typedef struct {
     double seconds;
     const char *rules, *position;
     int over;               /* the position was already finished */
-    int endgame;            /* Kalah: the endgame database's seeds (0: none) */
-    double endgame_seconds; /* Kalah's JSON key endgame_seconds; < 0: the key is left out */
-    const char *tablebase;  /* Kalah: the tablebase file mapped or written, NULL if none */
+    int endgame;            /* the endgame database's seeds (0: none) */
+    double endgame_seconds; /* the JSON key endgame_seconds; < 0 (a solver with no database): left out */
+    const char *tablebase;  /* the tablebase file mapped or written, NULL if none */
     int tablebase_built;    /* it was built by this solve (and written when tablebase is set) */
     int have_moves;         /* --moves: move_value holds every legal move's exact value */
-    int move_value[KALAH_MAX_PITS]; /* AB_NO_VALUE for an illegal move */
+    int move_value[GAME_MAX_MOVES]; /* GS_NO_VALUE for an illegal move */
 } solve_report;
 
 /* Prints the report (one cJSON object with json, else text lines). Returns the exit status. */
 static int solve_print(const solve_report *r, int json)
 {
     const char *who = r->side ? "North" : "South";
-    char best[3 * KALAH_MAX_PITS + 1] = "";
+    char best[3 * GAME_MAX_MOVES + 1] = "";
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "value", r->value);
@@ -54,7 +52,7 @@ static int solve_print(const solve_report *r, int json)
         if (r->have_moves) {
             cJSON *mv = cJSON_AddObjectToObject(o, "moves");
             for (int k = 0; k < r->pits; k++)
-                if (r->move_value[k] != AB_NO_VALUE) {
+                if (r->move_value[k] != GS_NO_VALUE) {
                     char l[2] = {kalah_move_letter(r->side, k), 0};
                     cJSON_AddNumberToObject(mv, l, r->move_value[k]);
                 }
@@ -87,7 +85,7 @@ static int solve_print(const solve_report *r, int json)
     if (r->have_moves) {
         printf("moves");
         for (int k = 0; k < r->pits; k++)
-            if (r->move_value[k] != AB_NO_VALUE)
+            if (r->move_value[k] != GS_NO_VALUE)
                 printf(" %c %+d", kalah_move_letter(r->side, k), r->move_value[k]);
         printf("\n");
     }
@@ -101,88 +99,6 @@ static int solve_print(const solve_report *r, int json)
     return 0;
 }
 
-/* The generic solve's progress line on stderr, "solve: searching... T s, N nodes", drawn by the solver's
- * own thread through gs_solver_set_progress every GS_PROGRESS_EVERY positions (a few times a second at
- * this solver's 2-4 M positions/s), so that a solve of minutes shows it is alive and how far it got. */
-#define GS_PROGRESS_EVERY (1u << 20)
-
-typedef struct {
-    struct timespec t0;
-} gs_progress;
-
-static void gs_progress_draw(void *ctx, uint64_t nodes)
-{
-    const gs_progress *g = ctx;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    fprintf(stderr, "\rsolve: searching... %ld s, %.1f M nodes ", (long)(now.tv_sec - g->t0.tv_sec), 1e-6 * (double)nodes);
-    fflush(stderr);
-}
-
-/* Every registered two-player game with a margin other than Kalah (whose fast path is below): the one
- * exact solver of the game interface (eval/game_search.h, gs_solver), after `sows` plies already played
- * (they count towards the kind's ply limit, max_sows); `show`: the progress line. Returns the exit
- * status: 2 for a bad spec or position, rules the solver cannot solve (gs_solvable: not two players, no
- * margin, Oware with max_sows=0), or --sows past the limit; 1 when the solve fails. */
-static int solve_game(const char *spec, const char *pos_text, long tt_mb, long sows, int show, int json)
-{
-    char err[GAME_ERRLEN], pbuf[GAME_POS_STR];
-    game *g = game_create(spec, err);
-    if (!g) {
-        cli_error(CMD, "--rules '%s': %s", spec, err);
-        return 2;
-    }
-    game_pos p;
-    int rc = 2;
-    gs_solver *s = NULL;
-    if (!pos_text)
-        game_start(g, &p);
-    else if (game_pos_parse(g, pos_text, &p, err) != GAME_OK) {
-        cli_error(CMD, "--position '%s': %s", pos_text, err);
-        goto out;
-    }
-    if (gs_solvable(g, err) != GAME_OK) { /* err names the rules */
-        cli_error(CMD, "--rules: %s", err);
-        goto out;
-    }
-    game_solve_props props;
-    game_solve_properties(g, &props);
-    if (props.ply_limit > 0 && sows >= props.ply_limit && !p.over) {
-        cli_error(CMD, "--sows %ld: with max_sows=%d the game ended at ply %d, yet the position is not finished",
-                  sows, props.ply_limit, props.ply_limit);
-        goto out;
-    }
-    p.ply = (uint16_t)sows;
-    rc = 1;
-    if (!(s = gs_solver_create(g, (size_t)tt_mb, err))) {
-        cli_error(CMD, "%s", err);
-        goto out;
-    }
-    gs_progress prog;
-    clock_gettime(CLOCK_MONOTONIC, &prog.t0);
-    if (show) {
-        gs_solver_set_progress(s, GS_PROGRESS_EVERY, gs_progress_draw, &prog);
-        gs_progress_draw(&prog, 0);
-    }
-    gs_solution res;
-    int src = gs_solver_run(s, &p, 0, &res, err);
-    if (show)
-        fprintf(stderr, "\r%60s\r", "");
-    if (src != GAME_OK && src != GAME_EOVER) {
-        cli_error(CMD, "%s", err);
-        goto out;
-    }
-    game_pos_format(g, &p, pbuf, sizeof pbuf);
-    solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.to_move, .pits = game_moves(g),
-                        .nodes = res.nodes, .seconds = res.seconds, .rules = game_spec(g), .position = pbuf,
-                        .over = src == GAME_EOVER, .endgame_seconds = -1};
-    rc = solve_print(&rep, json);
-out:
-    gs_solver_free(s);
-    game_free(g);
-    return rc;
-}
-
 /* A database built by solve is written for the next one when it has at least this many entries (below,
  * building it takes about as long as mapping it). */
 #define SAVE_ENTRIES (1u << 24)
@@ -192,12 +108,9 @@ out:
  * takes seconds at most, less than building one); else as many seeds as p has in its pits, at most the
  * largest N whose C(N + 2 pits, 2 pits) entries stay within DEFAULT_MAX_ENTRIES (6 pits: 20). */
 #define DEFAULT_MIN_SEEDS 30
-static int default_endgame_seeds(const kalah_rules *r, const kalah_pos *p)
+static int default_endgame_seeds(const game *g, const game_pos *p)
 {
-    int in_pits = 0, cells = 2 * r->pits;
-    for (int side = 0; side < 2; side++)
-        for (int k = 0; k < r->pits; k++)
-            in_pits += p->cell[kalah_pit_index(r, side, k)];
+    const int in_pits = game_seeds_in_pits(g, p), cells = game_players(g) * game_moves(g);
     int best = 0;
     if (in_pits <= DEFAULT_MIN_SEEDS)
         return 0;
@@ -217,10 +130,11 @@ static void help(void)
     puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--no-save]\n"
          "                     [--threads N] [--sows N] [--moves] [--[no-]progress] [--json]\n"
          "       sowzero solve --fair-book K [--within W] --out FILE [--rules SPEC] [--position POS] [...]\n"
-         "Searches to the end of the game (MTD(f) null-window alpha-beta with a transposition table) and\n"
-         "prints the final margin under perfect play for the player to move (own store - opponent's store)\n"
-         "and every move that achieves it. A position that is already over prints its final margin and no\n"
-         "moves (best = []).\n"
+         "Searches to the end of the game with the game's exact solver (Kalah: MTD(f) null-window alpha-beta\n"
+         "with a transposition table and an endgame database; the other two-player games with a margin:\n"
+         "the game interface's alpha-beta, eval/game_search.h) and prints the final margin under perfect\n"
+         "play for the player to move (own store - opponent's store) and every move that achieves it. A\n"
+         "position that is already over prints its final margin and no moves (best = []).\n"
          "  --rules SPEC     rules, e.g. kalah:pits=4,seeds=3,capture=always (default: kalah, or the pits and\n"
          "                   seeds the position implies); every other two-player game (congklak:...,\n"
          "                   oware:...) by the exact solver of the game interface (eval/game_search.h: no\n"
@@ -237,7 +151,7 @@ static void help(void)
          "                   --help: $SOWZERO_TABLEBASE, else ~/.cache/sowzero); otherwise it is built, and a\n"
          "                   build of 16 M entries or more is written there for the next solve\n"
          "  --no-save        never write the tablebase file this solve builds\n"
-         "  --moves          Kalah: also the exact value of every legal move (each child solved in turn, on\n"
+         "  --moves          also the exact value of every legal move (each child solved in turn, on\n"
          "                   the same table), as \"moves\" {letter: value} with --json\n"
          "  --threads N      Kalah: threads for building the endgame database and for the search (Lazy\n"
          "                   SMP on the shared table: the same value and best moves, node counts vary from\n"
@@ -247,11 +161,12 @@ static void help(void)
          "  --progress       show the phase and the time spent on stderr (the other games: the positions\n"
          "                   searched so far too), the default when stderr is a terminal: a long solve is\n"
          "                   not silent for minutes; --no-progress: never\n"
-         "  --fair-book K    Kalah: write an opening book (docs/records.md, \"Opening books\") of every distinct\n"
+         "  --fair-book K    write an opening book (docs/records.md, \"Opening books\") of every distinct\n"
          "                   unfinished position reached by 1..K sowings (1..5; an extra turn's sowing counts)\n"
          "                   from POS whose exact value is within -W..+W seeds, as move lists (the first\n"
          "                   shortest one to each), the exact final margin for South after '#'; every\n"
-         "                   position solved on one table (--tt-mb, --threads, --endgame as for one solve).\n"
+         "                   position solved on one table (--tt-mb, --threads, --endgame as for one solve)\n"
+         "                   only as far as the band asks (its exact value inside, else only the side).\n"
          "                   --json: {\"out\",\"rules\",\"sows\",\"within\",\"positions\",\"kept\",\"nodes\",\"seconds\"}\n"
          "  --within W       the fair band of --fair-book, 0..255 seeds (default 2)\n"
          "  --out FILE       the book --fair-book writes (a temporary file renamed at the end)\n"
@@ -273,6 +188,8 @@ typedef struct {
     int show;
     int phase; /* 0 building the endgame database, 1 searching, 2 done */
     struct timespec t0;
+    int counting;    /* the solver reports the positions it searched (gs_solver_set_progress) */
+    uint64_t nodes;  /* so far (relaxed atomics: written by the solving thread) */
 } progress;
 
 static void draw(const progress *g)
@@ -280,8 +197,18 @@ static void draw(const progress *g)
     static const char *const what[2] = {"building the endgame database", "searching"};
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    fprintf(stderr, "\rsolve: %s... %ld s ", what[g->phase], (long)(now.tv_sec - g->t0.tv_sec));
+    fprintf(stderr, "\rsolve: %s... %ld s", what[g->phase], (long)(now.tv_sec - g->t0.tv_sec));
+    if (g->counting && g->phase == 1)
+        fprintf(stderr, ", %.1f M nodes", 1e-6 * (double)__atomic_load_n(&g->nodes, __ATOMIC_RELAXED));
+    fprintf(stderr, " ");
     fflush(stderr);
+}
+
+/* gs_progress_fn: the count the drawing thread shows. */
+static void count_nodes(void *ctx, uint64_t nodes)
+{
+    progress *g = ctx;
+    __atomic_store_n(&g->nodes, nodes, __ATOMIC_RELAXED);
 }
 
 static void *progress_main(void *arg)
@@ -389,137 +316,131 @@ int cmd_solve(int argc, char **argv)
     }
     if (book_sows && !cli_output_check(CMD, "--out", out_path, CLI_OUT_REPLACE, NULL, 0))
         return 2;
-    const void *kind = rules_spec ? game_kind_find(rules_spec) : NULL;
-    if (kind && kind != &game_kind_kalah) { /* every other game: the game interface's solver */
-        if (book_sows) {
-            cli_error(CMD, "--fair-book: Kalah only (its solver and endgame database)");
+    /* The game: --rules, else Kalah with the pits and seeds the position implies. */
+    char spec[256];
+    if (rules_spec) {
+        snprintf(spec, sizeof spec, "%s", rules_spec);
+    } else {
+        kalah_rules kr;
+        kalah_pos kp;
+        if (!cli_setup(CMD, NULL, pos_text, &kr, &kp))
             return 2;
-        }
-        if (endgame > 0) {
-            cli_error(CMD, "--endgame: only Kalah has an endgame database");
-            return 2;
-        }
-        if (threads_given && threads != 1) { /* the generic solver has one thread */
-            cli_error(CMD, "--threads %ld: the %s solver runs on one thread (only Kalah's solver is parallel)",
-                      threads, ((const game_kind *)kind)->name);
-            return 2;
-        }
-        return solve_game(rules_spec, pos_text, tt_mb, sows, show, json);
+        kalah_rules_format(&kr, spec, sizeof spec);
     }
-    kalah_rules r;
-    kalah_pos p;
-    if (!cli_setup(CMD, rules_spec, pos_text, &r, &p))
-        return 2;
-    if (r.max_sows > 0 && sows >= r.max_sows && !p.over) {
-        cli_error(CMD, "--sows %ld: with max_sows=%d the game ended at sowing %d, yet the position is not "
-                       "finished", sows, r.max_sows, r.max_sows);
+    char err[GAME_ERRLEN], pbuf[GAME_POS_STR];
+    game *g = game_create(spec, err);
+    if (!g) {
+        cli_error(CMD, "--rules '%s': %s", spec, err);
         return 2;
     }
-    p.sows = (uint16_t)sows;
-    if (endgame > 0 && r.max_sows > 0) {
-        cli_error(CMD, "--endgame: not available with max_sows=%d (the value then depends on the sow count)",
-                  r.max_sows);
-        return 2;
+    game_pos p;
+    int rc = 2;
+    gs_solver *s = NULL;
+    progress pg = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, show, -1, {0, 0}, 0, 0};
+    pthread_t th;
+    int drawing = 0;
+    if (!pos_text)
+        game_start(g, &p);
+    else if (game_pos_parse(g, pos_text, &p, err) != GAME_OK) {
+        cli_error(CMD, "--position '%s': %s", pos_text, err);
+        goto out;
+    }
+    if (gs_solvable(g, err) != GAME_OK) { /* err names the rules */
+        cli_error(CMD, "--rules: %s", err);
+        goto out;
+    }
+    game_solve_props props;
+    game_solve_properties(g, &props);
+    if (props.ply_limit > 0 && sows >= props.ply_limit && !p.over) {
+        cli_error(CMD, "--sows %ld: with max_sows=%d the game ended at sowing %d, yet the position is not finished",
+                  sows, props.ply_limit, props.ply_limit);
+        goto out;
+    }
+    p.ply = (uint16_t)sows;
+    /* The endgame database is the solver's (Kalah's): by default where it has one, refused by its reason
+     * where asked for and it has none. */
+    const int has_db = gs_endgame_available(g, err) == GAME_OK;
+    if (endgame > 0 && !has_db) {
+        cli_error(CMD, "--endgame: %s", err);
+        goto out;
     }
     if (endgame < 0) /* the default: as many seeds as the position has, within 2^28 entries */
-        endgame = r.max_sows > 0 ? 0 : default_endgame_seeds(&r, &p);
-
-    char err[KALAH_ERRLEN], tb_path[4096] = "";
-    ab_search *s = ab_create(&r, (size_t)tt_mb, err);
-    if (!s) {
+        endgame = has_db ? default_endgame_seeds(g, &p) : 0;
+    if (!(s = gs_solver_create(g, (size_t)tt_mb, err))) {
         cli_error(CMD, "%s", err);
-        return 1;
+        rc = 1;
+        goto out;
     }
-    ab_set_threads(s, (int)threads);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    progress g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, show, -1, t0};
-    pthread_t th;
-    show = show && pthread_create(&th, NULL, progress_main, &g) == 0;
-    eg_db *db = NULL;
-    int file = EG_FILE_NONE, eg_rc = 0, built = 0, n_db = 0;
-    if (endgame > 0) {
-        db = eg_find(&r, (int)endgame, tb_path, sizeof tb_path, &file, err);
-        if (file == EG_FILE_NONE) {
-            progress_phase(&g, 0);
-            built = 1;
-            if ((db = eg_create(&r, (int)endgame, (int)threads, err)) && save && eg_bytes(db) >= SAVE_ENTRIES &&
-                cli_tablebase_default_path(&r, eg_max_seeds(db), tb_path, sizeof tb_path, 1) == 0 &&
-                eg_save(db, tb_path, err) != 0) {
-                cli_error(CMD, "could not keep the tablebase: %s", err); /* the solve goes on without it */
-                tb_path[0] = 0;
-            } else if (!db || !save || eg_bytes(db) < SAVE_ENTRIES) {
-                tb_path[0] = 0;
-            }
+    /* every core by default where the solver is parallel; a solver of one thread refuses more, by name */
+    if (gs_solver_set_threads(s, (int)threads, err) != GAME_OK) {
+        if (threads_given) {
+            cli_error(CMD, "--threads %ld: %s", threads, err);
+            goto out;
         }
-        eg_rc = !db || ab_borrow_endgame(s, db, err) != AB_OK;
-        n_db = db ? eg_max_seeds(db) : 0;
+        threads = 1;
+        gs_solver_set_threads(s, 1, err);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double db_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (book_sows && !eg_rc) { /* cli/solve_book.h: every position of 1..K sowings on this table */
+    clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+    pg.counting = !has_db; /* the generic solver counts its positions as it goes */
+    if (pg.counting)
+        gs_solver_set_progress(s, 1u << 20, count_nodes, &pg);
+    drawing = show && pthread_create(&th, NULL, progress_main, &pg) == 0;
+    pg.show = drawing;
+    gs_endgame eg = {.seeds = (int)endgame, .save_bytes = save ? SAVE_ENTRIES : 0};
+    if (endgame > 0) {
+        progress_phase(&pg, 0);
+        int erc = gs_solver_use_endgame(s, &eg, err);
+        if (erc != GAME_OK) {
+            progress_phase(&pg, 2);
+            cli_error(CMD, "--endgame %ld: %s", endgame, err);
+            rc = erc == GAME_EINVAL ? 2 : 1;
+            goto out;
+        }
+        if (eg.save_err[0]) /* the solve goes on without the file */
+            cli_error(CMD, "could not keep the tablebase: %s", eg.save_err);
+    }
+    if (book_sows) { /* cli/solve_book.h: every position of 1..K sowings on this table */
+        progress_phase(&pg, 2);
+        if (p.over) {
+            cli_error(CMD, "--fair-book: the position is already over");
+            goto out;
+        }
         char *line = cli_command_line(argc, argv);
         solve_book_args ba = {(int)book_sows, within < 0 ? 2 : (int)within, out_path, line ? line : "sowzero solve"};
-        progress_phase(&g, 2);
-        if (show)
-            pthread_join(th, NULL);
-        int brc = p.over ? 2 : cli_solve_book(CMD, &r, &p, s, &ba, show, json);
-        if (p.over)
-            cli_error(CMD, "--fair-book: the position is already over");
+        rc = cli_solve_book(CMD, g, &p, s, &ba, show, json);
         free(line);
-        ab_free(s);
-        eg_free(db);
-        return brc;
+        goto out;
     }
-    ab_limits lim = {.exact = 1};
-    ab_result res;
-    int rc = AB_OK;
-    if (!eg_rc) {
-        progress_phase(&g, 1);
-        rc = ab_think(s, &p, &lim, &res);
+    progress_phase(&pg, 1);
+    gs_solution res;
+    int src = gs_solver_run(s, &p, 0, &res, err);
+    int move_value[GAME_MAX_MOVES];
+    uint64_t move_nodes = 0;
+    if (src == GAME_OK && moves) { /* each child solved exactly on the same table */
+        src = gs_solver_moves(s, &p, move_value, &move_nodes, err);
+        res.nodes += move_nodes;
     }
-    int move_value[KALAH_MAX_PITS];
-    for (int k = 0; k < KALAH_MAX_PITS; k++)
-        move_value[k] = AB_NO_VALUE;
-    if (!eg_rc && rc == AB_OK && moves) {
-        /* Each child solved exactly; the best ones first come straight from the table. */
-        unsigned legal = kalah_legal(&r, &p);
-        for (int k = 0; k < r.pits && rc == AB_OK; k++) {
-            if (!(legal >> k & 1))
-                continue;
-            kalah_pos ch = p;
-            kalah_sow(&r, &ch, k, NULL);
-            ab_result cres;
-            int crc = ab_think(s, &ch, &lim, &cres);
-            if (crc == AB_EOVER || crc == AB_OK) {
-                move_value[k] = ch.side == p.side ? cres.value : -cres.value;
-                res.nodes += cres.nodes;
-                res.seconds += cres.seconds;
-            } else
-                rc = crc;
-        }
+    progress_phase(&pg, 2);
+    if (src != GAME_OK && src != GAME_EOVER) {
+        cli_error(CMD, "%s", err);
+        rc = 1;
+        goto out;
     }
-    progress_phase(&g, 2);
-    if (show)
+    game_pos_format(g, &p, pbuf, sizeof pbuf);
+    solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.to_move, .pits = game_moves(g),
+                        .nodes = res.nodes, .seconds = res.seconds, .rules = game_spec(g), .position = pbuf,
+                        .over = src == GAME_EOVER, .endgame = eg.covered, .endgame_seconds = has_db ? eg.seconds : -1,
+                        .tablebase = eg.path[0] ? eg.path : NULL, .tablebase_built = eg.built,
+                        .have_moves = moves && src == GAME_OK};
+    for (int k = 0; k < GAME_MAX_MOVES; k++)
+        rep.move_value[k] = rep.have_moves ? move_value[k] : GS_NO_VALUE;
+    rc = solve_print(&rep, json);
+out:
+    if (drawing) {
+        progress_phase(&pg, 2);
         pthread_join(th, NULL);
-    ab_free(s);
-    eg_free(db);
-    if (eg_rc) {
-        cli_error(CMD, "--endgame %ld: %s", endgame, err);
-        return file == EG_FILE_EBAD ? 2 : 1;
     }
-    if (rc != AB_OK && rc != AB_EOVER) {
-        cli_error(CMD, "search failed (code %d)", rc);
-        return 1;
-    }
-
-    char rbuf[128], pbuf[80];
-    kalah_rules_format(&r, rbuf, sizeof rbuf);
-    kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
-    solve_report rep = {.value = res.value, .best_mask = res.best_mask, .side = p.side, .pits = r.pits,
-                        .nodes = res.nodes, .seconds = res.seconds, .rules = rbuf, .position = pbuf,
-                        .over = rc == AB_EOVER, .endgame = n_db, .endgame_seconds = db_seconds,
-                        .tablebase = tb_path[0] ? tb_path : NULL, .tablebase_built = built, .have_moves = moves};
-    memcpy(rep.move_value, move_value, sizeof move_value);
-    return solve_print(&rep, json);
+    gs_solver_free(s);
+    game_free(g);
+    return rc;
 }

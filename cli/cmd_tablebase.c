@@ -206,35 +206,13 @@ int cmd_tablebase(int argc, char **argv)
 }
 
 /* Creates dir and its parents (mode 0755); 0, or -1 with errno. */
-static int make_dirs(const char *dir)
-{
-    char buf[PATH_MAX];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int cli_tablebase_default_path(const kalah_rules *r, int seeds, char *path, size_t n, int create_dir)
 {
-    char dir[PATH_MAX - 300], name[192];
-    if (eg_cache_dir(dir, sizeof dir) != 0) {
-        cli_error(CMD, "no tablebase folder: set SOWZERO_TABLEBASE, XDG_CACHE_HOME or HOME");
+    char err[KALAH_ERRLEN];
+    if (eg_default_path(r, seeds, path, n, create_dir, err) != 0) {
+        cli_error(CMD, "%s", err);
         return -1;
     }
-    if (create_dir && make_dirs(dir) != 0) {
-        cli_error(CMD, "cannot create the tablebase folder %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    snprintf(path, n, "%s/%s", dir, eg_file_name(r, seeds, name, sizeof name));
     return 0;
 }
 

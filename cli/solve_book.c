@@ -13,16 +13,20 @@
 #define MAX_SOWS 5
 
 typedef struct {
-    kalah_pos p;
+    game_pos p;
     uint8_t path[MAX_SOWS];
     int n;         /* sowings from the root */
-    int value;     /* final margin for South: exact when kept, else a bound beyond the window */
+    int value;     /* final margin for player 0: exact when kept, else a bound beyond the window */
     int kept;      /* the exact value is within -W..+W */
 } node;
 
-static int same(const kalah_rules *r, const kalah_pos *a, const kalah_pos *b)
+/* The same position for the solver: everything but the ply, which counts only under a ply limit. */
+static int same(const game_pos *a, const game_pos *b, int ply_counts)
 {
-    return a->side == b->side && !memcmp(a->cell, b->cell, (size_t)(2 * r->pits + 2));
+    game_pos x = *a, y = *b;
+    if (!ply_counts)
+        x.ply = y.ply = 0;
+    return !memcmp(&x, &y, sizeof x);
 }
 
 static double now(void)
@@ -32,10 +36,13 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The positions of 1..K sowings, level by level (a level's order: its parents' order, then the pit), each
+/* The positions of 1..K sowings, level by level (a level's order: its parents' order, then the slot), each
  * kept at its first (so shallowest) path. *out owns them. -1 when out of memory. */
-static int enumerate(const kalah_rules *r, const kalah_pos *root, int k, node **out, int *n_out)
+static int enumerate(const game *g, const game_pos *root, int k, node **out, int *n_out)
 {
+    game_solve_props props;
+    game_solve_properties(g, &props);
+    const int ply_counts = props.ply_limit > 0;
     int n = 0, cap = 64, lo = 0, hi = 0; /* the previous level: v[lo..hi) */
     node *v = malloc((size_t)cap * sizeof *v);
     if (!v)
@@ -44,18 +51,19 @@ static int enumerate(const kalah_rules *r, const kalah_pos *root, int k, node **
         int n_parents = depth == 1 ? 1 : hi - lo;
         for (int i = 0; i < n_parents; i++) {
             node par = depth == 1 ? (node){.p = *root, .n = 0} : v[lo + i]; /* a copy: v may move below */
-            unsigned legal = kalah_legal(r, &par.p);
-            for (int m = 0; m < r->pits; m++) {
-                if (!(legal >> m & 1))
-                    continue;
+            for (unsigned legal = game_legal(g, &par.p); legal; legal &= legal - 1) {
+                const int m = __builtin_ctz(legal);
                 node c = par;
-                kalah_sow(r, &c.p, m, NULL);
+                if (game_apply(g, &c.p, m, NULL) != GAME_OK) {
+                    free(v);
+                    return -1;
+                }
                 c.path[c.n++] = (uint8_t)m;
                 if (c.p.over)
                     continue;
-                int dup = same(r, &c.p, root);
+                int dup = same(&c.p, root, ply_counts);
                 for (int j = 0; j < n && !dup; j++)
-                    dup = same(r, &v[j].p, &c.p);
+                    dup = same(&v[j].p, &c.p, ply_counts);
                 if (dup)
                     continue;
                 if (n == cap) {
@@ -77,24 +85,26 @@ static int enumerate(const kalah_rules *r, const kalah_pos *root, int k, node **
     return 0;
 }
 
-/* The path of a node as move letters ("c f A"), from the root's side to move. */
-static void path_text(const kalah_rules *r, const kalah_pos *root, const node *x, char *buf, size_t len)
+/* The path of a node in the game's move notation ("c f A"). */
+static void path_text(const game *g, const game_pos *root, const node *x, char *buf, size_t len)
 {
-    kalah_pos p = *root;
+    game_pos p = *root;
     size_t at = 0;
     buf[0] = 0;
     for (int i = 0; i < x->n && at < len; i++) {
-        at += (size_t)snprintf(buf + at, len - at, "%s%c", i ? " " : "", kalah_move_letter(p.side, x->path[i]));
-        kalah_sow(r, &p, x->path[i], NULL);
+        char mv[16];
+        game_move_format(g, &p, x->path[i], mv, sizeof mv);
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", mv);
+        game_apply(g, &p, x->path[i], NULL);
     }
 }
 
-int cli_solve_book(const char *cmd, const kalah_rules *r, const kalah_pos *root, ab_search *s,
-                   const solve_book_args *a, int show, int json)
+int cli_solve_book(const char *cmd, const game *g, const game_pos *root, gs_solver *s, const solve_book_args *a,
+                   int show, int json)
 {
     node *v;
     int n;
-    if (a->sows < 1 || a->sows > MAX_SOWS || enumerate(r, root, a->sows, &v, &n)) {
+    if (a->sows < 1 || a->sows > MAX_SOWS || enumerate(g, root, a->sows, &v, &n)) {
         cli_error(cmd, "--fair-book %d: out of memory, or not in 1..%d", a->sows, MAX_SOWS);
         return 1;
     }
@@ -102,20 +112,22 @@ int cli_solve_book(const char *cmd, const kalah_rules *r, const kalah_pos *root,
     uint64_t nodes = 0;
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        /* only the value within ±W matters (the window is the same for either side to move): a position
+        /* only the value within ±W matters (the window is the same for either player to move): a position
          * far from even is settled by one probe at the window's edge */
-        ab_window res;
-        int rc = ab_solve_window(s, &v[i].p, -a->within, a->within, &res);
-        if (rc != AB_OK) {
+        int value, where;
+        uint64_t nd = 0;
+        char err[GAME_ERRLEN];
+        int rc = gs_solver_window(s, &v[i].p, -a->within, a->within, &value, &where, &nd, err);
+        if (rc != GAME_OK) {
             if (show)
                 fprintf(stderr, "\n");
-            cli_error(cmd, "--fair-book: the solve of position %d failed (code %d)", i + 1, rc);
+            cli_error(cmd, "--fair-book: the solve of position %d failed: %s", i + 1, err);
             free(v);
             return 1;
         }
-        nodes += res.nodes;
-        v[i].kept = res.where == 0;
-        v[i].value = v[i].p.side == KALAH_SOUTH ? res.value : -res.value;
+        nodes += nd;
+        v[i].kept = where == 0;
+        v[i].value = v[i].p.to_move == 0 ? value : -value;
         kept += v[i].kept;
         if (show) {
             fprintf(stderr, "\rsolve --fair-book: %d of %d positions solved, %d within +-%d, %.0f s ", i + 1, n, kept,
@@ -127,10 +139,10 @@ int cli_solve_book(const char *cmd, const kalah_rules *r, const kalah_pos *root,
         fprintf(stderr, "\n");
     double seconds = now() - t0;
 
-    char tmp[4200], rules[128], start[80], moves[4 * MAX_SOWS + 4];
+    char tmp[4200], start[GAME_POS_STR], moves[8 * MAX_SOWS + 8];
+    const char *rules = game_spec(g);
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", a->out, (long)getpid());
-    kalah_rules_format(r, rules, sizeof rules);
-    kalah_pos_format(r, root, start, sizeof start);
+    game_pos_format(g, root, start, sizeof start);
     FILE *f = fopen(tmp, "w");
     int bad = !f;
     if (f) {
@@ -146,7 +158,7 @@ int cli_solve_book(const char *cmd, const kalah_rules *r, const kalah_pos *root,
         for (int i = 0; i < n; i++) {
             if (!v[i].kept)
                 continue;
-            path_text(r, root, &v[i], moves, sizeof moves);
+            path_text(g, root, &v[i], moves, sizeof moves);
             fprintf(f, "%-8s # %+d\n", moves, v[i].value);
         }
         bad = ferror(f) != 0;

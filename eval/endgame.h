@@ -84,6 +84,10 @@ int eg_cache_dir(char *buf, size_t n);
  * "kalah-pits6-capture_opposite-end_either-empty-tb20.sztb". Returns buf. */
 char *eg_file_name(const kalah_rules *r, int seeds, char *buf, size_t n);
 
+/* The standard path of a database of rules r and N seeds: eg_cache_dir's folder (created with its parents
+ * when create_dir) and eg_file_name. 0, or -1 with the reason in err (KALAH_ERRLEN, may be NULL). */
+int eg_default_path(const kalah_rules *r, int seeds, char *path, size_t n, int create_dir, char *err);
+
 /* Finds a tablebase file serving rules r with at least min_seeds seeds (capped at r's total):
  * $SOWZERO_TABLEBASE when it names a file (then only that file: one for other rules or too few seeds is
  * an error), else the smallest such file in eg_cache_dir. Returns the opened database with *status

@@ -326,3 +326,38 @@ eg_db *eg_find(const kalah_rules *r, int min_seeds, char *path_out, size_t n, in
         snprintf(path_out, n, "%s", path);
     return db;
 }
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int eg_default_path(const kalah_rules *r, int seeds, char *path, size_t n, int create_dir, char *err)
+{
+    char dir[PATH_MAX - 300], name[192];
+    if (eg_cache_dir(dir, sizeof dir) != 0) {
+        if (err)
+            snprintf(err, KALAH_ERRLEN, "no tablebase folder: set SOWZERO_TABLEBASE, XDG_CACHE_HOME or HOME");
+        return -1;
+    }
+    if (create_dir && make_dirs(dir) != 0) {
+        if (err)
+            snprintf(err, KALAH_ERRLEN, "cannot create the tablebase folder %.900s: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(path, n, "%s/%s", dir, eg_file_name(r, seeds, name, sizeof name));
+    return 0;
+}

@@ -202,18 +202,19 @@ int gs_solver_set_threads(gs_solver *s, int threads, char *err)
     if (s->sp && s->sp->set_threads)
         return s->sp->set_threads(s->spx, threads, err);
     if (threads > 1) {
-        set_err(err, "%s: the exact solver of %s runs on one thread", game_spec(s->g), game_name(s->g));
+        set_err(err, "the %s solver runs on one thread", game_name(s->g));
         return GAME_EINVAL;
     }
     return GAME_OK;
 }
 
-int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *err)
+int gs_solver_use_endgame(gs_solver *s, gs_endgame *e, char *err)
 {
-    if (built_seconds)
-        *built_seconds = 0;
-    if (seeds < 1 || seeds > 127) {
-        set_err(err, "endgame database seeds must be 1..127, got %d", seeds);
+    e->covered = e->built = 0;
+    e->seconds = 0;
+    e->path[0] = e->save_err[0] = 0;
+    if (e->seeds < 1 || e->seeds > 127) {
+        set_err(err, "endgame database seeds must be 1..127, got %d", e->seeds);
         return GAME_EINVAL;
     }
     if (!s->sp || gs_endgame_available(s->g, err) != GAME_OK) {
@@ -221,7 +222,36 @@ int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *
             set_err(err, "%s: no endgame database for %s", game_spec(s->g), game_name(s->g));
         return GAME_EINVAL;
     }
-    return s->sp->set_endgame(s->spx, seeds, built_seconds, err);
+    return s->sp->set_endgame(s->spx, e, err);
+}
+
+int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *err)
+{
+    gs_endgame e = {.seeds = seeds};
+    int rc = gs_solver_use_endgame(s, &e, err);
+    if (built_seconds)
+        *built_seconds = e.built ? e.seconds : 0;
+    return rc;
+}
+
+int gs_solver_window(gs_solver *s, const game_pos *p, int lo, int hi, int *value, int *where, uint64_t *nodes,
+                     char *err)
+{
+    if (nodes)
+        *nodes = 0;
+    if (lo > hi) {
+        set_err(err, "window [%d, %d] is empty", lo, hi);
+        return GAME_EINVAL;
+    }
+    if (s->sp && s->sp->window)
+        return s->sp->window(s->spx, p, lo, hi, value, where, nodes, err);
+    gs_solution sol;
+    int rc = gs_solver_run(s, p, 0, &sol, err);
+    if (nodes)
+        *nodes = sol.nodes;
+    *value = sol.value;
+    *where = sol.value < lo ? -1 : sol.value > hi ? 1 : 0;
+    return rc;
 }
 
 int gs_endgame_available(const game *g, char *err)

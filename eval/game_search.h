@@ -132,6 +132,31 @@ int gs_solver_set_threads(gs_solver *s, int threads, char *err);
  * limit; GAME_ENOMEM. */
 int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *err);
 
+/* gs_solver_set_endgame with what a command reports: where the database came from, and a database the
+ * call builds written to the tablebase folder for the next process (the solver's own files: Kalah's,
+ * eval/endgame.h). */
+typedef struct {
+    int seeds;               /* in: seeds wanted in the pits, 1..127 (capped at the board's total) */
+    size_t save_bytes;       /* in: write a database built here of at least this many bytes (0: never) */
+    int covered;             /* out: the seeds the database covers */
+    int built;               /* out: 1 when built by this call (else mapped from a file or shared) */
+    double seconds;          /* out: building or mapping it */
+    char path[4096];         /* out: the file mapped or written, "" when none */
+    char save_err[SZ_ERRLEN]; /* out: why a build could not be written ("" when it was, or was not asked) */
+} gs_endgame;
+
+/* As gs_solver_set_endgame. GAME_EINVAL also for a tablebase file that is damaged or for other rules (err
+ * names it: bad input, the caller's exit status 2); GAME_ENOMEM when it cannot be built. */
+int gs_solver_use_endgame(gs_solver *s, gs_endgame *e, char *err);
+
+/* The windowed solve (eval/alphabeta.h ab_solve_window for Kalah; the full solve for the generic solver):
+ * p's value for its player to move when it lies within [lo, hi] (*where 0, exact), else only which side
+ * (*where −1 below lo, +1 above hi; *value then a bound beyond the window). *nodes (may be NULL): the
+ * positions visited. GAME_OK; GAME_EOVER (p is over: its final margin, classified); GAME_EINVAL for
+ * lo > hi; the errors of gs_solver_run. */
+int gs_solver_window(gs_solver *s, const game_pos *p, int lo, int hi, int *value, int *where, uint64_t *nodes,
+                     char *err);
+
 /* Whether gs_solver_create's solver for g can have an endgame database (a fact of the kind and its rules,
  * checked before any work): GAME_OK, or GAME_EINVAL with the reason in err. */
 int gs_endgame_available(const game *g, char *err);

@@ -17,7 +17,8 @@ typedef struct gs_special {
     int (*moves)(void *x, const game_pos *p, int *values, uint64_t *nodes, char *err);
     void (*set_abort)(void *x, const int *flag);
     int (*set_threads)(void *x, int threads, char *err);
-    int (*set_endgame)(void *x, int seeds, double *built_seconds, char *err);
+    int (*set_endgame)(void *x, gs_endgame *e, char *err);
+    int (*window)(void *x, const game_pos *p, int lo, int hi, int *value, int *where, uint64_t *nodes, char *err);
     int (*endgame_ok)(const game *g, char *err); /* may these rules have a database? (gs_endgame_available) */
     int (*endgame_seeds)(const void *x);
 } gs_special;

@@ -3,6 +3,7 @@
  * its kalah_pos (env/game_twoside.h's layout: cells, to_move = side, ply = sows). */
 #include "eval/game_search_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,14 +131,19 @@ static int ks_set_threads(void *v, int threads, char *err)
     return GAME_OK;
 }
 
-static int ks_set_endgame(void *v, int seeds, double *built_seconds, char *err)
+static int ks_set_endgame(void *v, gs_endgame *e, char *err)
 {
     kalah_solver *x = v;
     char kerr[KALAH_ERRLEN];
-    tb_ref *t = tb_acquire(&x->r, seeds, x->threads, built_seconds, kerr);
+    tb_info info;
+    tb_ref *t = tb_acquire_info(&x->r, e->seeds, x->threads, e->save_bytes, &info, kerr);
+    e->built = info.built;
+    e->seconds = info.seconds;
+    snprintf(e->path, sizeof e->path, "%s", info.path);
+    snprintf(e->save_err, sizeof e->save_err, "%s", info.save_err);
     if (!t) {
-        set_err(err, "endgame database of %d seeds: %s", seeds, kerr);
-        return GAME_EINVAL;
+        set_err(err, "%s", kerr);
+        return info.bad_file ? GAME_EINVAL : GAME_ENOMEM;
     }
     if (ab_borrow_endgame(x->ab, tb_db(t), kerr) != AB_OK) {
         tb_release(t);
@@ -146,6 +152,30 @@ static int ks_set_endgame(void *v, int seeds, double *built_seconds, char *err)
     }
     tb_release(x->tb);
     x->tb = t;
+    e->covered = tb_seeds(t);
+    return GAME_OK;
+}
+
+static int ks_window(void *v, const game_pos *p, int lo, int hi, int *value, int *where, uint64_t *nodes, char *err)
+{
+    kalah_solver *x = v;
+    kalah_pos k = to_kalah(p);
+    ab_window w;
+    int rc = ab_solve_window(x->ab, &k, lo, hi, &w);
+    *value = w.value;
+    *where = w.where;
+    if (nodes)
+        *nodes = w.nodes;
+    if (rc == AB_EOVER)
+        return GAME_EOVER;
+    if (rc == AB_ESTOPPED) {
+        set_err(err, "stopped");
+        return GS_EABORTED;
+    }
+    if (rc != AB_OK) {
+        set_err(err, "Kalah's solver failed (code %d)", rc);
+        return GAME_EINVAL;
+    }
     return GAME_OK;
 }
 
@@ -177,5 +207,6 @@ const gs_special gs_special_kalah = {
     .set_threads = ks_set_threads,
     .set_endgame = ks_set_endgame,
     .endgame_ok = ks_endgame_ok,
+    .window = ks_window,
     .endgame_seeds = ks_endgame_seeds,
 };

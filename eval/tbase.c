@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct tb_ref {
@@ -12,6 +13,7 @@ struct tb_ref {
     mcts_tb oracle;
     int refs;        /* under the cache's lock */
     tb_ref *next;
+    char path[4096]; /* the file it was mapped from or written to, "" if none */
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -41,10 +43,12 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_seconds, char *err)
+tb_ref *tb_acquire_info(const kalah_rules *r, int seeds, int threads, size_t save_bytes, tb_info *info, char *err)
 {
-    if (built_seconds)
-        *built_seconds = 0;
+    tb_info scratch;
+    if (!info)
+        info = &scratch;
+    memset(info, 0, sizeof *info);
     if (!r || seeds < 1 || seeds > 127) {
         if (err)
             snprintf(err, KALAH_ERRLEN, "endgame database seeds must be in 1..127, got %d", seeds);
@@ -57,6 +61,7 @@ tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_s
         t = t->next;
     if (t) {
         t->refs++;
+        snprintf(info->path, sizeof info->path, "%s", t->path);
         pthread_mutex_unlock(&cache_lock);
         return t;
     }
@@ -64,9 +69,13 @@ tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_s
     double t0 = now_s();
     t = calloc(1, sizeof *t);
     int file = EG_FILE_NONE;
-    eg_db *db = t ? eg_find(r, want, NULL, 0, &file, err) : NULL;
-    if (t && file == EG_FILE_NONE)
+    eg_db *db = t ? eg_find(r, want, info->path, sizeof info->path, &file, err) : NULL;
+    if (t && file == EG_FILE_NONE) {
+        info->path[0] = 0;
         db = eg_create(r, want, threads < 1 ? 1 : threads, err);
+        info->built = db != NULL;
+    }
+    info->bad_file = file == EG_FILE_EBAD;
     if (!db) {
         if (!t && err)
             snprintf(err, KALAH_ERRLEN, "out of memory");
@@ -74,15 +83,29 @@ tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_s
         pthread_mutex_unlock(&cache_lock);
         return NULL;
     }
+    info->seconds = now_s() - t0;
+    if (info->built && save_bytes > 0 && eg_bytes(db) >= save_bytes) {
+        if (eg_default_path(r, eg_max_seeds(db), info->path, sizeof info->path, 1, info->save_err) != 0 ||
+            eg_save(db, info->path, info->save_err) != 0)
+            info->path[0] = 0;
+    }
     t->r = *r;
     t->db = db;
+    snprintf(t->path, sizeof t->path, "%s", info->path);
     t->oracle = (mcts_tb){.probe = oracle_probe, .max_seeds = eg_max_seeds(db), .ctx = t};
     t->refs = 1;
     t->next = cache;
     cache = t;
     pthread_mutex_unlock(&cache_lock);
+    return t;
+}
+
+tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_seconds, char *err)
+{
+    tb_info info;
+    tb_ref *t = tb_acquire_info(r, seeds, threads, 0, &info, err);
     if (built_seconds)
-        *built_seconds = file == EG_FILE_OK ? 0 : now_s() - t0;
+        *built_seconds = info.built ? info.seconds : 0;
     return t;
 }
 

@@ -28,6 +28,20 @@ typedef struct tb_ref tb_ref;
  * memory. Thread-safe. */
 tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_seconds, char *err);
 
+/* What tb_acquire_info did to get its database. */
+typedef struct {
+    int built;                 /* 1: built by this call (no cached one, no file) */
+    int bad_file;              /* 1 (with NULL returned): a file was found but is damaged or for other rules */
+    double seconds;            /* building or mapping it (0: it was already in the cache) */
+    char path[4096];           /* the file mapped, or written after the build; "" when none */
+    char save_err[KALAH_ERRLEN]; /* why a build of at least save_bytes could not be written ("" if it was) */
+} tb_info;
+
+/* tb_acquire, and when it has to build the database and the build has at least save_bytes bytes
+ * (0: never), writes it to its standard file (eg_default_path) for the next process; a failed write only
+ * fills info->save_err. info may be NULL. */
+tb_ref *tb_acquire_info(const kalah_rules *r, int seeds, int threads, size_t save_bytes, tb_info *info, char *err);
+
 /* Drops the reference (NULL allowed); the database is freed with its last reference. Thread-safe. */
 void tb_release(tb_ref *t);
 

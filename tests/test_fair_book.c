@@ -1,9 +1,10 @@
 /* test_fair_book.c — fair-openings books (`solve --fair-book K --within W`, cli/solve_book.h) and the shipped
- * data/kalah-6-4-fair.book. A book written for Kalah(4,3) and Kalah(5,2) is checked line by line against an
- * independent construction: the positions of 1..K sowings enumerated through the game interface, each
- * solved by the game interface's own exact solver (eval/game_search.h gs_solve, which shares no code with
- * the alpha-beta solver that wrote the book) — the book holds exactly those within ±W, at their first
- * shortest move list, with their values. The shipped Kalah(6,4) book (whose positions take tens of seconds
+ * data/kalah-6-4-fair.book. Books written for Kalah(4,3) and Kalah(5,2) (by Kalah's alpha-beta) and for
+ * small Congklak and Oware boards (by the generic solver) are checked line by line against a construction
+ * of their own: the positions of 1..K sowings enumerated here through the game interface, each solved by
+ * the game interface's own exact solver (gs_solve_generic, which shares no code with the alpha-beta solver
+ * that wrote the Kalah books) — the book holds exactly those within ±W, at their first shortest move list,
+ * with their values. The shipped Kalah(6,4) book (whose positions take tens of seconds
  * each to solve, too long for a test) is checked for everything but its values: it reads as a book, its
  * header names the command, its lines are exactly the enumeration's positions that it says are within
  * the band, each at its first shortest path, its values within the band. */
@@ -138,7 +139,9 @@ static void test_generated_books_are_exact(void **state)
     static const struct {
         const char *rules;
         int k, w;
-    } cases[] = {{"kalah:pits=4,seeds=3", 3, 1}, {"kalah:pits=5,seeds=2", 3, 2}, {"kalah:pits=4,seeds=3", 2, 0}};
+    } cases[] = {{"kalah:pits=4,seeds=3", 3, 1},     {"kalah:pits=5,seeds=2", 3, 2},
+                 {"kalah:pits=4,seeds=3", 2, 0},     {"congklak:pits=4,seeds=3", 2, 1},
+                 {"oware:pits=4,seeds=2,max_sows=30", 2, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *out = tu_tmp_path("fair.book");
         unlink(out);
@@ -165,7 +168,9 @@ static void test_generated_books_are_exact(void **state)
     free(text);
     assert_int_equal(tu_run(&text, 1, "solve --fair-book 6 --out x.book"), 2);
     free(text);
-    assert_int_equal(tu_run(&text, 1, "solve --rules oware --fair-book 2 --out '%s'", tu_tmp_path("o.book")), 2);
+    /* a game the exact solver cannot solve (three players, no margin) */
+    assert_int_equal(tu_run(&text, 1, "solve --rules basico --fair-book 2 --out '%s'", tu_tmp_path("o.book")), 2);
+    assert_non_null(strstr(text, "two-player"));
     free(text);
 }
 
