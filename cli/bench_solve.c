@@ -24,11 +24,12 @@ static void help(void)
 {
     puts("usage: sowzero bench solve [--rules R] [--count N] [--max-seeds M] [--seed S] [--endgame E]\n"
          "                           [--tt-mb M] [--json]\n"
-         "Samples N early positions (as `positions` does: seed S, at most M seeds in the pits) and solves every\n"
-         "legal move of each exactly, three ways on one thread: full_window (alpha-beta per move, a fresh\n"
-         "table per position: the anchor), mtdf (MTD(f) per move from a shallow guess, a fresh table) and\n"
-         "mtdf_shared (the same, one table for all the positions, as `sowzero positions`). The values must\n"
-         "agree. Prints per way the total and median seconds per position and the nodes.\n"
+         "Kalah only (its alpha-beta solver, eval/alphabeta.h; other games: `sowzero positions`). Samples N\n"
+         "early positions (as `positions` does: seed S, at most M seeds in the pits) and solves every legal\n"
+         "move of each exactly, three ways on one thread: full_window (alpha-beta per move, a fresh table per\n"
+         "position: the anchor), mtdf (MTD(f) per move from a shallow guess, a fresh table) and mtdf_shared\n"
+         "(the same, one table for all the positions, as `sowzero positions`). The values must agree. Prints\n"
+         "per way the total and median seconds per position and the nodes.\n"
          "  --rules R      rules (default kalah)\n"
          "  --count N      positions, 1..1000 (default 20)\n"
          "  --max-seeds M  at most M seeds in the pits (default 36)\n"
@@ -142,6 +143,9 @@ int bench_solve(int argc, char **argv)
         return 1;
     }
     const double eg_seconds = now_s() - t0;
+    const int all_seeds = 2 * r.pits * r.seeds; /* a database covers at most every seed of the board */
+    if (endgame > all_seeds)
+        endgame = all_seeds;
     uint64_t nodes[WAYS] = {0};
     double total[WAYS] = {0};
     for (int w = 0; w < WAYS; w++) {

@@ -69,7 +69,10 @@ static void help(void)
          "needs max_sows > 0: its positions can repeat). Lines add \"sows_left\" (max_sows - ply) when the\n"
          "rules have a ply limit, and ply counts toward it.\n"
          "Kalah(6,4), 2000 positions: sowzero positions --solve --count 2000 --min-early 400 --max-seeds 43\n"
-         "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)");
+         "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)\n"
+         "Exit status: 0; 1 a runtime failure (memory, a failed solve or write); 2 bad input (a flag, the rules,\n"
+         "an --out that cannot be written or is an input: the --net file, the tablebase file mapped; a damaged\n"
+         "tablebase file; a board with too few positions for the counts asked).");
 }
 
 /* The git commit of the working directory (what the set was generated from), or "unknown". */
@@ -111,7 +114,7 @@ static void gprogress(void *ctx, size_t done, size_t total, const gps_entry *e)
 
 /* Sampled with the game agents, solved by the game's exact solver (eval/gposset.h, eval/game_search.h). */
 static int positions(int argc, char **argv, game *g, const char *out, const ps_sample_opts *so, long threads,
-                     long tt_mb, long endgame, int show, int json)
+                     long tt_mb, long endgame, double endgame_seconds, int show, int json)
 {
     char err[GPS_LOAD_ERRLEN];
     gps_set *set = gps_create(g, err);
@@ -126,7 +129,7 @@ static int positions(int argc, char **argv, game *g, const char *out, const ps_s
     if (rc != PS_OK) {
         cli_error(CMD, "%s", err);
         gps_free(set);
-        return rc == PS_EINVAL ? 2 : 1;
+        return rc == PS_EINVAL || rc == PS_EFAIL ? 2 : 1; /* EFAIL: the options ask for too few positions */
     }
     const double t_sample = now_s() - t0;
     progress_ctx pc = {.g = g, .t0 = now_s()};
@@ -134,6 +137,7 @@ static int positions(int argc, char **argv, game *g, const char *out, const ps_s
                          .progress = show ? gprogress : NULL, .ctx = &pc};
     ps_solve_stats st;
     rc = gps_solve(set, &vo, &st, err);
+    st.endgame_seconds = endgame_seconds; /* built (or mapped) before the sampling: the holder in cmd_positions */
     char *cmdline = rc == PS_OK ? cli_command_line(argc, argv) : NULL;
     ps_header h = {.command = cmdline ? cmdline : "sowzero positions", .commit = commit, .seed = so->seed};
     if (rc == PS_OK)
@@ -142,7 +146,7 @@ static int positions(int argc, char **argv, game *g, const char *out, const ps_s
     if (rc != PS_OK) {
         cli_error(CMD, "%s", err);
         gps_free(set);
-        return 1;
+        return rc == PS_EINVAL ? 2 : 1;
     }
     const double total = now_s() - t0;
     size_t n[PS_PHASES] = {0};
@@ -304,9 +308,34 @@ int cmd_positions(int argc, char **argv)
         }
         endgame = 0;
     }
+    /* The database is acquired before the sampling and held for the run (eval/tbase.h's cache: gps_solve's
+     * solvers share it): a damaged or unfitting tablebase file fails at once, and --out is checked against
+     * the file mapped, which the renamed output would replace. */
+    gs_solver *holder = NULL;
+    gs_endgame eg = {.seeds = (int)endgame};
+    if (endgame > 0) {
+        int erc = GAME_ENOMEM;
+        holder = gs_solver_create(g, 1, gerr);
+        if (holder && (erc = gs_solver_set_threads(holder, (int)threads, gerr)) == GAME_OK)
+            erc = gs_solver_use_endgame(holder, &eg, gerr);
+        if (erc != GAME_OK) {
+            cli_error(CMD, "--endgame %ld: %s", endgame, gerr);
+            gs_solver_free(holder);
+            game_free(g);
+            return erc == GAME_EINVAL ? 2 : 1;
+        }
+        snprintf(what, sizeof what, "the tablebase file this run maps");
+        const cli_input tb_in = {what, eg.path[0] ? eg.path : NULL};
+        if (!cli_output_check(CMD, "--out", out, CLI_OUT_REPLACE, &tb_in, 1)) {
+            gs_solver_free(holder);
+            game_free(g);
+            return 2;
+        }
+    }
     ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,
                          .max_seeds = (int)max_seeds, .max_sows_left = (int)max_left};
-    int status = positions(argc, argv, g, out, &so, threads, tt_mb, endgame, show, json);
+    int status = positions(argc, argv, g, out, &so, threads, tt_mb, endgame, eg.built ? eg.seconds : 0, show, json);
+    gs_solver_free(holder);
     game_free(g);
     return status;
 }

@@ -260,7 +260,11 @@ int gps_sample(gps_set *s, const ps_sample_opts *o, char *err)
     if (!sp.game)
         rc = PS_ENOMEM;
     char aerr[AGENT_ERRLEN], az[PS_SOURCE_MAX];
-    if (o->net && snprintf(az, sizeof az, "az:net=%s,sims=100", o->net) >= (int)sizeof az) {
+    if (o->net && strchr(o->net, ',')) { /* the agent spec's key separator */
+        set_err(err, "--net %s: a path with a comma cannot be named in an agent spec: rename or link the file",
+                o->net);
+        rc = PS_EINVAL;
+    } else if (o->net && snprintf(az, sizeof az, "az:net=%s,sims=100", o->net) >= (int)sizeof az) {
         set_err(err, "--net: the path is too long (%zu bytes)", strlen(o->net));
         rc = PS_EINVAL;
     }
@@ -280,8 +284,8 @@ int gps_sample(gps_set *s, const ps_sample_opts *o, char *err)
             int hi, lo;
             gps_phase_range(s->g, ph, &hi, &lo);
             set_err(err, "after %zu draws only %zu of the %zu positions wanted with %d-%d seeds in the pits were "
-                    "found (too few distinct positions of this board in that phase? lower --count or "
-                    "--min-early)", draws, sp.have[ph], sp.want[ph], hi, lo);
+                    "found (too few distinct positions of this board in that phase? ask for fewer "
+                    "positions, or fewer early ones)", draws, sp.have[ph], sp.want[ph], hi, lo);
             rc = PS_EFAIL;
         }
     for (int i = 0; i < sp.n_agents; i++)

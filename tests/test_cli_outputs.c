@@ -310,6 +310,55 @@ static void test_output_is_an_input(void **state)
     free(out);
 }
 
+/* The tablebase file a run maps is an input too: `positions --out` and `solve --fair-book --out` naming it
+ * are refused (2) before the work, and the file is left as it was; a damaged one is bad input (2) in both. */
+static void test_output_is_the_tablebase(void **state)
+{
+    (void)state;
+    const char *dir = tu_tmp_path("outputs_tb");
+    char cmd[1200], file[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(setenv("SOWZERO_TABLEBASE", dir, 1), 0);
+    snprintf(file, sizeof file, "%s/kalah-pits4-capture_opposite-end_either-empty-tb12.sztb", dir); /* the default */
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:pits=4,seeds=3 --seeds 12 --threads 1"), 0);
+    free(out);
+    size_t len = 0;
+    char *bytes = slurp(file, &len);
+    assert_non_null(bytes);
+    assert_int_equal(tu_run(&out, 1, "positions --rules kalah:pits=4,seeds=3 --solve --count 6 --endgame 12 "
+                                     "--out '%s'", file), 2);
+    if (!strstr(out, "--out") || !strstr(out, "the tablebase file this run maps itself"))
+        fail_msg("positions: %s", out);
+    assert_null(strstr(out, "positions of")); /* nothing sampled or written */
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=4,seeds=3 --fair-book 1 --endgame 12 --out '%s'", file),
+                     2);
+    if (!strstr(out, "the tablebase file this solve uses itself"))
+        fail_msg("solve: %s", out);
+    free(out);
+    assert_unchanged(file, bytes, len);
+    /* another output beside it is written, mapping the same file */
+    assert_int_equal(tu_run(&out, 1, "positions --rules kalah:pits=4,seeds=3 --solve --count 6 --endgame 12 "
+                                     "--out '%s/set.jsonl'", dir), 0);
+    free(out);
+    /* damaged: bad input for both commands, before the sampling */
+    FILE *f = fopen(file, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (long)len / 2, SEEK_SET), 0);
+    fputc(bytes[len / 2] ^ 0x5a, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(tu_run(&out, 1, "positions --rules kalah:pits=4,seeds=3 --solve --count 6 --endgame 12 "
+                                     "--out '%s/set2.jsonl'", dir), 2);
+    assert_non_null(strstr(out, "--endgame"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=4,seeds=3 --endgame 12"), 2);
+    free(out);
+    free(bytes);
+    unsetenv("SOWZERO_TABLEBASE");
+}
+
 /* Output paths that cannot be written are bad flags (2), refused before any work. */
 static void test_bad_output_paths(void **state)
 {
@@ -464,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_pgn_appends_after_any_text),
         cmocka_unit_test(test_output_is_an_input),
         cmocka_unit_test(test_bad_output_paths),
+        cmocka_unit_test(test_output_is_the_tablebase),
         cmocka_unit_test(test_anchor_finite),
         cmocka_unit_test(test_elo_disconnected),
         cmocka_unit_test(test_play_pgn_every_game),
