@@ -8,20 +8,6 @@
 
 #define set_err(err, ...) errbuf_set(err, RECORD_ERRLEN, __VA_ARGS__)
 
-static int kalah_finish(record_game *g, char *err);
-
-void record_game_init(record_game *g, const kalah_rules *r, const kalah_pos *start)
-{
-    memset(g, 0, sizeof *g);
-    g->rules = *r;
-    if (start)
-        g->start = *start;
-    else
-        kalah_start(r, &g->start);
-    g->final = g->start;
-    g->result = RECORD_UNFINISHED;
-}
-
 void record_game_clear(record_game *g)
 {
     free(g->event);
@@ -40,8 +26,6 @@ void record_game_clear(record_game *g)
     memset(g, 0, sizeof *g);
 }
 
-static int is_kalah(const record_game *g) { return !g->game || game_get_kind(g->game) == &game_kind_kalah; }
-
 int record_game_init_game(record_game *g, const game *gm, const game_pos *start, char *err)
 {
     char gerr[GAME_ERRLEN];
@@ -51,22 +35,7 @@ int record_game_init_game(record_game *g, const game *gm, const game_pos *start,
         set_err(err, "out of memory");
         return RECORD_ENOMEM;
     }
-    if (game_get_kind(gm) == &game_kind_kalah) { /* Kalah's own fields too: written exactly as record_game_init's */
-        const kalah_rules *kr = game_rules(gm);
-        kalah_pos ks;
-        char pos[GAME_POS_STR];
-        int pits;
-        if (start)
-            game_pos_format(gm, start, pos, sizeof pos);
-        if (start && kalah_pos_parse(pos, kr, &ks, &pits, gerr) != KALAH_OK) {
-            game_free(own);
-            set_err(err, "start position '%s': %s", pos, gerr);
-            return RECORD_EINVAL;
-        }
-        record_game_init(g, kr, start ? &ks : NULL);
-    } else {
-        g->result = RECORD_UNFINISHED;
-    }
+    g->result = RECORD_UNFINISHED;
     g->game = own;
     g->players = game_players(own);
     if (start)
@@ -211,8 +180,7 @@ static void forfeit_result(record_game *g, int np)
     g->result = np > 2 ? RECORD_RANKED : loser ? RECORD_SOUTH_WINS : RECORD_NORTH_WINS;
 }
 
-/* Replays the moves of a game with g->game from gstart: gfinal, places and (not Kalah) result and the
- * two-player stores. */
+/* Replays the moves of g->game from gstart: gfinal, places, result and the two-player scores. */
 static int finish_game(record_game *g, char *err)
 {
     const game *gm = g->game;
@@ -260,14 +228,12 @@ static int finish_game(record_game *g, char *err)
     if (g->forfeit) {
         int a = 0, b = 0;
         forfeit_result(g, np);
-        if (np == 2 && !is_kalah(g) && game_score(gm, &p, 0, &a) && game_score(gm, &p, 1, &b)) {
+        if (np == 2 && game_score(gm, &p, 0, &a) && game_score(gm, &p, 1, &b)) {
             g->store_south = a;
             g->store_north = b;
         }
         return RECORD_OK;
     }
-    if (is_kalah(g))
-        return RECORD_OK; /* Kalah's result and stores come from its own replay */
     if (np == 2) {
         g->result = !p.over ? RECORD_UNFINISHED : (v[0] > v[1]) - (v[0] < v[1]);
         int a = 0, b = 0;
@@ -283,49 +249,11 @@ static int finish_game(record_game *g, char *err)
 
 int record_game_finish(record_game *g, char *err)
 {
-    if (!is_kalah(g))
-        return finish_game(g, err);
-    int rc = kalah_finish(g, err);
-    return rc || !g->game ? rc : finish_game(g, err);
-}
-
-static int kalah_finish(record_game *g, char *err)
-{
-    if (g->result_only && g->n_moves == 0) { /* nothing to replay: the result and stores stay as read */
-        g->final = g->start;
-        return RECORD_OK;
-    }
-    g->result_only = 0;
-    int adj_result = g->result, adj_s = g->store_south, adj_n = g->store_north;
-    kalah_pos p = g->start;
-    for (int i = 0; i < g->n_moves; i++) {
-        int side = p.side;
-        if (kalah_play(&g->rules, &p, g->moves[i], NULL) != KALAH_OK) {
-            set_err(err, "move %d '%c' is not legal (%s)", i + 1, kalah_move_letter(side, g->moves[i]),
-                    p.over ? "the game is already over" : "the pit is empty or off the board");
-            return RECORD_EINVAL;
-        }
-    }
-    g->final = p;
-    g->store_south = p.cell[kalah_store(&g->rules, 0)];
-    g->store_north = p.cell[kalah_store(&g->rules, 1)];
-    g->result = p.over ? kalah_winner(&g->rules, &p) : RECORD_UNFINISHED;
-    if ((g->forfeit || g->adjudicated) && p.over) {
-        set_err(err, "%s, but the moves end the game", g->forfeit ? "a forfeit" : "an adjudication");
+    if (!g->game) {
+        set_err(err, "a record with no game (record_game_init_game sets one up)");
         return RECORD_EINVAL;
     }
-    if (g->forfeit)
-        forfeit_result(g, 2);
-    if (g->adjudicated) {
-        if (adj_result < RECORD_NORTH_WINS || adj_result > RECORD_SOUTH_WINS) {
-            set_err(err, "an adjudication needs a decisive or drawn result");
-            return RECORD_EINVAL;
-        }
-        g->result = adj_result;
-        g->store_south = adj_s;
-        g->store_north = adj_n;
-    }
-    return RECORD_OK;
+    return finish_game(g, err);
 }
 
 static int put_tag(FILE *f, const char *name, const char *value)
@@ -344,16 +272,11 @@ static int put_tag(FILE *f, const char *name, const char *value)
 /* Writes the move text from the start (moves wrapped at 79 columns, then the result token). */
 static int put_moves(FILE *f, record_game *g)
 {
-    kalah_pos p = g->start;
     game_pos gp = g->gstart;
-    int col = 0, kalah = is_kalah(g);
+    int col = 0;
     for (int i = 0; i <= g->n_moves; i++) {
         char tok[16];
-        if (i < g->n_moves && kalah) {
-            tok[0] = kalah_move_letter(p.side, g->moves[i]);
-            tok[1] = 0;
-            kalah_sow(&g->rules, &p, g->moves[i], NULL);
-        } else if (i < g->n_moves) {
+        if (i < g->n_moves) {
             game_move_format(g->game, &gp, g->moves[i], tok, sizeof tok);
             game_apply(g->game, &gp, g->moves[i], NULL);
         } else {
@@ -395,7 +318,7 @@ static int put_head(FILE *f, const record_game *g)
     return bad;
 }
 
-/* Every game but Kalah (record.h). */
+/* The record of a finished (record_game_finish) game (record.h). */
 static int write_game(FILE *f, record_game *g, char *err)
 {
     char buf[GAME_POS_STR], tag[24];
@@ -437,7 +360,11 @@ static int write_game(FILE *f, record_game *g, char *err)
 
 int record_write(FILE *f, record_game *g, char *err)
 {
-    for (int q = 0; !is_kalah(g) && q < g->players; q++)
+    if (!g->game) {
+        set_err(err, "a record with no game (record_game_init_game sets one up)");
+        return RECORD_EINVAL;
+    }
+    for (int q = 0; q < g->players; q++)
         if (!record_seat(g, q)) {
             set_err(err, "a record needs every seat's spec (seat %d has none)", q);
             return RECORD_EINVAL;
@@ -446,48 +373,8 @@ int record_write(FILE *f, record_game *g, char *err)
         set_err(err, "opening length %d is not within the %d moves", g->opening, g->n_moves);
         return RECORD_EINVAL;
     }
-    if (!is_kalah(g)) {
-        int rc = record_game_finish(g, err);
-        return rc ? rc : write_game(f, g, err);
-    }
-    if (!g->south || !g->north) {
-        set_err(err, "a record needs both the South and the North spec");
-        return RECORD_EINVAL;
-    }
-    if (g->opening < 0 || g->opening > g->n_moves) {
-        set_err(err, "opening length %d is not within the %d moves", g->opening, g->n_moves);
-        return RECORD_EINVAL;
-    }
     int rc = record_game_finish(g, err);
-    if (rc)
-        return rc;
-    char buf[128];
-    int bad = 0;
-    bad |= put_head(f, g);
-    bad |= put_tag(f, "South", g->south);
-    bad |= put_tag(f, "North", g->north);
-    if (g->south_name)
-        bad |= put_tag(f, "SouthName", g->south_name);
-    if (g->north_name)
-        bad |= put_tag(f, "NorthName", g->north_name);
-    bad |= put_tag(f, "Rules", kalah_rules_format(&g->rules, buf, sizeof buf));
-    bad |= put_tag(f, "Start", kalah_pos_format(&g->rules, &g->start, buf, sizeof buf));
-    if (g->opening > 0) {
-        snprintf(buf, sizeof buf, "%d", g->opening);
-        bad |= put_tag(f, "Opening", buf);
-    }
-    bad |= put_tag(f, "Result", record_result_token(g->result));
-    if (g->termination)
-        bad |= put_tag(f, "Termination", g->termination);
-    snprintf(buf, sizeof buf, "%d-%d", g->store_south, g->store_north);
-    if (!g->result_only) /* a result-only game's stores were never replayed */
-        bad |= put_tag(f, "Score", buf);
-    if (bad || fputc('\n', f) == EOF || put_moves(f, g))
-        goto io;
-    return RECORD_OK;
-io:
-    set_err(err, "write failed: %s", strerror(errno));
-    return RECORD_EIO;
+    return rc ? rc : write_game(f, g, err);
 }
 
 /* ---- reading ---- */
@@ -774,16 +661,10 @@ static int adjudication_check(const char *nm, const pending_game *pg, const reco
 {
     if (!g->adjudicated)
         return RECORD_OK;
-    int s = 0, n = 0, board = 0;
-    if (is_kalah(g)) {
-        s = g->final.cell[kalah_store(&g->rules, 0)];
-        n = g->final.cell[kalah_store(&g->rules, 1)];
-        board = kalah_total(&g->rules, &g->final) - s - n;
-    } else {
-        game_score(g->game, &g->gfinal, 0, &s);
-        game_score(g->game, &g->gfinal, 1, &n);
-        board = game_board_seeds(g->game, &g->gfinal) - s - n; /* every seed there, the scores included */
-    }
+    int s = 0, n = 0;
+    game_score(g->game, &g->gfinal, 0, &s);
+    game_score(g->game, &g->gfinal, 1, &n);
+    const int board = game_board_seeds(g->game, &g->gfinal) - s - n; /* every seed there, the scores included */
     if (g->store_south < s || g->store_north < n || g->store_south + g->store_north != s + n + board) {
         set_err(err, "%s:%d: [Score \"%d-%d\"] cannot end an adjudicated game that stopped at %d-%d with %d seeds on "
                 "the board", nm, pg->line[T_SCORE], g->store_south, g->store_north, s, n, board);
@@ -858,97 +739,6 @@ static int check_result(const char *nm, const pending_game *pg, record_game *g, 
     return RECORD_OK;
 }
 
-/* Validates a fully read game (tags and move tokens already collected) by replaying it. */
-static int validate(record_reader *rd, pending_game *pg, record_game *g, int first_line, char **tokens, int n_tokens,
-                    char *err)
-{
-    const char *nm = rd->name;
-    static const int required[] = {T_SOUTH, T_NORTH, T_RESULT};
-    for (int i = 0; i < 3; i++)
-        if (!pg->value[required[i]]) {
-            set_err(err, "%s:%d: the game has no [%s] tag", nm, first_line, tag_names[required[i]]);
-            return RECORD_EINVAL;
-        }
-    char kerr[KALAH_ERRLEN];
-    kalah_rules r = kalah_rules_default();
-    if (pg->value[T_RULES] && kalah_rules_parse(pg->value[T_RULES], &r, kerr) != KALAH_OK) {
-        set_err(err, "%s:%d: [Rules \"%s\"]: %s", nm, pg->line[T_RULES], pg->value[T_RULES], kerr);
-        return RECORD_EINVAL;
-    }
-    kalah_pos start;
-    if (pg->value[T_START]) {
-        int pits;
-        if (kalah_pos_parse(pg->value[T_START], &r, &start, &pits, kerr) != KALAH_OK) {
-            set_err(err, "%s:%d: [Start \"%s\"]: %s", nm, pg->line[T_START], pg->value[T_START], kerr);
-            return RECORD_EINVAL;
-        }
-    } else {
-        kalah_start(&r, &start);
-    }
-    record_game_init(g, &r, &start);
-    if (record_set(&g->south, pg->value[T_SOUTH]) || record_set(&g->north, pg->value[T_NORTH]) ||
-        record_set(&g->event, pg->value[T_EVENT]) || record_set(&g->south_name, pg->value[T_SOUTHNAME]) ||
-        record_set(&g->north_name, pg->value[T_NORTHNAME]) || record_set(&g->date, pg->value[T_DATE])) {
-        set_err(err, "out of memory");
-        return RECORD_ENOMEM;
-    }
-    g->line = first_line;
-    if (check_round(nm, pg, g, err))
-        return RECORD_EINVAL;
-    int trc = check_termination(nm, pg, g, 2, err);
-    if (trc)
-        return trc;
-    kalah_pos p = start;
-    for (int i = 0; i < n_tokens; i++) {
-        int side = p.side;
-        if (p.over) {
-            set_err(err, "%s:%d: move %d '%s': the game is already over", nm, pg->move_line[i], i + 1, tokens[i]);
-            return RECORD_EINVAL;
-        }
-        int k = kalah_move_parse(&r, side, tokens[i], 0);
-        if (k == KALAH_EILLEGAL) {
-            set_err(err, "%s:%d: move %d '%s': %s is to move", nm, pg->move_line[i], i + 1, tokens[i],
-                    side ? "North" : "South");
-            return RECORD_EINVAL;
-        }
-        if (k < 0) {
-            set_err(err, "%s:%d: move %d '%s' is not a pit letter of this board (a..%c / A..%c)", nm,
-                    pg->move_line[i], i + 1, tokens[i], 'a' + r.pits - 1, 'A' + r.pits - 1);
-            return RECORD_EINVAL;
-        }
-        if (kalah_play(&r, &p, k, NULL) != KALAH_OK) {
-            set_err(err, "%s:%d: move %d '%s': the pit is empty", nm, pg->move_line[i], i + 1, tokens[i]);
-            return RECORD_EINVAL;
-        }
-        if (record_push(g, k)) {
-            set_err(err, "out of memory");
-            return RECORD_ENOMEM;
-        }
-    }
-    if (adjudication_tags(nm, pg, g, err))
-        return RECORD_EINVAL;
-    record_game_finish(g, NULL);
-    if (check_forfeit_end(nm, pg, g, p.over, err) || adjudication_check(nm, pg, g, err) ||
-        check_result(nm, pg, g, 2, n_tokens, err))
-        return RECORD_EINVAL;
-    int rc = check_score(nm, pg, g, err);
-    return rc ? rc : check_opening(nm, pg, g, err);
-}
-
-/* Gives a Kalah record read by validate its game-interface fields (record.h). */
-static int attach_kalah(record_game *g, char *err)
-{
-    char spec[128], pos[GAME_POS_STR];
-    kalah_rules_format(&g->rules, spec, sizeof spec);
-    kalah_pos_format(&g->rules, &g->start, pos, sizeof pos);
-    g->players = 2;
-    if (!(g->game = game_create(spec, NULL)) || game_pos_parse(g->game, pos, &g->gstart, NULL) != GAME_OK) {
-        set_err(err, "out of memory");
-        return RECORD_ENOMEM;
-    }
-    return finish_game(g, err);
-}
-
 /* The value of seat q's spec (name: its name) tag among np seats, and that tag's line; South/North stand
  * for Seat0/Seat1 in two-player games (Seat0/Seat1 are taken when a record gives both). */
 static const char *seat_value(const pending_game *pg, int np, int q, int name, int *line)
@@ -960,13 +750,14 @@ static const char *seat_value(const pending_game *pg, int np, int q, int name, i
     return pg->value[t];
 }
 
-/* validate for every game but Kalah (record.h): the same checks through the game interface. */
+/* Validates a fully read game (tags and move tokens already collected) by replaying it through the game
+ * interface; a record without [Rules] is Kalah's (record.h). */
 static int validate_game(record_reader *rd, pending_game *pg, record_game *g, int first_line, char **tokens,
                          int n_tokens, char *err)
 {
     const char *nm = rd->name;
     char gerr[GAME_ERRLEN], tag[24];
-    game *gm = game_create(pg->value[T_RULES], gerr);
+    game *gm = game_create(pg->value[T_RULES] ? pg->value[T_RULES] : "kalah", gerr);
     if (!gm) {
         set_err(err, "%s:%d: [Rules \"%s\"]: %s", nm, pg->line[T_RULES], pg->value[T_RULES], gerr);
         return RECORD_EINVAL;
@@ -1149,11 +940,7 @@ int record_read(record_reader *rd, record_game *g, char *err)
                 last_line);
         goto out;
     }
-    const game_kind *kind = pg.value[T_RULES] ? game_kind_find(pg.value[T_RULES]) : NULL;
-    if (kind && kind != &game_kind_kalah)
-        rc = validate_game(rd, &pg, g, first_line, tokens, n_tokens, err);
-    else if (!(rc = validate(rd, &pg, g, first_line, tokens, n_tokens, err)))
-        rc = attach_kalah(g, err);
+    rc = validate_game(rd, &pg, g, first_line, tokens, n_tokens, err);
 out:
     for (int i = 0; i < n_tokens; i++)
         free(tokens[i]);

@@ -19,10 +19,11 @@
  *
  * Tag values are double-quoted with \" and \\ escaped (as in PGN). The reader accepts unknown tags (they
  * are skipped) and validates everything it knows: the rules, the start position, every move by replaying it
- * with kalah_play from Start, the result token against [Result], and both against the replayed final
+ * with game_apply from Start (one path for every game, env/game.h), the result token against [Result], and both against the replayed final
  * position (a finished game's Result and Score must be the real ones; "*" is only allowed for a game that
  * is not over). A record whose Start is not the rules' start position replays from a sowing count of 0
- * (only matters with max_sows). Errors name the file and line: "games.pgn:12: move 7 'C': the pit is empty".
+ * (only matters with max_sows). Errors name the file and line: "games.pgn:12: move 7 'C': move 'C' is a pit
+ * of North, but South is to move".
  *
  * Result-only records (as Ordo and BayesElo accept them): a game with no moves at all, a decisive or drawn
  * [Result] and a Start that is not finished stands for a game played elsewhere whose moves were not kept
@@ -31,8 +32,9 @@
  * (record_write writes such a game back without [Score]).
  * A record whose moves are given must still replay to its result: moves that contradict it are an error.
  *
- * Moves are stored as relative pits 0..pits-1 of the player to move (as in env/kalah.h); the letter's case
- * follows from replaying. Library functions never print; they return RECORD_* codes with a message.
+ * Moves are stored as the game's move numbers (env/game.h; Kalah's: relative pits 0..pits-1 of the player to
+ * move), written and read in its notation (game_move_format, game_move_parse: the letter's case follows
+ * from replaying). Library functions never print; they return RECORD_* codes with a message.
  *
  * Every other game (Congklak, Oware, Mancala básico, any game registered later): the same format with the
  * game's own notation (game_pos_format, game_move_format; docs/design.md §2) and one agent tag per seat:
@@ -79,9 +81,9 @@
  * Any other [Termination] text is kept and written back; it changes nothing.
  *
  * Two-player records also read Seat0/Seat1 (serve wrote those before) for South/North. Validation is
- * the same as Kalah's (every move replayed through game_apply, the result against the replayed end,
- * result-only records as above). A Kalah record read here also fills the game-interface fields (game,
- * gstart, gfinal, places), so a caller can treat every record alike.
+ * the same for every game (every move replayed through game_apply, the result against the replayed end,
+ * result-only records as above), and every record read fills the same fields (game, gstart, gfinal,
+ * places), so a caller treats every record alike.
  */
 #ifndef SOWZERO_RECORD_H
 #define SOWZERO_RECORD_H
@@ -92,7 +94,6 @@
 #include <stdio.h>
 
 #include "env/game.h"
-#include "env/kalah.h"
 
 #define RECORD_ERRLEN SZ_ERRLEN
 
@@ -103,30 +104,30 @@ enum { RECORD_OK = SZ_OK, RECORD_EOF = 1, RECORD_EINVAL = SZ_EINVAL, RECORD_EIO 
 enum { RECORD_NORTH_WINS = -1, RECORD_DRAW = 0, RECORD_SOUTH_WINS = 1, RECORD_UNFINISHED = 2, RECORD_RANKED = 3 };
 
 /* One game. Strings are owned by the struct (malloc'd, NULL = absent); free them with record_game_clear.
- * A zeroed struct is an empty game; record_game_init sets rules and start. */
+ * A zeroed struct is an empty game; record_game_init_game sets its game and start. */
 typedef struct {
-    char *event, *south, *north;   /* south/north: the agents' specs; required for writing */
+    char *event, *south, *north;   /* south/north: seat 0's and seat 1's agent specs; required for writing */
     char *south_name, *north_name; /* optional display names (tournaments) */
-    kalah_rules rules;
-    kalah_pos start;               /* position before the first move (sows as given; 0 when read) */
+    game *game;                    /* the rules instance, owned (record_game_init_game) */
+    int players;                   /* seats: 2..GAME_MAX_PLAYERS (south = seat 0, north = seat 1) */
+    char *seat_more[2], *name_more[2]; /* seats 2 and 3: spec and optional name */
+    game_pos gstart;               /* position before the first move (a Start that is not the rules' start
+                                    * position is read with a sowing count of 0) */
     int round;                     /* >= 1 writes [Round]; 0 = none */
     int opening;                   /* moves at the front that were a random opening (>= 0) */
-    uint8_t *moves;                /* relative pits, n_moves of them (capacity cap) */
+    uint8_t *moves;                /* the game's moves (env/game.h: Kalah's relative pits), n_moves of them
+                                    * (capacity cap) */
     int n_moves, cap;
+    char *date;                    /* optional [Date] */
     /* Filled by record_game_finish and by the reader: */
-    int result;                    /* RECORD_SOUTH_WINS / RECORD_DRAW / RECORD_NORTH_WINS / RECORD_UNFINISHED */
-    int store_south, store_north;  /* stores of the final position */
-    kalah_pos final;               /* position after the last move */
+    int result;                    /* RECORD_SOUTH_WINS / RECORD_DRAW / RECORD_NORTH_WINS / RECORD_UNFINISHED /
+                                    * RECORD_RANKED */
+    int store_south, store_north;  /* two-player games with a score (game_score): the final scores */
+    game_pos gfinal;               /* position after the last move */
+    int places[GAME_MAX_PLAYERS];  /* final place per seat, 1 = first, equal = shared; 0 while unfinished */
     int line;                      /* reader: line number of the game's first tag */
     int result_only;               /* 1: a result-only record (no moves; result and stores as read, see
                                     * above; record_game_finish keeps them while n_moves is 0) */
-    /* Every game (record_game_init_game; the reader fills these for Kalah records too): */
-    game *game;                    /* the rules instance, owned; NULL in a game set up by record_game_init */
-    int players;                   /* seats: 2..GAME_MAX_PLAYERS (south = seat 0, north = seat 1) */
-    char *seat_more[2], *name_more[2]; /* seats 2 and 3: spec and optional name */
-    char *date;                    /* optional [Date] */
-    game_pos gstart, gfinal;       /* start and end in the game interface's terms (with game) */
-    int places[GAME_MAX_PLAYERS];  /* final place per seat, 1 = first, equal = shared; 0 while unfinished */
     /* A game lost by forfeit (see "Forfeits" above): 1 + the seat that forfeited, 0 = none; termination is
      * the [Termination] text (any text a reader met, kept; "forfeit by SEAT: REASON" for a forfeit). */
     int forfeit;
@@ -137,13 +138,8 @@ typedef struct {
     int adjudicated;
 } record_game;
 
-/* Sets up an empty game under rules r from start (NULL = the start position of r). Strings are set to
- * NULL, so call it on a zeroed or cleared struct only. */
-void record_game_init(record_game *g, const kalah_rules *r, const kalah_pos *start);
-
-/* Sets up an empty game of any game gm (borrowed: the record keeps its own copy) from start (NULL = the
- * start position). Kalah games are set up as by record_game_init too, so they are written byte for byte
- * as before. Call it on a zeroed or cleared struct. RECORD_OK or RECORD_ENOMEM (message in err). */
+/* Sets up an empty game of gm (borrowed: the record keeps its own copy) from start (NULL = the start
+ * position). Call it on a zeroed or cleared struct. RECORD_OK or RECORD_ENOMEM (message in err). */
 int record_game_init_game(record_game *g, const game *gm, const game_pos *start, char *err);
 
 /* Seat q's agent spec (0 <= q < players; south/north for 0 and 1), and the name `elo` rates it by: the
@@ -166,13 +162,13 @@ void record_game_clear(record_game *g);
  * Returns RECORD_OK or RECORD_ENOMEM. Usage: record_set(&g.south, "greedy"). */
 int record_set(char **field, const char *s);
 
-/* Appends one move (relative pit). RECORD_OK or RECORD_ENOMEM. Not checked here (record_game_finish and
+/* Appends one move (the game's move number, env/game.h). RECORD_OK or RECORD_ENOMEM. Not checked here (record_game_finish and
  * record_write replay the moves). */
 int record_push(record_game *g, int move);
 
-/* Replays the moves from start and sets result, stores, final (and with game: gfinal, places). RECORD_OK, or RECORD_EINVAL with a
- * message naming the move (number, letter) that is illegal. A game that is not over gets RECORD_UNFINISHED.
- * A result-only game (result_only, no moves) keeps its result and stores; final = start. */
+/* Replays the moves from gstart and sets result, the scores, gfinal and places. RECORD_OK, or RECORD_EINVAL
+ * with a message naming the move (number, notation) that is illegal, or when no game is set up. A game that is not over gets RECORD_UNFINISHED.
+ * A result-only game (result_only, no moves) keeps its result and stores; gfinal = gstart. */
 int record_game_finish(record_game *g, char *err);
 
 /* Writes g as one record (tags, blank line, moves wrapped at 79 columns, result, blank line) to f; calls

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include "eval/elo.h"
 #include "eval/game_match.h"
+#include "env/kalah.h"
 #include "eval/record.h"
 
 static elo_result *fit_or_fail(elo_pool *p, const elo_options *o)
@@ -270,8 +271,13 @@ static void write_games(FILE *f, const char *south, const char *north, int n, in
     int written = 0;
     for (uint64_t seed = 1; written < n; seed++) {
         record_game g;
-        record_game_init(&g, &r, NULL);
-        kalah_pos p = g.start;
+        char err[RECORD_ERRLEN];
+        game *gm = game_create("kalah", err);
+        assert_non_null(gm);
+        assert_int_equal(record_game_init_game(&g, gm, NULL, err), RECORD_OK);
+        game_free(gm);
+        kalah_pos p;
+        kalah_start(&r, &p);
         uint64_t s = seed * 0x9e3779b97f4a7c15ULL;
         while (!p.over) {
             unsigned legal = kalah_legal(&r, &p);
@@ -285,7 +291,6 @@ static void write_games(FILE *f, const char *south, const char *north, int n, in
         if (kalah_winner(&r, &p) == want) {
             record_set(&g.south, south);
             record_set(&g.north, north);
-            char err[RECORD_ERRLEN];
             if (record_write(f, &g, err))
                 fail_msg("%s", err);
             written++;

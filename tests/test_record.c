@@ -2,13 +2,26 @@
  * reader errors that name the line. */
 #include "tests/test_util.h"
 
+#include "env/kalah.h"
 #include "eval/record.h"
+
+/* An empty record of the Kalah game of rules r. */
+static void kalah_record(const kalah_rules *r, record_game *g)
+{
+    char spec[128], err[RECORD_ERRLEN];
+    game *gm = game_create(kalah_rules_format(r, spec, sizeof spec), err);
+    assert_non_null(gm);
+    if (record_game_init_game(g, gm, NULL, err))
+        fail_msg("%s", err);
+    game_free(gm);
+}
 
 /* A pseudo-random finished (or, with stop > 0, unfinished) game under r. */
 static void random_game(const kalah_rules *r, uint64_t seed, int stop, record_game *g)
 {
-    record_game_init(g, r, NULL);
-    kalah_pos p = g->start;
+    kalah_record(r, g);
+    kalah_pos p;
+    kalah_start(r, &p);
     for (int ply = 0; !p.over && (!stop || ply < stop); ply++) {
         unsigned legal = kalah_legal(r, &p);
         seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -61,10 +74,8 @@ static void test_round_trip(void **state)
         assert_string_equal(got[i].event, "round trip");
         assert_int_equal(got[i].round, i + 1);
         assert_int_equal(got[i].opening, i % 3);
-        assert_int_equal(got[i].rules.pits, w[i].rules.pits);
-        assert_int_equal(got[i].rules.capture, w[i].rules.capture);
-        assert_int_equal(got[i].rules.end, w[i].rules.end);
-        assert_int_equal(got[i].rules.max_sows, w[i].rules.max_sows);
+        assert_string_equal(game_spec(got[i].game), game_spec(w[i].game));
+        assert_memory_equal(&got[i].gfinal, &w[i].gfinal, sizeof got[i].gfinal);
         if (i == 2)
             assert_string_equal(got[i].north_name, "G");
         else
@@ -111,8 +122,8 @@ static void test_errors_name_the_line(void **state)
         int line;
         const char *words;
     } cases[] = {
-        {"[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n\nc f A\na z *\n", 6, "not a pit letter"},
-        {"[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n\nc\nc *\n", 6, "the pit is empty"},
+        {"[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n\nc f A\na z *\n", 6, "not a move of this board"},
+        {"[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n\nc\nc *\n", 6, "an empty pit"},
         {"[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n\nc A *\n", 5, "South is to move"},
         {"[South \"a\"]\n[North \"b\"\n[Result \"*\"]\n\nc *\n", 2, "malformed tag"},
         {"[South \"a\"]\n[North \"b\"]\n[Result \"1-0\"]\n\nc f A\n1-0\n", 3, "replaying the moves"},
@@ -199,7 +210,7 @@ static void test_writer_checks(void **state)
     (void)state;
     kalah_rules r = kalah_rules_default();
     record_game g;
-    record_game_init(&g, &r, NULL);
+    kalah_record(&r, &g);
     record_set(&g.south, "a");
     record_set(&g.north, "b");
     record_push(&g, 2);
