@@ -130,6 +130,23 @@ int replay_add(replay_buffer *rb, const replay_sample *s, int n)
 /* Slot of the i-th oldest sample held. */
 static size_t slot(const replay_buffer *rb, size_t i) { return (rb->head + rb->window - rb->count + i) % rb->window; }
 
+int replay_drain(replay_buffer *dst, replay_buffer *src)
+{
+    if (dst == src || dst->dim != src->dim || dst->pits != src->pits || dst->n_value != src->n_value)
+        return MCTS_EINVAL;
+    pthread_mutex_lock(&src->mu);
+    pthread_mutex_lock(&dst->mu);
+    for (size_t i = 0; i < src->count; i++) {
+        size_t at = slot(src, i);
+        push(dst, src->x + at * src->dim, src->legal + at * src->pits, src->pi + at * src->pits,
+             src->z + at * src->n_value, src->margin[at]);
+    }
+    src->count = 0;
+    pthread_mutex_unlock(&dst->mu);
+    pthread_mutex_unlock(&src->mu);
+    return MCTS_OK;
+}
+
 static void get(const replay_buffer *rb, size_t at, size_t row, float *x, uint8_t *legal, float *pi, float *z,
                 float *margin)
 {

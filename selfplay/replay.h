@@ -69,6 +69,12 @@ uint64_t replay_total(replay_buffer *rb);
  * (x, legal, pi, z). */
 int replay_add(replay_buffer *rb, const replay_sample *s, int n);
 
+/* Appends every sample src holds to dst, oldest first (as replay_add would have, one at a time), and
+ * empties src (its total_added is kept): how samples played into a buffer of their own join the training
+ * buffer at a chosen moment. Locks src, then dst (never call it with the two the other way round at once).
+ * MCTS_OK, or MCTS_EINVAL when dst is src or their dim, pits or n_value differ. */
+int replay_drain(replay_buffer *dst, replay_buffer *src);
+
 /* Draws `batch` samples uniformly with replacement (indices from rng) into row-major arrays:
  * x batch × dim, legal batch × pits, pi batch × pits, z batch × n_value, margin batch (legal and margin
  * may be NULL).

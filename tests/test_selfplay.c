@@ -717,6 +717,32 @@ static void test_replay_window_and_sampling(void **state)
     replay_free(rb);
 }
 
+/* replay_drain: a buffer filled apart and drained into another holds what adding the same samples there
+ * directly gives (oldest first, the window applied), and the source is left empty; other shapes refused. */
+static void test_replay_drain(void **state)
+{
+    (void)state;
+    replay_buffer *dst = replay_create(14, 6, 1, 50, NULL), *src = replay_create(14, 6, 1, 40, NULL);
+    replay_buffer *other = replay_create(15, 6, 1, 40, NULL);
+    fill(dst, 0, 30);
+    fill(src, 10, 73); /* wrapped: it keeps samples 33..72 */
+    assert_int_equal(replay_drain(dst, src), MCTS_OK);
+    assert_int_equal(replay_size(src), 0);
+    replay_buffer *want = replay_create(14, 6, 1, 50, NULL);
+    fill(want, 0, 30);
+    fill(want, 33, 73);
+    void *a, *b;
+    size_t na, nb;
+    assert_int_equal(replay_save(dst, &a, &na), MCTS_OK);
+    assert_int_equal(replay_save(want, &b, &nb), MCTS_OK);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    free(a), free(b);
+    assert_int_equal(replay_drain(dst, other), MCTS_EINVAL);
+    assert_int_equal(replay_drain(dst, dst), MCTS_EINVAL);
+    replay_free(dst), replay_free(src), replay_free(other), replay_free(want);
+}
+
 static void test_replay_save_restore(void **state)
 {
     (void)state;
@@ -1055,6 +1081,7 @@ int main(void)
         cmocka_unit_test(test_max_moves_and_errors),
         cmocka_unit_test(test_replay_window_and_sampling),
         cmocka_unit_test(test_replay_save_restore),
+        cmocka_unit_test(test_replay_drain),
         cmocka_unit_test(test_replay_vector_z),
         cmocka_unit_test(test_replay_v1_blob),
         cmocka_unit_test(test_replay_threads),

@@ -141,13 +141,19 @@ static void test_one_iteration_outputs(void **state)
 }
 
 /* 2 iterations, stop, resume 2 more == 4 straight: same weights bit for bit, same metrics rows. */
-static void test_resume_equivalence(void **state)
+/* A run of 4 iterations, and the same run stopped after 2 and resumed, end bit-identical (extra: more
+ * --set keys; the scratch directories' names start with tag). */
+static void resume_equivalence(const char *extra, const char *tag)
 {
-    (void)state;
     cfg_config c;
+    char sets[512], n1[64], n2[64];
     /* a replay window smaller than the games played, so the restored window matters; eval off (speed) */
-    tiny(&c, "run.iterations=4 train.replay_window=400 train.min_replay=50 eval.opponents= run.checkpoint_every=3");
-    const char *straight = scratch("straight"), *split = scratch("split");
+    snprintf(sets, sizeof sets, "run.iterations=4 train.replay_window=400 train.min_replay=50 eval.opponents= "
+             "run.checkpoint_every=3 %s", extra);
+    tiny(&c, sets);
+    snprintf(n1, sizeof n1, "%sstraight", tag);
+    snprintf(n2, sizeof n2, "%ssplit", tag);
+    const char *straight = scratch(n1), *split = scratch(n2);
     char err[TRAIN_ERRLEN];
     train_options o = {.run_dir = straight};
     int rc = train_run(&c, &o, NULL, err);
@@ -202,6 +208,61 @@ static void test_resume_equivalence(void **state)
     rc = train_run(&r, &o2, &sum, err);
     assert_int_equal(rc, TRAIN_OK);
     assert_int_equal(sum.iterations, 4);
+}
+
+static void test_resume_equivalence(void **state)
+{
+    (void)state;
+    resume_equivalence("", "");
+}
+
+/* train.overlap: the next iteration's round is played beside each SGD phase and joins the buffer before
+ * the checkpoint, so a stopped and resumed run still ends bit-identical to a straight one. */
+static void test_overlap_resume_equivalence(void **state)
+{
+    (void)state;
+    resume_equivalence("train.overlap=1", "overlap-");
+}
+
+static int no_selfplay(void *ud, const char *dir, const nn_net *net, int64_t it, replay_buffer *rb,
+                       selfplay_stats *st, char *err)
+{
+    (void)ud, (void)dir, (void)net, (void)it, (void)rb, (void)st;
+    snprintf(err, MCTS_ERRLEN, "not called");
+    return MCTS_EINVAL;
+}
+
+/* train.overlap plays its rounds one iteration ahead: after iteration 1 the buffer holds rounds 1 and 2
+ * (twice the games of the sequential loop), after the last one no round is left in flight; the trained
+ * nets differ from the sequential loop's (their games are one iteration older). Under an outside
+ * self-play (mpirun) it is refused before anything runs. */
+static void test_overlap_rounds(void **state)
+{
+    (void)state;
+    cfg_config c;
+    tiny(&c, "run.iterations=2 eval.opponents= train.overlap=1");
+    char err[TRAIN_ERRLEN];
+    train_summary sum;
+    const char *dir = scratch("overlap-rounds"), *seq = scratch("overlap-sequential");
+    train_options o = {.run_dir = dir, .stop_after = 1};
+    assert_int_equal(train_run(&c, &o, &sum, err), TRAIN_STOPPED);
+    assert_int_equal(sum.games, 2 * c.selfplay.games);
+    train_options o2 = {.run_dir = dir, .resume = 1};
+    if (train_run(&c, &o2, &sum, err) != TRAIN_OK)
+        fail_msg("%s", err);
+    assert_int_equal(sum.games, 2 * c.selfplay.games); /* the last iteration plays no next round */
+    cfg_config q;
+    tiny(&q, "run.iterations=2 eval.opponents=");
+    train_options o3 = {.run_dir = seq};
+    if (train_run(&q, &o3, &sum, err) != TRAIN_OK)
+        fail_msg("%s", err);
+    nn_net *a = load_net(dir, "latest.h5"), *b = load_net(seq, "latest.h5");
+    assert_true(memcmp(nn_params(a), nn_params(b), nn_param_count(a) * sizeof(float)) != 0);
+    nn_net_free(a);
+    nn_net_free(b);
+    train_options o4 = {.run_dir = scratch("overlap-mpi"), .selfplay = no_selfplay};
+    assert_int_equal(train_run(&c, &o4, NULL, err), TRAIN_EINVAL);
+    assert_non_null(strstr(err, "train.overlap"));
 }
 
 /* A learning rate that blows up: iteration 1 (no SGD yet: below min_replay) is checkpointed, iteration 2
@@ -474,6 +535,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_iteration_outputs),
         cmocka_unit_test(test_resume_equivalence),
+        cmocka_unit_test(test_overlap_resume_equivalence),
+        cmocka_unit_test(test_overlap_rounds),
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_command),
         cmocka_unit_test(test_sigint),

@@ -742,6 +742,9 @@ int cfg_finish(cfg_config *c, char *err)
                           c->optim.sched.lr_min, c->optim.sched.lr);
     if (nn_optim_config_check(&c->optim, msg) != NN_OK)
         return check_fail(c, err, "train", "optimizer", "[train]: %s", msg);
+    if (c->train.overlap && c->train.threads > 1) /* OpenBLAS's thread count is one for the whole process */
+        return check_fail(c, err, "train", "overlap", "train.overlap = 1 runs SGD on one BLAS thread beside the "
+                          "self-play workers: set train.threads = 1 (it is %d)", c->train.threads);
     if (c->train.min_replay > c->train.replay_window)
         return check_fail(c, err, "train", "min_replay", "train.min_replay (%d) exceeds train.replay_window (%d)",
                           c->train.min_replay, c->train.replay_window);

@@ -64,6 +64,8 @@ typedef struct {
     int replay_window;        /* newest samples the replay buffer keeps, 1..100000000 */
     int min_replay;           /* samples the buffer must hold before any SGD step, 0..replay_window */
     int threads;              /* OpenBLAS threads for the SGD steps, 1..256 */
+    int overlap;              /* 1: the next iteration's self-play runs beside this one's SGD and evaluation,
+                               * with the net from before this SGD (train/train.c); needs threads = 1 */
     int64_t lr_total_steps;   /* cosine half-cycle in steps; 0 = iterations × steps_per_iteration */
     int lr_anneal_by;         /* CFG_ANNEAL_STEPS: the cosine over lr_total_steps; CFG_ANNEAL_TIME: over
                                * run.time_limit, re-planned each iteration (train_time_anneal_steps) */

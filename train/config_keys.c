@@ -212,6 +212,12 @@ const cfg_key cfg_keys[] = {
     I("train", "min_replay", train.min_replay, 0, 100000000,
       "Samples required before the first SGD step (<= replay_window)."),
     I("train", "threads", train.threads, 1, 256, "OpenBLAS threads for the SGD steps."),
+    B("train", "overlap", train.overlap,
+      "1: the next iteration's self-play runs during this iteration's SGD and evaluation, playing with the "
+      "net from before this SGD (its games are one iteration older than the net they train, as KataGo's and "
+      "Leela's self-play runs behind their learner), so no core waits for the other phase; SGD then runs "
+      "on one BLAS thread beside selfplay.threads self-play workers (train.threads must be 1). Runs stay "
+      "deterministic and resume exactly. 0: self-play, SGD and evaluation one after another."),
 
     /* ---- [eval] ---- */
     {"eval", "opponents", CK_OPPONENTS, F(eval), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,

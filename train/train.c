@@ -257,7 +257,7 @@ static int fresh_state(trainer *t, char *err)
     t->ws = NULL, t->optim = NULL, t->net = t->best_net = t->sp_net = NULL, t->rb = NULL, t->tb = NULL;
     t->x = t->pi = t->z = t->margin = t->grad = NULL, t->legal = NULL, t->ckpt_rows = NULL;
     t->ckpt_rows_len = 0;
-    t->iteration = t->games = t->samples = t->best_iteration = t->eval_iteration = 0;
+    t->iteration = t->games = t->samples = t->best_iteration = t->eval_iteration = t->rounds = 0;
     t->elapsed_base = t->last_eval_s = 0;
     t->last_eval_games = t->have_best_net = t->have_last_accuracy = t->have_row = 0;
     t->gate_counts[0] = t->gate_counts[1] = 0;
@@ -266,6 +266,7 @@ static int fresh_state(trainer *t, char *err)
 
 static void teardown(trainer *t)
 {
+    train_round_free(t); /* first: the round in flight reads the trainer's buffer, tablebase and config */
     train_metrics_close(t->metrics);
     free(t->ckpt_rows);
     cfg_positions_free(&t->positions);
@@ -696,28 +697,36 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     memset(&row, 0, sizeof row);
     int64_t it = t->iteration + 1;
 
-    /* self-play with the current net */
+    /* Self-play: the round this iteration trains on, unless train.overlap played it beside the last one. */
     selfplay_stats st;
     char serr[MCTS_ERRLEN];
     nn_set_blas_threads(1);
-    uint64_t sp_seed = train_seed(c->run.seed, 3, (uint64_t)it);
-    int sp_rc;
     const nn_net *sp_net = t->sp_net ? t->sp_net : t->net; /* gating (eval.gate): the self-play net */
-    if (t->opt->selfplay) /* under mpirun: the workers' samples (train/mpi_train.h) */
-        sp_rc = t->opt->selfplay(t->opt->selfplay_ud, t->dir, sp_net, t->iteration, t->rb, &st, serr);
-    else
-        sp_rc = train_selfplay_round(c, t->rules_spec, &c->selfplay, sp_net, t->tb, t->rb, sp_seed, &st, serr);
-    if (sp_rc != MCTS_OK) {
-        train_err(err, "self-play failed in iteration %" PRId64 ": %s", it, serr);
-        return TRAIN_EFAIL;
+    int rc;
+    if (t->rounds < it) {
+        uint64_t sp_seed = train_seed(c->run.seed, 3, (uint64_t)it);
+        int sp_rc;
+        if (t->opt->selfplay) /* under mpirun: the workers' samples (train/mpi_train.h) */
+            sp_rc = t->opt->selfplay(t->opt->selfplay_ud, t->dir, sp_net, t->iteration, t->rb, &st, serr);
+        else
+            sp_rc = train_selfplay_round(c, t->rules_spec, &c->selfplay, sp_net, t->tb, t->rb, sp_seed, &st, serr);
+        if (sp_rc != MCTS_OK) {
+            train_err(err, "self-play failed in iteration %" PRId64 ": %s", it, serr);
+            return TRAIN_EFAIL;
+        }
+        t->rounds = it;
+        t->games += (int64_t)st.games;
+        t->samples += (int64_t)st.samples;
+        row.selfplay_s = st.seconds;
+        row.selfplay_pos_per_s = st.positions_per_s;
     }
-    t->games += (int64_t)st.games;
-    t->samples += (int64_t)st.samples;
-    row.selfplay_s = st.seconds;
-    row.selfplay_pos_per_s = st.positions_per_s;
+    /* train.overlap: the next iteration's round, beside this iteration's SGD and evaluation, with the net
+     * from before them (train_overlap.c); it joins the buffer before the checkpoint, below. */
+    if (c->train.overlap && it < t->last_it && (rc = train_round_start(t, it + 1, sp_net, err)) != TRAIN_OK)
+        return rc;
 
     double t_train = train_now();
-    int rc = sgd(t, &row, err);
+    rc = sgd(t, &row, err);
     if (rc != TRAIN_OK)
         return rc;
     row.train_s = train_now() - t_train;
@@ -748,6 +757,17 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     /* Stopped: the evaluation is skipped; the checkpoint records it as owed and a resume plays it. */
     if (eval_due(t, it) && !stop_requested(t) && (rc = evaluate_iteration(t, &row, &new_best, err)) != TRAIN_OK)
         return rc;
+    if (t->round.running) {
+        if (stop_requested(t))
+            train_msg(t, TRAIN_MSG_INFO, "stopping: waiting for the self-play round in flight (train.overlap)");
+        selfplay_stats bst;
+        if ((rc = train_round_finish(t, &bst, err)) != TRAIN_OK)
+            return rc;
+        t->games += (int64_t)bst.games;
+        t->samples += (int64_t)bst.samples;
+        row.selfplay_s += bst.seconds;
+        row.selfplay_pos_per_s = bst.positions_per_s;
+    }
 
     row.iteration = it;
     row.games = t->games;
@@ -1180,6 +1200,12 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         if (sum)
             sum->time_limited = 1;
         rc = TRAIN_OK;
+        goto out;
+    }
+    if (cfg->train.overlap && opt->selfplay) {
+        train_err(err, "train.overlap plays self-play on a thread beside the learner; under mpirun the workers "
+                  "already play beside it: set train.overlap = 0");
+        rc = TRAIN_EINVAL;
         goto out;
     }
     double session_t0 = train_now();

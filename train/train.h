@@ -17,6 +17,16 @@
  *                found a new best net; best.h5 is written from the checkpoint's best net right after it
  *     metrics    one metrics.csv row; plots when something new was evaluated or checkpointed
  *
+ * Overlap (train.overlap = 1): self-play of iteration it + 1's round runs on a thread of its own during
+ * iteration it's SGD, export and evaluation, with a copy of the self-play net as it was before that SGD, into
+ * a buffer of its own that joins the replay buffer (replay_drain) after the evaluation, before the
+ * checkpoint; the first iteration of a run plays its own round first. SGD then trains on games one
+ * iteration older than in the sequential loop (what KataGo's and Leela's asynchronous self-play does, with a
+ * lag that is fixed rather than timing-dependent), and since every phase meets the same buffer at the same
+ * point whatever the threads' timing, the run stays deterministic and resumes bit for bit (the checkpoint's
+ * selfplay_rounds says whether the next round is already in). SGD runs on one BLAS thread (train.threads =
+ * 1: OpenBLAS's thread count is process-wide) beside selfplay.threads workers; not under mpirun.
+ *
  * Time budget (run.time_limit = M minutes, 0 = none): after each iteration's SGD (and gate) the loop estimates what one
  * more iteration would cost — elapsed / iterations done (earlier sessions included, evaluations included),
  * plus its evaluation when one is due, plus the final evaluation (the last evaluation's time, scaled by

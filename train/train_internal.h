@@ -3,13 +3,27 @@
 #ifndef SOWZERO_TRAIN_INTERNAL_H
 #define SOWZERO_TRAIN_INTERNAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "nn/h5io.h"
 #include "selfplay/replay.h"
+#include "selfplay/selfplay.h"
 #include "selfplay/rng.h"
 #include "train/metrics.h"
 #include "train/train.h"
+
+/* train.overlap: the self-play round played beside an iteration's SGD and evaluation (train_overlap.c). */
+typedef struct {
+    pthread_t thread;
+    int running;            /* the thread is started and not yet joined */
+    int64_t index;          /* the round's number (its seed: train_seed(run.seed, 3, index)) */
+    nn_net *net;            /* the copy of the self-play net it plays with (owned) */
+    replay_buffer *rb;      /* its samples until they join the training buffer (owned) */
+    int rc;                 /* MCTS_* result, with err */
+    char err[MCTS_ERRLEN];
+    selfplay_stats st;
+} train_round;
 
 typedef struct {
     const cfg_config *cfg;
@@ -60,6 +74,9 @@ typedef struct {
     nn_net *sp_net;         /* eval.gate = sprt: the self-play net (owned; the trained net replaces it only
                              * when a gate accepts it), NULL: self-play uses net */
     int64_t gate_counts[2]; /* gates played, nets accepted (checkpointed) */
+    int64_t rounds;         /* self-play rounds whose samples are in rb: `iteration`, or one more after an
+                             * iteration of train.overlap (its round for the next iteration joined; checkpointed) */
+    train_round round;      /* train.overlap's round in flight */
     train_summary *sum;
 } trainer;
 
@@ -124,5 +141,13 @@ double train_best_measure(const trainer *t, const train_row *row, double mean_sc
  * message in err (MCTS_ERRLEN bytes); st gets the round's statistics. */
 int train_selfplay_round(const cfg_config *c, const char *rules_spec, const selfplay_config *sc, const nn_net *net,
                          const struct tb_ref *tb, replay_buffer *rb, uint64_t seed, selfplay_stats *st, char *err);
+
+/* train.overlap (train_overlap.c). start: plays round `index` with a copy of net on a new thread, into a
+ * buffer of its own. finish: waits for it (nothing to wait for: *st zeroed, TRAIN_OK), moves its samples into
+ * t->rb and sets t->rounds; TRAIN_EFAIL (the round's error) / TRAIN_ENOMEM with err. free: waits for a round
+ * still in flight and frees the copies (teardown). */
+int train_round_start(trainer *t, int64_t index, const nn_net *net, char *err);
+int train_round_finish(trainer *t, selfplay_stats *st, char *err);
+void train_round_free(trainer *t);
 
 #endif

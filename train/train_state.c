@@ -21,6 +21,9 @@
  *   selfplay_params  eval.gate = sprt: the parameters of the self-play net (floats); absent (gating off,
  *                or a checkpoint from before it was switched on): the self-play net is the trained net
  *   gate         eval.gate = sprt: tests played and nets accepted so far (2 × int64, native byte order)
+ *   selfplay_rounds  self-play rounds whose samples the replay buffer holds (int64): the iteration, or one
+ *                more when train.overlap played the next iteration's round beside this one (absent: the
+ *                iteration)
  *   metrics_rows the text of metrics.csv's rows before this iteration's (train_metrics_rows), from which a
  *                lost or damaged metrics.csv is rebuilt on resume
  * Native layouts: checkpoints move between runs of one build on one machine; an item of the wrong size is
@@ -59,7 +62,8 @@ int train_save_checkpoint(trainer *t, char *path_out, size_t n, char *err)
              nn_ckpt_put_blob(st, "rng", &t->rng, sizeof t->rng) |
              nn_ckpt_put_blob(st, "best_score", &t->best_score, sizeof t->best_score) |
              nn_ckpt_put_blob(st, "replay", blob, blob_n) |
-             nn_ckpt_put_i64(st, "eval_iteration", t->eval_iteration);
+             nn_ckpt_put_i64(st, "eval_iteration", t->eval_iteration) |
+             nn_ckpt_put_i64(st, "selfplay_rounds", t->rounds);
     free(blob);
     if (t->have_row)
         rc |= nn_ckpt_put_blob(st, "row", &t->row, sizeof t->row);
@@ -269,7 +273,11 @@ int train_load_checkpoint(trainer *t, const char *path, int *corrupt, char *err)
         t->ckpt_rows[rows_n] = 0;
         t->ckpt_rows_len = rows_n;
     }
+    int64_t rounds;
+    if (nn_ckpt_get_i64(st, "selfplay_rounds", &rounds) != NN_OK || rounds < iteration || rounds > iteration + 1)
+        rounds = iteration;
     t->iteration = iteration;
+    t->rounds = rounds;
     t->games = games;
     t->samples = samples;
     t->elapsed_base = (double)elapsed_ms / 1000.0;
