@@ -193,120 +193,19 @@ int mcts_forced_target(const int *n, const double *q, const double *prior, int c
     return 1;
 }
 
-/* ---- the tree hooks ---- */
+/* ---- the tree hooks: Kalah's scalar-valued tree (selfplay/mcts_impl.h) ---- */
 
-/* The root's children as the formulas take them: visits, Q for the root's mover, prior. */
-static int root_arrays(const mcts_tree *t, int *n, double *q, double *prior)
-{
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    for (int i = 0; i < root->nchild; i++) {
-        n[i] = ch[i].n;
-        q[i] = ch[i].n > 0 || ch[i].proven != MCTS_UNPROVEN ? mnode_q(&ch[i]) : 0.0;
-        prior[i] = ch[i].prior;
-    }
-    return root->nchild;
-}
-
-static void gumbel_scores(const mcts_tree *t, double *score)
-{
-    int n[KALAH_MAX_PITS] = {0};
-    double q[KALAH_MAX_PITS] = {0}, prior[KALAH_MAX_PITS] = {0};
-    int nc = root_arrays(t, n, q, prior);
-    mcts_gumbel_scores(n, q, prior, t->gumbel, nc, t->root_raw, t->cfg.gumbel_c_visit, t->cfg.gumbel_c_scale, score);
-}
-
-/* skip[i]: child i is proven lost while another child is not (never chosen then). */
-static void lost_children(const mcts_tree *t, uint8_t *skip)
-{
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    int any_ok = 0;
-    for (int i = 0; i < root->nchild; i++)
-        any_ok |= ch[i].proven != -1;
-    for (int i = 0; i < root->nchild; i++)
-        skip[i] = any_ok && ch[i].proven == -1;
-}
-
-int mcts_root_begin(mcts_tree *t, float raw)
-{
-    const mnode *root = &t->pool[0];
-    t->root_raw = raw;
-    t->halving_len = 0;
-    if (t->cfg.root != MCTS_ROOT_GUMBEL)
-        return MCTS_OK;
-    mcts_gumbel_draw(&t->rng, t->cfg.gumbel_scale, root->nchild, t->gumbel);
-    int n = t->sims - 1, m = t->cfg.gumbel_k < root->nchild ? t->cfg.gumbel_k : root->nchild;
-    if (n > t->halving_cap) {
-        int *h = realloc(t->halving, (size_t)n * sizeof *h);
-        if (!h)
-            return MCTS_ENOMEM;
-        t->halving = h;
-        t->halving_cap = n;
-    }
-    mcts_gumbel_halving(m, n, t->halving);
-    t->halving_len = n;
-    return MCTS_OK;
-}
-
-int mcts_root_select(const mcts_tree *t)
-{
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    int nc = root->nchild, n[KALAH_MAX_PITS], cnt[KALAH_MAX_PITS];
-    for (int i = 0; i < nc; i++) {
-        n[i] = ch[i].n;
-        cnt[i] = ch[i].n + ch[i].vl;
-    }
-    if (t->cfg.root != MCTS_ROOT_GUMBEL) { /* forced playouts; PUCT (−1) when none is owed */
-        double prior[KALAH_MAX_PITS];
-        uint8_t skip[KALAH_MAX_PITS];
-        for (int i = 0; i < nc; i++)
-            prior[i] = ch[i].prior;
-        lost_children(t, skip);
-        int i = mcts_forced_pick(n, cnt, prior, skip, nc, t->cfg.forced_playouts_k);
-        return i >= 0 ? root->child + i : -1;
-    }
-    double score[KALAH_MAX_PITS];
-    gumbel_scores(t, score);
-    return root->child + mcts_gumbel_pick(cnt, score, nc, t->halving, t->halving_len);
-}
-
-int mcts_root_policy(const mcts_tree *t, double tau, float *pi)
-{
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    int n[KALAH_MAX_PITS] = {0}, nc;
-    double q[KALAH_MAX_PITS] = {0}, prior[KALAH_MAX_PITS] = {0}, w[KALAH_MAX_PITS];
-    if (t->cfg.root == MCTS_ROOT_GUMBEL) {
-        double sigma[KALAH_MAX_PITS];
-        nc = root_arrays(t, n, q, prior);
-        mcts_gumbel_sigma(n, q, prior, nc, t->root_raw, t->cfg.gumbel_c_visit, t->cfg.gumbel_c_scale, sigma);
-        mcts_gumbel_target(prior, sigma, nc, w);
-        for (int i = 0; i < nc; i++)
-            pi[ch[i].move] = (float)w[i];
-        return 1;
-    }
-    if (!(t->cfg.forced_playouts_k > 0) || tau <= 0)
-        return 0;
-    nc = root_arrays(t, n, q, prior);
-    if (!mcts_forced_target(n, q, prior, nc, t->cfg.c_puct, root->n, t->cfg.forced_playouts_k, tau, w))
-        return 0;
-    for (int i = 0; i < nc; i++)
-        pi[ch[i].move] = (float)w[i];
-    return 1;
-}
-
-int mcts_root_choose(const mcts_tree *t)
-{
-    int b = mcts_best_root_child(t);
-    if (t->cfg.root != MCTS_ROOT_GUMBEL || b < 0)
-        return -1;
-    if (t->pool[b].proven == 1)
-        return t->pool[b].move;
-    const mnode *root = &t->pool[0], *ch = &t->pool[root->child];
-    int n[KALAH_MAX_PITS];
-    uint8_t skip[KALAH_MAX_PITS];
-    double score[KALAH_MAX_PITS];
-    for (int i = 0; i < root->nchild; i++)
-        n[i] = ch[i].n;
-    lost_children(t, skip);
-    gumbel_scores(t, score);
-    return ch[mcts_gumbel_choose(n, skip, score, root->nchild)].move;
-}
+#define RT_TREE mcts_tree
+#define RT_NODE mnode
+#define RT_MAX KALAH_MAX_PITS
+#define RT_SIMS(t) ((t)->sims)
+#define RT_EXACT(c) ((c)->proven != MCTS_UNPROVEN)
+#define RT_Q(t, c) mnode_q(c)
+#define RT_LOST(c) ((c)->proven == -1)
+#define RT_WON(c) ((c)->proven == 1)
+#define RT_BEST(t) mcts_best_root_child(t)
+#define RT_BEGIN mcts_root_begin
+#define RT_SELECT mcts_root_select
+#define RT_POLICY mcts_root_policy
+#define RT_CHOOSE mcts_root_choose
+#include "selfplay/mcts_root_impl.h"
