@@ -3,16 +3,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "selfplay/rng.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "selfplay/workers.h"
 
 void mcts_eval_free(mcts_eval *e)
 {
@@ -57,7 +50,7 @@ static int net_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior,
         for (int k = 0; k < m; k++)
             ne->legal[i * m + k] = (uint8_t)(legal >> k & 1u);
     }
-    double t0 = now_s();
+    double t0 = sp_now();
     int rc;
     if (ne->margin_w > 0) {
         nn_outputs o = {.policy = prior, .value = value, .margin = ne->margin};
@@ -68,7 +61,7 @@ static int net_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior,
         }
     } else
         rc = nn_forward(ne->net, ne->ws, ne->x, ne->legal, n, prior, value);
-    e->forward_seconds += now_s() - t0;
+    e->forward_seconds += sp_now() - t0;
     e->calls++;
     e->positions += (uint64_t)n;
     return rc == NN_OK ? MCTS_OK : MCTS_EEVAL;
@@ -137,73 +130,28 @@ mcts_eval *mcts_eval_net_create_utility(const nn_net *net, const kalah_rules *r,
 
 /* ---- random rollouts ---- */
 
-typedef struct {
-    mcts_eval base;
-    int rollouts;
-    mcts_rng rng;
-} rollout_eval;
-
-/* Kalah always ends (stores never shrink; between store gains every sowing moves seeds strictly towards
- * the mover's store), so the cap only guards against a rules bug; a capped game is scored as it stands. */
-#define ROLLOUT_CAP 100000
-
-static int playout(const kalah_rules *r, kalah_pos p, mcts_rng *rng, int side)
+/* Kalah's value for the mover at start: +1 win, 0 draw, -1 loss (kalah_winner is South's). */
+static inline void kalah_score(const mcts_eval *e, const kalah_pos *start, const kalah_pos *end, float *acc)
 {
-    for (int s = 0; !p.over && s < ROLLOUT_CAP; s++) {
-        unsigned legal = kalah_legal(r, &p);
-        uint32_t j = mcts_rng_below(rng, (uint32_t)__builtin_popcount(legal));
-        while (j--)
-            legal &= legal - 1;  /* drop the lowest set bits until the chosen one is lowest */
-        kalah_sow(r, &p, __builtin_ctz(legal), NULL);
-    }
-    int w = kalah_winner(r, &p);
-    return side == KALAH_SOUTH ? w : -w;
+    int w = kalah_winner(&e->rules, end);
+    acc[0] += (float)(start->side == KALAH_SOUTH ? w : -w);
 }
 
-static int rollout_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
-{
-    rollout_eval *re = (rollout_eval *)e;
-    int m = e->rules.pits;
-    double t0 = now_s();
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < m; k++)
-            prior[i * m + k] = 1.0f;  /* the search keeps the legal ones and renormalises: uniform */
-        int sum = 0;
-        for (int j = 0; j < re->rollouts; j++)
-            sum += playout(&e->rules, pos[i], &re->rng, pos[i].side);
-        value[i] = (float)sum / (float)re->rollouts;
-    }
-    e->forward_seconds += now_s() - t0;
-    e->calls++;
-    e->positions += (uint64_t)n;
-    return MCTS_OK;
-}
-
-static void rollout_reseed(mcts_eval *e, uint64_t seed) { mcts_rng_seed(&((rollout_eval *)e)->rng, seed); }
-static void rollout_destroy(mcts_eval *e) { free(e); }
+#define RO_EVAL mcts_eval
+#define RO_POS kalah_pos
+#define RO_MOVES(e) ((e)->rules.pits)
+#define RO_VALUES(e) 1
+#define RO_LEGAL(e, p) kalah_legal(&(e)->rules, p)
+#define RO_APPLY(e, p, m) kalah_sow(&(e)->rules, p, m, NULL)
+#define RO_SCORE(e, start, end, acc) kalah_score(e, start, end, acc)
+#include "selfplay/rollout_impl.h"
 
 mcts_eval *mcts_eval_rollout_create(const kalah_rules *r, int rollouts, int max_batch, uint64_t seed, char *err)
 {
-    if (!r || rollouts < 1 || max_batch < 1) {
-        if (err)
-            snprintf(err, MCTS_ERRLEN, "rollout evaluator: %s",
-                     !r ? "no rules" : rollouts < 1 ? "rollouts must be >= 1" : "max_batch < 1");
-        return NULL;
-    }
-    rollout_eval *re = calloc(1, sizeof *re);
-    if (!re) {
-        if (err)
-            snprintf(err, MCTS_ERRLEN, "rollout evaluator: out of memory");
-        return NULL;
-    }
-    re->base = (mcts_eval){.evaluate = rollout_evaluate,
-                           .reseed = rollout_reseed,
-                           .destroy = rollout_destroy,
-                           .rules = *r,
-                           .max_batch = max_batch};
-    re->rollouts = rollouts;
-    mcts_rng_seed(&re->rng, seed);
-    return &re->base;
+    mcts_eval base = {.max_batch = max_batch};
+    if (r)
+        base.rules = *r;
+    return rollout_create(base, r != NULL, "no rules", rollouts, seed, err);
 }
 
 /* ---- factories ---- */
