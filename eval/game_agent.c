@@ -1,6 +1,5 @@
 /* game_agent.c — the agents of every game: spec parsing and the eight kinds (contract in game_agent.h). */
 #include "eval/game_agent.h"
-#include "env/game_twoside.h" /* gt_to_kalah */
 #include "env/errbuf.h"
 
 #include <limits.h>
@@ -11,15 +10,15 @@
 
 #include "eval/agent_impl.h"     /* agent_args and its key=value helpers, SplitMix64 */
 #include "eval/engine_agent.h"
+#include "eval/game_agent_impl.h"
 #include "eval/game_search.h"
-#include "eval/perfect.h"
 #include "nn/h5io.h"
 #include "nn/search_ranges.h"
 #include "selfplay/mcts_mp.h"
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
-typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ, K_KALAH, K_ENGINE } kind_id;
+typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ, K_SPECIAL, K_ENGINE } kind_id;
 
 struct game_agent {
     kind_id kind;
@@ -35,7 +34,8 @@ struct game_agent {
     int raw;            /* az with sims=0 */
     mcts_mp_eval *ev;   /* mcts, az */
     nn_net *net;        /* az: owned */
-    agent *kalah;       /* K_KALAH: Kalah's own agent (eval/agent.h), owned */
+    const ga_special *sp; /* K_SPECIAL: the kind's own agent set (game_agent_impl.h), and */
+    void *x;              /* its agent, owned */
     engine_agent *eng;  /* K_ENGINE: an outside engine (eval/engine_agent.h), owned */
     char *desc;         /* az: game_agent_describe (owned); NULL: the spec */
     int64_t soft_ms;    /* game_agent_set_time (generic mcts and az); 0: none */
@@ -190,14 +190,29 @@ static int init_az(game_agent *a, agent_args *args, char *err)
     return 0;
 }
 
-/* The kinds only this file implements (no Kalah agent of that name): maxn, paranoid, solve. */
-static int generic_only(const char *spec)
+/* The kinds' own agent sets (game_agent_impl.h). */
+static const ga_special *const specials[] = {&ga_special_kalah};
+
+static const ga_special *special_for(const game *g)
+{
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+        if (specials[i]->kind == game_get_kind(g))
+            return specials[i];
+    return NULL;
+}
+
+/* Whether sp plays spec: every spec but one of a generic kind sp lacks (maxn, paranoid, solve for Kalah's);
+ * an unknown kind too, so that its message lists sp's kinds. */
+static int special_takes(const ga_special *sp, const char *spec)
 {
     size_t n = strcspn(spec, ":,");
-    for (kind_id k = K_MAXN; k <= K_SOLVE; k++)
-        if (k != K_AB && strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n))
+    for (const char *const *k = sp->kinds; *k; k++)
+        if (strlen(*k) == n && !strncmp(spec, *k, n))
             return 1;
-    return 0;
+    for (kind_id k = K_RANDOM; k <= K_AZ; k++)
+        if (strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n))
+            return 0;
+    return 1;
 }
 
 /* A new agent of kind `kind` named spec (copied) for g; NULL with "out of memory" in err. */
@@ -228,24 +243,22 @@ static game_agent *finish_agent(game_agent *a, int bad)
     return a;
 }
 
-/* Kalah: every kind eval/agent.h knows is that agent (its specs, defaults, tree reuse and tables), so a
- * Kalah game through this interface plays exactly the moves of Kalah's fast agents; an unknown kind gets
- * agent_create's message. */
-static game_agent *create_kalah(const char *spec, const game *g, char *err)
+/* A kind's own agent (sp: every kind it knows is that agent, with its specs, defaults and tables, so a game
+ * of that kind through this interface plays exactly the moves of its agents; an unknown kind gets its
+ * message). */
+static game_agent *create_special(const ga_special *sp, const char *spec, const game *g, char *err)
 {
-    game_agent *a = new_agent(spec, K_KALAH, NULL, g, err);
+    game_agent *a = new_agent(spec, K_SPECIAL, NULL, g, err);
     if (!a)
         return NULL;
-    if (!(a->kalah = agent_create(spec, (const kalah_rules *)game_rules(g), err))) {
+    a->sp = sp;
+    if (!(a->x = sp->create(spec, g, err))) {
         game_agent_free(a);
         return NULL;
     }
-    a->kind_name = agent_kind(a->kalah);
+    a->kind_name = sp->kind_name(a->x);
     return a;
 }
-
-/* Whether Kalah's own agents (eval/agent.h) play g: game_agent_create's routing. */
-static int kalah_agents(const game *g) { return game_get_kind(g) == &game_kind_kalah; }
 
 game_agent *game_agent_create(const char *spec, const game *g, char *err)
 {
@@ -271,8 +284,9 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         }
         return a;
     }
-    if (kalah_agents(g) && !generic_only(spec))
-        return create_kalah(spec, g, err);
+    const ga_special *sp = special_for(g);
+    if (sp && special_takes(sp, spec))
+        return create_special(sp, spec, g, err);
     char buf[AGENT_SPEC_MAX];
     strcpy(buf, spec);
     agent_args args;
@@ -339,10 +353,11 @@ game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *e
     a->seed = az->seed;
     int bad = 0;
     char merr[MCTS_ERRLEN];
-    if (kalah_agents(g)) {
-        a->kind = K_KALAH;
-        bad = !(a->kalah = agent_create_az((const kalah_rules *)game_rules(g), az->net, &az->search, az->seed,
-                                           az->name, err));
+    const ga_special *sp = special_for(g);
+    if (sp) {
+        a->kind = K_SPECIAL;
+        a->sp = sp;
+        bad = !(a->x = sp->create_az(g, az, err));
     } else if (az->search.tb > 0) {
         set_err(err, "agent '%s': tb=%d: %s has no endgame database", az->name, az->search.tb, game_name(g));
         bad = 1;
@@ -371,7 +386,8 @@ void game_agent_free(game_agent *a)
         return;
     mcts_mp_eval_free(a->ev);
     nn_net_free(a->net);
-    agent_free(a->kalah);
+    if (a->x)
+        a->sp->free(a->x);
     engine_agent_free(a->eng);
     free(a->desc);
     free(a->spec);
@@ -381,14 +397,15 @@ void game_agent_free(game_agent *a)
 const char *game_agent_spec(const game_agent *a) { return a->spec; }
 const char *game_agent_describe(const game_agent *a)
 {
-    return a->kalah ? agent_describe(a->kalah) : a->eng ? engine_agent_describe(a->eng) : a->desc ? a->desc : a->spec;
+    return a->x ? a->sp->describe(a->x) : a->eng ? engine_agent_describe(a->eng) : a->desc ? a->desc : a->spec;
 }
 const char *game_agent_kind(const game_agent *a) { return a->kind_name; }
 const char *game_agent_error(const game_agent *a)
 {
-    return a->kalah ? agent_error(a->kalah) : a->eng ? engine_agent_error(a->eng) : a->err;
+    return a->x ? a->sp->error(a->x) : a->eng ? engine_agent_error(a->eng) : a->err;
 }
-agent *game_agent_kalah(const game_agent *a) { return a->kalah; }
+
+void *ga_special_instance(const game_agent *a, const ga_special *sp) { return a->sp == sp ? a->x : NULL; }
 
 const char *game_agent_exact_spec(const game *g, int tt_mb, int endgame_seeds, char *buf, size_t n, char *err)
 {
@@ -401,14 +418,11 @@ const char *game_agent_exact_spec(const game *g, int tt_mb, int endgame_seeds, c
         set_err(err, "%s", serr);
         return NULL;
     }
-    if (!kalah_agents(g))
-        snprintf(buf, n, "solve");
-    else if (((const kalah_rules *)game_rules(g))->max_sows > 0) /* the endgame database has no sowing count */
-        snprintf(buf, n, tt_mb > 0 ? "solver:tt_mb=%d,endgame=0" : "solver:endgame=0", tt_mb);
-    else if (tt_mb > 0 && endgame_seeds >= 0)
-        snprintf(buf, n, "solver:tt_mb=%d,endgame=%d", tt_mb, endgame_seeds);
+    const ga_special *sp = special_for(g);
+    if (sp)
+        sp->exact_spec(g, tt_mb, endgame_seeds, buf, n);
     else
-        snprintf(buf, n, "solver");
+        snprintf(buf, n, "solve");
     return buf;
 }
 
@@ -421,16 +435,7 @@ game_agent *game_agent_create_exact(const game *g, int tt_mb, int endgame_seeds,
 
 int game_agent_is_exact(const game_agent *a)
 {
-    return a->kind == K_SOLVE || (a->kind == K_KALAH && !strcmp(agent_kind(a->kalah), "solver"));
-}
-
-/* "kalah"'s game_pos holds a kalah_pos (env/game_kalah.c's layout: the cells, side, sow count). */
-static kalah_pos as_kalah(const game_pos *p)
-{
-    kalah_pos k;
-    memset(&k, 0, sizeof k); /* padding too: searches may hash the whole struct */
-    gt_to_kalah(p, &k);
-    return k;
+    return a->kind == K_SOLVE || (a->x && a->sp->is_exact(a->x));
 }
 
 /* solve: the exact solution of p within the agent's node budget, as an AGENT_* code (message in a->err). */
@@ -452,11 +457,10 @@ int game_agent_exact_value(game_agent *a, const game_pos *p, int *seat0_margin)
     if (!game_agent_is_exact(a) || p->over)
         return AGENT_EINVAL;
     a->err[0] = 0;
-    if (a->kalah) {
-        kalah_pos k = as_kalah(p);
-        int rc = perfect_value(a->kalah, &k, seat0_margin);
+    if (a->x) {
+        int rc = a->sp->exact_value(a->x, p, seat0_margin);
         if (rc != AGENT_OK)
-            set_err(a->err, "%s", agent_error(a->kalah));
+            set_err(a->err, "%s", a->sp->error(a->x));
         return rc;
     }
     gs_solution sol;
@@ -468,9 +472,8 @@ int game_agent_exact_value(game_agent *a, const game_pos *p, int *seat0_margin)
 
 void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed)
 {
-    if (a->kalah) {
-        kalah_pos k = as_kalah(start);
-        agent_new_game(a->kalah, &k, game_seed);
+    if (a->x) {
+        a->sp->new_game(a->x, start, game_seed);
         return;
     }
     if (a->eng)
@@ -481,10 +484,8 @@ void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_see
 
 void game_agent_notify(game_agent *a, const game_pos *before, int move)
 {
-    if (a->kalah) {
-        kalah_pos k = as_kalah(before);
-        agent_notify(a->kalah, &k, move);
-    }
+    if (a->x)
+        a->sp->notify(a->x, before, move);
 }
 
 /* A hash of everything that makes a position (cells, mover, the game's extra state; not the ply). */
@@ -551,8 +552,8 @@ static int choose_tree(game_agent *a, const game_pos *p, int *move_out)
 void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms)
 {
     a->soft_ms = soft_ms > 0 ? soft_ms : 0;
-    if (a->kalah)
-        agent_set_time(a->kalah, a->soft_ms);
+    if (a->x)
+        a->sp->set_time(a->x, a->soft_ms);
     if (a->eng)
         engine_agent_set_time(a->eng, a->soft_ms, hard_ms);
 }
@@ -560,8 +561,8 @@ void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms)
 void game_agent_set_abort(game_agent *a, const int *flag)
 {
     a->abort = flag;
-    if (a->kalah)
-        agent_set_abort(a->kalah, flag);
+    if (a->x)
+        a->sp->set_abort(a->x, flag);
 }
 
 double game_agent_last_ms(const game_agent *a) { return a->last_ms; }
@@ -584,7 +585,7 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
     /* As agent_choose: a search the flag cut short, or one that ended before it looked, is no move. */
     if (a->abort && __atomic_load_n(a->abort, __ATOMIC_RELAXED) && rc != AGENT_ENOMEM)
         rc = AGENT_ESTOPPED;
-    if (rc == AGENT_ESTOPPED && !a->kalah)
+    if (rc == AGENT_ESTOPPED && !a->x)
         set_err(a->err, "stopped");
     a->last_ms = mono_ms() - t0 - (a->eng ? engine_agent_start_ms(a->eng) : 0);
     return rc;
@@ -592,10 +593,8 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
 
 static int choose_move(game_agent *a, const game_pos *p, int *move_out)
 {
-    if (a->kalah) {
-        kalah_pos k = as_kalah(p);
-        return agent_choose(a->kalah, &k, move_out);
-    }
+    if (a->x)
+        return a->sp->choose(a->x, p, move_out);
     if (a->eng)
         return engine_agent_choose(a->eng, p, move_out);
     a->err[0] = 0;
@@ -631,7 +630,7 @@ static int choose_move(game_agent *a, const game_pos *p, int *move_out)
     }
     case K_MCTS:
     case K_AZ: rc = choose_tree(a, p, move_out); break;
-    case K_KALAH:
+    case K_SPECIAL:
     case K_ENGINE: break; /* handled above */
     }
     if (rc == AGENT_OK && (*move_out < 0 || *move_out >= game_moves(a->g) || !(legal & (1u << *move_out)))) {

@@ -2,12 +2,14 @@
  * → one move-choosing interface, the one every driver (match, tournament, play, serve, training's
  * evaluation) uses for every game.
  *
- * Kalah ("kalah" rules): the kinds of eval/agent.h — random, greedy, ab (depth=8, nodes=, ms=, tt_mb=),
- * mcts, az, solver — ARE Kalah's fast agents (alpha-beta with its table and endgame database, the PUCT
- * kernel selfplay/mcts.c with tree reuse between moves, Kalah's greedy): the spec is handed to agent_create
- * and the instance plays, seeds and reports exactly as it does there (game_agent_kalah gives it for its
- * statistics). maxn, paranoid and solve are the generic kinds below on Kalah too. An unknown kind gets
- * agent_create's message. Every other game gets the kinds below.
+ * A kind may bring an agent set of its own (eval/game_agent_impl.h, found by the game's kind; this file's
+ * code names no game): Kalah's is eval/agent.h's — random, greedy, ab (depth=8, nodes=, ms=, tt_mb=),
+ * mcts, az, solver are Kalah's fast agents (alpha-beta with its table and endgame database, the PUCT
+ * kernel selfplay/mcts.c with tree reuse between moves, Kalah's greedy; eval/game_agent_kalah.c): the spec
+ * is handed to agent_create and the instance plays, seeds and reports exactly as it does there
+ * (game_agent_kalah gives it for its statistics). The generic kinds the set lacks (maxn, paranoid and
+ * solve for Kalah) are the ones below; an unknown kind gets the set's message. Every other game gets the
+ * kinds below.
  *
  * Specs: KIND or KIND:key=value,key=value,...
  *   random                          uniform over the legal slots (seeded)
