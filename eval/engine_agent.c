@@ -149,7 +149,7 @@ engine_agent *engine_agent_create(const char *spec, const game *g, char *err)
     e->ms = 1000;
     e->start_ms = 5000;
     e->next_id = 2;
-    e->kgp = game_get_kind(g) == &game_kind_kalah;
+    e->kgp = kgp_board_game(g);
     const char *s = spec + 6;
     int bad = 0, seen_proto = 0;
     if (*s == ':' || *s == ',')
@@ -218,7 +218,7 @@ engine_agent *engine_agent_create(const char *spec, const game *g, char *err)
         set_err(err, "agent '%s': engine needs cmd=COMMAND (docs/protocol.md)", spec);
         bad = 1;
     }
-    if (!bad && e->kgp && game_get_kind(g) != &game_kind_kalah) {
+    if (!bad && e->kgp && !kgp_board_game(g)) {
         set_err(err, "agent '%s': proto=kgp sends KGP boards, which are Kalah's; %s needs proto=sowzero", spec,
                 game_name(g));
         bad = 1;

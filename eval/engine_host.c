@@ -49,7 +49,7 @@ engine_host *engine_host_create(const char *spec, const char *rules, char *err)
         engine_host_free(h);
         return NULL;
     }
-    h->kalah = game_get_kind(h->g) == &game_kind_kalah;
+    h->kalah = kgp_board_game(h->g);
     return h;
 }
 

@@ -227,6 +227,8 @@ char *kgp_quote(const char *s, char *buf, size_t n)
     return buf;
 }
 
+int kgp_board_game(const game *g) { return game_get_kind(g) == &game_kind_kalah; }
+
 char *kgp_board_format(const game *g, const game_pos *p, char *buf, size_t n)
 {
     const kalah_rules *r = game_rules(g);

@@ -56,6 +56,11 @@ int kgp_parse(char *line, kgp_cmd *out, char *err);
  * Control characters become spaces. Returns buf. */
 char *kgp_quote(const char *s, char *buf, size_t n);
 
+/* Whether KGP boards can carry g's positions: 1 for Kalah's rules (a KGP board is n pits a side and two
+ * stores under Kalah's rules, which the engine at the other end plays), else 0. The one place the KGP
+ * codec names the game; the engine agent and the engine host ask it. */
+int kgp_board_game(const game *g);
+
 /* The board literal of Kalah position p (g a "kalah" game; p not over) seen from its mover, into buf[n]
  * (KGP_LINE_MAX suffices). Returns buf. */
 char *kgp_board_format(const game *g, const game_pos *p, char *buf, size_t n);
