@@ -356,6 +356,24 @@ static void test_write_round_trip(void **state)
         assert_int_equal(cfg_was_set(&b, cfg_key_name(i, name, sizeof name)), cfg_key_applies(&b, i));
     }
     assert_false(cfg_was_set(&b, "rules.capture"));
+    /* another two-player game with a margin: its score utility is written out and read back */
+    cfg_defaults(&a);
+    const char *osets[] = {"run.iterations=3", "rules.spec=oware:max_sows=60", "net.margin_head=true",
+                           "mcts.margin_utility=3", "eval.opponents=greedy"};
+    for (size_t i = 0; i < sizeof osets / sizeof osets[0]; i++)
+        assert_int_equal(cfg_set(&a, osets[i], err), 0);
+    if (cfg_finish(&a, err))
+        fail_msg("%s", err);
+    f = fopen(path, "w");
+    assert_int_equal(cfg_write(&a, f, CFG_WRITE_DOCS), 0);
+    fclose(f);
+    cfg_defaults(&b);
+    if (cfg_load(&b, path, err) || cfg_finish(&b, err))
+        fail_msg("%s", err);
+    assert_true(b.mcts.margin_utility == 3);
+    dump(&a, da, sizeof da);
+    dump(&b, db, sizeof db);
+    assert_string_equal(da, db);
 }
 
 static void test_enum_names_match_modules(void **state)

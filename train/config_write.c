@@ -158,8 +158,10 @@ static int applies(const cfg_config *c, const cfg_key *k)
         game_facts(c, &players, &margin, &endgame, &counts); /* solved sets and the SPRT gate: two players */
         return players == 2 && (margin || strcmp(k->key, "positions"));
     }
-    if (!strcmp(k->section, "mcts") && !strcmp(k->key, "margin_utility")) /* Kalah's search only */
-        return c->game == CFG_GAME_KALAH;
+    if (!strcmp(k->section, "mcts") && !strcmp(k->key, "margin_utility")) { /* the score utility: a margin */
+        game_facts(c, &players, &margin, &endgame, &counts);
+        return players == 2 && margin;
+    }
     if (!strcmp(k->key, "tablebase_seeds") || !strncmp(k->key, "rescore", 7)) {
         game_facts(c, &players, &margin, &endgame, &counts);
         return endgame;
