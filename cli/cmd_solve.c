@@ -2,6 +2,7 @@
  * two-player game with a margin, by the game's exact solver (docs/design.md §3.5, §4; eval/game_search.h:
  * Kalah's MTD(f) alpha-beta with its endgame database, the game interface's solver for the others). */
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,9 +159,10 @@ static void help(void)
          "                   run to run; default: every core); the other games' solver runs on one thread\n"
          "                   and refuses N > 1\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
-         "  --progress       show the phase and the time spent on stderr (the other games: the positions\n"
-         "                   searched so far too), the default when stderr is a terminal: a long solve is\n"
-         "                   not silent for minutes; --no-progress: never\n"
+         "  --progress       show the phase and the time spent on stderr, and the positions searched so far\n"
+         "                   (Kalah: with the bounds its MTD(f) probes have proven on the value, e.g.\n"
+         "                   \"value >= +6\", then \"value +8..+8\"), the default when stderr is a terminal: a\n"
+         "                   long solve is not silent for minutes; --no-progress: never\n"
          "  --fair-book K    write an opening book (docs/records.md, \"Opening books\") of every distinct\n"
          "                   unfinished position reached by 1..K sowings (1..5; an extra turn's sowing counts)\n"
          "                   from POS whose exact value is within -W..+W seeds, as move lists (the first\n"
@@ -190,6 +192,8 @@ typedef struct {
     struct timespec t0;
     int counting;    /* the solver reports the positions it searched (gs_solver_set_progress) */
     uint64_t nodes;  /* so far (relaxed atomics: written by the solving thread) */
+    int bounded;     /* the solver has reported bounds (gs_solver_set_bounds): lo, hi (relaxed atomics) */
+    int lo, hi;
 } progress;
 
 static void draw(const progress *g)
@@ -198,8 +202,17 @@ static void draw(const progress *g)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     fprintf(stderr, "\rsolve: %s... %ld s", what[g->phase], (long)(now.tv_sec - g->t0.tv_sec));
-    if (g->counting && g->phase == 1)
+    if ((g->counting || __atomic_load_n(&g->bounded, __ATOMIC_RELAXED)) && g->phase == 1)
         fprintf(stderr, ", %.1f M nodes", 1e-6 * (double)__atomic_load_n(&g->nodes, __ATOMIC_RELAXED));
+    if (__atomic_load_n(&g->bounded, __ATOMIC_RELAXED) && g->phase == 1) {
+        int lo = __atomic_load_n(&g->lo, __ATOMIC_RELAXED), hi = __atomic_load_n(&g->hi, __ATOMIC_RELAXED);
+        if (lo != INT_MIN && hi != INT_MAX)
+            fprintf(stderr, ", value %+d..%+d", lo, hi);
+        else if (lo != INT_MIN)
+            fprintf(stderr, ", value >= %+d", lo);
+        else if (hi != INT_MAX)
+            fprintf(stderr, ", value <= %+d", hi);
+    }
     fprintf(stderr, " ");
     fflush(stderr);
 }
@@ -209,6 +222,16 @@ static void count_nodes(void *ctx, uint64_t nodes)
 {
     progress *g = ctx;
     __atomic_store_n(&g->nodes, nodes, __ATOMIC_RELAXED);
+}
+
+/* gs_bounds_fn: the bounds on the value the drawing thread shows (the MTD(f) probes so far). */
+static void bounds(void *ctx, int lo, int hi, uint64_t nodes)
+{
+    progress *g = ctx;
+    __atomic_store_n(&g->lo, lo, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->hi, hi, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->nodes, nodes, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->bounded, 1, __ATOMIC_RELAXED);
 }
 
 static void *progress_main(void *arg)
@@ -336,7 +359,7 @@ int cmd_solve(int argc, char **argv)
     game_pos p;
     int rc = 2;
     gs_solver *s = NULL;
-    progress pg = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, show, -1, {0, 0}, 0, 0};
+    progress pg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .show = show, .phase = -1};
     pthread_t th;
     int drawing = 0;
     if (!pos_text)
@@ -418,8 +441,12 @@ int cmd_solve(int argc, char **argv)
         goto out;
     }
     progress_phase(&pg, 1);
+    if (drawing)
+        gs_solver_set_bounds(s, bounds, &pg);
     gs_solution res;
     int src = gs_solver_run(s, &p, 0, &res, err);
+    gs_solver_set_bounds(s, NULL, NULL); /* --moves: the probes of each child, not of this position */
+    __atomic_store_n(&pg.bounded, 0, __ATOMIC_RELAXED);
     int move_value[GAME_MAX_MOVES];
     uint64_t move_nodes = 0;
     if (src == GAME_OK && moves) { /* each child solved exactly on the same table */

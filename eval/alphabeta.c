@@ -4,6 +4,7 @@
 #include "eval/alphabeta.h"
 
 #include <pthread.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@ struct ab_search {
      * search) and the main search's "done" flag, which stops it */
     int rotate;
     const int *abort;
+    ab_bounds_fn progress;   /* ab_set_progress (the main search only) */
+    void *progress_ctx;
 };
 
 static int64_t now_ns(void)
@@ -103,6 +106,19 @@ int ab_set_threads(ab_search *s, int threads)
 }
 
 void ab_set_abort(ab_search *s, const int *flag) { s->abort = flag; }
+
+void ab_set_progress(ab_search *s, ab_bounds_fn fn, void *ctx)
+{
+    s->progress = fn;
+    s->progress_ctx = ctx;
+}
+
+/* ab_set_progress's report after a probe (the main search only: a helper has rotate != 0). */
+static void report(const ab_search *s, int lo, int hi)
+{
+    if (s->progress && !s->rotate)
+        s->progress(s->progress_ctx, lo == -INF ? INT_MIN : lo, hi == INF ? INT_MAX : hi, s->nodes);
+}
 
 static void drop_endgame(ab_search *s)
 {
@@ -431,6 +447,7 @@ static int mtdf(ab_search *s, const kalah_pos *p, int guess)
             hi = g;
         else
             lo = g;
+        report(s, lo, hi);
     }
     return lo;
 }
@@ -731,6 +748,8 @@ static int mtdf_window(ab_search *s, const kalah_pos *p, int guess, int wlo, int
             hi = g;
         else
             lo = g;
+        if (!s->stop)
+            report(s, lo, hi);
     }
     *where = lo > whi ? 1 : lo < wlo ? -1 : 0;
     return lo;

@@ -276,6 +276,12 @@ void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, voi
     s->every = every ? every : 1;
 }
 
+void gs_solver_set_bounds(gs_solver *s, gs_bounds_fn fn, void *ctx)
+{
+    if (s->sp && s->sp->set_bounds)
+        s->sp->set_bounds(s->spx, fn, ctx);
+}
+
 void gs_solver_set_abort(gs_solver *s, const int *flag)
 {
     s->abort = flag;

@@ -96,9 +96,17 @@ int gs_solver_run(gs_solver *s, const game_pos *p, uint64_t node_limit, gs_solut
  * multiple of `every` (>= 1; 0 counts as 1), at the first unfinished position searched from there on (the
  * finished ones, leaves, are counted unchecked, as for node_limit). It must not call the solver. fn NULL (the default) reports nothing. Reporting never
  * changes the search: values, moves and node counts are those of a solver without it. */
-/* A kind's specialised solver (below) reports no progress. */
+/* A kind's specialised solver (below) reports no progress this way; see gs_solver_set_bounds. */
 typedef void (*gs_progress_fn)(void *ctx, uint64_t nodes);
 void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, void *ctx);
+
+/* Progress of a solver that closes in on the value by null-window probes (Kalah's MTD(f), eval/alphabeta.h
+ * ab_set_progress): fn(ctx, lo, hi, nodes) after each probe, on the solving thread, with the bounds proven
+ * so far on the final margin of the position being solved for its mover (lo = INT_MIN / hi = INT_MAX while
+ * open; lo == hi once exact) and the positions visited. The generic solver reports nothing this way (it
+ * has gs_solver_set_progress). fn NULL removes it; reporting never changes the search. */
+typedef void (*gs_bounds_fn)(void *ctx, int lo, int hi, uint64_t nodes);
+void gs_solver_set_bounds(gs_solver *s, gs_bounds_fn fn, void *ctx);
 
 /* A flag (borrowed; NULL: none) that stops a running gs_solver_run with GS_EABORTED ("stopped" in err)
  * once set (see GS_EABORTED). The flag must outlive the solves. */

@@ -16,6 +16,7 @@ typedef struct gs_special {
     int (*run)(void *x, const game_pos *p, uint64_t node_limit, gs_solution *out, char *err);
     int (*moves)(void *x, const game_pos *p, int *values, uint64_t *nodes, char *err);
     void (*set_abort)(void *x, const int *flag);
+    void (*set_bounds)(void *x, gs_bounds_fn fn, void *ctx); /* may be NULL: no reports */
     int (*set_threads)(void *x, int threads, char *err);
     int (*set_endgame)(void *x, gs_endgame *e, char *err);
     int (*window)(void *x, const game_pos *p, int lo, int hi, int *value, int *where, uint64_t *nodes, char *err);

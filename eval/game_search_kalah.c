@@ -120,6 +120,11 @@ static void ks_set_abort(void *v, const int *flag)
     ab_set_abort(x->ab, flag);
 }
 
+static void ks_set_bounds(void *v, gs_bounds_fn fn, void *ctx)
+{
+    ab_set_progress(((kalah_solver *)v)->ab, fn, ctx); /* the same signature: ab_bounds_fn */
+}
+
 static int ks_set_threads(void *v, int threads, char *err)
 {
     kalah_solver *x = v;
@@ -204,6 +209,7 @@ const gs_special gs_special_kalah = {
     .run = ks_run,
     .moves = ks_moves,
     .set_abort = ks_set_abort,
+    .set_bounds = ks_set_bounds,
     .set_threads = ks_set_threads,
     .set_endgame = ks_set_endgame,
     .endgame_ok = ks_endgame_ok,

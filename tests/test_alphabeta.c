@@ -5,6 +5,8 @@
  * The endgame database (built with threads) is tested in test_ab_endgame.c. */
 #include "tests/test_util.h"
 
+#include <limits.h>
+
 #include <cjson/cJSON.h>
 #include "eval/alphabeta.h"
 
@@ -132,6 +134,48 @@ static void test_solved_small(void **state)
     }
     fclose(f);
     assert_true(count >= 20);
+}
+
+/* ab_set_progress: after each MTD(f) probe of a solve the bounds proven so far, which only tighten, always
+ * hold the value, and end at it; node counts only grow; a search without the callback visits as many
+ * positions. */
+typedef struct {
+    int n, lo, hi, bad;
+    uint64_t nodes;
+} bounds_log;
+
+static void log_bounds(void *ctx, int lo, int hi, uint64_t nodes)
+{
+    bounds_log *b = ctx;
+    if (lo < b->lo || hi > b->hi || nodes < b->nodes || lo > hi)
+        b->bad = 1;
+    b->lo = lo, b->hi = hi, b->nodes = nodes;
+    b->n++;
+}
+
+static void test_progress_bounds(void **state)
+{
+    (void)state;
+    const char *specs[] = {"kalah:pits=4,seeds=3", "kalah:pits=5,seeds=3,capture=always", "kalah:pits=4,seeds=4"};
+    for (int i = 0; i < 3; i++) {
+        kalah_rules r;
+        rules_or_fail(specs[i], &r);
+        kalah_pos p;
+        kalah_start(&r, &p);
+        ab_search *s = make(&r, 16), *plain = make(&r, 16);
+        bounds_log b = {.lo = INT_MIN, .hi = INT_MAX};
+        ab_set_progress(s, log_bounds, &b);
+        ab_result res = solve(s, &p), ref = solve(plain, &p);
+        assert_int_equal(res.value, ref.value);
+        assert_int_equal(res.nodes, ref.nodes);
+        assert_true(b.n >= 1);
+        assert_false(b.bad);
+        assert_int_equal(b.lo, res.value); /* the last probe's report: exact */
+        assert_int_equal(b.hi, res.value);
+        ab_set_progress(s, NULL, NULL);
+        ab_free(s);
+        ab_free(plain);
+    }
 }
 
 /* search-cases.md case 2: from the start, depth 2, leaf = store difference. */
@@ -558,6 +602,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solved_small),
+        cmocka_unit_test(test_progress_bounds),
         cmocka_unit_test(test_case2_depth2_root_values),
         cmocka_unit_test(test_minimax_random_positions),
         cmocka_unit_test(test_extra_turn_chain),
