@@ -298,6 +298,32 @@ static void dump(const cfg_config *c, char *buf, size_t n)
     fclose(f);
 }
 
+/* A config of the defaults with sets[0..n) (a), written with its docs to path and read back (b): the two
+ * hold the same values, and exactly the keys that apply to the game were written. */
+static void round_trip(const char *const *sets, size_t n, const char *path, cfg_config *a, cfg_config *b)
+{
+    char err[CFG_ERRLEN];
+    cfg_defaults(a);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(cfg_set(a, sets[i], err), 0);
+    if (cfg_finish(a, err))
+        fail_msg("%s", err);
+    FILE *f = fopen(path, "w");
+    assert_int_equal(cfg_write(a, f, CFG_WRITE_DOCS), 0);
+    fclose(f);
+    cfg_defaults(b);
+    if (cfg_load(b, path, err) || cfg_finish(b, err))
+        fail_msg("%s", err);
+    static char da[16384], db[16384];
+    dump(a, da, sizeof da);
+    dump(b, db, sizeof db);
+    assert_string_equal(da, db);
+    for (int i = 0; i < cfg_key_count(); i++) {
+        char name[96];
+        assert_int_equal(cfg_was_set(b, cfg_key_name(i, name, sizeof name)), cfg_key_applies(b, i));
+    }
+}
+
 static void test_write_round_trip(void **state)
 {
     (void)state;
@@ -331,49 +357,19 @@ static void test_write_round_trip(void **state)
         assert_int_equal(cfg_was_set(&b, cfg_key_name(i, name, sizeof name)), cfg_key_applies(&b, i));
     }
     /* a básico config: its own rules keys round-trip, the Kalah ones are left out */
-    cfg_defaults(&a);
     const char *bsets[] = {"run.iterations=3", "rules.game=basico", "rules.players=4", "rules.pits=4",
                            "rules.seeds=3", "rules.full_ranking=false", "eval.opponents=greedy maxn:depth=2"};
-    for (size_t i = 0; i < sizeof bsets / sizeof bsets[0]; i++)
-        assert_int_equal(cfg_set(&a, bsets[i], err), 0);
-    if (cfg_finish(&a, err))
-        fail_msg("%s", err);
-    f = fopen(path, "w");
-    assert_int_equal(cfg_write(&a, f, CFG_WRITE_DOCS), 0);
-    fclose(f);
-    cfg_defaults(&b);
-    if (cfg_load(&b, path, err) || cfg_finish(&b, err))
-        fail_msg("%s", err);
-    dump(&a, da, sizeof da);
-    dump(&b, db, sizeof db);
-    assert_string_equal(da, db);
+    round_trip(bsets, sizeof bsets / sizeof bsets[0], path, &a, &b);
     assert_true(memcmp(&a.basico, &b.basico, sizeof a.basico) == 0);
     assert_int_equal(b.basico.players, 4);
     assert_int_equal(b.basico.full_ranking, 0);
     assert_int_equal(b.net.n_value, 4);
-    for (int i = 0; i < cfg_key_count(); i++) {
-        char name[96];
-        assert_int_equal(cfg_was_set(&b, cfg_key_name(i, name, sizeof name)), cfg_key_applies(&b, i));
-    }
     assert_false(cfg_was_set(&b, "rules.capture"));
     /* another two-player game with a margin: its score utility is written out and read back */
-    cfg_defaults(&a);
     const char *osets[] = {"run.iterations=3", "rules.spec=oware:max_sows=60", "net.margin_head=true",
                            "mcts.margin_utility=3", "eval.opponents=greedy"};
-    for (size_t i = 0; i < sizeof osets / sizeof osets[0]; i++)
-        assert_int_equal(cfg_set(&a, osets[i], err), 0);
-    if (cfg_finish(&a, err))
-        fail_msg("%s", err);
-    f = fopen(path, "w");
-    assert_int_equal(cfg_write(&a, f, CFG_WRITE_DOCS), 0);
-    fclose(f);
-    cfg_defaults(&b);
-    if (cfg_load(&b, path, err) || cfg_finish(&b, err))
-        fail_msg("%s", err);
+    round_trip(osets, sizeof osets / sizeof osets[0], path, &a, &b);
     assert_true(b.mcts.margin_utility == 3);
-    dump(&a, da, sizeof da);
-    dump(&b, db, sizeof db);
-    assert_string_equal(da, db);
 }
 
 static void test_enum_names_match_modules(void **state)
