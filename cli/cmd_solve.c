@@ -198,7 +198,7 @@ typedef struct {
 
 static void draw(const progress *g)
 {
-    static const char *const what[2] = {"building the endgame database", "searching"};
+    static const char *const what[2] = {"building or mapping the endgame database", "searching"};
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     fprintf(stderr, "\rsolve: %s... %ld s", what[g->phase], (long)(now.tv_sec - g->t0.tv_sec));
@@ -253,11 +253,12 @@ static void *progress_main(void *arg)
 static void progress_phase(progress *g, int phase)
 {
     pthread_mutex_lock(&g->mu);
+    const int was = g->phase;
     g->phase = phase;
     if (g->show && phase < 2)
         draw(g);
-    else if (g->show)
-        fprintf(stderr, "\r%60s\r", "");
+    else if (g->show && was < 2) /* erased once, wider than the longest line draw writes */
+        fprintf(stderr, "\r%110s\r", "");
     pthread_cond_signal(&g->cv);
     pthread_mutex_unlock(&g->mu);
 }

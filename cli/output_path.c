@@ -26,6 +26,25 @@ static int is_input(const struct stat *out, const cli_input *inputs, int n, cons
     return 0;
 }
 
+/* A tablebase file (eval/endgame.h): one that starts with its magic line, or any *.sztb name. Such files
+ * are written only by `sowzero tablebase build` and the solver's own save; an output of another command
+ * there would destroy one, or take the standard name every later solve looks up. */
+static int tablebase_file(const char *path, int exists)
+{
+    size_t n = strlen(path);
+    if (n >= 5 && !strcmp(path + n - 5, ".sztb"))
+        return 1;
+    if (!exists)
+        return 0;
+    char head[20] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t got = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    return got >= 18 && !strncmp(head, "sowzero-tablebase ", 18);
+}
+
 int cli_output_check(const char *cmd, const char *flag, const char *path, int mode, const cli_input *inputs,
                      int n_inputs)
 {
@@ -38,13 +57,18 @@ int cli_output_check(const char *cmd, const char *flag, const char *path, int mo
         return 0;
     }
     struct stat st;
-    if (stat(path, &st) == 0) {
-        const cli_input *in;
-        if (is_input(&st, inputs, n_inputs, &in)) {
-            cli_error(cmd, "%s %s: is %s itself: writing it would destroy it; give another file", flag, path,
-                      in->what);
-            return 0;
-        }
+    const int exists = stat(path, &st) == 0;
+    const cli_input *in;
+    if (exists && is_input(&st, inputs, n_inputs, &in)) {
+        cli_error(cmd, "%s %s: is %s itself: writing it would destroy it; give another file", flag, path, in->what);
+        return 0;
+    }
+    if (tablebase_file(path, exists && S_ISREG(st.st_mode))) {
+        cli_error(cmd, "%s %s: is a tablebase file, or has their name (*.sztb): writing it would destroy one or "
+                  "stand in for one; give another file", flag, path);
+        return 0;
+    }
+    if (exists) {
         if (S_ISDIR(st.st_mode)) {
             cli_error(cmd, "%s %s: is not a regular file but a directory: give a file name", flag, path);
             return 0;

@@ -21,8 +21,8 @@ enum {
 /* Whether `path`, given for option `flag` of command `cmd`, can be written, checked without creating or
  * changing anything: not empty; an existing file must be of a kind `mode` allows (never a directory) and
  * open for writing (without truncation), a new one's directory must exist and be writable and searchable;
- * and it must not be any of inputs[0..n_inputs) (entries with a NULL path or a path that does not exist
- * are skipped). Inputs are compared by identity (device and inode), so a symlink or another spelling of
+ * it must not be any of inputs[0..n_inputs) (entries with a NULL path or a path that does not exist
+ * are skipped), nor a tablebase file (eval/endgame.h: its magic line, or any *.sztb name, existing or not). Inputs are compared by identity (device and inode), so a symlink or another spelling of
  * the same file is caught. Returns 1 when it can be written; else prints "sowzero CMD: FLAG PATH: reason"
  * (naming the input it would overwrite) and returns 0: the caller exits 2 (a bad flag). */
 int cli_output_check(const char *cmd, const char *flag, const char *path, int mode, const cli_input *inputs,

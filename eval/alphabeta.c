@@ -41,6 +41,7 @@ struct ab_search {
     const int *abort;
     ab_bounds_fn progress;   /* ab_set_progress (the main search only) */
     void *progress_ctx;
+    int prog_lo, prog_hi;    /* the bounds it last reported (INT_MIN / INT_MAX: open) */
 };
 
 static int64_t now_ns(void)
@@ -114,10 +115,12 @@ void ab_set_progress(ab_search *s, ab_bounds_fn fn, void *ctx)
 }
 
 /* ab_set_progress's report after a probe (the main search only: a helper has rotate != 0). */
-static void report(const ab_search *s, int lo, int hi)
+static void report(ab_search *s, int lo, int hi)
 {
+    s->prog_lo = lo == -INF ? INT_MIN : lo;
+    s->prog_hi = hi == INF ? INT_MAX : hi;
     if (s->progress && !s->rotate)
-        s->progress(s->progress_ctx, lo == -INF ? INT_MIN : lo, hi == INF ? INT_MAX : hi, s->nodes);
+        s->progress(s->progress_ctx, s->prog_lo, s->prog_hi, s->nodes);
 }
 
 static void drop_endgame(ab_search *s)
@@ -194,6 +197,8 @@ static inline int store_diff(const ab_search *s, const kalah_pos *p)
 
 static inline int limit_hit(ab_search *s)
 {
+    if (s->progress && !(s->nodes & ((1u << 22) - 1)) && !s->rotate) /* between probes too: the count grows */
+        s->progress(s->progress_ctx, s->prog_lo, s->prog_hi, s->nodes);
     if (s->abort && !(s->nodes & 255) && __atomic_load_n(s->abort, __ATOMIC_RELAXED))
         return s->stop = 1;
     if (!s->limits_on)
@@ -436,6 +441,7 @@ static int root_iteration(ab_search *s, const kalah_pos *p, int depth, int first
 static int mtdf(ab_search *s, const kalah_pos *p, int guess)
 {
     int lo = -INF, hi = INF, g = guess;
+    s->prog_lo = INT_MIN, s->prog_hi = INT_MAX;
     if (((g - s->total) & 1) != 0)
         g++;
     while (lo < hi) {
@@ -728,6 +734,7 @@ int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS],
 static int mtdf_window(ab_search *s, const kalah_pos *p, int guess, int wlo, int whi, int *where)
 {
     int lo = -INF, hi = INF, g = guess;
+    s->prog_lo = INT_MIN, s->prog_hi = INT_MAX;
     if (((g - s->total) & 1) != 0)
         g++;
     *where = 0;

@@ -118,8 +118,8 @@ void ab_set_abort(ab_search *s, const int *flag);
 /* Progress of a long solve: fn(ctx, lo, hi, nodes) is called on the solving thread after each MTD(f)
  * probe of an exact solve (ab_think with depth 0, ab_solve_moves, ab_solve_window), with the bounds proven
  * so far on the final margin of the position being solved, for its mover (lo = INT_MIN / hi = INT_MAX while
- * that side is still open; lo == hi once exact), and the positions the search has visited in this call.
- * Lazy SMP helpers report nothing. fn must not call the search. NULL (the default) removes it; reporting
+ * that side is still open; lo == hi once exact), and the positions the search has visited in this call;
+ * and between probes every 4 M positions, with the bounds so far. Lazy SMP helpers report nothing. fn must not call the search. NULL (the default) removes it; reporting
  * never changes the search. */
 typedef void (*ab_bounds_fn)(void *ctx, int lo, int hi, uint64_t nodes);
 void ab_set_progress(ab_search *s, ab_bounds_fn fn, void *ctx);

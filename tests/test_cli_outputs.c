@@ -329,14 +329,34 @@ static void test_output_is_the_tablebase(void **state)
     assert_non_null(bytes);
     assert_int_equal(tu_run(&out, 1, "positions --rules kalah:pits=4,seeds=3 --solve --count 6 --endgame 12 "
                                      "--out '%s'", file), 2);
-    if (!strstr(out, "--out") || !strstr(out, "the tablebase file this run maps itself"))
+    if (!strstr(out, "--out") || !strstr(out, "tablebase file"))
         fail_msg("positions: %s", out);
     assert_null(strstr(out, "positions of")); /* nothing sampled or written */
     free(out);
     assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=4,seeds=3 --fair-book 1 --endgame 12 --out '%s'", file),
                      2);
-    if (!strstr(out, "the tablebase file this solve uses itself"))
+    if (!strstr(out, "tablebase file"))
         fail_msg("solve: %s", out);
+    free(out);
+    /* under another name (a hard link): the file is still recognised */
+    char link_path[1200];
+    snprintf(link_path, sizeof link_path, "%s/book.txt", dir);
+    unlink(link_path);
+    assert_int_equal(link(file, link_path), 0);
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=4,seeds=3 --fair-book 1 --endgame 12 --out '%s'",
+                            link_path), 2);
+    assert_non_null(strstr(out, "tablebase file"));
+    free(out);
+    unlink(link_path);
+    /* not mapped by the run (--endgame 0), or not there yet under a tablebase's name: refused all the same */
+    assert_int_equal(tu_run(&out, 1, "solve --rules kalah:pits=4,seeds=3 --fair-book 1 --endgame 0 --out '%s'", file),
+                     2);
+    assert_non_null(strstr(out, "tablebase file"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "positions --rules kalah:pits=4,seeds=3 --solve --count 6 --endgame 0 "
+                                     "--out '%s/new-tb14.sztb'", dir), 2);
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "match random greedy --games 2 --threads 1 --pgn '%s'", file), 2);
     free(out);
     assert_unchanged(file, bytes, len);
     /* another output beside it is written, mapping the same file */

@@ -224,18 +224,18 @@ static void test_refusals_by_fact(void **state)
     tiny(&c, OWARE "selfplay.full_sims_prob=0.5 selfplay.fast_sims=4");
     tiny(&c, OWARE "mcts.root=gumbel mcts.gumbel_k=4");
     tiny(&c, OWARE "mcts.forced_playouts_k=2");
-    /* what applies is written out: Oware's config.ini has the gate, the set and the self-play levers */
+    /* what applies is written out: Oware's config.ini has the gate, the set, the score utility and the
+     * self-play levers */
     tiny(&c, OWARE);
     char name[96];
     for (int i = 0; i < cfg_key_count(); i++) {
         cfg_key_name(i, name, sizeof name);
         int want = strcmp(name, "mcts.tablebase_seeds") && strcmp(name, "eval.tablebase_seeds") &&
                    strcmp(name, "selfplay.rescore") && strcmp(name, "selfplay.rescore_policy");
-        want = want && strcmp(name, "mcts.margin_utility");
         if (!strncmp(name, "eval.gate", 9) || !strcmp(name, "eval.positions") || !strncmp(name, "selfplay.opening", 16) ||
             !strcmp(name, "selfplay.surprise_weight") || !strcmp(name, "selfplay.full_sims_prob") ||
             !strcmp(name, "mcts.root") || !strncmp(name, "mcts.gumbel", 11) || !strcmp(name, "mcts.forced_playouts_k") ||
-            !want)
+            !strcmp(name, "mcts.margin_utility") || !want)
             if (cfg_key_applies(&c, i) != want)
                 fail_msg("oware: %s %s", name, want ? "does not apply" : "applies");
     }
@@ -244,12 +244,12 @@ static void test_refusals_by_fact(void **state)
     for (int i = 0; i < cfg_key_count(); i++) {
         cfg_key_name(i, name, sizeof name);
         int two_player = !strncmp(name, "eval.gate", 9) || !strcmp(name, "eval.positions"),
-            kalah = !strcmp(name, "mcts.margin_utility"), root = !strcmp(name, "mcts.root") ||
+            margin = !strcmp(name, "mcts.margin_utility"), root = !strcmp(name, "mcts.root") ||
                                                             !strncmp(name, "mcts.gumbel", 11) ||
                                                             !strcmp(name, "mcts.forced_playouts_k");
-        if ((two_player || kalah || root || !strcmp(name, "selfplay.surprise_weight")) &&
-            cfg_key_applies(&c, i) == (two_player || kalah))
-            fail_msg("basico: %s %s", name, two_player || kalah ? "applies" : "does not apply");
+        if ((two_player || margin || root || !strcmp(name, "selfplay.surprise_weight")) &&
+            cfg_key_applies(&c, i) == (two_player || margin))
+            fail_msg("basico: %s %s", name, two_player || margin ? "applies" : "does not apply");
     }
 }
 
