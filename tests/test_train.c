@@ -260,9 +260,11 @@ static void test_overlap_rounds(void **state)
     assert_true(memcmp(nn_params(a), nn_params(b), nn_param_count(a) * sizeof(float)) != 0);
     nn_net_free(a);
     nn_net_free(b);
-    train_options o4 = {.run_dir = scratch("overlap-mpi"), .selfplay = no_selfplay};
+    const char *mpi_dir = scratch("overlap-mpi");
+    train_options o4 = {.run_dir = mpi_dir, .selfplay = no_selfplay};
     assert_int_equal(train_run(&c, &o4, NULL, err), TRAIN_EINVAL);
     assert_non_null(strstr(err, "train.overlap"));
+    assert_false(file_exists(mpi_dir, "config.ini")); /* nothing written */
 }
 
 /* A learning rate that blows up: iteration 1 (no SGD yet: below min_replay) is checkpointed, iteration 2

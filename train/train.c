@@ -1100,6 +1100,11 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
     }
     /* The position set before the run directory: a bad eval.positions leaves nothing behind. */
     int rc = cfg_load_positions(cfg, &t->positions, err) ? TRAIN_EINVAL : TRAIN_OK;
+    if (rc == TRAIN_OK && cfg->train.overlap && opt->selfplay) { /* refused before anything is written too */
+        train_err(err, "train.overlap plays self-play on a thread beside the learner; under mpirun the workers "
+                  "already play beside it: set train.overlap = 0");
+        rc = TRAIN_EINVAL;
+    }
     if (rc == TRAIN_OK)
         rc = open_run_dir(t, err);
     if (rc == TRAIN_OK)
@@ -1200,12 +1205,6 @@ int train_run(const cfg_config *cfg, const train_options *opt, train_summary *su
         if (sum)
             sum->time_limited = 1;
         rc = TRAIN_OK;
-        goto out;
-    }
-    if (cfg->train.overlap && opt->selfplay) {
-        train_err(err, "train.overlap plays self-play on a thread beside the learner; under mpirun the workers "
-                  "already play beside it: set train.overlap = 0");
-        rc = TRAIN_EINVAL;
         goto out;
     }
     double session_t0 = train_now();
