@@ -144,8 +144,12 @@ int cmd_elo(int argc, char **argv)
         goto out;
     }
     if (elo_pool_count(pool) < 2) {   /* no games, or games of one player only: bad input, not a failure */
-        cli_error("elo", "the records hold %d player(s): ratings need games between at least 2",
-                  elo_pool_count(pool));
+        if (argc - optind == 1)
+            cli_error("elo", "%s: the records hold %d player(s): ratings need games between at least 2",
+                      argv[optind], elo_pool_count(pool));
+        else
+            cli_error("elo", "the records of the %d files hold %d player(s): ratings need games between at least 2",
+                      argc - optind, elo_pool_count(pool));
         rc = 2;
         goto out;
     }

@@ -469,6 +469,12 @@ static void test_elo_disconnected(void **state)
     assert_int_equal(tu_run(&out, 1, "elo '%s' '%s'", a, b), 2);
     assert_non_null(strstr(out, "sowzero elo:"));
     free(out);
+    /* an empty record file: bad input, and the message names it */
+    const char *empty = tu_tmp_path("outputs_empty.pgn");
+    tu_write_text(empty, "");
+    assert_int_equal(tu_run(&out, 1, "elo '%s'", empty), 2);
+    assert_non_null(strstr(out, empty));
+    free(out);
 }
 
 /* play --pgn works for every game: the record reads back and `elo` rates it. */
