@@ -71,7 +71,7 @@ static void help(void)
          "Kalah(6,4), 2000 positions: sowzero positions --solve --count 2000 --min-early 400 --max-seeds 43\n"
          "  --threads 2 --tt-mb 2048 --endgame 20 --out data/kalah-6-4.positions.jsonl (data/README.md)\n"
          "Exit status: 0; 1 a runtime failure (memory, a failed solve or write); 2 bad input (a flag, the rules,\n"
-         "an --out that cannot be written or is an input: the --net file, the tablebase file mapped; a damaged\n"
+         "an --out that cannot be written, is the --net file or a tablebase file (*.sztb); a damaged\n"
          "tablebase file; a board with too few positions for the counts asked).");
 }
 
@@ -309,8 +309,8 @@ int cmd_positions(int argc, char **argv)
         endgame = 0;
     }
     /* The database is acquired before the sampling and held for the run (eval/tbase.h's cache: gps_solve's
-     * solvers share it): a damaged or unfitting tablebase file fails at once, and --out is checked against
-     * the file mapped, which the renamed output would replace. */
+     * solvers share it): a damaged or unfitting tablebase file fails at once, not after the sampling. (--out
+     * naming a tablebase file was refused above: cli_output_check.) */
     gs_solver *holder = NULL;
     gs_endgame eg = {.seeds = (int)endgame};
     if (endgame > 0) {
@@ -323,13 +323,6 @@ int cmd_positions(int argc, char **argv)
             gs_solver_free(holder);
             game_free(g);
             return erc == GAME_EINVAL ? 2 : 1;
-        }
-        snprintf(what, sizeof what, "the tablebase file this run maps");
-        const cli_input tb_in = {what, eg.path[0] ? eg.path : NULL};
-        if (!cli_output_check(CMD, "--out", out, CLI_OUT_REPLACE, &tb_in, 1)) {
-            gs_solver_free(holder);
-            game_free(g);
-            return 2;
         }
     }
     ps_sample_opts so = {.count = (size_t)count, .early = (size_t)early, .seed = (uint64_t)seed, .net = net,

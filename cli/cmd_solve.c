@@ -430,12 +430,6 @@ int cmd_solve(int argc, char **argv)
             cli_error(CMD, "--fair-book: the position is already over");
             goto out;
         }
-        /* The book is renamed over --out: not over the tablebase file this solve maps (or just wrote). */
-        const cli_input tb_in = {"the tablebase file this solve uses", eg.path[0] ? eg.path : NULL};
-        if (!cli_output_check(CMD, "--out", out_path, CLI_OUT_REPLACE, &tb_in, 1)) {
-            rc = 2;
-            goto out;
-        }
         char *line = cli_command_line(argc, argv);
         solve_book_args ba = {(int)book_sows, within < 0 ? 2 : (int)within, out_path, line ? line : "sowzero solve"};
         rc = cli_solve_book(CMD, g, &p, s, &ba, show, json);
