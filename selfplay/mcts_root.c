@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "selfplay/mcts_impl.h"
 
 /* ---- the formulas ---- */
 
@@ -192,20 +191,3 @@ int mcts_forced_target(const int *n, const double *q, const double *prior, int c
         pi[i] = w[i] / sum;
     return 1;
 }
-
-/* ---- the tree hooks: Kalah's scalar-valued tree (selfplay/mcts_impl.h) ---- */
-
-#define RT_TREE mcts_tree
-#define RT_NODE mnode
-#define RT_MAX KALAH_MAX_PITS
-#define RT_SIMS(t) ((t)->sims)
-#define RT_EXACT(c) ((c)->proven != MCTS_UNPROVEN)
-#define RT_Q(t, c) mnode_q(c)
-#define RT_LOST(c) ((c)->proven == -1)
-#define RT_WON(c) ((c)->proven == 1)
-#define RT_BEST(t) mcts_best_root_child(t)
-#define RT_BEGIN mcts_root_begin
-#define RT_SELECT mcts_root_select
-#define RT_POLICY mcts_root_policy
-#define RT_CHOOSE mcts_root_choose
-#include "selfplay/mcts_root_impl.h"
