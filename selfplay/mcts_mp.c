@@ -3,6 +3,7 @@
  * levers (Gumbel, forced playouts) are mcts_mp_root.c. */
 #include "selfplay/mcts_mp.h"
 #include "selfplay/mcts_mp_impl.h"
+#include "selfplay/mcts2.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -101,6 +102,21 @@ mcts_mp_tree *mcts_mp_tree_create(const game *g, const mcts_config *cfg, uint64_
             snprintf(err, MCTS_ERRLEN, "mcts_mp_tree_create: no game");
         return NULL;
     }
+    if (game_players(g) == 2) { /* the two-player tree (mcts2.h) */
+        mcts_mp_tree *t = calloc(1, sizeof *t);
+        if (t && !(t->two = mcts2_tree_create(g, cfg, seed, err))) {
+            free(t);
+            return NULL;
+        }
+        if (!t && err)
+            snprintf(err, MCTS_ERRLEN, "out of memory");
+        if (t) {
+            t->g = g;
+            t->players = 2;
+            t->moves = game_moves(g);
+        }
+        return t;
+    }
     if (mcts_config_check(cfg, err) != MCTS_OK || check_utility(g, cfg, err) != MCTS_OK)
         return NULL;
     mcts_mp_tree *t = calloc(1, sizeof *t);
@@ -124,6 +140,11 @@ void mcts_mp_tree_free(mcts_mp_tree *t)
 {
     if (!t)
         return;
+    if (t->two) {
+        mcts2_tree_free(t->two);
+        free(t);
+        return;
+    }
     free(t->pool);
     free(t->spare);
     free(t->halving);
@@ -132,6 +153,8 @@ void mcts_mp_tree_free(mcts_mp_tree *t)
 
 int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err)
 {
+    if (t->two)
+        return mcts2_tree_set_config(t->two, cfg, err);
     int rc = mcts_config_check(cfg, err);
     if (rc == MCTS_OK)
         rc = check_utility(t->g, cfg, err);
@@ -140,12 +163,16 @@ int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err)
     return rc;
 }
 
-mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t) { return &t->rng; }
-const game_pos *mcts_mp_root_pos(const mcts_mp_tree *t) { return &t->root_pos; }
-int mcts_mp_pending(const mcts_mp_tree *t) { return t->npend; }
+mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t) { return t->two ? mcts2_tree_rng(t->two) : &t->rng; }
+const game_pos *mcts_mp_root_pos(const mcts_mp_tree *t) { return t->two ? mcts2_root_pos(t->two) : &t->root_pos; }
+int mcts_mp_pending(const mcts_mp_tree *t) { return t->two ? mcts2_pending(t->two) : t->npend; }
 
 void mcts_mp_set_root(mcts_mp_tree *t, const game_pos *p)
 {
+    if (t->two) {
+        mcts2_set_root(t->two, p);
+        return;
+    }
     t->root_pos = *p;
     init_root(t);
 }
@@ -274,6 +301,8 @@ static void uncharge(mcts_mp_tree *t, int x)
 
 int mcts_mp_done(const mcts_mp_tree *t)
 {
+    if (t->two)
+        return mcts2_done(t->two);
     const mpnode *root = &t->pool[0];
     /* the root's chooser is its mover: once decided, the best move is known */
     return t->root_pos.over || (root->flags & (F_PROVEN | F_DECIDED)) || root->n >= t->start_n + t->cfg.sims;
@@ -281,6 +310,12 @@ int mcts_mp_done(const mcts_mp_tree *t)
 
 int mcts_mp_select(mcts_mp_tree *t, game_pos *leaf)
 {
+    if (t->two) {
+        int h = mcts2_select(t->two, leaf);
+        if (h >= 0)
+            t->pend_mover[h] = leaf->to_move; /* whose value mcts2_complete takes */
+        return h;
+    }
     const mpnode *root = &t->pool[0];
     if (t->npend >= t->cfg.leaves_per_game || (t->npend > 0 && root->n + root->vl >= t->start_n + t->cfg.sims))
         return MCTS_FULL;
@@ -362,6 +397,8 @@ static int expand(mcts_mp_tree *t, int x, unsigned legal, int mover, const float
 
 int mcts_mp_complete(mcts_mp_tree *t, int h, const float *prior, const float *value)
 {
+    if (t->two)
+        return h < 0 || h >= MP_MAX_PENDING ? MCTS_EINVAL : mcts2_complete(t->two, h, prior, value[t->pend_mover[h]]);
     if (h < 0 || h >= MP_MAX_PENDING || t->pend_node[h] < 0)
         return MCTS_EINVAL;
     int x = t->pend_node[h];
@@ -386,6 +423,8 @@ int mcts_mp_complete(mcts_mp_tree *t, int h, const float *prior, const float *va
 
 int mcts_mp_node_child(const mcts_mp_tree *t, int index, int move)
 {
+    if (t->two)
+        return mcts2_node_child(t->two, index, move);
     if (index < 0 || index >= t->count)
         return -1;
     const mpnode *n = &t->pool[index];
@@ -399,6 +438,8 @@ int mcts_mp_node_child(const mcts_mp_tree *t, int index, int move)
 
 int mcts_mp_advance(mcts_mp_tree *t, int move)
 {
+    if (t->two)
+        return mcts2_advance(t->two, move);
     if (t->npend > 0 || move < 0 || move >= t->moves || !(game_legal(t->g, &t->root_pos) >> move & 1u))
         return MCTS_EINVAL;
     int c = mcts_mp_node_child(t, 0, move);
@@ -498,6 +539,8 @@ int mp_best_root_child(const mcts_mp_tree *t)
 
 int mcts_mp_choose(mcts_mp_tree *t, double tau)
 {
+    if (t->two)
+        return mcts2_choose(t->two, tau);
     int b = mp_best_root_child(t);
     if (b < 0)
         return MCTS_EINVAL;
@@ -524,6 +567,8 @@ int mcts_mp_choose(mcts_mp_tree *t, double tau)
 
 int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
 {
+    if (t->two)
+        return mcts2_policy(t->two, tau, pi);
     for (int k = 0; k < t->moves; k++)
         pi[k] = 0.0f;
     int b = mp_best_root_child(t);
@@ -547,6 +592,8 @@ int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi)
 
 int mcts_mp_root_visits(const mcts_mp_tree *t, int *visits, float *q)
 {
+    if (t->two)
+        return mcts2_root_visits(t->two, visits, q);
     const mpnode *root = &t->pool[0];
     for (int k = 0; k < t->moves; k++) {
         visits[k] = 0;
@@ -565,12 +612,22 @@ int mcts_mp_root_visits(const mcts_mp_tree *t, int *visits, float *q)
 
 int mcts_mp_root_won(const mcts_mp_tree *t)
 {
+    if (t->two) /* a proven win, or an exact utility that is one */
+        return mcts2_root_proven(t->two) == 1 || (mcts2_root_scored(t->two) && mcts2_root_value(t->two) > 0);
     const mpnode *root = &t->pool[0];
     return (root->flags & F_DECIDED) && root->dv >= 1.0f;
 }
 
 int mcts_mp_root_value(const mcts_mp_tree *t, float *value)
 {
+    if (t->two) {
+        int proven = mcts2_root_proven(t->two), exact = proven != MCTS_UNPROVEN || mcts2_root_scored(t->two);
+        float v = proven != MCTS_UNPROVEN ? (float)proven : mcts2_root_value(t->two); /* the root mover's */
+        int m = mcts2_root_pos(t->two)->to_move;
+        value[m] = v;
+        value[1 - m] = -v;
+        return exact;
+    }
     const mpnode *root = &t->pool[0];
     for (int q = 0; q < t->players && q < NP; q++)
         value[q] = (root->flags & F_PROVEN) ? root->pv[q] : root->n > 0 ? root->w[q] / (float)root->n : 0.0f;
@@ -579,16 +636,43 @@ int mcts_mp_root_value(const mcts_mp_tree *t, float *value)
 
 /* ---- inspection ---- */
 
+/* A node of the two-player tree as the value-vector tree reports its nodes: W and the exact value in both
+ * players' views, an exact node (proven, or scored by score proofs) proven and decided at once. */
+static int two_node_get(const mcts2_tree *two, int index, mcts_mp_node_info *out)
+{
+    mcts_node_info ni;
+    int rc = mcts2_node_get(two, index, &ni);
+    if (rc != MCTS_OK)
+        return rc;
+    memset(out, 0, sizeof *out);
+    out->parent = ni.parent;
+    out->move = ni.move;
+    out->mover = ni.side;
+    out->visits = ni.visits;
+    out->expanded = ni.expanded;
+    out->terminal = ni.terminal;
+    out->proven = out->decided = ni.proven != MCTS_UNPROVEN || ni.scored;
+    out->decided_value = ni.proven != MCTS_UNPROVEN ? (float)ni.proven : ni.scored ? (float)(ni.w / ni.visits) : 0.0f;
+    out->first_child = ni.first_child;
+    out->n_children = ni.n_children;
+    out->prior = ni.prior;
+    out->w[ni.parent_side] = ni.w;
+    out->w[1 - ni.parent_side] = -ni.w;
+    return MCTS_OK;
+}
+
 int mcts_mp_root_index(const mcts_mp_tree *t)
 {
     (void)t;
     return 0;
 }
 
-int mcts_mp_node_count(const mcts_mp_tree *t) { return t->count; }
+int mcts_mp_node_count(const mcts_mp_tree *t) { return t->two ? mcts2_node_count(t->two) : t->count; }
 
 int mcts_mp_node_get(const mcts_mp_tree *t, int index, mcts_mp_node_info *out)
 {
+    if (t->two)
+        return two_node_get(t->two, index, out);
     if (index < 0 || index >= t->count)
         return MCTS_EINVAL;
     const mpnode *n = &t->pool[index];

@@ -1,6 +1,9 @@
 /* mcts_mp.h — PUCT Monte-Carlo tree search for every game of the game interface (env/game.h), 2–4 players,
- * with a value per player. Kalah's own fast two-player search
- * (mcts.h) is the model and stays beside it for Kalah's commands; what differs:
+ * with a value per player. A two-player game runs on the two-player tree (mcts2.h: the source of Kalah's
+ * tree, mcts.h, compiled for game_pos), behind these same functions: its values are the mover's value and
+ * its negation, an exact node (proven, or scored by score proofs) is both proven and decided, and game_decided is
+ * not consulted (with two players a fixed value ends the game). Three and four players run on the
+ * value-vector tree described here; what differs from mcts.h:
  *
  * Values are vectors. A value has one entry per player (absolute player order 0..players-1), each in
  * [−1, 1], as game_values gives them (two-player games: win +1, draw 0, loss −1; básico: the rank score

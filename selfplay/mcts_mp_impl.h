@@ -30,6 +30,8 @@ typedef struct {
 } mpnode;
 
 struct mcts_mp_tree {
+    struct mcts2_tree *two; /* a two-player game: the two-player tree (mcts2.h) does it all; only g, players,
+                               moves and pend_mover below are then used */
     const game *g;      /* borrowed: outlives the tree */
     int players, moves;
     mcts_config cfg;
