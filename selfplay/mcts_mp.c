@@ -25,31 +25,23 @@ static int grow(mpnode **pool, int *cap, int need)
     return 1;
 }
 
-/* The exact value vector of a finished position (game_values); with mcts.margin_utility w > 0 (two players
- * and a margin: checked at create) player 0's utility is (result + w · margin / seeds) / (1 + w), as Kalah's
- * search scores it (KataGo's score utility, Wu 2019 §4; divided by 1 + w so every win still beats every
- * draw and loss), and player 1's its negation. A win is then worth 1 only at the largest margin, so the
- * solver's "a child at 1 proves its parent" becomes "all children exact" for the rest: score proofs. */
+/* The exact value vector of a finished position: its game_values. */
 static void exact_value(const mcts_mp_tree *t, const game_pos *p, float *v)
 {
     double d[NP] = {0};
     game_values(t->g, p, d);
     for (int q = 0; q < NP; q++)
         v[q] = (float)d[q];
-    const double w = t->cfg.margin_utility;
-    if (w > 0) {
-        v[0] = (float)((d[0] + w * game_margin(t->g, p) / (double)game_seeds(t->g)) / (1.0 + w));
-        v[1] = -v[0];
-    }
 }
 
-/* The margin utility needs a game with two players and a final margin. MCTS_OK, else MCTS_EINVAL. */
+/* The margin utility needs two players and a final margin: two-player games run on mcts2.h's tree, so
+ * this tree (three and four players) refuses it. MCTS_OK, else MCTS_EINVAL. */
 static int check_utility(const game *g, const mcts_config *cfg, char *err)
 {
-    if (cfg->margin_utility > 0 && (game_players(g) != 2 || !game_has_margin(g))) {
+    if (cfg->margin_utility > 0) {
         if (err)
-            snprintf(err, MCTS_ERRLEN, "mcts.margin_utility needs two players and a final margin; %s has %s",
-                     game_spec(g), game_players(g) != 2 ? "more than two players" : "no margin");
+            snprintf(err, MCTS_ERRLEN, "mcts.margin_utility needs two players and a final margin; %s has more than "
+                     "two players", game_spec(g));
         return MCTS_EINVAL;
     }
     return MCTS_OK;

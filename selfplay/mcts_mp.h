@@ -47,11 +47,9 @@
  * no Dirichlet noise, temperature or reuse at such a root) and cfg.forced_playouts_k (forced playouts at
  * the root, pruned from the target). The root's Q in their formulas is the root mover's entry of the value
  * vectors; a child decided at +1 for that mover is played first, one decided at −1 is Kalah's proven loss.
- * The margin utility (cfg.margin_utility w > 0; two-player games with a margin, else create refuses it):
- * finished positions are worth (result + w · margin / game_seeds) / (1 + w) to player 0, and the net
- * evaluator of mcts_mp_eval_net_create_utility mixes its margin head in the same way, as Kalah's search
- * does (mcts.h); with cfg.solver the proofs become score proofs (a node is exact when all its children
- * are, unless a child wins by the largest margin).
+ * The margin utility (cfg.margin_utility w > 0) needs two players and a final margin: a two-player game
+ * gets it from mcts2.h's tree (score proofs included, as Kalah's search, mcts.h), with the net evaluator
+ * of mcts_mp_eval_net_create_utility mixing its margin head in the same way; this tree refuses it.
  *
  * Memory: nodes live in one pooled array that grows geometrically; reuse compacts the kept subtree.
  * Errors: MCTS_* codes of evaluator.h, with a message where an err buffer (MCTS_ERRLEN) is taken.
