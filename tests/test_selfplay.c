@@ -1060,6 +1060,19 @@ static void test_bench_command(void **state)
     assert_int_equal(rc, 2);
     assert_non_null(strstr(out, "--threads"));
     free(out);
+    rc = tu_run(&out, 1, "bench selfplay --rules nosuch");
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "nosuch"));
+    free(out);
+    /* any game: the game interface's self-play, with the same figures */
+    rc = tu_run(&out, 0, "bench selfplay --rules oware --sims 8 --games-per-thread 2 --games 2 --json");
+    assert_int_equal(rc, 0);
+    o = cJSON_Parse(out);
+    assert_non_null(o);
+    assert_int_equal((int)cJSON_GetObjectItem(o, "games")->valuedouble, 2);
+    assert_true(cJSON_GetObjectItem(o, "simulations")->valuedouble > 0);
+    cJSON_Delete(o);
+    free(out);
     rc = tu_run(&out, 0, "bench selfplay --help");
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "--sims"));
