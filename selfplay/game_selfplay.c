@@ -244,6 +244,77 @@ static int slot_move(worker *w, slot *s)
     return rc;
 }
 
+/* Up to L leaves of each live game (slots[live[0..n-1]]) into leaf/owner/handle, one game after the other;
+ * a simulation that ends on a finished or proven node needs no leaf. Returns the leaves or MCTS_ENOMEM. */
+static int gather_mp(slot *slots, const int *live, int n, game_pos *leaf, int *owner, int *handle, int L)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        mcts_mp_tree *t = slots[live[i]].tree;
+        for (int tries = 0; tries < 4 * L && mcts_mp_pending(t) < L && !mcts_mp_done(t); tries++) {
+            int h = mcts_mp_select(t, &leaf[k]);
+            if (h >= 0) {
+                owner[k] = live[i];
+                handle[k++] = h;
+            } else if (h == MCTS_ENOMEM) {
+                return h;
+            }
+            if (h == MCTS_FULL || h == MCTS_COLLISION)
+                break;
+        }
+    }
+    return k;
+}
+
+/* The same for two-player games, whose trees descend together (mcts2_select_many: the interleaved descent
+ * of Kalah's batcher, batcher.h), the leaves in game order. Returns the leaves or MCTS_ENOMEM. */
+static int gather_two(slot *slots, const int *live, int n, const mcts2_many *many, mcts2_tree **two,
+                      game_pos *leaf, int *owner, int *handle, int L)
+{
+    for (int i = 0; i < n; i++)
+        two[i] = mcts_mp_two(slots[live[i]].tree);
+    int rc = mcts2_select_many(two, n, many), k = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < many->found[i]; j++) {
+            owner[k] = live[i];
+            handle[k] = many->handle[i * L + j];
+            leaf[k++] = many->leaf[i * L + j];
+        }
+    return rc == MCTS_OK ? k : rc;
+}
+
+static int complete_mp(slot *slots, const int *owner, const int *handle, int n, int m, int np, const float *prior,
+                       const float *value)
+{
+    for (int j = 0; j < n; j++)
+        if (mcts_mp_complete(slots[owner[j]].tree, handle[j], prior + (size_t)j * m, value + (size_t)j * np) ==
+            MCTS_ENOMEM)
+            return MCTS_ENOMEM;
+    return MCTS_OK;
+}
+
+/* Two-player leaves completed with their mover's value. Each tree's memory is cold after the evaluation:
+ * leaf j + 6 gets its first prefetch stage, j + 4 its second and j + 2 its third (the path) while leaf j is
+ * completed (mcts2_complete_prefetch). */
+static int complete_two(slot *slots, const game_pos *leaf, const int *owner, const int *handle, int n, int m,
+                        const float *prior, const float *value)
+{
+    static const int ahead[3] = {6, 4, 2};
+    for (int stage = 0; stage < 3; stage++)
+        for (int j = 0; j < n && j < ahead[stage]; j++)
+            mcts2_complete_prefetch(mcts_mp_two(slots[owner[j]].tree), handle[j], stage);
+    for (int j = 0; j < n; j++) {
+        for (int stage = 0; stage < 3; stage++)
+            if (j + ahead[stage] < n)
+                mcts2_complete_prefetch(mcts_mp_two(slots[owner[j + ahead[stage]]].tree), handle[j + ahead[stage]],
+                                        stage);
+        if (mcts2_complete(mcts_mp_two(slots[owner[j]].tree), handle[j], prior + (size_t)j * m,
+                           value[(size_t)j * 2 + leaf[j].to_move]) == MCTS_ENOMEM)
+            return MCTS_ENOMEM;
+    }
+    return MCTS_OK;
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -257,10 +328,21 @@ static void *worker_main(void *arg)
     slot *slots = calloc((size_t)G, sizeof *slots);
     game_pos *leaf = malloc((size_t)cap * sizeof *leaf);
     int *owner = malloc((size_t)cap * sizeof *owner), *handle = malloc((size_t)cap * sizeof *handle);
+    int *live = malloc((size_t)G * sizeof *live);
+    /* two players: every game's descents interleaved by mcts2_select_many (many's leaf lists, L per tree) */
+    mcts2_tree **two = np == 2 ? malloc((size_t)G * sizeof *two) : NULL;
+    mcts2_many many = {0};
+    if (np == 2) {
+        many = (mcts2_many){.cur = malloc((size_t)G * sizeof *many.cur), .live = malloc((size_t)G * sizeof(int)),
+                            .found = malloc((size_t)G * sizeof(int)),
+                            .handle = malloc((size_t)cap * sizeof(int)),
+                            .leaf = malloc((size_t)cap * sizeof(game_pos)), .stride = L};
+    }
     float *prior = malloc((size_t)cap * (size_t)m * sizeof *prior);
     float *value = malloc((size_t)cap * (size_t)np * sizeof *value);
     int rc = ev ? MCTS_OK : MCTS_EEVAL;
-    if (rc == MCTS_OK && (!slots || !leaf || !owner || !handle || !prior || !value))
+    if (rc == MCTS_OK && (!slots || !leaf || !owner || !handle || !prior || !value || !live ||
+                          (np == 2 && (!two || !many.cur || !many.live || !many.found || !many.handle || !many.leaf))))
         rc = MCTS_ENOMEM;
     if (rc == MCTS_OK && sh->sc->surprise_weight > 0) { /* its streams apart from st: the games stay those of s = 0 */
         uint64_t cs = w->seed ^ 0x5375727072697365ull; /* "Surprise" */
@@ -281,36 +363,27 @@ static void *worker_main(void *arg)
         for (int i = 0; i < G; i++)
             slot_start(w, &slots[i]);
     for (int active = 1; rc == MCTS_OK && active;) {
+        /* Moves first, then the live games' leaves: one evaluator call for all of them */
         active = 0;
-        int n = 0;
         for (int i = 0; i < G && rc == MCTS_OK; i++) {
             slot *s = &slots[i];
             while (s->active && rc == MCTS_OK && mcts_mp_done(s->tree))
                 rc = slot_move(w, s);
-            if (!s->active || rc != MCTS_OK)
-                continue;
-            active = 1;
-            /* up to L leaves of this game; a simulation that ends on a finished/proven node needs no leaf */
-            for (int tries = 0; tries < 4 * L && mcts_mp_pending(s->tree) < L && !mcts_mp_done(s->tree); tries++) {
-                int h = mcts_mp_select(s->tree, &leaf[n]);
-                if (h >= 0) {
-                    owner[n] = i;
-                    handle[n++] = h;
-                } else if (h == MCTS_ENOMEM) {
-                    rc = h;
-                }
-                if (h == MCTS_FULL || h == MCTS_COLLISION || h == MCTS_ENOMEM)
-                    break;
-            }
+            if (s->active && rc == MCTS_OK)
+                live[active++] = i;
         }
+        int n = 0;
+        if (rc == MCTS_OK && active)
+            n = many.cur ? gather_two(slots, live, active, &many, two, leaf, owner, handle, L)
+                         : gather_mp(slots, live, active, leaf, owner, handle, L);
+        if (n < 0)
+            rc = n;
         if (n > 0 && rc == MCTS_OK) {
             rc = ev->evaluate(ev, leaf, n, prior, value) == MCTS_OK ? MCTS_OK : MCTS_EEVAL;
             w->st.batches++;
-            for (int j = 0; j < n && rc == MCTS_OK; j++) {
-                int c = mcts_mp_complete(slots[owner[j]].tree, handle[j], prior + (size_t)j * m,
-                                         value + (size_t)j * np);
-                rc = c == MCTS_ENOMEM ? c : MCTS_OK;
-            }
+            if (rc == MCTS_OK)
+                rc = many.cur ? complete_two(slots, leaf, owner, handle, n, m, prior, value)
+                              : complete_mp(slots, owner, handle, n, m, np, prior, value);
         }
         if (atomic_load(&sh->abort))
             break;
@@ -335,7 +408,8 @@ static void *worker_main(void *arg)
     w->prior_ev = NULL;
     for (int i = 0; slots && i < G; i++)
         slot_free(&slots[i]);
-    free(slots), free(leaf), free(owner), free(handle), free(prior), free(value);
+    free(slots), free(leaf), free(owner), free(handle), free(prior), free(value), free(live), free(two);
+    free(many.cur), free(many.live), free(many.found), free(many.handle), free(many.leaf);
     mcts_mp_eval_free(ev);
     w->st.thread_seconds = sp_now() - t0;
     return NULL;

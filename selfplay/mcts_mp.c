@@ -155,6 +155,7 @@ int mcts_mp_tree_set_config(mcts_mp_tree *t, const mcts_config *cfg, char *err)
     return rc;
 }
 
+mcts2_tree *mcts_mp_two(mcts_mp_tree *t) { return t->two; }
 mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t) { return t->two ? mcts2_tree_rng(t->two) : &t->rng; }
 const game_pos *mcts_mp_root_pos(const mcts_mp_tree *t) { return t->two ? mcts2_root_pos(t->two) : &t->root_pos; }
 int mcts_mp_pending(const mcts_mp_tree *t) { return t->two ? mcts2_pending(t->two) : t->npend; }

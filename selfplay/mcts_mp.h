@@ -63,6 +63,7 @@
 #include "nn/net.h"
 #include "selfplay/evaluator.h"
 #include "selfplay/mcts.h"
+#include "selfplay/mcts2.h"
 #include "selfplay/rng.h"
 
 /* ---- evaluators ---- */
@@ -208,6 +209,11 @@ int mcts_mp_policy(const mcts_mp_tree *t, double tau, float *pi);
 int mcts_mp_choose(mcts_mp_tree *t, double tau);
 
 mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t);
+
+/* The two-player tree (mcts2.h) that runs t when its game has two players, else NULL: drivers batch its
+ * descents with mcts2_select_many and complete its leaves with the leaf mover's value (value[leaf.to_move]),
+ * exactly as mcts_mp_select / mcts_mp_complete would. Borrowed: it lives as long as t. */
+mcts2_tree *mcts_mp_two(mcts_mp_tree *t);
 
 /* Inspection for tests: node count, root index, and one node's fields. */
 typedef struct {
