@@ -9,12 +9,11 @@
 #include "nn/net.h"
 #include "env/game.h"
 #include "selfplay/game_selfplay.h"
-#include "selfplay/selfplay.h"
 
 static void help(void)
 {
     puts("usage: sowzero bench selfplay [--threads N] [--sims S] [--games-per-thread G] [--games N]\n"
-         "                              [--leaves L] [--rules SPEC] [--game-interface] [--seed N] [--json]\n"
+         "                              [--leaves L] [--rules SPEC] [--seed N] [--json]\n"
          "Self-play with the default net (nn_config_default, fresh seeded weights) and the default search\n"
          "(noise and temperature on, tree reuse, solver); OpenBLAS runs 1 thread per worker.\n"
          "Headline: simulations per second per core (PUCT simulations completed / the workers' wall seconds:\n"
@@ -25,9 +24,8 @@ static void help(void)
          "  --games-per-thread G  games each worker runs at once = the batch it reaches (default 64)\n"
          "  --games N             games to play (default 2 * G * threads)\n"
          "  --leaves L            leaves per game per batch, virtual loss above 1 (default 1)\n"
-         "  --rules SPEC          any registered game (default kalah); Kalah runs its own fast driver, every\n"
-         "                        other game the game interface's self-play (selfplay/game_selfplay.h)\n"
-         "  --game-interface      Kalah through the game interface's self-play too, as every other game\n"
+         "  --rules SPEC          any registered game (default kalah), all through the one self-play driver\n"
+         "                        (selfplay/game_selfplay.h) that training runs\n"
          "  --seed N              master seed (default 1)\n"
          "  --json                print {\"sims_per_s_per_core\",\"search_us_per_sim\",\"net_us_per_sim\",\n"
          "                        \"simulations\",\"positions_per_s\",\"games_per_s\",\"avg_batch\",\"forward_share\",\n"
@@ -42,14 +40,13 @@ int bench_selfplay(int argc, char **argv)
                                          {"games", required_argument, 0, 'n'},
                                          {"leaves", required_argument, 0, 'l'},
                                          {"rules", required_argument, 0, 'r'},
-                                         {"game-interface", no_argument, 0, 'G'},
                                          {"seed", required_argument, 0, 'S'},
                                          {"json", no_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *cmd = "bench selfplay", *rules_spec = NULL;
     long threads = 1, sims = 100, gpt = 64, games = 0, leaves = 1, seed = 1;
-    int json = 0, interface = 0, c;
+    int json = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -59,7 +56,6 @@ int bench_selfplay(int argc, char **argv)
         case 'n': if (!cli_long(cmd, "--games", optarg, 1, 100000000, &games)) return 2; break;
         case 'l': if (!cli_long(cmd, "--leaves", optarg, 1, 64, &leaves)) return 2; break;
         case 'r': rules_spec = optarg; break;
-        case 'G': interface = 1; break;
         case 'S': if (!cli_long(cmd, "--seed", optarg, 0, 0x7fffffffL, &seed)) return 2; break;
         case 'j': json = 1; break;
         case 'h': help(); return 0;
@@ -72,18 +68,14 @@ int bench_selfplay(int argc, char **argv)
     }
     char err[NN_ERRLEN > MCTS_ERRLEN ? NN_ERRLEN : MCTS_ERRLEN];
     const char *spec = rules_spec ? rules_spec : "kalah";
-    kalah_rules r;
-    game *g = NULL;
-    if (interface || kalah_rules_parse(spec, &r, err) != KALAH_OK) { /* not Kalah's own driver */
-        if (!(g = game_create(spec, err))) {
-            cli_error(cmd, "--rules '%s': %s", spec, err);
-            return 2;
-        }
+    game *g = game_create(spec, err);
+    if (!g) {
+        cli_error(cmd, "--rules '%s': %s", spec, err);
+        return 2;
     }
     nn_set_blas_threads(1);
-    nn_config nc = g ? nn_config_default(game_encode_dim(g), game_moves(g)) : nn_config_default(kalah_encode_dim(&r), r.pits);
-    if (g)
-        nc.n_value = game_value_dim(g);
+    nn_config nc = nn_config_default(game_encode_dim(g), game_moves(g));
+    nc.n_value = game_value_dim(g);
     nn_net *net = nn_net_create(&nc, (uint64_t)seed, err);
     if (!net) {
         cli_error(cmd, "%s", err);
@@ -97,20 +89,9 @@ int bench_selfplay(int argc, char **argv)
     mcts_config mc = mcts_config_default();
     mc.sims = (int)sims;
     mc.leaves_per_game = (int)leaves;
-    selfplay_stats st = {0};
-    int rc;
-    if (g) { /* the same figures from the game interface's driver */
-        mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
-        game_selfplay_stats gs;
-        rc = game_selfplay_run(g, &sc, &mc, &ef, NULL, (uint64_t)seed, &gs, err);
-        st.games = gs.games, st.samples = gs.samples, st.evals = gs.evals, st.simulations = gs.simulations;
-        st.seconds = gs.seconds, st.thread_seconds = gs.thread_seconds, st.forward_seconds = gs.forward_seconds;
-        st.avg_batch = gs.avg_batch, st.forward_share = gs.forward_share;
-        st.positions_per_s = gs.positions_per_s, st.games_per_s = gs.games_per_s;
-    } else {
-        mcts_eval_factory ef = mcts_eval_factory_net(net);
-        rc = selfplay_run(&r, &sc, &mc, &ef, NULL, (uint64_t)seed, NULL, &st, err);
-    }
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+    game_selfplay_stats st = {0};
+    int rc = game_selfplay_run(g, &sc, &mc, &ef, NULL, (uint64_t)seed, &st, err);
     size_t params = nn_param_count(net);
     nn_net_free(net);
     game_free(g);

@@ -29,6 +29,7 @@ struct game {
     const game_kind *kind;
     int players, moves, seeds, encode_dim, value_dim;
     char spec[GAME_SPEC_MAX];
+    const game_endgame_db *db; /* game_set_endgame: borrowed */
     _Alignas(16) unsigned char rules[GAME_RULES_MAX];
 };
 
@@ -344,9 +345,18 @@ void game_solve_properties(const game *g, game_solve_props *out)
         g->kind->solve_props(g->rules, out);
 }
 
+void game_set_endgame(game *g, const game_endgame_db *db) { g->db = db; }
+
 int game_endgame(const game *g, const game_pos *p, int *margin)
 {
+    if (g->db && !p->over && game_seeds_in_pits(g, p) <= g->db->max_seeds && g->db->probe(g->db, p, margin))
+        return 1;
     return g->kind->endgame ? g->kind->endgame(g->rules, p, margin) : 0;
+}
+
+int game_endgame_seeds(const game *g)
+{
+    return g->db ? g->db->max_seeds : g->kind->endgame ? GAME_ENDGAME_ALL : 0;
 }
 
 void game_encode(const game *g, const game_pos *p, float *out) { g->kind->encode(g->rules, p, out); }

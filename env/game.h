@@ -361,8 +361,28 @@ int game_decided(const game *g, const game_pos *p, int player, double *v);
 /* The kind's game_solve_props, or when it has no hook: flags 0 and ply_limit -1 (ply is part of the
  * position as far as the solver knows). */
 void game_solve_properties(const game *g, game_solve_props *out);
-/* Exact margin from the endgame database: 1 when known. */
+/* An endgame database built outside the game kind (Kalah's tablebase files, eval/tbase.h) and attached to
+ * one game instance: probe returns 1 and *margin, the exact final margin (player 0 − player 1, seeds) under
+ * perfect play, for an unfinished position with at most max_seeds seeds in its pits (game_seeds_in_pits),
+ * else 0. probe must be safe to call from many threads at once (it only reads); ctx is the database's. */
+typedef struct game_endgame_db {
+    int (*probe)(const struct game_endgame_db *db, const game_pos *p, int *margin);
+    int max_seeds;
+    const void *ctx;
+} game_endgame_db;
+
+/* Attaches db (borrowed: it outlives g's use; NULL detaches) as g's endgame database: game_endgame asks it
+ * first, then the kind's hook. */
+void game_set_endgame(game *g, const game_endgame_db *db);
+
+/* Exact margin (player 0 − player 1) from the attached database (game_set_endgame) or the kind's hook:
+ * 1 when known, else 0. */
 int game_endgame(const game *g, const game_pos *p, int *margin);
+
+/* The most seeds in the pits of a position game_endgame knows: the attached database's max_seeds, or
+ * GAME_ENDGAME_ALL when the kind's hook answers (it knows what it covers), or 0 when g has neither. */
+#define GAME_ENDGAME_ALL 255
+int game_endgame_seeds(const game *g);
 
 void game_encode(const game *g, const game_pos *p, float *out);
 

@@ -76,6 +76,18 @@ static void k_values(const void *r, const game_pos *p, double *v)
     v[1] = -v[0];
 }
 
+/* A game stopped unfinished (self-play's max_moves) is scored as if it ended there: each side sweeps its own
+ * pits into its store, the end rule of docs/design.md §1.1. */
+static void k_stopped(const void *r, const game_pos *p, double *v)
+{
+    const int m = ((const kalah_rules *)r)->pits;
+    int d = 0;
+    for (int i = 0; i <= m; i++)
+        d += p->cell[i] - p->cell[m + 1 + i];
+    v[0] = (d > 0) - (d < 0);
+    v[1] = -v[0];
+}
+
 /* The store difference (docs/design.md §3.5), scaled into (-1, 1) so that a finished game outranks it. */
 static void k_estimate(const void *r, const game_pos *p, double *v)
 {
@@ -182,6 +194,7 @@ const game_kind game_kind_kalah = {
     .move_parse = k_move_parse,
     .move_format = k_move_format,
     .estimate = k_estimate,
+    .stopped = k_stopped,
     .score = k_score,
     .solve_props = k_solve_props,
     .seat_names = gt_seat_names,

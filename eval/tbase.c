@@ -1,6 +1,8 @@
 /* tbase.c — the process-wide cache of endgame databases (tbase.h). */
 #include "eval/tbase.h"
 
+#include "env/game_twoside.h" /* gt_to_kalah: "kalah"'s game_pos holds a kalah_pos */
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@ struct tb_ref {
     kalah_rules r;
     eg_db *db;
     mcts_tb oracle;
+    game_endgame_db game_db; /* the same oracle for game_pos, player 0's margin (tb_game_endgame) */
     int refs;        /* under the cache's lock */
     tb_ref *next;
     char path[4096]; /* the file it was mapped from or written to, "" if none */
@@ -35,6 +38,15 @@ static int final_margin(const tb_ref *t, const kalah_pos *p)
 }
 
 static int oracle_probe(const mcts_tb *o, const kalah_pos *p) { return final_margin(o->ctx, p); }
+
+static int game_db_probe(const game_endgame_db *db, const game_pos *p, int *margin)
+{
+    kalah_pos k;
+    gt_to_kalah(p, &k);
+    int m = final_margin(db->ctx, &k);
+    *margin = k.side == KALAH_SOUTH ? m : -m;
+    return 1;
+}
 
 static double now_s(void)
 {
@@ -93,6 +105,7 @@ tb_ref *tb_acquire_info(const kalah_rules *r, int seeds, int threads, size_t sav
     t->db = db;
     snprintf(t->path, sizeof t->path, "%s", info->path);
     t->oracle = (mcts_tb){.probe = oracle_probe, .max_seeds = eg_max_seeds(db), .ctx = t};
+    t->game_db = (game_endgame_db){.probe = game_db_probe, .max_seeds = eg_max_seeds(db), .ctx = t};
     t->refs = 1;
     t->next = cache;
     cache = t;
@@ -128,6 +141,7 @@ void tb_release(tb_ref *t)
 int tb_seeds(const tb_ref *t) { return eg_max_seeds(t->db); }
 const eg_db *tb_db(const tb_ref *t) { return t->db; }
 const mcts_tb *tb_oracle(const tb_ref *t) { return &t->oracle; }
+const game_endgame_db *tb_game_endgame(const tb_ref *t) { return &t->game_db; }
 
 int tb_margin(const tb_ref *t, const kalah_pos *p, int *margin)
 {

@@ -15,6 +15,7 @@
 #ifndef SOWZERO_EVAL_TBASE_H
 #define SOWZERO_EVAL_TBASE_H
 
+#include "env/game.h"
 #include "env/kalah.h"
 #include "eval/endgame.h"
 #include "selfplay/mcts.h"
@@ -54,6 +55,10 @@ const eg_db *tb_db(const tb_ref *t);
 /* The exact-value oracle for the search's tablebase leaves (selfplay/mcts.h, mcts_config.tablebase);
  * valid while the reference is held. */
 const mcts_tb *tb_oracle(const tb_ref *t);
+
+/* The same database for a "kalah" game instance of its rules (game_set_endgame: Kalah's self-play and
+ * searches through the game interface); valid while the reference is held. */
+const game_endgame_db *tb_game_endgame(const tb_ref *t);
 
 /* The final margin under perfect play for p->side of position p (of the database's rules): 1 with it in
  * *margin when the database covers p (unfinished, at most tb_seeds seeds in the pits), else 0. */

@@ -1,5 +1,5 @@
-/* game_selfplay.c — self-play workers for any game: many games per thread, one evaluator call per round
- * (game_selfplay.h). The structure follows selfplay.c; the trees are mcts_mp trees. */
+/* game_selfplay.c — self-play workers for every game: many games per thread, one evaluator call per round
+ * (game_selfplay.h); the trees are mcts_mp trees, two-player ones driven through their mcts2 tree. */
 #include "selfplay/game_selfplay.h"
 
 #include <stdatomic.h>
@@ -10,6 +10,7 @@
 #include "selfplay/levers.h"
 #include "selfplay/workers.h"
 
+#define NO_EXACT INT16_MIN
 #define BAD(...) (err ? snprintf(err, MCTS_ERRLEN, __VA_ARGS__) : 0, MCTS_EINVAL)
 
 typedef struct {
@@ -20,6 +21,8 @@ typedef struct {
     mcts_config opening;    /* the search of a full decision with >= opening_seeds seeds in the pits */
     const mcts_mp_eval_factory *ef;
     replay_buffer *rb;
+    game_selfplay_game_fn on_game; /* may be NULL */
+    void *on_game_ctx;
     uint64_t seed;
     int threads;
     atomic_int abort;
@@ -34,7 +37,10 @@ typedef struct {
     int start_visits;       /* the root's visits when its search began (those kept from the last one) */
     float *x, *pi;
     uint8_t *legal, *mover;
+    uint8_t *moves;         /* the slot played at each decision (the game's moves, for on_game) */
+    game_pos start;         /* where the game's decisions began (after its random opening) */
     float *surprise;        /* selfplay.surprise_weight: KL(π ‖ P) of each decision, −1 for a value-only one */
+    int16_t *exact;         /* selfplay.rescore: the exact final margin for each decision's mover, NO_EXACT */
     game_pos *pos;          /* selfplay.surprise_weight: each decision's position (its prior is read at the end) */
 } slot;
 
@@ -50,6 +56,18 @@ typedef struct {
     game_pos *prior_pos;
     float *prior_out, *prior_value;
     mcts_rng copies;
+    /* the samples and games of this worker's finished games, handed over after the join (game_selfplay.h) */
+    struct {
+        float *x, *pi, *z, *margin;
+        uint8_t *legal;
+        size_t n, cap;
+    } out;
+    struct {
+        game_pos *start;
+        size_t *end;      /* game i's moves are moves[end[i-1] .. end[i]) */
+        uint8_t *moves;
+        size_t n, cap, nmoves, cap_moves;
+    } log;
     int rc;
     char err[MCTS_ERRLEN];
     game_selfplay_stats st;
@@ -72,13 +90,19 @@ static int slot_reserve(slot *s, int dim, int m)
     uint8_t *mover = realloc(s->mover, (size_t)nc);
     if (mover)
         s->mover = mover;
+    uint8_t *moves = realloc(s->moves, (size_t)nc);
+    if (moves)
+        s->moves = moves;
     float *surprise = realloc(s->surprise, (size_t)nc * sizeof *surprise);
     if (surprise)
         s->surprise = surprise;
     game_pos *pos = realloc(s->pos, (size_t)nc * sizeof *pos);
     if (pos)
         s->pos = pos;
-    if (!x || !pi || !legal || !mover || !surprise || !pos)
+    int16_t *exact = realloc(s->exact, (size_t)nc * sizeof *exact);
+    if (exact)
+        s->exact = exact;
+    if (!x || !pi || !legal || !mover || !moves || !surprise || !pos || !exact)
         return 0;
     s->cap = nc;
     return 1;
@@ -87,7 +111,7 @@ static int slot_reserve(slot *s, int dim, int m)
 static void slot_free(slot *s)
 {
     mcts_mp_tree_free(s->tree);
-    free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos);
+    free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos), free(s->exact), free(s->moves);
 }
 
 /* Chooses the search of s's next decision, at position next (sp_decision_search, drawn from the tree's RNG),
@@ -121,6 +145,7 @@ static void slot_start(worker *w, slot *s)
             game_start(sh->g, &p);
         cap_draw(sh, s, &p);
         mcts_mp_set_root(s->tree, &p);
+        s->start = p;
         s->start_visits = 0;
     }
 }
@@ -153,6 +178,67 @@ static int game_surprises(worker *w, slot *s)
     return MCTS_OK;
 }
 
+/* Room for k more staged samples in w->out. */
+static int out_reserve(worker *w, size_t k, int dim, int m, int nv)
+{
+    if (w->out.n + k <= w->out.cap)
+        return 1;
+    size_t nc = w->out.cap ? 2 * w->out.cap : 1024;
+    while (nc < w->out.n + k)
+        nc *= 2;
+    float *x = realloc(w->out.x, nc * (size_t)dim * sizeof *x);
+    if (x)
+        w->out.x = x;
+    float *pi = realloc(w->out.pi, nc * (size_t)m * sizeof *pi);
+    if (pi)
+        w->out.pi = pi;
+    float *z = realloc(w->out.z, nc * (size_t)nv * sizeof *z);
+    if (z)
+        w->out.z = z;
+    float *mg = realloc(w->out.margin, nc * sizeof *mg);
+    if (mg)
+        w->out.margin = mg;
+    uint8_t *legal = realloc(w->out.legal, nc * (size_t)m);
+    if (legal)
+        w->out.legal = legal;
+    if (!x || !pi || !z || !mg || !legal)
+        return 0;
+    w->out.cap = nc;
+    return 1;
+}
+
+/* Appends s's finished game to w's log (on_game). */
+static int log_game(worker *w, const slot *s)
+{
+    if (w->log.n == w->log.cap) {
+        size_t nc = w->log.cap ? 2 * w->log.cap : 64;
+        game_pos *st = realloc(w->log.start, nc * sizeof *st);
+        if (st)
+            w->log.start = st;
+        size_t *end = realloc(w->log.end, nc * sizeof *end);
+        if (end)
+            w->log.end = end;
+        if (!st || !end)
+            return MCTS_ENOMEM;
+        w->log.cap = nc;
+    }
+    if (w->log.nmoves + (size_t)s->n > w->log.cap_moves) {
+        size_t nc = w->log.cap_moves ? 2 * w->log.cap_moves : 4096;
+        while (nc < w->log.nmoves + (size_t)s->n)
+            nc *= 2;
+        uint8_t *mv = realloc(w->log.moves, nc);
+        if (!mv)
+            return MCTS_ENOMEM;
+        w->log.moves = mv;
+        w->log.cap_moves = nc;
+    }
+    memcpy(w->log.moves + w->log.nmoves, s->moves, (size_t)s->n);
+    w->log.nmoves += (size_t)s->n;
+    w->log.start[w->log.n] = s->start;
+    w->log.end[w->log.n++] = w->log.nmoves;
+    return MCTS_OK;
+}
+
 static int slot_finish(worker *w, slot *s)
 {
     shared *sh = w->sh;
@@ -160,7 +246,6 @@ static int slot_finish(worker *w, slot *s)
     const int dim = game_encode_dim(g), m = game_moves(g), np = game_players(g), nv = game_value_dim(g);
     const game_pos *end = mcts_mp_root_pos(s->tree);
     double v[GAME_MAX_PLAYERS], best = -2;
-    float z[256][GAME_MAX_PLAYERS];
     game_stopped_values(g, end, v);
     const int margin = game_margin(g, end);
     const float scale = 1.0f / (float)game_seeds(g);
@@ -171,37 +256,99 @@ static int slot_finish(worker *w, slot *s)
         best = v[q] > best ? v[q] : best;
     for (int q = 0; q < np; q++)
         w->st.wins[q] += v[q] == best;
-    int rc = MCTS_OK;
-    if (sh->rb) {
+    int rc = sh->on_game ? log_game(w, s) : MCTS_OK;
+    if (sh->rb && rc == MCTS_OK) {
         /* with surprise_weight each decision is written sp_surprise_copies times, the copies adjacent */
         const double sw = sh->sc->surprise_weight;
         double sum = 0;
         int policy_samples = 0;
         if (sw > 0 && (rc = game_surprises(w, s)) == MCTS_OK)
             sum = sp_surprise_sum(s->surprise, s->n, &policy_samples);
-        replay_sample smp[256];
-        int k = 0;
         for (int t = 0; t < s->n && rc == MCTS_OK; t++) {
-            const int mv = s->mover[t];
-            for (int c = sw > 0 ? sp_surprise_copies(s->surprise[t], sw, sum, policy_samples, &w->copies) : 1;
-                 c > 0 && rc == MCTS_OK; c--) {
-                for (int q = 0; q < nv; q++)
-                    z[k][q] = (float)v[(mv + q) % np];
-                smp[k] = (replay_sample){.x = s->x + (size_t)t * dim,
-                                         .legal = s->legal + (size_t)t * m,
-                                         .pi = s->pi + (size_t)t * m,
-                                         .z = z[k],
-                                         .margin = (float)(mv ? -margin : margin) * scale};
-                if (++k == 256) {
-                    rc = replay_add(sh->rb, smp, k);
-                    k = 0;
-                }
+            const int mv = s->mover[t], ex = s->exact[t];
+            const int c = sw > 0 ? sp_surprise_copies(s->surprise[t], sw, sum, policy_samples, &w->copies) : 1;
+            if (!out_reserve(w, (size_t)c, dim, m, nv)) {
+                rc = MCTS_ENOMEM;
+                break;
+            }
+            for (int k = 0; k < c; k++, w->out.n++) {
+                const size_t o = w->out.n;
+                memcpy(w->out.x + o * (size_t)dim, s->x + (size_t)t * dim, (size_t)dim * sizeof *s->x);
+                memcpy(w->out.pi + o * (size_t)m, s->pi + (size_t)t * m, (size_t)m * sizeof *s->pi);
+                memcpy(w->out.legal + o * (size_t)m, s->legal + (size_t)t * m, (size_t)m);
+                for (int q = 0; q < nv; q++) /* rescored: the exact value replaces the game's outcome */
+                    w->out.z[o * (size_t)nv + (size_t)q] =
+                        ex != NO_EXACT ? (float)(q == 0 ? (ex > 0) - (ex < 0) : (ex < 0) - (ex > 0))
+                                       : (float)v[(mv + q) % np];
+                w->out.margin[o] = (float)(ex != NO_EXACT ? ex : mv ? -margin : margin) * scale;
             }
         }
-        if (rc == MCTS_OK && k > 0)
-            rc = replay_add(sh->rb, smp, k);
     }
     return rc;
+}
+
+/* Hands w's staged samples to rb and its games to on_game, in the order they ended; frees them. */
+static int hand_over(const shared *sh, worker *w)
+{
+    const game *g = sh->g;
+    const int dim = game_encode_dim(g), m = game_moves(g), nv = game_value_dim(g);
+    int rc = MCTS_OK;
+    replay_sample smp[256];
+    for (size_t i = 0; sh->rb && i < w->out.n && rc == MCTS_OK;) {
+        int k = 0;
+        for (; k < 256 && i < w->out.n; k++, i++)
+            smp[k] = (replay_sample){.x = w->out.x + i * (size_t)dim, .legal = w->out.legal + i * (size_t)m,
+                                     .pi = w->out.pi + i * (size_t)m, .z = w->out.z + i * (size_t)nv,
+                                     .margin = w->out.margin[i]};
+        rc = replay_add(sh->rb, smp, k);
+    }
+    for (size_t i = 0; sh->on_game && i < w->log.n && rc == MCTS_OK; i++) {
+        size_t from = i ? w->log.end[i - 1] : 0;
+        if (sh->on_game(sh->on_game_ctx, &w->log.start[i], w->log.moves + from, (int)(w->log.end[i] - from)) != 0)
+            rc = MCTS_EIO;
+    }
+    free(w->out.x), free(w->out.pi), free(w->out.z), free(w->out.margin), free(w->out.legal);
+    free(w->log.start), free(w->log.end), free(w->log.moves);
+    return rc;
+}
+
+
+/* selfplay.rescore: the exact final margin for the mover of unfinished p when the endgame database covers it
+ * (at most mcts.tablebase_seeds seeds in the pits), else NO_EXACT. */
+static int exact_margin(const shared *sh, const game_pos *p)
+{
+    int m0;
+    if (p->over || game_seeds_in_pits(sh->g, p) > sh->mc->tablebase_seeds || !game_endgame(sh->g, p, &m0))
+        return NO_EXACT;
+    return p->to_move == 0 ? m0 : -m0;
+}
+
+/* selfplay.rescore_policy: pi = uniform over the optimal moves of covered position p, those whose exact
+ * margin for the mover is the best (a sowing never adds seeds to the pits, so every child is finished or
+ * covered; one that is not leaves the search's pi). */
+static void optimal_policy(const shared *sh, const game_pos *p, float *pi)
+{
+    const int m = game_moves(sh->g);
+    int val[GAME_MAX_MOVES], best = INT16_MIN, count = 0;
+    const unsigned legal = game_legal(sh->g, p);
+    for (int k = 0; k < m; k++) {
+        val[k] = INT16_MIN;
+        if (!(legal >> k & 1u))
+            continue;
+        game_pos c = *p;
+        int m0;
+        game_apply(sh->g, &c, k, NULL);
+        if (c.over)
+            m0 = game_margin(sh->g, &c);
+        else if (!game_endgame(sh->g, &c, &m0))
+            return;
+        val[k] = p->to_move == 0 ? m0 : -m0;
+        best = val[k] > best ? val[k] : best;
+    }
+    for (int k = 0; k < m; k++)
+        count += val[k] == best && best != INT16_MIN;
+    for (int k = 0; k < m && count > 0; k++)
+        pi[k] = val[k] == best ? 1.0f / (float)count : 0.0f;
 }
 
 static int slot_move(worker *w, slot *s)
@@ -223,10 +370,14 @@ static int slot_move(worker *w, slot *s)
         return MCTS_EINVAL;
     if (!s->full) /* a fast decision: a value-only sample, policy weight 0 (replay.h) */
         memset(s->pi + (size_t)s->n * m, 0, (size_t)m * sizeof *s->pi);
+    s->exact[s->n] = sh->sc->rescore ? (int16_t)exact_margin(sh, root) : NO_EXACT;
+    if (sh->sc->rescore_policy && s->exact[s->n] != NO_EXACT) /* a fast decision's too: the database's target */
+        optimal_policy(sh, root, s->pi + (size_t)s->n * m);
     s->surprise[s->n] = s->full ? 0.0f : -1.0f; /* a policy sample's is measured when the game ends */
     s->pos[s->n] = *root;
     int visits[GAME_MAX_MOVES];
     w->st.simulations += (uint64_t)(mcts_mp_root_visits(s->tree, visits, NULL) - s->start_visits);
+    s->moves[s->n] = (uint8_t)move;
     s->mover[s->n++] = root->to_move;
     game_pos next = *root; /* the next decision's position: cap_draw reads it only for opening_sims */
     if (sh->sc->opening_sims > 0)
@@ -419,14 +570,23 @@ int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_confi
                       const mcts_mp_eval_factory *ef, replay_buffer *rb, uint64_t seed, game_selfplay_stats *st,
                       char *err)
 {
+    return game_selfplay_run_games(g, sc, mc, ef, rb, NULL, NULL, seed, st, err);
+}
+
+int game_selfplay_run_games(const game *g, const selfplay_config *sc, const mcts_config *mc,
+                            const mcts_mp_eval_factory *ef, replay_buffer *rb, game_selfplay_game_fn on_game,
+                            void *ctx, uint64_t seed, game_selfplay_stats *st, char *err)
+{
     int rc;
     if (!g || !ef || !ef->create)
         return BAD("self-play: a game and an evaluator factory are required");
     if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
         return rc;
-    if (sc->rescore || sc->rescore_policy)
-        return BAD("%s self-play: selfplay.rescore needs an endgame database, and this self-play probes none "
-                   "(selfplay.h)", game_name(g));
+    if (sc->rescore && (game_players(g) != 2 || mc->tablebase_seeds < 1 ||
+                        game_endgame_seeds(g) < mc->tablebase_seeds))
+        return BAD("%s self-play: selfplay.rescore needs two players and an endgame database covering "
+                   "mcts.tablebase_seeds >= 1 seeds (%s has %d players, %d seeds asked, %d covered)",
+                   game_name(g), game_spec(g), game_players(g), mc->tablebase_seeds, game_endgame_seeds(g));
     if (rb && (replay_dim(rb) != game_encode_dim(g) || replay_pits(rb) != game_moves(g) ||
                replay_n_value(rb) != game_value_dim(g)))
         return BAD("%s self-play: the replay buffer holds dim %d / pits %d / n_value %d, the rules need "
@@ -434,7 +594,8 @@ int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_confi
                    game_encode_dim(g), game_moves(g), game_value_dim(g));
     nn_set_blas_threads(1);
     const int n = sc->threads;
-    shared sh = {.g = g, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .seed = seed, .threads = n};
+    shared sh = {.g = g, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .on_game = on_game, .on_game_ctx = ctx,
+                 .seed = seed, .threads = n};
     if ((rc = sp_search_configs(sc, mc, &sh.fast, &sh.opening, err)) != MCTS_OK)
         return rc;
     atomic_init(&sh.abort, 0);
@@ -453,6 +614,15 @@ int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_confi
     if (started < n)
         rc = BAD("%s self-play: cannot start worker thread %d", game_name(g), started);
     game_selfplay_stats tot = {0};
+    for (int i = 0; i < started; i++) { /* worker by worker: the buffer's order does not depend on timing */
+        int h = hand_over(&sh, &w[i]);
+        if (h != MCTS_OK && rc == MCTS_OK && w[i].rc == MCTS_OK) {
+            rc = h;
+            if (err)
+                snprintf(err, MCTS_ERRLEN, "%s self-play: %s", game_name(g),
+                         h == MCTS_EIO ? "the game callback failed" : "out of memory");
+        }
+    }
     tot.seconds = sp_now() - t0;
     for (int i = 0; i < started; i++) {
         game_selfplay_stats *s = &w[i].st;

@@ -1,7 +1,8 @@
 /* game_selfplay.h — self-play of any game of the game interface (env/game.h) with batched evaluation across games and
- * threads: the generic counterpart of selfplay.h (which stays Kalah's fast path), with the same configuration (selfplay_config, mcts_config), the same worker
+ * threads, Kalah's included, with the configuration of selfplay.h (selfplay_config, mcts_config), the worker
  * layout (`threads` pthreads, each running games_per_thread games whose leaves share ONE evaluator call per
- * round) and the same replay buffer. The search is mcts_mp (values per player).
+ * round) and its replay buffer. The search is mcts_mp (values per player); two-player games run on its
+ * two-player tree (mcts2.h), whose descents are interleaved across the worker's games (mcts2_select_many).
  *
  * Samples: one per decision (extra turns included), appended when the game ends:
  *   x      game_encode of the position (mover's point of view), dim game_encode_dim
@@ -26,12 +27,16 @@
  * search's): the prior the search expanded that position with, masked to the legal slots (sp_legal_prior),
  * before any root noise — and the search's evaluator sees exactly what it sees without the lever, so the
  * games are those of surprise_weight = 0. Its evaluations count in evals and forward_seconds.
- * rescore / rescore_policy need an endgame database this self-play does not probe: refused (MCTS_EINVAL).
+ * Rescoring (rescore, rescore_policy; selfplay.h): a decision whose position has at most mcts.tablebase_seeds
+ * seeds in its pits and that the game's endgame database covers (game_endgame: the kind's hook, or the one
+ * attached with game_set_endgame, as train does for Kalah's tablebase files) takes z and the margin target
+ * from its exact final margin for the mover, and with rescore_policy π uniform over its optimal moves. Needs
+ * two players and a database covering those seeds (else MCTS_EINVAL).
  *
  * Determinism: games are assigned to workers by game index (worker t of T plays games t, t + T, ...), and
- * game i's tree is seeded from (seed, i), so the games played depend on (seed, threads, games_per_thread)
- * only; with one thread the samples come out identical, in the same order, for the same seed (with more,
- * the order in which workers append finished games varies).
+ * game i's tree is seeded from (seed, i); a worker keeps its finished games' samples in the order they
+ * ended and hands them to the buffer after all workers are joined, worker 0 first. So the games, the
+ * buffer's contents and its order are a function of (seed, threads, the configs), not of thread timing.
  */
 #ifndef SOWZERO_SELFPLAY_GAME_SELFPLAY_H
 #define SOWZERO_SELFPLAY_GAME_SELFPLAY_H
@@ -57,9 +62,22 @@ typedef struct {
 /* Plays sc->games games of g (borrowed) with search mc and evaluators from ef (one per worker, max_batch =
  * games_per_thread × leaves_per_game), appending samples to rb (may be NULL; else its dim, pits and n_value
  * must be game_encode_dim, game_moves, game_value_dim). st may be NULL. Sets BLAS to 1 thread (selfplay.h).
- * Returns MCTS_OK or a negative MCTS_* code with the message in err (MCTS_ERRLEN). */
+ * Returns MCTS_OK or a negative MCTS_* code with the message in err (MCTS_ERRLEN); the games finished before
+ * an error are in rb. */
 int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_config *mc,
                       const mcts_mp_eval_factory *ef, replay_buffer *rb, uint64_t seed, game_selfplay_stats *st,
                       char *err);
+
+/* One finished game, for game_selfplay_run_games: the position its decisions began at (after its random
+ * opening) and the n slots played from there, one per decision (a game stopped by max_moves is unfinished).
+ * Borrowed for the call. Returns 0, or nonzero to fail the run with MCTS_EIO. */
+typedef int (*game_selfplay_game_fn)(void *ctx, const game_pos *start, const uint8_t *moves, int n);
+
+/* game_selfplay_run that also hands every finished game to on_game (may be NULL), with ctx, after the
+ * workers end, in the replay buffer's order: worker 0's games first, each worker's in the order they ended
+ * (so game i's samples follow game i − 1's). For game records (eval/record.h) and tests. */
+int game_selfplay_run_games(const game *g, const selfplay_config *sc, const mcts_config *mc,
+                            const mcts_mp_eval_factory *ef, replay_buffer *rb, game_selfplay_game_fn on_game,
+                            void *ctx, uint64_t seed, game_selfplay_stats *st, char *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* levers.h — the self-play levers of selfplay_config (selfplay.h) written once against the game interface
- * (env/game.h), for both self-play drivers: Kalah's (selfplay.c) and every game's (game_selfplay.c).
+ * (env/game.h), for the self-play driver of every game (game_selfplay.c).
  *   opening_plies     sp_random_opening: the random opening a game starts after
  *   full_sims_prob,   sp_search_configs / sp_decision_search: which search a decision gets (full, fast or
  *   opening_sims        the deeper opening search)

@@ -21,13 +21,20 @@ static int game2_check(const game *g, const mcts_config *cfg, char *err)
     return MCTS_EINVAL;
 }
 
-/* tablebase_seeds > 0 needs the game's own endgame database. */
+/* tablebase_seeds > 0 needs an endgame database of the game covering that many seeds: its kind's, or one
+ * attached to it (game_set_endgame). */
 static int game2_tb_check(const game *g, const mcts_config *c, char *err)
 {
-    if (c->tablebase_seeds > 0 && !game_get_kind(g)->endgame) {
-        if (err)
-            snprintf(err, MCTS_ERRLEN, "mcts.tablebase_seeds = %d needs an endgame database, and %s has none",
-                     c->tablebase_seeds, game_spec(g));
+    int have = game_endgame_seeds(g);
+    if (c->tablebase_seeds > 0 && have < c->tablebase_seeds) {
+        if (err) {
+            if (have == 0)
+                snprintf(err, MCTS_ERRLEN, "mcts.tablebase_seeds = %d needs an endgame database, and %s has none",
+                         c->tablebase_seeds, game_spec(g));
+            else
+                snprintf(err, MCTS_ERRLEN, "mcts.tablebase_seeds = %d, but the endgame database of %s covers only "
+                         "%d seeds", c->tablebase_seeds, game_spec(g), have);
+        }
         return MCTS_EINVAL;
     }
     return MCTS_OK;

@@ -9,8 +9,9 @@
  *   - the margin utility (cfg.margin_utility > 0) needs a game with a final margin (game_has_margin), and
  *     divides the margin by all the seeds (game_seeds);
  *   - tablebase leaves (cfg.tablebase_seeds > 0; cfg.tablebase is not read) are the positions with at most
- *     that many seeds in the pits (game_seeds_in_pits) that the game's own endgame database holds
- *     (game_endgame); a game without one refuses the setting.
+ *     that many seeds in the pits (game_seeds_in_pits) that the game's endgame database holds
+ *     (game_endgame: its kind's hook, or one attached with game_set_endgame, as Kalah's tablebase files
+ *     are); a game without one, or whose database covers fewer seeds, refuses the setting.
  * tree_create refuses (NULL, message) a game that does not have exactly two players. */
 #ifndef SOWZERO_SELFPLAY_MCTS2_H
 #define SOWZERO_SELFPLAY_MCTS2_H

@@ -1,20 +1,8 @@
-/* selfplay.h — self-play games with batched evaluation across games and threads (docs/design.md §3.3).
- *
- * selfplay_run starts `threads` worker threads (pthreads). Each runs up to games_per_thread games at once,
- * one mcts_tree per game: every game descends its own tree to a leaf, the leaves of all its games go into
- * one batch (batcher.h) evaluated by ONE evaluator call (one nn_forward for the net), then each game backs
- * up and continues; a game whose search is done plays its move (temperature for the first
- * mcts_config.temp_moves plies, then the best move), reuses the subtree and searches again. Workers share
- * only the read-only net (inside the factory).
- *
- * Determinism: games are dealt to workers by index, worker i of n getting the contiguous block
- * [games·i/n, games·(i+1)/n), which its slots start in order; worker i's seed is the i-th SplitMix64 output
- * of `seed`; it seeds the worker's evaluator (factory) and, through further SplitMix64 outputs, each of its
- * game slots' trees. A worker keeps its finished games' samples (and records) in the order they ended;
- * after all workers are joined they go to the replay buffer (and the records file) worker 0 first. So the
- * games, the buffer's contents and order and the records are a function of (seed, threads, config), not of
- * thread timing; with one thread they are what a shared-counter driver gives (the weights trained by
- * configs/quick.ini with selfplay.threads=1 did not change). Different thread counts give different games.
+/* selfplay.h — the configuration of self-play (the [selfplay] config section) and what a round reports
+ * (docs/design.md §3.3). game_selfplay.h plays it for every game, Kalah included: `threads` workers
+ * (pthreads), each running games_per_thread games at once whose leaves share ONE evaluator call per round;
+ * a game whose search is done plays its move (temperature for the first mcts_config.temp_moves plies, then
+ * the best move), reuses the subtree and searches again. Workers share only the read-only net.
  *
  * Samples: one per decision (every ply of every game, extra turns included; with surprise_weight a number
  * of copies per decision, below), appended to the replay buffer when the game ends (replay.h: x, legal, π,
@@ -23,14 +11,15 @@
  * (1: the plain visit share N / ΣN)
  * (the Gumbel root and forced playouts change it: mcts_root.h). Whether a decision is full or fast
  * (full_sims_prob) is drawn from its game's tree RNG before the search of that decision starts.
- * A game that reaches max_moves plies unfinished is scored as if it ended there (each side sweeps its own
- * pits into its store, the end rule of docs/design.md §1.1).
+ * A game that reaches max_moves plies unfinished is scored as if it ended there (game_stopped_values:
+ * Kalah's sides sweep their own pits into their stores, the end rule of docs/design.md §1.1).
  * Rescoring (rescore = 1; Leela Chess Zero rescores its training games with tablebases the same
  * way): a sample whose position has at most mc.tablebase_seeds seeds in its pits takes its value target z
  * (+1 / 0 / −1) and margin target from the exact final margin under perfect play (mc.tablebase, mcts.h) for
  * its mover instead of from the game's outcome; the other samples keep the outcome. The policy target stays
  * the search's, unless rescore_policy = 1: then a covered sample's π is uniform over its optimal moves (those
- * whose exact margin is the best). Needs mc.tablebase_seeds >= 1 and mc.tablebase.
+ * whose exact margin is the best). Needs mc.tablebase_seeds >= 1 and the game's endgame database
+ * (game_endgame: its kind's hook or an attached one, game_set_endgame).
  *
  * Random openings (opening_plies = K > 0; KataGo plays random opening moves for the same reason,
  * Wu 2019 §5): each game draws k uniform in 0..K from its tree's RNG and starts after k sowings, each
@@ -42,7 +31,7 @@
  * Policy surprise weighting (surprise_weight = s > 0; KataGo's, lightvector/KataGo
  * docs/KataGoMethods.md): when a game ends, each of its policy samples (full decisions; a value-only sample
  * keeps weight 1) gets the frequency weight w = (1 − s) + s · n · KL_i / Σ_j KL_j over the game's n policy
- * samples, KL_i = Σ_k π_k · ln(π_k / P_k) from the root's prior P before noise (mcts_root_prior, floored at
+ * samples, KL_i = Σ_k π_k · ln(π_k / P_k) from the net's prior P at its position (before noise, floored at
  * 1e-6) to the written target π; with Σ KL = 0 every w is 1. The weights sum to n, so the samples per game
  * are n on average, but a decision where the search overturned the net is written floor(w) times and once
  * more with probability w − floor(w) (drawn from a stream of the worker's own, so the games themselves
@@ -54,7 +43,7 @@
  * target where it covers the position. Under mpirun the learner counts the samples it receives, copies
  * included (train/mpi_train.h), where a local run's metrics count decisions.
  *
- * BLAS: selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
+ * BLAS: game_selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
  */
 #ifndef SOWZERO_SELFPLAY_SELFPLAY_H
@@ -71,7 +60,7 @@
 typedef struct {
     int threads;           /* worker threads, 1..256; default 1 */
     int games_per_thread;  /* games run at once per worker (the batch size reached), 1..4096; default 64 */
-    int games;             /* games per selfplay_run call (one training iteration), >= 1; default 256 */
+    int games;             /* games per game_selfplay_run call (one training iteration), >= 1; default 256 */
     int max_moves;         /* plies after which an unfinished game is scored by sweeping, >= 1; default 1000 */
     int pi_visits;         /* 0/1, see the top; default 0 */
     double pi_temperature; /* T in (0, 100], with pi_visits = 1: π ∝ N^(1/T) (mcts_policy's tau); 1 = the
@@ -102,44 +91,14 @@ selfplay_config selfplay_config_default(void);
  * in 1..256, got 0") in err (MCTS_ERRLEN bytes, may be NULL). */
 int selfplay_config_check(const selfplay_config *c, char *err);
 
-/* What one selfplay_run did. Rates use the run's wall time. */
+/* What one round of self-play did, as training reports it (game_selfplay_stats has the rest). Rates use the
+ * round's wall time. */
 typedef struct {
     uint64_t games;          /* games finished */
     uint64_t samples;        /* decisions (= plies played); the samples written to the buffer are as many,
                               * or with surprise_weight as many on average (copies, see the top) */
-    uint64_t south_wins, north_wins, draws;
-    uint64_t evals;          /* positions sent to evaluators */
-    uint64_t simulations;    /* PUCT simulations completed, summed over moves (mcts_sims_done before each move) */
-    uint64_t batches;        /* evaluator batches */
-    double seconds;          /* wall time of the run */
-    double thread_seconds;   /* sum over workers of their wall time */
-    double forward_seconds;  /* sum over workers of time inside the evaluator's expensive call (nn_forward) */
-    double avg_batch;        /* evals / batches */
-    double forward_share;    /* forward_seconds / thread_seconds, 0..1 */
+    double seconds;          /* wall time of the round */
     double positions_per_s;  /* samples (decisions) / seconds */
-    double games_per_s;      /* games / seconds */
 } selfplay_stats;
-
-/* Plays sc->games self-play games of rules r with search mc, evaluators from ef (one per worker, created
- * with max_batch = games_per_thread × leaves_per_game and the worker's seed), appending samples to rb
- * (may be NULL: samples are then counted only; else rb's dim/pits must match r), all after the workers end.
- * When records is non-NULL every finished game is written to it as a game record (selfplay_record_write),
- * in the order above, after the workers end.
- * st may be NULL. Returns MCTS_OK, or a negative code with a message in err (bad config, evaluator
- * creation failed, out of memory, evaluator error); games finished before an error stay in rb. */
-int selfplay_run(const kalah_rules *r, const selfplay_config *sc, const mcts_config *mc,
-                 const mcts_eval_factory *ef, replay_buffer *rb, uint64_t seed, FILE *records,
-                 selfplay_stats *st, char *err);
-
-/* Writes one game record (the format of eval's reader, eval/record.h):
- *   [Event "EVENT"] [South "SOUTH"] [North "NORTH"] [Rules "kalah:..."] [Start "position string"]
- *   [Result "1-0" | "0-1" | "1/2-1/2" | "*"] [Score "S-N"]   (one tag per line)
- *   blank line, the moves as letters (a.. for South, A.. for North) separated by spaces, then the result,
- *   and a blank line.
- * moves: n relative pits played in order from start (replayed here: MCTS_EINVAL on an illegal one). When
- * the game is not finished after them the Result is "*" and Score the current stores. Tag values must not
- * contain '"' or a newline (MCTS_EINVAL). Returns MCTS_OK, MCTS_EINVAL, or MCTS_EIO on a write error. */
-int selfplay_record_write(FILE *f, const kalah_rules *r, const kalah_pos *start, const uint8_t *moves, int n,
-                          const char *event, const char *south, const char *north);
 
 #endif

@@ -1,4 +1,4 @@
-/* workers.h — what the self-play drivers (selfplay.c for Kalah, game_selfplay.c for every game) share: the
+/* workers.h — what the threaded drivers (game_selfplay.c, the evaluators' timers, MPI training) share: the
  * monotonic clock their statistics use and starting / joining their worker threads. Internal to selfplay/. */
 #ifndef SOWZERO_SELFPLAY_WORKERS_H
 #define SOWZERO_SELFPLAY_WORKERS_H

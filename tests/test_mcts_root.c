@@ -14,6 +14,7 @@
 #include "selfplay/mcts.h"
 #include "selfplay/mcts_root.h"
 #include "selfplay/replay.h"
+#include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
 
 /* ---- a fake evaluator: fixed priors, a value hashed from the position (varied Q across the tree) ---- */
@@ -470,13 +471,15 @@ static void test_margin_utility_evaluator(void **state)
 
 static replay_buffer *play_rollouts(const selfplay_config *sc, const mcts_config *mc, uint64_t seed)
 {
-    kalah_rules r = kalah_rules_default();
-    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 100000, NULL);
+    game *g = game_create("kalah", NULL);
+    assert_non_null(g);
+    replay_buffer *rb = replay_create(game_encode_dim(g), game_moves(g), 1, 100000, NULL);
     assert_non_null(rb);
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
     char err[MCTS_ERRLEN];
-    if (selfplay_run(&r, sc, mc, &ef, rb, seed, NULL, NULL, err) != MCTS_OK)
+    if (game_selfplay_run(g, sc, mc, &ef, rb, seed, NULL, err) != MCTS_OK)
         fail_msg("%s", err);
+    game_free(g);
     return rb;
 }
 

@@ -1,19 +1,61 @@
-/* test_selfplay.c — self-play workers, batching across games, samples against the game records,
- * determinism, the replay buffer (window, uniform sampling, save/restore, threads), game records and
- * `sowzero bench selfplay`. */
+/* test_selfplay.c — the self-play driver (game_selfplay.h) on Kalah: batching across games, samples against
+ * the games played, determinism, the levers, the replay buffer (window, uniform sampling, save/restore,
+ * threads) and `sowzero bench selfplay`. */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <cjson/cJSON.h>
-#include "env/kalah.h"
+#include "env/game.h"
 #include "nn/net.h"
+#include "selfplay/game_selfplay.h"
+#include "selfplay/mcts_mp.h"
 #include "selfplay/selfplay.h"
 
-static nn_net *tiny_net(const kalah_rules *r, uint64_t seed)
+#define MAX_GAMES 64
+#define MAX_PLIES 2000
+
+/* The games of one run as game_selfplay_run_games hands them over. */
+typedef struct {
+    int count;
+    game_pos start[MAX_GAMES];
+    int n[MAX_GAMES];
+    uint8_t moves[MAX_GAMES][MAX_PLIES];
+} games_log;
+
+static int collect(void *ctx, const game_pos *start, const uint8_t *moves, int n)
 {
-    nn_config c = nn_config_default(kalah_encode_dim(r), r->pits);
+    games_log *l = ctx;
+    if (l->count == MAX_GAMES || n > MAX_PLIES)
+        return 1;
+    l->start[l->count] = *start;
+    l->n[l->count] = n;
+    memcpy(l->moves[l->count++], moves, (size_t)n);
+    return 0;
+}
+
+static int same_games(const games_log *a, const games_log *b)
+{
+    if (a->count != b->count)
+        return 0;
+    for (int i = 0; i < a->count; i++)
+        if (a->n[i] != b->n[i] || memcmp(a->start[i].cell, b->start[i].cell, sizeof a->start[i].cell) ||
+            a->start[i].to_move != b->start[i].to_move || memcmp(a->moves[i], b->moves[i], (size_t)a->n[i]))
+            return 0;
+    return 1;
+}
+
+static game *kalah(void)
+{
+    game *g = game_create("kalah", NULL);
+    assert_non_null(g);
+    return g;
+}
+
+static nn_net *tiny_net(const game *g, uint64_t seed)
+{
+    nn_config c = nn_config_default(game_encode_dim(g), game_moves(g));
     c.n_hidden = 1;
     c.hidden[0] = 32;
     nn_net *net = nn_net_create(&c, seed, NULL);
@@ -29,19 +71,23 @@ static mcts_config fast_search(int sims)
     return c;
 }
 
-/* Runs self-play and returns the records text (caller frees) and the buffer. */
-static char *play(const kalah_rules *r, const selfplay_config *sc, const mcts_config *mc,
-                  const mcts_eval_factory *ef, replay_buffer *rb, uint64_t seed, selfplay_stats *st)
+static replay_buffer *buffer(const game *g)
 {
-    char *text = NULL, err[MCTS_ERRLEN];
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    int rc = selfplay_run(r, sc, mc, ef, rb, seed, f, st, err);
-    fclose(f);
-    if (rc != MCTS_OK)
-        fail_msg("selfplay_run: %s", err);
-    return text;
+    replay_buffer *rb = replay_create(game_encode_dim(g), game_moves(g), 1, 1000000, NULL);
+    assert_non_null(rb);
+    return rb;
+}
+
+/* Runs Kalah self-play and returns the games played (caller frees) beside the buffer. */
+static games_log *play(const game *g, const selfplay_config *sc, const mcts_config *mc, const mcts_mp_eval_factory *ef,
+                       replay_buffer *rb, uint64_t seed, game_selfplay_stats *st)
+{
+    games_log *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    char err[MCTS_ERRLEN];
+    if (game_selfplay_run_games(g, sc, mc, ef, rb, collect, l, seed, st, err) != MCTS_OK)
+        fail_msg("game_selfplay_run_games: %s", err);
+    return l;
 }
 
 /* ---- determinism ---- */
@@ -49,95 +95,60 @@ static char *play(const kalah_rules *r, const selfplay_config *sc, const mcts_co
 static void test_same_seed_identical_games(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
+    game *g = kalah();
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 4;
     sc.games = 6;
     mcts_config mc = fast_search(24);
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
-    char *text[3];
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
+    games_log *runs[3];
     void *blob[3];
     size_t n[3];
     uint64_t seeds[3] = {42, 42, 43};
     for (int i = 0; i < 3; i++) {
-        replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 10000, NULL);
-        selfplay_stats st;
-        text[i] = play(&r, &sc, &mc, &ef, rb, seeds[i], &st);
+        replay_buffer *rb = buffer(g);
+        game_selfplay_stats st;
+        runs[i] = play(g, &sc, &mc, &ef, rb, seeds[i], &st);
         assert_int_equal(st.games, 6);
+        assert_int_equal(runs[i]->count, 6);
         assert_int_equal(replay_save(rb, &blob[i], &n[i]), MCTS_OK);
         replay_free(rb);
     }
-    assert_string_equal(text[0], text[1]);
+    assert_true(same_games(runs[0], runs[1]));
     assert_int_equal(n[0], n[1]);
     assert_memory_equal(blob[0], blob[1], n[0]);
-    assert_true(strcmp(text[0], text[2]) != 0); /* another seed, other games */
+    assert_false(same_games(runs[0], runs[2])); /* another seed, other games */
     for (int i = 0; i < 3; i++)
-        free(text[i]), free(blob[i]);
+        free(runs[i]), free(blob[i]);
+    game_free(g);
 }
 
-/* ---- samples against the records ---- */
+/* ---- samples against the games ---- */
 
-/* Next game of a records text: fills the move letters (up to max) and returns the count, or −1 at the end. */
-static int next_game(char **cursor, char *moves, int max, char *result, size_t rn)
+/* Every sample against the game it came from, replayed from its start: the encoding, the legal mask, π (a
+ * distribution on the legal moves, one-hot on the move played after the temperature plies), z and the margin
+ * target from the final position for the sample's mover. Returns the samples read. */
+static size_t check_samples(const game *g, const games_log *l, replay_buffer *rb, int temp_moves, int finished)
 {
-    char *s = strstr(*cursor, "[Result \"");
-    if (!s)
-        return -1;
-    s += 9;
-    size_t k = strcspn(s, "\"");
-    snprintf(result, rn, "%.*s", (int)k, s);
-    s = strstr(s, "\n\n") + 2;
-    int n = 0;
-    while (*s && *s != '\n') {
-        size_t len = strcspn(s, " \n");
-        if (len == 1 && ((*s >= 'a' && *s <= 'g') || (*s >= 'A' && *s <= 'G')) && n < max)
-            moves[n++] = *s;
-        s += len;
-        while (*s == ' ')
-            s++;
-    }
-    *cursor = s;
-    return n;
-}
-
-static void test_samples_match_records(void **state)
-{
-    (void)state;
-    kalah_rules r = kalah_rules_default();
-    nn_net *net = tiny_net(&r, 7);
-    selfplay_config sc = selfplay_config_default();
-    sc.games_per_thread = 5;
-    sc.games = 8;
-    mcts_config mc = fast_search(32);
-    mcts_eval_factory ef = mcts_eval_factory_net(net);
-    int dim = kalah_encode_dim(&r), m = r.pits;
-    replay_buffer *rb = replay_create(dim, m, 1, 100000, NULL);
-    selfplay_stats st;
-    char *text = play(&r, &sc, &mc, &ef, rb, 5, &st);
-    assert_int_equal(st.games, 8);
-    assert_int_equal(st.south_wins + st.north_wins + st.draws, 8);
-    assert_int_equal(replay_total(rb), st.samples);
-    assert_true(st.avg_batch > 1.0 && st.avg_batch <= 5.0);
-    assert_true(st.evals > 0 && st.forward_seconds > 0 && st.forward_share > 0 && st.forward_share <= 1);
-    char moves[2000], result[16], *cur = text;
-    size_t idx = 0;
-    int games = 0;
-    float x[32], pi[8], z, margin, want_x[32];
+    const int dim = game_encode_dim(g), m = game_moves(g);
+    float x[64], pi[8], z, margin, want_x[64];
     uint8_t legal[8];
-    for (int n; (n = next_game(&cur, moves, 2000, result, sizeof result)) >= 0; games++) {
-        kalah_pos p;
-        kalah_start(&r, &p);
-        kalah_pos end = p;
-        for (int i = 0; i < n; i++)
-            kalah_sow(&r, &end, moves[i] - (moves[i] >= 'a' ? 'a' : 'A'), NULL);
-        assert_true(end.over);
-        int w = kalah_winner(&r, &end);
-        assert_string_equal(result, w > 0 ? "1-0" : w < 0 ? "0-1" : "1/2-1/2");
-        for (int i = 0; i < n; i++, idx++) {
+    size_t idx = 0;
+    for (int gi = 0; gi < l->count; gi++) {
+        game_pos end = l->start[gi];
+        for (int i = 0; i < l->n[gi]; i++)
+            game_apply(g, &end, l->moves[gi][i], NULL);
+        if (finished)
+            assert_true(end.over);
+        double v[GAME_MAX_PLAYERS];
+        game_stopped_values(g, &end, v);
+        const int final_margin = game_margin(g, &end);
+        game_pos p = l->start[gi];
+        for (int i = 0; i < l->n[gi]; i++, idx++) {
             assert_int_equal(replay_get(rb, idx, x, legal, pi, &z, &margin), MCTS_OK);
-            kalah_encode(&r, &p, want_x);
+            game_encode(g, &p, want_x);
             assert_memory_equal(x, want_x, (size_t)dim * sizeof(float));
-            unsigned lm = kalah_legal(&r, &p);
+            unsigned lm = game_legal(g, &p);
             double sum = 0;
             for (int k = 0; k < m; k++) {
                 assert_int_equal(legal[k], (int)(lm >> k & 1u));
@@ -146,88 +157,84 @@ static void test_samples_match_records(void **state)
                 sum += pi[k];
             }
             assert_float_equal(sum, 1.0, 1e-5);
-            int mover_w = p.side == KALAH_SOUTH ? w : -w;
-            assert_float_equal(z, (float)mover_w, 0);
-            int mover_margin = p.side == KALAH_SOUTH ? kalah_margin(&r, &end) : -kalah_margin(&r, &end);
-            assert_float_equal(margin, mover_margin / 48.0f, 1e-6);
-            int k = moves[i] - (p.side == KALAH_SOUTH ? 'a' : 'A');
+            assert_float_equal(z, (float)v[p.to_move], 0);
+            int mover_margin = p.to_move == 0 ? final_margin : -final_margin;
+            assert_float_equal(margin, mover_margin / (float)game_seeds(g), 1e-6);
+            int k = l->moves[gi][i];
             assert_true(lm >> k & 1u);
-            if (i >= mc.temp_moves)
+            if (i >= temp_moves)
                 assert_true(pi[k] == 1.0f); /* after the temperature plies: one-hot on the move played */
-            kalah_sow(&r, &p, k, NULL);
+            game_apply(g, &p, k, NULL);
         }
     }
-    assert_int_equal(games, 8);
-    assert_int_equal(idx, st.samples);
-    free(text);
-    replay_free(rb);
-    nn_net_free(net);
+    return idx;
 }
 
-/* selfplay.opening_plies: every game starts from its record's [Start] position (k random sowings in),
- * the samples are exactly the decisions from there (their positions replayed from the start tag), the
- * openings differ between games, the same seed repeats them, and the key's range is checked. */
+static void test_samples_match_games(void **state)
+{
+    (void)state;
+    game *g = kalah();
+    nn_net *net = tiny_net(g, 7);
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 5;
+    sc.games = 8;
+    mcts_config mc = fast_search(32);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+    replay_buffer *rb = buffer(g);
+    game_selfplay_stats st;
+    games_log *l = play(g, &sc, &mc, &ef, rb, 5, &st);
+    assert_int_equal(st.games, 8);
+    assert_int_equal(st.wins[0] + st.wins[1] >= 8, 1); /* a draw counts for both */
+    assert_int_equal(replay_total(rb), st.samples);
+    assert_true(st.avg_batch > 1.0 && st.avg_batch <= 5.0);
+    assert_true(st.evals > 0 && st.forward_seconds > 0 && st.forward_share > 0 && st.forward_share <= 1);
+    assert_int_equal(l->count, 8);
+    assert_int_equal(check_samples(g, l, rb, mc.temp_moves, 1), st.samples);
+    free(l);
+    replay_free(rb);
+    nn_net_free(net);
+    game_free(g);
+}
+
+/* selfplay.opening_plies: every game starts k random sowings in, the samples are exactly the decisions from
+ * there, the openings differ between games, the same seed repeats them, and the key's range is checked. */
 static void test_random_openings(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
+    game *g = kalah();
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 4;
     sc.games = 8;
     sc.opening_plies = 10;
     mcts_config mc = fast_search(24);
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
-    int dim = kalah_encode_dim(&r);
-    replay_buffer *rb = replay_create(dim, r.pits, 1, 100000, NULL), *rb2 = replay_create(dim, r.pits, 1, 100000, NULL);
-    selfplay_stats st, st2;
-    char *text = play(&r, &sc, &mc, &ef, rb, 11, &st), *text2 = play(&r, &sc, &mc, &ef, rb2, 11, &st2);
-    assert_string_equal(text, text2);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
+    replay_buffer *rb = buffer(g), *rb2 = buffer(g);
+    game_selfplay_stats st, st2;
+    games_log *l = play(g, &sc, &mc, &ef, rb, 11, &st), *l2 = play(g, &sc, &mc, &ef, rb2, 11, &st2);
+    assert_true(same_games(l, l2));
     assert_int_equal(st.samples, st2.samples);
-    kalah_pos start;
-    kalah_start(&r, &start);
-    char moves[2000], result[16], *cur = text;
-    size_t idx = 0;
-    int games = 0, moved = 0, distinct = 0;
-    char seen[8][80];
-    float x[32], pi[8], z, margin, want_x[32];
-    uint8_t legal[8];
-    for (;;) {
-        char *tag = strstr(cur, "[Start \"");
-        if (!tag)
-            break;
-        tag += 8;
-        char pos[80];
-        snprintf(pos, sizeof pos, "%.*s", (int)strcspn(tag, "\""), tag);
-        int n = next_game(&cur, moves, 2000, result, sizeof result);
-        assert_true(n >= 1);
-        kalah_pos p;
-        char err[KALAH_ERRLEN];
-        assert_int_equal(kalah_pos_parse(pos, &r, &p, NULL, err), KALAH_OK);
-        assert_false(p.over);
-        moved += memcmp(&p, &start, sizeof p) != 0;
+    game_pos start;
+    game_start(g, &start);
+    int moved = 0, distinct = 0;
+    for (int i = 0; i < l->count; i++) {
+        assert_false(l->start[i].over);
+        assert_true(l->n[i] >= 1);
+        moved += memcmp(l->start[i].cell, start.cell, sizeof start.cell) != 0;
         int fresh = 1;
-        for (int i = 0; i < distinct; i++)
-            fresh &= strcmp(seen[i], pos) != 0;
-        if (fresh && distinct < 8)
-            snprintf(seen[distinct++], sizeof seen[0], "%s", pos);
-        for (int i = 0; i < n; i++, idx++) {
-            assert_int_equal(replay_get(rb, idx, x, legal, pi, &z, &margin), MCTS_OK);
-            kalah_encode(&r, &p, want_x);
-            assert_memory_equal(x, want_x, (size_t)dim * sizeof(float));
-            kalah_sow(&r, &p, moves[i] - (p.side == KALAH_SOUTH ? 'a' : 'A'), NULL);
-        }
-        assert_true(p.over);
-        games++;
+        for (int j = 0; j < i; j++)
+            fresh &= memcmp(l->start[i].cell, l->start[j].cell, sizeof start.cell) != 0;
+        distinct += fresh;
     }
-    assert_int_equal(games, 8);
-    assert_int_equal(idx, st.samples);
+    assert_int_equal(l->count, 8);
+    assert_int_equal(check_samples(g, l, rb, mc.temp_moves, 1), st.samples);
     assert_true(moved >= 5 && distinct >= 5); /* k = 0 has probability 1/11 per game */
     sc.opening_plies = 101;
     char err[MCTS_ERRLEN];
     assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "selfplay.opening_plies"));
-    free(text), free(text2);
+    free(l), free(l2);
     replay_free(rb), replay_free(rb2);
+    game_free(g);
 }
 
 /* selfplay.opening_sims: a decision with at least opening_seeds seeds in the pits is searched with
@@ -236,37 +243,36 @@ static void test_random_openings(void **state)
 static void test_opening_sims(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    int dim = kalah_encode_dim(&r);
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    game *g = kalah();
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 4;
     sc.games = 6;
     sc.opening_plies = 6;
     struct {
         int sims, opening_sims, opening_seeds;
-    } runs[] = {{48, 0, 33}, {16, 48, 1}, {16, 0, 33}, {16, 48, 255}, {16, 48, 33}};
-    char *text[5];
+    } cfgs[] = {{48, 0, 33}, {16, 48, 1}, {16, 0, 33}, {16, 48, 255}, {16, 48, 33}};
+    games_log *runs[5];
     void *blob[5];
     size_t n[5];
-    selfplay_stats st[5];
+    game_selfplay_stats st[5];
     for (int i = 0; i < 5; i++) {
-        mcts_config mc = fast_search(runs[i].sims);
-        sc.opening_sims = runs[i].opening_sims;
-        sc.opening_seeds = runs[i].opening_seeds;
-        replay_buffer *rb = replay_create(dim, r.pits, 1, 100000, NULL);
-        text[i] = play(&r, &sc, &mc, &ef, rb, 5, &st[i]);
+        mcts_config mc = fast_search(cfgs[i].sims);
+        sc.opening_sims = cfgs[i].opening_sims;
+        sc.opening_seeds = cfgs[i].opening_seeds;
+        replay_buffer *rb = buffer(g);
+        runs[i] = play(g, &sc, &mc, &ef, rb, 5, &st[i]);
         assert_int_equal(replay_save(rb, &blob[i], &n[i]), MCTS_OK);
         replay_free(rb);
     }
     for (int i = 0; i < 4; i += 2) { /* run 1 is run 0, run 3 is run 2, bit for bit */
-        assert_string_equal(text[i], text[i + 1]);
+        assert_true(same_games(runs[i], runs[i + 1]));
         assert_int_equal(n[i], n[i + 1]);
         assert_memory_equal(blob[i], blob[i + 1], n[i]);
         assert_int_equal(st[i].simulations, st[i + 1].simulations);
     }
     /* the threshold 33 gives the deeper search to some decisions only */
-    assert_true(strcmp(text[4], text[0]) != 0 && strcmp(text[4], text[2]) != 0);
+    assert_true(!same_games(runs[4], runs[0]) && !same_games(runs[4], runs[2]));
     double per[5];
     for (int i = 0; i < 5; i++)
         per[i] = (double)st[i].simulations / (double)st[i].samples;
@@ -280,38 +286,39 @@ static void test_opening_sims(void **state)
     assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "selfplay.opening_sims"));
     for (int i = 0; i < 5; i++)
-        free(text[i]), free(blob[i]);
+        free(runs[i]), free(blob[i]);
+    game_free(g);
 }
 
 /* selfplay.pi_temperature: the targets are the visit shares raised to 1/T and renormalised; the games (moves
- * drawn by mcts_choose, not from the target) are the same. With T = 0.5 each target is the square of the
- * T = 1 target renormalised (an independent computation from the plain shares N / ΣN). */
+ * drawn by the search's choice, not from the target) are the same. With T = 0.5 each target is the square of
+ * the T = 1 target renormalised (an independent computation from the plain shares N / ΣN). */
 static void test_pi_temperature(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    int dim = kalah_encode_dim(&r), m = r.pits;
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    game *g = kalah();
+    const int dim = game_encode_dim(g), m = game_moves(g);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 4;
     sc.games = 6;
     sc.pi_visits = 1;
     mcts_config mc = fast_search(32);
     const double temps[2] = {1.0, 0.5};
-    char *text[2];
+    games_log *runs[2];
     replay_buffer *rb[2];
     for (int i = 0; i < 2; i++) {
         sc.pi_temperature = temps[i];
-        rb[i] = replay_create(dim, m, 1, 100000, NULL);
-        selfplay_stats st;
-        text[i] = play(&r, &sc, &mc, &ef, rb[i], 7, &st);
+        rb[i] = buffer(g);
+        game_selfplay_stats st;
+        runs[i] = play(g, &sc, &mc, &ef, rb[i], 7, &st);
     }
-    assert_string_equal(text[0], text[1]);
+    assert_true(same_games(runs[0], runs[1]));
     assert_int_equal(replay_size(rb[0]), replay_size(rb[1]));
     int sharper = 0;
     for (size_t i = 0; i < replay_size(rb[0]); i++) {
-        float x[2][64], pi[2][KALAH_MAX_PITS], z[2], mg[2];
-        uint8_t legal[2][KALAH_MAX_PITS];
+        float x[2][64], pi[2][8], z[2], mg[2];
+        uint8_t legal[2][8];
         for (int k = 0; k < 2; k++)
             assert_int_equal(replay_get(rb[k], i, x[k], legal[k], pi[k], &z[k], &mg[k]), MCTS_OK);
         assert_memory_equal(x[0], x[1], (size_t)dim * sizeof(float));
@@ -331,13 +338,14 @@ static void test_pi_temperature(void **state)
     assert_int_equal(selfplay_config_check(&sc, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "selfplay.pi_temperature"));
     for (int i = 0; i < 2; i++)
-        free(text[i]), replay_free(rb[i]);
+        free(runs[i]), replay_free(rb[i]);
+    game_free(g);
 }
 
 /* One replay sample, for comparing two buffers' records. */
 typedef struct {
-    float x[64], pi[KALAH_MAX_PITS], z, margin;
-    uint8_t legal[KALAH_MAX_PITS];
+    float x[64], pi[8], z, margin;
+    uint8_t legal[8];
 } sample_rec;
 
 static sample_rec get_sample(replay_buffer *rb, size_t i)
@@ -359,15 +367,15 @@ static int same_sample(const sample_rec *a, const sample_rec *b)
 /* selfplay.surprise_weight (KataGo's policy surprise weighting, selfplay.h): the games are those of s = 0
  * (the copies are drawn from a stream of their own), and each decision is written floor(w) or floor(w) + 1
  * times, adjacent, with w = (1 − s) + s · n · KL / ΣKL over its game's n full decisions and
- * KL = Σ π ln(π · L): the divergence from the rollout evaluator's uniform prior over the L legal moves, computed here from the
- * written targets. The root noise (on here) must not enter the prior. A value-only decision (playout cap
- * randomization: π = 0) is written exactly once and left out of the weights. Over the run the copies add
- * up to about the weights' sum. */
+ * KL = Σ π ln(π · L): the divergence from the rollout evaluator's uniform prior over the L legal moves,
+ * computed here from the written targets. The root noise (on here) must not enter the prior. A value-only
+ * decision (playout cap randomization: π = 0) is written exactly once and left out of the weights. Over the
+ * run the copies add up to about the weights' sum. */
 static void check_surprise(double full_sims_prob)
 {
-    kalah_rules r = kalah_rules_default();
-    int dim = kalah_encode_dim(&r), m = r.pits;
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
+    game *g = kalah();
+    const int m = game_moves(g);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 4;
     sc.games = 8;
@@ -376,23 +384,23 @@ static void check_surprise(double full_sims_prob)
     sc.fast_sims = full_sims_prob < 1 ? 8 : 0;
     mcts_config mc = fast_search(32);
     assert_true(mc.dirichlet_eps > 0);
-    char *text[2];
+    games_log *runs[2];
     replay_buffer *rb[2];
     for (int i = 0; i < 2; i++) {
         sc.surprise_weight = i ? 0.5 : 0.0;
-        rb[i] = replay_create(dim, m, 1, 1000000, NULL);
-        selfplay_stats st;
-        text[i] = play(&r, &sc, &mc, &ef, rb[i], 9, &st);
+        rb[i] = buffer(g);
+        game_selfplay_stats st;
+        runs[i] = play(g, &sc, &mc, &ef, rb[i], 9, &st);
         assert_int_equal(st.samples, replay_size(rb[0])); /* stats count decisions, not copies */
     }
-    assert_string_equal(text[0], text[1]);
-    char moves[2000], result[16], *cur = text[0];
+    assert_true(same_games(runs[0], runs[1]));
     size_t j0 = 0, j1 = 0, n0 = replay_size(rb[0]), n1 = replay_size(rb[1]), copies_all = 0;
     double weights_all = 0;
     int games = 0, repeated = 0, dropped = 0, value_only = 0;
-    for (int n; (n = next_game(&cur, moves, 2000, result, sizeof result)) >= 0; games++) {
+    for (; games < runs[0]->count; games++) {
+        const int n = runs[0]->n[games];
         assert_true(n >= 1 && j0 + (size_t)n <= n0);
-        double kl[2000], sum = 0;
+        double kl[MAX_PLIES], sum = 0;
         int full = 0;
         for (int i = 0; i < n; i++) {
             sample_rec a = get_sample(rb[0], j0 + (size_t)i);
@@ -440,7 +448,8 @@ static void check_surprise(double full_sims_prob)
     if (fabs((double)copies_all - weights_all) > 5 * sqrt((double)n0) + 1)
         fail_msg("%zu copies for weights summing to %g over %zu decisions", copies_all, weights_all, n0);
     for (int i = 0; i < 2; i++)
-        free(text[i]), replay_free(rb[i]);
+        free(runs[i]), replay_free(rb[i]);
+    game_free(g);
 }
 
 static void test_surprise_weighting(void **state)
@@ -460,12 +469,12 @@ static void test_surprise_weighting(void **state)
 /* ---- batching: one evaluator call carries the leaves of many games ---- */
 
 typedef struct {
-    mcts_eval base;
-    mcts_eval *inner;
+    mcts_mp_eval base;
+    mcts_mp_eval *inner;
     int calls, max_n, over;
 } counting_eval;
 
-static int counting_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
+static int counting_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
 {
     counting_eval *c = (counting_eval *)e;
     c->calls++;
@@ -478,9 +487,9 @@ static int counting_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *p
     return rc;
 }
 
-static void counting_destroy(mcts_eval *e)
+static void counting_destroy(mcts_mp_eval *e)
 {
-    mcts_eval_free(((counting_eval *)e)->inner);
+    mcts_mp_eval_free(((counting_eval *)e)->inner);
 }
 
 typedef struct {
@@ -488,14 +497,14 @@ typedef struct {
     int created, max_batch;
 } counting_box;
 
-static mcts_eval *counting_create(const mcts_eval_factory *f, const kalah_rules *r, int max_batch, uint64_t seed,
-                                  char *err)
+static mcts_mp_eval *counting_create(const mcts_mp_eval_factory *f, const game *g, int max_batch, uint64_t seed,
+                                     char *err)
 {
     counting_box *box = f->user;
     memset(&box->ev, 0, sizeof box->ev);
-    box->ev.inner = mcts_eval_rollout_create(r, 1, max_batch, seed, err);
-    box->ev.base = (mcts_eval){.evaluate = counting_evaluate, .destroy = counting_destroy, .rules = *r,
-                               .max_batch = max_batch};
+    box->ev.inner = mcts_mp_eval_rollout_create(g, 1, max_batch, seed, err);
+    box->ev.base = (mcts_mp_eval){.evaluate = counting_evaluate, .destroy = counting_destroy, .game = g,
+                                  .max_batch = max_batch};
     box->created++;
     box->max_batch = max_batch;
     return &box->ev.base;
@@ -504,16 +513,15 @@ static mcts_eval *counting_create(const mcts_eval_factory *f, const kalah_rules 
 static void test_batches_span_games(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
+    game *g = kalah();
     counting_box box = {0};
-    mcts_eval_factory ef = {.create = counting_create, .user = &box};
+    mcts_mp_eval_factory ef = {.create = counting_create, .user = &box};
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 8;
     sc.games = 16;
     mcts_config mc = fast_search(16);
-    selfplay_stats st;
-    char *text = play(&r, &sc, &mc, &ef, NULL, 3, &st);
-    free(text);
+    game_selfplay_stats st;
+    free(play(g, &sc, &mc, &ef, NULL, 3, &st));
     assert_int_equal(box.created, 1);
     assert_int_equal(box.max_batch, 8);
     assert_int_equal(box.ev.max_n, 8);     /* full batches: one leaf from each of the 8 games */
@@ -524,11 +532,11 @@ static void test_batches_span_games(void **state)
 
     /* several leaves per game (virtual loss) fill larger batches */
     mc.leaves_per_game = 4;
-    text = play(&r, &sc, &mc, &ef, NULL, 3, &st);
-    free(text);
+    free(play(g, &sc, &mc, &ef, NULL, 3, &st));
     assert_int_equal(box.max_batch, 32);
     assert_true(box.ev.max_n > 8 && box.ev.max_n <= 32);
     assert_int_equal(box.ev.over, 0);
+    game_free(g);
 }
 
 /* ---- threads ---- */
@@ -536,85 +544,93 @@ static void test_batches_span_games(void **state)
 static void test_threads(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    nn_net *net = tiny_net(&r, 9);
+    game *g = kalah();
+    nn_net *net = tiny_net(g, 9);
     selfplay_config sc = selfplay_config_default();
     sc.threads = 3;
     sc.games_per_thread = 3;
     sc.games = 10;
     mcts_config mc = fast_search(16);
-    mcts_eval_factory ef = mcts_eval_factory_net(net);
-    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 100000, NULL);
-    selfplay_stats st;
-    char *text = play(&r, &sc, &mc, &ef, rb, 11, &st);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+    replay_buffer *rb = buffer(g);
+    game_selfplay_stats st;
+    games_log *l = play(g, &sc, &mc, &ef, rb, 11, &st);
     assert_int_equal(st.games, 10);
     assert_int_equal(replay_total(rb), st.samples);
-    int records = 0;
-    for (char *s = text; (s = strstr(s, "[Event ")); s++)
-        records++;
-    assert_int_equal(records, 10);
-    free(text);
+    assert_int_equal(l->count, 10);
+    /* the games handed over in the buffer's order: worker by worker */
+    assert_int_equal(check_samples(g, l, rb, mc.temp_moves, 1), st.samples);
+    free(l);
     replay_free(rb);
     nn_net_free(net);
+    game_free(g);
 }
 
-/* Two workers, a net evaluator: the same seed gives the same games, the same records text and the same
- * replay buffer, byte for byte, whatever the threads' timing (games dealt by index, samples handed over
- * worker by worker after the join). Four runs, so that a timing-dependent order shows. */
+/* Two workers, a net evaluator: the same seed gives the same games in the same order and the same replay
+ * buffer, byte for byte, whatever the threads' timing (games dealt by index, samples handed over worker by
+ * worker after the join). Four runs, so that a timing-dependent order shows. */
 static void test_threads_deterministic(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    nn_net *net = tiny_net(&r, 5);
+    game *g = kalah();
+    nn_net *net = tiny_net(g, 5);
     selfplay_config sc = selfplay_config_default();
     sc.threads = 2;
     sc.games_per_thread = 2;
     sc.games = 41;
     mcts_config mc = fast_search(8);
-    mcts_eval_factory ef = mcts_eval_factory_net(net);
-    char *text[4];
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+    games_log *runs[4];
     void *blob[4];
     size_t n[4];
     for (int i = 0; i < 4; i++) {
-        replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 100000, NULL);
-        selfplay_stats st;
-        text[i] = play(&r, &sc, &mc, &ef, rb, 77, &st);
+        replay_buffer *rb = buffer(g);
+        game_selfplay_stats st;
+        runs[i] = play(g, &sc, &mc, &ef, rb, 77, &st);
         assert_int_equal(st.games, 41);
         assert_int_equal(replay_save(rb, &blob[i], &n[i]), MCTS_OK);
         replay_free(rb);
     }
     for (int i = 1; i < 4; i++) {
-        assert_string_equal(text[0], text[i]);
+        assert_true(same_games(runs[0], runs[i]));
         assert_int_equal(n[0], n[i]);
         assert_memory_equal(blob[0], blob[i], n[0]);
     }
     for (int i = 0; i < 4; i++)
-        free(text[i]), free(blob[i]);
+        free(runs[i]), free(blob[i]);
     nn_net_free(net);
+    game_free(g);
 }
 
 static void test_max_moves_and_errors(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
+    game *g = kalah();
     char err[MCTS_ERRLEN];
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 2;
     sc.games = 3;
     sc.max_moves = 5;
     mcts_config mc = fast_search(8);
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
-    replay_buffer *rb = replay_create(kalah_encode_dim(&r), r.pits, 1, 1000, NULL);
-    selfplay_stats st;
-    char *text = play(&r, &sc, &mc, &ef, rb, 1, &st);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
+    replay_buffer *rb = buffer(g);
+    game_selfplay_stats st;
+    games_log *l = play(g, &sc, &mc, &ef, rb, 1, &st);
     assert_int_equal(st.samples, 15);
-    assert_non_null(strstr(text, "[Result \"*\"]"));
-    /* scored by the sweep: each side's pits to its own store */
+    assert_int_equal(st.capped, 3);
+    /* scored by the sweep (game_stopped_values): each side's pits to its own store */
+    assert_int_equal(check_samples(g, l, rb, mc.temp_moves, 0), 15);
     float z, margin;
     assert_int_equal(replay_get(rb, 0, NULL, NULL, NULL, &z, &margin), MCTS_OK);
     assert_true(z == -1 || z == 0 || z == 1);
-    assert_true((z > 0) == (margin > 0) && (z < 0) == (margin < 0));
-    free(text);
+    game_pos end = l->start[0];
+    for (int i = 0; i < l->n[0]; i++)
+        game_apply(g, &end, l->moves[0][i], NULL);
+    int sweep = 0; /* South's pits and store minus North's */
+    for (int i = 0; i <= 6; i++)
+        sweep += end.cell[i] - end.cell[7 + i];
+    assert_true(z == (float)((sweep > 0) - (sweep < 0)) * (l->start[0].to_move == 0 ? 1 : -1));
+    free(l);
 
     /* configuration errors name the field */
     const char *fields[] = {"threads", "games_per_thread", "games", "max_moves", "pi_visits"};
@@ -630,32 +646,33 @@ static void test_max_moves_and_errors(void **state)
         assert_int_equal(selfplay_config_check(&b, err), MCTS_EINVAL);
         if (!strstr(err, fields[i]))
             fail_msg("'%s' does not name %s", err, fields[i]);
-        assert_int_equal(selfplay_run(&r, &b, &mc, &ef, rb, 1, NULL, NULL, err), MCTS_EINVAL);
+        assert_int_equal(game_selfplay_run(g, &b, &mc, &ef, rb, 1, NULL, err), MCTS_EINVAL);
     }
     /* a buffer of other dimensions, a net of other shapes */
     replay_buffer *small = replay_create(4, 2, 1, 10, NULL);
-    assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, small, 1, NULL, NULL, err), MCTS_EINVAL);
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, small, 1, NULL, err), MCTS_EINVAL);
     replay_free(small);
-    kalah_rules r4 = r;
-    r4.pits = 4;
-    nn_net *net = tiny_net(&r4, 1);
-    mcts_eval_factory nf = mcts_eval_factory_net(net);
-    assert_int_not_equal(selfplay_run(&r, &sc, &mc, &nf, NULL, 1, NULL, NULL, err), MCTS_OK);
+    game *g4 = game_create("kalah:pits=4", NULL);
+    nn_net *net = tiny_net(g4, 1);
+    mcts_mp_eval_factory nf = mcts_mp_eval_factory_net(net);
+    assert_int_not_equal(game_selfplay_run(g, &sc, &mc, &nf, NULL, 1, NULL, err), MCTS_OK);
     assert_non_null(strstr(err, "input_dim"));
     nn_net_free(net);
-    /* a net with a vector value head (multi-player) is not a Kalah net */
-    nn_config vc = nn_config_default(kalah_encode_dim(&r), r.pits);
-    vc.n_hidden = 1;
-    vc.hidden[0] = 8;
-    vc.n_value = 3;
-    net = nn_net_create(&vc, 1, NULL);
-    assert_null(mcts_eval_net_create(net, &r, 4, err));
-    assert_non_null(strstr(err, "n_value"));
-    nf = mcts_eval_factory_net(net);
-    assert_int_not_equal(selfplay_run(&r, &sc, &mc, &nf, NULL, 1, NULL, NULL, err), MCTS_OK);
-    assert_non_null(strstr(err, "n_value"));
-    nn_net_free(net);
+    game_free(g4);
+    /* rescoring needs an endgame database: Kalah's kind has none until one is attached */
+    sc.rescore = 1;
+    mc.tablebase_seeds = 8;
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, rb, 1, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "endgame database"));
+    /* a callback that fails fails the run */
+    sc.rescore = 0;
+    mc.tablebase_seeds = 0;
+    games_log *full = calloc(1, sizeof *full);
+    full->count = MAX_GAMES;
+    assert_int_equal(game_selfplay_run_games(g, &sc, &mc, &ef, rb, collect, full, 1, NULL, err), MCTS_EIO);
+    free(full);
     replay_free(rb);
+    game_free(g);
 }
 
 /* ---- replay buffer ---- */
@@ -877,13 +894,14 @@ static void test_replay_vector_z(void **state)
     assert_int_equal(replay_restore(one, blob, n, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "n_value"));
     /* Self-play fills Kalah samples (one value): it refuses a vector buffer. */
-    kalah_rules r = kalah_rules_default();
+    game *kg = kalah();
     selfplay_config sc = selfplay_config_default();
     mcts_config mc = fast_search(8);
-    mcts_eval_factory ef = mcts_eval_factory_rollout(1);
-    replay_buffer *kb = replay_create(kalah_encode_dim(&r), r.pits, 3, 10, NULL);
-    assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, kb, 1, NULL, NULL, err), MCTS_EINVAL);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
+    replay_buffer *kb = replay_create(game_encode_dim(kg), game_moves(kg), 3, 10, NULL);
+    assert_int_equal(game_selfplay_run(kg, &sc, &mc, &ef, kb, 1, NULL, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "n_value"));
+    game_free(kg);
     free(blob), free(blob2);
     replay_free(rb), replay_free(c), replay_free(one), replay_free(kb);
 }
@@ -999,35 +1017,6 @@ static void test_replay_threads(void **state)
     replay_free(rb);
 }
 
-/* ---- game records ---- */
-
-static void test_record_writer(void **state)
-{
-    (void)state;
-    kalah_rules r = kalah_rules_default();
-    kalah_pos p;
-    assert_int_equal(kalah_pos_parse("0,0,0,0,2,1,22,1,0,0,0,0,0,22 S", &r, &p, NULL, NULL), KALAH_OK);
-    uint8_t moves[3] = {5, 4, 5};
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_int_equal(selfplay_record_write(f, &r, &p, moves, 3, "test", "a", "b"), MCTS_OK);
-    assert_int_equal(selfplay_record_write(f, &r, &p, moves, 1, "test", "a", "b"), MCTS_OK);
-    uint8_t bad[2] = {5, 0};
-    assert_int_equal(selfplay_record_write(f, &r, &p, bad, 2, "test", "a", "b"), MCTS_EINVAL);
-    assert_int_equal(selfplay_record_write(f, &r, &p, moves, 3, "te\"st", "a", "b"), MCTS_EINVAL);
-    fclose(f);
-    const char *want =
-        "[Event \"test\"]\n[South \"a\"]\n[North \"b\"]\n"
-        "[Rules \"kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0\"]\n"
-        "[Start \"0,0,0,0,2,1,22,1,0,0,0,0,0,22 S\"]\n[Result \"1-0\"]\n[Score \"25-23\"]\n\nf e f 1-0\n\n"
-        "[Event \"test\"]\n[South \"a\"]\n[North \"b\"]\n"
-        "[Rules \"kalah:pits=6,seeds=4,capture=opposite,end=either-empty,max_sows=0\"]\n"
-        "[Start \"0,0,0,0,2,1,22,1,0,0,0,0,0,22 S\"]\n[Result \"*\"]\n[Score \"23-22\"]\n\nf *\n\n";
-    assert_string_equal(text, want);
-    free(text);
-}
-
 /* ---- the benchmark command ---- */
 
 static void test_bench_command(void **state)
@@ -1083,7 +1072,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_seed_identical_games),
-        cmocka_unit_test(test_samples_match_records),
+        cmocka_unit_test(test_samples_match_games),
         cmocka_unit_test(test_random_openings),
         cmocka_unit_test(test_opening_sims),
         cmocka_unit_test(test_pi_temperature),
@@ -1098,7 +1087,6 @@ int main(void)
         cmocka_unit_test(test_replay_vector_z),
         cmocka_unit_test(test_replay_v1_blob),
         cmocka_unit_test(test_replay_threads),
-        cmocka_unit_test(test_record_writer),
         cmocka_unit_test(test_bench_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,7 +282,7 @@ static void test_legal_prior(void **state)
     assert_true(fabsf(sp_policy_surprise(p, hot, 3) - logf(4.0f)) < 1e-5f);
 }
 
-/* The endgame-database levers are refused by the generic self-play, which probes no database. */
+/* Rescoring needs an endgame database: Oware declares none, and none is attached (game_set_endgame). */
 static void test_rescore_refused(void **state)
 {
     (void)state;
@@ -294,7 +294,7 @@ static void test_rescore_refused(void **state)
     mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
     char err[MCTS_ERRLEN];
     assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, NULL, 1, NULL, err), MCTS_EINVAL);
-    assert_non_null(strstr(err, "selfplay.rescore needs an endgame database"));
+    assert_non_null(strstr(err, "selfplay.rescore needs two players and an endgame database"));
     game_free(g);
 }
 

@@ -13,6 +13,7 @@
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "selfplay/mcts.h"
+#include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
 #include "train/config.h"
 
@@ -390,26 +391,25 @@ static void test_config_checks_and_defaults(void **state)
 
 /* ---- rescored self-play targets ---- */
 
-/* Next game of a records text (selfplay_record_write): the moves as relative pits; −1 at the end. */
-static int next_game(char **cursor, int *moves, int max)
+/* The games of a self-play run (game_selfplay_run_games), one after the other: moves[i] and their counts. */
+typedef struct {
+    int count, n[64];
+    uint8_t moves[64][1000];
+} games_log;
+
+static int collect(void *ctx, const game_pos *start, const uint8_t *moves, int n)
 {
-    char *s = strstr(*cursor, "[Result \"");
-    if (!s)
-        return -1;
-    s = strstr(s, "\n\n") + 2;
-    int n = 0;
-    while (*s && *s != '\n') {
-        size_t len = strcspn(s, " \n");
-        if (len == 1 && ((*s >= 'a' && *s <= 'g') || (*s >= 'A' && *s <= 'G')) && n < max)
-            moves[n++] = *s - (*s >= 'a' ? 'a' : 'A');
-        s += len;
-        while (*s == ' ')
-            s++;
-    }
-    *cursor = s;
-    return n;
+    games_log *l = ctx;
+    (void)start;
+    if (l->count == 64 || n > 1000)
+        return 1;
+    l->n[l->count] = n;
+    memcpy(l->moves[l->count++], moves, (size_t)n);
+    return 0;
 }
 
+/* Self-play of Kalah(4,3) through the game interface with the database attached to the game: the tablebase
+ * leaves and rescoring of game_selfplay.h. */
 static void test_rescored_targets(void **state)
 {
     (void)state;
@@ -420,38 +420,43 @@ static void test_rescored_targets(void **state)
     nc.hidden[0] = 16;
     nn_net *net = nn_net_create(&nc, 3, NULL);
     assert_non_null(net);
-    mcts_eval_factory ef = mcts_eval_factory_net(net);
+    game *g = game_create("kalah:pits=4,seeds=3", NULL);
+    assert_non_null(g);
+    game_set_endgame(g, tb_game_endgame(t));
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
     mcts_config mc = mcts_config_default();
     mc.sims = 24;
     mc.tablebase_seeds = TB43;
-    mc.tablebase = tb_oracle(t);
     selfplay_config sc = selfplay_config_default();
     sc.games_per_thread = 4;
     sc.games = 10;
     sc.threads = 2;
     int dim = kalah_encode_dim(&r), m = r.pits;
     replay_buffer *rb[3];
-    char *text[3];
+    games_log *log[3];
     for (int rescore = 0; rescore < 3; rescore++) { /* off, values, values and policy */
         sc.rescore = rescore > 0;
         sc.rescore_policy = rescore == 2;
         rb[rescore] = replay_create(dim, m, 1, 100000, NULL);
-        size_t len = 0;
-        FILE *f = open_memstream(&text[rescore], &len);
+        log[rescore] = calloc(1, sizeof *log[rescore]);
         char err[MCTS_ERRLEN];
-        if (selfplay_run(&r, &sc, &mc, &ef, rb[rescore], 17, f, NULL, err) != MCTS_OK)
-            fail_msg("selfplay_run: %s", err);
-        fclose(f);
+        if (game_selfplay_run_games(g, &sc, &mc, &ef, rb[rescore], collect, log[rescore], 17, NULL, err) != MCTS_OK)
+            fail_msg("game_selfplay_run_games: %s", err);
     }
-    assert_string_equal(text[0], text[1]); /* rescoring changes the targets, never the games */
-    assert_string_equal(text[0], text[2]);
+    for (int i = 1; i < 3; i++) { /* rescoring changes the targets, never the games */
+        assert_int_equal(log[0]->count, log[i]->count);
+        assert_memory_equal(log[0]->n, log[i]->n, sizeof log[0]->n);
+        assert_memory_equal(log[0]->moves, log[i]->moves, sizeof log[0]->moves);
+    }
+    assert_int_equal(log[0]->count, 10);
     assert_int_equal(replay_total(rb[0]), replay_total(rb[1]));
     float x0[64], x1[64], pi0[8], pi1[8], pi2[8], z0, z1, z2, mg0, mg1, mg2;
     uint8_t l0[8], l1[8];
     size_t idx = 0;
-    int covered = 0, kept = 0, moves[1000];
-    char *cur = text[0];
-    for (int n; (n = next_game(&cur, moves, 1000)) >= 0;) {
+    int covered = 0, kept = 0;
+    for (int gi = 0; gi < log[0]->count; gi++) {
+        const int n = log[0]->n[gi];
+        const uint8_t *moves = log[0]->moves[gi];
         kalah_pos p;
         kalah_start(&r, &p);
         for (int i = 0; i < n; i++, idx++) {
@@ -502,18 +507,25 @@ static void test_rescored_targets(void **state)
     assert_int_equal(idx, replay_total(rb[0]));
     if (!(covered > 20 && kept > 50))
         fail_msg("covered %d, kept %d samples", covered, kept);
-    /* rescoring without the search's tablebase is refused */
+    /* rescoring without tablebase leaves, or beyond the database, or without one, is refused */
     mcts_config off = mcts_config_default();
     sc.rescore = 1;
     char err[MCTS_ERRLEN] = "";
-    assert_int_equal(selfplay_run(&r, &sc, &off, &ef, NULL, 1, NULL, NULL, err), MCTS_EINVAL);
+    assert_int_equal(game_selfplay_run(g, &sc, &off, &ef, NULL, 1, NULL, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "selfplay.rescore"));
+    mcts_config beyond = mc;
+    beyond.tablebase_seeds = tb_seeds(t) + 1;
+    assert_int_equal(game_selfplay_run(g, &sc, &beyond, &ef, NULL, 1, NULL, err), MCTS_EINVAL);
+    game_set_endgame(g, NULL);
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, NULL, 1, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "endgame database"));
     sc.rescore = 0;
     sc.rescore_policy = 1;
-    assert_int_equal(selfplay_run(&r, &sc, &mc, &ef, NULL, 1, NULL, NULL, err), MCTS_EINVAL);
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, NULL, 1, NULL, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "selfplay.rescore_policy needs selfplay.rescore"));
     for (int i = 0; i < 3; i++)
-        replay_free(rb[i]), free(text[i]);
+        replay_free(rb[i]), free(log[i]);
+    game_free(g);
     nn_net_free(net);
     tb_release(t);
 }

@@ -275,7 +275,7 @@ static void test_divergence(void **state)
     (void)state;
     cfg_config c;
     tiny(&c, "run.iterations=4 train.optimizer=sgd train.lr=10 train.momentum=0.99 train.policy_weight=1000 "
-             "train.margin_weight=1000 train.steps_per_iteration=50 train.min_replay=300 eval.opponents=");
+             "train.margin_weight=1000 train.steps_per_iteration=50 train.min_replay=450 eval.opponents=");
     const char *dir = scratch("nan");
     train_options o = {.run_dir = dir};
     char err[TRAIN_ERRLEN];
@@ -297,7 +297,7 @@ static void test_divergence(void **state)
     char *out;
     int rc2 = tu_run(&out, 1, "train %s/configs/quick.ini %s --set run.iterations=4 --set train.optimizer=sgd "
                      "--set train.lr=10 --set train.momentum=0.99 --set train.policy_weight=1000 --set "
-                     "train.margin_weight=1000 --set train.steps_per_iteration=50 --set train.min_replay=300 "
+                     "train.margin_weight=1000 --set train.steps_per_iteration=50 --set train.min_replay=450 "
                      "--set eval.opponents= --run-dir %s", SOWZERO_SOURCE_DIR, sets, dir2);
     assert_int_equal(rc2, 1);
     assert_non_null(strstr(out, "sowzero train: training diverged"));

@@ -212,34 +212,25 @@ static int setup(trainer *t, char *err)
 int train_selfplay_round(const cfg_config *c, const char *rules_spec, const selfplay_config *sc, const nn_net *net,
                          const tb_ref *tb, replay_buffer *rb, uint64_t seed, selfplay_stats *st, char *err)
 {
-    if (c->game != CFG_GAME_KALAH) { /* every other game: the generic self-play of the game interface */
-        char gerr[GAME_ERRLEN];
-        game *g = game_create(rules_spec, gerr);
-        if (!g) {
-            snprintf(err, MCTS_ERRLEN, "%s", gerr);
-            return MCTS_EINVAL;
-        }
-        mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
-        ef.margin_utility = c->mcts.margin_utility;
-        game_selfplay_stats bs = {0};
-        int rc = game_selfplay_run(g, sc, &c->mcts, &ef, rb, seed, &bs, err);
-        game_free(g);
-        *st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
-                               .positions_per_s = bs.positions_per_s};
-        return rc;
+    char gerr[GAME_ERRLEN];
+    game *g = game_create(rules_spec, gerr);
+    if (!g) {
+        snprintf(err, MCTS_ERRLEN, "%s", gerr);
+        return MCTS_EINVAL;
     }
-    mcts_eval_factory ef = mcts_eval_factory_net(net);
-    ef.margin_utility = c->mcts.margin_utility;
     mcts_config mc = c->mcts;
-    if (mc.tablebase_seeds > 0) { /* the caller built it (capped at the rules' total seeds) */
-        if (!tb) {
-            snprintf(err, MCTS_ERRLEN, "mcts.tablebase_seeds = %d but no endgame database was built", mc.tablebase_seeds);
-            return MCTS_EINVAL;
-        }
-        mc.tablebase = tb_oracle(tb);
+    if (tb) { /* the endgame database the caller built (capped at the rules' total seeds) */
+        game_set_endgame(g, tb_game_endgame(tb));
         mc.tablebase_seeds = mc.tablebase_seeds < tb_seeds(tb) ? mc.tablebase_seeds : tb_seeds(tb);
     }
-    return selfplay_run(&c->rules, sc, &mc, &ef, rb, seed, NULL, st, err);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+    ef.margin_utility = c->mcts.margin_utility;
+    game_selfplay_stats bs = {0};
+    int rc = game_selfplay_run(g, sc, &mc, &ef, rb, seed, &bs, err);
+    game_free(g);
+    *st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
+                           .positions_per_s = bs.positions_per_s};
+    return rc;
 }
 
 /* Back to the state setup() makes (a fresh net, iteration 0): after checkpoints were tried and set aside,

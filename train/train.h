@@ -1,7 +1,7 @@
 /* train.h — the training loop (docs/design.md §3.4):
  *
  *   repeat run.iterations times:
- *     self-play  selfplay.games games with the current net (selfplay_run, selfplay.threads workers), their
+ *     self-play  selfplay.games games with the current net (game_selfplay_run, selfplay.threads workers), their
  *                samples appended to the replay buffer (the newest train.replay_window are kept)
  *     SGD        train.steps_per_iteration steps of train.batch_size samples drawn uniformly from the buffer
  *                (once it holds train.min_replay), nn_train_grad + nn_optim_step
@@ -138,7 +138,7 @@ typedef struct {
     void (*message)(void *ud, int level, const char *text);           /* may be NULL */
     void (*progress)(void *ud, const train_progress_info *info);       /* may be NULL */
     void *ud;
-    train_selfplay_fn selfplay;      /* NULL: self-play in this process (selfplay_run), else see above */
+    train_selfplay_fn selfplay;      /* NULL: self-play in this process (game_selfplay_run), else see above */
     void *selfplay_ud;
 } train_options;
 

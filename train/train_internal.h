@@ -134,9 +134,10 @@ int train_gate(trainer *t, int *accepted, char *err);
  * Without: the mean evaluation score over the opponents. */
 double train_best_measure(const trainer *t, const train_row *row, double mean_score);
 
-/* One round of self-play as training plays it: sc->games games with `net` into rb, Kalah through its
- * specialised driver (selfplay_run, with the margin utility and, when mcts.tablebase_seeds > 0, the endgame
- * database `tb`, borrowed and only read) and every other game through game_selfplay_run. Shared by train.c
+/* One round of self-play as training plays it: sc->games games of the rules spec with `net` into rb
+ * through game_selfplay_run, with the margin utility and, when tb is given (Kalah's endgame database,
+ * borrowed and only read), that database attached to the game (game_set_endgame) for the tablebase leaves
+ * (mcts.tablebase_seeds) and rescoring. Shared by train.c
  * and the MPI workers (train/mpi_train.c) so both play the same search. MCTS_OK or an MCTS_* code with the
  * message in err (MCTS_ERRLEN bytes); st gets the round's statistics. */
 int train_selfplay_round(const cfg_config *c, const char *rules_spec, const selfplay_config *sc, const nn_net *net,
