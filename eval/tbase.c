@@ -143,6 +143,22 @@ const eg_db *tb_db(const tb_ref *t) { return t->db; }
 const mcts_tb *tb_oracle(const tb_ref *t) { return &t->oracle; }
 const game_endgame_db *tb_game_endgame(const tb_ref *t) { return &t->game_db; }
 
+int tb_supports(const game *g)
+{
+    return g && game_get_kind(g) == &game_kind_kalah;
+}
+
+tb_ref *tb_acquire_game(const game *g, int seeds, int threads, double *built_seconds, char *err)
+{
+    if (!g || game_get_kind(g) != &game_kind_kalah) {
+        if (err)
+            snprintf(err, KALAH_ERRLEN, "no endgame database is built for %s (only for the Kalah rules)",
+                     g ? game_spec(g) : "no game");
+        return NULL;
+    }
+    return tb_acquire(game_rules(g), seeds, threads, built_seconds, err);
+}
+
 int tb_margin(const tb_ref *t, const kalah_pos *p, int *margin)
 {
     if (p->over || mcts_tb_seeds_in_pits(&t->r, p) > eg_max_seeds(t->db))

@@ -29,6 +29,14 @@ typedef struct tb_ref tb_ref;
  * memory. Thread-safe. */
 tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_seconds, char *err);
 
+/* Does this module build endgame databases for g's kind of rules (Kalah's; tb_acquire then refuses rules
+ * with a sow limit, naming it)? 1 or 0. */
+int tb_supports(const game *g);
+
+/* tb_acquire for a game instance of the rules tb_supports: NULL with a message naming the rules otherwise.
+ * What Kalah's database gives a game is tb_game_endgame's (game_set_endgame). */
+tb_ref *tb_acquire_game(const game *g, int seeds, int threads, double *built_seconds, char *err);
+
 /* What tb_acquire_info did to get its database. */
 typedef struct {
     int built;                 /* 1: built by this call (no cached one, no file) */

@@ -11,6 +11,7 @@
 
 #include "eval/agent.h"
 #include "eval/game_agent.h"
+#include "eval/tbase.h"
 #include "eval/gposset.h"
 #include "train/config_keys.h"
 
@@ -598,7 +599,7 @@ static int lever_facts(const cfg_config *c, const game *g, char *err)
         return check_fail(c, err, "eval", "gate",
                           "eval.gate needs a two-player game: the SPRT scores colour-swapped pairs of games "
                           "between two nets (pentanomial, eval/sprt.h); %s has %d players", game_name(g), np);
-    const int endgame = c->game == CFG_GAME_KALAH || game_get_kind(g)->endgame;
+    const int endgame = tb_supports(g) || game_get_kind(g)->endgame; /* built by eval/tbase.h, or the kind's */
     static const char *const need_db[][2] = {{"mcts", "tablebase_seeds"}, {"eval", "tablebase_seeds"},
                                              {"selfplay", "rescore"}, {"selfplay", "rescore_policy"}};
     const int on[] = {c->mcts.tablebase_seeds > 0, c->eval.tablebase_seeds > 0, c->selfplay.rescore,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "env/game.h"
+#include "eval/tbase.h"
 #include "train/config.h"
 #include "train/config_keys.h"
 
@@ -143,7 +144,7 @@ static void game_facts(const cfg_config *c, int *players, int *margin, int *endg
     game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), NULL);
     *players = g ? game_players(g) : 2;
     *margin = g ? game_has_margin(g) : 1;
-    *endgame = c->game == CFG_GAME_KALAH || (g && game_get_kind(g)->endgame);
+    *endgame = g && (tb_supports(g) || game_get_kind(g)->endgame);
     /* one-hot pit features: an encoding that starts with seed counts (basico's config path has none) */
     *counts = c->game == CFG_GAME_KALAH || (c->game == CFG_GAME_SPEC && g && game_encode_count_inputs(g, &per_unit));
     game_free(g);

@@ -499,15 +499,19 @@ int mpit_worker_run(const cfg_config *cfg, int rank, volatile sig_atomic_t *stop
                  rb ? "out of memory" : nerr);
         goto out;
     }
-    if (cfg->game == CFG_GAME_KALAH && cfg->mcts.tablebase_seeds > 0) {
+    game *g = game_create(spec, NULL); /* cfg_check accepted the rules */
+    if (tb_supports(g) && cfg->mcts.tablebase_seeds > 0) {
         char kerr[KALAH_ERRLEN];
         double secs = 0;
-        if (!(tb = tb_acquire(&cfg->rules, cfg->mcts.tablebase_seeds, sc.threads, &secs, kerr))) {
+        tb = tb_acquire_game(g, cfg->mcts.tablebase_seeds, sc.threads, &secs, kerr);
+        if (!tb) {
+            game_free(g);
             errf(err, MPIT_ERRLEN, "worker rank %d: the endgame database of %d seeds (mcts.tablebase_seeds): %s",
                  rank, cfg->mcts.tablebase_seeds, kerr);
             goto out;
         }
     }
+    game_free(g);
     int mrc = MPI_Irecv(k.nbuf, (int)k.nbytes, MPI_BYTE, 0, TAG_NET, MPI_COMM_WORLD, &k.nreq);
     if (mrc == MPI_SUCCESS)
         mrc = MPI_Irecv(&last, 8, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD, &sreq);

@@ -193,18 +193,32 @@ static int setup(trainer *t, char *err)
     }
     mcts_rng_seed(&t->rng, train_seed(c->run.seed, 2, 0));
     t->best_score = -1;
+    char gerr[GAME_ERRLEN];
+    game *g = game_create(t->rules_spec, gerr);
+    if (!g) {
+        train_err(err, "%s", gerr);
+        return TRAIN_EINVAL;
+    }
+    t->players = game_players(g);
+    for (int q = 0; q < 2; q++)
+        game_seat_name(g, q, t->seat[q], sizeof t->seat[q]);
+    const int db = tb_supports(g); /* a game whose kind has an endgame hook needs no database built here */
     int want = c->mcts.tablebase_seeds > c->eval.tablebase_seeds ? c->mcts.tablebase_seeds : c->eval.tablebase_seeds;
-    if (c->game == CFG_GAME_KALAH && want > 0) { /* built once, here: part of the run's wall time */
+    if (db && want > 0) { /* built once, here: part of the run's wall time */
         char kerr[KALAH_ERRLEN];
         double secs = 0;
         int threads = c->selfplay.threads > c->eval.threads ? c->selfplay.threads : c->eval.threads;
-        if (!(t->tb = tb_acquire(&c->rules, want, threads, &secs, kerr))) {
+        t->tb = tb_acquire_game(g, want, threads, &secs, kerr);
+        game_free(g);
+        if (!t->tb) {
             train_err(err, "the endgame database of %d seeds (mcts/eval.tablebase_seeds): %s", want, kerr);
             return TRAIN_ENOMEM;
         }
         train_msg(t, TRAIN_MSG_INFO, "endgame database: %d seeds, %.0f MB, built in %.1f s", tb_seeds(t->tb),
                   (double)eg_bytes(tb_db(t->tb)) / 1e6, secs);
     }
+    else
+        game_free(g);
     t->last_it = c->run.iterations;
     return TRAIN_OK;
 }
@@ -515,16 +529,16 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
     train_msg(t, TRAIN_MSG_INFO, "evaluation after iteration %" PRId64 " (%d games per opponent): mean score %.3f%s",
               t->iteration, games, mean,
               t->best_iteration == t->iteration && !train_has_positions(t) ? " (new best)" : ""); /* else: the accuracy's */
-    for (int k = 0; k < c->eval.n_opponents && c->game == CFG_GAME_BASICO; k++)
+    for (int k = 0; k < c->eval.n_opponents && t->players > 2; k++)
         train_msg(t, TRAIN_MSG_INFO,
                   "  vs a field of %-12s rank score %.3f [%.2f, %.2f]  mean place %.2f of %d  first %d of %d  "
                   "(seat 0 %.3f, other seats %.3f)",
                   res[k].opponent, res[k].score, res[k].score_lo, res[k].score_hi, res[k].mean_place,
-                  c->basico.players, res[k].wins, res[k].games, res[k].seat_score[0], res[k].seat_score[1]);
-    for (int k = 0; k < c->eval.n_opponents && c->game != CFG_GAME_BASICO; k++)
-        train_msg(t, TRAIN_MSG_INFO, "  vs %-20s %.3f [%.2f, %.2f]  as South %.3f  as North %.3f  (W-D-L %d-%d-%d)",
-                  res[k].opponent, res[k].score, res[k].score_lo, res[k].score_hi, res[k].seat_score[0],
-                  res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
+                  t->players, res[k].wins, res[k].games, res[k].seat_score[0], res[k].seat_score[1]);
+    for (int k = 0; k < c->eval.n_opponents && t->players == 2; k++)
+        train_msg(t, TRAIN_MSG_INFO, "  vs %-20s %.3f [%.2f, %.2f]  as %s %.3f  as %s %.3f  (W-D-L %d-%d-%d)",
+                  res[k].opponent, res[k].score, res[k].score_lo, res[k].score_hi, t->seat[0], res[k].seat_score[0],
+                  t->seat[1], res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
 }
 
 /* Copies the last evaluation (t->last_eval, t->last_accuracy, t->eval_iteration) and best.h5's record into

@@ -31,6 +31,8 @@ typedef struct {
     char dir[TRAIN_PATH_LEN];
     char rules_spec[128];
     const char *encoding;   /* KALAH_ENCODING_NAME or BASICO_ENCODING_NAME, recorded in nets and checkpoints */
+    int players;            /* the game's (game_players) */
+    char seat[2][24];       /* with two players, their seats' names in texts (game_seat_name: South, North) */
 
     nn_net *net;            /* trained in place; self-play and exports read it between SGD phases */
     nn_optim *optim;
