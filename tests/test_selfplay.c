@@ -170,29 +170,38 @@ static size_t check_samples(const game *g, const games_log *l, replay_buffer *rb
     return idx;
 }
 
+/* One worker with 5 games at once, then three workers with 3 each: the games handed over in the buffer's
+ * order (worker by worker), every sample matching its game. */
 static void test_samples_match_games(void **state)
 {
     (void)state;
     game *g = kalah();
-    nn_net *net = tiny_net(g, 7);
-    selfplay_config sc = selfplay_config_default();
-    sc.games_per_thread = 5;
-    sc.games = 8;
-    mcts_config mc = fast_search(32);
-    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
-    replay_buffer *rb = buffer(g);
-    game_selfplay_stats st;
-    games_log *l = play(g, &sc, &mc, &ef, rb, 5, &st);
-    assert_int_equal(st.games, 8);
-    assert_int_equal(st.wins[0] + st.wins[1] >= 8, 1); /* a draw counts for both */
-    assert_int_equal(replay_total(rb), st.samples);
-    assert_true(st.avg_batch > 1.0 && st.avg_batch <= 5.0);
-    assert_true(st.evals > 0 && st.forward_seconds > 0 && st.forward_share > 0 && st.forward_share <= 1);
-    assert_int_equal(l->count, 8);
-    assert_int_equal(check_samples(g, l, rb, mc.temp_moves, 1), st.samples);
-    free(l);
-    replay_free(rb);
-    nn_net_free(net);
+    const struct {
+        int threads, per_thread, games;
+        uint64_t seed;
+    } runs[] = {{1, 5, 8, 5}, {3, 3, 10, 11}};
+    for (int r = 0; r < 2; r++) {
+        nn_net *net = tiny_net(g, 7 + 2 * (uint64_t)r);
+        selfplay_config sc = selfplay_config_default();
+        sc.threads = runs[r].threads;
+        sc.games_per_thread = runs[r].per_thread;
+        sc.games = runs[r].games;
+        mcts_config mc = fast_search(32);
+        mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
+        replay_buffer *rb = buffer(g);
+        game_selfplay_stats st;
+        games_log *l = play(g, &sc, &mc, &ef, rb, runs[r].seed, &st);
+        assert_int_equal(st.games, runs[r].games);
+        assert_true(st.wins[0] + st.wins[1] >= st.games); /* a draw counts for both */
+        assert_int_equal(replay_total(rb), st.samples);
+        assert_true(st.avg_batch > 1.0 && st.avg_batch <= runs[r].per_thread);
+        assert_true(st.evals > 0 && st.forward_seconds > 0 && st.forward_share > 0 && st.forward_share <= 1);
+        assert_int_equal(l->count, runs[r].games);
+        assert_int_equal(check_samples(g, l, rb, mc.temp_moves, 1), st.samples);
+        free(l);
+        replay_free(rb);
+        nn_net_free(net);
+    }
     game_free(g);
 }
 
@@ -540,31 +549,6 @@ static void test_batches_span_games(void **state)
 }
 
 /* ---- threads ---- */
-
-static void test_threads(void **state)
-{
-    (void)state;
-    game *g = kalah();
-    nn_net *net = tiny_net(g, 9);
-    selfplay_config sc = selfplay_config_default();
-    sc.threads = 3;
-    sc.games_per_thread = 3;
-    sc.games = 10;
-    mcts_config mc = fast_search(16);
-    mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
-    replay_buffer *rb = buffer(g);
-    game_selfplay_stats st;
-    games_log *l = play(g, &sc, &mc, &ef, rb, 11, &st);
-    assert_int_equal(st.games, 10);
-    assert_int_equal(replay_total(rb), st.samples);
-    assert_int_equal(l->count, 10);
-    /* the games handed over in the buffer's order: worker by worker */
-    assert_int_equal(check_samples(g, l, rb, mc.temp_moves, 1), st.samples);
-    free(l);
-    replay_free(rb);
-    nn_net_free(net);
-    game_free(g);
-}
 
 /* Two workers, a net evaluator: the same seed gives the same games in the same order and the same replay
  * buffer, byte for byte, whatever the threads' timing (games dealt by index, samples handed over worker by
@@ -1078,7 +1062,6 @@ int main(void)
         cmocka_unit_test(test_pi_temperature),
         cmocka_unit_test(test_surprise_weighting),
         cmocka_unit_test(test_batches_span_games),
-        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_threads_deterministic),
         cmocka_unit_test(test_max_moves_and_errors),
         cmocka_unit_test(test_replay_window_and_sampling),
