@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "env/game.h"
 #include "train/config.h"
 #include "train/progress.h"
 #include "train/mpi_train.h"
@@ -106,9 +107,15 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
                cfg->eval.gate_elo0, cfg->eval.gate_elo1, s->gates, s->gates_accepted);
     if (!s->have_eval)
         return;
-    if (cfg->game == CFG_GAME_BASICO) {
+    char spec[GAME_SPEC_MAX], seat[2][24] = {"South", "North"};
+    game *g = game_create(cfg_rules_spec(cfg, spec, sizeof spec), NULL); /* the run's rules: accepted */
+    const int players = g ? game_players(g) : 2;
+    for (int q = 0; g && q < 2; q++)
+        game_seat_name(g, q, seat[q], sizeof seat[q]);
+    game_free(g);
+    if (players > 2) {
         printf("evaluation after iteration %" PRId64 ": az sims=%d in one seat (rotating), the opponent in the "
-               "other %d\n", s->eval_iteration, cfg->eval.sims, cfg->basico.players - 1);
+               "other %d\n", s->eval_iteration, cfg->eval.sims, players - 1);
         printf("%-22s %6s %11s %15s %11s %8s %8s %12s\n", "opponent", "games", "rank score", "95% interval",
                "mean place", "firsts", "seat 0", "other seats");
         for (int k = 0; k < s->n_opponents; k++) {
@@ -122,8 +129,10 @@ static void print_summary(const train_summary *s, const cfg_config *cfg)
     }
     printf("evaluation after iteration %" PRId64 ": az sims=%d vs each opponent, colour-swapped games\n",
            s->eval_iteration, cfg->eval.sims);
-    printf("%-22s %6s %7s %15s %20s %20s\n", "opponent", "games", "score", "95% interval", "as South (W-D-L)",
-           "as North (W-D-L)");
+    char head[2][40];
+    for (int q = 0; q < 2; q++)
+        snprintf(head[q], sizeof head[q], "as %s (W-D-L)", seat[q]);
+    printf("%-22s %6s %7s %15s %20s %20s\n", "opponent", "games", "score", "95% interval", head[0], head[1]);
     for (int k = 0; k < s->n_opponents; k++) {
         const train_eval_result *r = &s->eval[k];
         char south[32], north[32];
