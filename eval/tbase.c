@@ -150,7 +150,7 @@ int tb_supports(const game *g)
 
 tb_ref *tb_acquire_game(const game *g, int seeds, int threads, double *built_seconds, char *err)
 {
-    if (!g || game_get_kind(g) != &game_kind_kalah) {
+    if (!tb_supports(g)) {
         if (err)
             snprintf(err, KALAH_ERRLEN, "no endgame database is built for %s (only for the Kalah rules)",
                      g ? game_spec(g) : "no game");
