@@ -217,21 +217,16 @@ static void analyse(engine_host *h, const kgp_cmd *c, const game_pos *p)
         answer_error(h, c, "the game is over at this position: there is nothing to analyse");
         return;
     }
-    agent *ka = game_agent_kalah(h->a);
-    if (ka)
-        agent_set_detail(ka, 1);
+    game_agent_set_detail(h->a, 1);
     int best, rc = game_agent_choose(h->a, p, &best);
-    if (ka)
-        agent_set_detail(ka, 0);
+    game_agent_set_detail(h->a, 0);
     if (rc != AGENT_OK) {
         snprintf(msg, sizeof msg, "the agent failed: %s", game_agent_error(h->a));
         answer_error(h, c, msg);
         return;
     }
-    agent_stats st;
-    memset(&st, 0, sizeof st);
-    if (ka)
-        agent_last_stats(ka, &st);
+    game_agent_stats st;
+    game_agent_last_stats(h->a, &st);
     for (int k = 0; k < game_moves(g); k++) {
         if (!(legal >> k & 1))
             continue;
@@ -241,7 +236,7 @@ static void analyse(engine_host *h, const kgp_cmd *c, const game_pos *p)
         if (st.have_prior)
             at += (size_t)snprintf(line + at, sizeof line - at, " prior %.4f", st.prior[k]);
         int m;
-        if (st.have_values && st.values[k] != AGENT_NO_VALUE)
+        if (st.have_values && st.values[k] != GAME_AGENT_NO_VALUE)
             at += (size_t)snprintf(line + at, sizeof line - at, " exact %d", st.values[k]);
         else if (exact_after(g, p, k, &m))
             at += (size_t)snprintf(line + at, sizeof line - at, " exact %d", m);

@@ -32,7 +32,8 @@ struct game_agent {
     long long nodes;    /* solve: node budget */
     mcts_config cfg;    /* mcts, az */
     int raw;            /* az with sims=0 */
-    mcts_mp_eval *ev;   /* mcts, az */
+    ga_tree *tree;      /* mcts, az (game_agent_tree.c) */
+    agent_search_info si; /* mcts, az: game_agent_search_settings */
     nn_net *net;        /* az: owned */
     const ga_special *sp; /* K_SPECIAL: the kind's own agent set (game_agent_impl.h), and */
     void *x;              /* its agent, owned */
@@ -41,6 +42,8 @@ struct game_agent {
     int64_t soft_ms;    /* game_agent_set_time (generic mcts and az); 0: none */
     const int *abort;   /* game_agent_set_abort; NULL: none */
     double last_ms;     /* the last choose's time, an engine's start excluded */
+    int detail;         /* game_agent_set_detail */
+    game_agent_stats stats; /* of the last choose (generic kinds) */
     char err[AGENT_ERRLEN];
 };
 
@@ -53,7 +56,8 @@ static const agent_kind_desc kinds[] = {
     {"ab", "depth, seed"},
     {"solve", "nodes, seed"},
     {"mcts", "sims, rollouts, c_puct, solver, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, seed"},
-    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, margin, solver, seed"},
+    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, margin, solver, tb, tbroot, "
+           "seed"},
 };
 #define KIND_LIST "random, greedy, maxn, paranoid, ab, solve, mcts, az"
 
@@ -101,11 +105,25 @@ static int init_mcts(game_agent *a, agent_args *args, char *err)
     if (check_cfg(a, err))
         return -1;
     char merr[MCTS_ERRLEN];
-    if (!(a->ev = mcts_mp_eval_rollout_create(a->g, (int)rollouts, 1, a->seed, merr))) {
+    mcts_mp_eval *ev = mcts_mp_eval_rollout_create(a->g, (int)rollouts, 1, a->seed, merr);
+    if (!ev) {
         set_err(err, "agent '%s': %s", a->spec, merr);
         return -1;
     }
-    return 0;
+    a->si = (agent_search_info){.sims = a->cfg.sims, .c_puct = a->cfg.c_puct, .fpu_reduction = a->cfg.fpu_reduction,
+                                .batch = 1, .solver = a->cfg.solver, .gumbel = a->cfg.root == MCTS_ROOT_GUMBEL,
+                                .gumbel_k = a->cfg.gumbel_k, .gumbel_c_visit = a->cfg.gumbel_c_visit,
+                                .gumbel_c_scale = a->cfg.gumbel_c_scale};
+    return (a->tree = ga_tree_create(a->g, &a->cfg, 0, ev, 0, 0, a->seed, a->spec, err)) ? 0 : -1;
+}
+
+/* The az keys g's facts allow: margin= and solver= (the margin utility and its score proofs) where the game
+ * has two players and a margin to weigh. */
+static unsigned az_keys(const game *g)
+{
+    const int utility = game_players(g) == 2 && game_has_margin(g);
+    return AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH | AGENT_FROM_ROOT |
+           AGENT_FROM_GUMBEL | (utility ? AGENT_FROM_MARGIN | AGENT_FROM_SOLVER : 0u);
 }
 
 static int init_az(game_agent *a, agent_args *args, char *err)
@@ -132,10 +150,8 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
-    /* margin= and solver= (the margin utility and its score proofs) where the game has a margin to weigh */
     const int utility = game_players(a->g) == 2 && game_has_margin(a->g);
-    const unsigned keys = AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH | AGENT_FROM_ROOT |
-                          AGENT_FROM_GUMBEL | (utility ? AGENT_FROM_MARGIN | AGENT_FROM_SOLVER : 0u);
+    const unsigned keys = az_keys(a->g);
     long long sims = 200, batch = 1;
     a->cfg = mcts_config_default();
     if (info.have_search) {
@@ -153,10 +169,13 @@ static int init_az(game_agent *a, agent_args *args, char *err)
         }
     }
     double fpu;
+    long long tb = 0, tbroot = 1;
     if (tree_config(a, args, sims, 0, err))
         return -1;
     fpu = a->cfg.fpu_reduction;
-    if (agent_arg_double(args, "fpu", 0, SEARCH_FPU_MAX, &fpu, err) || agent_arg_long(args, "batch", 1, SEARCH_BATCH_MAX, &batch, err))
+    if (agent_arg_double(args, "fpu", 0, SEARCH_FPU_MAX, &fpu, err) ||
+        agent_arg_long(args, "batch", 1, SEARCH_BATCH_MAX, &batch, err) || agent_arg_long(args, "tb", 0, 127, &tb, err) ||
+        agent_arg_long(args, "tbroot", 0, 1, &tbroot, err))
         return -1;
     a->cfg.fpu_reduction = fpu;
     a->cfg.leaves_per_game = (int)batch;
@@ -171,11 +190,14 @@ static int init_az(game_agent *a, agent_args *args, char *err)
     }
     if (check_cfg(a, err))
         return -1;
-    if (!(a->ev = mcts_mp_eval_net_create_utility(a->net, a->g, a->cfg.leaves_per_game, a->cfg.margin_utility,
-                                                  merr))) {
+    mcts_mp_eval *ev = mcts_mp_eval_net_create_utility(a->net, a->g, a->cfg.leaves_per_game, a->cfg.margin_utility,
+                                                       merr);
+    if (!ev) {
         set_err(err, "agent '%s': net=%s: %s", a->spec, path, merr);
         return -1;
     }
+    if (!(a->tree = ga_tree_create(a->g, &a->cfg, a->raw, ev, (int)tb, (int)tbroot, a->seed, a->spec, err)))
+        return -1;
     const int gumbel = a->cfg.root == MCTS_ROOT_GUMBEL;
     agent_search_info si = {.sims = a->raw ? 0 : a->cfg.sims, .c_puct = a->cfg.c_puct,
                             .fpu_reduction = a->cfg.fpu_reduction, .batch = a->cfg.leaves_per_game,
@@ -183,6 +205,10 @@ static int init_az(game_agent *a, agent_args *args, char *err)
                             .gumbel_c_scale = a->cfg.gumbel_c_scale, .margin_utility = a->cfg.margin_utility,
                             .solver = a->cfg.solver, .net_record = info.have_search,
                             .from_net = info.have_search ? agent_from_net(args, keys, gumbel) : 0};
+    int tb_root;
+    si.tb = ga_tree_tb(a->tree, &tb_root);
+    si.tbroot = tb_root;
+    a->si = si;
     if (!(a->desc = agent_az_describe(path, &si, keys, a->seed))) {
         set_err(err, "out of memory");
         return -1;
@@ -353,15 +379,8 @@ game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *e
     a->seed = az->seed;
     int bad = 0;
     char merr[MCTS_ERRLEN];
-    const ga_special *sp = special_for(g);
-    if (sp) {
-        a->kind = K_SPECIAL;
-        a->sp = sp;
-        bad = !(a->x = sp->create_az(g, az, err));
-    } else if (az->search.tb > 0) {
-        set_err(err, "agent '%s': tb=%d: %s has no endgame database", az->name, az->search.tb, game_name(g));
-        bad = 1;
-    } else if ((az->search.margin_utility > 0 || az->search.solver) &&
+    mcts_mp_eval *ev = NULL;
+    if ((az->search.margin_utility > 0 || az->search.solver) &&
                !(game_players(g) == 2 && game_has_margin(g))) {
         set_err(err, "agent '%s': margin and solver need two players and a margin; %s has not", az->name,
                 game_spec(g));
@@ -369,13 +388,24 @@ game_agent *game_agent_create_az(const game *g, const game_agent_az *az, char *e
     } else if (agent_search_config(&az->search, az->name, &a->cfg, &a->raw, err)) {
         bad = 1;
     } else if (mcts_mp_net_check(az->net, g, merr) != MCTS_OK ||
-               !(a->ev = mcts_mp_eval_net_create_utility(az->net, g, a->cfg.leaves_per_game,
-                                                         a->cfg.margin_utility, merr))) {
+               !(ev = mcts_mp_eval_net_create_utility(az->net, g, a->cfg.leaves_per_game, a->cfg.margin_utility,
+                                                      merr))) {
         set_err(err, "agent '%s': %s", az->name, merr);
         bad = 1;
-    } else if (!(a->desc = agent_az_describe(az->name, &az->search, AGENT_FROM_ALL, az->seed))) {
-        set_err(err, "out of memory");
+    } else if (!(a->tree = ga_tree_create(g, &a->cfg, a->raw, ev, az->search.tb, az->search.tbroot != 0, az->seed,
+                                          az->name, err))) {
         bad = 1;
+    } else {
+        a->si = az->search;
+        a->si.net_record = 0;
+        a->si.from_net = 0;
+        int tb_root;
+        a->si.tb = ga_tree_tb(a->tree, &tb_root);
+        a->si.tbroot = tb_root;
+        if (!(a->desc = agent_az_describe(az->name, &a->si, az_keys(g), az->seed))) {
+            set_err(err, "out of memory");
+            bad = 1;
+        }
     }
     return finish_agent(a, bad);
 }
@@ -384,7 +414,7 @@ void game_agent_free(game_agent *a)
 {
     if (!a)
         return;
-    mcts_mp_eval_free(a->ev);
+    ga_tree_free(a->tree);
     nn_net_free(a->net);
     if (a->x)
         a->sp->free(a->x);
@@ -480,37 +510,39 @@ void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_see
         engine_agent_new_game(a->eng);
     a->game_seed = agent_mix(a->seed, game_seed);
     a->rng = a->game_seed;
+    if (a->tree)
+        ga_tree_new_game(a->tree, start, a->game_seed);
 }
 
 void game_agent_notify(game_agent *a, const game_pos *before, int move)
 {
     if (a->x)
         a->sp->notify(a->x, before, move);
+    if (a->tree)
+        ga_tree_notify(a->tree, before, move);
 }
 
-/* A hash of everything that makes a position (cells, mover, the game's extra state; not the ply). */
-static uint64_t pos_hash(const game_pos *p)
+void game_agent_last_stats(const game_agent *a, game_agent_stats *out)
 {
-    uint64_t h = 0x62617369636fULL, w;
-    for (size_t i = 0; i < GAME_MAX_CELLS; i += 8) {
-        memcpy(&w, p->cell + i, 8);
-        h = agent_mix(h, w);
-    }
-    h = agent_mix(h, (uint64_t)p->to_move | (uint64_t)p->over << 8);
-    for (size_t i = 0; i < GAME_EXTRA; i += 8) {
-        memcpy(&w, p->extra + i, 8);
-        h = agent_mix(h, w);
-    }
-    return h;
+    if (a->x)
+        a->sp->stats(a->x, out);
+    else
+        *out = a->stats;
 }
 
-static int lowest_best(const float *x, unsigned legal, int pits)
+void game_agent_set_detail(game_agent *a, int detail)
 {
-    int best = -1;
-    for (int k = 0; k < pits && k < GAME_MAX_MOVES; k++)
-        if (legal & (1u << k) && (best < 0 || x[k] > x[best]))
-            best = k;
-    return best;
+    a->detail = detail != 0;
+    if (a->x)
+        a->sp->set_detail(a->x, a->detail);
+}
+
+int game_agent_search_settings(const game_agent *a, agent_search_info *out)
+{
+    if (!a->tree)
+        return AGENT_EINVAL;
+    *out = a->si;
+    return AGENT_OK;
 }
 
 /* One of the slots in mask, uniformly (multiply-shift, Lemire 2019, as agent_below). `draw_for_one`: draw
@@ -522,31 +554,6 @@ static int pick_uniform(game_agent *a, unsigned mask, int draw_for_one)
     for (int k = 0;; k++)
         if (mask & (1u << k) && j-- == 0)
             return k;
-}
-
-static int choose_tree(game_agent *a, const game_pos *p, int *move_out)
-{
-    char merr[MCTS_ERRLEN];
-    if (a->raw) {
-        float prior[GAME_MAX_MOVES], value[GAME_MAX_PLAYERS];
-        if (a->ev->evaluate(a->ev, p, 1, prior, value) != MCTS_OK) {
-            set_err(a->err, "the net evaluation failed");
-            return AGENT_EFAIL;
-        }
-        *move_out = lowest_best(prior, game_legal(a->g, p), game_moves(a->g));
-        return AGENT_OK;
-    }
-    mcts_mp_result res;
-    int rc = mcts_mp_search_timed(a->g, p, &a->cfg, a->ev, agent_mix(a->game_seed, pos_hash(p)), a->soft_ms,
-                                  a->abort, &res, merr);
-    if (rc == MCTS_ESTOPPED)
-        return AGENT_ESTOPPED;
-    if (rc != MCTS_OK) {
-        set_err(a->err, "search failed: %s", merr);
-        return rc == MCTS_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
-    }
-    *move_out = res.move;
-    return AGENT_OK;
 }
 
 void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms)
@@ -598,6 +605,7 @@ static int choose_move(game_agent *a, const game_pos *p, int *move_out)
     if (a->eng)
         return engine_agent_choose(a->eng, p, move_out);
     a->err[0] = 0;
+    memset(&a->stats, 0, sizeof a->stats);
     unsigned legal = game_legal(a->g, p);
     if (p->over || !legal) {
         set_err(a->err, "the game is over");
@@ -629,13 +637,17 @@ static int choose_move(game_agent *a, const game_pos *p, int *move_out)
         break;
     }
     case K_MCTS:
-    case K_AZ: rc = choose_tree(a, p, move_out); break;
+    case K_AZ: rc = ga_tree_choose(a->tree, p, a->soft_ms, a->abort, move_out, &a->stats, a->err); break;
     case K_SPECIAL:
     case K_ENGINE: break; /* handled above */
     }
     if (rc == AGENT_OK && (*move_out < 0 || *move_out >= game_moves(a->g) || !(legal & (1u << *move_out)))) {
         set_err(a->err, "agent '%s' chose an illegal move (%d)", a->spec, *move_out);
         return AGENT_EFAIL;
+    }
+    if (rc == AGENT_OK) {
+        a->stats.valid = 1;
+        a->stats.pos = *p;
     }
     return rc;
 }

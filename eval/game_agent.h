@@ -167,8 +167,43 @@ int game_agent_is_exact(const game_agent *a);
  * AGENT_EFAIL / AGENT_ENOMEM / AGENT_ESTOPPED with the reason in game_agent_error(a). */
 int game_agent_exact_value(game_agent *a, const game_pos *p, int *seat0_margin);
 
-/* Kalah's own agent behind a (see above; borrowed, valid while a lives) for agent_last_stats and
- * agent_set_detail, or NULL for the generic kinds. */
-agent *game_agent_kalah(const game_agent *a);
+/* What the agent saw when it last chose a move (analysis displays: `sowzero serve`, `sowzero move`, the
+ * engine protocol's analysis). Arrays are indexed by slot (0..game_moves-1) of the mover; entries of illegal
+ * slots are 0. `have_*` says which fields the kind fills:
+ *   mcts, az   visits (root child visit counts N), q (Q of each child for the mover, [-1, 1]), prior (the
+ *              root's priors P: uniform for mcts, the policy head for az), value (Q of the root for the
+ *              mover), nodes (N of the root)
+ *   az sims=0  prior (the policy head's softmax over the legal slots) and value (the value head, [-1, 1])
+ *   az at a root its database covers (tbroot): value (the sign of the exact margin)
+ *   ab         value (seed margin for the mover at the last completed depth), depth, nodes, exact, pv
+ *   solver     value (the exact final margin for the mover, exact = 1), nodes, pv; with
+ *              game_agent_set_detail also values (the exact margin after every legal slot)
+ *   every other kind: nothing (have_* all 0). */
+#define GAME_AGENT_NO_VALUE (-32768) /* game_agent_stats.values of a slot that is not a legal move */
+#define GAME_AGENT_MAX_PV 64
+typedef struct {
+    int valid;                       /* 1 after a successful choose (its position is `pos`) */
+    game_pos pos;
+    int have_visits, have_prior, have_value, have_pv, have_values;
+    int visits[GAME_MAX_MOVES];
+    float q[GAME_MAX_MOVES];
+    float prior[GAME_MAX_MOVES];
+    float value;                     /* mcts/az: expected result in [-1, 1]; ab, solver: seed margin */
+    int depth, exact;
+    uint64_t nodes;
+    int pv[GAME_AGENT_MAX_PV], pv_len; /* slots, first entry = the move chosen */
+    int values[GAME_MAX_MOVES];
+} game_agent_stats;
+
+/* Copies the statistics of the last successful game_agent_choose into *out (valid = 0 before any). */
+void game_agent_last_stats(const game_agent *a, game_agent_stats *out);
+
+/* detail = 1 asks choose to gather what costs extra: for an exact solver, the exact value of every legal
+ * move (one more solve per move; other kinds ignore it). Default 0. */
+void game_agent_set_detail(game_agent *a, int detail);
+
+/* The settings an mcts or az agent searches with (agent_search_info, eval/agent.h: tb and tbroot are the
+ * endgame database's). AGENT_OK; AGENT_EINVAL for every other kind (*out untouched). */
+int game_agent_search_settings(const game_agent *a, agent_search_info *out);
 
 #endif

@@ -1,5 +1,5 @@
 /* game_agent_kalah.c — Kalah's agents (eval/agent.h: alpha-beta with its table and endgame database, the
- * PUCT kernel selfplay/mcts.c with tree reuse, the solver, Kalah's greedy) as the agent set of Kalah's
+ * solver, Kalah's greedy) as the agent set of Kalah's
  * games behind game_agent (eval/game_agent_impl.h): the one place the agents name the kind. */
 #include <stdio.h>
 #include <string.h>
@@ -23,10 +23,6 @@ static void *k_create(const char *spec, const game *g, char *err)
     return agent_create(spec, (const kalah_rules *)game_rules(g), err);
 }
 
-static void *k_create_az(const game *g, const game_agent_az *az, char *err)
-{
-    return agent_create_az((const kalah_rules *)game_rules(g), az->net, &az->search, az->seed, az->name, err);
-}
 
 static void k_free(void *x) { agent_free(x); }
 static const char *k_kind_name(const void *x) { return agent_kind(x); }
@@ -71,13 +67,43 @@ static void k_exact_spec(const game *g, int tt_mb, int endgame_seeds, char *buf,
         snprintf(buf, n, "solver");
 }
 
-static const char *const k_kinds[] = {"random", "greedy", "ab", "mcts", "az", "solver", NULL};
+/* Kalah's agent statistics by slot: a slot of "kalah" is the mover's relative pit. */
+static void k_stats(const void *x, game_agent_stats *out)
+{
+    agent_stats st;
+    agent_last_stats(x, &st);
+    memset(out, 0, sizeof *out);
+    out->valid = st.valid;
+    if (st.valid)
+        gt_from_kalah(&st.pos, &out->pos);
+    out->have_visits = st.have_visits;
+    out->have_prior = st.have_prior;
+    out->have_value = st.have_value;
+    out->have_pv = st.have_pv;
+    out->have_values = st.have_values;
+    for (int k = 0; k < KALAH_MAX_PITS && k < GAME_MAX_MOVES; k++) {
+        out->visits[k] = st.visits[k];
+        out->q[k] = st.q[k];
+        out->prior[k] = st.prior[k];
+        out->values[k] = st.values[k] == AGENT_NO_VALUE ? GAME_AGENT_NO_VALUE : st.values[k];
+    }
+    out->value = st.value;
+    out->depth = st.depth;
+    out->exact = st.exact;
+    out->nodes = st.nodes;
+    out->pv_len = st.pv_len < GAME_AGENT_MAX_PV ? st.pv_len : GAME_AGENT_MAX_PV;
+    memcpy(out->pv, st.pv, (size_t)out->pv_len * sizeof out->pv[0]);
+}
+
+static void k_set_detail(void *x, int detail) { agent_set_detail(x, detail); }
+
+/* mcts and az are the game interface's (game_agent_tree.c), for Kalah as for every game. */
+static const char *const k_kinds[] = {"random", "greedy", "ab", "solver", NULL};
 
 const ga_special ga_special_kalah = {
     .kind = &game_kind_kalah,
     .kinds = k_kinds,
     .create = k_create,
-    .create_az = k_create_az,
     .free = k_free,
     .kind_name = k_kind_name,
     .describe = k_describe,
@@ -90,6 +116,7 @@ const ga_special ga_special_kalah = {
     .is_exact = k_is_exact,
     .exact_value = k_exact_value,
     .exact_spec = k_exact_spec,
+    .stats = k_stats,
+    .set_detail = k_set_detail,
 };
 
-agent *game_agent_kalah(const game_agent *a) { return ga_special_instance(a, &ga_special_kalah); }

@@ -476,11 +476,9 @@ static int play_game(worker_ctx *w, int g, char *err)
                     clock_ms[p.to_move] = 0;
                 clock_ms[p.to_move] += (double)cfg->tc_inc_ms;
             }
-            if (game_agent_kalah(mover)) {
-                agent_stats st;
-                agent_last_stats(game_agent_kalah(mover), &st);
-                w->nodes[agent_at[p.to_move]] += st.nodes;
-            }
+            game_agent_stats st;
+            game_agent_last_stats(mover, &st);
+            w->nodes[agent_at[p.to_move]] += st.nodes;
         }
         if (run->records) {
             if (ply == w->cap) {

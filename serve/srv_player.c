@@ -12,8 +12,8 @@
 
 #define set_err(err, ...) errbuf_set(err, SRV_ERRLEN, __VA_ARGS__)
 
-/* Every game plays through eval/game_agent.h; Kalah's kinds there are Kalah's own agents (eval/agent.h),
- * whose searches report their statistics (game_agent_kalah). */
+/* Every game plays through eval/game_agent.h, whose agents report what their searches saw
+ * (game_agent_last_stats). */
 struct srv_player {
     int pits;
     game_agent *b;
@@ -157,11 +157,9 @@ cJSON *srv_player_view(const srv_player *pl)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    agent_stats st;
-    memset(&st, 0, sizeof st);
+    game_agent_stats st;
     int pits = pl->pits;
-    if (game_agent_kalah(pl->b))
-        agent_last_stats(game_agent_kalah(pl->b), &st);
+    game_agent_last_stats(pl->b, &st);
     cJSON_AddStringToObject(o, "kind", game_agent_kind(pl->b));
     cJSON_AddStringToObject(o, "spec", game_agent_spec(pl->b));
     int ok = st.valid;

@@ -39,11 +39,11 @@ void srv_player_notify(srv_player *pl, const srv_pos *before, int move);
 /* SRV_OK with *move, SRV_EOVER, or SRV_EFAIL with the agent's message in err. */
 int srv_player_choose(srv_player *pl, const srv_pos *p, int *move, char *err);
 
-/* The agent's view of its last choice (agent_last_stats): a new object
+/* The agent's view of its last choice (game_agent_last_stats): a new object
  *   {"kind", "prior":[per pit or null], "visits":[...] or null, "q":[...] or null, "value": number or null,
  *    "value_kind": "expected result" (mcts/az, [-1, 1] for the mover) | "seed margin" (ab) | null,
  *    "depth", "nodes"}
- * or NULL when out of memory. The agents of games other than Kalah report no statistics (all null). */
+ * or NULL when out of memory. Kinds without statistics (random, greedy, maxn, ...) give nulls. */
 cJSON *srv_player_view(const srv_player *pl);
 
 #endif

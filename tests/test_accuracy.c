@@ -334,20 +334,18 @@ static void test_solver_agent(void **state)
     game_agent *ga = game_agent_create("solver:endgame=0", l.g, aerr);
     assert_non_null(ga);
     assert_string_equal(game_agent_kind(ga), "solver");
-    agent *a = game_agent_kalah(ga); /* Kalah's solver agent: its per-move statistics */
-    assert_non_null(a);
-    agent_set_detail(a, 1);
+    game_agent_set_detail(ga, 1); /* the solver's per-move statistics */
     int multi = 0;
     for (int i = 0; i < (int)gps_count(l.s); i++) {
         const gps_entry *e = gps_get_const(l.s, (size_t)i);
         int mv;
         assert_int_equal(game_agent_choose(ga, &e->pos, &mv), AGENT_OK);
-        agent_stats in;
-        agent_last_stats(a, &in);
+        game_agent_stats in;
+        game_agent_last_stats(ga, &in);
         assert_true(in.have_values && in.have_pv && in.exact);
         assert_int_equal((int)in.value, e->value);
         for (int k = 0; k < 4; k++)
-            assert_int_equal(in.values[k], e->values[k] == GPS_NO_VALUE ? AGENT_NO_VALUE : e->values[k]);
+            assert_int_equal(in.values[k], e->values[k] == GPS_NO_VALUE ? GAME_AGENT_NO_VALUE : e->values[k]);
         if (__builtin_popcount(e->best_mask) < 2)
             continue;
         /* several optimal moves: over game seeds, every one of them is played, and nothing else */

@@ -69,7 +69,8 @@ static void check_legal_and_deterministic(const char *spec, const game *r, int n
         assert_true(game_legal(r, &pos[i]) & (1u << ma));
         if (ma != mb)
             fail_msg("%s: two instances chose %d and %d at position %d", spec, ma, mb, i);
-        game_agent_notify(a, &pos[i], ma);
+        game_agent_notify(a, &pos[i], ma); /* the same history for both: a tree kept between moves alike */
+        game_agent_notify(b, &pos[i], ma);
     }
     game_agent_free(a);
     game_agent_free(b);
