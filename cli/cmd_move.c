@@ -1,13 +1,14 @@
 /* sowzero move — one agent's choice at one position, with what its search found
- * (eval/agent.h, agent_stats). */
+ * (eval/game_agent.h, game_agent_last_stats): every game. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_game.h"
 #include "cli/commands.h"
-#include "eval/agent.h"
+#include "eval/game_agent.h"
 
 #define CMD "move"
 
@@ -18,9 +19,11 @@ static void help(void)
          "player to move, -1..1) and prior P of every root move (az sims=0: the raw policy's P only); for\n"
          "ab: the value (seeds, store difference at the horizon) and principal variation; for solver: the\n"
          "exact final margin after every legal move (a solve per move) and the principal variation.\n"
-         "Agents: random, greedy, ab:depth=8, mcts:sims=800, az:net=PATH.h5,sims=200, solver (eval/agent.h).\n"
-         "  --position POS  position string (docs/design.md section 2), e.g. \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"\n"
-         "  --rules SPEC    rules (default: kalah, or the pits and seeds the position implies)\n"
+         "Every game's agents (eval/game_agent.h): random, greedy, ab:depth=8, mcts:sims=800,\n"
+         "az:net=PATH.h5,sims=200, solver (Kalah), solve, maxn, paranoid.\n"
+         "  --position POS  position string in the game's notation (docs/design.md section 2), e.g.\n"
+         "                  \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 S\"\n"
+         "  --rules SPEC    rules of any game (default: kalah, or the pits and seeds the position implies)\n"
          "  --json          print {\"agent\",\"rules\",\"position\",\"move\",\"seconds\"} and, when the agent has\n"
          "                  them, \"moves\":[{\"move\",\"visits\",\"q\",\"prior\"}], \"root_visits\"; \"value\",\n"
          "                  \"exact\",\"depth\",\"nodes\",\"pv\":[letters]; \"values\":{letter: margin}");
@@ -53,64 +56,81 @@ int cmd_move(int argc, char **argv)
         cli_error(CMD, "needs --position POS");
         return cli_usage_error(CMD);
     }
-    kalah_rules r;
-    kalah_pos p;
-    if (!cli_setup(CMD, rules_spec, pos_text, &r, &p))
+    /* Without --rules, Kalah's rules come from the position itself (cli_setup). */
+    char rbuf[128];
+    if (!rules_spec) {
+        kalah_rules r;
+        kalah_pos kp;
+        if (!cli_setup(CMD, rules_spec, pos_text, &r, &kp))
+            return 2;
+        rules_spec = kalah_rules_format(&r, rbuf, sizeof rbuf);
+    }
+    game *g = cli_game_create(CMD, rules_spec);
+    if (!g)
         return 2;
-    if (p.over || !kalah_legal(&r, &p)) {
-        cli_error(CMD, "--position %s: the game is over (no move to choose)", pos_text);
+    char err[AGENT_ERRLEN > GAME_ERRLEN ? AGENT_ERRLEN : GAME_ERRLEN];
+    game_pos p;
+    if (game_pos_parse(g, pos_text, &p, err) != GAME_OK) {
+        cli_error(CMD, "--position %s: %s", pos_text, err);
+        game_free(g);
         return 2;
     }
-    char err[AGENT_ERRLEN];
-    agent *a = agent_create(argv[optind], &r, err);
+    if (p.over || !game_legal(g, &p)) {
+        cli_error(CMD, "--position %s: the game is over (no move to choose)", pos_text);
+        game_free(g);
+        return 2;
+    }
+    game_agent *a = game_agent_create(argv[optind], g, err);
     if (!a) {
         cli_error(CMD, "%s", err);
+        game_free(g);
         return 2;
     }
-    agent_set_detail(a, 1);
-    agent_new_game(a, &p, 0);
+    game_agent_set_detail(a, 1);
+    game_agent_new_game(a, &p, 0);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int mv, rc = agent_choose(a, &p, &mv);
+    int mv, rc = game_agent_choose(a, &p, &mv);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc != AGENT_OK) {
-        cli_error(CMD, "%s", agent_error(a));
-        agent_free(a);
+        cli_error(CMD, "%s", game_agent_error(a));
+        game_agent_free(a);
+        game_free(g);
         return 1;
     }
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    agent_stats in;
-    agent_last_stats(a, &in);
+    game_agent_stats in;
+    game_agent_last_stats(a, &in);
     int tree = in.have_visits || in.have_prior, value = (int)in.value; /* ab, solver: a seed margin */
-    /* The principal variation's letters: replayed, since an extra turn keeps the side. */
-    char pv[AGENT_MAX_PV][2];
+    /* The principal variation's names: replayed, since an extra turn keeps the mover. */
+    char pv[GAME_AGENT_MAX_PV][8], name[GAME_MAX_MOVES][8], letter[8], pbuf[GAME_POS_STR], seat[32];
     int pv_len = 0;
-    kalah_pos q = p;
+    game_pos q = p;
     for (int i = 0; i < in.pv_len && !q.over; i++, pv_len++) {
-        pv[i][0] = kalah_move_letter(q.side, in.pv[i]);
-        pv[i][1] = 0;
-        if (kalah_play(&r, &q, in.pv[i], NULL) != KALAH_OK)
+        game_move_format(g, &q, in.pv[i], pv[i], sizeof pv[i]);
+        if (game_apply(g, &q, in.pv[i], NULL) != GAME_OK)
             break;
     }
-    char rbuf[128], pbuf[80], letter[2] = {kalah_move_letter(p.side, mv), 0};
-    unsigned legal = kalah_legal(&r, &p);
-    kalah_rules_format(&r, rbuf, sizeof rbuf);
-    kalah_pos_format(&r, &p, pbuf, sizeof pbuf);
+    const int moves = game_moves(g);
+    for (int k = 0; k < moves; k++)
+        game_move_format(g, &p, k, name[k], sizeof name[k]);
+    snprintf(letter, sizeof letter, "%s", name[mv]);
+    unsigned legal = game_legal(g, &p);
+    game_pos_format(g, &p, pbuf, sizeof pbuf);
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "agent", argv[optind]);
-        cJSON_AddStringToObject(o, "rules", rbuf);
+        cJSON_AddStringToObject(o, "rules", game_spec(g));
         cJSON_AddStringToObject(o, "position", pbuf);
         cJSON_AddStringToObject(o, "move", letter);
         cJSON_AddNumberToObject(o, "seconds", seconds);
         if (tree) {
             cJSON_AddNumberToObject(o, "root_visits", in.have_visits ? (double)in.nodes : 0);
             cJSON *arr = cJSON_AddArrayToObject(o, "moves");
-            for (int k = 0; k < r.pits; k++)
+            for (int k = 0; k < moves; k++)
                 if (legal >> k & 1) {
                     cJSON *m = cJSON_CreateObject();
-                    char l[2] = {kalah_move_letter(p.side, k), 0};
-                    cJSON_AddStringToObject(m, "move", l);
+                    cJSON_AddStringToObject(m, "move", name[k]);
                     cJSON_AddNumberToObject(m, "visits", in.visits[k]);
                     cJSON_AddNumberToObject(m, "q", in.q[k]);
                     cJSON_AddNumberToObject(m, "prior", in.prior[k]);
@@ -128,30 +148,29 @@ int cmd_move(int argc, char **argv)
         }
         if (in.have_values) {
             cJSON *vals = cJSON_AddObjectToObject(o, "values");
-            for (int k = 0; k < r.pits; k++)
-                if (legal >> k & 1) {
-                    char l[2] = {kalah_move_letter(p.side, k), 0};
-                    cJSON_AddNumberToObject(vals, l, in.values[k]);
-                }
+            for (int k = 0; k < moves; k++)
+                if (legal >> k & 1)
+                    cJSON_AddNumberToObject(vals, name[k], in.values[k]);
         }
-        agent_free(a);
+        game_agent_free(a);
+        game_free(g);
         return cli_print_json(o);
     }
-    printf("agent %s\nrules %s\nposition %s (%s to move)\nmove %s  (%.3f s)\n", argv[optind], rbuf, pbuf,
-           p.side ? "North" : "South", letter, seconds);
+    printf("agent %s\nrules %s\nposition %s (%s to move)\nmove %s  (%.3f s)\n", argv[optind], game_spec(g), pbuf,
+           game_seat_name(g, p.to_move, seat, sizeof seat), letter, seconds);
     if (tree) {
         printf("\n  move   visits       Q   prior\n");
-        for (int k = 0; k < r.pits; k++)
+        for (int k = 0; k < moves; k++)
             if (legal >> k & 1)
-                printf("  %c%s %8d  %+6.3f  %6.3f\n", kalah_move_letter(p.side, k), k == mv ? " *" : "  ",
-                       in.visits[k], in.q[k], in.prior[k]);
+                printf("  %s%s %8d  %+6.3f  %6.3f\n", name[k], k == mv ? " *" : "  ", in.visits[k], in.q[k],
+                       in.prior[k]);
         printf("  root visits %llu\n", in.have_visits ? (unsigned long long)in.nodes : 0ULL);
     }
     if (in.have_values) {
         printf("\n  move  exact margin\n");
-        for (int k = 0; k < r.pits; k++)
+        for (int k = 0; k < moves; k++)
             if (legal >> k & 1)
-                printf("  %c%s  %+4d%s\n", kalah_move_letter(p.side, k), k == mv ? " *" : "  ", in.values[k],
+                printf("  %s%s  %+4d%s\n", name[k], k == mv ? " *" : "  ", in.values[k],
                        in.values[k] == value ? "  best" : "");
     }
     if (in.have_pv) {
@@ -163,6 +182,7 @@ int cmd_move(int argc, char **argv)
             printf(" %s", pv[i]);
         printf("\n");
     }
-    agent_free(a);
+    game_agent_free(a);
+    game_free(g);
     return 0;
 }

@@ -99,7 +99,7 @@ static int random_choose(agent *a, const kalah_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-static const agent_ops random_ops = {random_choose, NULL, NULL, NULL, NULL};
+static const agent_ops random_ops = {random_choose, NULL, NULL, NULL};
 
 /* ---- greedy ---- */
 
@@ -154,7 +154,7 @@ static int greedy_choose(agent *a, const kalah_pos *p, int *move_out)
     return AGENT_OK;
 }
 
-static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL, NULL};
+static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL};
 
 /* ---- dispatch ---- */
 
@@ -176,12 +176,10 @@ static const agent_kind_desc kinds[] = {
     {"random", "seed"},
     {"greedy", "seed"},
     {"ab", "depth, nodes, ms, tt_mb, seed"},
-    {"mcts", "sims, rollouts, c_puct, solver, seed"},
-    {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, margin, solver, tb, tbroot, seed"},
     {"solver", "tt_mb, endgame, seed"},
 };
 static int (*const kind_init[])(agent *a, agent_args *args, char *err) = {
-    init_random, init_greedy, agent_init_ab, agent_init_mcts, agent_init_az, agent_init_solver};
+    init_random, init_greedy, agent_init_ab, agent_init_solver};
 _Static_assert(sizeof kinds / sizeof kinds[0] == sizeof kind_init / sizeof kind_init[0], "one init per kind");
 
 static int key_allowed(const char *keys, const char *key)
@@ -290,7 +288,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
 {
     char kerr[KALAH_ERRLEN];
     if (!spec || !*spec) {
-        set_err(err, "empty agent spec (random, greedy, ab:..., mcts:..., az:..., solver)");
+        set_err(err, "empty agent spec (random, greedy, ab:..., solver)");
         return NULL;
     }
     if (strlen(spec) >= AGENT_SPEC_MAX) {
@@ -305,7 +303,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
     strcpy(buf, spec);
     agent_args args;
     static const char *const rules_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
-    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(random, greedy, ab, mcts, az, solver)",
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(random, greedy, ab, solver; every game's mcts, az, maxn, paranoid, solve)",
                               rules_keys, &args, err);
     if (kd < 0)
         return NULL;
@@ -374,29 +372,6 @@ int agent_search_config(const agent_search_info *s, const char *name, mcts_confi
     return 0;
 }
 
-agent *agent_create_az(const kalah_rules *r, const struct nn_net *net, const agent_search_info *s, uint64_t seed,
-                       const char *name, char *err)
-{
-    char kerr[KALAH_ERRLEN];
-    if (!name || !*name || !net || !s) {
-        set_err(err, "agent_create_az: %s", !name || !*name ? "no name" : !net ? "no net" : "no settings");
-        return NULL;
-    }
-    if (kalah_rules_check(r, kerr) != KALAH_OK) {
-        set_err(err, "agent '%s': bad rules: %s", name, kerr);
-        return NULL;
-    }
-    agent *a = new_agent(name, "az", r, err);
-    if (!a)
-        return NULL;
-    a->seed = seed;
-    if (agent_init_az_net(a, net, s, err)) {
-        agent_free(a);
-        return NULL;
-    }
-    return start_agent(a);
-}
-
 void agent_free(agent *a)
 {
     if (!a)
@@ -410,11 +385,6 @@ void agent_free(agent *a)
 
 const char *agent_spec(const agent *a) { return a->spec; }
 const char *agent_describe(const agent *a) { return a->desc ? a->desc : a->spec; }
-
-int agent_search_settings(const agent *a, agent_search_info *out)
-{
-    return a->ops->settings ? a->ops->settings(a, out) : AGENT_EINVAL;
-}
 
 /* az's keys of the settings a net's search record holds, in AGENT_FROM_* bit order (the gumbel bit has three). */
 static const struct {

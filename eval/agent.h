@@ -1,4 +1,5 @@
-/* agent.h — agent specs (docs/design.md §2) → one move-choosing interface.
+/* agent.h — Kalah's own agent set (docs/design.md §2): random, greedy, ab and the solver on kalah_pos, which
+ * eval/game_agent.h plays for Kalah's games (mcts and az are every game's, eval/game_agent.h).
  *
  * Specs: KIND or KIND:key=value,key=value,...
  *   random                         uniform over the legal moves
@@ -12,32 +13,6 @@
  *                                  each agent instance allocates its own: `match` and `tournament` create
  *                                  one instance of each agent per worker thread, so ab against ab with
  *                                  --threads T takes 2 × T × tt_mb MiB
- *   mcts:sims=800[,rollouts=1]     PUCT with random-rollout values (selfplay/mcts.h + the rollout evaluator),
- *      [,c_puct=1.5][,solver=1]    no noise, most-visited move; the tree is reused between moves of a game
- *   az:net=PATH.h5,sims=200        PUCT guided by the net in PATH (export or checkpoint, nn/h5io.h; its rules
- *      [,c_puct=1.5][,fpu=0.25]    must equal the game's), no noise, most-visited move, tree reuse;
- *      [,batch=1][,tb=0,tbroot=1]  sims=0 plays the raw policy's argmax over the legal moves (ties: lower pit);
- *                                  batch = leaves per net call (>1 uses virtual loss); tb = N > 0 uses the
- *                                  endgame database of N seeds (needs sims >= 1): a position with at most N
- *                                  seeds in the pits is played from it (an optimal move, by exact margin; of
- *                                  several, the one with the highest prior), and in the search of the others
- *                                  such leaves are valued exactly (selfplay/mcts.h, tablebase leaves). The
- *                                  database is built when the agent is created and shared with every az and
- *                                  solver agent of the process (eval/tbase.h; Kalah(6,·) tb=20: 226 MB);
- *                                  tbroot=0 keeps the leaves only (covered roots are searched as any other)
- *      [,root=puct|gumbel]         gumbel: Gumbel AlphaZero's root without noise (selfplay/mcts_root.h: the
- *      [,gumbel_k=16]              halving's survivor is played, no tree reuse), with mcts.gumbel_* keys
- *      [,gumbel_c_visit=50][,gumbel_c_scale=1]
- *      [,margin=0]                 mcts.margin_utility's weight (needs a net with a margin head)
- *      [,solver=1]                 mcts.solver: 0 = no proofs; with margin > 0 the proofs are score proofs
- *                                  (exact margins, selfplay/mcts.h). The shipped net plays best with
- *                                  margin=5,c_puct=0.75 (docs/levers.md, "Score proofs") and records them.
- *                                  The defaults above are the built-in ones. A net that records the search it
- *                                  was trained with (nn/h5io.h /search: every net `sowzero train` writes, and
- *                                  the shipped nets/kalah-6-4.h5) supplies its own for sims, c_puct, fpu,
- *                                  batch, margin, solver, root, gumbel_k, gumbel_c_visit and gumbel_c_scale:
- *                                  a key given in the spec wins, then the net's record, then the built-in
- *                                  default. A net without the record plays exactly as before it existed.
  *   solver[:tt_mb=256,endgame=E]   perfect play: solves the position exactly (eval/alphabeta.h, exact = 1) and
  *                                  plays one of EVERY optimal move uniformly at random (seeded); endgame = the
  *                                  seeds of the endgame database (eval/endgame.h), default the most whose
@@ -55,13 +30,13 @@
  *
  * Randomness and determinism: agent_new_game(a, start, game_seed) restarts the agent's randomness from
  * (spec seed, game_seed), so a game's moves depend only on the specs, the rules, the opening and the seeds —
- * not on which thread played it or what it played before (ab clears its table, mcts/az drop their tree).
+ * not on which thread played it or what it played before (ab clears its table).
  * Without any agent_new_game call an agent behaves as after agent_new_game(a, start, 0). ab: seed 0 picks the
  * lowest pit among equally valued moves; seed != 0 picks one at random (per game, see eval/alphabeta.h). An
  * `ms=` limit makes ab depend on the clock.
  *
  * Threads: an agent instance is not thread-safe. Create one instance per thread (agent_create the same spec
- * again). Creating `az` agents reads HDF5, which is not thread-safe either: create agents from one thread
+ * again); create agents from one thread
  * (eval/game_match.c creates every instance before starting its workers).
  *
  * Library functions never print; errors come back as codes and messages.
@@ -90,13 +65,13 @@ typedef struct agent agent;
 
 /* Parses spec and builds the agent for rules r (copied). Returns NULL on error with a message in err
  * (AGENT_ERRLEN bytes, may be NULL) that names the bad kind, key or value, e.g.
- *   "agent 'mcts:sim=5': unknown key 'sim' for mcts (keys: sims, rollouts, c_puct, solver, seed)". */
+ *   "agent 'ab:dept=5': unknown key 'dept' for ab (keys: depth, nodes, ms, tt_mb, seed)". */
 agent *agent_create(const char *spec, const kalah_rules *r, char *err);
 
 /* Frees the agent (NULL allowed). */
 void agent_free(agent *a);
 
-/* The spec as given (owned by the agent) and its kind ("random", "greedy", "ab", "mcts", "az", "solver"). */
+/* The spec as given (owned by the agent) and its kind ("random", "greedy", "ab", "solver"). */
 const char *agent_spec(const agent *a);
 const char *agent_kind(const agent *a);
 
@@ -120,19 +95,14 @@ const char *agent_error(const agent *a);
 
 /* A flag (borrowed, read with relaxed atomic loads; NULL: none) that another thread, or a signal handler,
  * sets non-zero to stop a running agent_choose: it returns AGENT_ESTOPPED (no move) within milliseconds
- * (ab and the solver every 256 positions, mcts and az between batches of leaves; random and greedy take
- * no time). Building the solver's or az's endgame database does not look at it. While the flag stays set,
- * every agent_choose returns AGENT_ESTOPPED. The flag must outlive the agent's searches. */
+ * (ab and the solver every 256 positions; random and greedy take no time). Building the solver's endgame
+ * database does not look at it. While the flag stays set, every agent_choose returns AGENT_ESTOPPED. The flag must outlive the agent's searches. */
 void agent_set_abort(agent *a, const int *flag);
 
-/* The agent as it plays (owned by the agent): for az the effective spec — every search key with the value
- * used, whether given, from the net's search record or built in — followed by where the values came from,
- * e.g. "az:net=nets/kalah-6-4.h5,sims=800,c_puct=0.75,fpu=0.25,batch=1,margin=5,solver=1,root=puct (from the
- * net's search record: c_puct, fpu, batch, margin, solver, root)"; for every other kind the spec. What
- * `play`, `match` and `accuracy` show beside the spec. */
+/* The agent as it plays (owned by the agent): its spec. */
 const char *agent_describe(const agent *a);
 
-/* The settings an mcts or az agent searches with (for displays and tests). */
+/* The settings an mcts or az agent searches with (game_agent_search_settings, game_agent_create_az). */
 enum { AGENT_FROM_SIMS = 1, AGENT_FROM_C_PUCT = 2, AGENT_FROM_FPU = 4, AGENT_FROM_BATCH = 8, AGENT_FROM_MARGIN = 16,
        AGENT_FROM_SOLVER = 32, AGENT_FROM_ROOT = 64, AGENT_FROM_GUMBEL = 128 };
 typedef struct {
@@ -147,30 +117,12 @@ typedef struct {
     unsigned from_net;    /* AGENT_FROM_* bits: the settings taken from that record (no spec key overrode them) */
 } agent_search_info;
 
-/* Fills *out for an mcts or az agent: AGENT_OK; AGENT_EINVAL for every other kind (*out untouched). */
-int agent_search_settings(const agent *a, agent_search_info *out);
-
-/* An az agent from settings and a net in memory, no spec and no file (how training's evaluation plays the
- * net it is training): *s gives sims (0: the raw policy), c_puct, fpu_reduction, batch, margin_utility,
- * solver, the root keys (gumbel, gumbel_k, gumbel_c_visit, gumbel_c_scale) and tb, tbroot, in the ranges of
- * nn/search_ranges.h (net_record and from_net are ignored). net is borrowed and only read (instances on
- * other threads may share it); it must outlive the agent and fit r (input and policy sizes). name is what
- * agent_spec returns and agent_describe starts with (copied; it is never parsed, so any text is fine). The
- * agent then plays as the az spec with those keys would. NULL with the message in err (AGENT_ERRLEN). */
-struct nn_net;
-agent *agent_create_az(const kalah_rules *r, const struct nn_net *net, const agent_search_info *s, uint64_t seed,
-                       const char *name, char *err);
-
 #define AGENT_NO_VALUE (-32768) /* agent_stats.values of a pit that is not a legal move */
 #define AGENT_MAX_PV 64
 
 /* What the agent saw when it last chose a move (for analysis displays: `sowzero serve`, `sowzero move`).
  * Arrays are indexed by relative pit 0..pits-1 of the mover; entries of illegal pits are 0. `have_*` says
  * which fields the kind fills:
- *   mcts, az   visits (root child visit counts N), q (Q of each child for the mover, [-1, 1]), prior (the
- *              root's masked priors P: uniform for mcts, the policy head for az), value (Q of the root for
- *              the mover), nodes (N of the root); selfplay/mcts.h gives the conventions
- *   az sims=0  prior (the policy head's softmax over the legal pits) and value (the value head, [-1, 1])
  *   ab         value (seed margin for the mover at the last completed depth, eval/alphabeta.h), depth,
  *              nodes, exact, pv (the principal variation)
  *   solver     value (the exact final margin for the mover, exact = 1), nodes, pv; with agent_set_detail
@@ -183,18 +135,17 @@ typedef struct {
     int visits[KALAH_MAX_PITS];
     float q[KALAH_MAX_PITS];
     float prior[KALAH_MAX_PITS];
-    float value;                     /* mcts/az: expected result in [-1, 1]; ab, solver: seed margin */
+    float value;                     /* ab, solver: seed margin */
     int depth, exact;                /* ab (solver: exact = 1) */
-    uint64_t nodes;                  /* ab, solver: positions searched; mcts/az: root visits */
+    uint64_t nodes;                  /* ab, solver: positions searched */
     int pv[AGENT_MAX_PV], pv_len;    /* ab, solver: relative pits, first entry = the move chosen */
     int values[KALAH_MAX_PITS];      /* solver with detail: margin for the mover; AGENT_NO_VALUE if not legal */
 } agent_stats;
 
 /* A time budget for every later agent_choose (a match's time control, eval/game_match.h): ms > 0
  * milliseconds of wall-clock time, 0 = none (the spec's own limits only). ab stops its iterative deepening
- * at the budget (as ms=, or the smaller of the two: the result of the last completed depth); mcts and az
- * stop their simulations once the budget is spent and a root child has been visited (the sims of the spec
- * stay the most they run). random, greedy and the solver take no time budget: they play as they would.
+ * at the budget (as ms=, or the smaller of the two: the result of the last completed depth). random, greedy
+ * and the solver take no time budget: they play as they would.
  * Moves then depend on the clock. */
 void agent_set_time(agent *a, int64_t ms);
 

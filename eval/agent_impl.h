@@ -11,7 +11,6 @@ typedef struct {
     void (*new_game)(agent *a, const kalah_pos *start); /* after a->rng has been reseeded; may be NULL */
     void (*notify)(agent *a, const kalah_pos *before, int move); /* may be NULL */
     void (*destroy)(agent *a);                                   /* frees a->impl; may be NULL */
-    int (*settings)(const agent *a, agent_search_info *out);     /* agent_search_settings; NULL: not a search */
 } agent_ops;
 
 struct agent {
@@ -100,14 +99,9 @@ char *agent_az_describe(const char *path, const agent_search_info *si, unsigned 
  * mcts_config_check. 0, or -1 with "agent 'NAME': ..." in err (AGENT_ERRLEN). */
 int agent_search_config(const agent_search_info *s, const char *name, mcts_config *cfg, int *raw, char *err);
 
-/* The az constructor from settings and a borrowed net (agent_search.c; agent_create_az's second half). */
-int agent_init_az_net(agent *a, const struct nn_net *net, const agent_search_info *s, char *err);
-
 /* Constructors of the search-based kinds (agent_search.c): fill a->ops and a->impl, or return -1 with the
  * message in err. The args not taken are reported by the caller. */
 int agent_init_ab(agent *a, agent_args *args, char *err);
-int agent_init_mcts(agent *a, agent_args *args, char *err);
-int agent_init_az(agent *a, agent_args *args, char *err);
 int agent_init_solver(agent *a, agent_args *args, char *err);
 
 #endif

@@ -3,13 +3,11 @@
  * evaluation) uses for every game.
  *
  * A kind may bring an agent set of its own (eval/game_agent_impl.h, found by the game's kind; this file's
- * code names no game): Kalah's is eval/agent.h's — random, greedy, ab (depth=8, nodes=, ms=, tt_mb=),
- * mcts, az, solver are Kalah's fast agents (alpha-beta with its table and endgame database, the PUCT
- * kernel selfplay/mcts.c with tree reuse between moves, Kalah's greedy; eval/game_agent_kalah.c): the spec
- * is handed to agent_create and the instance plays, seeds and reports exactly as it does there
- * (game_agent_kalah gives it for its statistics). The generic kinds the set lacks (maxn, paranoid and
- * solve for Kalah) are the ones below; an unknown kind gets the set's message. Every other game gets the
- * kinds below.
+ * code names no game): Kalah's is eval/agent.h's random, greedy, ab (depth=8, nodes=, ms=, tt_mb=) and solver
+ * (alpha-beta with its table and endgame database, Kalah's greedy; eval/game_agent_kalah.c): the spec is
+ * handed to agent_create and the instance plays, seeds and reports exactly as it does there. The kinds the set
+ * lacks (mcts, az, maxn, paranoid, solve for Kalah) are the ones below; an unknown kind gets the set's
+ * message. Every other game gets the kinds below.
  *
  * Specs: KIND or KIND:key=value,key=value,...
  *   random                          uniform over the legal slots (seeded)
@@ -33,8 +31,15 @@
  *                                   slot); batch = leaves per net call (virtual loss). A net with a search
  *                                   record (nn/h5io.h /search, every net `sowzero train` writes) supplies
  *                                   the defaults of sims, c_puct, fpu, batch and the root keys: a spec key
- *                                   wins, then the record, then the built-in default (as Kalah's az,
- *                                   eval/agent.h)
+ *                                   wins, then the record, then the built-in default; with two players
+ *      [,margin=0][,solver=1]       and a margin: margin = mcts.margin_utility's weight (a net with a margin
+ *                                   head), solver = proofs (score proofs with margin > 0, selfplay/mcts.h)
+ *      [,tb=0][,tbroot=1]           tb = N > 0 (a search, sims >= 1): leaves with at most N seeds in the pits
+ *                                   are valued exactly by the game's endgame database (Kalah's: eval/tbase.h,
+ *                                   built or mapped when the agent is created and shared by the process; a
+ *                                   kind's endgame hook otherwise; a game with neither refuses tb), and a root
+ *                                   it covers is played by an optimal move, the one of highest prior
+ *                                   (tbroot=0: the leaves only)
  *   mcts and az also take [,root=puct|gumbel][,gumbel_k=16][,gumbel_c_visit=50][,gumbel_c_scale=1]: with
  *                                   root=gumbel the root is Gumbel AlphaZero's (selfplay/mcts_root.h) without
  *                                   noise (g = 0), and the move the halving's survivor
@@ -50,14 +55,14 @@
  *
  * Randomness and determinism: game_agent_new_game(a, start, game_seed) restarts the agent's randomness
  * from (spec seed, game_seed). random and greedy draw from a generator advanced by each choice (greedy only
- * when there are ties); mcts and az seed each search from (spec seed, game_seed, the position searched), so
- * their choice depends on the position only, not on what the instance searched before. A game therefore
+ * when there are ties); mcts and az reseed their tree and evaluator (the rollouts) per game. A game therefore
  * depends only on the specs, the rules, the opening and the seeds — not on threads or on the games an
  * instance played before. Without any new_game call an agent behaves as after game_agent_new_game(a, start,
  * 0).
  *
- * The searches keep no state between moves (each mcts/az move is a fresh mcts_mp_search), so
- * game_agent_notify is accepted and ignored; it exists so drivers keep the shape of eval/agent.h.
+ * mcts and az keep one tree per agent (eval/game_agent_tree.c): game_agent_notify of the move played (by
+ * anyone) keeps its subtree (mcts.reuse_tree), and a choose at a position that is not the tree's root starts
+ * a new tree there, so a choose's result depends on the moves notified since the game began.
  *
  * Threads: an instance is not thread-safe; create one per thread, on the calling thread (az reads HDF5,
  * which is not thread-safe: eval/game_match.c creates every instance before its workers start). The game
@@ -79,10 +84,11 @@ typedef struct game_agent game_agent;
 game_agent *game_agent_create(const char *spec, const game *g, char *err);
 
 /* An az agent from settings and a net in memory, no spec and no file (how training's evaluation plays the
- * net it trains), for any game: Kalah's az (agent_create_az, eval/agent.h) where Kalah's agents play, the
- * game interface's az elsewhere. search: as agent_create_az takes it (tb and tbroot: Kalah's database, 0
- * elsewhere; margin_utility and solver need two players and a margin, margin_utility > 0 a net with a margin
- * head). net: borrowed and only read (instances on other threads may share it); it must outlive the agent
+ * net it trains), for any game. search: sims (0: the raw policy), c_puct, fpu_reduction, batch,
+ * margin_utility, solver, the root keys and tb, tbroot, in the ranges of nn/search_ranges.h (net_record and
+ * from_net are ignored); margin_utility and solver need two players and a margin, margin_utility > 0 a net
+ * with a margin head, tb an endgame database (as the az spec's keys). net: borrowed and only read
+ * (instances on other threads may share it); it must outlive the agent
  * and fit g (mcts_mp_net_check). name: what game_agent_spec returns and game_agent_describe starts with
  * (copied; never parsed). The agent plays as the az spec with those keys would. */
 struct nn_net;
@@ -104,14 +110,17 @@ void game_agent_free(game_agent *a);
 const char *game_agent_spec(const game_agent *a);
 const char *game_agent_kind(const game_agent *a);
 
-/* How the agent plays (owned by it): Kalah's agents agent_describe (az: the effective search settings and
- * which came from the net's search record), the generic az the same, every other kind its spec. */
+/* How the agent plays (owned by it): for az the effective search settings and which came from the net's
+ * search record, e.g. "az:net=nets/kalah-6-4.h5,sims=800,c_puct=0.75,fpu=0.25,batch=1,margin=5,solver=1,
+ * root=puct (from the net's search record: sims, c_puct, fpu, batch, margin, solver, root)"; every other kind
+ * its spec. What `play`, `match` and `accuracy` show beside the spec. */
 const char *game_agent_describe(const game_agent *a);
 
 /* Starts a new game from `start` and reseeds from (spec seed, game_seed). */
 void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_seed);
 
-/* Slot `move` was played from `before` (by anyone). Ignored by every current kind (see above). */
+/* Slot `move` was played from `before` (by anyone): mcts and az keep its subtree, Kalah's agents as
+ * agent_notify; the other kinds ignore it. */
 void game_agent_notify(game_agent *a, const game_pos *before, int move);
 
 /* Chooses a legal slot (0..game_moves-1) for the player to move at p. AGENT_OK, AGENT_EOVER (p is over),
@@ -124,8 +133,8 @@ const char *game_agent_error(const game_agent *a);
 
 /* A time budget for every later choose (a match's time control, eval/game_match.h): soft_ms, the time the
  * agent aims to use, and hard_ms (>= soft_ms), the most it may (0, 0: none; the spec's own limits only).
- * Kalah's agents take soft_ms as agent_set_time (ab: iterative deepening stops; mcts, az: simulations stop);
- * the generic mcts and az stop their simulations at soft_ms (mcts_mp_search_timed); an engine moves by
+ * Kalah's agents take soft_ms as agent_set_time (ab: iterative deepening stops); mcts and az stop their
+ * simulations at soft_ms once a root child has a visit; an engine moves by
  * soft_ms or, without a move by then, by hard_ms, else it forfeits on time (engine_agent_set_time); the
  * other kinds (random, greedy, maxn, paranoid, the generic ab and solve, Kalah's solver) search as they
  * would, whatever the time. */
@@ -133,7 +142,7 @@ void game_agent_set_time(game_agent *a, int64_t soft_ms, int64_t hard_ms);
 
 /* A flag (borrowed; NULL: none) that another thread, or a signal handler, sets non-zero to stop a running
  * game_agent_choose: it returns AGENT_ESTOPPED (no move) within milliseconds — Kalah's agents as
- * agent_set_abort, the generic mcts and az between batches of leaves (mcts_mp_search_timed), maxn,
+ * agent_set_abort, mcts and az between batches of leaves, maxn,
  * paranoid, ab and solve every 256 positions (eval/game_search.h). An outside engine is not stopped: it
  * answers within its time (eval/engine_agent.h). The flag must outlive the agent's searches. */
 void game_agent_set_abort(game_agent *a, const int *flag);

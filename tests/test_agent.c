@@ -8,7 +8,7 @@
 #include "eval/game_agent.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
-#include "selfplay/mcts.h"
+#include "selfplay/mcts_mp.h"
 
 static kalah_pos parse_pos(const kalah_rules *r, const char *s)
 {
@@ -28,6 +28,33 @@ static agent *make(const char *spec, const kalah_rules *r)
     return a;
 }
 
+/* The same through the game interface, on an instance of "kalah" rules (g). */
+static game_agent *make_g(const char *spec, const game *g)
+{
+    char err[AGENT_ERRLEN];
+    game_agent *a = game_agent_create(spec, g, err);
+    if (!a)
+        fail_msg("agent '%s': %s", spec, err);
+    return a;
+}
+
+static int choose_g(game_agent *a, const game_pos *p)
+{
+    int k = -1;
+    if (game_agent_choose(a, p, &k) != AGENT_OK)
+        fail_msg("agent '%s': %s", game_agent_spec(a), game_agent_error(a));
+    return k;
+}
+
+static game_pos parse_g(const game *g, const char *s)
+{
+    game_pos p;
+    char err[GAME_ERRLEN];
+    if (game_pos_parse(g, s, &p, err) != GAME_OK)
+        fail_msg("%s: %s", s, err);
+    return p;
+}
+
 static int choose(agent *a, const kalah_pos *p)
 {
     int k = -1;
@@ -40,7 +67,8 @@ static int choose(agent *a, const kalah_pos *p)
 static void test_spec_errors_name_the_key(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
+    game *g = game_create("kalah", NULL);
+    assert_non_null(g);
     static const struct {
         const char *spec, *words;
     } cases[] = {
@@ -70,12 +98,13 @@ static void test_spec_errors_name_the_key(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[AGENT_ERRLEN] = "";
-        agent *a = agent_create(cases[i].spec, &r, err);
+        game_agent *a = game_agent_create(cases[i].spec, g, err);
         if (a)
             fail_msg("'%s' was accepted", cases[i].spec);
         if (!strstr(err, cases[i].words))
             fail_msg("'%s': message '%s' lacks '%s'", cases[i].spec, err, cases[i].words);
     }
+    game_free(g);
     /* The commands report them as usage errors. */
     char *out;
     assert_int_equal(tu_run(&out, 1, "match random 'mcts:sim=5' --games 2"), 2);
@@ -176,17 +205,26 @@ static void test_ab_agent_case2(void **state)
 static void test_mcts_agent_case1(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    kalah_pos p = parse_pos(&r, "0,0,0,0,2,1,22,1,0,0,0,0,0,22 S");
-    agent *a = make("mcts:sims=300,seed=3", &r);
-    assert_int_equal(choose(a, &p), 5);
-    /* Tree reuse through notify: play f, then the agent continues from the reached position. */
-    agent_notify(a, &p, 5);
-    kalah_pos q = p;
-    kalah_play(&r, &q, 5, NULL);
-    int k = choose(a, &q);
-    assert_true(kalah_legal(&r, &q) & (1u << k));
-    agent_free(a);
+    game *g = game_create("kalah", NULL);
+    game_pos p = parse_g(g, "0,0,0,0,2,1,22,1,0,0,0,0,0,22 S");
+    game_agent *a = make_g("mcts:sims=300,seed=3", g);
+    assert_int_equal(choose_g(a, &p), 5);
+    game_agent_stats st;
+    game_agent_last_stats(a, &st);
+    assert_true(st.valid && st.have_visits && st.nodes >= 1 && st.visits[5] > st.visits[4]);
+    assert_int_equal(st.visits[0] + st.visits[1] + st.visits[2] + st.visits[3], 0); /* empty pits */
+    /* Tree reuse through notify: play f, then the agent continues from the reached position, whose subtree
+     * it kept (its visits count beside the new simulations). */
+    int kept = st.visits[5];
+    game_agent_notify(a, &p, 5);
+    game_pos q = p;
+    assert_int_equal(game_apply(g, &q, 5, NULL), GAME_OK);
+    int k = choose_g(a, &q);
+    assert_true(game_legal(g, &q) & (1u << k));
+    game_agent_last_stats(a, &st);
+    assert_true(st.nodes >= (uint64_t)kept);
+    game_agent_free(a);
+    game_free(g);
 }
 
 /* az: sims=0 plays the argmax of the net's policy over the legal moves; sims>0 plays a legal move; a net
@@ -278,6 +316,7 @@ static void test_az_agent(void **state)
 {
     (void)state;
     kalah_rules r = kalah_rules_default();
+    game *g = game_create("kalah", NULL);
     char err[NN_ERRLEN], path[512], rules[128], spec[700];
     snprintf(path, sizeof path, "%s/agent_az.h5", SOWZERO_TMP);
     nn_config cfg = nn_config_default(kalah_encode_dim(&r), r.pits);
@@ -287,70 +326,87 @@ static void test_az_agent(void **state)
     if (nn_export_save(path, net, kalah_rules_format(&r, rules, sizeof rules), KALAH_ENCODING_NAME, err) != NN_OK)
         fail_msg("%s", err);
     nn_workspace *ws = nn_workspace_create(net, 1);
-    kalah_pos p = parse_pos(&r, "0,3,0,5,0,2,14,4,4,4,4,4,4,0 S");
+    kalah_pos kp = parse_pos(&r, "0,3,0,5,0,2,14,4,4,4,4,4,4,0 S");
+    game_pos p = parse_g(g, "0,3,0,5,0,2,14,4,4,4,4,4,4,0 S");
     float x[16], pol[KALAH_MAX_PITS], val;
     uint8_t legal[KALAH_MAX_PITS];
-    kalah_encode(&r, &p, x);
+    kalah_encode(&r, &kp, x);
     for (int k = 0; k < 6; k++)
-        legal[k] = (kalah_legal(&r, &p) >> k) & 1;
+        legal[k] = (kalah_legal(&r, &kp) >> k) & 1;
     assert_int_equal(nn_forward(net, ws, x, legal, 1, pol, &val), NN_OK);
     int best = -1;
     for (int k = 0; k < 6; k++)
         if (legal[k] && (best < 0 || pol[k] > pol[best]))
             best = k;
     snprintf(spec, sizeof spec, "az:net=%s,sims=0", path);
-    agent *a = make(spec, &r);
-    assert_int_equal(choose(a, &p), best);
-    agent_free(a);
+    game_agent *a = make_g(spec, g);
+    assert_int_equal(choose_g(a, &p), best);
+    game_agent_free(a);
+    /* a whole game against itself: legal moves, and each search's root statistics */
     snprintf(spec, sizeof spec, "az:net=%s,sims=30,seed=2", path);
-    assert_true(play_both("kalah", spec, 3) > 4);
+    a = make_g(spec, g);
+    game_pos q;
+    game_start(g, &q);
+    game_agent_new_game(a, &q, 3);
+    for (int ply = 0; !q.over; ply++) {
+        int k = choose_g(a, &q);
+        assert_true(game_legal(g, &q) >> k & 1);
+        game_agent_stats st;
+        game_agent_last_stats(a, &st);
+        assert_true(st.valid && st.have_visits && st.have_prior && st.nodes >= 1 && st.visits[k] > 0);
+        assert_true(st.value >= -1 && st.value <= 1);
+        game_agent_notify(a, &q, k);
+        assert_int_equal(game_apply(g, &q, k, NULL), GAME_OK);
+    }
+    game_agent_free(a);
     snprintf(spec, sizeof spec, "az:net=%s,sims=40,batch=4,seed=2", path);
-    a = make(spec, &r);
-    int k = choose(a, &p);
+    a = make_g(spec, g);
+    int k = choose_g(a, &p);
     assert_true(legal[k]);
-    agent_free(a);
-    kalah_rules other;
-    assert_int_equal(kalah_rules_parse("kalah:seeds=3", &other, NULL), KALAH_OK);
+    game_agent_free(a);
+    game *other = game_create("kalah:seeds=3", NULL);
     char aerr[AGENT_ERRLEN];
-    assert_null(agent_create(spec, &other, aerr));
+    assert_null(game_agent_create(spec, other, aerr));
     assert_non_null(strstr(aerr, "seeds=3"));
+    game_free(other);
     char spec2[700];
     /* root=gumbel (no noise): at one simulation every completed Q is the net's value, so the move is the
-     * prior's argmax; at 40 it is what mcts_search with the same settings plays */
+     * prior's argmax; at 40 it is what mcts_mp_search with the same settings plays */
     snprintf(spec2, sizeof spec2, "az:net=%s,sims=1,root=gumbel", path);
-    a = make(spec2, &r);
-    assert_int_equal(choose(a, &p), best);
-    agent_free(a);
+    a = make_g(spec2, g);
+    assert_int_equal(choose_g(a, &p), best);
+    game_agent_free(a);
     snprintf(spec2, sizeof spec2, "az:net=%s,sims=40,root=gumbel,gumbel_k=4,gumbel_c_visit=20", path);
-    a = make(spec2, &r);
+    a = make_g(spec2, g);
     mcts_config mc = mcts_config_default();
     mc.sims = 40;
     mc.root = MCTS_ROOT_GUMBEL;
     mc.gumbel_k = 4;
     mc.gumbel_c_visit = 20;
-    mcts_eval *ev = mcts_eval_net_create(net, &r, 1, NULL);
-    mcts_result res;
-    assert_int_equal(mcts_search(&r, &p, &mc, ev, 1, &res, NULL), MCTS_OK);
-    assert_int_equal(choose(a, &p), res.move);
-    mcts_eval_free(ev);
-    agent_free(a);
+    mcts_mp_eval *ev = mcts_mp_eval_net_create(net, g, 1, NULL);
+    mcts_mp_result res;
+    assert_int_equal(mcts_mp_search(g, &p, &mc, ev, 1, &res, NULL), MCTS_OK);
+    assert_int_equal(choose_g(a, &p), res.move);
+    mcts_mp_eval_free(ev);
+    game_agent_free(a);
     char aerr0[AGENT_ERRLEN];
     snprintf(spec2, sizeof spec2, "az:net=%s,sims=4,root=best", path);
-    assert_null(agent_create(spec2, &r, aerr0));
+    assert_null(game_agent_create(spec2, g, aerr0));
     assert_non_null(strstr(aerr0, "root must be puct or gumbel"));
     if (!nn_net_config(net)->margin_head) {
         snprintf(spec2, sizeof spec2, "az:net=%s,sims=4,margin=0.5", path);
-        assert_null(agent_create(spec2, &r, aerr0));
+        assert_null(game_agent_create(spec2, g, aerr0));
         assert_non_null(strstr(aerr0, "margin head"));
     }
     nn_workspace_free(ws);
     nn_net_free(net);
+    game_free(g);
 }
 
-/* The search levers' keys (tb=, root=gumbel, margin=) reach Kalah's az agent through
- * eval/game_agent.h unchanged: ply by ply the same moves and statistics as the agent itself (play_both), on a
- * board small enough for tb=8's endgame database to be quick. */
-static void test_game_agent_az_levers_pass_through(void **state)
+/* The search levers' keys (tb=, tbroot=, root=gumbel, margin=) on Kalah's az, on a board small enough for
+ * tb=8's endgame database to be quick: the settings say what the agent plays with, a whole game is legal,
+ * and with tb=8 every root the database covers is played by one of its optimal moves (the solver's values). */
+static void test_game_agent_az_levers(void **state)
 {
     (void)state;
     kalah_rules r = kalah_rules_default();
@@ -367,11 +423,50 @@ static void test_game_agent_az_levers_pass_through(void **state)
     if (nn_export_save(path, net, kalah_rules_format(&r, rules, sizeof rules), KALAH_ENCODING_NAME, err) != NN_OK)
         fail_msg("%s", err);
     nn_net_free(net);
-    static const char *const levers[] = {"tb=8", "root=gumbel,gumbel_k=4", "margin=0.5", "tb=8,tbroot=0,margin=0.25"};
+    game *g = game_create(rules, NULL);
+    assert_non_null(g);
+    game_agent *solver = make_g("solver:tt_mb=1,endgame=0", g);
+    game_agent_set_detail(solver, 1);
+    static const struct {
+        const char *keys;
+        int tb, tbroot, gumbel;
+        double margin;
+    } levers[] = {{"tb=8", 8, 1, 0, 0},
+                  {"root=gumbel,gumbel_k=4", 0, 0, 1, 0},
+                  {"margin=0.5", 0, 0, 0, 0.5},
+                  {"tb=8,tbroot=0,margin=0.25", 8, 0, 0, 0.25}};
     for (size_t i = 0; i < sizeof levers / sizeof levers[0]; i++) {
-        snprintf(spec, sizeof spec, "az:net=%s,sims=24,seed=3,%s", path, levers[i]);
-        assert_true(play_both("kalah:pits=4,seeds=3", spec, 11) > 4);
+        snprintf(spec, sizeof spec, "az:net=%s,sims=24,seed=3,%s", path, levers[i].keys);
+        game_agent *a = make_g(spec, g);
+        agent_search_info si;
+        assert_int_equal(game_agent_search_settings(a, &si), AGENT_OK);
+        assert_int_equal(si.tb, levers[i].tb);
+        assert_int_equal(si.tbroot, levers[i].tbroot);
+        assert_int_equal(si.gumbel, levers[i].gumbel);
+        assert_true(si.margin_utility == levers[i].margin);
+        int covered = 0;
+        game_pos p;
+        game_start(g, &p);
+        game_agent_new_game(a, &p, 11);
+        while (!p.over) {
+            int k = choose_g(a, &p);
+            assert_true(game_legal(g, &p) >> k & 1);
+            if (levers[i].tbroot && game_seeds_in_pits(g, &p) <= 8) {
+                game_agent_stats st;
+                choose_g(solver, &p);
+                game_agent_last_stats(solver, &st);
+                assert_int_equal(st.values[k], (int)st.value); /* an optimal move */
+                covered++;
+            }
+            game_agent_notify(a, &p, k);
+            assert_int_equal(game_apply(g, &p, k, NULL), GAME_OK);
+        }
+        if (levers[i].tbroot)
+            assert_true(covered > 0);
+        game_agent_free(a);
     }
+    game_agent_free(solver);
+    game_free(g);
 }
 
 /* The abort flag (agent_set_abort, game_agent_set_abort): set, every search kind returns AGENT_ESTOPPED
@@ -432,7 +527,7 @@ int main(void)
         cmocka_unit_test(test_mcts_agent_case1),
         cmocka_unit_test(test_az_agent),
         cmocka_unit_test(test_game_agent_kalah_is_kalahs_agent),
-        cmocka_unit_test(test_game_agent_az_levers_pass_through),
+        cmocka_unit_test(test_game_agent_az_levers),
         cmocka_unit_test(test_abort_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

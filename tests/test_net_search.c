@@ -17,7 +17,7 @@
 #include "tests/train_util.h"
 #include "tests/nn_reseal.h"
 
-#include "eval/agent.h"
+#include "eval/game_agent.h"
 #include "eval/game_agent.h"
 #include "selfplay/mcts.h"
 
@@ -96,12 +96,15 @@ static void test_train_writes_record(void **state)
     nn_ckpt_free(st);
 }
 
-static agent *make_agent(const char *fmt, const char *path)
+static game_agent *make_agent(const char *fmt, const char *path)
 {
     char spec[AGENT_SPEC_MAX], err[AGENT_ERRLEN];
     snprintf(spec, sizeof spec, fmt, path);
-    kalah_rules r = kalah_rules_default();
-    agent *a = agent_create(spec, &r, err);
+    static game *g; /* one Kalah game for every agent of the run (reachable: not a leak) */
+    if (!g)
+        g = game_create("kalah", NULL);
+    assert_non_null(g);
+    game_agent *a = game_agent_create(spec, g, err);
     if (!a)
         fail_msg("%s", err);
     return a;
@@ -111,9 +114,9 @@ static agent *make_agent(const char *fmt, const char *path)
 static void test_agent_uses_record(void **state)
 {
     (void)state;
-    agent *a = make_agent("az:net=%s", run_file("best.h5"));
+    game_agent *a = make_agent("az:net=%s", run_file("best.h5"));
     agent_search_info si;
-    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(game_agent_search_settings(a, &si), AGENT_OK);
     assert_int_equal(si.sims, 6);
     assert_int_equal(si.batch, 2);
     assert_true(si.c_puct == 0.6);
@@ -124,26 +127,27 @@ static void test_agent_uses_record(void **state)
     assert_int_equal(si.net_record, 1);
     assert_int_equal(si.from_net, AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH |
                                       AGENT_FROM_MARGIN | AGENT_FROM_SOLVER | AGENT_FROM_ROOT);
-    const char *d = agent_describe(a);
+    const char *d = game_agent_describe(a);
     assert_non_null(strstr(d, ",sims=6,c_puct=0.6,fpu=0.1,batch=2,margin=2,solver=0,root=puct"));
     assert_non_null(strstr(d, "from the net's search record: sims, c_puct, fpu, batch, margin, solver, root"));
     /* it plays: a move from the start */
-    kalah_rules r = kalah_rules_default();
-    kalah_pos p;
-    kalah_start(&r, &p);
+    game *g = game_create("kalah", NULL);
+    game_pos p;
+    game_start(g, &p);
+    game_free(g);
     int mv = -1;
-    assert_int_equal(agent_choose(a, &p, &mv), AGENT_OK);
+    assert_int_equal(game_agent_choose(a, &p, &mv), AGENT_OK);
     assert_true(mv >= 0 && mv < 6);
-    agent_free(a);
+    game_agent_free(a);
 }
 
 /* A key given in the spec wins over the record; the others still come from it. */
 static void test_explicit_key_wins(void **state)
 {
     (void)state;
-    agent *a = make_agent("az:net=%s,c_puct=2,sims=3,margin=0,solver=1,root=gumbel,gumbel_k=4", run_file("latest.h5"));
+    game_agent *a = make_agent("az:net=%s,c_puct=2,sims=3,margin=0,solver=1,root=gumbel,gumbel_k=4", run_file("latest.h5"));
     agent_search_info si;
-    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(game_agent_search_settings(a, &si), AGENT_OK);
     assert_int_equal(si.sims, 3);
     assert_true(si.c_puct == 2);
     assert_true(si.margin_utility == 0);
@@ -154,24 +158,24 @@ static void test_explicit_key_wins(void **state)
     assert_true(si.fpu_reduction == 0.1);
     assert_int_equal(si.batch, 2);
     assert_int_equal(si.from_net, AGENT_FROM_FPU | AGENT_FROM_BATCH);
-    agent_free(a);
+    game_agent_free(a);
     /* root=gumbel over a puct record: the record's Gumbel constants, and the description names them as its */
     a = make_agent("az:net=%s,root=gumbel", run_file("latest.h5"));
-    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(game_agent_search_settings(a, &si), AGENT_OK);
     assert_int_equal(si.gumbel, 1);
     assert_int_equal(si.gumbel_k, 8);
     assert_true(si.gumbel_c_visit == 30 && si.gumbel_c_scale == 0.5);
     assert_int_equal(si.from_net, AGENT_FROM_SIMS | AGENT_FROM_C_PUCT | AGENT_FROM_FPU | AGENT_FROM_BATCH |
                                       AGENT_FROM_MARGIN | AGENT_FROM_SOLVER | AGENT_FROM_GUMBEL);
-    assert_non_null(strstr(agent_describe(a), ",root=gumbel,gumbel_k=8,gumbel_c_visit=30,gumbel_c_scale=0.5 (from "
+    assert_non_null(strstr(game_agent_describe(a), ",root=gumbel,gumbel_k=8,gumbel_c_visit=30,gumbel_c_scale=0.5 (from "
                                               "the net's search record: sims, c_puct, fpu, batch, margin, solver, "
                                               "gumbel_*)"));
-    agent_free(a);
+    game_agent_free(a);
     /* sims=0 (the raw policy) given explicitly against a record of 6 */
     a = make_agent("az:net=%s,sims=0", run_file("latest.h5"));
-    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(game_agent_search_settings(a, &si), AGENT_OK);
     assert_int_equal(si.sims, 0);
-    agent_free(a);
+    game_agent_free(a);
 }
 
 /* A net without the record: the built-in defaults, exactly as before the record existed. */
@@ -187,9 +191,9 @@ static void test_no_record_defaults(void **state)
     assert_int_equal(nn_load(plain, RULES, &net, &info, err), NN_OK);
     assert_int_equal(info.have_search, 0);
     nn_net_free(net);
-    agent *a = make_agent("az:net=%s", plain);
+    game_agent *a = make_agent("az:net=%s", plain);
     agent_search_info si;
-    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(game_agent_search_settings(a, &si), AGENT_OK);
     mcts_config d = mcts_config_default();
     assert_int_equal(si.sims, 200);
     assert_int_equal(si.batch, 1);
@@ -200,13 +204,13 @@ static void test_no_record_defaults(void **state)
     assert_int_equal(si.gumbel, d.root == MCTS_ROOT_GUMBEL);
     assert_int_equal(si.net_record, 0);
     assert_int_equal(si.from_net, 0);
-    assert_non_null(strstr(agent_describe(a), "the net records no search settings"));
-    agent_free(a);
+    assert_non_null(strstr(game_agent_describe(a), "the net records no search settings"));
+    game_agent_free(a);
     /* other kinds: no search settings, the description is the spec */
     a = make_agent("%s", "ab:depth=2");
-    assert_int_equal(agent_search_settings(a, &si), AGENT_EINVAL);
-    assert_string_equal(agent_describe(a), "ab:depth=2");
-    agent_free(a);
+    assert_int_equal(game_agent_search_settings(a, &si), AGENT_EINVAL);
+    assert_string_equal(game_agent_describe(a), "ab:depth=2");
+    game_agent_free(a);
 }
 
 /* Rewrites /search of path by one edit, then reseals the file so the loader meets the edit. */
@@ -280,8 +284,9 @@ static void test_bad_record(void **state)
             fail_msg("%s: '%s' lacks the file or '%s'", cases[i].what, err, cases[i].needle);
         char spec[2000];
         snprintf(spec, sizeof spec, "az:net=%s,sims=2", bad);
-        kalah_rules r = kalah_rules_default();
-        assert_null(agent_create(spec, &r, aerr));
+        game *kg = game_create("kalah", NULL);
+        assert_null(game_agent_create(spec, kg, aerr));
+        game_free(kg);
         if (!strstr(aerr, bad) || !strstr(aerr, cases[i].needle))
             fail_msg("agent: '%s'", aerr);
         char *out = NULL;

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "eval/accuracy.h"
-#include "eval/agent.h"
+#include "eval/game_agent.h"
 #include "eval/gposset.h"
 
 #define SHIPPED_NET "nets/kalah-6-4.h5"
@@ -82,12 +82,13 @@ static void test_shipped_net_search_record(void **state)
     (void)state;
     char spec[1200], err[AGENT_ERRLEN];
     snprintf(spec, sizeof spec, "az:net=%s/%s", SOWZERO_SOURCE_DIR, SHIPPED_NET);
-    kalah_rules r = kalah_rules_default();
-    agent *a = agent_create(spec, &r, err);
+    game *g = game_create("kalah", NULL);
+    assert_non_null(g);
+    game_agent *a = game_agent_create(spec, g, err);
     if (!a)
         fail_msg("%s", err);
     agent_search_info si;
-    assert_int_equal(agent_search_settings(a, &si), AGENT_OK);
+    assert_int_equal(game_agent_search_settings(a, &si), AGENT_OK);
     assert_int_equal(si.net_record, 1);
     assert_int_equal(si.sims, 800);
     assert_true(si.c_puct == 0.75);
@@ -97,7 +98,8 @@ static void test_shipped_net_search_record(void **state)
     assert_int_equal(si.gumbel, 0);
     assert_int_equal(si.batch, 1);
     assert_int_equal(si.tb, 0); /* the database stays opt-in (tb=N) */
-    agent_free(a);
+    game_agent_free(a);
+    game_free(g);
 }
 
 int main(void)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include "env/kalah.h"
 #include "eval/agent.h"
+#include "eval/game_agent.h"
 #include "eval/tbase.h"
 #include "nn/h5io.h"
 #include "nn/net.h"
@@ -546,15 +547,17 @@ static void test_az_agent_tb(void **state)
     assert_int_equal(nn_export_save(path, net, rules, KALAH_ENCODING_NAME, NULL), NN_OK);
     nn_net_free(net);
     char spec[1200];
+    game *g = game_create(rules, NULL);
+    assert_non_null(g);
     snprintf(spec, sizeof spec, "az:net=%s,sims=0,tb=10", path);
-    assert_null(agent_create(spec, &r, err));
+    assert_null(game_agent_create(spec, g, err));
     assert_non_null(strstr(err, "tb=10 needs a search"));
     snprintf(spec, sizeof spec, "az:net=%s,sims=2000,tb=%d", path, TB43);
-    agent *a = agent_create(spec, &r, err);
+    game_agent *a = game_agent_create(spec, g, err);
     if (!a)
         fail_msg("%s", err);
     snprintf(spec, sizeof spec, "az:net=%s,sims=2000,tb=%d,tbroot=0", path, TB43);
-    agent *leaves = agent_create(spec, &r, err); /* the search with tablebase leaves only */
+    game_agent *leaves = game_agent_create(spec, g, err); /* the search with tablebase leaves only */
     if (!leaves)
         fail_msg("%s", err);
     agent *solver = agent_create("solver:endgame=16", &r, err);
@@ -566,9 +569,13 @@ static void test_az_agent_tb(void **state)
         kalah_pos p;
         if (!random_late(&r, &x, 14, &p))
             continue;
+        char text[256], gerr[GAME_ERRLEN];
+        game_pos gp;
+        kalah_pos_format(&r, &p, text, sizeof text);
+        assert_int_equal(game_pos_parse(g, text, &gp, gerr), GAME_OK);
         int mv, smv;
-        agent_new_game(a, &p, 1);
-        assert_int_equal(agent_choose(a, &p, &mv), AGENT_OK);
+        game_agent_new_game(a, &gp, 1);
+        assert_int_equal(game_agent_choose(a, &gp, &mv), AGENT_OK);
         assert_int_equal(agent_choose(solver, &p, &smv), AGENT_OK);
         /* a covered root is played from the database: an optimal move by exact margin, as the solver's */
         int margin[KALAH_MAX_PITS];
@@ -580,16 +587,17 @@ static void test_az_agent_tb(void **state)
         assert_int_equal(best, tm);
         /* leaves only: the proven root's move keeps the exact result (win/draw/loss), not always the margin */
         int lmv;
-        agent_new_game(leaves, &p, 1);
-        assert_int_equal(agent_choose(leaves, &p, &lmv), AGENT_OK);
+        game_agent_new_game(leaves, &gp, 1);
+        assert_int_equal(game_agent_choose(leaves, &gp, &lmv), AGENT_OK);
         assert_int_equal((margin[lmv] > 0) - (margin[lmv] < 0), (best > 0) - (best < 0));
         tested++;
     }
     assert_true(tested >= 5);
-    agent_free(a);
-    agent_free(leaves);
+    game_agent_free(a);
+    game_agent_free(leaves);
     agent_free(solver);
     tb_release(t);
+    game_free(g);
 }
 
 /* ---- the config keys ---- */
