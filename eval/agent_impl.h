@@ -66,7 +66,7 @@ int agent_arg_double(agent_args *a, const char *key, double lo, double hi, doubl
 /* The root keys of the tree kinds (docs/agents.md; Kalah's az, every other game's mcts and az):
  * root=puct|gumbel, gumbel_k (1..64), gumbel_c_visit (>= 0), gumbel_c_scale (> 0), read into cfg (a key
  * absent leaves cfg's value: built in or the net's search record). An agent's Gumbel root has no noise
- * (cfg->gumbel_scale = 0, as mcts_search and mcts_mp_search take it). 0, or -1 with a message naming
+ * (cfg->gumbel_scale = 0, as mcts_mp_search takes it). 0, or -1 with a message naming
  * args->spec and the key in err. */
 int agent_root_args(agent_args *args, mcts_config *cfg, char *err);
 

@@ -227,16 +227,28 @@ char *kgp_quote(const char *s, char *buf, size_t n)
     return buf;
 }
 
-int kgp_board_game(const game *g) { return game_get_kind(g) == &game_kind_kalah; }
+int kgp_board_game(const game *g)
+{
+    /* KGP's board: two facing rows of n pits and a store each, sown past the opponent's store, swept at the
+     * end (Kalah's rules, which the engine at the other end plays); nothing that a relay, a store-less ring
+     * or a ring of more rows would add. */
+    game_layout lay;
+    const unsigned need = GAME_SOW_SKIPS_OPPONENT_STORES | GAME_END_SWEEP,
+                   foreign = GAME_SOW_SKIPS_STORES | GAME_SOW_SKIPS_ORIGIN | GAME_SOW_SKIPS_LEFT_ROWS | GAME_SOW_RELAY |
+                             GAME_CAPTURE_BACKWARD | GAME_END_UNSHOWN | GAME_DRAW_RING;
+    return game_layout_of(g, &lay) && lay.rows == 2 && game_players(g) == 2 && lay.pits <= KGP_BOARD_MAX_PITS &&
+           (lay.flags & need) == need && !(lay.flags & foreign);
+}
 
 char *kgp_board_format(const game *g, const game_pos *p, char *buf, size_t n)
 {
-    const kalah_rules *r = game_rules(g);
-    int me = p->to_move, other = 1 - me, m = r->pits;
-    size_t at = (size_t)snprintf(buf, n, "<%d,%d,%d", m, p->cell[kalah_store(r, me)], p->cell[kalah_store(r, other)]);
+    game_layout lay;
+    game_layout_of(g, &lay); /* kgp_board_game(g): a layout of two rows */
+    const int me = p->to_move, other = 1 - me, m = lay.pits, row = m + 1; /* row q: pits q*row.., store q*row+m */
+    size_t at = (size_t)snprintf(buf, n, "<%d,%d,%d", m, p->cell[me * row + m], p->cell[other * row + m]);
     for (int side = 0; side < 2; side++)
         for (int k = 0; k < m && at < n; k++)
-            at += (size_t)snprintf(buf + at, n - at, ",%d", p->cell[kalah_pit_index(r, side ? other : me, k)]);
+            at += (size_t)snprintf(buf + at, n - at, ",%d", p->cell[(side ? other : me) * row + k]);
     if (at < n)
         snprintf(buf + at, n - at, ">");
     return buf;

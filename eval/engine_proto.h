@@ -56,12 +56,12 @@ int kgp_parse(char *line, kgp_cmd *out, char *err);
  * Control characters become spaces. Returns buf. */
 char *kgp_quote(const char *s, char *buf, size_t n);
 
-/* Whether KGP boards can carry g's positions: 1 for Kalah's rules (a KGP board is n pits a side and two
- * stores under Kalah's rules, which the engine at the other end plays), else 0. The one place the KGP
- * codec names the game; the engine agent and the engine host ask it. */
+/* Whether KGP boards can carry g's positions, read from g's layout (env/game.h game_layout): 1 for two
+ * facing rows of at most KGP_BOARD_MAX_PITS pits and a store each, sown past the opponent's store and swept
+ * at the end, with no relay, capture run or hidden end (Kalah's rules, which a KGP board means), else 0. */
 int kgp_board_game(const game *g);
 
-/* The board literal of Kalah position p (g a "kalah" game; p not over) seen from its mover, into buf[n]
+/* The board literal of position p (g a game kgp_board_game accepts; p not over) seen from its mover, into buf[n]
  * (KGP_LINE_MAX suffices). Returns buf. */
 char *kgp_board_format(const game *g, const game_pos *p, char *buf, size_t n);
 

@@ -11,7 +11,7 @@
 
 #include "eval/agent_impl.h"   /* agent_mix */
 #include "eval/tbase.h"
-#include "selfplay/mcts2.h"
+#include "selfplay/mcts.h"
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 

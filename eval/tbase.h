@@ -18,7 +18,7 @@
 #include "env/game.h"
 #include "env/kalah.h"
 #include "eval/endgame.h"
-#include "selfplay/mcts.h"
+#include "selfplay/mcts_tb.h"
 
 typedef struct tb_ref tb_ref;
 

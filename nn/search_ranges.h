@@ -2,7 +2,7 @@
  * shared by every place that takes one: the training config keys ([mcts] and [eval], train/config_keys.c),
  * the az and mcts agent spec keys (eval/agent_search.c, eval/game_agent.c, eval/agent.c), the /search
  * record's reader (nn/h5search.c, so `sowzero net` shows only what an agent accepts) and the search's own
- * check (mcts_config_check, selfplay/mcts.c). Constants, not a table, so that config_keys.c's static
+ * check (mcts_config_check, selfplay/mcts_config.c). Constants, not a table, so that config_keys.c's static
  * initialisers can use them.
  *
  *   setting          config key               spec key         record field      range

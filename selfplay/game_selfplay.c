@@ -418,7 +418,7 @@ static int gather_mp(slot *slots, const int *live, int n, game_pos *leaf, int *o
 }
 
 /* The same for two-player games, whose trees descend together (mcts2_select_many: the interleaved descent
- * of Kalah's batcher, batcher.h), the leaves in game order. Returns the leaves or MCTS_ENOMEM. */
+ * ), the leaves in game order. Returns the leaves or MCTS_ENOMEM. */
 static int gather_two(slot *slots, const int *live, int n, const mcts2_many *many, mcts2_tree **two,
                       game_pos *leaf, int *owner, int *handle, int L)
 {

@@ -2,7 +2,7 @@
  * threads, Kalah's included, with the configuration of selfplay.h (selfplay_config, mcts_config), the worker
  * layout (`threads` pthreads, each running games_per_thread games whose leaves share ONE evaluator call per
  * round) and its replay buffer. The search is mcts_mp (values per player); two-player games run on its
- * two-player tree (mcts2.h), whose descents are interleaved across the worker's games (mcts2_select_many).
+ * two-player tree (mcts.h), whose descents are interleaved across the worker's games (mcts2_select_many).
  *
  * Samples: one per decision (extra turns included), appended when the game ends:
  *   x      game_encode of the position (mover's point of view), dim game_encode_dim

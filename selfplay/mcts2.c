@@ -1,7 +1,7 @@
-/* mcts2.c — the two-player PUCT tree (mcts2.h) of every game of the game interface: mcts_tree_impl.h
+/* mcts2.c — the two-player PUCT tree (mcts.h) of every game of the game interface: mcts_tree_impl.h
  * compiled for game_pos, with the game's functions for sowing and scoring and its endgame database behind
  * the tablebase leaves. */
-#include "selfplay/mcts2.h"
+#include "selfplay/mcts.h"
 #include "selfplay/mcts_impl.h"
 
 #include <stdio.h>

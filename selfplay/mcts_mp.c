@@ -3,7 +3,7 @@
  * levers (Gumbel, forced playouts) are mcts_mp_root.c. */
 #include "selfplay/mcts_mp.h"
 #include "selfplay/mcts_mp_impl.h"
-#include "selfplay/mcts2.h"
+#include "selfplay/mcts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@ static void exact_value(const mcts_mp_tree *t, const game_pos *p, float *v)
         v[q] = (float)d[q];
 }
 
-/* The margin utility needs two players and a final margin: two-player games run on mcts2.h's tree, so
+/* The margin utility needs two players and a final margin: two-player games run on mcts.h's tree, so
  * this tree (three and four players) refuses it. MCTS_OK, else MCTS_EINVAL. */
 static int check_utility(const game *g, const mcts_config *cfg, char *err)
 {
@@ -94,7 +94,7 @@ mcts_mp_tree *mcts_mp_tree_create(const game *g, const mcts_config *cfg, uint64_
             snprintf(err, MCTS_ERRLEN, "mcts_mp_tree_create: no game");
         return NULL;
     }
-    if (game_players(g) == 2) { /* the two-player tree (mcts2.h) */
+    if (game_players(g) == 2) { /* the two-player tree (mcts.h) */
         mcts_mp_tree *t = calloc(1, sizeof *t);
         if (t && !(t->two = mcts2_tree_create(g, cfg, seed, err))) {
             free(t);

@@ -1,6 +1,6 @@
 /* mcts_mp.h — PUCT Monte-Carlo tree search for every game of the game interface (env/game.h), 2–4 players,
- * with a value per player. A two-player game runs on the two-player tree (mcts2.h: the source of Kalah's
- * tree, mcts.h, compiled for game_pos), behind these same functions: its values are the mover's value and
+ * with a value per player. A two-player game runs on the two-player tree (mcts.h, mcts2_*), behind these
+ * same functions: its values are the mover's value and
  * its negation, an exact node (proven, or scored by score proofs) is both proven and decided, and game_decided is
  * not consulted (with two players a fixed value ends the game). Three and four players run on the
  * value-vector tree described here; what differs from mcts.h:
@@ -48,11 +48,11 @@
  * the root, pruned from the target). The root's Q in their formulas is the root mover's entry of the value
  * vectors; a child decided at +1 for that mover is played first, one decided at −1 is Kalah's proven loss.
  * The margin utility (cfg.margin_utility w > 0) needs two players and a final margin: a two-player game
- * gets it from mcts2.h's tree (score proofs included, as Kalah's search, mcts.h), with the net evaluator
+ * gets it from mcts.h's two-player tree (score proofs included), with the net evaluator
  * of mcts_mp_eval_net_create_utility mixing its margin head in the same way; this tree refuses it.
  *
  * Memory: nodes live in one pooled array that grows geometrically; reuse compacts the kept subtree.
- * Errors: MCTS_* codes of evaluator.h, with a message where an err buffer (MCTS_ERRLEN) is taken.
+ * Errors: MCTS_* codes of mcts_status.h, with a message where an err buffer (MCTS_ERRLEN) is taken.
  */
 #ifndef SOWZERO_SELFPLAY_MCTS_MP_H
 #define SOWZERO_SELFPLAY_MCTS_MP_H
@@ -61,16 +61,15 @@
 
 #include "env/game.h"
 #include "nn/net.h"
-#include "selfplay/evaluator.h"
+#include "selfplay/mcts_status.h"
 #include "selfplay/mcts.h"
-#include "selfplay/mcts2.h"
 #include "selfplay/rng.h"
 
 /* ---- evaluators ---- */
 
 typedef struct mcts_mp_eval mcts_mp_eval;
 
-/* The interface (as mcts_eval in evaluator.h, for any game). evaluate: n unfinished positions
+/* The interface. evaluate: n unfinished positions
  * (1..max_batch) → prior (n × game_moves floats, by the mover's slot, >= 0; illegal slots may hold
  * anything finite) and value (n × game_players floats, ABSOLUTE player order, each in [−1, 1]).
  * Implementations embed it as their first member. One evaluator belongs to one thread at a time. */
@@ -110,7 +109,7 @@ mcts_mp_eval *mcts_mp_eval_rollout_create(const game *g, int rollouts, int max_b
 
 void mcts_mp_eval_free(mcts_mp_eval *e);
 
-/* One evaluator per worker thread (as mcts_eval_factory): net (shared, read-only) or rollouts. */
+/* One evaluator per worker thread: net (shared, read-only) or rollouts. */
 typedef struct mcts_mp_eval_factory {
     mcts_mp_eval *(*create)(const struct mcts_mp_eval_factory *f, const game *g, int max_batch,
                             uint64_t seed, char *err);
@@ -210,7 +209,7 @@ int mcts_mp_choose(mcts_mp_tree *t, double tau);
 
 mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t);
 
-/* The two-player tree (mcts2.h) that runs t when its game has two players, else NULL: drivers batch its
+/* The two-player tree (mcts.h) that runs t when its game has two players, else NULL: drivers batch its
  * descents with mcts2_select_many and complete its leaves with the leaf mover's value (value[leaf.to_move]),
  * exactly as mcts_mp_select / mcts_mp_complete would. Borrowed: it lives as long as t. */
 mcts2_tree *mcts_mp_two(mcts_mp_tree *t);

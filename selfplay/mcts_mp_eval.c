@@ -224,7 +224,7 @@ int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cf
     }
     mcts_config c = *cfg;
     c.dirichlet_eps = 0.0;
-    c.gumbel_scale = 0.0;      /* the self-play noises and the training-only lever are off, as in mcts_search */
+    c.gumbel_scale = 0.0;      /* the self-play noises and the training-only lever are off: an agent's search */
     c.forced_playouts_k = 0.0;
     mcts_mp_tree *t = mcts_mp_tree_create(g, &c, seed, err);
     const int B = cfg->leaves_per_game, np = game_players(g), m = game_moves(g);

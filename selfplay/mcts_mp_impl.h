@@ -30,7 +30,7 @@ typedef struct {
 } mpnode;
 
 struct mcts_mp_tree {
-    struct mcts2_tree *two; /* a two-player game: the two-player tree (mcts2.h) does it all; only g, players,
+    struct mcts2_tree *two; /* a two-player game: the two-player tree (mcts.h) does it all; only g, players,
                                moves and pend_mover below are then used */
     const game *g;      /* borrowed: outlives the tree */
     int players, moves;

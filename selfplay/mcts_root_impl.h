@@ -11,8 +11,8 @@
  *   RT_BEST(t)             the tau = 0 root choice (a node index, -1 when the root is unexpanded)
  *   RT_BEGIN, RT_SELECT, RT_POLICY, RT_CHOOSE   the names of the four hooks this defines
  *
- * So the rules are the same for Kalah's scalar-valued tree (selfplay/mcts.c) and the value-vector tree of
- * every game (selfplay/mcts_mp.c); only how a child's value for the root's mover is read differs. */
+ * So the rules are the same for the scalar-valued two-player tree (selfplay/mcts2.c) and the value-vector
+ * tree of three and four players (selfplay/mcts_mp.c); only how a child's value for the root's mover is read differs. */
 
 /* The root's children as the formulas take them: visits, Q for the root's mover, prior (noise included). */
 static int rt_arrays(const RT_TREE *t, int *n, double *q, double *prior)

@@ -1,12 +1,11 @@
 /* mcts_tree_impl.h — the two-player PUCT tree (conventions in mcts.h): pools, descent, expansion, backup,
- * proofs, noise, reuse, results and inspection, written once and compiled per position type, as
- * env/vecenv_impl.h is per ISA — selfplay/mcts.c for Kalah's packed kalah_pos (its fast path), and
- * selfplay/mcts2.c for the game_pos of any two-player game of the game interface. The includer includes
- * selfplay/mcts_impl.h and defines:
+ * proofs, noise, reuse, results and inspection, written against a position type and its rules as
+ * env/vecenv_impl.h is against an ISA; selfplay/mcts2.c compiles it for the game_pos of every two-player
+ * game of the game interface. The includer includes selfplay/mcts_impl.h and defines:
  *
  *   MT_TREE, MT_TREE_TAG, MT_MANY   the tree type (a typedef of struct MT_TREE_TAG) and the scratch of
  *                                   select_many, as its public header declares them
- *   MT(name)                        the public name of `name` (mcts_tree_create, mcts2_tree_create, ...)
+ *   MT(name)                        the public name of `name` (mcts2_tree_create, ...)
  *   MT_POS                          the position type: a plain value with an `over` byte
  *   MT_RULES_T, MT_RULES_ARG        the rules the tree keeps (a value) and tree_create's rules parameter
  *   MT_RULES_CHECK(r, cfg, err)     MCTS_OK or MCTS_EINVAL with a message: rules (and what cfg asks of them)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "nn/net.h"
-#include "selfplay/evaluator.h"
+#include "selfplay/mcts_status.h"
 
 _Static_assert(REPLAY_MAX_VALUE == NN_MAX_VALUE, "a buffer must hold the targets of any value head");
 

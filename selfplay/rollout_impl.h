@@ -1,6 +1,6 @@
 /* rollout_impl.h — the random-rollout evaluator (the classic MCTS baseline: uniform priors, the value the
- * mean result of `rollouts` uniformly random playouts), written once and included by each evaluator
- * interface after it defines:
+ * mean result of `rollouts` uniformly random playouts), included by the evaluator interface after it
+ * defines:
  *
  *   RO_EVAL                the evaluator type (with evaluate, reseed, destroy, max_batch, forward_seconds,
  *                          calls, positions)
@@ -10,9 +10,8 @@
  *   RO_SCORE(e, start, end, acc)        adds the values of finished (or capped) position *end, for what the
  *                          evaluator reports at *start, to acc[0 .. RO_VALUES(e))
  *
- * So Kalah's evaluator (selfplay/evaluator.h: kalah_pos, one value for the mover, its inline sowing) and
- * every game's (selfplay/mcts_mp.h: game_pos, one value per player) draw the same moves from the same
- * generator: the mover picks uniformly among its legal moves. */
+ * (selfplay/mcts_mp_eval.c: game_pos, one value per player): the mover picks uniformly among its legal
+ * moves. */
 
 #define RO_MAX_VALUES 8
 

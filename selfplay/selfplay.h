@@ -52,7 +52,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "env/kalah.h"
-#include "selfplay/evaluator.h"
+#include "selfplay/mcts_status.h"
 #include "selfplay/mcts.h"
 #include "selfplay/replay.h"
 

@@ -1,93 +1,108 @@
 /* test_mcts_root.c — the search levers (docs/levers.md) against independent computation: the Gumbel root's
  * halving schedule (literals from mctx's Python algorithm), sigma / completed Q / the target (literals from a
- * plain Python evaluation of the paper's formulas), the tree's Gumbel search (visits follow the schedule, the
- * target and the move recomputed here from the root's statistics), forced playouts and target pruning
- * (the KataGo rule recomputed here), the margin utility at finished positions and in the net evaluator,
- * playout cap randomization's value-only samples and the zero policy gradient they get, and the checks.
+ * plain Python evaluation of the paper's formulas), the Gumbel search in the two-player tree (mcts.h) on
+ * Kalah (visits follow the schedule, the target and the move recomputed here from the root's statistics),
+ * forced playouts and target pruning (the KataGo rule recomputed here), the margin utility at finished
+ * positions and in the net evaluator (mcts_mp.h), playout cap randomization's value-only samples and the
+ * zero policy gradient they get, and the checks.
  * The playout-cap test runs self-play's worker thread, so the TSan pass runs this file too: */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
 #include <math.h>
-#include "env/kalah.h"
+#include "env/game.h"
 #include "nn/net.h"
 #include "selfplay/mcts.h"
+#include "selfplay/mcts_mp.h"
 #include "selfplay/mcts_root.h"
 #include "selfplay/replay.h"
 #include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
 
+/* Kalah(6,4), the game every tree test here searches. */
+static game *kalah_game(void)
+{
+    char err[GAME_ERRLEN];
+    game *g = game_create("kalah:pits=6,seeds=4", err);
+    if (!g)
+        fail_msg("%s", err);
+    return g;
+}
+
 /* ---- a fake evaluator: fixed priors, a value hashed from the position (varied Q across the tree) ---- */
 
 typedef struct {
-    mcts_eval base;
-    float prior[KALAH_MAX_PITS];
+    mcts_mp_eval base;
+    float prior[GAME_MAX_MOVES];
 } hash_eval;
 
-static float pos_value(const kalah_pos *p)
+/* The value for the player to move at p. */
+static float pos_value(const game_pos *p)
 {
     uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < 2 * KALAH_MAX_PITS + 2; i++)
+    for (int i = 0; i < GAME_MAX_CELLS; i++)
         h = (h ^ p->cell[i]) * 1099511628211ull;
-    h ^= p->side;
+    h ^= p->to_move;
     h *= 0x9e3779b97f4a7c15ull;
     return (float)((double)(h >> 11) / 9007199254740992.0 * 1.6 - 0.8);
 }
 
-static int hash_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
+static int hash_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
 {
     hash_eval *f = (hash_eval *)e;
-    int m = e->rules.pits;
+    int m = game_moves(e->game);
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < m; k++)
             prior[i * m + k] = f->prior[k];
-        value[i] = pos_value(&pos[i]);
+        float v = pos_value(&pos[i]);
+        value[2 * i + pos[i].to_move] = v; /* two players: the mover's value and its negation */
+        value[2 * i + 1 - pos[i].to_move] = -v;
     }
     e->positions += (uint64_t)n;
     return MCTS_OK;
 }
 
-static void hash_destroy(mcts_eval *e) { (void)e; }
+static void hash_destroy(mcts_mp_eval *e) { (void)e; }
 
-static void hash_init(hash_eval *f, const kalah_rules *r, const float *prior)
+static void hash_init(hash_eval *f, const game *g, const float *prior)
 {
     memset(f, 0, sizeof *f);
-    f->base = (mcts_eval){.evaluate = hash_evaluate, .destroy = hash_destroy, .rules = *r, .max_batch = 64};
-    for (int k = 0; k < r->pits; k++)
+    f->base = (mcts_mp_eval){.evaluate = hash_evaluate, .destroy = hash_destroy, .game = g, .max_batch = 64};
+    for (int k = 0; k < game_moves(g); k++)
         f->prior[k] = prior[k];
 }
 
-/* Runs the search of t's current root to the end with ev, one leaf at a time. */
-static void run_search(mcts_tree *t, mcts_eval *ev, int pits)
+/* Runs the search of t's current root to the end with ev, one leaf at a time; the tree takes the value of
+ * the leaf's mover. */
+static void run_search(mcts2_tree *t, mcts_mp_eval *ev)
 {
-    while (!mcts_done(t)) {
-        kalah_pos leaf;
-        int h = mcts_select(t, &leaf);
+    while (!mcts2_done(t)) {
+        game_pos leaf;
+        int h = mcts2_select(t, &leaf);
         if (h == MCTS_SIM_DONE)
             continue;
         assert_true(h >= 0);
-        float prior[KALAH_MAX_PITS], value;
-        assert_int_equal(ev->evaluate(ev, &leaf, 1, prior, &value), MCTS_OK);
-        assert_int_equal(mcts_complete(t, h, prior, value), MCTS_OK);
+        float prior[GAME_MAX_MOVES], value[GAME_MAX_PLAYERS];
+        assert_int_equal(ev->evaluate(ev, &leaf, 1, prior, value), MCTS_OK);
+        assert_int_equal(mcts2_complete(t, h, prior, value[leaf.to_move]), MCTS_OK);
     }
-    (void)pits;
 }
 
 /* The root's children as the test reads them: visits, Q for the root's mover, prior. */
 typedef struct {
-    int nc, n[KALAH_MAX_PITS], move[KALAH_MAX_PITS];
-    double q[KALAH_MAX_PITS], prior[KALAH_MAX_PITS];
+    int nc, n[GAME_MAX_MOVES], move[GAME_MAX_MOVES];
+    double q[GAME_MAX_MOVES], prior[GAME_MAX_MOVES];
 } root_stats;
 
-static root_stats read_root(const mcts_tree *t)
+static root_stats read_root(const mcts2_tree *t)
 {
     root_stats s;
     memset(&s, 0, sizeof s);
     mcts_node_info root, c;
-    assert_int_equal(mcts_node_get(t, mcts_root_index(t), &root), MCTS_OK);
+    assert_int_equal(mcts2_node_get(t, mcts2_root_index(t), &root), MCTS_OK);
     s.nc = root.n_children;
     for (int i = 0; i < s.nc; i++) {
-        assert_int_equal(mcts_node_get(t, root.first_child + i, &c), MCTS_OK);
+        assert_int_equal(mcts2_node_get(t, root.first_child + i, &c), MCTS_OK);
         s.n[i] = c.visits;
         s.q[i] = c.proven != MCTS_UNPROVEN ? c.proven : c.visits > 0 ? c.w / c.visits : 0.0;
         s.prior[i] = c.prior;
@@ -175,11 +190,10 @@ static void test_forced_and_prune(void **state)
 /* ---- the Gumbel root in the tree ---- */
 
 /* The Gumbel tests' setting: Kalah(6,4), fixed uneven priors, hashed values, a Gumbel root of `sims`. */
-static mcts_config gumbel_setup(kalah_rules *r, hash_eval *he, int sims)
+static mcts_config gumbel_setup(const game *g, hash_eval *he, int sims)
 {
     static const float prior[] = {0.30f, 0.05f, 0.25f, 0.10f, 0.20f, 0.10f};
-    *r = kalah_rules_default();
-    hash_init(he, r, prior);
+    hash_init(he, g, prior);
     mcts_config c = mcts_config_default();
     c.root = MCTS_ROOT_GUMBEL;
     c.sims = sims;
@@ -189,14 +203,14 @@ static mcts_config gumbel_setup(kalah_rules *r, hash_eval *he, int sims)
 static void test_gumbel_tree(void **state)
 {
     (void)state;
-    kalah_rules r;
+    game *g = kalah_game();
     hash_eval he;
-    mcts_config c = gumbel_setup(&r, &he, 33);
+    mcts_config c = gumbel_setup(g, &he, 33);
     c.gumbel_scale = 0; /* g = 0: the schedule's order is the prior's, checkable here */
     c.gumbel_c_visit = 5;
-    mcts_tree *t = mcts_tree_create(&r, &c, 3, NULL);
+    mcts2_tree *t = mcts2_tree_create(g, &c, 3, NULL);
     assert_non_null(t);
-    run_search(t, &he.base, r.pits);
+    run_search(t, &he.base);
     root_stats s = read_root(t);
     assert_int_equal(s.nc, 6);
     /* 32 simulations after the root's own, dealt as the m = 6 schedule deals them */
@@ -226,8 +240,8 @@ static void test_gumbel_tree(void **state)
         assert_int_equal(got[i], wsorted[i]);
 
     /* the target: softmax(log P + sigma(completed Q)), recomputed here in plain double */
-    kalah_pos start;
-    kalah_start(&r, &start);
+    game_pos start;
+    game_start(g, &start);
     double raw = pos_value(&start), sn = 0, sp = 0, pq = 0, lo = 1e9, hi = -1e9, cq[6], maxn = 0;
     for (int i = 0; i < 6; i++) {
         sn += s.n[i];
@@ -247,8 +261,8 @@ static void test_gumbel_tree(void **state)
         e[i] = exp(logit[i]);
         z += e[i];
     }
-    float pi[KALAH_MAX_PITS];
-    assert_int_equal(mcts_policy(t, 0.0, pi), MCTS_OK); /* tau does not apply to the Gumbel target */
+    float pi[GAME_MAX_MOVES];
+    assert_int_equal(mcts2_policy(t, 0.0, pi), MCTS_OK); /* tau does not apply to the Gumbel target */
     for (int i = 0; i < 6; i++)
         assert_true(fabs(pi[s.move[i]] - e[i] / z) < 1e-5);
     /* the move: among the most visited, the best of log P + sigma */
@@ -256,24 +270,24 @@ static void test_gumbel_tree(void **state)
     for (int i = 0; i < 6; i++)
         if (s.n[i] == (int)maxn && (best < 0 || logit[i] > logit[best]))
             best = i;
-    assert_int_equal(mcts_choose(t, 1.0), s.move[best]);
-    mcts_tree_free(t);
+    assert_int_equal(mcts2_choose(t, 1.0), s.move[best]);
+    mcts2_tree_free(t);
 
     /* k = 2 without noise: only the two highest priors (a and c) are ever searched */
     c.gumbel_k = 2;
-    t = mcts_tree_create(&r, &c, 3, NULL);
-    run_search(t, &he.base, r.pits);
+    t = mcts2_tree_create(g, &c, 3, NULL);
+    run_search(t, &he.base);
     s = read_root(t);
     for (int i = 0; i < 6; i++)
         assert_true((s.move[i] == 0 || s.move[i] == 2) ? s.n[i] == 16 : s.n[i] == 0);
-    mcts_tree_free(t);
+    mcts2_tree_free(t);
 
     /* with noise the considered pair depends on the draw of g: several seeds see more than two moves */
     c.gumbel_scale = 1;
     unsigned seen = 0;
     for (uint64_t seed = 1; seed <= 12; seed++) {
-        t = mcts_tree_create(&r, &c, seed, NULL);
-        run_search(t, &he.base, r.pits);
+        t = mcts2_tree_create(g, &c, seed, NULL);
+        run_search(t, &he.base);
         s = read_root(t);
         int considered = 0;
         for (int i = 0; i < 6; i++)
@@ -282,37 +296,40 @@ static void test_gumbel_tree(void **state)
                 considered++;
             }
         assert_int_equal(considered, 2);
-        mcts_tree_free(t);
+        mcts2_tree_free(t);
     }
     assert_true(__builtin_popcount(seen) > 2);
+    game_free(g);
 }
 
 static void test_gumbel_search_and_no_reuse(void **state)
 {
     (void)state;
-    kalah_rules r;
+    game *g = kalah_game();
     hash_eval he;
-    mcts_config c = gumbel_setup(&r, &he, 40);
-    kalah_pos start;
-    kalah_start(&r, &start);
-    mcts_result a, b;
-    /* mcts_search takes gumbel_scale as 0: the same result for every seed */
-    assert_int_equal(mcts_search(&r, &start, &c, &he.base, 1, &a, NULL), MCTS_OK);
-    assert_int_equal(mcts_search(&r, &start, &c, &he.base, 99, &b, NULL), MCTS_OK);
+    mcts_config c = gumbel_setup(g, &he, 40);
+    game_pos start;
+    game_start(g, &start);
+    mcts_mp_result a, b;
+    char err[MCTS_ERRLEN];
+    /* mcts_mp_search takes gumbel_scale as 0: the same result for every seed */
+    assert_int_equal(mcts_mp_search(g, &start, &c, &he.base, 1, &a, err), MCTS_OK);
+    assert_int_equal(mcts_mp_search(g, &start, &c, &he.base, 99, &b, err), MCTS_OK);
     assert_int_equal(a.move, b.move);
     assert_memory_equal(a.visits, b.visits, sizeof a.visits);
     double sum = 0;
-    for (int k = 0; k < r.pits; k++)
+    for (int k = 0; k < game_moves(g); k++)
         sum += a.pi[k];
     assert_true(fabs(sum - 1.0) < 1e-5);
     /* the Gumbel root starts every move afresh: after a move the root has no visits */
-    mcts_tree *t = mcts_tree_create(&r, &c, 5, NULL);
-    run_search(t, &he.base, r.pits);
-    int mv = mcts_choose(t, 0);
-    assert_int_equal(mcts_advance(t, mv), MCTS_OK);
-    int v[KALAH_MAX_PITS];
-    assert_int_equal(mcts_root_visits(t, v, NULL), 0);
-    mcts_tree_free(t);
+    mcts2_tree *t = mcts2_tree_create(g, &c, 5, NULL);
+    run_search(t, &he.base);
+    int mv = mcts2_choose(t, 0);
+    assert_int_equal(mcts2_advance(t, mv), MCTS_OK);
+    int v[GAME_MAX_MOVES];
+    assert_int_equal(mcts2_root_visits(t, v, NULL), 0);
+    mcts2_tree_free(t);
+    game_free(g);
 }
 
 /* ---- forced playouts in the tree ---- */
@@ -320,16 +337,16 @@ static void test_gumbel_search_and_no_reuse(void **state)
 static void test_forced_playouts_tree(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
+    game *g = kalah_game();
     const float prior[] = {0.80f, 0.04f, 0.04f, 0.04f, 0.04f, 0.04f};
     hash_eval he;
-    hash_init(&he, &r, prior);
+    hash_init(&he, g, prior);
     mcts_config c = mcts_config_default();
     c.sims = 300;
     c.dirichlet_eps = 0;
     c.forced_playouts_k = 2;
-    mcts_tree *t = mcts_tree_create(&r, &c, 1, NULL);
-    run_search(t, &he.base, r.pits);
+    mcts2_tree *t = mcts2_tree_create(g, &c, 1, NULL);
+    run_search(t, &he.base);
     root_stats s = read_root(t);
     int total = 0;
     for (int i = 0; i < s.nc; i++)
@@ -339,12 +356,12 @@ static void test_forced_playouts_tree(void **state)
         assert_true(s.n[i] + 1 >= sqrt(2.0 * s.prior[i] * (total - 1)));
     /* the target: visits with KataGo's pruning, recomputed here */
     mcts_node_info root;
-    mcts_node_get(t, mcts_root_index(t), &root);
+    mcts2_node_get(t, mcts2_root_index(t), &root);
     int b = 0;
     for (int i = 1; i < s.nc; i++)
         if (s.n[i] > s.n[b])
             b = i;
-    double star = s.q[b] + 1.5 * s.prior[b] * sqrt(root.visits) / (1 + s.n[b]), w[KALAH_MAX_PITS], z = 0;
+    double star = s.q[b] + 1.5 * s.prior[b] * sqrt(root.visits) / (1 + s.n[b]), w[GAME_MAX_MOVES], z = 0;
     for (int i = 0; i < s.nc; i++) {
         double keep = s.n[i];
         if (i != b && s.n[i] > 0) {
@@ -356,26 +373,27 @@ static void test_forced_playouts_tree(void **state)
         w[i] = keep;
         z += keep;
     }
-    float pi[KALAH_MAX_PITS];
-    assert_int_equal(mcts_policy(t, 1.0, pi), MCTS_OK);
+    float pi[GAME_MAX_MOVES];
+    assert_int_equal(mcts2_policy(t, 1.0, pi), MCTS_OK);
     int pruned = 0;
     for (int i = 0; i < s.nc; i++) {
         assert_true(fabs(pi[s.move[i]] - w[i] / z) < 1e-5);
         pruned += w[i] < s.n[i];
     }
     assert_true(pruned > 0); /* the low-prior moves were visited only because they were forced */
-    mcts_tree_free(t);
+    mcts2_tree_free(t);
 
     /* without the lever the same search leaves the low-prior moves below their forced share */
     c.forced_playouts_k = 0;
-    t = mcts_tree_create(&r, &c, 1, NULL);
-    run_search(t, &he.base, r.pits);
+    t = mcts2_tree_create(g, &c, 1, NULL);
+    run_search(t, &he.base);
     root_stats s0 = read_root(t);
     int below = 0;
     for (int i = 0; i < s0.nc; i++)
         below += s0.n[i] + 1 < sqrt(2.0 * s0.prior[i] * (total - 1));
     assert_true(below > 0);
-    mcts_tree_free(t);
+    mcts2_tree_free(t);
+    game_free(g);
 }
 
 /* ---- the margin utility ---- */
@@ -383,13 +401,15 @@ static void test_forced_playouts_tree(void **state)
 static void test_margin_utility_terminal(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    kalah_pos p;
+    game *g = kalah_game();
+    assert_int_equal(game_seeds(g), 48); /* the margin's divisor: every seed of the board */
+    game_pos p;
+    char err[GAME_ERRLEN];
     /* South's last seed (f) goes home and empties its row: North sweeps 6, 21-27, North wins by 6 */
-    assert_int_equal(kalah_pos_parse("0,0,0,0,0,1,20,1,1,1,1,1,1,21 S", &r, &p, NULL, NULL), KALAH_OK);
+    assert_int_equal(game_pos_parse(g, "0,0,0,0,0,1,20,1,1,1,1,1,1,21 S", &p, err), GAME_OK);
     const float prior[] = {1, 1, 1, 1, 1, 1};
     hash_eval he;
-    hash_init(&he, &r, prior);
+    hash_init(&he, g, prior);
     for (int wi = 0; wi < 3; wi++) {
         double w = wi == 0 ? 0.0 : wi == 1 ? 1.0 : 0.25;
         mcts_config c = mcts_config_default();
@@ -397,74 +417,86 @@ static void test_margin_utility_terminal(void **state)
         c.dirichlet_eps = 0;
         c.solver = 0;
         c.margin_utility = w;
-        mcts_tree *t = mcts_tree_create(&r, &c, 1, NULL);
-        mcts_set_root(t, &p);
-        run_search(t, &he.base, r.pits);
+        mcts2_tree *t = mcts2_tree_create(g, &c, 1, NULL);
+        assert_non_null(t);
+        mcts2_set_root(t, &p);
+        run_search(t, &he.base);
         root_stats s = read_root(t);
         assert_int_equal(s.nc, 1);
         assert_int_equal(s.n[0], 2);
         double want = (-1.0 + w * (-6.0 / 48.0)) / (1.0 + w);
         assert_true(fabs(s.q[0] - want) < 1e-6);
-        mcts_tree_free(t);
+        mcts2_tree_free(t);
     }
+    game_free(g);
 }
 
 static void test_margin_utility_evaluator(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
-    nn_config nc = nn_config_default(kalah_encode_dim(&r), r.pits);
+    game *g = kalah_game();
+    const int dim = game_encode_dim(g), m = game_moves(g);
+    assert_true(dim <= 32 && game_value_dim(g) == 1);
+    nn_config nc = nn_config_default(dim, m);
     nc.n_hidden = 1;
     nc.hidden[0] = 16;
     nc.margin_head = 1;
     nn_net *net = nn_net_create(&nc, 11, NULL);
     assert_non_null(net);
     char err[MCTS_ERRLEN];
-    mcts_eval *plain = mcts_eval_net_create(net, &r, 8, err), *mix = mcts_eval_net_create_utility(net, &r, 8, 0.5, err);
+    mcts_mp_eval *plain = mcts_mp_eval_net_create(net, g, 8, err),
+                 *mix = mcts_mp_eval_net_create_utility(net, g, 8, 0.5, err);
     assert_non_null(plain);
     assert_non_null(mix);
-    kalah_pos pos[4];
-    kalah_start(&r, &pos[0]);
+    game_pos pos[4];
+    game_start(g, &pos[0]);
     for (int i = 1; i < 4; i++) {
         pos[i] = pos[i - 1];
-        unsigned l = kalah_legal(&r, &pos[i]);
-        kalah_sow(&r, &pos[i], __builtin_ctz(l) + (i % 2), NULL);
+        unsigned l = game_legal(g, &pos[i]);
+        if (i % 2 && (l & (l - 1))) /* the second legal pit on odd plies: varied positions */
+            l &= l - 1;
+        assert_int_equal(game_apply(g, &pos[i], __builtin_ctz(l), NULL), GAME_OK);
     }
-    float pr0[4 * KALAH_MAX_PITS], pr1[4 * KALAH_MAX_PITS], v0[4], v1[4], x[4 * 32], pol[4 * KALAH_MAX_PITS], val[4],
-        mg[4];
-    uint8_t legal[4 * KALAH_MAX_PITS];
+    float pr0[4 * GAME_MAX_MOVES], pr1[4 * GAME_MAX_MOVES], v0[4 * 2], v1[4 * 2], x[4 * 32], pol[4 * GAME_MAX_MOVES],
+        val[4], mg[4];
+    uint8_t legal[4 * GAME_MAX_MOVES];
     assert_int_equal(plain->evaluate(plain, pos, 4, pr0, v0), MCTS_OK);
     assert_int_equal(mix->evaluate(mix, pos, 4, pr1, v1), MCTS_OK);
     /* the heads straight from the net */
-    int dim = kalah_encode_dim(&r);
     for (int i = 0; i < 4; i++) {
-        kalah_encode(&r, &pos[i], x + i * dim);
-        for (int k = 0; k < r.pits; k++)
-            legal[i * r.pits + k] = (uint8_t)(kalah_legal(&r, &pos[i]) >> k & 1u);
+        game_encode(g, &pos[i], x + i * dim);
+        for (int k = 0; k < m; k++)
+            legal[i * m + k] = (uint8_t)(game_legal(g, &pos[i]) >> k & 1u);
     }
     nn_workspace *ws = nn_workspace_create(net, 4);
     nn_outputs o = {.policy = pol, .value = val, .margin = mg};
     assert_int_equal(nn_forward_ex(net, ws, x, legal, 4, &o), NN_OK);
-    int nonzero = 0;
+    int nonzero = 0, movers = 0;
     for (int i = 0; i < 4; i++) {
-        double m = fmax(-1.0, fmin(1.0, mg[i]));
-        assert_true(fabs(v0[i] - val[i]) < 1e-6);
-        assert_true(fabs(v1[i] - (val[i] + 0.5 * m) / 1.5) < 1e-6);
+        double mm = fmax(-1.0, fmin(1.0, mg[i]));
+        int me = pos[i].to_move, other = 1 - me;
+        /* the value head is the mover's value; the opponent gets its negation */
+        assert_true(fabs(v0[2 * i + me] - val[i]) < 1e-6);
+        assert_true(fabs(v1[2 * i + me] - (val[i] + 0.5 * mm) / 1.5) < 1e-6);
+        assert_true(v0[2 * i + other] == -v0[2 * i + me] && v1[2 * i + other] == -v1[2 * i + me]);
         nonzero += fabs(mg[i]) > 1e-3;
-        for (int k = 0; k < r.pits; k++)
-            assert_true(pr0[i * r.pits + k] == pr1[i * r.pits + k]);
+        movers |= 1 << me;
+        for (int k = 0; k < m; k++)
+            assert_true(pr0[i * m + k] == pr1[i * m + k]);
     }
     assert_true(nonzero > 0);
+    assert_int_equal(movers, 3); /* both players' positions were among them */
     nn_workspace_free(ws);
-    mcts_eval_free(plain);
-    mcts_eval_free(mix);
+    mcts_mp_eval_free(plain);
+    mcts_mp_eval_free(mix);
     nn_net_free(net);
     /* no margin head, no margin utility */
     nc.margin_head = 0;
     net = nn_net_create(&nc, 11, NULL);
-    assert_null(mcts_eval_net_create_utility(net, &r, 8, 0.5, err));
+    assert_null(mcts_mp_eval_net_create_utility(net, g, 8, 0.5, err));
     assert_non_null(strstr(err, "margin head"));
     nn_net_free(net);
+    game_free(g);
 }
 
 /* ---- playout cap randomization ---- */
@@ -495,7 +527,7 @@ static void test_playout_cap(void **state)
     sc.fast_sims = 3; /* with p = 1 it is never used: the same games, bit for bit */
     replay_buffer *same = play_rollouts(&sc, &mc, 5);
     assert_int_equal(replay_size(base), replay_size(same));
-    float pa[KALAH_MAX_PITS], pb[KALAH_MAX_PITS], xa[32], xb[32];
+    float pa[GAME_MAX_MOVES], pb[GAME_MAX_MOVES], xa[32], xb[32];
     for (size_t i = 0; i < replay_size(base); i++) {
         replay_get(base, i, xa, NULL, pa, NULL, NULL);
         replay_get(same, i, xb, NULL, pb, NULL, NULL);

@@ -4,7 +4,7 @@
 
 #include "test_util.h"
 #include "nn/net.h"
-#include "selfplay/evaluator.h"
+#include "selfplay/mcts_status.h"
 #include "train/mpi_wire.h"
 
 enum { DIM = 14, PITS = 6, NV = 1 };

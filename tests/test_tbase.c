@@ -1,8 +1,10 @@
 /* test_tbase.c — the endgame tablebase in the search and in self-play: the shared database's
  * values against an independent full-window minimax on Kalah(4,3) and Kalah(6,3), tablebase leaves in the
- * tree (valued exactly, never sent to the evaluator, proven with the solver), roots the database covers
- * proven with an optimal move chosen, rescored self-play targets equal to the exact values, the az agent's
- * tb=N (a covered root played from the database, as the solver) and its checks, and the defaults leaving the search untouched. */
+ * two-player tree (mcts.h, the database attached to a "kalah" game instance: valued exactly, never sent to
+ * the evaluator, proven with the solver), roots the database covers proven with an optimal move chosen (the
+ * tree and mcts_mp_search agreeing), score proofs with and without a database, rescored self-play targets
+ * equal to the exact values, the az agent's tb=N (a covered root played from the database, as the solver)
+ * and its checks, and the defaults leaving the search untouched. */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
@@ -14,6 +16,7 @@
 #include "nn/h5io.h"
 #include "nn/net.h"
 #include "selfplay/mcts.h"
+#include "selfplay/mcts_mp.h"
 #include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
 #include "train/config.h"
@@ -153,34 +156,59 @@ static void test_cache_shares_one_database(void **state)
 
 /* ---- tablebase leaves in the tree ---- */
 
+/* A "kalah" game instance of rules spec with database t attached (game_set_endgame; t NULL: none). */
+static game *game_with(const char *spec, const tb_ref *t)
+{
+    char err[GAME_ERRLEN];
+    game *g = game_create(spec, err);
+    if (!g)
+        fail_msg("%s: %s", spec, err);
+    if (t)
+        game_set_endgame(g, tb_game_endgame(t));
+    return g;
+}
+
+/* Kalah position p as the game interface's position of g. */
+static game_pos to_game(const game *g, const kalah_rules *r, const kalah_pos *p)
+{
+    char text[256], err[GAME_ERRLEN];
+    game_pos gp;
+    kalah_pos_format(r, p, text, sizeof text);
+    if (game_pos_parse(g, text, &gp, err) != GAME_OK)
+        fail_msg("%s: %s", text, err);
+    return gp;
+}
+
 typedef struct {
-    mcts_eval base;
+    mcts_mp_eval base;
     int min_pits_seen; /* fewest seeds in the pits of any non-root position evaluated (1000: none) */
-    kalah_pos root;
+    game_pos root;
     int positions;
 } count_eval;
 
-static int count_evaluate(mcts_eval *e, const kalah_pos *pos, int n, float *prior, float *value)
+static int count_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
 {
     count_eval *c = (count_eval *)e;
+    int m = game_moves(e->game);
     for (int i = 0; i < n; i++) {
-        if (memcmp(&pos[i], &c->root, sizeof pos[i]) != 0 && in_pits(&e->rules, &pos[i]) < c->min_pits_seen)
-            c->min_pits_seen = in_pits(&e->rules, &pos[i]);
-        for (int k = 0; k < e->rules.pits; k++)
-            prior[i * e->rules.pits + k] = 1.0f;
-        value[i] = 0.0f;
+        int in = game_seeds_in_pits(e->game, &pos[i]);
+        if (memcmp(&pos[i], &c->root, sizeof pos[i]) != 0 && in < c->min_pits_seen)
+            c->min_pits_seen = in;
+        for (int k = 0; k < m; k++)
+            prior[i * m + k] = 1.0f;
+        value[2 * i] = value[2 * i + 1] = 0.0f;
         c->positions++;
     }
     e->positions += (uint64_t)n;
     return MCTS_OK;
 }
 
-static void count_destroy(mcts_eval *e) { (void)e; }
+static void count_destroy(mcts_mp_eval *e) { (void)e; }
 
-static void count_init(count_eval *c, const kalah_rules *r, const kalah_pos *root)
+static void count_init(count_eval *c, const game *g, const game_pos *root)
 {
     memset(c, 0, sizeof *c);
-    c->base = (mcts_eval){.evaluate = count_evaluate, .destroy = count_destroy, .rules = *r, .max_batch = 8};
+    c->base = (mcts_mp_eval){.evaluate = count_evaluate, .destroy = count_destroy, .game = g, .max_batch = 8};
     c->root = *root;
     c->min_pits_seen = 1000;
 }
@@ -207,21 +235,23 @@ static int exact_margin(tb_ref *t, const kalah_pos *p, int side)
     return p->side == side ? m : -m;
 }
 
-/* Runs cfg's search from root with evaluator ev to the end (mcts_done) and returns the tree (caller frees). */
-static mcts_tree *search_to_end(const kalah_rules *r, const mcts_config *cfg, uint64_t seed, const kalah_pos *root,
-                                mcts_eval *ev)
+/* Runs cfg's search of game g from root with evaluator ev to the end (mcts2_done), leaf by leaf, and returns
+ * the tree (caller frees). */
+static mcts2_tree *search_to_end(const game *g, const mcts_config *cfg, uint64_t seed, const game_pos *root,
+                                 mcts_mp_eval *ev)
 {
     char err[MCTS_ERRLEN];
-    mcts_tree *tree = mcts_tree_create(r, cfg, seed, err);
-    assert_non_null(tree);
-    mcts_set_root(tree, root);
-    while (!mcts_done(tree)) {
-        kalah_pos leaf;
-        int h = mcts_select(tree, &leaf);
+    mcts2_tree *tree = mcts2_tree_create(g, cfg, seed, err);
+    if (!tree)
+        fail_msg("%s", err);
+    mcts2_set_root(tree, root);
+    while (!mcts2_done(tree)) {
+        game_pos leaf;
+        int h = mcts2_select(tree, &leaf);
         if (h >= 0) {
-            float prior[KALAH_MAX_PITS], v;
-            assert_int_equal(ev->evaluate(ev, &leaf, 1, prior, &v), MCTS_OK);
-            assert_int_equal(mcts_complete(tree, h, prior, v), MCTS_OK);
+            float prior[GAME_MAX_MOVES], v[GAME_MAX_PLAYERS];
+            assert_int_equal(ev->evaluate(ev, &leaf, 1, prior, v), MCTS_OK);
+            assert_int_equal(mcts2_complete(tree, h, prior, v[leaf.to_move]), MCTS_OK);
         } else {
             assert_int_equal(h, MCTS_SIM_DONE);
         }
@@ -229,13 +259,13 @@ static mcts_tree *search_to_end(const kalah_rules *r, const mcts_config *cfg, ui
     return tree;
 }
 
-/* The position of node i of tree: its moves replayed from root. */
-static kalah_pos node_position(const kalah_rules *r, const mcts_tree *tree, int i, const kalah_pos *root)
+/* The position of node i of tree: its moves replayed from root with Kalah's own rules. */
+static kalah_pos node_position(const kalah_rules *r, const mcts2_tree *tree, int i, const kalah_pos *root)
 {
     int moves[256], n = 0;
-    for (int j = i; j != mcts_root_index(tree);) {
+    for (int j = i; j != mcts2_root_index(tree);) {
         mcts_node_info up;
-        assert_int_equal(mcts_node_get(tree, j, &up), MCTS_OK);
+        assert_int_equal(mcts2_node_get(tree, j, &up), MCTS_OK);
         moves[n++] = up.move;
         j = up.parent;
     }
@@ -249,13 +279,13 @@ static kalah_pos node_position(const kalah_rules *r, const mcts_tree *tree, int 
  * parent's mover; with margin utility w > 0, N × (result + w · margin / (2 · pits · seeds)) / (1 + w), the
  * exact margin recomputed here from the database), is never expanded, and with the solver is proven to its
  * result. Returns the leaves. */
-static int check_leaves(const kalah_rules *r, tb_ref *t, const mcts_tree *tree, const kalah_pos *root,
+static int check_leaves(const kalah_rules *r, tb_ref *t, const mcts2_tree *tree, const kalah_pos *root,
                         int tb_seeds, int solver, double w)
 {
     int leaves = 0;
-    for (int i = 0; i < mcts_node_count(tree); i++) {
+    for (int i = 0; i < mcts2_node_count(tree); i++) {
         mcts_node_info in;
-        assert_int_equal(mcts_node_get(tree, i, &in), MCTS_OK);
+        assert_int_equal(mcts2_node_get(tree, i, &in), MCTS_OK);
         if (in.side < 0 || in.parent < 0)
             continue;
         kalah_pos p = node_position(r, tree, i, root);
@@ -280,12 +310,14 @@ static void test_leaves_are_exact(void **state)
     (void)state;
     kalah_rules r = rules_of("kalah:pits=6,seeds=3");
     tb_ref *t = acquire(&r, TB63);
+    game *g = game_with("kalah:pits=6,seeds=3", t);
     uint64_t x = 11;
     int tested = 0, all_leaves = 0;
     for (int n = 0; n < 200 && tested < 12; n++) {
         kalah_pos root;
         if (!random_late(&r, &x, TB63 + 4, &root) || in_pits(&r, &root) <= TB63)
             continue;
+        game_pos groot = to_game(g, &r, &root);
         for (int variant = 0; variant < 4; variant++) {
             int solver = variant & 1;
             double w = variant & 2 ? 0.5 : 0.0; /* the margin utility: exact margins at the leaves too */
@@ -294,35 +326,70 @@ static void test_leaves_are_exact(void **state)
             cfg.solver = solver;
             cfg.margin_utility = w;
             cfg.tablebase_seeds = TB63;
-            cfg.tablebase = tb_oracle(t);
             count_eval ev;
-            count_init(&ev, &r, &root);
-            mcts_tree *tree = search_to_end(&r, &cfg, 5, &root, &ev.base);
+            count_init(&ev, g, &groot);
+            mcts2_tree *tree = search_to_end(g, &cfg, 5, &groot, &ev.base);
             assert_true(ev.min_pits_seen > TB63); /* no covered position went to the evaluator */
             all_leaves += check_leaves(&r, t, tree, &root, TB63, solver, w);
-            mcts_tree_free(tree);
+            mcts2_tree_free(tree);
         }
         tested++;
     }
     assert_true(tested >= 6 && all_leaves > 50);
+    game_free(g);
     tb_release(t);
 }
 
-/* mcts_search of a root the database of `seeds` covers, with margin utility w and the default solver, until
- * its proof stops it; only the root may go to the evaluator (every other position is a tablebase leaf). */
-static void search_covered_root(const kalah_rules *r, tb_ref *t, int seeds, double w, const kalah_pos *root,
-                                mcts_result *res)
+/* What a search of a covered root tells (the single-position search's answer, with the proofs apart). */
+typedef struct {
+    int move;
+    float pi[GAME_MAX_MOVES];
+    float value;                  /* Q(root) for the mover */
+    int root_proven, root_scored;
+    int proven[GAME_MAX_MOVES];   /* each root child's proof for the mover, or MCTS_UNPROVEN */
+} covered_result;
+
+/* The search of a root that game g's database of `seeds` covers, with margin utility w and the default
+ * solver, until its proof stops it; only the root may go to the evaluator (every other position is a
+ * tablebase leaf). The single-position search's rules: no root noise, the most visited move (mcts_mp.h); the
+ * tree is read directly for its proofs, and mcts_mp_search of the same root must agree with it. */
+static void search_covered_root(const game *g, int seeds, double w, const game_pos *root, covered_result *res)
 {
     mcts_config cfg = mcts_config_default();
     cfg.sims = 100000; /* the proof stops it long before */
     cfg.margin_utility = w;
     cfg.tablebase_seeds = seeds;
-    cfg.tablebase = tb_oracle(t);
+    cfg.dirichlet_eps = 0;
     count_eval ev;
-    count_init(&ev, r, root);
-    char err[MCTS_ERRLEN];
-    assert_int_equal(mcts_search(r, root, &cfg, &ev.base, 3, res, err), MCTS_OK);
+    count_init(&ev, g, root);
+    mcts2_tree *tree = search_to_end(g, &cfg, 3, root, &ev.base);
     assert_int_equal(ev.positions, 1);
+    memset(res, 0, sizeof *res);
+    assert_int_equal(mcts2_policy(tree, 1.0, res->pi), MCTS_OK);
+    res->move = mcts2_choose(tree, 0.0);
+    res->value = mcts2_root_value(tree);
+    res->root_proven = mcts2_root_proven(tree);
+    res->root_scored = mcts2_root_scored(tree);
+    for (int k = 0; k < GAME_MAX_MOVES; k++) {
+        mcts_node_info ni;
+        int c = mcts2_node_child(tree, mcts2_root_index(tree), k);
+        res->proven[k] = c >= 0 && mcts2_node_get(tree, c, &ni) == MCTS_OK ? ni.proven : MCTS_UNPROVEN;
+    }
+    mcts2_tree_free(tree);
+
+    count_eval ev2;
+    count_init(&ev2, g, root);
+    mcts_mp_result mp;
+    char err[MCTS_ERRLEN];
+    if (mcts_mp_search(g, root, &cfg, &ev2.base, 3, &mp, err) != MCTS_OK)
+        fail_msg("mcts_mp_search: %s", err);
+    assert_int_equal(ev2.positions, 1);
+    assert_int_equal(mp.proven, 1);
+    assert_int_equal(mp.move, res->move);
+    assert_memory_equal(mp.pi, res->pi, (size_t)game_moves(g) * sizeof(float));
+    float exact = res->root_proven != MCTS_UNPROVEN ? (float)res->root_proven : res->value;
+    assert_float_equal(mp.value[root->to_move], exact, 1e-6);
+    assert_float_equal(mp.value[1 - root->to_move], -exact, 1e-6);
 }
 
 /* A root the database covers is proven to its exact result, and the move chosen reaches that result. */
@@ -334,14 +401,16 @@ static void test_covered_root_proven_optimal(void **state)
     for (int s = 0; s < 2; s++) {
         kalah_rules r = rules_of(specs[s]);
         tb_ref *t = acquire(&r, db_seeds[s]);
+        game *g = game_with(specs[s], t);
         uint64_t x = 21 + (uint64_t)s;
         int tested = 0;
         for (int n = 0; n < 300 && tested < 25; n++) {
             kalah_pos root;
             if (!random_late(&r, &x, root_max[s], &root) || __builtin_popcount(kalah_legal(&r, &root)) < 2)
                 continue;
-            mcts_result res;
-            search_covered_root(&r, t, db_seeds[s], 0.0, &root, &res);
+            covered_result res;
+            game_pos groot = to_game(g, &r, &root);
+            search_covered_root(g, db_seeds[s], 0.0, &groot, &res);
             int want = exact_result(&r, t, &root, root.side);
             assert_int_equal(res.root_proven, want);
             kalah_pos after = root;
@@ -351,6 +420,7 @@ static void test_covered_root_proven_optimal(void **state)
             tested++;
         }
         assert_true(tested >= 15);
+        game_free(g);
         tb_release(t);
     }
 }
@@ -358,35 +428,51 @@ static void test_covered_root_proven_optimal(void **state)
 static void test_config_checks_and_defaults(void **state)
 {
     (void)state;
-    kalah_rules r = kalah_rules_default();
     mcts_config cfg = mcts_config_default();
     assert_int_equal(cfg.tablebase_seeds, 0);
-    assert_null(cfg.tablebase);
     char err[MCTS_ERRLEN] = "";
     cfg.tablebase_seeds = 128;
     assert_int_equal(mcts_config_check(&cfg, err), MCTS_EINVAL);
     assert_non_null(strstr(err, "mcts.tablebase_seeds"));
-    cfg.tablebase_seeds = 10; /* no database given */
-    assert_null(mcts_tree_create(&r, &cfg, 1, err));
+    cfg.tablebase_seeds = 10; /* no database attached */
+    game *plain = game_with("kalah", NULL);
+    assert_null(mcts2_tree_create(plain, &cfg, 1, err));
     assert_non_null(strstr(err, "needs an endgame database"));
-    kalah_rules small = rules_of("kalah:pits=6,seeds=3,capture=always"); /* no other test builds these */
+    game_free(plain);
+    const char *small_spec = "kalah:pits=6,seeds=3,capture=always"; /* no other test builds these */
+    kalah_rules small = rules_of(small_spec);
     tb_ref *t = acquire(&small, 8);
-    cfg.tablebase = tb_oracle(t);
-    assert_null(mcts_tree_create(&small, &cfg, 1, err)); /* 10 > the 8 it covers */
+    game *with = game_with(small_spec, t), *without = game_with(small_spec, NULL);
+    assert_null(mcts2_tree_create(with, &cfg, 1, err)); /* 10 > the 8 it covers */
     assert_non_null(strstr(err, "covers only 8"));
-    /* tablebase_seeds = 0 with a database given: the same search as without one */
-    kalah_pos p;
-    kalah_start(&r, &p);
+    /* tablebase_seeds = 0 with a database attached: the same search as without one, from a root whose
+     * tree reaches covered positions (with tablebase_seeds = 8 the search differs) */
+    uint64_t x = 5;
+    kalah_pos late;
+    int found = 0;
+    for (int n = 0; n < 100 && !found; n++)
+        found = random_late(&small, &x, 12, &late) && in_pits(&small, &late) > 8 &&
+                __builtin_popcount(kalah_legal(&small, &late)) >= 2;
+    assert_true(found);
+    game_pos p = to_game(with, &small, &late);
     mcts_config a = mcts_config_default(), b = a;
     a.sims = b.sims = 400;
-    b.tablebase = tb_oracle(t);
-    mcts_eval *ea = mcts_eval_rollout_create(&r, 1, 1, 9, err), *eb = mcts_eval_rollout_create(&r, 1, 1, 9, err);
-    mcts_result ra, rb;
-    assert_int_equal(mcts_search(&r, &p, &a, ea, 4, &ra, err), MCTS_OK);
-    assert_int_equal(mcts_search(&r, &p, &b, eb, 4, &rb, err), MCTS_OK);
+    mcts_mp_eval *ea = mcts_mp_eval_rollout_create(without, 1, 1, 9, err),
+                 *eb = mcts_mp_eval_rollout_create(with, 1, 1, 9, err);
+    assert_non_null(ea);
+    assert_non_null(eb);
+    mcts_mp_result ra, rb, rc;
+    assert_int_equal(mcts_mp_search(without, &p, &a, ea, 4, &ra, err), MCTS_OK);
+    assert_int_equal(mcts_mp_search(with, &p, &b, eb, 4, &rb, err), MCTS_OK);
+    assert_int_equal(ra.move, rb.move);
     assert_memory_equal(ra.visits, rb.visits, sizeof ra.visits);
-    assert_memory_equal(ra.q, rb.q, sizeof ra.q);
-    mcts_eval_free(ea), mcts_eval_free(eb);
+    assert_memory_equal(ra.value, rb.value, sizeof ra.value);
+    assert_int_equal(ra.evals, rb.evals);
+    b.tablebase_seeds = 8;
+    assert_int_equal(mcts_mp_search(with, &p, &b, eb, 4, &rc, err), MCTS_OK);
+    assert_true(rc.evals < ra.evals); /* covered positions were valued by the database instead */
+    mcts_mp_eval_free(ea), mcts_mp_eval_free(eb);
+    game_free(with), game_free(without);
     tb_release(t);
 }
 
@@ -654,14 +740,16 @@ static void test_score_proofs_play_the_best_margin(void **state)
     for (int s = 0; s < 2; s++) {
         kalah_rules r = rules_of(specs[s]);
         tb_ref *t = acquire(&r, db_seeds[s]);
+        game *g = game_with(specs[s], t);
         uint64_t x = 41 + (uint64_t)s;
         int tested = 0, choices = 0;
         for (int n = 0; n < 400 && tested < 25; n++) {
             kalah_pos root;
             if (!random_late(&r, &x, db_seeds[s], &root) || __builtin_popcount(kalah_legal(&r, &root)) < 2)
                 continue;
-            mcts_result res;
-            search_covered_root(&r, t, db_seeds[s], w, &root, &res);
+            covered_result res;
+            game_pos groot = to_game(g, &r, &root);
+            search_covered_root(g, db_seeds[s], w, &groot, &res);
             assert_int_equal(res.root_scored, 1);
             assert_int_equal(res.root_proven, MCTS_UNPROVEN);
             int best = exact_margin(t, &root, root.side), optimal = 0;
@@ -690,6 +778,7 @@ static void test_score_proofs_play_the_best_margin(void **state)
             tested++;
         }
         assert_true(tested >= 15 && choices >= 5); /* positions where a move loses margin were among them */
+        game_free(g);
         tb_release(t);
     }
 }
@@ -703,6 +792,7 @@ static void test_score_proofs_without_database(void **state)
 {
     (void)state;
     kalah_rules r = rules_of("kalah:pits=4,seeds=3");
+    game *g = game_with("kalah:pits=4,seeds=3", NULL);
     const double w = 0.5;
     uint64_t x = 77;
     int tested = 0, scored_nodes = 0, optimal[2] = {0, 0};
@@ -717,11 +807,12 @@ static void test_score_proofs_without_database(void **state)
             cfg.dirichlet_eps = 0;
             cfg.margin_utility = v == 0 ? w : 0.0;
             count_eval ev; /* uniform priors, value 0 */
-            count_init(&ev, &r, &root);
-            mcts_tree *tree = search_to_end(&r, &cfg, 9, &root, &ev.base);
-            for (int i = 0; v == 0 && i < mcts_node_count(tree); i++) {
+            game_pos groot = to_game(g, &r, &root);
+            count_init(&ev, g, &groot);
+            mcts2_tree *tree = search_to_end(g, &cfg, 9, &groot, &ev.base);
+            for (int i = 0; v == 0 && i < mcts2_node_count(tree); i++) {
                 mcts_node_info in;
-                assert_int_equal(mcts_node_get(tree, i, &in), MCTS_OK);
+                assert_int_equal(mcts2_node_get(tree, i, &in), MCTS_OK);
                 if (!in.scored)
                     continue;
                 kalah_pos p = node_position(&r, tree, i, &root);
@@ -732,17 +823,18 @@ static void test_score_proofs_without_database(void **state)
                 assert_float_equal(in.w / in.visits, u, 1e-4);
                 scored_nodes++;
             }
-            int mv = mcts_choose(tree, 0.0);
+            int mv = mcts2_choose(tree, 0.0);
             kalah_pos after = root;
             kalah_sow(&r, &after, mv, NULL);
             int m = after.over ? kalah_margin(&r, &after) : minimax(&r, &after);
             if (after.over ? root.side != KALAH_SOUTH : after.side != root.side)
                 m = -m;
             optimal[v] += m == best;
-            mcts_tree_free(tree);
+            mcts2_tree_free(tree);
         }
         tested++;
     }
+    game_free(g);
     print_message("margin-optimal moves: score proofs %d, win/draw/loss proofs %d of %d roots; %d scored nodes\n",
                   optimal[0], optimal[1], tested, scored_nodes);
     assert_true(tested >= 15 && scored_nodes > 100);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "selfplay/evaluator.h"
+#include "selfplay/mcts_status.h"
 
 #define MAGIC_SAMPLES 0x4D535A53u /* "SZSM" read as little-endian u32 */
 #define MAGIC_NET 0x544E5A53u     /* "SZNT" */
