@@ -9,7 +9,7 @@
 typedef struct {
     PyObject_HEAD
     szpy_rules rules;
-    game_agent *a; /* eval/game_agent.h (borrows rules.g): Kalah's own agents on Kalah, the game agents elsewhere */
+    game_agent *a; /* eval/game_agent.h (borrows rules.g): every game's agents */
     int busy;      /* a search runs without the GIL; an instance is not thread-safe (eval/game_agent.h) */
 } szpy_agent;
 
@@ -196,7 +196,7 @@ static PyMethodDef agent_methods[] = {
      "pit(position) -> int\nThe same choice as a relative pit 0..pits-1 (VecEnv's action)."},
     {"new_game", SZPY_KW(agent_new_game_py), METH_VARARGS | METH_KEYWORDS,
      "new_game(position=None, seed=0)\nStarts a new game (default: the start position) and reseeds the\n"
-     "agent from (its spec seed, seed): eval/agent.h's determinism rule."},
+     "agent from (its spec seed, seed): eval/game_agent.h's determinism rule."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef agent_getset[] = {
