@@ -205,8 +205,11 @@ int game_encode_count_inputs(const game *g, float *counts_per_unit)
     for (int j = 1; j < n; j++)
         if (scale[j] != scale[0])
             n = 0;
+    /* A layout of seed counts divides by seeds_per_pit: that integer is the unit exactly (1 / (1 / 7.0f) is
+     * not 7 in float). Another form's unit is the reciprocal of its scale. */
     if (n)
-        *counts_per_unit = 1.0f / scale[0];
+        *counts_per_unit = !g->kind->encode_form && lay.flags & GAME_ENCODE_SEED_COUNTS ? (float)lay.seeds_per_pit
+                                                                                       : 1.0f / scale[0];
     free(scale);
     free(high);
     return n;

@@ -320,7 +320,8 @@ int game_layout_of(const game *g, game_layout *out);
 int game_encode_form(const game *g, float *scale, int *high);
 /* The leading inputs of game_encode that are seed counts on one scale (game_encode_form): rows × pits of
  * the layout (the pits, in the two-row games' encodings) when the form gives them one scale, with
- * *counts_per_unit = 1 / that scale (an input times it is its count; nn/net.h's onehot_scale); 0 when the
+ * *counts_per_unit = 1 / that scale (an input times it is its count; nn/net.h's onehot_scale; exactly
+ * seeds_per_pit for a layout that declares GAME_ENCODE_SEED_COUNTS); 0 when the
  * kind has no layout or no such form (*counts_per_unit untouched). */
 int game_encode_count_inputs(const game *g, float *counts_per_unit);
 

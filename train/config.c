@@ -647,15 +647,7 @@ int cfg_finish(cfg_config *c, char *err)
         c->net.input_dim = game_encode_dim(g);
         c->net.n_policy = game_moves(g);
         c->net.n_value = game_value_dim(g);
-        float per_unit = 0;
-        const int counts = game_encode_count_inputs(g, &per_unit);
         game_free(g);
-        if (c->net.onehot_levels > 1 && !counts)
-            return check_fail(c, err, "net", "onehot_levels",
-                              "net.onehot_levels needs an encoding whose first inputs are seed counts (the game kind's "
-                              "layout and encode form, env/game.h); %s declares none", c->spec);
-        c->net.onehot_inputs = c->net.onehot_levels > 1 ? counts : 0;
-        c->net.onehot_scale = c->net.onehot_levels > 1 ? per_unit : 0.0f;
         if (c->net.margin_head && !margin) {
             if (cfg_was_set(c, "net.margin_head"))
                 return check_fail(c, err, "net", "margin_head",
@@ -706,17 +698,26 @@ int cfg_finish(cfg_config *c, char *err)
         c->net.n_policy = c->rules.pits;
         c->net.n_value = 1;
     }
-    /* One-hot pit features: kalah_encode's first 2m inputs are the pits, count / seeds (env/kalah.h); another
-     * game's came from its encode form above. */
+    /* One-hot pit features: the leading inputs the game's encoding declares seed counts on one scale
+     * (game_encode_count_inputs: its layout and encode form). */
     if (c->net.onehot_levels == 1)
         return check_fail(c, err, "net", "onehot_levels", "net.onehot_levels must be 0 (off) or 2..%d, got 1",
                           NN_MAX_ONEHOT_LEVELS);
-    if (c->net.onehot_levels && c->game == CFG_GAME_BASICO)
-        return check_fail(c, err, "net", "onehot_levels",
-                          "net.onehot_levels: rules.game = basico's encoding is not seed counts on one scale");
-    if (c->game == CFG_GAME_KALAH) {
-        c->net.onehot_inputs = c->net.onehot_levels ? 2 * c->rules.pits : 0;
-        c->net.onehot_scale = c->net.onehot_levels ? (float)c->rules.seeds : 0.0f;
+    if (c->net.onehot_levels > 1) {
+        char spec[GAME_SPEC_MAX];
+        game *g = game_create(cfg_rules_spec(c, spec, sizeof spec), NULL); /* the rules were checked above */
+        float per_unit = 0;
+        const int counts = g ? game_encode_count_inputs(g, &per_unit) : 0;
+        game_free(g);
+        if (!counts)
+            return check_fail(c, err, "net", "onehot_levels",
+                              "net.onehot_levels needs an encoding whose first inputs are seed counts (the game kind's "
+                              "layout and encode form, env/game.h); %s declares none", spec);
+        c->net.onehot_inputs = counts;
+        c->net.onehot_scale = per_unit;
+    } else {
+        c->net.onehot_inputs = 0;
+        c->net.onehot_scale = 0.0f;
     }
     if (nn_config_check(&c->net, msg) != NN_OK) /* blame the key the message is about */
         return check_fail(c, err, "net", strstr(msg, "activation") ? "activation" : "hidden", "[net]: %s", msg);

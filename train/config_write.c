@@ -145,8 +145,7 @@ static void game_facts(const cfg_config *c, int *players, int *margin, int *endg
     *players = g ? game_players(g) : 2;
     *margin = g ? game_has_margin(g) : 1;
     *endgame = g && (tb_supports(g) || game_get_kind(g)->endgame);
-    /* one-hot pit features: an encoding that starts with seed counts (basico's config path has none) */
-    *counts = c->game == CFG_GAME_KALAH || (c->game == CFG_GAME_SPEC && g && game_encode_count_inputs(g, &per_unit));
+    *counts = g && game_encode_count_inputs(g, &per_unit); /* one-hot pit features: leading seed counts */
     game_free(g);
 }
 
