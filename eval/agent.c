@@ -482,7 +482,7 @@ void agent_notify(agent *a, const kalah_pos *before, int move)
         a->ops->notify(a, before, move);
 }
 
-void agent_last_stats(const agent *a, agent_stats *out) { *out = a->stats; }
+void agent_last_stats(const agent *a, game_agent_stats *out) { *out = a->stats; }
 
 void agent_set_time(agent *a, int64_t ms) { a->time_ms = ms > 0 ? ms : 0; }
 
@@ -510,7 +510,6 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out)
     }
     if (rc == AGENT_OK) {
         a->stats.valid = 1;
-        a->stats.pos = *p;
     } else {
         memset(&a->stats, 0, sizeof a->stats);
     }

@@ -44,22 +44,10 @@
 #ifndef SOWZERO_AGENT_H
 #define SOWZERO_AGENT_H
 
-#include "env/status.h"
-
 #include <stdint.h>
 
 #include "env/kalah.h"
-
-#define AGENT_ERRLEN SZ_ERRLEN
-#define AGENT_SPEC_MAX 1024   /* longest accepted spec */
-
-/* AGENT_EFORFEIT: the agent lost the game by forfeit (an outside engine's illegal move, garbage, silence or
- * exit: eval/engine_agent.h); drivers end the game there with that seat losing. AGENT_ESTOPPED: the abort
- * flag (agent_set_abort, game_agent_set_abort) stopped the choose; there is no move. */
-enum {
-    AGENT_OK = SZ_OK, AGENT_EINVAL = SZ_EINVAL, AGENT_EOVER = SZ_EOVER, AGENT_EFAIL = SZ_EFAIL, AGENT_ENOMEM = SZ_ENOMEM,
-    AGENT_EFORFEIT = SZ_EFORFEIT, AGENT_ESTOPPED = SZ_ESTOPPED
-};
+#include "eval/game_agent.h" /* the AGENT_* codes, game_agent_stats */
 
 typedef struct agent agent;
 
@@ -102,45 +90,13 @@ void agent_set_abort(agent *a, const int *flag);
 /* The agent as it plays (owned by the agent): its spec. */
 const char *agent_describe(const agent *a);
 
-/* The settings an mcts or az agent searches with (game_agent_search_settings, game_agent_create_az). */
-enum { AGENT_FROM_SIMS = 1, AGENT_FROM_C_PUCT = 2, AGENT_FROM_FPU = 4, AGENT_FROM_BATCH = 8, AGENT_FROM_MARGIN = 16,
-       AGENT_FROM_SOLVER = 32, AGENT_FROM_ROOT = 64, AGENT_FROM_GUMBEL = 128 };
-typedef struct {
-    int sims;             /* 0: the raw policy (az) */
-    double c_puct, fpu_reduction, margin_utility;
-    int solver, batch;
-    int gumbel;           /* root = gumbel */
-    int gumbel_k;
-    double gumbel_c_visit, gumbel_c_scale;
-    int tb, tbroot;       /* az tb=N (0 = none) and tbroot */
-    int net_record;       /* az: 1 when the net has a search record */
-    unsigned from_net;    /* AGENT_FROM_* bits: the settings taken from that record (no spec key overrode them) */
-} agent_search_info;
-
-#define AGENT_NO_VALUE (-32768) /* agent_stats.values of a pit that is not a legal move */
-#define AGENT_MAX_PV 64
-
-/* What the agent saw when it last chose a move (for analysis displays: `sowzero serve`, `sowzero move`).
- * Arrays are indexed by relative pit 0..pits-1 of the mover; entries of illegal pits are 0. `have_*` says
- * which fields the kind fills:
+/* What the agent saw when it last chose a move (game_agent_stats, eval/game_agent.h; slots are the mover's
+ * relative pits; pos is left to the caller, which knows the position in its own form):
  *   ab         value (seed margin for the mover at the last completed depth, eval/alphabeta.h), depth,
  *              nodes, exact, pv (the principal variation)
  *   solver     value (the exact final margin for the mover, exact = 1), nodes, pv; with agent_set_detail
  *              also values (the exact margin after every legal move)
  *   random, greedy: nothing (have_* all 0). */
-typedef struct {
-    int valid;                       /* 1 after a successful agent_choose (its position is `pos`) */
-    kalah_pos pos;
-    int have_visits, have_prior, have_value, have_pv, have_values;
-    int visits[KALAH_MAX_PITS];
-    float q[KALAH_MAX_PITS];
-    float prior[KALAH_MAX_PITS];
-    float value;                     /* ab, solver: seed margin */
-    int depth, exact;                /* ab (solver: exact = 1) */
-    uint64_t nodes;                  /* ab, solver: positions searched */
-    int pv[AGENT_MAX_PV], pv_len;    /* ab, solver: relative pits, first entry = the move chosen */
-    int values[KALAH_MAX_PITS];      /* solver with detail: margin for the mover; AGENT_NO_VALUE if not legal */
-} agent_stats;
 
 /* A time budget for every later agent_choose (a match's time control, eval/game_match.h): ms > 0
  * milliseconds of wall-clock time, 0 = none (the spec's own limits only). ab stops its iterative deepening
@@ -150,7 +106,7 @@ typedef struct {
 void agent_set_time(agent *a, int64_t ms);
 
 /* Copies the statistics of the last successful agent_choose into *out (valid = 0 before any). */
-void agent_last_stats(const agent *a, agent_stats *out);
+void agent_last_stats(const agent *a, game_agent_stats *out);
 
 /* detail = 1 asks agent_choose to gather what costs extra: for the solver, the exact value of every legal
  * move (one more solve per move; others ignore it). Default 0. */

@@ -25,7 +25,7 @@ struct agent {
     int detail;         /* agent_set_detail */
     char err[AGENT_ERRLEN];
     char *desc;         /* agent_describe when it differs from the spec (owned; NULL: the spec) */
-    agent_stats stats;  /* of the last choose; the search kinds fill it (agent_choose clears it first) */
+    game_agent_stats stats; /* of the last choose (pos unset); the search kinds fill it (agent_choose clears it first) */
     int64_t time_ms;    /* agent_set_time: each choose's time budget in ms, 0 = none */
     const int *abort;   /* agent_set_abort; NULL: none */
 };

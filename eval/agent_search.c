@@ -14,12 +14,12 @@
 
 /* ---- ab ---- */
 
-_Static_assert(AGENT_MAX_PV == AB_MAX_PV, "agent_stats holds the whole principal variation");
+_Static_assert(GAME_AGENT_MAX_PV == AB_MAX_PV, "game_agent_stats holds the whole principal variation");
 
 /* ab and solver: the search's value (seed margin), depth, nodes and principal variation. */
 static void fill_pv(agent *a, const ab_result *res)
 {
-    agent_stats *st = &a->stats;
+    game_agent_stats *st = &a->stats;
     st->have_value = st->have_pv = 1;
     st->value = (float)res->value;
     st->exact = res->exact;
@@ -180,7 +180,7 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
         unsigned legal = kalah_legal(&a->rules, p);
         a->stats.have_values = 1;
         for (int k = 0; k < a->rules.pits; k++) {
-            a->stats.values[k] = AGENT_NO_VALUE;
+            a->stats.values[k] = GAME_AGENT_NO_VALUE;
             if (legal >> k & 1 && (rc = solver_move_value(a, x, p, k, &a->stats.values[k])) != AB_OK) {
                 set_err(a->err, "the solve after move %c failed (code %d)", kalah_move_letter(p->side, k), rc);
                 return AGENT_EFAIL;

@@ -528,6 +528,8 @@ void game_agent_last_stats(const game_agent *a, game_agent_stats *out)
         a->sp->stats(a->x, out);
     else
         *out = a->stats;
+    if (out->valid)
+        out->pos = a->stats.pos; /* the kind's own agents keep their position in their own form */
 }
 
 void game_agent_set_detail(game_agent *a, int detail)
@@ -600,8 +602,11 @@ int game_agent_choose(game_agent *a, const game_pos *p, int *move_out)
 
 static int choose_move(game_agent *a, const game_pos *p, int *move_out)
 {
-    if (a->x)
-        return a->sp->choose(a->x, p, move_out);
+    if (a->x) {
+        int rc = a->sp->choose(a->x, p, move_out);
+        a->stats.pos = *p;
+        return rc;
+    }
     if (a->eng)
         return engine_agent_choose(a->eng, p, move_out);
     a->err[0] = 0;

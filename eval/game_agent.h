@@ -75,7 +75,34 @@
 #include <stdint.h>
 
 #include "env/game.h"
-#include "eval/agent.h"   /* AGENT_ERRLEN, AGENT_SPEC_MAX, AGENT_* codes */
+#include "env/status.h"
+
+#define AGENT_ERRLEN SZ_ERRLEN
+#define AGENT_SPEC_MAX 1024   /* longest accepted spec */
+
+/* AGENT_EFORFEIT: the agent lost the game by forfeit (an outside engine's illegal move, garbage, silence or
+ * exit: eval/engine_agent.h); drivers end the game there with that seat losing. AGENT_ESTOPPED: the abort
+ * flag (agent_set_abort, game_agent_set_abort) stopped the choose; there is no move. */
+enum {
+    AGENT_OK = SZ_OK, AGENT_EINVAL = SZ_EINVAL, AGENT_EOVER = SZ_EOVER, AGENT_EFAIL = SZ_EFAIL, AGENT_ENOMEM = SZ_ENOMEM,
+    AGENT_EFORFEIT = SZ_EFORFEIT, AGENT_ESTOPPED = SZ_ESTOPPED
+};
+
+/* The settings an mcts or az agent searches with (game_agent_search_settings, game_agent_create_az). */
+enum { AGENT_FROM_SIMS = 1, AGENT_FROM_C_PUCT = 2, AGENT_FROM_FPU = 4, AGENT_FROM_BATCH = 8, AGENT_FROM_MARGIN = 16,
+       AGENT_FROM_SOLVER = 32, AGENT_FROM_ROOT = 64, AGENT_FROM_GUMBEL = 128 };
+typedef struct {
+    int sims;             /* 0: the raw policy (az) */
+    double c_puct, fpu_reduction, margin_utility;
+    int solver, batch;
+    int gumbel;           /* root = gumbel */
+    int gumbel_k;
+    double gumbel_c_visit, gumbel_c_scale;
+    int tb, tbroot;       /* az tb=N (0 = none) and tbroot */
+    int net_record;       /* az: 1 when the net has a search record */
+    unsigned from_net;    /* AGENT_FROM_* bits: the settings taken from that record (no spec key overrode them) */
+} agent_search_info;
+
 
 typedef struct game_agent game_agent;
 

@@ -67,33 +67,8 @@ static void k_exact_spec(const game *g, int tt_mb, int endgame_seeds, char *buf,
         snprintf(buf, n, "solver");
 }
 
-/* Kalah's agent statistics by slot: a slot of "kalah" is the mover's relative pit. */
-static void k_stats(const void *x, game_agent_stats *out)
-{
-    agent_stats st;
-    agent_last_stats(x, &st);
-    memset(out, 0, sizeof *out);
-    out->valid = st.valid;
-    if (st.valid)
-        gt_from_kalah(&st.pos, &out->pos);
-    out->have_visits = st.have_visits;
-    out->have_prior = st.have_prior;
-    out->have_value = st.have_value;
-    out->have_pv = st.have_pv;
-    out->have_values = st.have_values;
-    for (int k = 0; k < KALAH_MAX_PITS && k < GAME_MAX_MOVES; k++) {
-        out->visits[k] = st.visits[k];
-        out->q[k] = st.q[k];
-        out->prior[k] = st.prior[k];
-        out->values[k] = st.values[k] == AGENT_NO_VALUE ? GAME_AGENT_NO_VALUE : st.values[k];
-    }
-    out->value = st.value;
-    out->depth = st.depth;
-    out->exact = st.exact;
-    out->nodes = st.nodes;
-    out->pv_len = st.pv_len < GAME_AGENT_MAX_PV ? st.pv_len : GAME_AGENT_MAX_PV;
-    memcpy(out->pv, st.pv, (size_t)out->pv_len * sizeof out->pv[0]);
-}
+/* A slot of "kalah" is the mover's relative pit: Kalah's statistics are the game's as they stand. */
+static void k_stats(const void *x, game_agent_stats *out) { agent_last_stats(x, out); }
 
 static void k_set_detail(void *x, int detail) { agent_set_detail(x, detail); }
 

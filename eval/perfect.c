@@ -12,7 +12,7 @@ int perfect_value(agent *solver, const kalah_pos *p, int *south_value)
     int k, rc = agent_choose(solver, p, &k);
     if (rc != AGENT_OK)
         return rc;
-    agent_stats st;
+    game_agent_stats st;
     agent_last_stats(solver, &st);
     int v = (int)lroundf(st.value); /* the exact margin for the side to move at p */
     *south_value = p->side == KALAH_SOUTH ? v : -v;

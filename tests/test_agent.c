@@ -261,7 +261,7 @@ static int play_both(const char *rules, const char *spec, uint64_t game_seed)
         int kk = choose(ka[s], &kp);
         assert_int_equal(kg, kk);
         game_agent_stats x;
-        agent_stats y;
+        game_agent_stats y;
         game_agent_last_stats(ga[s], &x);
         agent_last_stats(ka[s], &y);
         assert_int_equal(x.valid, 1);

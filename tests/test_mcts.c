@@ -10,7 +10,6 @@
 #include "env/game.h"
 #include "nn/net.h"
 #include "selfplay/mcts.h"
-#include "selfplay/mcts.h"
 #include "selfplay/mcts_mp.h"
 
 #define PITS 6
