@@ -141,20 +141,75 @@ static inline void rollout_values(const mcts_mp_eval *e, const game_pos *end, fl
         acc[q] += (float)v[q];
 }
 
-#define RO_EVAL mcts_mp_eval
-#define RO_POS game_pos
-#define RO_MOVES(e) game_moves((e)->game)
-#define RO_VALUES(e) game_players((e)->game)
-#define RO_LEGAL(e, p) game_legal((e)->game, p)
-#define RO_APPLY(e, p, m) game_apply((e)->game, p, m, NULL)
-#define RO_SCORE(e, start, end, acc) ((void)(start), rollout_values(e, end, acc))
-#include "selfplay/rollout_impl.h"
-_Static_assert(GAME_MAX_PLAYERS <= RO_MAX_VALUES, "a rollout's values fit its accumulator");
+typedef struct {
+    mcts_mp_eval base;
+    int rollouts;
+    mcts_rng rng;
+} rollout_eval;
+
+/* Every registered game ends (the conformance suite plays random games to the end; games with cycles bound
+ * them with max_sows; Kalah's stores never shrink and between store gains every sowing moves seeds towards
+ * the mover's store). The cap only guards against a rules bug: a capped playout is scored as it stands. */
+#define ROLLOUT_CAP 100000
+
+/* One uniformly random playout from start (the mover picks uniformly among its legal moves), its values
+ * added to acc. */
+static void playout(const mcts_mp_eval *e, const game_pos *start, mcts_rng *rng, float *acc)
+{
+    game_pos p = *start;
+    for (int s = 0; !p.over && s < ROLLOUT_CAP; s++) {
+        unsigned legal = game_legal(e->game, &p);
+        uint32_t j = mcts_rng_below(rng, (uint32_t)__builtin_popcount(legal));
+        while (j--)
+            legal &= legal - 1; /* drop the lowest set bits until the chosen one is lowest */
+        game_apply(e->game, &p, __builtin_ctz(legal), NULL);
+    }
+    rollout_values(e, &p, acc);
+}
+
+/* The classic MCTS baseline: uniform priors, the value the mean result of `rollouts` random playouts. */
+static int rollout_evaluate(mcts_mp_eval *e, const game_pos *pos, int n, float *prior, float *value)
+{
+    rollout_eval *re = (rollout_eval *)e;
+    const int m = game_moves(e->game), nv = game_players(e->game);
+    double t0 = sp_now();
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < m; k++)
+            prior[i * m + k] = 1.0f; /* the search keeps the legal ones and renormalises: uniform */
+        float acc[GAME_MAX_PLAYERS] = {0};
+        for (int j = 0; j < re->rollouts; j++)
+            playout(e, &pos[i], &re->rng, acc);
+        for (int q = 0; q < nv; q++)
+            value[i * nv + q] = acc[q] / (float)re->rollouts;
+    }
+    e->forward_seconds += sp_now() - t0;
+    e->calls++;
+    e->positions += (uint64_t)n;
+    return MCTS_OK;
+}
+
+static void rollout_reseed(mcts_mp_eval *e, uint64_t seed) { mcts_rng_seed(&((rollout_eval *)e)->rng, seed); }
+static void rollout_destroy(mcts_mp_eval *e) { free(e); }
 
 mcts_mp_eval *mcts_mp_eval_rollout_create(const game *g, int rollouts, int max_batch, uint64_t seed, char *err)
 {
-    return rollout_create((mcts_mp_eval){.game = g, .max_batch = max_batch}, g != NULL, "no game", rollouts, seed,
-                          err);
+    if (!g || rollouts < 1 || max_batch < 1) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "rollout evaluator: %s",
+                     !g ? "no game" : rollouts < 1 ? "rollouts must be >= 1" : "max_batch < 1");
+        return NULL;
+    }
+    rollout_eval *re = calloc(1, sizeof *re);
+    if (!re) {
+        if (err)
+            snprintf(err, MCTS_ERRLEN, "rollout evaluator: out of memory");
+        return NULL;
+    }
+    re->base = (mcts_mp_eval){.evaluate = rollout_evaluate, .reseed = rollout_reseed, .destroy = rollout_destroy,
+                              .game = g, .max_batch = max_batch};
+    re->rollouts = rollouts;
+    mcts_rng_seed(&re->rng, seed);
+    return &re->base;
 }
 
 /* ---- factories ---- */
