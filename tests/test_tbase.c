@@ -6,6 +6,8 @@
  * equal to the exact values, the az agent's tb=N (a covered root played from the database, as the solver)
  * and its checks, and the defaults leaving the search untouched. */
 // ctest-labels: threads
+#include <stdlib.h>
+
 #include "tests/test_util.h"
 
 #include <math.h>
@@ -864,6 +866,9 @@ static int drop_databases(void **state)
 
 int main(void)
 {
+    /* Tablebase files from this test's folder only: a bigger database in the user's cache would be mapped
+     * instead of the sizes the tests ask for (ctest sets the same variable). */
+    setenv("SOWZERO_TABLEBASE", SOWZERO_TMP "/tbase-files", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_match_minimax),
         cmocka_unit_test(test_cache_shares_one_database),
