@@ -42,7 +42,6 @@ struct game_agent {
     int64_t soft_ms;    /* game_agent_set_time (generic mcts and az); 0: none */
     const int *abort;   /* game_agent_set_abort; NULL: none */
     double last_ms;     /* the last choose's time, an engine's start excluded */
-    int detail;         /* game_agent_set_detail */
     game_agent_stats stats; /* of the last choose (generic kinds) */
     char err[AGENT_ERRLEN];
 };
@@ -534,9 +533,8 @@ void game_agent_last_stats(const game_agent *a, game_agent_stats *out)
 
 void game_agent_set_detail(game_agent *a, int detail)
 {
-    a->detail = detail != 0;
-    if (a->x)
-        a->sp->set_detail(a->x, a->detail);
+    if (a->x) /* the generic kinds have nothing that costs extra */
+        a->sp->set_detail(a->x, detail != 0);
 }
 
 int game_agent_search_settings(const game_agent *a, agent_search_info *out)

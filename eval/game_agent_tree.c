@@ -6,7 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "eval/agent_impl.h"   /* agent_mix */
@@ -24,10 +23,6 @@ struct ga_tree {
     int raw;            /* sims=0: the policy's argmax */
     mcts_mp_eval *ev;   /* owned */
     mcts_mp_tree *t;    /* NULL for raw */
-    uint64_t seed;
-    game_pos *leaf;
-    int *handle;
-    float *prior, *value;
 };
 
 void ga_tree_free(ga_tree *x)
@@ -38,10 +33,6 @@ void ga_tree_free(ga_tree *x)
     mcts_mp_eval_free(x->ev);
     game_free(x->own);
     tb_release(x->tb);
-    free(x->leaf);
-    free(x->handle);
-    free(x->prior);
-    free(x->value);
     free(x);
 }
 
@@ -88,7 +79,6 @@ ga_tree *ga_tree_create(const game *g, const mcts_config *cfg, int raw, mcts_mp_
     x->cfg.forced_playouts_k = 0;
     x->raw = raw;
     x->ev = ev;
-    x->seed = seed;
     x->tb_root = tb_root;
     if (tb > 0 && raw) {
         set_err(err, "agent '%s': tb=%d needs a search (sims >= 1; the raw policy has no leaves to value)", name, tb);
@@ -96,15 +86,6 @@ ga_tree *ga_tree_create(const game *g, const mcts_config *cfg, int raw, mcts_mp_
     }
     if (tb > 0 && attach_tablebase(x, g, tb, name, err))
         goto fail;
-    const int B = x->cfg.leaves_per_game, m = game_moves(g), np = game_players(g);
-    x->leaf = malloc((size_t)B * sizeof *x->leaf);
-    x->handle = malloc((size_t)B * sizeof *x->handle);
-    x->prior = malloc((size_t)B * (size_t)m * sizeof *x->prior);
-    x->value = malloc((size_t)B * (size_t)np * sizeof *x->value);
-    if (!x->leaf || !x->handle || !x->prior || !x->value) {
-        set_err(err, "out of memory");
-        goto fail;
-    }
     char merr[MCTS_ERRLEN];
     if (!raw && !(x->t = mcts_mp_tree_create(x->g, &x->cfg, seed, merr))) {
         set_err(err, "agent '%s': %s", name, merr);
@@ -151,16 +132,10 @@ void ga_tree_notify(ga_tree *x, const game_pos *before, int move)
     mcts_mp_set_root(x->t, &after);
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 static int raw_choose(ga_tree *x, const game_pos *p, int *move_out, game_agent_stats *st, char *err)
 {
-    if (x->ev->evaluate(x->ev, p, 1, x->prior, x->value) != MCTS_OK) {
+    float prior[GAME_MAX_MOVES], value[GAME_MAX_PLAYERS];
+    if (x->ev->evaluate(x->ev, p, 1, prior, value) != MCTS_OK) {
         set_err(err, "the net evaluation failed");
         return AGENT_EFAIL;
     }
@@ -169,16 +144,16 @@ static int raw_choose(ga_tree *x, const game_pos *p, int *move_out, game_agent_s
     double sum = 0;
     for (int k = 0; k < m; k++)
         if (legal >> k & 1) {
-            sum += x->prior[k];
-            if (best < 0 || x->prior[k] > x->prior[best])
+            sum += prior[k];
+            if (best < 0 || prior[k] > prior[best])
                 best = k;
         }
     *move_out = best;
     /* The shown policy is the one the choice used: renormalised over the legal slots. */
     for (int k = 0; k < m; k++)
-        st->prior[k] = legal >> k & 1 && sum > 0 ? (float)(x->prior[k] / sum) : 0;
+        st->prior[k] = legal >> k & 1 && sum > 0 ? (float)(prior[k] / sum) : 0;
     st->have_prior = st->have_value = 1;
-    st->value = x->value[p->to_move];
+    st->value = value[p->to_move];
     return AGENT_OK;
 }
 
@@ -207,11 +182,12 @@ static int tb_root_choose(ga_tree *x, const game_pos *p, int *move_out, game_age
         if (best < 0 || margin[k] > bestm)
             bestm = margin[k], best = k;
     }
-    if (x->ev->evaluate(x->ev, p, 1, x->prior, x->value) != MCTS_OK)
+    float prior[GAME_MAX_MOVES], value[GAME_MAX_PLAYERS];
+    if (x->ev->evaluate(x->ev, p, 1, prior, value) != MCTS_OK)
         return 0;
     int mv = -1;
     for (int k = 0; k < m; k++)
-        if (legal >> k & 1 && margin[k] == bestm && (mv < 0 || x->prior[k] > x->prior[mv]))
+        if (legal >> k & 1 && margin[k] == bestm && (mv < 0 || prior[k] > prior[mv]))
             mv = k;
     *move_out = mv;
     st->value = (float)((bestm > 0) - (bestm < 0));
@@ -249,39 +225,14 @@ int ga_tree_choose(ga_tree *x, const game_pos *p, int64_t soft_ms, const int *ab
         return AGENT_OK;
     if (!same_pos(mcts_mp_root_pos(x->t), p))
         mcts_mp_set_root(x->t, p);
-    const int B = x->cfg.leaves_per_game, m = game_moves(x->g), np = game_players(x->g);
-    const int64_t deadline = soft_ms > 0 ? now_ms() + soft_ms : 0;
-    int visits[GAME_MAX_MOVES];
-    while (!mcts_mp_done(x->t)) {
-        if (abort && __atomic_load_n(abort, __ATOMIC_RELAXED))
-            return AGENT_ESTOPPED;
-        int n = 0, h = 0;
-        /* Gather up to B leaves (a collision or a full tree ends the gather: the rest is pending); finished
-         * leaves are backed up at once. */
-        for (int tries = 0; n < B && tries < 4 * B && !mcts_mp_done(x->t); tries++) {
-            h = mcts_mp_select(x->t, &x->leaf[n]);
-            if (h >= 0)
-                x->handle[n++] = h;
-            else if (h != MCTS_SIM_DONE)
-                break;
-        }
-        if (h == MCTS_ENOMEM) {
-            set_err(err, "out of memory for the search tree");
-            return AGENT_ENOMEM;
-        }
-        if (n > 0 && x->ev->evaluate(x->ev, x->leaf, n, x->prior, x->value) != MCTS_OK) {
-            set_err(err, "the evaluator failed");
-            mcts_mp_set_root(x->t, p); /* pending leaves would stay pending: start the next search afresh */
-            return AGENT_EFAIL;
-        }
-        for (int i = 0; i < n; i++)
-            if (mcts_mp_complete(x->t, x->handle[i], x->prior + (size_t)i * m, x->value + (size_t)i * np) ==
-                MCTS_ENOMEM) {
-                set_err(err, "out of memory for the search tree");
-                return AGENT_ENOMEM;
-            }
-        if (deadline && now_ms() >= deadline && mcts_mp_root_visits(x->t, visits, NULL) > 1)
-            break; /* the time is up and a child has been visited: there is a move to play */
+    char merr[MCTS_ERRLEN];
+    int rc = mcts_mp_run(x->t, x->ev, x->cfg.leaves_per_game, soft_ms, abort, merr);
+    if (rc == MCTS_ESTOPPED)
+        return AGENT_ESTOPPED;
+    if (rc != MCTS_OK) {
+        set_err(err, "%s", merr);
+        mcts_mp_set_root(x->t, p); /* the failed call's leaves were completed neutrally: search afresh next time */
+        return rc == MCTS_ENOMEM ? AGENT_ENOMEM : AGENT_EFAIL;
     }
     int mv = mcts_mp_choose(x->t, 0);
     if (mv < 0) {

@@ -209,6 +209,14 @@ int mcts_mp_choose(mcts_mp_tree *t, double tau);
 
 mcts_rng *mcts_mp_tree_rng(mcts_mp_tree *t);
 
+/* Runs the search of t's current root to its end (mcts_mp_done) with ev, up to `leaves` (1..ev->max_batch,
+ * the tree's cfg.leaves_per_game) leaves per evaluator call: what mcts_mp_search does between setting the
+ * root and choosing, for a caller that keeps its tree between moves (an agent's tree reuse). ms > 0: also
+ * stops once that many milliseconds have passed and a root child has a visit; abort: as
+ * mcts_mp_search_timed. MCTS_OK, MCTS_ENOMEM, MCTS_EEVAL (the leaves of the failed call are completed
+ * neutrally, so no leaf stays pending), MCTS_ESTOPPED; message in err (MCTS_ERRLEN, may be NULL). */
+int mcts_mp_run(mcts_mp_tree *t, mcts_mp_eval *ev, int leaves, int64_t ms, const int *abort, char *err);
+
 /* The two-player tree (mcts.h) that runs t when its game has two players, else NULL: drivers batch its
  * descents with mcts2_select_many and complete its leaves with the leaf mover's value (value[leaf.to_move]),
  * exactly as mcts_mp_select / mcts_mp_complete would. Borrowed: it lives as long as t. */

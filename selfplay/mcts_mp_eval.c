@@ -256,7 +256,6 @@ int mcts_mp_search(const game *g, const game_pos *p, const mcts_config *cfg, mct
 int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cfg, mcts_mp_eval *ev,
                          uint64_t seed, int64_t ms, const int *abort, mcts_mp_result *out, char *err)
 {
-    const int64_t deadline = ms > 0 ? now_ms() + ms : 0;
     if (!g || !p || !cfg || !ev || !out) {
         if (err)
             snprintf(err, MCTS_ERRLEN, "mcts_mp_search: NULL argument");
@@ -282,22 +281,45 @@ int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cf
     c.gumbel_scale = 0.0;      /* the self-play noises and the training-only lever are off: an agent's search */
     c.forced_playouts_k = 0.0;
     mcts_mp_tree *t = mcts_mp_tree_create(g, &c, seed, err);
-    const int B = cfg->leaves_per_game, np = game_players(g), m = game_moves(g);
-    game_pos *leaf = malloc((size_t)B * sizeof *leaf);
-    int *handle = malloc((size_t)B * sizeof *handle);
-    float *prior = malloc((size_t)B * (size_t)m * sizeof *prior);
-    float *value = malloc((size_t)B * (size_t)np * sizeof *value);
-    if (!t || !leaf || !handle || !prior || !value) {
-        rc = MCTS_ENOMEM;
-        goto done;
-    }
+    if (!t)
+        return MCTS_ENOMEM;
     if (ev->reseed)
         ev->reseed(ev, seed);
     mcts_mp_set_root(t, p);
     uint64_t evals0 = ev->positions;
+    rc = mcts_mp_run(t, ev, c.leaves_per_game, ms, abort, err);
+    if (rc == MCTS_OK) {
+        memset(out, 0, sizeof *out);
+        out->root_visits = mcts_mp_root_visits(t, out->visits, NULL);
+        mcts_mp_policy(t, 1.0, out->pi);
+        out->move = mcts_mp_choose(t, 0.0);
+        out->proven = mcts_mp_root_value(t, out->value);
+        out->won = mcts_mp_root_won(t);
+        out->evals = ev->positions - evals0;
+        if (out->move < 0) {
+            rc = MCTS_EEVAL;
+            if (err)
+                snprintf(err, MCTS_ERRLEN, "mcts_mp_search: the search visited no move");
+        }
+    }
+    mcts_mp_tree_free(t);
+    return rc;
+}
+
+int mcts_mp_run(mcts_mp_tree *t, mcts_mp_eval *ev, int leaves, int64_t ms, const int *abort, char *err)
+{
+    const int64_t deadline = ms > 0 ? now_ms() + ms : 0;
+    const int B = leaves, np = game_players(ev->game), m = game_moves(ev->game);
+    int rc = MCTS_OK, visits[GAME_MAX_MOVES];
+    game_pos *leaf = malloc((size_t)B * sizeof *leaf);
+    int *handle = malloc((size_t)B * sizeof *handle);
+    float *prior = malloc((size_t)B * (size_t)m * sizeof *prior);
+    float *value = malloc((size_t)B * (size_t)np * sizeof *value);
+    if (!leaf || !handle || !prior || !value)
+        rc = MCTS_ENOMEM;
     /* Gather up to B leaves (collisions end a gather early: the rest of the tree is then pending), evaluate
      * them in one call, complete them. */
-    while (!mcts_mp_done(t) && rc == MCTS_OK) {
+    while (rc == MCTS_OK && !mcts_mp_done(t)) {
         int n = 0;
         for (int tries = 0; n < B && tries < 4 * B && !mcts_mp_done(t); tries++) {
             int h = mcts_mp_select(t, &leaf[n]);
@@ -318,27 +340,14 @@ int mcts_mp_search_timed(const game *g, const game_pos *p, const mcts_config *cf
             if (crc != MCTS_OK && rc == MCTS_OK)
                 rc = crc;
         }
-        if (deadline && now_ms() >= deadline && mcts_mp_root_visits(t, out->visits, NULL) > 1)
+        if (deadline && now_ms() >= deadline && mcts_mp_root_visits(t, visits, NULL) > 1)
             break; /* the time is up and a child has been visited: mcts_mp_choose has something to play */
         if (abort && __atomic_load_n(abort, __ATOMIC_RELAXED) && rc == MCTS_OK)
             rc = MCTS_ESTOPPED;
     }
-    if (rc == MCTS_OK) {
-        memset(out, 0, sizeof *out);
-        out->root_visits = mcts_mp_root_visits(t, out->visits, NULL);
-        mcts_mp_policy(t, 1.0, out->pi);
-        out->move = mcts_mp_choose(t, 0.0);
-        out->proven = mcts_mp_root_value(t, out->value);
-        out->won = mcts_mp_root_won(t);
-        out->evals = ev->positions - evals0;
-        if (out->move < 0)
-            rc = MCTS_EEVAL;
-    }
-done:
     if (rc != MCTS_OK && err)
         snprintf(err, MCTS_ERRLEN, "mcts_mp_search: %s",
                  rc == MCTS_ENOMEM ? "out of memory" : rc == MCTS_ESTOPPED ? "stopped" : "the evaluator failed");
-    mcts_mp_tree_free(t);
     free(leaf);
     free(handle);
     free(prior);
