@@ -71,10 +71,36 @@ static void test_solve_progress(void **state)
     free(out);
 }
 
+/* move on a game other than Kalah: the agent's choice and its search's statistics; a bad position, an unknown
+ * game and a lever the game has no fact for (tb= without an endgame database) are usage errors naming them. */
+static void test_move_any_game(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(tu_run(&out, 1, "move mcts:sims=50,seed=1 --rules oware --position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S' "
+                                     "--json"), 0);
+    assert_non_null(strstr(out, "\"rules\":\"oware:"));
+    assert_non_null(strstr(out, "\"root_visits\":"));
+    assert_non_null(strstr(out, "\"visits\":"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "move mcts:sims=10 --rules oware --position nonsense"), 2);
+    assert_non_null(strstr(out, "--position nonsense"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "move mcts:sims=10 --rules nogame --position x"), 2);
+    assert_non_null(strstr(out, "unknown game 'nogame'"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "move 'az:net=%s/nets/oware-6-4.h5,tb=4' --rules oware:max_sows=120 "
+                                     "--position '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'", SOWZERO_SOURCE_DIR), 2);
+    assert_non_null(strstr(out, "tb=4"));
+    assert_non_null(strstr(out, "has no endgame database"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_command),
+        cmocka_unit_test(test_move_any_game),
         cmocka_unit_test(test_bad_records),
         cmocka_unit_test(test_solve_progress),
     };
