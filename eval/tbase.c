@@ -145,14 +145,14 @@ const game_endgame_db *tb_game_endgame(const tb_ref *t) { return &t->game_db; }
 
 int tb_supports(const game *g)
 {
-    return g && game_get_kind(g) == &game_kind_kalah;
+    return g && game_get_kind(g) == &game_kind_kalah && ((const kalah_rules *)game_rules(g))->max_sows == 0;
 }
 
 tb_ref *tb_acquire_game(const game *g, int seeds, int threads, double *built_seconds, char *err)
 {
     if (!tb_supports(g)) {
         if (err)
-            snprintf(err, KALAH_ERRLEN, "no endgame database is built for %s (only for the Kalah rules)",
+            snprintf(err, KALAH_ERRLEN, "no endgame database is built for %s (only for the Kalah rules without a sow limit)",
                      g ? game_spec(g) : "no game");
         return NULL;
     }

@@ -29,8 +29,8 @@ typedef struct tb_ref tb_ref;
  * memory. Thread-safe. */
 tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_seconds, char *err);
 
-/* Does this module build endgame databases for g's kind of rules (Kalah's; tb_acquire then refuses rules
- * with a sow limit, naming it)? 1 or 0. */
+/* Does this module build endgame databases for g's rules (Kalah's without a sow limit: the database has no
+ * sow count)? 1 or 0. */
 int tb_supports(const game *g);
 
 /* tb_acquire for a game instance of the rules tb_supports: NULL with a message naming the rules otherwise.

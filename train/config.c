@@ -1,6 +1,7 @@
 /* config.c — INI → cfg_config (train/config.h): the libinih handler, value parsers, overrides, checks. */
 #include "train/config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <ini.h>
@@ -18,11 +19,10 @@
 void cfg_defaults(cfg_config *c)
 {
     memset(c, 0, sizeof *c);
-    c->game = CFG_GAME_KALAH;
-    c->rules = kalah_rules_default();
-    c->players = 3;
-    c->full_ranking = 1;
-    c->net = nn_config_default(kalah_encode_dim(&c->rules), c->rules.pits);
+    const kalah_rules k = kalah_rules_default(); /* the default game; cfg_finish sizes the net from the game */
+    c->rules = (cfg_rules){.game = "kalah", .pits = k.pits, .seeds = k.seeds, .players = 3, .full_ranking = 1,
+                           .capture = (int)k.capture, .end = (int)k.end, .max_sows = k.max_sows};
+    c->net = nn_config_default(kalah_encode_dim(&k), k.pits);
     c->mcts = mcts_config_default();
     c->selfplay = selfplay_config_default();
     c->optim = nn_optim_config_default();
@@ -540,40 +540,130 @@ static void key_of_message(const char *msg, const char *fb_section, const char *
     }
 }
 
-/* rules.spec: the game it names; kalah and basico are read into their fields (their own paths), any other
- * game becomes CFG_GAME_SPEC. The other [rules] keys must not be given with it. 0, or -1 with the message. */
-static int spec_to_fields(cfg_config *c, char *err)
+/* ---- [rules] ---- */
+
+/* The [rules] keys a game kind may have (its rule_keys), in the key table's order. */
+static const char *const rules_keys[] = {"pits", "seeds", "players", "full_ranking", "capture", "end", "max_sows",
+                                         NULL};
+
+static int kind_has_key(const game_kind *kind, const char *key)
 {
-    static const char *const others[] = {"game", "pits", "seeds", "players", "full_ranking", "capture", "end",
-                                         "max_sows", NULL};
-    for (int i = 0; others[i]; i++) {
+    for (int i = 0; kind && kind->rule_keys[i]; i++)
+        if (!strcmp(kind->rule_keys[i], key))
+            return 1;
+    return 0;
+}
+
+int cfg_rules_key_applies(const cfg_config *c, const char *key)
+{
+    if (!strcmp(key, "spec"))
+        return c->spec[0] != 0;
+    if (c->spec[0])
+        return 0;
+    return !strcmp(key, "game") || kind_has_key(game_kind_find(c->rules.game), key);
+}
+
+/* rules.game with every rules key the config gives, "NAME:key=value,..." (the game's defaults for the
+ * others); into buf[n]. */
+static char *compose_spec(const cfg_config *c, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s", c->rules.game);
+    char sep = ':', value[64];
+    for (int i = 0; rules_keys[i] && len < n; i++) {
+        int index = 0;
+        const cfg_key *k = find_key("rules", rules_keys[i], &index);
+        if (!k || !c->line[index])
+            continue;
+        len += (size_t)snprintf(buf + len, n - len, "%c%s=%s", sep, k->key, cfg_format_value(c, k, value, sizeof value));
+        sep = ',';
+    }
+    return buf;
+}
+
+/* The [rules] key a rules parser's message is about: the first rules key named in it as a word, else
+ * rules.game. */
+static const char *rules_key_of_message(const char *msg)
+{
+    const char *best = "game", *at = NULL;
+    for (int i = 0; rules_keys[i]; i++) {
+        const size_t len = strlen(rules_keys[i]);
+        for (const char *p = strstr(msg, rules_keys[i]); p; p = strstr(p + 1, rules_keys[i])) {
+            const int word = (p == msg || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+                             !(isalnum((unsigned char)p[len]) || p[len] == '_');
+            if (word && (!at || p < at)) {
+                at = p;
+                best = rules_keys[i];
+            }
+            if (word)
+                break;
+        }
+    }
+    return best;
+}
+
+/* Fills the [rules] keys the game has from its canonical spec "NAME:key=value,...", so the effective config
+ * shows the values the run uses (the game's defaults included). */
+static void rules_from_spec(cfg_config *c, const char *spec)
+{
+    char buf[GAME_SPEC_MAX], msg[CFG_ERRLEN];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL, *colon = strchr(buf, ':');
+    for (char *kv = colon ? strtok_r(colon + 1, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        int index = 0;
+        if (!eq)
+            continue;
+        *eq = 0;
+        const cfg_key *k = find_key("rules", kv, &index);
+        if (k && strcmp(kv, "game") && strcmp(kv, "spec"))
+            apply_value(c, k, eq + 1, msg, sizeof msg); /* a value beyond the key's range keeps the field */
+    }
+}
+
+/* The run's game from [rules] (rules.spec, or rules.game with the keys given), checked by the game's own
+ * parser; *out owned by the caller. 0, or -1 with the message naming the key. */
+static int rules_game(cfg_config *c, game **out, char *err)
+{
+    char spec[GAME_SPEC_MAX], gerr[GAME_ERRLEN];
+    *out = NULL;
+    if (c->spec[0]) {
+        for (int i = -1; i < 0 || rules_keys[i]; i++) {
+            char k[48];
+            snprintf(k, sizeof k, "rules.%s", i < 0 ? "game" : rules_keys[i]);
+            if (cfg_was_set(c, k))
+                return check_fail(c, err, "rules", k + 6,
+                                  "%s: the rules are given by rules.spec; remove one or the other", k);
+        }
+        if (!(*out = game_create(c->spec, gerr)))
+            return check_fail(c, err, "rules", "spec", "rules.spec: %s", gerr);
+        return 0;
+    }
+    const game_kind *kind = game_kind_find(c->rules.game);
+    if (!kind || strchr(c->rules.game, ':')) {
+        char names[256] = "";
+        for (int i = 0; i < game_kind_count(); i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     game_kind_at(i)->name);
+        return check_fail(c, err, "rules", "game", "rules.game: unknown game '%s' (registered: %s)", c->rules.game,
+                          names);
+    }
+    for (int i = 0; rules_keys[i]; i++) {
         char k[48];
-        snprintf(k, sizeof k, "rules.%s", others[i]);
-        if (cfg_was_set(c, k))
-            return check_fail(c, err, "rules", others[i],
-                              "rules.%s: the rules are given by rules.spec; remove one or the other", others[i]);
+        snprintf(k, sizeof k, "rules.%s", rules_keys[i]);
+        if (cfg_was_set(c, k) && !kind_has_key(kind, rules_keys[i])) {
+            char keys[256] = "";
+            for (int j = 0; kind->rule_keys[j]; j++)
+                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", j ? ", " : "", kind->rule_keys[j]);
+            return check_fail(c, err, "rules", rules_keys[i], "%s: %s has no rules key '%s' (its keys: %s)", k,
+                              kind->name, rules_keys[i], keys);
+        }
     }
-    char gerr[GAME_ERRLEN];
-    game *g = game_create(c->spec, gerr);
-    if (!g)
-        return check_fail(c, err, "rules", "spec", "rules.spec: %s", gerr);
-    const char *name = game_name(g);
-    int rc = 0;
-    if (!strcmp(name, "kalah")) {
-        c->game = CFG_GAME_KALAH;
-        c->rules = *(const kalah_rules *)game_rules(g);
-    } else if (!strcmp(name, "basico")) {
-        const basico_rules *b = game_rules(g);
-        c->game = CFG_GAME_BASICO;
-        c->players = b->players;
-        c->rules.pits = b->pits;
-        c->rules.seeds = b->seeds;
-        c->full_ranking = b->full_ranking;
-    } else {
-        c->game = CFG_GAME_SPEC;
+    if (!(*out = game_create(compose_spec(c, spec, sizeof spec), gerr))) {
+        const char *key = rules_key_of_message(gerr);
+        return check_fail(c, err, "rules", key, "rules.%s: %s", key, gerr);
     }
-    game_free(g);
-    return rc;
+    rules_from_spec(c, game_spec(*out));
+    return 0;
 }
 
 /* The training levers that need a fact of the game (env/game.h) refused where it lacks it, with the fact
@@ -608,7 +698,8 @@ static int lever_facts(const cfg_config *c, const game *g, char *err)
         if (on[i])
             return check_fail(c, err, need_db[i][0], need_db[i][1],
                               "%s.%s needs an exact endgame database, and %s declares none (its game kind has no "
-                              "endgame hook, env/game.h)", need_db[i][0], need_db[i][1], game_name(g));
+                              "endgame hook, env/game.h; Kalah's tablebase needs rules without a sow limit)",
+                              need_db[i][0], need_db[i][1], game_name(g));
     return 0;
 }
 
@@ -620,84 +711,30 @@ int cfg_finish(cfg_config *c, char *err)
                               "missing required key %s.%s (add it under [%s])", cfg_keys[i].section,
                               cfg_keys[i].key, cfg_keys[i].section);
     char msg[NN_ERRLEN + AGENT_ERRLEN], sec[32], key[32];
-    if (c->spec[0] && spec_to_fields(c, err))
+    game *rg;
+    if (rules_game(c, &rg, err))
         return -1;
-    const int basico = c->game == CFG_GAME_BASICO;
-    static const char *const kalah_only[] = {"capture", "end", "max_sows"}, *const basico_only[] = {
-        "players", "full_ranking"};
-    for (int i = 0; i < 3 && basico; i++) {
-        char k[48];
-        snprintf(k, sizeof k, "rules.%s", kalah_only[i]);
-        if (cfg_was_set(c, k))
-            return check_fail(c, err, "rules", kalah_only[i], "rules.%s applies to game = kalah only",
-                              kalah_only[i]);
-    }
-    for (int i = 0; i < 2 && !basico; i++) {
-        char k[48];
-        snprintf(k, sizeof k, "rules.%s", basico_only[i]);
-        if (cfg_was_set(c, k))
-            return check_fail(c, err, "rules", basico_only[i],
-                              "rules.%s applies to game = basico only (set rules.game = basico)", basico_only[i]);
-    }
-    if (c->game == CFG_GAME_SPEC) { /* any other game: the net's shape from the game interface */
-        game *g = game_create(c->spec, NULL); /* spec_to_fields accepted it */
-        if (!g)
-            return check_fail(c, err, "rules", "spec", "rules.spec: out of memory");
-        const int np = game_players(g), margin = game_has_margin(g);
-        c->net.input_dim = game_encode_dim(g);
-        c->net.n_policy = game_moves(g);
-        c->net.n_value = game_value_dim(g);
-        game_free(g);
-        if (c->net.margin_head && !margin) {
-            if (cfg_was_set(c, "net.margin_head"))
-                return check_fail(c, err, "net", "margin_head",
-                                  "net.margin_head: this game has no final margin to predict; set false");
-            c->net.margin_head = 0;
-        }
-        if (!cfg_was_set(c, "eval.opponents")) { /* the Kalah default (ab:depth=4) is Kalah's agent */
-            c->eval.n_opponents = 1;
-            strcpy(c->eval.opponents[0], "greedy");
-        }
-        if (c->eval.games % np || c->eval.final_games % np)
-            return check_fail(c, err, "eval", c->eval.games % np ? "games" : "final_games",
-                              "eval.%s must be a multiple of the players (%d: the trained agent takes each seat "
-                              "equally often)", c->eval.games % np ? "games" : "final_games", np);
-    } else if (basico) {
-        c->basico = (basico_rules){.players = c->players, .pits = c->rules.pits, .seeds = c->rules.seeds,
-                                   .full_ranking = c->full_ranking};
-        if (basico_rules_check(&c->basico, msg) != BASICO_OK)
-            return check_fail(c, err, "rules",
-                              !strncmp(msg, "seeds", 5) ? "seeds" : !strncmp(msg, "players", 7) ? "players" : "pits",
-                              "[rules]: %s", msg);
-        if (c->net.margin_head && cfg_was_set(c, "net.margin_head"))
+    /* The net's shape from the game interface. */
+    const int np = game_players(rg), margin = game_has_margin(rg);
+    c->net.input_dim = game_encode_dim(rg);
+    c->net.n_policy = game_moves(rg);
+    c->net.n_value = game_value_dim(rg);
+    game_free(rg);
+    if (c->net.margin_head && !margin) {
+        if (cfg_was_set(c, "net.margin_head"))
             return check_fail(c, err, "net", "margin_head",
-                              "net.margin_head: basico has no store margin to predict; remove the key or set false");
+                              "net.margin_head: this game has no final margin to predict; set false");
         c->net.margin_head = 0;
-        if (!cfg_was_set(c, "eval.opponents")) { /* the Kalah default (ab:) is no básico agent */
-            c->eval.n_opponents = 1;
-            strcpy(c->eval.opponents[0], "greedy");
-        }
-        const int np = c->basico.players;
-        if (c->eval.games % np)
-            return check_fail(c, err, "eval", "games",
-                              "eval.games must be a multiple of rules.players (%d: the trained agent takes each seat "
-                              "equally often), got %d", np, c->eval.games);
-        if (c->eval.final_games % np)
-            return check_fail(c, err, "eval", "final_games",
-                              "eval.final_games must be 0 or a multiple of rules.players (%d), got %d", np,
-                              c->eval.final_games);
-        c->net.input_dim = basico_encode_dim(&c->basico);
-        c->net.n_policy = c->basico.pits;
-        c->net.n_value = c->basico.players;
-    } else {
-        if (kalah_rules_check(&c->rules, msg) != KALAH_OK) {
-            key_of_message(msg, "rules", "seeds", sec, key);
-            return check_fail(c, err, sec, key, "[rules]: %s", msg);
-        }
-        c->net.input_dim = kalah_encode_dim(&c->rules);
-        c->net.n_policy = c->rules.pits;
-        c->net.n_value = 1;
     }
+    /* The default opponent, alpha-beta on the margin, needs two players and a margin. */
+    if (!cfg_was_set(c, "eval.opponents") && (np != 2 || !margin)) {
+        c->eval.n_opponents = 1;
+        strcpy(c->eval.opponents[0], "greedy");
+    }
+    if (np > 2 && (c->eval.games % np || c->eval.final_games % np))
+        return check_fail(c, err, "eval", c->eval.games % np ? "games" : "final_games",
+                          "eval.%s must be a multiple of the players (%d: the trained agent takes each seat "
+                          "equally often)", c->eval.games % np ? "games" : "final_games", np);
     /* One-hot pit features: the leading inputs the game's encoding declares seed counts on one scale
      * (game_encode_count_inputs: its layout and encode form). */
     if (c->net.onehot_levels == 1)
@@ -783,10 +820,6 @@ int cfg_finish(cfg_config *c, char *err)
     if (c->selfplay.rescore && !c->mcts.tablebase_seeds)
         return check_fail(c, err, "selfplay", "rescore",
                           "selfplay.rescore needs mcts.tablebase_seeds >= 1 (the database it rescores with)");
-    if ((c->mcts.tablebase_seeds || c->eval.tablebase_seeds) && c->rules.max_sows > 0)
-        return check_fail(c, err, c->mcts.tablebase_seeds ? "mcts" : "eval", "tablebase_seeds",
-                          "%s.tablebase_seeds needs rules without a sow limit (max_sows = %d): the endgame "
-                          "database has no sow count", c->mcts.tablebase_seeds ? "mcts" : "eval", c->rules.max_sows);
     if (c->eval.tablebase_seeds && c->eval.sims == 0)
         return check_fail(c, err, "eval", "tablebase_seeds",
                           "eval.tablebase_seeds needs eval.sims >= 1 (the raw policy does not search)");
@@ -843,11 +876,13 @@ void cfg_positions_free(cfg_positions *p)
 
 char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n)
 {
-    if (c->game == CFG_GAME_SPEC) { /* the canonical form, as nets record it (game_spec) */
-        game *g = game_create(c->spec, NULL);
-        snprintf(buf, n, "%s", g ? game_spec(g) : c->spec);
-        game_free(g);
-        return buf;
-    }
-    return c->game == CFG_GAME_BASICO ? basico_rules_format(&c->basico, buf, n) : kalah_rules_format(&c->rules, buf, n);
+    char spec[GAME_SPEC_MAX];
+    if (c->spec[0])
+        snprintf(spec, sizeof spec, "%s", c->spec);
+    else
+        compose_spec(c, spec, sizeof spec);
+    game *g = game_create(spec, NULL);
+    snprintf(buf, n, "%s", g ? game_spec(g) : spec);
+    game_free(g);
+    return buf;
 }

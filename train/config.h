@@ -3,13 +3,11 @@
  *
  * Sections and what they fill (every key, its type, default and range: the table in config.c, printed with
  * documentation by cfg_write(..., CFG_WRITE_DOCS); the example configs in configs/ document each key in place):
- *   [rules]     game = kalah: kalah_rules (pits, seeds, capture, end, max_sows);
- *               game = basico: basico_rules (players, pits, seeds, full_ranking) — Mancala básico, docs/design.md
- *               §1.2; the Kalah-only keys are then errors when given, and so are players / full_ranking
- *               with game = kalah
+ *   [rules]     cfg_rules + spec       (one rules spec of any registered game, env/game.h: whole as spec, or
+ *                                       the game's name and those of its rules keys a config gives)
  *   [net]       nn_config              (hidden = 128,128 widths, residual, margin_head, activation);
- *                                       input_dim, n_policy and n_value follow from the rules (kalah_encode:
- *                                       1 value; basico_encode: one value per player, no margin head)
+ *                                       input_dim, n_policy and n_value follow from the game (its encoding,
+ *                                       moves and value outputs; no margin head for a game without margin)
  *   [mcts]      mcts_config            (the self-play search; key = field name, selfplay/mcts.h)
  *   [selfplay]  selfplay_config        (threads, games per iteration, ...; selfplay/selfplay.h)
  *   [train]     nn_optim_config + nn_loss_weights + cfg_train (batch, steps, replay window, ...)
@@ -119,18 +117,23 @@ typedef struct {
                                  learner takes them, without playing (the learner's ingestion capacity) */
 } cfg_mpi;
 
-/* [rules] game: which game the run trains. */
-/* CFG_GAME_SPEC: any other registered game (env/game.h), given whole as rules.spec; it trains through the
- * generic stack (selfplay/game_selfplay.h, eval/game_match.h). A rules.spec naming kalah or basico is read
- * into the fields below instead, so those games keep their own paths. */
-typedef enum { CFG_GAME_KALAH = 0, CFG_GAME_BASICO = 1, CFG_GAME_SPEC = 2 } cfg_game;
+#define CFG_GAME_NAME_LEN 32
+
+/* [rules]: the game a run trains, as one rules spec (env/game.h). Either rules.spec gives it whole, or
+ * rules.game names a registered game kind and the keys below give those of its rules keys it has (the
+ * kind's rule_keys; a key it lacks is an error, a key not given keeps the game's default). cfg_rules_spec
+ * composes the spec; cfg_finish checks it and fills every key the game has with its effective value. */
+typedef struct {
+    char game[CFG_GAME_NAME_LEN]; /* rules.game: a game kind's name, e.g. "kalah" */
+    int pits, seeds;          /* as the game's rules keys of those names */
+    int players;              /* e.g. basico: 2..4 */
+    int full_ranking;         /* e.g. basico: 0/1 */
+    int capture, end;         /* e.g. kalah: the index of the value in the key's names */
+    int max_sows;             /* e.g. kalah, oware: 0 = no limit */
+} cfg_rules;
 
 typedef struct {
-    int game;                 /* cfg_game */
-    kalah_rules rules;        /* game = kalah (pits and seeds are also read for basico) */
-    int players;              /* game = basico: 2..4 */
-    int full_ranking;         /* game = basico: 0/1 */
-    basico_rules basico;      /* game = basico: filled by cfg_finish from pits, seeds, players, full_ranking */
+    cfg_rules rules;          /* the [rules] keys besides spec */
     char spec[GAME_SPEC_MAX]; /* rules.spec as given ("" = the keys above) */
     nn_config net;            /* input_dim, n_policy: filled by cfg_finish from the rules */
     mcts_config mcts;
@@ -149,7 +152,7 @@ typedef struct {
 
 #define CFG_FROM_SET (-1)
 
-/* Every key at its default (module defaults: kalah_rules_default, nn_config_default, mcts_config_default,
+/* Every key at its default (rules.game = kalah with its own defaults, nn_config_default, mcts_config_default,
  * selfplay_config_default, nn_optim_config_default, nn_loss_weights_default; the [train] [eval] [run]
  * defaults are in the key table). */
 void cfg_defaults(cfg_config *c);
@@ -161,12 +164,6 @@ int cfg_load(cfg_config *c, const char *path, char *err);
 /* Applies one override "section.key=value" (whitespace around key and value allowed), validated exactly
  * as a file line. -1 with "--set ASSIGNMENT: message" in err. */
 int cfg_set(cfg_config *c, const char *assignment, char *err);
-
-/* Checks required keys, fills derived fields (basico, net.input_dim, net.n_policy, net.n_value,
- * optim.sched.total_steps, run.name from the file name), and runs the cross-field checks (kalah_rules_check
- * or basico_rules_check and the keys of the other game, nn_config_check, nn_optim_config_check,
- * mcts_config_check, selfplay_config_check, every opponent spec through agent_create / basico_agent_create
- * under the rules, min_replay <= replay_window). -1 with a message naming the key. */
 
 /* A solved position set of the run's game, read by eval/gposset.h with the game its header names. All NULL:
  * none. */
@@ -185,8 +182,17 @@ typedef struct cfg_positions {
 int cfg_load_positions(const cfg_config *c, cfg_positions *out, char *err);
 void cfg_positions_free(cfg_positions *p);
 
-/* The run's rules as a spec string ("kalah:..." or "basico:..."), as nets and checkpoints record them. */
+/* The run's rules as the game's canonical spec (game_spec: every key, e.g. "kalah:pits=6,seeds=4,..."), as
+ * nets and checkpoints record them: rules.spec, else rules.game with the rules keys the config gives. Rules
+ * that do not parse come back as composed (cfg_finish reports them). Returns buf. */
 char *cfg_rules_spec(const cfg_config *c, char *buf, size_t n);
+
+/* Checks required keys and the rules (the game's own parser; its message names the key, e.g. rules.seeds,
+ * and a rules key the game lacks is refused), fills derived fields (every rules key the game has with its
+ * effective value, net.input_dim, net.n_policy, net.n_value from the game, optim.sched.total_steps, run.name
+ * from the file name), and runs the cross-field checks (nn_config_check, nn_optim_config_check,
+ * mcts_config_check, selfplay_config_check, every opponent spec through game_agent_create under the rules,
+ * the levers a game's facts rule out, min_replay <= replay_window). -1 with a message naming the key. */
 int cfg_finish(cfg_config *c, char *err);
 
 enum { CFG_WRITE_PLAIN = 0, CFG_WRITE_DOCS = 1 };

@@ -15,7 +15,6 @@
 #define B(sec, name, field, doc) {sec, name, CK_BOOL, F(field), 0, 1, 0, 0, NULL, 0, 0, doc}
 #define E(sec, name, field, names, doc) {sec, name, CK_ENUM, F(field), 0, 0, 0, 0, names, 0, 0, doc}
 
-static const char *const game_names[] = {"kalah", "basico", NULL};
 static const char *const capture_names[] = {"opposite", "always", "none", NULL};
 static const char *const end_names[] = {"either-empty", "mover-empty", NULL};
 static const char *const opt_names[] = {"sgd", "adam", NULL};
@@ -28,30 +27,32 @@ const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train",
 
 const cfg_key cfg_keys[] = {
     /* ---- [rules] (docs/design.md §1.1 Kalah, §1.2 Mancala básico) ---- */
-    E("rules", "game", game, game_names,
-      "kalah: two-player Kalah (docs/design.md §1.1); basico: Mancala basico for 2-4 players (docs/design.md §1.2), "
-      "with a value head of one output per player."),
-    I("rules", "pits", rules.pits, 1, KALAH_MAX_PITS,
-      "Pits per player (basico: 6; 7 with 2 players; 4 with 3-4 players)."),
-    I("rules", "seeds", rules.seeds, 1, 18,
-      "Seeds per pit at the start; kalah: 2*pits*seeds must be <= 255; basico: 4 or 3."),
-    I("rules", "players", players, 2, BASICO_MAX_PLAYERS, "basico only: players (2..4)."),
-    B("rules", "full_ranking", full_ranking,
-      "basico only: true ranks by finishing order; false: the first to finish wins and the others rank by "
+    {"rules", "game", CK_STR, F(rules.game), 1, 0, 0, 0, NULL, CFG_GAME_NAME_LEN, 0,
+     "The game: kalah (docs/design.md §1.1), basico (Mancala basico for 2-4 players, §1.2, a value head of "
+     "one output per player), congklak, oware, or any registered kind (env/games.def). The keys below set "
+     "those of its rules keys it has (a key it lacks is an error); a key not given keeps the game's own "
+     "default. Other rules keys (oware's grand_slam) need rules.spec."},
+    I("rules", "pits", rules.pits, 1, 64,
+      "Pits per player (by default kalah and oware 6, congklak 7; basico: 6, or 7 with 2 players, 4 with 3-4 "
+      "players)."),
+    I("rules", "seeds", rules.seeds, 1, 255,
+      "Seeds per pit at the start (kalah: 2*pits*seeds must be <= 255; basico: 4 or 3)."),
+    I("rules", "players", rules.players, 2, 64, "Players, for a game with that key (basico: 2..4)."),
+    B("rules", "full_ranking", rules.full_ranking,
+      "basico: true ranks by finishing order; false: the first to finish wins and the others rank by "
       "fewest stones left (ties share a place)."),
     E("rules", "capture", rules.capture, capture_names,
-      "kalah only. opposite: a capture needs a non-empty opposite pit; always: an empty opposite pit still banks the "
-      "capturing seed; none: no captures."),
+      "kalah, congklak. opposite: a capture needs a non-empty opposite pit; always: an empty opposite pit "
+      "still banks the capturing seed; none: no captures."),
     E("rules", "end", rules.end, end_names,
-      "kalah only. either-empty: the game ends as soon as either row is empty, both rows swept home; "
+      "kalah, congklak. either-empty: the game ends as soon as either row is empty, both rows swept home; "
       "mover-empty: it ends when the player to move has no seeds, the other player sweeps."),
-    I("rules", "max_sows", rules.max_sows, 0, 65535, "kalah only. 0 = no limit; else the game ends (with the sweep) after "
-      "that many sowings in total."),
+    I("rules", "max_sows", rules.max_sows, 0, 65535, "kalah, oware. 0 = no limit; else the game ends (with the "
+      "sweep) after that many sowings in total."),
     {"rules", "spec", CK_STR, F(spec), 0, 0, 0, 0, NULL, GAME_SPEC_MAX, 0,
      "Instead of the keys above: the whole rules spec of any registered game (env/games.def), e.g. "
      "congklak:pits=7,seeds=7 or oware:grand_slam=nocapture,max_sows=300 (the game's keys as on the command "
-     "line); then no other [rules] key may be given. Games other than kalah and basico train through the "
-     "generic self-play and evaluation (empty: use the keys above)."},
+     "line); then no other [rules] key may be given (empty: use the keys above)."},
 
     /* ---- [net] (nn/net.h) ---- */
     {"net", "hidden", CK_HIDDEN, F(net), 1, 4096, 0, 0, NULL, 0, 0,
@@ -313,6 +314,5 @@ const cfg_key cfg_keys[] = {
 const int cfg_nkeys = (int)(sizeof cfg_keys / sizeof cfg_keys[0]);
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
-_Static_assert(sizeof(cfg_game) == sizeof(int) && sizeof(kalah_capture) == sizeof(int) && sizeof(kalah_end) == sizeof(int) &&
-                   sizeof(nn_opt_kind) == sizeof(int) && sizeof(nn_lr_kind) == sizeof(int),
+_Static_assert(sizeof(nn_opt_kind) == sizeof(int) && sizeof(nn_lr_kind) == sizeof(int),
                "CK_ENUM fields are accessed as int");

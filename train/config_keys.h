@@ -41,4 +41,8 @@ char *cfg_format_value(const cfg_config *c, const cfg_key *k, char *buf, size_t 
 /* The range/choices of k as text ("1..7", "> 0", "one of: sgd, adam") into buf. */
 char *cfg_format_range(const cfg_key *k, char *buf, size_t n);
 
+/* Whether [rules] key `key` (without "rules.") belongs in c: spec when rules.spec is given, else game and
+ * the rules keys of the game kind rules.game names (its rule_keys). */
+int cfg_rules_key_applies(const cfg_config *c, const char *key);
+
 #endif

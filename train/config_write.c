@@ -151,8 +151,6 @@ static void game_facts(const cfg_config *c, int *players, int *margin, int *endg
 
 static int applies(const cfg_config *c, const cfg_key *k)
 {
-    static const char *const kalah_only[] = {"capture", "end", "max_sows", NULL},
-                             *const basico_only[] = {"players", "full_ranking", NULL};
     int players, margin, endgame, counts;
     if (!strcmp(k->section, "eval") && (!strcmp(k->key, "positions") || !strncmp(k->key, "gate", 4))) {
         game_facts(c, &players, &margin, &endgame, &counts); /* solved sets and the SPRT gate: two players */
@@ -172,13 +170,7 @@ static int applies(const cfg_config *c, const cfg_key *k)
     }
     if (strcmp(k->section, "rules"))
         return 1;
-    if (c->game == CFG_GAME_SPEC || !strcmp(k->key, "spec")) /* rules.spec stands alone */
-        return c->game == CFG_GAME_SPEC && !strcmp(k->key, "spec");
-    const char *const *other = c->game == CFG_GAME_BASICO ? kalah_only : basico_only;
-    for (int i = 0; other[i]; i++)
-        if (!strcmp(k->key, other[i]))
-            return 0;
-    return 1;
+    return cfg_rules_key_applies(c, k->key); /* rules.spec alone, or the keys the game has */
 }
 
 int cfg_write(const cfg_config *c, FILE *f, int flags)
