@@ -26,7 +26,7 @@ static void help(void)
          "       sowzero tablebase list [--json]\n"
          "The endgame tablebase of a Kalah board: the exact final margin of every position with at most N\n"
          "seeds in the pits (design.md, the solver). Built once and written to a file that every later\n"
-         "process maps read-only instead of building it again: `solve`, the `solver` agent, `az:...,tb=N`\n"
+         "process loads (verified) instead of building it again: `solve`, the `solver` agent, `az:...,tb=N`\n"
          "(match, tournament, accuracy, move, play, serve) and `positions --solve` look for a file of their\n"
          "board with at least the seeds they need, and use the smallest one found.\n"
          "Where files are looked for: $SOWZERO_TABLEBASE when it names a file (only that file) or a folder;\n"

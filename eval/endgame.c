@@ -49,6 +49,13 @@ int eg_value(const eg_db *db, const kalah_pos *p)
     return db->val[rank_of(db, c)];
 }
 
+const int8_t *eg_value_at(const eg_db *db, const kalah_pos *p)
+{
+    uint8_t c[EG_MAXP];
+    relative_pits(db, p, c);
+    return &db->val[rank_of(db, c)];
+}
+
 /* Scratch board of arrangement c: the mover is South, stores empty. Returns 1 when the rules say the game
  * is already over there (then F = own row - opponent's row: each side sweeps its own). */
 static int board_of(const eg_db *db, const uint8_t *c, kalah_pos *p, int *f_over)
@@ -351,6 +358,19 @@ int eg_check_request(const kalah_rules *r, int *max_seeds, char *err)
     return 0;
 }
 
+int8_t *eg_alloc_values(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20, len = (bytes + huge - 1) / huge * huge;
+    if (bytes < huge)
+        return malloc(bytes ? bytes : 1);
+    int8_t *v = aligned_alloc(huge, len);
+#ifdef MADV_HUGEPAGE
+    if (v)
+        madvise(v, len, MADV_HUGEPAGE); /* advice only: without it the values still work on 4 KiB pages */
+#endif
+    return v;
+}
+
 eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
 {
     if (eg_check_request(r, &max_seeds, err) != 0)
@@ -358,7 +378,7 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
     eg_db *db = eg_alloc_tables(r, max_seeds, err);
     if (!db)
         return NULL;
-    db->val = malloc(db->size);
+    db->val = eg_alloc_values(db->size);
     if (!db->val) {
         eg_free(db);
         set_err(err, "out of memory for the endgame database");

@@ -48,10 +48,14 @@ int eg_serves(const eg_db *db, const kalah_rules *r);
  * under perfect play minus the current store difference, both for p->side. */
 int eg_value(const eg_db *db, const kalah_pos *p);
 
+/* The entry eg_value reads for p (the same preconditions): a search prefetches it for every child the
+ * database covers, then reads F = *eg_value_at(db, p) once the memory has arrived. */
+const int8_t *eg_value_at(const eg_db *db, const kalah_pos *p);
+
 /* ---- tablebase files (endgame_file.c) ----
  *
- * A database written once and mapped read-only by every later process, so that `solve`, `move`, the
- * solver and az tb=N agents skip the build. The file: a 4096-byte text header padded with NUL bytes,
+ * A database written once and loaded by every later process (mapped, verified, then copied into memory of
+ * large pages, eg_alloc_values), so that `solve`, `move`, the solver and az tb=N agents skip the build. The file: a 4096-byte text header padded with NUL bytes,
  *
  *     sowzero-tablebase 1
  *     rules <the builder's rules spec>
@@ -95,5 +99,10 @@ int eg_default_path(const kalah_rules *r, int seeds, char *path, size_t n, int c
  * NULL with EG_FILE_EBAD and a message naming the file in err when the file found is damaged or does not
  * fit. */
 eg_db *eg_find(const kalah_rules *r, int min_seeds, char *path_out, size_t n, int *status, char *err);
+
+/* The most seeds, at most max_seeds, of a tablebase file in eg_cache_dir's folder for rules r (by its
+ * standard name; eg_find opens and checks it); 0 when there is none, or when $SOWZERO_TABLEBASE names one
+ * file (eg_find then uses only that one). */
+int eg_largest_file(const kalah_rules *r, int max_seeds);
 
 #endif

@@ -204,6 +204,16 @@ eg_db *eg_open(const char *path, char *err)
         munmap(map, (size_t)st.st_size);
         return NULL;
     }
+    /* The values are copied from the page cache into memory of large pages (eg_alloc_values): a solve
+     * probes them at random, and the mapping's 4 KiB pages cost a TLB miss on nearly every probe. Where
+     * that memory is not to be had, the mapping itself serves. */
+    int8_t *copy = eg_alloc_values(db->size);
+    if (copy) {
+        memcpy(copy, (const int8_t *)map + EG_FILE_HEADER, db->size);
+        munmap(map, (size_t)st.st_size);
+        db->val = copy;
+        return db;
+    }
     db->map = map;
     db->map_len = (size_t)st.st_size;
     db->val = (int8_t *)map + EG_FILE_HEADER;
@@ -277,6 +287,44 @@ static eg_db *open_fitting(const char *path, const kalah_rules *r, int want, cha
     return db;
 }
 
+/* The seeds of the smallest (largest when `largest`) standard-named file of rules r in folder dir with
+ * lo..hi seeds; 0 when none. Names only: opening it checks the file. */
+static int scan_folder(const char *dir, const kalah_rules *r, int lo, int hi, int largest)
+{
+    char prefix[128];
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    name_prefix(r, prefix, sizeof prefix);
+    const size_t plen = strlen(prefix);
+    int best = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name, *suffix = ".sztb";
+        size_t len = strlen(name);
+        if (len <= plen + strlen(suffix) || strncmp(name, prefix, plen) != 0 ||
+            strcmp(name + len - strlen(suffix), suffix) != 0)
+            continue;
+        char *end;
+        long seeds = strtol(name + plen, &end, 10);
+        if (end != name + len - strlen(suffix) || seeds < lo || seeds > hi || seeds > 127)
+            continue;
+        if (!best || (largest ? seeds > best : seeds < best))
+            best = (int)seeds;
+    }
+    closedir(d);
+    return best;
+}
+
+int eg_largest_file(const kalah_rules *r, int max_seeds)
+{
+    const char *env = getenv("SOWZERO_TABLEBASE");
+    struct stat st;
+    if (r->max_sows > 0 || max_seeds < 1 || (env && *env && stat(env, &st) == 0 && !S_ISDIR(st.st_mode)))
+        return 0;
+    char dir[PATH_MAX - 64];
+    return eg_cache_dir(dir, sizeof dir) == 0 ? scan_folder(dir, r, 1, max_seeds, 1) : 0;
+}
+
 eg_db *eg_find(const kalah_rules *r, int min_seeds, char *path_out, size_t n, int *status, char *err)
 {
     int want = min_seeds;
@@ -293,29 +341,8 @@ eg_db *eg_find(const kalah_rules *r, int min_seeds, char *path_out, size_t n, in
             snprintf(path_out, n, "%s", env);
         return db;
     }
-    char dir[PATH_MAX - 64], prefix[128];
-    if (eg_cache_dir(dir, sizeof dir) != 0)
-        return NULL;
-    DIR *d = opendir(dir);
-    if (!d)
-        return NULL;
-    name_prefix(r, prefix, sizeof prefix);
-    size_t plen = strlen(prefix);
-    int best = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        const char *name = e->d_name, *suffix = ".sztb";
-        size_t len = strlen(name);
-        if (len <= plen + strlen(suffix) || strncmp(name, prefix, plen) != 0 ||
-            strcmp(name + len - strlen(suffix), suffix) != 0)
-            continue;
-        char *end;
-        long seeds = strtol(name + plen, &end, 10);
-        if (end != name + len - strlen(suffix) || seeds < want || seeds > 127)
-            continue;
-        if (!best || seeds < best)
-            best = (int)seeds;
-    }
-    closedir(d);
+    char dir[PATH_MAX - 64];
+    const int best = eg_cache_dir(dir, sizeof dir) == 0 ? scan_folder(dir, r, want, 127, 0) : 0;
     if (!best)
         return NULL;
     char name[192];

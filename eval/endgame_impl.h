@@ -24,6 +24,11 @@ struct eg_db {
  * and size set, val and map NULL. NULL with a message in err on no memory or more than 16 GiB. */
 eg_db *eg_alloc_tables(const kalah_rules *r, int max_seeds, char *err);
 
+/* Memory for `bytes` values (free with free), on 2 MiB pages where the kernel gives them (MADV_HUGEPAGE):
+ * probes land anywhere in the table, and on 4 KiB pages nearly every one also misses the TLB (a page walk
+ * on top of the cache miss). NULL when out of memory. */
+int8_t *eg_alloc_values(size_t bytes);
+
 /* Checks that r can have a database and caps *max_seeds (1..127) at r's total; 0 or -1 with err. */
 int eg_check_request(const kalah_rules *r, int *max_seeds, char *err);
 
