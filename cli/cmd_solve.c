@@ -147,8 +147,10 @@ static void help(void)
          "  --endgame N      use an endgame tablebase of every arrangement of at most N seeds in the pits\n"
          "                   (0 = none; needs max_sows=0; default: none for a position with at most 30 seeds\n"
          "                   in its pits, else as many seeds as it has there, at most 20 on 6 pits (226 MB),\n"
-         "                   268 M entries on any board). A tablebase\n"
-         "                   file with at least N seeds is mapped when one is found (sowzero tablebase\n"
+         "                   268 M entries on any board, or more where a bigger tablebase file of the board\n"
+         "                   is there: the largest up to the seeds it has, e.g. one of 24 seeds, 1.25 GB,\n"
+         "                   from `sowzero tablebase build --seeds 24`). A tablebase\n"
+         "                   file with at least N seeds is loaded when one is found (sowzero tablebase\n"
          "                   --help: $SOWZERO_TABLEBASE, else ~/.cache/sowzero); otherwise it is built, and a\n"
          "                   build of 16 M entries or more is written there for the next solve\n"
          "  --no-save        never write the tablebase file this solve builds\n"
@@ -389,7 +391,8 @@ int cmd_solve(int argc, char **argv)
         cli_error(CMD, "--endgame: %s", err);
         goto out;
     }
-    if (endgame < 0) /* the default: as many seeds as the position has, within 2^28 entries */
+    const int endgame_default = endgame < 0;
+    if (endgame_default) /* as many seeds as the position has, within 2^28 entries (or a larger file's) */
         endgame = has_db ? default_endgame_seeds(g, &p) : 0;
     if (!(s = gs_solver_create(g, (size_t)tt_mb, err))) {
         cli_error(CMD, "%s", err);
@@ -411,7 +414,8 @@ int cmd_solve(int argc, char **argv)
         gs_solver_set_progress(s, 1u << 20, count_nodes, &pg);
     drawing = show && pthread_create(&th, NULL, progress_main, &pg) == 0;
     pg.show = drawing;
-    gs_endgame eg = {.seeds = (int)endgame, .save_bytes = save ? SAVE_ENTRIES : 0};
+    gs_endgame eg = {.seeds = (int)endgame, .save_bytes = save ? SAVE_ENTRIES : 0,
+                     .up_to = endgame_default ? game_seeds_in_pits(g, &p) : 0};
     if (endgame > 0) {
         progress_phase(&pg, 0);
         int erc = gs_solver_use_endgame(s, &eg, err);

@@ -145,6 +145,8 @@ int gs_solver_set_endgame(gs_solver *s, int seeds, double *built_seconds, char *
  * eval/endgame.h). */
 typedef struct {
     int seeds;               /* in: seeds wanted in the pits, 1..127 (capped at the board's total) */
+    int up_to;               /* in: > seeds: a tablebase file of more seeds, up to this many, is used when
+                                one is there (the largest such); else a database of `seeds` */
     size_t save_bytes;       /* in: write a database built here of at least this many bytes (0: never) */
     int covered;             /* out: the seeds the database covers */
     int built;               /* out: 1 when built by this call (else mapped from a file or shared) */

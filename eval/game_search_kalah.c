@@ -141,7 +141,8 @@ static int ks_set_endgame(void *v, gs_endgame *e, char *err)
     kalah_solver *x = v;
     char kerr[KALAH_ERRLEN];
     tb_info info;
-    tb_ref *t = tb_acquire_info(&x->r, e->seeds, x->threads, e->save_bytes, &info, kerr);
+    const int larger = e->up_to > e->seeds ? eg_largest_file(&x->r, e->up_to) : 0;
+    tb_ref *t = tb_acquire_info(&x->r, larger > e->seeds ? larger : e->seeds, x->threads, e->save_bytes, &info, kerr);
     e->built = info.built;
     e->seconds = info.seconds;
     snprintf(e->path, sizeof e->path, "%s", info.path);

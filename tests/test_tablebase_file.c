@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "env/kalah.h"
+#include "env/game.h"
 #include "eval/endgame.h"
+#include "eval/game_search.h"
 #include "eval/tbase.h"
 
 static kalah_rules rules_of(const char *spec)
@@ -81,6 +83,23 @@ static void test_round_trip(void **state)
     assert_int_equal(status, EG_FILE_NONE);
     assert_null(eg_find(&other_capture, 8, NULL, 0, &status, err));
     assert_int_equal(status, EG_FILE_NONE);
+    /* eg_largest_file: the most seeds of a file up to a limit (a solve's default takes a bigger file) */
+    assert_int_equal(eg_largest_file(&four, 24), 16);
+    assert_int_equal(eg_largest_file(&four, 15), 0);
+    assert_int_equal(eg_largest_file(&other_capture, 24), 0);
+    char gerr[GAME_ERRLEN];
+    game *g = game_create("kalah:pits=4,seeds=4", gerr);
+    gs_solver *solver = g ? gs_solver_create(g, 1, gerr) : NULL;
+    assert_non_null(solver);
+    gs_endgame want = {.seeds = 10, .up_to = 24};
+    assert_int_equal(gs_solver_use_endgame(solver, &want, gerr), GAME_OK);
+    assert_int_equal(want.covered, 16);
+    assert_string_equal(want.path, path);
+    gs_endgame exact = {.seeds = 10};
+    assert_int_equal(gs_solver_use_endgame(solver, &exact, gerr), GAME_OK);
+    assert_int_equal(exact.covered, 16); /* the smallest file with enough seeds: the same one */
+    gs_solver_free(solver);
+    game_free(g);
     /* tb_acquire maps the file (no build: 0 s) and gets its 16 seeds for a request of 10. */
     double secs = -1;
     tb_ref *t = tb_acquire(&two, 10, 1, &secs, err);
