@@ -1,14 +1,16 @@
 /* game_kalah.c — Kalah (env/kalah.h, docs/design.md §1.1) as a game kind of the game interface (env/game.h).
  *
  * game_pos layout: cell[0..15] is kalah_pos.cell (South pits 0..m-1, South store m, North pits m+1..2m,
- * North store 2m+1), to_move the side (0 South, 1 North), ply kalah_pos.sows; extra[] unused. Kalah's own
- * commands keep their fast paths (vecenv, mcts.c, alphabeta.c); this kind serves the generic layers. */
+ * North store 2m+1), to_move the side (0 South, 1 North), ply kalah_pos.sows; extra[] unused. Kalah's fast
+ * paths plug in through the kind's hooks (playouts: the SIMD stepper; greedy) and the adapters of its
+ * alpha-beta, solver and endgame database (eval/game_agent_kalah.c, game_search_kalah.c, tbase.h). */
 #include "env/errbuf.h"
 #include "env/game.h"
 #include "env/game_twoside.h"
 #include "env/kalah.h"
 #include "env/vecenv_playouts.h"
 
+#include <limits.h>
 #include <string.h>
 
 #define set_err(err, ...) errbuf_set(err, GAME_ERRLEN, __VA_ARGS__)
@@ -152,6 +154,52 @@ static void k_move_format(const void *r, const game_pos *p, int move, char *buf,
     }
 }
 
+/* The greedy baseline: the moves whose turn ends with the best store margin for the mover, every chain of
+ * extra turns followed to its end (a turn that ends the game counts the sweep). A turn's chains can grow
+ * exponentially, so past GREEDY_BUDGET sowings a chain is scored where it stands. */
+#define GREEDY_BUDGET 200000L
+
+static int turn_margin(const kalah_rules *r, const kalah_pos *p, int side, long *budget)
+{
+    if (p->over || p->side != side || *budget <= 0) {
+        const int m = kalah_margin(r, p);
+        return side ? -m : m;
+    }
+    int best = INT_MIN;
+    for (unsigned legal = kalah_legal(r, p); legal; legal &= legal - 1) {
+        kalah_pos q = *p;
+        kalah_sow(r, &q, __builtin_ctz(legal), NULL);
+        --*budget;
+        const int v = turn_margin(r, &q, side, budget);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static unsigned k_greedy(const void *r, const game_pos *gp)
+{
+    kalah_pos p;
+    gt_to_kalah(gp, &p);
+    unsigned ties = 0;
+    long budget = GREEDY_BUDGET;
+    int best = INT_MIN;
+    for (unsigned legal = kalah_legal(r, &p); legal; legal &= legal - 1) {
+        const int k = __builtin_ctz(legal);
+        kalah_pos q = p;
+        kalah_sow(r, &q, k, NULL);
+        budget--;
+        const int v = turn_margin(r, &q, p.side, &budget);
+        if (v > best) {
+            best = v;
+            ties = 0;
+        }
+        if (v == best)
+            ties |= 1u << k;
+    }
+    return ties;
+}
+
 static const char *const k_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
 
 static const char *const k_examples[] = {
@@ -194,6 +242,7 @@ const game_kind game_kind_kalah = {
     .move_parse = k_move_parse,
     .move_format = k_move_format,
     .estimate = k_estimate,
+    .greedy = k_greedy,
     .stopped = k_stopped,
     .score = k_score,
     .solve_props = k_solve_props,

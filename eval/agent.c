@@ -1,4 +1,4 @@
-/* agent.c — spec parsing, dispatch, and the two simple kinds (random, greedy). Specs in agent.h. */
+/* agent.c — spec parsing and dispatch of Kalah's own agents (ab, solver: agent_search.c). Specs in agent.h. */
 #include "eval/agent_impl.h"
 #include "env/errbuf.h"
 
@@ -83,103 +83,14 @@ int agent_arg_double(agent_args *a, const char *key, double lo, double hi, doubl
     return 0;
 }
 
-/* ---- random ---- */
-
-static int pick_uniform(agent *a, unsigned mask)
-{
-    unsigned n = (unsigned)__builtin_popcount(mask), j = agent_below(a, n);
-    for (int k = 0;; k++)
-        if (mask & (1u << k) && j-- == 0)
-            return k;
-}
-
-static int random_choose(agent *a, const kalah_pos *p, int *move_out)
-{
-    *move_out = pick_uniform(a, kalah_legal(&a->rules, p));
-    return AGENT_OK;
-}
-
-static const agent_ops random_ops = {random_choose, NULL, NULL, NULL};
-
-/* ---- greedy ---- */
-
-#define GREEDY_BUDGET 200000L
-
-static int margin_for(const kalah_rules *r, const kalah_pos *p, int side)
-{
-    int m = kalah_margin(r, p);
-    return side ? -m : m;
-}
-
-/* Best margin for `side` (to move at p) at the end of its turn, following every extra-turn chain. */
-static int greedy_value(const kalah_rules *r, const kalah_pos *p, int side, long *budget)
-{
-    unsigned legal = kalah_legal(r, p);
-    int best = INT_MIN;
-    for (int k = 0; k < r->pits; k++) {
-        if (!(legal & (1u << k)))
-            continue;
-        kalah_pos q = *p;
-        kalah_sow(r, &q, k, NULL);
-        --*budget;
-        int v = !q.over && q.side == side && *budget > 0 ? greedy_value(r, &q, side, budget) : margin_for(r, &q, side);
-        if (v > best)
-            best = v;
-    }
-    return best;
-}
-
-static int greedy_choose(agent *a, const kalah_pos *p, int *move_out)
-{
-    const kalah_rules *r = &a->rules;
-    unsigned legal = kalah_legal(r, p), ties = 0;
-    long budget = GREEDY_BUDGET;
-    int best = INT_MIN;
-    for (int k = 0; k < r->pits; k++) {
-        if (!(legal & (1u << k)))
-            continue;
-        kalah_pos q = *p;
-        kalah_sow(r, &q, k, NULL);
-        budget--;
-        int v = !q.over && q.side == p->side && budget > 0 ? greedy_value(r, &q, p->side, &budget)
-                                                           : margin_for(r, &q, p->side);
-        if (v > best) {
-            best = v;
-            ties = 0;
-        }
-        if (v == best)
-            ties |= 1u << k;
-    }
-    *move_out = pick_uniform(a, ties);
-    return AGENT_OK;
-}
-
-static const agent_ops greedy_ops = {greedy_choose, NULL, NULL, NULL};
-
 /* ---- dispatch ---- */
 
-static int init_random(agent *a, agent_args *args, char *err)
-{
-    (void)args, (void)err;
-    a->ops = &random_ops;
-    return 0;
-}
-
-static int init_greedy(agent *a, agent_args *args, char *err)
-{
-    (void)args, (void)err;
-    a->ops = &greedy_ops;
-    return 0;
-}
-
 static const agent_kind_desc kinds[] = {
-    {"random", "seed"},
-    {"greedy", "seed"},
     {"ab", "depth, nodes, ms, tt_mb, seed"},
     {"solver", "tt_mb, endgame, seed"},
 };
 static int (*const kind_init[])(agent *a, agent_args *args, char *err) = {
-    init_random, init_greedy, agent_init_ab, agent_init_solver};
+    agent_init_ab, agent_init_solver};
 _Static_assert(sizeof kinds / sizeof kinds[0] == sizeof kind_init / sizeof kind_init[0], "one init per kind");
 
 static int key_allowed(const char *keys, const char *key)
@@ -288,7 +199,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
 {
     char kerr[KALAH_ERRLEN];
     if (!spec || !*spec) {
-        set_err(err, "empty agent spec (random, greedy, ab:..., solver)");
+        set_err(err, "empty agent spec (ab:..., solver)");
         return NULL;
     }
     if (strlen(spec) >= AGENT_SPEC_MAX) {
@@ -303,7 +214,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
     strcpy(buf, spec);
     agent_args args;
     static const char *const rules_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
-    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(random, greedy, ab, solver; every game's mcts, az, maxn, paranoid, solve)",
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(ab, solver; every game's random, greedy, mcts, az, maxn, paranoid, solve)",
                               rules_keys, &args, err);
     if (kd < 0)
         return NULL;

@@ -1,13 +1,9 @@
-/* agent.h — Kalah's own agent set (docs/design.md §2): random, greedy, ab and the solver on kalah_pos, which
- * eval/game_agent.h plays for Kalah's games (mcts and az are every game's, eval/game_agent.h).
+/* agent.h — Kalah's own agents (docs/design.md §2): alpha-beta and the solver on kalah_pos, with Kalah's
+ * transposition table and endgame database, which eval/game_agent.h plays for Kalah's games (random,
+ * greedy, mcts, az and the rest are every game's, eval/game_agent.h; Kalah's greedy is its kind's hook,
+ * env/game_kalah.c).
  *
  * Specs: KIND or KIND:key=value,key=value,...
- *   random                         uniform over the legal moves
- *   greedy                         maximises the mover's store gain over its whole turn: every chain of
- *                                  extra turns is followed to the end of the turn and scored by the mover's
- *                                  store difference (own − opponent's) when the turn ends, so a sowing that
- *                                  ends the game counts the sweep; ties are broken uniformly at random
- *                                  (seeded), chains beyond 200000 positions are cut (scored where cut)
  *   ab:depth=8 | nodes=N | ms=T    alpha-beta (eval/alphabeta.h); limits may be combined, default depth=8;
  *      [,tt_mb=4]                  transposition table size in MiB (1..4096), cleared at every new game;
  *                                  each agent instance allocates its own: `match` and `tournament` create
@@ -59,7 +55,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err);
 /* Frees the agent (NULL allowed). */
 void agent_free(agent *a);
 
-/* The spec as given (owned by the agent) and its kind ("random", "greedy", "ab", "solver"). */
+/* The spec as given (owned by the agent) and its kind ("ab", "solver"). */
 const char *agent_spec(const agent *a);
 const char *agent_kind(const agent *a);
 

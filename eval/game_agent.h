@@ -11,9 +11,10 @@
  *
  * Specs: KIND or KIND:key=value,key=value,...
  *   random                          uniform over the legal slots (seeded)
- *   greedy                          game_greedy (env/game.h): the game's greedy hook (básico: the pit that
- *                                   leaves the fewest stones in the mover's pits at the end of its turn,
- *                                   ties to the LOWEST pit, so it is deterministic), else the best estimate
+ *   greedy                          game_greedy (env/game.h): the game's greedy hook (Kalah: the best store
+ *                                   margin at the end of the mover's turn, every chain of extra turns
+ *                                   followed; básico: the pit that leaves the fewest stones in the mover's
+ *                                   pits at the end of its turn, ties to the LOWEST pit), else the best estimate
  *                                   at the end of the mover's turn; ties among several slots drawn uniformly
  *   maxn:depth=4                    max^n search to `depth` plies (1..12, default 4) with game_estimate at
  *   paranoid:depth=4                the horizon (gs_search, eval/game_search.h); ties to the lowest slot,

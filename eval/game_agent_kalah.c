@@ -1,5 +1,5 @@
 /* game_agent_kalah.c — Kalah's agents (eval/agent.h: alpha-beta with its table and endgame database, the
- * solver, Kalah's greedy) as the agent set of Kalah's
+ * solver) as the agent set of Kalah's
  * games behind game_agent (eval/game_agent_impl.h): the one place the agents name the kind. */
 #include <stdio.h>
 #include <string.h>
@@ -73,7 +73,7 @@ static void k_stats(const void *x, game_agent_stats *out) { agent_last_stats(x, 
 static void k_set_detail(void *x, int detail) { agent_set_detail(x, detail); }
 
 /* mcts and az are the game interface's (game_agent_tree.c), for Kalah as for every game. */
-static const char *const k_kinds[] = {"random", "greedy", "ab", "solver", NULL};
+static const char *const k_kinds[] = {"ab", "solver", NULL};
 
 const ga_special ga_special_kalah = {
     .kind = &game_kind_kalah,

@@ -205,7 +205,7 @@ static void test_value_needs_a_solver_and_an_unfinished_position(void **state)
     r.pits = 4;
     r.seeds = 3;
     char err[AGENT_ERRLEN];
-    agent *g = agent_create("greedy", &r, err), *s = agent_create("solver:endgame=0", &r, err);
+    agent *g = agent_create("ab:depth=2", &r, err), *s = agent_create("solver:endgame=0", &r, err);
     assert_non_null(g);
     assert_non_null(s);
     kalah_pos p;
