@@ -117,14 +117,12 @@ typedef struct {
                                  learner takes them, without playing (the learner's ingestion capacity) */
 } cfg_mpi;
 
-#define CFG_GAME_NAME_LEN 32
-
 /* [rules]: the game a run trains, as one rules spec (env/game.h). Either rules.spec gives it whole, or
  * rules.game names a registered game kind and the keys below give those of its rules keys it has (the
  * kind's rule_keys; a key it lacks is an error, a key not given keeps the game's default). cfg_rules_spec
  * composes the spec; cfg_finish checks it and fills every key the game has with its effective value. */
 typedef struct {
-    char game[CFG_GAME_NAME_LEN]; /* rules.game: a game kind's name, e.g. "kalah" */
+    char game[CFG_NAME_LEN]; /* rules.game: a game kind's name, e.g. "kalah" */
     int pits, seeds;          /* as the game's rules keys of those names */
     int players;              /* e.g. basico: 2..4 */
     int full_ranking;         /* e.g. basico: 0/1 */

@@ -27,7 +27,7 @@ const char *const cfg_sections[] = {"rules", "net", "mcts", "selfplay", "train",
 
 const cfg_key cfg_keys[] = {
     /* ---- [rules] (docs/design.md §1.1 Kalah, §1.2 Mancala básico) ---- */
-    {"rules", "game", CK_STR, F(rules.game), 1, 0, 0, 0, NULL, CFG_GAME_NAME_LEN, 0,
+    {"rules", "game", CK_STR, F(rules.game), 1, 0, 0, 0, NULL, CFG_NAME_LEN, 0,
      "The game: kalah (docs/design.md §1.1), basico (Mancala basico for 2-4 players, §1.2, a value head of "
      "one output per player), congklak, oware, or any registered kind (env/games.def). The keys below set "
      "those of its rules keys it has (a key it lacks is an error); a key not given keeps the game's own "
