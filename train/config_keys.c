@@ -227,7 +227,7 @@ const cfg_key cfg_keys[] = {
      "separated by commas or spaces (a key=value after a spec belongs to it); empty = no matches (with "
      "eval.positions the accuracy is still measured). Without eval.positions, best.h5 is the net with the "
      "best mean score over them (basico: mean rank score, the trained agent in one seat and the opponent in "
-     "all the others; the default for basico is greedy)."},
+     "all the others). The default, ab:depth=4, needs two players and a margin: other games get greedy."},
     I("eval", "games", eval.games, 2, 100000,
       "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even (basico: "
       "a multiple of players, the trained agent taking each seat once per group)."),
