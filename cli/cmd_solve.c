@@ -421,7 +421,10 @@ int cmd_solve(int argc, char **argv)
         int erc = gs_solver_use_endgame(s, &eg, err);
         if (erc != GAME_OK) {
             progress_phase(&pg, 2);
-            cli_error(CMD, "--endgame %ld: %s", endgame, err);
+            if (endgame_default)
+                cli_error(CMD, "endgame database: %s", err);
+            else
+                cli_error(CMD, "--endgame %ld: %s", endgame, err);
             rc = erc == GAME_EINVAL ? 2 : 1;
             goto out;
         }

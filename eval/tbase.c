@@ -148,6 +148,15 @@ int tb_supports(const game *g)
     return g && game_get_kind(g) == &game_kind_kalah && ((const kalah_rules *)game_rules(g))->max_sows == 0;
 }
 
+const char *tb_unsupported_reason(const game *g, char *buf, size_t n)
+{
+    if (!g || game_get_kind(g) != &game_kind_kalah || tb_supports(g))
+        return NULL;
+    snprintf(buf, n, "its rules have a sow limit (max_sows = %d) and the database has no sow count",
+             ((const kalah_rules *)game_rules(g))->max_sows);
+    return buf;
+}
+
 tb_ref *tb_acquire_game(const game *g, int seeds, int threads, double *built_seconds, char *err)
 {
     if (!tb_supports(g)) {

@@ -33,6 +33,11 @@ tb_ref *tb_acquire(const kalah_rules *r, int seeds, int threads, double *built_s
  * sow count)? 1 or 0. */
 int tb_supports(const game *g);
 
+/* Why tb_supports(g) is 0 although g's kind is one this module builds databases for, as a phrase for a
+ * message ("its rules have a sow limit (max_sows = 100) and the database has no sow count") into buf[n];
+ * NULL when g's kind is not (the kind's own endgame hook is then the only source). */
+const char *tb_unsupported_reason(const game *g, char *buf, size_t n);
+
 /* tb_acquire for a game instance of the rules tb_supports: NULL with a message naming the rules otherwise.
  * What Kalah's database gives a game is tb_game_endgame's (game_set_endgame). */
 tb_ref *tb_acquire_game(const game *g, int seeds, int threads, double *built_seconds, char *err);

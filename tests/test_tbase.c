@@ -696,7 +696,7 @@ static void test_config_keys(void **state)
     const char *bad[][2] = {
         {"selfplay.rescore=true", "selfplay.rescore needs mcts.tablebase_seeds"},
         {"mcts.tablebase_seeds=128", "tablebase_seeds"},
-        {"rules.max_sows=100", "needs rules without a sow limit"},
+        {"rules.max_sows=100", "kalah has none: its rules have a sow limit (max_sows = 100)"},
         {"eval.sims=0", "eval.tablebase_seeds needs eval.sims >= 1"},
         {"selfplay.rescore_policy=true", "selfplay.rescore_policy needs selfplay.rescore"},
     };

@@ -694,12 +694,17 @@ static int lever_facts(const cfg_config *c, const game *g, char *err)
                                              {"selfplay", "rescore"}, {"selfplay", "rescore_policy"}};
     const int on[] = {c->mcts.tablebase_seeds > 0, c->eval.tablebase_seeds > 0, c->selfplay.rescore,
                       c->selfplay.rescore_policy};
-    for (int i = 0; i < 4 && !endgame; i++)
+    char why[160];
+    for (int i = 0; i < 4 && !endgame; i++) {
+        if (on[i] && tb_unsupported_reason(g, why, sizeof why))
+            return check_fail(c, err, need_db[i][0], need_db[i][1],
+                              "%s.%s needs an exact endgame database, and %s has none: %s", need_db[i][0],
+                              need_db[i][1], game_name(g), why);
         if (on[i])
             return check_fail(c, err, need_db[i][0], need_db[i][1],
                               "%s.%s needs an exact endgame database, and %s declares none (its game kind has no "
-                              "endgame hook, env/game.h; Kalah's tablebase needs rules without a sow limit)",
-                              need_db[i][0], need_db[i][1], game_name(g));
+                              "endgame hook, env/game.h)", need_db[i][0], need_db[i][1], game_name(g));
+    }
     return 0;
 }
 

@@ -36,7 +36,7 @@ const cfg_key cfg_keys[] = {
       "Pits per player (by default kalah and oware 6, congklak 7; basico: 6, or 7 with 2 players, 4 with 3-4 "
       "players)."),
     I("rules", "seeds", rules.seeds, 1, 255,
-      "Seeds per pit at the start (kalah: 2*pits*seeds must be <= 255; basico: 4 or 3)."),
+      "Seeds per pit at the start (kalah, congklak: 1..18 and 2*pits*seeds <= 255; basico: 4 or 3)."),
     I("rules", "players", rules.players, 2, 64, "Players, for a game with that key (basico: 2..4)."),
     B("rules", "full_ranking", rules.full_ranking,
       "basico: true ranks by finishing order; false: the first to finish wins and the others rank by "
@@ -47,7 +47,7 @@ const cfg_key cfg_keys[] = {
     E("rules", "end", rules.end, end_names,
       "kalah, congklak. either-empty: the game ends as soon as either row is empty, both rows swept home; "
       "mover-empty: it ends when the player to move has no seeds, the other player sweeps."),
-    I("rules", "max_sows", rules.max_sows, 0, 65535, "kalah, oware. 0 = no limit; else the game ends (with the "
+    I("rules", "max_sows", rules.max_sows, 0, 65535, "kalah, congklak, oware. 0 = no limit; else the game ends (with the "
       "sweep) after that many sowings in total."),
     {"rules", "spec", CK_STR, F(spec), 0, 0, 0, 0, NULL, GAME_SPEC_MAX, 0,
      "Instead of the keys above: the whole rules spec of any registered game (env/games.def), e.g. "
