@@ -230,6 +230,14 @@ static inline int tt_cut(const tt_entry *e, int sd, int alpha, int beta)
     return lo >= beta ? lo : hi <= alpha ? hi : lo == hi ? lo : INF;
 }
 
+/* Exact value, for the player to move at its parent (side `side`), of a child c the endgame database
+ * covers: its store difference plus F, the entry at `entry` (eg_value_at). */
+static inline int db_child_value(const ab_search *s, const kalah_pos *c, int side, const int8_t *entry)
+{
+    const int v = store_diff(s, c) + *entry;
+    return c->side == side ? v : -v;
+}
+
 /* A parallel solve's helpers search the moves after the first (the table's or the ordering's best) in
  * another order at about half the positions (a bit of the hash decides, so a position always gets the same
  * order): the threads then work on different subtrees at once and meet through the table, instead of
@@ -321,8 +329,7 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
                 continue;
             int v;
             if (cdb[i]) {
-                const int cv = store_diff(s, c) + *cdb[i];
-                v = c->side == p->side ? cv : -cv;
+                v = db_child_value(s, c, p->side, cdb[i]);
             } else {
                 tt_entry cbuf;
                 const tt_entry *ce = tt_probe(s->tt, ck[i], &cbuf);
@@ -353,8 +360,7 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
         int v;
         if (have_keys && cdb[i]) { /* exact, from the database (prefetched above) */
             s->nodes++;
-            const int cv = store_diff(s, c) + *cdb[i];
-            v = c->side == p->side ? cv : -cv;
+            v = db_child_value(s, c, p->side, cdb[i]);
         } else if (i == 0 || beta - a == 1) {
             v = child_value(s, c, kc, p->side, next, a, beta);
         } else {

@@ -42,19 +42,14 @@ static inline void relative_pits(const eg_db *db, const kalah_pos *p, uint8_t *c
     }
 }
 
-int eg_value(const eg_db *db, const kalah_pos *p)
-{
-    uint8_t c[EG_MAXP];
-    relative_pits(db, p, c);
-    return db->val[rank_of(db, c)];
-}
-
 const int8_t *eg_value_at(const eg_db *db, const kalah_pos *p)
 {
     uint8_t c[EG_MAXP];
     relative_pits(db, p, c);
     return &db->val[rank_of(db, c)];
 }
+
+int eg_value(const eg_db *db, const kalah_pos *p) { return *eg_value_at(db, p); }
 
 /* Scratch board of arrangement c: the mover is South, stores empty. Returns 1 when the rules say the game
  * is already over there (then F = own row - opponent's row: each side sweeps its own). */

@@ -315,11 +315,17 @@ static int scan_folder(const char *dir, const kalah_rules *r, int lo, int hi, in
     return best;
 }
 
-int eg_largest_file(const kalah_rules *r, int max_seeds)
+/* $SOWZERO_TABLEBASE when it names a file (then the only one used), else NULL. */
+static const char *named_file(void)
 {
     const char *env = getenv("SOWZERO_TABLEBASE");
     struct stat st;
-    if (r->max_sows > 0 || max_seeds < 1 || (env && *env && stat(env, &st) == 0 && !S_ISDIR(st.st_mode)))
+    return env && *env && stat(env, &st) == 0 && !S_ISDIR(st.st_mode) ? env : NULL;
+}
+
+int eg_largest_file(const kalah_rules *r, int max_seeds)
+{
+    if (r->max_sows > 0 || max_seeds < 1 || named_file())
         return 0;
     char dir[PATH_MAX - 64];
     return eg_cache_dir(dir, sizeof dir) == 0 ? scan_folder(dir, r, 1, max_seeds, 1) : 0;
@@ -332,9 +338,8 @@ eg_db *eg_find(const kalah_rules *r, int min_seeds, char *path_out, size_t n, in
     if (r->max_sows > 0 || eg_check_request(r, &want, NULL) != 0)
         return NULL;
     char path[PATH_MAX];
-    const char *env = getenv("SOWZERO_TABLEBASE");
-    struct stat st;
-    if (env && *env && stat(env, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    const char *env = named_file();
+    if (env) {
         eg_db *db = open_fitting(env, r, want, err);
         *status = db ? EG_FILE_OK : EG_FILE_EBAD;
         if (db && path_out)
