@@ -742,8 +742,12 @@ int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS],
     for (int j = 0; j < ml.n; j++) {
         const int i = order[j];
         const kalah_pos *c = &ml.child[i];
-        const int keep = c->side == p->side;
-        const int v = mtdf(s, c, keep ? guess[i] : -guess[i]);
+        const int keep = c->side == p->side, g = keep ? guess[i] : -guess[i];
+        helper_pool pool;
+        const int parallel = s->threads > 1 && helpers_start(&pool, s, c, g) == 0;
+        const int v = mtdf(s, c, g);
+        if (parallel)
+            s->nodes += helpers_stop(&pool);
         values[ml.move[i]] = keep ? v : -v;
     }
     if (nodes_out)

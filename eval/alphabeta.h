@@ -102,12 +102,13 @@ void ab_free(ab_search *s);
 /* Empties the transposition table (and the move-ordering history), as after ab_create. */
 void ab_clear(ab_search *s);
 
-/* Threads (1..64; default 1) used by ab_set_endgame to build the database and by an exact ab_think (a
- * solve): threads - 1 helper threads then solve the root too on the shared table with other move orders
- * (Lazy SMP), and the calling thread's result is returned: the same value and tie set as on one thread,
- * but node counts (which include the helpers') and the table's contents afterwards vary from run to run.
- * Depth-limited searches and ab_solve_moves / ab_root_values always run on the calling thread. Returns
- * AB_OK or AB_EINVAL. */
+/* Threads (1..64; default 1) used by ab_set_endgame to build the database and by the exact solves
+ * (ab_think with exact, ab_solve_window, and each child's solve in ab_solve_moves): threads - 1 helper
+ * threads then solve the same position on the shared table with other move orders (Lazy SMP), and the
+ * calling thread's result is returned: the same values and tie set as on one thread, but node counts
+ * (which include the helpers') and the table's contents afterwards vary from run to run. Depth-limited
+ * searches, ab_root_values and the guessing passes always run on the calling thread. Returns AB_OK or
+ * AB_EINVAL. */
 int ab_set_threads(ab_search *s, int threads);
 
 /* A flag another thread may set (read with relaxed atomic loads every 256 positions): once it is nonzero
@@ -162,7 +163,7 @@ int ab_root_values(ab_search *s, const kalah_pos *p, int depth, int values[KALAH
  * (an extra turn keeps it; own store - opponent's store at the end, under perfect play afterwards):
  * values[k] for relative pit k, AB_NO_VALUE for illegal pits. The same values as ab_root_values with
  * depth 0, found faster: cheap depth-limited passes give each child a first guess (the node budget of
- * ab_think's solve, so the result and node count are deterministic), then each child is solved by MTD(f)
+ * ab_think's solve, so the result, and on one thread the node count, are deterministic), then each child is solved by MTD(f)
  * from its guess, best guesses first, all sharing the transposition table. The table is NOT cleared: it
  * carries over from earlier calls, so a caller that solves many related positions (the positions of one
  * game, a position set) with one search reuses their subtrees; call ab_clear first for a
