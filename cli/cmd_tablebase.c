@@ -21,7 +21,7 @@
 static void help(void)
 {
     puts("usage: sowzero tablebase build [--rules SPEC] --seeds N [--out FILE] [--threads N] [--force]\n"
-         "                             [--[no-]progress] [--json]\n"
+         "                             [--on-disk] [--[no-]progress] [--json]\n"
          "       sowzero tablebase info FILE [--json]\n"
          "       sowzero tablebase list [--json]\n"
          "The endgame tablebase of a Kalah board: the exact final margin of every position with at most N\n"
@@ -41,6 +41,11 @@ static void help(void)
          "  --out FILE       the file to write (default: the folder above, created if needed)\n"
          "  --threads N      build threads, 1..64 (default: every core)\n"
          "  --force          write over an existing file (otherwise an existing one is kept: exit 2)\n"
+         "  --on-disk        build the values in the file itself (a shared mapping the kernel writes back and\n"
+         "                   reads again as memory runs short), so a table bigger than memory can be built;\n"
+         "                   the default for one bigger than three quarters of this machine's memory (6 pits,\n"
+         "                   N = 32: 21 GB), slower than in memory where it must go back to the disk. The disk\n"
+         "                   needs the file's size free\n"
          "  info FILE        verify FILE (every byte against its checksum) and print its header\n"
          "  list             every tablebase file in the folder above, verified\n"
          "  --json           one JSON object\n"
@@ -223,6 +228,7 @@ int cmd_tablebase_build(int argc, char **argv)
                                          {"out", required_argument, 0, 'o'},
                                          {"threads", required_argument, 0, 'T'},
                                          {"force", no_argument, 0, 'f'},
+                                         {"on-disk", no_argument, 0, 'D'},
                                          {"json", no_argument, 0, 'j'},
                                          {"progress", no_argument, 0, 'P'},
                                          {"no-progress", no_argument, 0, 'Q'},
@@ -230,7 +236,7 @@ int cmd_tablebase_build(int argc, char **argv)
                                          {0, 0, 0, 0}};
     const char *rules_spec = NULL, *out = NULL;
     long seeds = 0, threads = sysconf(_SC_NPROCESSORS_ONLN);
-    int json = 0, force = 0, show = isatty(STDERR_FILENO), c;
+    int json = 0, force = 0, on_disk = 0, show = isatty(STDERR_FILENO), c;
     if (threads < 1 || threads > 64)
         threads = threads < 1 ? 1 : 64;
     optind = 1;
@@ -247,6 +253,7 @@ int cmd_tablebase_build(int argc, char **argv)
                 return 2;
             break;
         case 'f': force = 1; break;
+        case 'D': on_disk = 1; break;
         case 'j': json = 1; break;
         case 'P': show = 1; break;
         case 'Q': show = 0; break;
@@ -305,18 +312,27 @@ int cmd_tablebase_build(int argc, char **argv)
     unlink(tmp);
 
     char err[KALAH_ERRLEN];
-    ticker t = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, now_s(), "building the database"};
+    on_disk = on_disk || eg_entries(r.pits, n) > eg_memory_budget();
+    ticker t = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, now_s(),
+                on_disk ? "building the database on disk" : "building the database"};
     pthread_t th;
     show = show && pthread_create(&th, NULL, ticker_main, &t) == 0;
-    double t0 = now_s();
-    eg_db *db = eg_create(&r, n, (int)threads, err);
-    double build_s = now_s() - t0;
-    if (db) {
-        t.what = "writing the file";
-        t0 = now_s();
+    double t0 = now_s(), build_s, write_s = 0;
+    eg_db *db;
+    int saved = 0;
+    if (on_disk) { /* written as it is built: the write time is inside the build's */
+        db = eg_build_file(&r, n, (int)threads, path, err);
+        build_s = now_s() - t0;
+    } else {
+        db = eg_create(&r, n, (int)threads, err);
+        build_s = now_s() - t0;
+        if (db) {
+            t.what = "writing the file";
+            t0 = now_s();
+        }
+        saved = db ? eg_save(db, path, err) : -1;
+        write_s = now_s() - t0;
     }
-    int saved = db ? eg_save(db, path, err) : -1;
-    double write_s = now_s() - t0;
     if (show) {
         pthread_mutex_lock(&t.mu);
         t.done = 1;
@@ -332,12 +348,16 @@ int cmd_tablebase_build(int argc, char **argv)
     if (json) {
         cJSON *o = describe(db, path);
         cJSON_AddNumberToObject(o, "threads", (double)threads);
+        cJSON_AddBoolToObject(o, "on_disk", on_disk);
         cJSON_AddNumberToObject(o, "build_seconds", build_s);
         cJSON_AddNumberToObject(o, "write_seconds", write_s);
         cli_print_json(o);
     } else {
         print_text(db, path);
-        printf("  built in %.1f s on %ld threads, written in %.1f s\n", build_s, threads, write_s);
+        if (on_disk)
+            printf("  built on disk in %.1f s on %ld threads\n", build_s, threads);
+        else
+            printf("  built in %.1f s on %ld threads, written in %.1f s\n", build_s, threads, write_s);
     }
     eg_free(db);
     return 0;

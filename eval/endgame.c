@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define UNKNOWN INT8_MIN
 
@@ -259,10 +260,11 @@ static void *build_thread(void *arg)
     return NULL;
 }
 
-/* Builds every entry with up to `threads` threads (the caller's included); fewer when a thread cannot
- * start. Returns 0, or -1 when out of memory. */
-static int build(eg_db *db, int threads)
+int eg_build_values(eg_db *db, int threads)
 {
+    if (threads < 1)
+        threads = 1;
+    memset(db->val, UNKNOWN, db->size);
     eg_thread *ts = calloc((size_t)threads, sizeof *ts);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     if (!ts || !ids) {
@@ -326,9 +328,9 @@ eg_db *eg_alloc_tables(const kalah_rules *r, int max_seeds, char *err)
         for (int b = 0; b <= EG_MAXP; b++)
             db->bt[(size_t)b * (size_t)rows + (size_t)a] = db->binom[a][b];
     uint64_t size = db->binom[db->n + db->cells][db->cells];
-    if (size > (16ULL << 30)) {
+    if (size > EG_MAX_BYTES) {
         eg_free(db);
-        set_err(err, "endgame database would exceed 16 GiB; use fewer seeds");
+        set_err(err, "endgame database would exceed 1 TiB; use fewer seeds");
         return NULL;
     }
     db->size = (size_t)size;
@@ -366,6 +368,27 @@ int8_t *eg_alloc_values(size_t bytes)
     return v;
 }
 
+uint64_t eg_entries(int pits, int max_seeds)
+{
+    const int cells = 2 * pits;
+    uint64_t c = 1; /* C(max_seeds + cells, k) for k = 0..cells, each step exact */
+    for (int k = 1; k <= cells; k++) {
+        const uint64_t a = (uint64_t)(max_seeds + k);
+        if (c > UINT64_MAX / a)
+            return UINT64_MAX;
+        c = c * a / (uint64_t)k;
+    }
+    return c;
+}
+
+size_t eg_memory_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return (size_t)16 << 30;
+    return (size_t)pages / 4 * 3 * (size_t)page;
+}
+
 eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
 {
     if (eg_check_request(r, &max_seeds, err) != 0)
@@ -373,14 +396,23 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
     eg_db *db = eg_alloc_tables(r, max_seeds, err);
     if (!db)
         return NULL;
+    if (db->size > eg_memory_budget()) {
+        char msg[KALAH_ERRLEN];
+        snprintf(msg, sizeof msg,
+                 "the endgame database of %d seeds takes %.1f GB, more than three quarters of this machine's memory "
+                 "(%.1f GB): build it on disk once with sowzero tablebase build (later processes map the file)",
+                 max_seeds, 1e-9 * (double)db->size, 1e-9 * (double)eg_memory_budget() / 3 * 4);
+        set_err(err, msg);
+        eg_free(db);
+        return NULL;
+    }
     db->val = eg_alloc_values(db->size);
     if (!db->val) {
         eg_free(db);
         set_err(err, "out of memory for the endgame database");
         return NULL;
     }
-    memset(db->val, UNKNOWN, db->size);
-    if (build(db, threads < 1 ? 1 : threads) != 0) {
+    if (eg_build_values(db, threads) != 0) {
         eg_free(db);
         set_err(err, "out of memory");
         return NULL;

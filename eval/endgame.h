@@ -26,11 +26,21 @@
 
 typedef struct eg_db eg_db;
 
-/* Builds the database of rules r for up to max_seeds (1..127) seeds in the pits (capped at the total).
- * threads: build threads (1 or more; fewer are used if some cannot start). Takes time proportional to its size. Returns NULL with a message in err
+/* Builds the database of rules r for up to max_seeds (1..127) seeds in the pits (capped at the total) in
+ * memory. threads: build threads (1 or more; fewer are used if some cannot start). Takes time
+ * proportional to its size, C(max_seeds + 2 pits, 2 pits) bytes. Returns NULL with a message in err
  * (KALAH_ERRLEN bytes, may be NULL) when the rules have max_sows > 0, max_seeds is out of range, the
- * table would exceed 16 GiB, or memory runs out. */
+ * table is bigger than eg_memory_budget (eg_build_file builds those), or memory runs out. */
 eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err);
+
+/* Entries (= bytes) of the database of a board with `pits` pits per side up to max_seeds seeds:
+ * C(max_seeds + 2 pits, 2 pits); UINT64_MAX when that overflows. */
+uint64_t eg_entries(int pits, int max_seeds);
+
+/* The most bytes a database may take in memory: three quarters of the machine's physical memory (16 GiB
+ * where that cannot be read). eg_create refuses bigger ones and eg_open serves them from the file's
+ * mapping instead of copying them. */
+size_t eg_memory_budget(void);
 void eg_free(eg_db *db);
 
 int eg_max_seeds(const eg_db *db);
@@ -75,8 +85,19 @@ enum { EG_FILE_OK = SZ_OK, EG_FILE_NONE = 1, EG_FILE_EBAD = SZ_EFORMAT };
  * name. 0, or -1 with a message naming the path in err (KALAH_ERRLEN bytes, may be NULL). */
 int eg_save(const eg_db *db, const char *path, char *err);
 
-/* Maps and verifies the tablebase file at path. NULL with a message naming the file and what is wrong in
- * err on a missing, unreadable, damaged or foreign file. The database is read-only; eg_free unmaps it. */
+/* Builds the database of rules r for up to max_seeds seeds (as eg_create) straight into the tablebase
+ * file at path, on disk: the values live in a shared mapping of the file (its blocks reserved first), so
+ * the kernel writes them back and reads them again as memory runs short, and a database bigger than memory
+ * (or than eg_memory_budget) can be built, as Romein and Bal built Awari's (2003) — slower than in memory
+ * once the children's entries must come back from disk. Written to path.PID.tmp, synced, then renamed, as
+ * eg_save. Returns the database (read-only use; eg_free unmaps it), or NULL with a message naming the path
+ * in err (KALAH_ERRLEN bytes, may be NULL): bad rules or seeds, no disk space, an unwritable path. */
+eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const char *path, char *err);
+
+/* Maps and verifies the tablebase file at path, then copies the values into memory of large pages
+ * (eg_alloc_values) when they fit eg_memory_budget, else serves them from the mapping. NULL with a message
+ * naming the file and what is wrong in err on a missing, unreadable, damaged or foreign file. The database
+ * is read-only; eg_free frees or unmaps it. */
 eg_db *eg_open(const char *path, char *err);
 
 /* Where tablebase files live: $SOWZERO_TABLEBASE when it names a folder (when it names a file, that

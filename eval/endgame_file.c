@@ -97,6 +97,71 @@ int eg_save(const eg_db *db, const char *path, char *err)
     return 0;
 }
 
+eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const char *path, char *err)
+{
+    char tmp[PATH_MAX], rerr[KALAH_ERRLEN];
+    if (eg_check_request(r, &max_seeds, rerr) != 0) {
+        set_errf(err, "%s", rerr);
+        return NULL;
+    }
+    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp) {
+        set_errf(err, "%s: path too long", path);
+        return NULL;
+    }
+    eg_db *db = eg_alloc_tables(r, max_seeds, rerr);
+    if (!db) {
+        set_errf(err, "%s", rerr);
+        return NULL;
+    }
+    const size_t len = EG_FILE_HEADER + db->size;
+    int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        set_errf(err, "%s: %s", tmp, strerror(errno));
+        eg_free(db);
+        return NULL;
+    }
+    /* Blocks reserved before mapping: a write into a hole that the disk cannot fill would be a SIGBUS
+     * during the build, not an error here. */
+    int rc = posix_fallocate(fd, 0, (off_t)len);
+    const char *what = rc ? "reserving the file's blocks" : NULL;
+    void *map = MAP_FAILED;
+    if (!what && (map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+        rc = errno;
+        what = "mapping it";
+    }
+    if (!what) {
+        db->map = map;
+        db->map_len = len;
+        db->val = (int8_t *)map + EG_FILE_HEADER;
+        if (eg_build_values(db, threads) != 0) {
+            rc = ENOMEM;
+            what = "building";
+        }
+    }
+    if (!what) {
+        header_of(db, map);
+        if (msync(map, len, MS_SYNC) != 0 || fsync(fd) != 0) {
+            rc = errno;
+            what = "writing it";
+        }
+    }
+    if (close(fd) != 0 && !what) {
+        rc = errno;
+        what = "closing it";
+    }
+    if (!what && rename(tmp, path) != 0) {
+        rc = errno;
+        what = "renaming it";
+    }
+    if (what) {
+        unlink(tmp);
+        set_errf(err, "%s: %s: %s", path, what, strerror(rc));
+        eg_free(db);
+        return NULL;
+    }
+    return db;
+}
+
 /* Reads "<key> <value>\n" at *at into value (n bytes); advances *at. 0, or -1 when the line is not so. */
 static int header_line(const char **at, const char *key, char *value, size_t n)
 {
@@ -206,8 +271,9 @@ eg_db *eg_open(const char *path, char *err)
     }
     /* The values are copied from the page cache into memory of large pages (eg_alloc_values): a solve
      * probes them at random, and the mapping's 4 KiB pages cost a TLB miss on nearly every probe. Where
-     * that memory is not to be had, the mapping itself serves. */
-    int8_t *copy = eg_alloc_values(db->size);
+     * that memory is not to be had (or the file is bigger than eg_memory_budget: the copy would push the
+     * page cache and the search out), the mapping itself serves. */
+    int8_t *copy = db->size <= eg_memory_budget() ? eg_alloc_values(db->size) : NULL;
     if (copy) {
         memcpy(copy, (const int8_t *)map + EG_FILE_HEADER, db->size);
         munmap(map, (size_t)st.st_size);

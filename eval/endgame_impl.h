@@ -20,14 +20,21 @@ struct eg_db {
     size_t rows;
 };
 
+/* The largest database the index allows (ranks are size_t, files are mapped whole). */
+#define EG_MAX_BYTES (1ULL << 40)
+
 /* A database of rules r and max_seeds seeds (already checked by eg_check_request) with its index tables
- * and size set, val and map NULL. NULL with a message in err on no memory or more than 16 GiB. */
+ * and size set, val and map NULL. NULL with a message in err on no memory or more than EG_MAX_BYTES. */
 eg_db *eg_alloc_tables(const kalah_rules *r, int max_seeds, char *err);
 
 /* Memory for `bytes` values (free with free), on 2 MiB pages where the kernel gives them (MADV_HUGEPAGE):
  * probes land anywhere in the table, and on 4 KiB pages nearly every one also misses the TLB (a page walk
  * on top of the cache miss). NULL when out of memory. */
 int8_t *eg_alloc_values(size_t bytes);
+
+/* Fills db->val (db->size bytes, in memory or a file's mapping) with every entry, by `threads` threads
+ * (the caller's included; fewer when a thread cannot start). 0, or -1 when out of memory. */
+int eg_build_values(eg_db *db, int threads);
 
 /* Checks that r can have a database and caps *max_seeds (1..127) at r's total; 0 or -1 with err. */
 int eg_check_request(const kalah_rules *r, int *max_seeds, char *err);

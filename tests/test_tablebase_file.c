@@ -1,6 +1,7 @@
 /* test_tablebase_file.c — tablebase files (eval/endgame.h): a written file maps back to the very values
  * built, serves every seeds= of its board, is found by eg_find and tb_acquire instead of a build, and a
- * damaged, truncated, extended or foreign file is refused naming the file; the `tablebase` command and
+ * damaged, truncated, extended or foreign file is refused naming the file; a build on disk writes the same
+ * file as one in memory; the `tablebase` command and
  * `solve` with a file give the same values as without one. */
 #include "tests/test_util.h"
 
@@ -176,6 +177,52 @@ static void test_damage_refused(void **state)
 }
 
 /* The command line: build, info, list; solve with the file equals solve without a database. */
+/* A build on disk (eg_build_file, the path for tables bigger than memory) writes the same file, byte for
+ * byte, as a build in memory saved by eg_save; eg_entries counts its entries; a path it cannot write fails
+ * naming it and leaves nothing behind. */
+static void test_build_on_disk(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("tb-disk");
+    kalah_rules r = rules_of("kalah:pits=4,seeds=3,capture=always");
+    char err[KALAH_ERRLEN], a[1024], b[1024];
+    snprintf(a, sizeof a, "%s/memory.sztb", dir);
+    snprintf(b, sizeof b, "%s/disk.sztb", dir);
+    eg_db *mem = eg_create(&r, 15, 2, err);
+    assert_non_null(mem);
+    assert_int_equal(eg_save(mem, a, err), 0);
+    eg_db *disk = eg_build_file(&r, 15, 2, b, err);
+    if (!disk)
+        fail_msg("%s", err);
+    assert_int_equal(eg_bytes(disk), eg_bytes(mem));
+    assert_int_equal((long long)eg_entries(4, 15), (long long)eg_bytes(mem)); /* C(23, 8) */
+    assert_int_equal((long long)eg_entries(4, 15), 490314);
+    assert_memory_equal(eg_values(disk), eg_values(mem), eg_bytes(mem));
+    eg_free(disk);
+    char cmd[2200];
+    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+    assert_int_equal(system(cmd), 0);
+    eg_db *back = eg_open(b, err);
+    assert_non_null(back);
+    assert_memory_equal(eg_values(back), eg_values(mem), eg_bytes(mem));
+    eg_free(back);
+    eg_free(mem);
+    assert_true(eg_entries(6, 32) > 20000000000ULL && eg_entries(6, 32) < 22000000000ULL);
+    assert_true(eg_entries(6, 127) == UINT64_MAX || eg_entries(6, 127) > eg_entries(6, 120));
+    snprintf(b, sizeof b, "%s/no-such-folder/disk.sztb", dir);
+    assert_null(eg_build_file(&r, 15, 1, b, err));
+    assert_non_null(strstr(err, "no-such-folder/disk.sztb"));
+    /* The command takes the same path with --on-disk and writes the same bytes. */
+    snprintf(b, sizeof b, "%s/cli.sztb", dir);
+    char *out = NULL;
+    assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:pits=4,seeds=3,capture=always --seeds 15 "
+                                     "--threads 2 --on-disk --out '%s' --json", b), 0);
+    assert_non_null(strstr(out, "\"on_disk\":true"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_cli(void **state)
 {
     (void)state;
@@ -222,6 +269,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_damage_refused),
+        cmocka_unit_test(test_build_on_disk),
         cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
