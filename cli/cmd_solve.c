@@ -198,6 +198,8 @@ typedef struct {
     uint64_t nodes;  /* so far (relaxed atomics: written by the solving thread) */
     int bounded;     /* the solver has reported bounds (gs_solver_set_bounds): lo, hi (relaxed atomics) */
     int lo, hi;
+    int move;        /* --moves: the move slot whose value lo, hi bound (−1: the position's); relaxed */
+    int side;        /* the position's mover, for the move's letter */
 } progress;
 
 static void draw(const progress *g)
@@ -210,6 +212,9 @@ static void draw(const progress *g)
         fprintf(stderr, ", %.1f M nodes", 1e-6 * (double)__atomic_load_n(&g->nodes, __ATOMIC_RELAXED));
     if (__atomic_load_n(&g->bounded, __ATOMIC_RELAXED) && g->phase == 1) {
         int lo = __atomic_load_n(&g->lo, __ATOMIC_RELAXED), hi = __atomic_load_n(&g->hi, __ATOMIC_RELAXED);
+        int move = __atomic_load_n(&g->move, __ATOMIC_RELAXED);
+        if (move >= 0)
+            fprintf(stderr, ", move %c", kalah_move_letter(g->side, move));
         if (lo != INT_MIN && hi != INT_MAX)
             fprintf(stderr, ", value %+d..%+d", lo, hi);
         else if (lo != INT_MIN)
@@ -229,9 +234,10 @@ static void count_nodes(void *ctx, uint64_t nodes)
 }
 
 /* gs_bounds_fn: the bounds on the value the drawing thread shows (the MTD(f) probes so far). */
-static void bounds(void *ctx, int lo, int hi, uint64_t nodes)
+static void bounds(void *ctx, int move, int lo, int hi, uint64_t nodes)
 {
     progress *g = ctx;
+    __atomic_store_n(&g->move, move, __ATOMIC_RELAXED);
     __atomic_store_n(&g->lo, lo, __ATOMIC_RELAXED);
     __atomic_store_n(&g->hi, hi, __ATOMIC_RELAXED);
     __atomic_store_n(&g->nodes, nodes, __ATOMIC_RELAXED);
@@ -364,7 +370,7 @@ int cmd_solve(int argc, char **argv)
     game_pos p;
     int rc = 2;
     gs_solver *s = NULL;
-    progress pg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .show = show, .phase = -1};
+    progress pg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .show = show, .phase = -1, .move = -1};
     pthread_t th;
     int drawing = 0;
     if (!pos_text)
@@ -410,6 +416,7 @@ int cmd_solve(int argc, char **argv)
         gs_solver_set_threads(s, 1, err);
     }
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+    pg.side = p.to_move;
     pg.counting = !has_db; /* the generic solver counts its positions as it goes */
     if (pg.counting)
         gs_solver_set_progress(s, 1u << 20, count_nodes, &pg);
@@ -449,8 +456,7 @@ int cmd_solve(int argc, char **argv)
         gs_solver_set_bounds(s, bounds, &pg);
     gs_solution res;
     int src = gs_solver_run(s, &p, 0, &res, err);
-    gs_solver_set_bounds(s, NULL, NULL); /* --moves: the probes of each child, not of this position */
-    __atomic_store_n(&pg.bounded, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&pg.bounded, 0, __ATOMIC_RELAXED); /* --moves: each move's bounds from its first probe */
     int move_value[GAME_MAX_MOVES];
     uint64_t move_nodes = 0;
     if (src == GAME_OK && moves) { /* each child solved exactly on the same table */

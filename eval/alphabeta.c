@@ -42,6 +42,8 @@ struct ab_search {
     ab_bounds_fn progress;   /* ab_set_progress (the main search only) */
     void *progress_ctx;
     int prog_lo, prog_hi;    /* the bounds it last reported (INT_MIN / INT_MAX: open) */
+    int prog_move, prog_flip; /* ab_solve_moves: the root move being solved (else −1), and whether its
+                               * child's mover is the other player (the bounds are then negated) */
 };
 
 static int64_t now_ns(void)
@@ -83,6 +85,7 @@ ab_search *ab_create(const kalah_rules *r, size_t tt_mb, char *err)
     s->use_sows = r->max_sows > 0;
     s->db_seeds = -1;
     s->threads = 1;
+    s->prog_move = -1;
     return s;
 }
 
@@ -114,13 +117,23 @@ void ab_set_progress(ab_search *s, ab_bounds_fn fn, void *ctx)
     s->progress_ctx = ctx;
 }
 
-/* ab_set_progress's report after a probe (the main search only: a helper has rotate != 0). */
+/* ab_set_progress's report after a probe (the main search only: a helper has rotate != 0). In
+ * ab_solve_moves the bounds of the child are turned into the move's value for the root's mover. */
+static void emit(ab_search *s)
+{
+    if (s->prog_move >= 0 && s->prog_flip)
+        s->progress(s->progress_ctx, s->prog_move, s->prog_hi == INT_MAX ? INT_MIN : -s->prog_hi,
+                    s->prog_lo == INT_MIN ? INT_MAX : -s->prog_lo, s->nodes);
+    else
+        s->progress(s->progress_ctx, s->prog_move, s->prog_lo, s->prog_hi, s->nodes);
+}
+
 static void report(ab_search *s, int lo, int hi)
 {
     s->prog_lo = lo == -INF ? INT_MIN : lo;
     s->prog_hi = hi == INF ? INT_MAX : hi;
     if (s->progress && !s->rotate)
-        s->progress(s->progress_ctx, s->prog_lo, s->prog_hi, s->nodes);
+        emit(s);
 }
 
 static void drop_endgame(ab_search *s)
@@ -198,7 +211,7 @@ static inline int store_diff(const ab_search *s, const kalah_pos *p)
 static inline int limit_hit(ab_search *s)
 {
     if (s->progress && !(s->nodes & ((1u << 22) - 1)) && !s->rotate) /* between probes too: the count grows */
-        s->progress(s->progress_ctx, s->prog_lo, s->prog_hi, s->nodes);
+        emit(s);
     if (s->abort && !(s->nodes & 255) && __atomic_load_n(s->abort, __ATOMIC_RELAXED))
         return s->stop = 1;
     if (!s->limits_on)
@@ -745,7 +758,10 @@ int ab_solve_moves(ab_search *s, const kalah_pos *p, int values[KALAH_MAX_PITS],
         const int keep = c->side == p->side, g = keep ? guess[i] : -guess[i];
         helper_pool pool;
         const int parallel = s->threads > 1 && helpers_start(&pool, s, c, g) == 0;
+        s->prog_move = ml.move[i];
+        s->prog_flip = !keep;
         const int v = mtdf(s, c, g);
+        s->prog_move = -1;
         if (parallel)
             s->nodes += helpers_stop(&pool);
         values[ml.move[i]] = keep ? v : -v;

@@ -116,13 +116,15 @@ int ab_set_threads(ab_search *s, int threads);
  * it. The flag must outlive the searches. Building an endgame database does not look at it. */
 void ab_set_abort(ab_search *s, const int *flag);
 
-/* Progress of a long solve: fn(ctx, lo, hi, nodes) is called on the solving thread after each MTD(f)
- * probe of an exact solve (ab_think with depth 0, ab_solve_moves, ab_solve_window), with the bounds proven
- * so far on the final margin of the position being solved, for its mover (lo = INT_MIN / hi = INT_MAX while
- * that side is still open; lo == hi once exact), and the positions the search has visited in this call;
+/* Progress of a long solve: fn(ctx, move, lo, hi, nodes) is called on the solving thread after each
+ * MTD(f) probe of an exact solve (ab_think with depth 0, ab_solve_moves, ab_solve_window), with the bounds
+ * proven so far on the final margin of the position being solved, for its mover (lo = INT_MIN / hi =
+ * INT_MAX while that side is still open; lo == hi once exact), and the positions the search has visited in
+ * this call; move is −1, except in ab_solve_moves: the relative pit whose child is being solved, the
+ * bounds then on that move's value for the position's mover (as ab_solve_moves' values[move]);
  * and between probes every 4 M positions, with the bounds so far. Lazy SMP helpers report nothing. fn must not call the search. NULL (the default) removes it; reporting
  * never changes the search. */
-typedef void (*ab_bounds_fn)(void *ctx, int lo, int hi, uint64_t nodes);
+typedef void (*ab_bounds_fn)(void *ctx, int move, int lo, int hi, uint64_t nodes);
 void ab_set_progress(ab_search *s, ab_bounds_fn fn, void *ctx);
 
 /* Maps a tablebase file of at least max_seeds seeds when eg_find (eval/endgame.h) finds one, else builds an
@@ -131,8 +133,8 @@ void ab_set_progress(ab_search *s, ab_bounds_fn fn, void *ctx);
  * 20 seeds 226 MB, about 80 s), and uses it from then on in every search: such positions get their exact
  * value without search (so node counts change, also with the file's seeds). max_seeds 0 drops it. Needs
  * rules.max_sows = 0. Returns AB_OK, or AB_EINVAL with a message in err (sow limit, size out of range or
- * over 16 GiB, a damaged or unfitting tablebase file, out of memory; the old database is dropped either
- * way). */
+ * bigger than eg_memory_budget (a file built on disk serves those), a damaged or unfitting tablebase file,
+ * out of memory; the old database is dropped either way). */
 int ab_set_endgame(ab_search *s, int max_seeds, char *err);
 
 /* Uses database db (built elsewhere, eval/tbase.h's shared cache) without copying or owning it: db must

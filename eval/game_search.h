@@ -101,11 +101,13 @@ typedef void (*gs_progress_fn)(void *ctx, uint64_t nodes);
 void gs_solver_set_progress(gs_solver *s, uint64_t every, gs_progress_fn fn, void *ctx);
 
 /* Progress of a solver that closes in on the value by null-window probes (Kalah's MTD(f), eval/alphabeta.h
- * ab_set_progress): fn(ctx, lo, hi, nodes) after each probe, on the solving thread, with the bounds proven
- * so far on the final margin of the position being solved for its mover (lo = INT_MIN / hi = INT_MAX while
- * open; lo == hi once exact) and the positions visited. The generic solver reports nothing this way (it
- * has gs_solver_set_progress). fn NULL removes it; reporting never changes the search. */
-typedef void (*gs_bounds_fn)(void *ctx, int lo, int hi, uint64_t nodes);
+ * ab_set_progress): fn(ctx, move, lo, hi, nodes) after each probe, on the solving thread, with the bounds
+ * proven so far on the final margin of the position being solved for its mover (lo = INT_MIN / hi =
+ * INT_MAX while open; lo == hi once exact) and the positions visited; move is −1, or in gs_solver_moves
+ * the move slot whose value (for the position's mover) the bounds are on. The generic solver reports
+ * nothing this way (it has gs_solver_set_progress). fn NULL removes it; reporting never changes the
+ * search. */
+typedef void (*gs_bounds_fn)(void *ctx, int move, int lo, int hi, uint64_t nodes);
 void gs_solver_set_bounds(gs_solver *s, gs_bounds_fn fn, void *ctx);
 
 /* A flag (borrowed; NULL: none) that stops a running gs_solver_run with GS_EABORTED ("stopped" in err)

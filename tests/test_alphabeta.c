@@ -144,13 +144,63 @@ typedef struct {
     uint64_t nodes;
 } bounds_log;
 
-static void log_bounds(void *ctx, int lo, int hi, uint64_t nodes)
+static void log_bounds(void *ctx, int move, int lo, int hi, uint64_t nodes)
 {
     bounds_log *b = ctx;
+    if (move != -1)
+        b->bad = 1;
     if (lo < b->lo || hi > b->hi || nodes < b->nodes || lo > hi)
         b->bad = 1;
     b->lo = lo, b->hi = hi, b->nodes = nodes;
     b->n++;
+}
+
+/* In ab_solve_moves the reports name the move being solved, and its bounds (for the root's mover) only
+ * tighten, hold that move's value and end at it. */
+typedef struct {
+    int lo[KALAH_MAX_PITS], hi[KALAH_MAX_PITS], seen, bad;
+} moves_log;
+
+static void log_move_bounds(void *ctx, int move, int lo, int hi, uint64_t nodes)
+{
+    (void)nodes;
+    moves_log *b = ctx;
+    if (move < 0) /* the guessing passes report nothing, and the root is not solved here */
+        b->bad = 1;
+    else if (lo < b->lo[move] || hi > b->hi[move] || lo > hi)
+        b->bad = 1;
+    else {
+        b->lo[move] = lo, b->hi[move] = hi;
+        b->seen |= 1 << move;
+    }
+}
+
+static void test_progress_moves(void **state)
+{
+    (void)state;
+    const char *specs[] = {"kalah:pits=4,seeds=3", "kalah:pits=5,seeds=3,capture=always"};
+    for (int i = 0; i < 2; i++) {
+        kalah_rules r;
+        rules_or_fail(specs[i], &r);
+        kalah_pos p;
+        kalah_start(&r, &p);
+        ab_search *s = make(&r, 16);
+        moves_log b = {.seen = 0};
+        for (int k = 0; k < KALAH_MAX_PITS; k++)
+            b.lo[k] = INT_MIN, b.hi[k] = INT_MAX;
+        ab_set_progress(s, log_move_bounds, &b);
+        int v[KALAH_MAX_PITS];
+        assert_int_equal(ab_solve_moves(s, &p, v, NULL), AB_OK);
+        assert_false(b.bad);
+        for (int k = 0; k < r.pits; k++) {
+            if (v[k] == AB_NO_VALUE || (b.seen >> k & 1) == 0)
+                continue; /* a child finished at once is valued without a probe */
+            assert_int_equal(b.lo[k], v[k]);
+            assert_int_equal(b.hi[k], v[k]);
+        }
+        assert_true(b.seen != 0);
+        ab_free(s);
+    }
 }
 
 static void test_progress_bounds(void **state)
@@ -603,6 +653,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solved_small),
         cmocka_unit_test(test_progress_bounds),
+        cmocka_unit_test(test_progress_moves),
         cmocka_unit_test(test_case2_depth2_root_values),
         cmocka_unit_test(test_minimax_random_positions),
         cmocka_unit_test(test_extra_turn_chain),
