@@ -736,6 +736,9 @@ int cfg_finish(cfg_config *c, char *err)
         c->eval.n_opponents = 1;
         strcpy(c->eval.opponents[0], "greedy");
     }
+    /* The default game count rounded up to whole seat rotations (20 -> 21 for three players). */
+    if (np > 2 && !cfg_was_set(c, "eval.games"))
+        c->eval.games = (c->eval.games + np - 1) / np * np;
     if (np > 2 && (c->eval.games % np || c->eval.final_games % np))
         return check_fail(c, err, "eval", c->eval.games % np ? "games" : "final_games",
                           "eval.%s must be a multiple of the players (%d: the trained agent takes each seat "

@@ -230,7 +230,8 @@ const cfg_key cfg_keys[] = {
      "all the others). The default, ab:depth=4, needs two players and a margin: other games get greedy."},
     I("eval", "games", eval.games, 2, 100000,
       "Games per opponent at each evaluation: colour-swapped pairs from random openings, so even (basico: "
-      "a multiple of players, the trained agent taking each seat once per group)."),
+      "a multiple of players, the trained agent taking each seat once per group; unset, the default 20 "
+      "becomes the next multiple, 21 for three players)."),
     I("eval", "final_games", eval.final_games, 0, 100000,
       "Games per opponent after the last iteration (0 = games); the run's headline result."),
     I("eval", "every", eval.every, 0, 1000000, "Evaluate after every k-th iteration; 0 = only after the last."),
