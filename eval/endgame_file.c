@@ -42,6 +42,19 @@ static unsigned long crc_of(const void *data, size_t n)
     return crc;
 }
 
+/* Copies n bytes from src to dst and returns the CRC-32 of them, a piece at a time while it is in cache. */
+static unsigned long copy_crc(int8_t *dst, const int8_t *src, size_t n)
+{
+    unsigned long crc = crc32(0L, Z_NULL, 0);
+    for (size_t at = 0; at < n;) {
+        const size_t k = n - at < ((size_t)1 << 18) ? n - at : (size_t)1 << 18;
+        memcpy(dst + at, src + at, k);
+        crc = crc32(crc, (const unsigned char *)dst + at, (uInt)k);
+        at += k;
+    }
+    return crc;
+}
+
 /* The header text of db into buf (EG_FILE_HEADER bytes, NUL padded). */
 static void header_of(const eg_db *db, char *buf)
 {
@@ -261,21 +274,23 @@ eg_db *eg_open(const char *path, char *err)
         what = "header: the entries do not match the seeds and pits";
     if (!what && (unsigned long long)st.st_size != EG_FILE_HEADER + entries)
         what = (unsigned long long)st.st_size < EG_FILE_HEADER + entries ? "truncated" : "longer than its header says";
-    if (!what && crc_of((const char *)map + EG_FILE_HEADER, db->size) != crc)
+    /* The values are copied from the page cache into memory of large pages (eg_alloc_values): a solve
+     * probes them at random, and the mapping's 4 KiB pages cost a TLB miss on nearly every probe. Where
+     * that memory is not to be had (or the file is bigger than eg_memory_budget: the copy would push the
+     * page cache and the search out), the mapping itself serves. The checksum is taken of the copy, one
+     * cache-sized piece after another, so the file is read once. */
+    int8_t *copy = !what && db->size <= eg_memory_budget() ? eg_alloc_values(db->size) : NULL;
+    if (!what && (copy ? copy_crc(copy, (const int8_t *)map + EG_FILE_HEADER, db->size)
+                       : crc_of((const char *)map + EG_FILE_HEADER, db->size)) != crc)
         what = "checksum mismatch (damaged): delete it and build it again with sowzero tablebase build";
     if (what) {
+        free(copy);
         set_errf(err, "tablebase %s: %s", path, what);
         eg_free(db);
         munmap(map, (size_t)st.st_size);
         return NULL;
     }
-    /* The values are copied from the page cache into memory of large pages (eg_alloc_values): a solve
-     * probes them at random, and the mapping's 4 KiB pages cost a TLB miss on nearly every probe. Where
-     * that memory is not to be had (or the file is bigger than eg_memory_budget: the copy would push the
-     * page cache and the search out), the mapping itself serves. */
-    int8_t *copy = db->size <= eg_memory_budget() ? eg_alloc_values(db->size) : NULL;
     if (copy) {
-        memcpy(copy, (const int8_t *)map + EG_FILE_HEADER, db->size);
         munmap(map, (size_t)st.st_size);
         db->val = copy;
         return db;
