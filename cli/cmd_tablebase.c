@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,6 +109,17 @@ static void print_text(const eg_db *db, const char *path)
 }
 
 int cmd_tablebase_build(int argc, char **argv);
+
+/* A build interrupted by SIGINT or SIGTERM removes its temporary file (eg_save and eg_build_file write
+ * path.PID.tmp, then rename it): an on-disk build's is as big as the table. */
+static char interrupted_tmp[PATH_MAX + 32];
+
+static void remove_tmp_and_die(int sig)
+{
+    unlink(interrupted_tmp); /* async-signal-safe, as are signal and raise */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 
 static int cmd_info(const char *path, int json)
 {
@@ -313,6 +325,9 @@ int cmd_tablebase_build(int argc, char **argv)
 
     char err[KALAH_ERRLEN];
     on_disk = on_disk || eg_entries(r.pits, n) > eg_memory_budget();
+    snprintf(interrupted_tmp, sizeof interrupted_tmp, "%s.%ld.tmp", path, (long)getpid());
+    signal(SIGINT, remove_tmp_and_die);
+    signal(SIGTERM, remove_tmp_and_die);
     ticker t = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, now_s(),
                 on_disk ? "building the database on disk" : "building the database"};
     pthread_t th;
@@ -333,6 +348,8 @@ int cmd_tablebase_build(int argc, char **argv)
         saved = db ? eg_save(db, path, err) : -1;
         write_s = now_s() - t0;
     }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     if (show) {
         pthread_mutex_lock(&t.mu);
         t.done = 1;
