@@ -196,6 +196,39 @@ static void test_set_overrides(void **state)
     assert_int_equal(cfg_set(&c, "eval.games=3", err), 0);
     assert_int_equal(cfg_finish(&c, err), -1);
     assert_non_null(strstr(err, "--set eval.games"));
+    /* The command line beats the file in how the rules are given: --set rules.spec over a file's game and
+     * keys, --set rules.game over a file's spec; both ways from one source stay an error. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/rules-way.ini", SOWZERO_TMP);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("[rules]\ngame = oware\npits = 6\n[run]\niterations = 1\n", f);
+    fclose(f);
+    char spec[GAME_SPEC_MAX];
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, path, err), 0);
+    assert_int_equal(cfg_set(&c, "rules.spec=congklak:seeds=5", err), 0);
+    if (cfg_finish(&c, err))
+        fail_msg("%s", err);
+    assert_non_null(strstr(cfg_rules_spec(&c, spec, sizeof spec), "congklak:pits=7,seeds=5,"));
+    assert_false(cfg_was_set(&c, "rules.game"));
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("[rules]\nspec = oware:max_sows=60\n[run]\niterations = 1\n", f);
+    fclose(f);
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, path, err), 0);
+    assert_int_equal(cfg_set(&c, "rules.game=basico", err), 0);
+    assert_int_equal(cfg_set(&c, "eval.opponents=greedy", err), 0);
+    if (cfg_finish(&c, err))
+        fail_msg("%s", err);
+    assert_non_null(strstr(cfg_rules_spec(&c, spec, sizeof spec), "basico"));
+    cfg_defaults(&c);
+    assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);
+    assert_int_equal(cfg_set(&c, "rules.spec=congklak", err), 0);
+    assert_int_equal(cfg_set(&c, "rules.pits=5", err), 0);
+    assert_int_equal(cfg_finish(&c, err), -1);
+    assert_non_null(strstr(err, "the rules are given by rules.spec"));
     /* train.overlap runs SGD on one BLAS thread: with train.threads > 1 it is refused, naming both */
     cfg_defaults(&c);
     assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);

@@ -620,12 +620,38 @@ static void rules_from_spec(cfg_config *c, const char *spec)
     }
 }
 
+/* The command line beats the file in how the rules are given, as it does key by key: --set rules.spec
+ * drops the file's rules.game and rules keys; --set rules.game or a rules key drops the file's rules.spec
+ * (the file's other rules keys then apply as usual). Both ways in one source stay an error (rules_game). */
+static void command_line_rules_win(cfg_config *c)
+{
+    int spec_index = 0, index = 0;
+    if (!find_key("rules", "spec", &spec_index))
+        return;
+    const int spec_from = c->line[spec_index];
+    if (spec_from == 0)
+        return;
+    int any_set = 0;
+    for (int i = -1; i < 0 || rules_keys[i]; i++) {
+        if (!find_key("rules", i < 0 ? "game" : rules_keys[i], &index))
+            continue;
+        if (spec_from == CFG_FROM_SET && c->line[index] > 0)
+            c->line[index] = 0;
+        any_set |= c->line[index] == CFG_FROM_SET;
+    }
+    if (spec_from > 0 && any_set) {
+        c->spec[0] = 0;
+        c->line[spec_index] = 0;
+    }
+}
+
 /* The run's game from [rules] (rules.spec, or rules.game with the keys given), checked by the game's own
  * parser; *out owned by the caller. 0, or -1 with the message naming the key. */
 static int rules_game(cfg_config *c, game **out, char *err)
 {
     char spec[GAME_SPEC_MAX], gerr[GAME_ERRLEN];
     *out = NULL;
+    command_line_rules_win(c);
     if (c->spec[0]) {
         for (int i = -1; i < 0 || rules_keys[i]; i++) {
             char k[48];
