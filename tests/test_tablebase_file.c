@@ -224,7 +224,7 @@ static void test_build_on_disk(void **state)
     /* A build stopped by SIGTERM leaves no temporary file (an on-disk one is as big as the table): the
      * signal is sent once the temporary file exists, while 22 seeds take minutes to build. */
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && ('%s' tablebase build --seeds 22 --threads 1 --on-disk --out big.sztb 2>/dev/null & "
+             "cd '%s' && ('%s' tablebase build --seeds 22 --threads 2 --on-disk --out big.sztb 2>/dev/null & "
              "pid=$!; for i in $(seq 200); do ls big.sztb.*.tmp >/dev/null 2>&1 && break; sleep 0.05; done; "
              "kill -TERM $pid; wait $pid; test $? -eq 143) && ! ls big.sztb* >/dev/null 2>&1",
              dir, SOWZERO_BIN);
