@@ -223,6 +223,18 @@ static void test_set_overrides(void **state)
     if (cfg_finish(&c, err))
         fail_msg("%s", err);
     assert_non_null(strstr(cfg_rules_spec(&c, spec, sizeof spec), "basico"));
+    /* a key over a file's spec changes that key of it: the spec's game and other keys stay */
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, path, err), 0);
+    assert_int_equal(cfg_set(&c, "rules.pits=4", err), 0);
+    assert_int_equal(cfg_set(&c, "rules.max_sows=90", err), 0);
+    assert_int_equal(cfg_set(&c, "eval.opponents=greedy", err), 0);
+    if (cfg_finish(&c, err))
+        fail_msg("%s", err);
+    assert_string_equal(c.spec, "oware:pits=4,max_sows=90");
+    cfg_rules_spec(&c, spec, sizeof spec);
+    if (strncmp(spec, "oware:", 6) || !strstr(spec, "pits=4") || !strstr(spec, "max_sows=90"))
+        fail_msg("%s", spec);
     cfg_defaults(&c);
     assert_int_equal(cfg_set(&c, "run.iterations=1", err), 0);
     assert_int_equal(cfg_set(&c, "rules.spec=congklak", err), 0);

@@ -620,29 +620,73 @@ static void rules_from_spec(cfg_config *c, const char *spec)
     }
 }
 
+/* 1 when rules key `key` (its name, `len` bytes) was given on the command line. */
+static int set_on_command_line(const cfg_config *c, const char *key, size_t len)
+{
+    for (int i = 0; rules_keys[i]; i++) {
+        int index = 0;
+        if (strlen(rules_keys[i]) == len && !strncmp(rules_keys[i], key, len) &&
+            find_key("rules", rules_keys[i], &index) && c->line[index] == CFG_FROM_SET)
+            return 1;
+    }
+    return 0;
+}
+
 /* The command line beats the file in how the rules are given, as it does key by key: --set rules.spec
- * drops the file's rules.game and rules keys; --set rules.game or a rules key drops the file's rules.spec
- * (the file's other rules keys then apply as usual). Both ways in one source stay an error (rules_game). */
+ * drops the file's rules.game and rules keys; --set rules.game drops the file's rules.spec (the file's
+ * rules keys then apply as usual); a --set rules key over a file's spec replaces that key in the spec (or
+ * adds it), the spec's game and other keys kept (oware.ini with --set rules.pits=4 is a 4-pit Oware).
+ * Both ways in one source stay an error (rules_game). */
 static void command_line_rules_win(cfg_config *c)
 {
-    int spec_index = 0, index = 0;
-    if (!find_key("rules", "spec", &spec_index))
+    int spec_index = 0, index = 0, game_index = 0;
+    if (!find_key("rules", "spec", &spec_index) || !find_key("rules", "game", &game_index))
         return;
     const int spec_from = c->line[spec_index];
     if (spec_from == 0)
         return;
-    int any_set = 0;
+    int keys_set = 0;
     for (int i = -1; i < 0 || rules_keys[i]; i++) {
         if (!find_key("rules", i < 0 ? "game" : rules_keys[i], &index))
             continue;
         if (spec_from == CFG_FROM_SET && c->line[index] > 0)
             c->line[index] = 0;
-        any_set |= c->line[index] == CFG_FROM_SET;
+        keys_set |= i >= 0 && c->line[index] == CFG_FROM_SET;
     }
-    if (spec_from > 0 && any_set) {
+    if (spec_from <= 0)
+        return;
+    if (c->line[game_index] == CFG_FROM_SET) {
         c->spec[0] = 0;
         c->line[spec_index] = 0;
+        return;
     }
+    if (!keys_set)
+        return;
+    /* "NAME:k=v,..." with the command line's keys in place of the spec's own */
+    char merged[GAME_SPEC_MAX], value[64];
+    const char *colon = strchr(c->spec, ':');
+    size_t len = (size_t)snprintf(merged, sizeof merged, "%.*s", (int)(colon ? colon - c->spec : (long)strlen(c->spec)),
+                                  c->spec);
+    char sep = ':';
+    for (const char *at = colon ? colon + 1 : NULL; at && *at && len < sizeof merged;) {
+        const size_t n = strcspn(at, ","), klen = strcspn(at, "=,");
+        if (!set_on_command_line(c, at, klen)) {
+            len += (size_t)snprintf(merged + len, sizeof merged - len, "%c%.*s", sep, (int)n, at);
+            sep = ',';
+        }
+        at += n + (at[n] == ',');
+    }
+    for (int i = 0; rules_keys[i] && len < sizeof merged; i++) {
+        const cfg_key *k = find_key("rules", rules_keys[i], &index);
+        if (!k || c->line[index] != CFG_FROM_SET)
+            continue;
+        len += (size_t)snprintf(merged + len, sizeof merged - len, "%c%s=%s", sep, k->key,
+                                cfg_format_value(c, k, value, sizeof value));
+        sep = ',';
+        c->line[index] = 0;
+    }
+    snprintf(c->spec, sizeof c->spec, "%s", merged);
+    c->line[spec_index] = CFG_FROM_SET; /* it now holds the command line's values: a bad one is blamed there */
 }
 
 /* The run's game from [rules] (rules.spec, or rules.game with the keys given), checked by the game's own

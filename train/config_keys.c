@@ -53,8 +53,8 @@ const cfg_key cfg_keys[] = {
      "Instead of the keys above: the whole rules spec of any registered game (env/games.def), e.g. "
      "congklak:pits=7,seeds=7 or oware:grand_slam=nocapture,max_sows=300 (the game's keys as on the command "
      "line); then no other [rules] key may be given from the same place (empty: use the keys above). The "
-     "command line wins: --set rules.spec replaces a file's game and keys, --set rules.game or a key a "
-     "file's spec."},
+     "command line wins: --set rules.spec replaces a file's game and keys, --set rules.game a file's spec, "
+     "and --set of a key changes that key of a file's spec."},
 
     /* ---- [net] (nn/net.h) ---- */
     {"net", "hidden", CK_HIDDEN, F(net), 1, 4096, 0, 0, NULL, 0, 0,
