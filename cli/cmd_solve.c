@@ -63,14 +63,13 @@ static int solve_print(const solve_report *r, int json)
         cJSON_AddStringToObject(o, "rules", r->rules);
         cJSON_AddStringToObject(o, "position", r->position);
         cJSON_AddBoolToObject(o, "over", r->over);
-        if (r->endgame_seconds >= 0) {
-            cJSON_AddNumberToObject(o, "endgame_seconds", r->endgame_seconds);
-            cJSON_AddNumberToObject(o, "endgame_seeds", r->endgame);
-            if (r->tablebase)
-                cJSON_AddStringToObject(o, "tablebase", r->tablebase);
-            else
-                cJSON_AddNullToObject(o, "tablebase");
-        }
+        /* a solve without a database (another game, --endgame 0): 0 s, 0 seeds, no file */
+        cJSON_AddNumberToObject(o, "endgame_seconds", r->endgame_seconds >= 0 ? r->endgame_seconds : 0);
+        cJSON_AddNumberToObject(o, "endgame_seeds", r->endgame_seconds >= 0 ? r->endgame : 0);
+        if (r->tablebase)
+            cJSON_AddStringToObject(o, "tablebase", r->tablebase);
+        else
+            cJSON_AddNullToObject(o, "tablebase");
         return cli_print_json(o);
     }
     for (int k = 0; k < r->pits; k++)
@@ -85,10 +84,13 @@ static int solve_print(const solve_report *r, int json)
         printf("value %+d for %s (final margin under perfect play)\nbest %s\n", r->value, who, best);
     if (r->have_moves) {
         printf("moves");
+        int any = 0;
         for (int k = 0; k < r->pits; k++)
-            if (r->move_value[k] != GS_NO_VALUE)
+            if (r->move_value[k] != GS_NO_VALUE) {
                 printf(" %c %+d", kalah_move_letter(r->side, k), r->move_value[k]);
-        printf("\n");
+                any = 1;
+            }
+        printf("%s\n", any ? "" : " none (the game is over)");
     }
     printf("nodes %llu\nseconds %.3f\n", (unsigned long long)r->nodes, r->seconds);
     if (r->endgame && r->tablebase_built)
@@ -200,6 +202,7 @@ typedef struct {
     int bounded;     /* the solver has reported bounds (gs_solver_set_bounds): lo, hi (relaxed atomics) */
     int lo, hi;
     int move;        /* --moves: the move slot whose value lo, hi bound (−1: the position's); relaxed */
+    uint64_t base;   /* --moves: the positions of the position's own solve, before the moves' counts */
     int side;        /* the position's mover, for the move's letter */
 } progress;
 
@@ -239,6 +242,7 @@ static void bounds(void *ctx, int move, int lo, int hi, uint64_t nodes)
 {
     progress *g = ctx;
     __atomic_store_n(&g->move, move, __ATOMIC_RELAXED);
+    nodes += move >= 0 ? g->base : 0;
     __atomic_store_n(&g->lo, lo, __ATOMIC_RELAXED);
     __atomic_store_n(&g->hi, hi, __ATOMIC_RELAXED);
     __atomic_store_n(&g->nodes, nodes, __ATOMIC_RELAXED);
@@ -458,6 +462,7 @@ int cmd_solve(int argc, char **argv)
     gs_solution res;
     int src = gs_solver_run(s, &p, 0, &res, err);
     __atomic_store_n(&pg.bounded, 0, __ATOMIC_RELAXED); /* --moves: each move's bounds from its first probe */
+    pg.base = res.nodes; /* written before the moves' solve reports (on this thread) */
     int move_value[GAME_MAX_MOVES];
     uint64_t move_nodes = 0;
     if (src == GAME_OK && moves) { /* each child solved exactly on the same table */
@@ -479,9 +484,9 @@ int cmd_solve(int argc, char **argv)
                         .nodes = res.nodes, .seconds = res.seconds, .rules = game_spec(g), .position = pbuf,
                         .over = src == GAME_EOVER, .endgame = eg.covered, .endgame_seconds = has_db ? eg.seconds : -1,
                         .tablebase = eg.path[0] ? eg.path : NULL, .tablebase_built = eg.built,
-                        .have_moves = moves && src == GAME_OK};
+                        .have_moves = moves}; /* a finished position: none */
     for (int k = 0; k < GAME_MAX_MOVES; k++)
-        rep.move_value[k] = rep.have_moves ? move_value[k] : GS_NO_VALUE;
+        rep.move_value[k] = moves && src == GAME_OK ? move_value[k] : GS_NO_VALUE;
     rc = solve_print(&rep, json);
 out:
     if (drawing) {

@@ -110,9 +110,12 @@ static void print_text(const eg_db *db, const char *path)
 
 int cmd_tablebase_build(int argc, char **argv);
 
-/* A build interrupted by SIGINT or SIGTERM removes its temporary file (eg_save and eg_build_file write
- * path.PID.tmp, then rename it): an on-disk build's is as big as the table. */
+/* A build ended by a signal whose default action ends the process (an interrupt, a closed terminal, a
+ * file-size limit, ...) removes its temporary file (eg_save and eg_build_file write path.PID.tmp, then
+ * rename it): an on-disk build's is as big as the table. */
 static char interrupted_tmp[PATH_MAX + 32];
+static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXFSZ, SIGPIPE};
+#define N_ENDING ((int)(sizeof ending_signals / sizeof ending_signals[0]))
 
 static void remove_tmp_and_die(int sig)
 {
@@ -149,7 +152,7 @@ static int cmd_list(int json)
     DIR *d = opendir(dir);
     int bad = 0;
     if (!json)
-        printf("folder %s\n", dir);
+        printf("folder %s%s\n", dir, d ? "" : " (not there yet: sowzero tablebase build creates it)");
     for (struct dirent *e; d && (e = readdir(d));) {
         size_t len = strlen(e->d_name);
         if (len < 6 || strcmp(e->d_name + len - 5, ".sztb") != 0)
@@ -302,8 +305,8 @@ int cmd_tablebase_build(int argc, char **argv)
         return 2;
     struct stat st;
     if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            cli_error(CMD, "--out %s: is a directory", path);
+        if (!S_ISREG(st.st_mode)) { /* a device or a FIFO would be replaced by the renamed file */
+            cli_error(CMD, "--out %s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
             return 2;
         }
         if (!force) {
@@ -317,7 +320,7 @@ int cmd_tablebase_build(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *probe = fopen(tmp, "wb");
     if (!probe) {
-        cli_error(CMD, "cannot write %s: %s", tmp, strerror(errno));
+        cli_error(CMD, "%s: cannot write there: %s", path, strerror(errno));
         return 2;
     }
     fclose(probe);
@@ -326,8 +329,8 @@ int cmd_tablebase_build(int argc, char **argv)
     char err[KALAH_ERRLEN];
     on_disk = on_disk || eg_entries(r.pits, n) > eg_memory_budget();
     snprintf(interrupted_tmp, sizeof interrupted_tmp, "%s.%ld.tmp", path, (long)getpid());
-    signal(SIGINT, remove_tmp_and_die);
-    signal(SIGTERM, remove_tmp_and_die);
+    for (int i = 0; i < N_ENDING; i++)
+        signal(ending_signals[i], remove_tmp_and_die);
     ticker t = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, now_s(),
                 on_disk ? "building the database on disk" : "building the database"};
     pthread_t th;
@@ -348,8 +351,8 @@ int cmd_tablebase_build(int argc, char **argv)
         saved = db ? eg_save(db, path, err) : -1;
         write_s = now_s() - t0;
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    for (int i = 0; i < N_ENDING; i++)
+        signal(ending_signals[i], SIG_DFL);
     if (show) {
         pthread_mutex_lock(&t.mu);
         t.done = 1;
