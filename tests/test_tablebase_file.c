@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "env/kalah.h"
 #include "env/game.h"
 #include "eval/endgame.h"
@@ -248,6 +249,17 @@ static void test_cli(void **state)
     assert_int_equal(tu_run(NULL, 1, "tablebase build --rules kalah:pits=4,seeds=3,max_sows=40 --seeds 8 "
                                      "--out '%s/x'", dir), 2);
     assert_int_equal(tu_run(NULL, 1, "tablebase build --seeds 8 --out '%s'", dir), 2); /* a directory */
+    char fifo[1100], cmd[1200];
+    snprintf(fifo, sizeof fifo, "%s/a-fifo", dir);
+    snprintf(cmd, sizeof cmd, "mkfifo '%s'", fifo);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_run(&out, 1, "tablebase build --seeds 8 --force --out '%s'", fifo), 2);
+    assert_non_null(strstr(out, "not a regular file")); /* --force never replaces a device or a FIFO */
+    free(out);
+    struct stat st;
+    assert_int_equal(stat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(fifo);
     assert_int_equal(tu_run(NULL, 1, "tablebase frobnicate"), 2);
     const char *pos = "3,3,3,3,0,3,3,3,3,0 S";
     char *plain = NULL, *with = NULL;
