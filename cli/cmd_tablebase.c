@@ -327,6 +327,10 @@ int cmd_tablebase_build(int argc, char **argv)
     unlink(tmp);
 
     char err[KALAH_ERRLEN];
+    if (eg_entries(r.pits, n) > EG_MAX_BYTES) {
+        cli_error(CMD, "--seeds %d: the table of %d pits would exceed 1 TiB; use fewer seeds", n, r.pits);
+        return 2;
+    }
     on_disk = on_disk || eg_entries(r.pits, n) > eg_memory_budget();
     snprintf(interrupted_tmp, sizeof interrupted_tmp, "%s.%ld.tmp", path, (long)getpid());
     for (int i = 0; i < N_ENDING; i++)

@@ -310,6 +310,11 @@ eg_db *eg_alloc_tables(const kalah_rules *r, int max_seeds, char *err)
     db->r = *r;
     db->n = max_seeds;
     db->cells = 2 * r->pits;
+    if (eg_entries(r->pits, max_seeds) > EG_MAX_BYTES) { /* before the binomials, which would overflow */
+        eg_free(db);
+        set_err(err, "endgame database would exceed 1 TiB; use fewer seeds");
+        return NULL;
+    }
     int rows = db->n + db->cells + 1;
     db->binom = calloc((size_t)rows, sizeof *db->binom);
     db->bt = calloc((size_t)rows * (EG_MAXP + 1), sizeof *db->bt);
@@ -327,13 +332,7 @@ eg_db *eg_alloc_tables(const kalah_rules *r, int max_seeds, char *err)
     for (int a = 0; a < rows; a++)
         for (int b = 0; b <= EG_MAXP; b++)
             db->bt[(size_t)b * (size_t)rows + (size_t)a] = db->binom[a][b];
-    uint64_t size = db->binom[db->n + db->cells][db->cells];
-    if (size > EG_MAX_BYTES) {
-        eg_free(db);
-        set_err(err, "endgame database would exceed 1 TiB; use fewer seeds");
-        return NULL;
-    }
-    db->size = (size_t)size;
+    db->size = (size_t)db->binom[db->n + db->cells][db->cells];
     return db;
 }
 

@@ -33,6 +33,9 @@ typedef struct eg_db eg_db;
  * table is bigger than eg_memory_budget (eg_build_file builds those), or memory runs out. */
 eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err);
 
+/* The largest database built or opened: 1 TiB (ranks are size_t, files are mapped whole). */
+#define EG_MAX_BYTES (1ULL << 40)
+
 /* Entries (= bytes) of the database of a board with `pits` pits per side up to max_seeds seeds:
  * C(max_seeds + 2 pits, 2 pits); UINT64_MAX when that overflows. */
 uint64_t eg_entries(int pits, int max_seeds);

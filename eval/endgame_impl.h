@@ -20,9 +20,6 @@ struct eg_db {
     size_t rows;
 };
 
-/* The largest database the index allows (ranks are size_t, files are mapped whole). */
-#define EG_MAX_BYTES (1ULL << 40)
-
 /* A database of rules r and max_seeds seeds (already checked by eg_check_request) with its index tables
  * and size set, val and map NULL. NULL with a message in err on no memory or more than EG_MAX_BYTES. */
 eg_db *eg_alloc_tables(const kalah_rules *r, int max_seeds, char *err);

@@ -261,6 +261,9 @@ static void test_cli(void **state)
     assert_true(S_ISFIFO(st.st_mode));
     unlink(fifo);
     assert_int_equal(tu_run(NULL, 1, "tablebase frobnicate"), 2);
+    assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:seeds=6 --seeds 60 --out '%s/huge'", dir), 2);
+    assert_non_null(strstr(out, "would exceed 1 TiB")); /* C(72, 12) entries: refused before anything */
+    free(out);
     const char *pos = "3,3,3,3,0,3,3,3,3,0 S";
     char *plain = NULL, *with = NULL;
     assert_int_equal(tu_run(&plain, 0, "solve --rules kalah:pits=4,seeds=3 --position '%s' --endgame 0 --json",
