@@ -22,7 +22,7 @@
 static void help(void)
 {
     puts("usage: sowzero tablebase build [--rules SPEC] --seeds N [--out FILE] [--threads N] [--force]\n"
-         "                             [--on-disk] [--[no-]progress] [--json]\n"
+         "                             [--on-disk] [--memory-mb N] [--[no-]progress] [--json]\n"
          "       sowzero tablebase info FILE [--json]\n"
          "       sowzero tablebase list [--json]\n"
          "The endgame tablebase of a Kalah board: the exact final margin of every position with at most N\n"
@@ -42,11 +42,15 @@ static void help(void)
          "  --out FILE       the file to write (default: the folder above, created if needed)\n"
          "  --threads N      build threads, 1..64 (default: every core)\n"
          "  --force          write over an existing file (otherwise an existing one is kept: exit 2)\n"
-         "  --on-disk        build the values in the file itself (a shared mapping the kernel writes back and\n"
-         "                   reads again as memory runs short); the default for a table bigger than three\n"
-         "                   quarters of this machine's memory (6 pits, N = 32: 21 GB). As fast as in memory\n"
-         "                   while the page cache holds the table, far slower once it cannot\n"
-         "                   (docs/tablebase.md). The disk needs the file's size free\n"
+         "  --on-disk        build in the file itself rather than in memory and then write it; the default\n"
+         "                   for a table bigger than the memory allowed (--memory-mb). A table that fits is\n"
+         "                   built in a shared mapping of the file, as fast as in memory; a bigger one layer\n"
+         "                   by layer (one seed count at a time, the finished layers read back in blocks), so\n"
+         "                   it may be several times the memory if its largest layer fits (6 pits: 3/8 of a\n"
+         "                   20-seed table); each block costs another pass over the layer (docs/tablebase.md).\n"
+         "                   The disk needs the file's size free\n"
+         "  --memory-mb N    memory the build may use for the values, MB (default: three quarters of this\n"
+         "                   machine's memory, or of its cgroup's limit when lower)\n"
          "  info FILE        verify FILE (every byte against its checksum) and print its header\n"
          "  list             every tablebase file in the folder above, verified\n"
          "  --json           one JSON object\n"
@@ -244,13 +248,14 @@ int cmd_tablebase_build(int argc, char **argv)
                                          {"threads", required_argument, 0, 'T'},
                                          {"force", no_argument, 0, 'f'},
                                          {"on-disk", no_argument, 0, 'D'},
+                                         {"memory-mb", required_argument, 0, 'M'},
                                          {"json", no_argument, 0, 'j'},
                                          {"progress", no_argument, 0, 'P'},
                                          {"no-progress", no_argument, 0, 'Q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *rules_spec = NULL, *out = NULL;
-    long seeds = 0, threads = sysconf(_SC_NPROCESSORS_ONLN);
+    long seeds = 0, threads = sysconf(_SC_NPROCESSORS_ONLN), memory_mb = 0;
     int json = 0, force = 0, on_disk = 0, show = isatty(STDERR_FILENO), c;
     if (threads < 1 || threads > 64)
         threads = threads < 1 ? 1 : 64;
@@ -269,6 +274,10 @@ int cmd_tablebase_build(int argc, char **argv)
             break;
         case 'f': force = 1; break;
         case 'D': on_disk = 1; break;
+        case 'M':
+            if (!cli_long(CMD, "--memory-mb", optarg, 1, 1L << 30, &memory_mb))
+                return 2;
+            break;
         case 'j': json = 1; break;
         case 'P': show = 1; break;
         case 'Q': show = 0; break;
@@ -331,7 +340,15 @@ int cmd_tablebase_build(int argc, char **argv)
         cli_error(CMD, "--seeds %d: the table of %d pits would exceed 1 TiB; use fewer seeds", n, r.pits);
         return 2;
     }
-    on_disk = on_disk || eg_entries(r.pits, n) > eg_memory_budget();
+    const uint64_t memory = memory_mb ? (uint64_t)memory_mb << 20 : eg_memory_budget();
+    on_disk = on_disk || eg_entries(r.pits, n) > memory || eg_entries(r.pits, n) > eg_memory_budget();
+    if (memory_mb && eg_entries(r.pits, n) > memory && memory < eg_layered_floor(r.pits, n)) {
+        cli_error(CMD, "--memory-mb %ld: too little to build %d seeds of %d pits (a table of %.1f MB) layer by "
+                  "layer, which needs --memory-mb %llu or more (its largest layer and a block of the others)",
+                  memory_mb, n, r.pits, 1e-6 * (double)eg_entries(r.pits, n),
+                  (unsigned long long)((eg_layered_floor(r.pits, n) + (1 << 20) - 1) >> 20));
+        return 2;
+    }
     snprintf(interrupted_tmp, sizeof interrupted_tmp, "%s.%ld.tmp", path, (long)getpid());
     for (int i = 0; i < N_ENDING; i++)
         signal(ending_signals[i], remove_tmp_and_die);
@@ -343,7 +360,7 @@ int cmd_tablebase_build(int argc, char **argv)
     eg_db *db;
     int saved = 0;
     if (on_disk) { /* written as it is built: the write time is inside the build's */
-        db = eg_build_file(&r, n, (int)threads, path, err);
+        db = eg_build_file(&r, n, (int)threads, memory, path, err);
         build_s = now_s() - t0;
     } else {
         db = eg_create(&r, n, (int)threads, err);

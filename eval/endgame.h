@@ -40,8 +40,9 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err);
  * C(max_seeds + 2 pits, 2 pits); UINT64_MAX when that overflows. */
 uint64_t eg_entries(int pits, int max_seeds);
 
-/* The most bytes a database may take in memory: three quarters of the machine's physical memory (16 GiB
- * where that cannot be read). eg_create refuses bigger ones and eg_open serves them from the file's
+/* The most bytes a database may take in memory: three quarters of the machine's physical memory, or of
+ * this process's cgroup memory limit when that is lower (cgroup v2 memory.max, v1
+ * memory.limit_in_bytes; 16 GiB where neither can be read). eg_create refuses bigger ones and eg_open serves them from the file's
  * mapping instead of copying them. */
 size_t eg_memory_budget(void);
 void eg_free(eg_db *db);
@@ -89,13 +90,23 @@ enum { EG_FILE_OK = SZ_OK, EG_FILE_NONE = 1, EG_FILE_EBAD = SZ_EFORMAT };
 int eg_save(const eg_db *db, const char *path, char *err);
 
 /* Builds the database of rules r for up to max_seeds seeds (as eg_create) straight into the tablebase
- * file at path, on disk: the values live in a shared mapping of the file (its blocks reserved first), so
- * the kernel writes them back and reads them again as memory runs short, and a database bigger than memory
- * (or than eg_memory_budget) can be built, as Romein and Bal built Awari's (2003) — slower than in memory
- * once the children's entries must come back from disk. Written to path.PID.tmp, synced, then renamed, as
- * eg_save. Returns the database (read-only use; eg_free unmaps it), or NULL with a message naming the path
- * in err (KALAH_ERRLEN bytes, may be NULL): bad rules or seeds, no disk space, an unwritable path. */
-eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const char *path, char *err);
+ * file at path, using at most `memory` bytes for the values (0: eg_memory_budget()). A table that fits is
+ * built in a shared mapping of the file (its blocks reserved first), as fast as in memory. A bigger one is
+ * built layer by layer (a layer = the arrangements of one seed count; they depend only on themselves and
+ * the layers below): memory holds the layer being built and one block of the finished layers below, read
+ * back from the file in order, so the table may be several times the memory as long as its largest layer
+ * fits (6 pits: 3/8 of a 20-seed table, 1/3 of a 24-seed one). Databases bigger than memory were built so
+ * for Awari (Romein and Bal 2003). Written to path.PID.tmp, synced, then renamed, as eg_save. Returns the
+ * database (read-only use; eg_free unmaps it), or NULL with a message naming the path in err (KALAH_ERRLEN
+ * bytes, may be NULL): bad rules or seeds, too little memory for the largest layer, no disk space, an
+ * unwritable path. */
+eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, uint64_t memory, const char *path,
+                     char *err);
+
+/* The least memory (bytes) eg_build_file needs to build a table of `pits` pits per side and up to
+ * max_seeds seeds (1..127) that is bigger than that memory: its largest layer and one block of 64 Ki
+ * entries of the layers below. */
+uint64_t eg_layered_floor(int pits, int max_seeds);
 
 /* Maps and verifies the tablebase file at path, then copies the values into memory of large pages
  * (eg_alloc_values) when they fit eg_memory_budget, else serves them from the mapping. NULL with a message

@@ -55,14 +55,14 @@ static unsigned long copy_crc(int8_t *dst, const int8_t *src, size_t n)
     return crc;
 }
 
-/* The header text of db into buf (EG_FILE_HEADER bytes, NUL padded). */
-static void header_of(const eg_db *db, char *buf)
+/* The header text of db, whose values have the checksum crc, into buf (EG_FILE_HEADER bytes, NUL padded). */
+static void header_of(const eg_db *db, unsigned long crc, char *buf)
 {
     char rules[128];
     kalah_rules_format(&db->r, rules, sizeof rules);
     memset(buf, 0, EG_FILE_HEADER);
     int len = snprintf(buf, EG_FILE_HEADER, MAGIC "rules %s\nseeds %d\nentries %zu\ncrc32 %08lx\n", rules, db->n,
-                       db->size, crc_of(db->val, db->size));
+                       db->size, crc);
     snprintf(buf + len, (size_t)(EG_FILE_HEADER - len), "header-crc32 %08lx\n", crc_of(buf, (size_t)len));
 }
 
@@ -88,7 +88,7 @@ int eg_save(const eg_db *db, const char *path, char *err)
         set_errf(err, "%s: path too long", path);
         return -1;
     }
-    header_of(db, header);
+    header_of(db, crc_of(db->val, db->size), header);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
         set_errf(err, "%s: %s", tmp, strerror(errno));
@@ -110,7 +110,8 @@ int eg_save(const eg_db *db, const char *path, char *err)
     return 0;
 }
 
-eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const char *path, char *err)
+eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, uint64_t memory, const char *path,
+                     char *err)
 {
     char tmp[PATH_MAX], rerr[KALAH_ERRLEN];
     if (eg_check_request(r, &max_seeds, rerr) != 0) {
@@ -126,6 +127,14 @@ eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const cha
         set_errf(err, "%s", rerr);
         return NULL;
     }
+    if (!memory)
+        memory = eg_memory_budget();
+    const int layered = db->size > memory;
+    if (layered && eg_layered_fits(db, memory, rerr) != 0) { /* before the file: nothing to clean up */
+        set_errf(err, "%s: %s", path, rerr);
+        eg_free(db);
+        return NULL;
+    }
     const size_t len = EG_FILE_HEADER + db->size;
     int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
@@ -138,6 +147,7 @@ eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const cha
     int rc = posix_fallocate(fd, 0, (off_t)len);
     const char *what = rc ? "reserving the file's blocks" : NULL;
     void *map = MAP_FAILED;
+    unsigned long crc = 0;
     if (!what && (map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
         rc = errno;
         what = "mapping it";
@@ -146,13 +156,14 @@ eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const cha
         db->map = map;
         db->map_len = len;
         db->val = (int8_t *)map + EG_FILE_HEADER;
-        if (eg_build_values(db, threads) != 0) {
-            rc = ENOMEM;
-            what = "building";
+        if (layered ? eg_build_layered(db, threads, fd, EG_FILE_HEADER, memory, &crc, rerr) != 0
+                    : eg_build_values(db, threads) != 0) {
+            rc = 0;
+            what = layered ? rerr : "building: out of memory";
         }
     }
     if (!what) {
-        header_of(db, map);
+        header_of(db, layered ? crc : crc_of(db->val, db->size), map);
         if (msync(map, len, MS_SYNC) != 0 || fsync(fd) != 0) {
             rc = errno;
             what = "writing it";
@@ -168,7 +179,10 @@ eg_db *eg_build_file(const kalah_rules *r, int max_seeds, int threads, const cha
     }
     if (what) {
         unlink(tmp);
-        set_errf(err, "%s: %s: %s", path, what, strerror(rc));
+        if (rc)
+            set_errf(err, "%s: %s: %s", path, what, strerror(rc));
+        else
+            set_errf(err, "%s: %s", path, what);
         eg_free(db);
         return NULL;
     }

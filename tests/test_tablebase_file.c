@@ -192,7 +192,7 @@ static void test_build_on_disk(void **state)
     eg_db *mem = eg_create(&r, 15, 2, err);
     assert_non_null(mem);
     assert_int_equal(eg_save(mem, a, err), 0);
-    eg_db *disk = eg_build_file(&r, 15, 2, b, err);
+    eg_db *disk = eg_build_file(&r, 15, 2, 0, b, err);
     if (!disk)
         fail_msg("%s", err);
     assert_int_equal(eg_bytes(disk), eg_bytes(mem));
@@ -210,8 +210,29 @@ static void test_build_on_disk(void **state)
     eg_free(mem);
     assert_true(eg_entries(6, 32) > 20000000000ULL && eg_entries(6, 32) < 22000000000ULL);
     assert_true(eg_entries(6, 127) == UINT64_MAX || eg_entries(6, 127) > eg_entries(6, 120));
+    /* Layer by layer, with memory for the largest layer (170,544 entries of 15 seeds) and a few blocks of
+     * the 319,770 below: the same bytes on 1 and 2 threads; less than the largest layer is refused. */
+    const uint64_t floor = eg_layered_floor(4, 15);
+    assert_int_equal((long long)floor, 170544 + 65536);
+    const uint64_t budgets[] = {floor, floor + 100000, eg_entries(4, 15) - 1};
+    for (int i = 0; i < 3; i++) {
+        for (int threads = 1; threads <= 2; threads++) {
+            snprintf(b, sizeof b, "%s/layered-%d-%d.sztb", dir, i, threads);
+            eg_db *lay = eg_build_file(&r, 15, threads, budgets[i], b, err);
+            if (!lay)
+                fail_msg("%s", err);
+            assert_memory_equal(eg_values(lay), eg_values(mem), eg_bytes(mem));
+            eg_free(lay);
+            snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+            assert_int_equal(system(cmd), 0);
+        }
+    }
+    snprintf(b, sizeof b, "%s/too-little.sztb", dir);
+    assert_null(eg_build_file(&r, 15, 2, floor - 1, b, err));
+    assert_non_null(strstr(err, "needs at least 0.2 MB"));
+    assert_int_equal(access(b, F_OK), -1);
     snprintf(b, sizeof b, "%s/no-such-folder/disk.sztb", dir);
-    assert_null(eg_build_file(&r, 15, 1, b, err));
+    assert_null(eg_build_file(&r, 15, 1, 0, b, err));
     assert_non_null(strstr(err, "no-such-folder/disk.sztb"));
     /* The command takes the same path with --on-disk and writes the same bytes. */
     snprintf(b, sizeof b, "%s/cli.sztb", dir);
@@ -222,6 +243,24 @@ static void test_build_on_disk(void **state)
     free(out);
     snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
     assert_int_equal(system(cmd), 0);
+    /* --memory-mb below the table (6 pits, 12 seeds: 2.7 MB) builds it layer by layer, the same bytes as in
+     * memory; below its largest layer (1.35 MB) it is refused as bad input, naming the least it takes. */
+    snprintf(a, sizeof a, "%s/six-memory.sztb", dir);
+    snprintf(b, sizeof b, "%s/six-layered.sztb", dir);
+    assert_int_equal(tu_run(&out, 1, "tablebase build --seeds 12 --threads 2 --out '%s' --json", a), 0);
+    assert_non_null(strstr(out, "\"on_disk\":false"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "tablebase build --seeds 12 --threads 2 --memory-mb 2 --out '%s' --json", b), 0);
+    assert_non_null(strstr(out, "\"on_disk\":true"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+    assert_int_equal(system(cmd), 0);
+    snprintf(b, sizeof b, "%s/six-refused.sztb", dir);
+    assert_int_equal(tu_run(&out, 1, "tablebase build --seeds 12 --memory-mb 1 --out '%s'", b), 2);
+    assert_non_null(strstr(out, "--memory-mb 1: too little"));
+    assert_non_null(strstr(out, "needs --memory-mb 2 or more"));
+    free(out);
+    assert_int_equal(access(b, F_OK), -1);
     /* A build stopped by SIGTERM leaves no temporary file (an on-disk one is as big as the table): the
      * signal is sent once the temporary file exists, while 22 seeds take minutes to build. */
     snprintf(cmd, sizeof cmd,
