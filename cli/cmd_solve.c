@@ -131,7 +131,7 @@ static int default_endgame_seeds(const game *g, const game_pos *p)
 static void help(void)
 {
     puts("usage: sowzero solve [--rules SPEC] [--position POS] [--tt-mb N] [--endgame N] [--no-save]\n"
-         "                     [--threads N] [--sows N] [--moves] [--[no-]progress] [--json]\n"
+         "                     [--threads N] [--smp MODE] [--sows N] [--moves] [--[no-]progress] [--json]\n"
          "       sowzero solve --fair-book K [--within W] --out FILE [--rules SPEC] [--position POS] [...]\n"
          "Searches to the end of the game with the game's exact solver (Kalah: MTD(f) null-window alpha-beta\n"
          "with a transposition table and an endgame database; the other two-player games with a margin:\n"
@@ -159,10 +159,14 @@ static void help(void)
          "  --moves          also the exact value of every legal move (each child solved in turn, on\n"
          "                   the same table and with every --threads), as \"moves\" {letter: value} with\n"
          "                   --json\n"
-         "  --threads N      Kalah: threads for building the endgame database and for the search (Lazy\n"
-         "                   SMP on the shared table: the same value and best moves, node counts vary from\n"
-         "                   run to run; default: every core); the other games' solver runs on one thread\n"
-         "                   and refuses N > 1\n"
+         "  --threads N      Kalah: threads for building the endgame database and for the search (on the\n"
+         "                   shared table, --smp: the same value and best moves, node counts vary from run\n"
+         "                   to run; default: every core); the other games' solver runs on one thread and\n"
+         "                   refuses N > 1\n"
+         "  --smp MODE       how the search threads share the work: lazy (Lazy SMP, the default: helpers\n"
+         "                   search other move orders and meet through the table) or abdada (every thread\n"
+         "                   defers a move whose position another thread is searching now; Weill 1996);\n"
+         "                   the same value and best moves either way (docs/tablebase.md compares them)\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
          "  --progress       show the phase and the time spent on stderr, and the positions searched so far\n"
          "                   (Kalah: with the bounds its MTD(f) probes have proven on the value, e.g.\n"
@@ -285,6 +289,7 @@ int cmd_solve(int argc, char **argv)
                                          {"tt-mb", required_argument, 0, 't'},
                                          {"endgame", required_argument, 0, 'e'},
                                          {"threads", required_argument, 0, 'T'},
+                                         {"smp", required_argument, 0, 'S'},
                                          {"sows", required_argument, 0, 's'},
                                          {"json", no_argument, 0, 'j'},
                                          {"progress", no_argument, 0, 'P'},
@@ -300,6 +305,7 @@ int cmd_solve(int argc, char **argv)
     long tt_mb = 256, endgame = -1, threads = sysconf(_SC_NPROCESSORS_ONLN), sows = 0, book_sows = 0, within = -1;
     const char *out_path = NULL;
     int json = 0, c, show = isatty(STDERR_FILENO), save = 1, threads_given = 0, moves = 0;
+    gs_smp smp = GS_SMP_LAZY;
     threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -318,6 +324,13 @@ int cmd_solve(int argc, char **argv)
             if (!cli_long(CMD, "--threads", optarg, 1, 64, &threads))
                 return 2;
             threads_given = 1;
+            break;
+        case 'S':
+            if (strcmp(optarg, "lazy") && strcmp(optarg, "abdada")) {
+                cli_error(CMD, "--smp '%s': expected lazy or abdada", optarg);
+                return 2;
+            }
+            smp = strcmp(optarg, "lazy") ? GS_SMP_ABDADA : GS_SMP_LAZY;
             break;
         case 's':
             if (!cli_long(CMD, "--sows", optarg, 0, 65535, &sows))
@@ -419,6 +432,10 @@ int cmd_solve(int argc, char **argv)
         }
         threads = 1;
         gs_solver_set_threads(s, 1, err);
+    }
+    if (gs_solver_set_smp(s, smp, err) != GAME_OK) {
+        cli_error(CMD, "--smp abdada: %s", err);
+        goto out;
     }
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
     pg.side = p.to_move;

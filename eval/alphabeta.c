@@ -44,7 +44,17 @@ struct ab_search {
     int prog_lo, prog_hi;    /* the bounds it last reported (INT_MIN / INT_MAX: open) */
     int prog_move, prog_flip; /* ab_solve_moves: the root move being solved (else −1), and whether its
                                * child's mover is the other player (the bounds are then negated) */
+    int smp;                 /* AB_SMP_LAZY or AB_SMP_ABDADA (ab_set_smp) */
+    uint64_t *busy;          /* ABDADA: the key.check of the positions some thread is searching, by
+                              * check & BUSY_MASK (0: free); the main search's, shared with its helpers */
 };
+
+/* ABDADA's table of positions being searched (simplified ABDADA: one slot per index, a collision only
+ * costs a deferral) and the smallest subtree it is consulted for, in seeds above the endgame database:
+ * below that a deferral saves less than the lookup costs. */
+#define BUSY_SLOTS (1u << 16)
+#define BUSY_MASK (BUSY_SLOTS - 1)
+#define BUSY_MIN_SEEDS 4
 
 static int64_t now_ns(void)
 {
@@ -94,6 +104,7 @@ void ab_free(ab_search *s)
     if (!s)
         return;
     tt_destroy(&s->tt_own);
+    free(s->busy);
     if (!s->db_borrowed)
         eg_free(s->db);
     free(s);
@@ -106,6 +117,16 @@ int ab_set_threads(ab_search *s, int threads)
     if (threads < 1 || threads > 64)
         return AB_EINVAL;
     s->threads = threads;
+    return AB_OK;
+}
+
+int ab_set_smp(ab_search *s, ab_smp smp)
+{
+    if (smp != AB_SMP_LAZY && smp != AB_SMP_ABDADA)
+        return AB_EINVAL;
+    if (smp == AB_SMP_ABDADA && !s->busy && !(s->busy = calloc(BUSY_SLOTS, sizeof *s->busy)))
+        return AB_ENOMEM;
+    s->smp = smp;
     return AB_OK;
 }
 
@@ -313,7 +334,7 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
 
     ord_list ml;
     ord_generate(&s->r, p, tt_move, &ml);
-    if (s->rotate && ml.n > 2 && (key.check >> 9 & 1))
+    if (s->rotate && s->smp == AB_SMP_LAZY && ml.n > 2 && (key.check >> 9 & 1))
         rotate_after_first(&ml, s->rotate);
     const int next = depth == DEPTH_EXACT ? DEPTH_EXACT : depth - 1;
     /* The children's table buckets (or, for a child the endgame database covers, its entry there) are
@@ -367,30 +388,55 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
     const int horizon_above = s->horizon;
     s->horizon = 0;
     int best = -INF, best_move = TT_NO_MOVE, a = alpha;
-    for (int i = 0; i < ml.n; i++) {
-        const kalah_pos *c = &ml.child[i];
-        const tt_key *kc = have_keys && !cdb[i] ? &ck[i] : NULL;
-        int v;
-        if (have_keys && cdb[i]) { /* exact, from the database (prefetched above) */
-            s->nodes++;
-            v = db_child_value(s, c, p->side, cdb[i]);
-        } else if (i == 0 || beta - a == 1) {
-            v = child_value(s, c, kc, p->side, next, a, beta);
-        } else {
-            /* Principal variation search: prove the move no better with a null window first. */
-            v = child_value(s, c, kc, p->side, next, a, a + 1);
-            if (v > a && v < beta && !s->stop)
-                v = child_value(s, c, kc, p->side, next, a, beta);
-        }
-        if (s->stop)
-            return 0;
-        if (v > best) {
-            best = v;
-            best_move = ml.move[i];
-            if (v > a) {
-                a = v;
-                if (a >= beta)
-                    break;
+    /* ABDADA (Weill 1996; the simplified form of Kerrigan): a move after the first whose position another
+     * thread is searching right now is deferred to a second pass, by when that thread has usually stored
+     * its value in the table; the threads so spread over the tree instead of all proving the same child. */
+    const int abdada = s->smp == AB_SMP_ABDADA && s->threads > 1 && have_keys &&
+                       pits >= (s->db_seeds > 0 ? s->db_seeds : 0) + BUSY_MIN_SEEDS;
+    int deferred[KALAH_MAX_PITS], n_deferred = 0;
+    for (int pass = 0; pass < 2 && a < beta; pass++) {
+        const int count = pass ? n_deferred : ml.n;
+        for (int j = 0; j < count; j++) {
+            const int i = pass ? deferred[j] : j;
+            const kalah_pos *c = &ml.child[i];
+            const tt_key *kc = have_keys && !cdb[i] ? &ck[i] : NULL;
+            int v;
+            if (have_keys && cdb[i]) { /* exact, from the database (prefetched above) */
+                s->nodes++;
+                v = db_child_value(s, c, p->side, cdb[i]);
+            } else {
+                uint64_t *slot = NULL;
+                if (abdada && kc && !c->over) {
+                    slot = &s->busy[kc->check & BUSY_MASK];
+                    if (!pass && j > 0 && __atomic_load_n(slot, __ATOMIC_RELAXED) == kc->check) {
+                        deferred[n_deferred++] = i;
+                        continue;
+                    }
+                    __atomic_store_n(slot, kc->check, __ATOMIC_RELAXED);
+                }
+                if ((!pass && j == 0) || beta - a == 1) {
+                    v = child_value(s, c, kc, p->side, next, a, beta);
+                } else {
+                    /* Principal variation search: prove the move no better with a null window first. */
+                    v = child_value(s, c, kc, p->side, next, a, a + 1);
+                    if (v > a && v < beta && !s->stop)
+                        v = child_value(s, c, kc, p->side, next, a, beta);
+                }
+                if (slot) { /* free it unless another thread has taken it since */
+                    uint64_t mine = kc->check;
+                    __atomic_compare_exchange_n(slot, &mine, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+                }
+            }
+            if (s->stop)
+                return 0;
+            if (v > best) {
+                best = v;
+                best_move = ml.move[i];
+                if (v > a) {
+                    a = v;
+                    if (a >= beta)
+                        break;
+                }
             }
         }
     }

@@ -104,12 +104,23 @@ void ab_clear(ab_search *s);
 
 /* Threads (1..64; default 1) used by ab_set_endgame to build the database and by the exact solves
  * (ab_think with exact, ab_solve_window, and each child's solve in ab_solve_moves): threads - 1 helper
- * threads then solve the same position on the shared table with other move orders (Lazy SMP), and the
+ * threads then solve the same position on the shared table (Lazy SMP or ABDADA: ab_set_smp), and the
  * calling thread's result is returned: the same values and tie set as on one thread, but node counts
  * (which include the helpers') and the table's contents afterwards vary from run to run. Depth-limited
  * searches, ab_root_values and the guessing passes always run on the calling thread. Returns AB_OK or
  * AB_EINVAL. */
 int ab_set_threads(ab_search *s, int threads);
+
+/* How the threads of a parallel solve share the work. AB_SMP_LAZY (the default; Lazy SMP as Stockfish
+ * runs it): the helpers search the moves after the first in other orders and meet the main search through
+ * the table. AB_SMP_ABDADA (Weill 1996, in Kerrigan's simplified form): every thread searches in the same
+ * order, but defers a move whose position another thread is searching right now until its other moves
+ * are done. Both give the same values and tie sets; docs/tablebase.md compares their speed. */
+typedef enum { AB_SMP_LAZY = 0, AB_SMP_ABDADA = 1 } ab_smp;
+
+/* Sets how a parallel solve shares the work (ab_smp). AB_OK, AB_EINVAL for another value, or AB_ENOMEM
+ * (ABDADA's table of the positions being searched: 512 KiB). */
+int ab_set_smp(ab_search *s, ab_smp smp);
 
 /* A flag another thread may set (read with relaxed atomic loads every 256 positions): once it is nonzero
  * the running ab_think stops as at a limit (out->stopped; an exact solve is then not exact). NULL removes

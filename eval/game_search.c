@@ -193,6 +193,17 @@ gs_solver *gs_solver_create_generic(const game *g, size_t tt_mb, char *err) { re
 
 const char *gs_solver_name(const gs_solver *s) { return s->sp ? s->sp->name : "generic"; }
 
+int gs_solver_set_smp(gs_solver *s, gs_smp smp, char *err)
+{
+    if (s->sp && s->sp->set_smp)
+        return s->sp->set_smp(s->spx, smp, err);
+    if (smp != GS_SMP_LAZY) {
+        set_err(err, "the %s solver has no ABDADA search", game_name(s->g));
+        return GAME_EINVAL;
+    }
+    return GAME_OK;
+}
+
 int gs_solver_set_threads(gs_solver *s, int threads, char *err)
 {
     if (threads < 1 || threads > 64) {

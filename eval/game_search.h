@@ -130,10 +130,17 @@ gs_solver *gs_solver_create_generic(const game *g, size_t tt_mb, char *err);
 /* What s runs, for reports: "generic" (the game interface's solver) or the specialised one's name. */
 const char *gs_solver_name(const gs_solver *s);
 
-/* Threads for one solve (1..64): the specialised solver's parallel search (Kalah: Lazy SMP on the shared
- * table; the same values and best moves, node counts vary) and its endgame database build. GAME_OK;
- * GAME_EINVAL with a message when threads is out of range or > 1 for a solver that runs on one thread. */
+/* Threads for one solve (1..64): the specialised solver's parallel search (Kalah: Lazy SMP or ABDADA on
+ * the shared table, gs_solver_set_smp; the same values and best moves, node counts vary) and its endgame
+ * database build. GAME_OK; GAME_EINVAL with a message when threads is out of range or > 1 for a solver
+ * that runs on one thread. */
 int gs_solver_set_threads(gs_solver *s, int threads, char *err);
+
+/* How the threads of a parallel solve share the work: GS_SMP_LAZY (Lazy SMP, the default) or
+ * GS_SMP_ABDADA (threads defer the positions another thread is searching; eval/alphabeta.h, ab_smp).
+ * GAME_OK; GAME_EINVAL with a message for ABDADA where the solver has only one way; GAME_ENOMEM. */
+typedef enum { GS_SMP_LAZY = 0, GS_SMP_ABDADA = 1 } gs_smp;
+int gs_solver_set_smp(gs_solver *s, gs_smp smp, char *err);
 
 /* An endgame database of every position with at most `seeds` (1..127) seeds in the pits, for the solver
  * that has one (Kalah: a tablebase file when one is found, else built with the solver's threads, shared by

@@ -136,6 +136,14 @@ static int ks_set_threads(void *v, int threads, char *err)
     return GAME_OK;
 }
 
+static int ks_set_smp(void *v, gs_smp smp, char *err)
+{
+    const int rc = ab_set_smp(((kalah_solver *)v)->ab, smp == GS_SMP_ABDADA ? AB_SMP_ABDADA : AB_SMP_LAZY);
+    if (rc != AB_OK)
+        set_err(err, "out of memory for ABDADA's table");
+    return rc == AB_OK ? GAME_OK : GAME_ENOMEM;
+}
+
 static int ks_set_endgame(void *v, gs_endgame *e, char *err)
 {
     kalah_solver *x = v;
@@ -212,6 +220,7 @@ const gs_special gs_special_kalah = {
     .set_abort = ks_set_abort,
     .set_bounds = ks_set_bounds,
     .set_threads = ks_set_threads,
+    .set_smp = ks_set_smp,
     .set_endgame = ks_set_endgame,
     .endgame_ok = ks_endgame_ok,
     .window = ks_window,
