@@ -163,9 +163,9 @@ static void help(void)
          "                   shared table, --smp: the same value and best moves, node counts vary from run\n"
          "                   to run; default: every core); the other games' solver runs on one thread and\n"
          "                   refuses N > 1\n"
-         "  --smp MODE       how the search threads share the work: lazy (Lazy SMP, the default: helpers\n"
-         "                   search other move orders and meet through the table) or abdada (every thread\n"
-         "                   defers a move whose position another thread is searching now; Weill 1996);\n"
+         "  --smp MODE       how the search threads share the work: abdada (the default: every thread\n"
+         "                   defers a move whose position another thread is searching now; Weill 1996) or\n"
+         "                   lazy (Lazy SMP: helpers search other move orders and meet through the table);\n"
          "                   the same value and best moves either way (docs/tablebase.md compares them)\n"
          "  --sows N         sowings already played before POS (only matters with max_sows; default 0)\n"
          "  --progress       show the phase and the time spent on stderr, and the positions searched so far\n"
@@ -305,7 +305,7 @@ int cmd_solve(int argc, char **argv)
     long tt_mb = 256, endgame = -1, threads = sysconf(_SC_NPROCESSORS_ONLN), sows = 0, book_sows = 0, within = -1;
     const char *out_path = NULL;
     int json = 0, c, show = isatty(STDERR_FILENO), save = 1, threads_given = 0, moves = 0;
-    gs_smp smp = GS_SMP_LAZY;
+    gs_smp smp = GS_SMP_ABDADA;
     threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -434,7 +434,8 @@ int cmd_solve(int argc, char **argv)
         gs_solver_set_threads(s, 1, err);
     }
     if (gs_solver_set_smp(s, smp, err) != GAME_OK) {
-        cli_error(CMD, "--smp abdada: %s", err);
+        cli_error(CMD, "--smp: %s", err);
+        rc = 1;
         goto out;
     }
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);

@@ -96,6 +96,7 @@ ab_search *ab_create(const kalah_rules *r, size_t tt_mb, char *err)
     s->db_seeds = -1;
     s->threads = 1;
     s->prog_move = -1;
+    s->smp = AB_SMP_ABDADA;
     return s;
 }
 
@@ -112,22 +113,28 @@ void ab_free(ab_search *s)
 
 void ab_clear(ab_search *s) { tt_clear(s->tt); }
 
+/* ABDADA's table, once a solve has more than one thread to share it. */
+static int need_busy(ab_search *s)
+{
+    if (s->smp == AB_SMP_ABDADA && s->threads > 1 && !s->busy && !(s->busy = calloc(BUSY_SLOTS, sizeof *s->busy)))
+        return AB_ENOMEM;
+    return AB_OK;
+}
+
 int ab_set_threads(ab_search *s, int threads)
 {
     if (threads < 1 || threads > 64)
         return AB_EINVAL;
     s->threads = threads;
-    return AB_OK;
+    return need_busy(s);
 }
 
 int ab_set_smp(ab_search *s, ab_smp smp)
 {
     if (smp != AB_SMP_LAZY && smp != AB_SMP_ABDADA)
         return AB_EINVAL;
-    if (smp == AB_SMP_ABDADA && !s->busy && !(s->busy = calloc(BUSY_SLOTS, sizeof *s->busy)))
-        return AB_ENOMEM;
     s->smp = smp;
-    return AB_OK;
+    return need_busy(s);
 }
 
 void ab_set_abort(ab_search *s, const int *flag) { s->abort = flag; }
@@ -391,7 +398,7 @@ static int search(ab_search *s, const kalah_pos *p, const tt_key *kp, int depth,
     /* ABDADA (Weill 1996; the simplified form of Kerrigan): a move after the first whose position another
      * thread is searching right now is deferred to a second pass, by when that thread has usually stored
      * its value in the table; the threads so spread over the tree instead of all proving the same child. */
-    const int abdada = s->smp == AB_SMP_ABDADA && s->threads > 1 && have_keys &&
+    const int abdada = s->smp == AB_SMP_ABDADA && s->busy && have_keys &&
                        pits >= (s->db_seeds > 0 ? s->db_seeds : 0) + BUSY_MIN_SEEDS;
     int deferred[KALAH_MAX_PITS], n_deferred = 0;
     for (int pass = 0; pass < 2 && a < beta; pass++) {

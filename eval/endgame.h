@@ -42,8 +42,8 @@ uint64_t eg_entries(int pits, int max_seeds);
 
 /* The most bytes a database may take in memory: three quarters of the machine's physical memory, or of
  * this process's cgroup memory limit when that is lower (cgroup v2 memory.max, v1
- * memory.limit_in_bytes; 16 GiB where neither can be read). eg_create refuses bigger ones and eg_open serves them from the file's
- * mapping instead of copying them. */
+ * memory.limit_in_bytes; 16 GiB where neither can be read). eg_create refuses bigger ones, eg_build_file
+ * builds them layer by layer and eg_open serves them from the file's mapping instead of copying them. */
 size_t eg_memory_budget(void);
 void eg_free(eg_db *db);
 

@@ -428,7 +428,8 @@ int eg_build_layered(eg_db *db, int threads, int fd, off_t offset, uint64_t memo
     const uint64_t below = db->binom[db->n + cells - 1][cells], top = db->size - below;
     if (eg_layered_fits(db, memory, err) != 0)
         return -1;
-    eg_layers L = {.fd = fd, .offset = offset, .crc = crc32(0L, Z_NULL, 0), .block = memory - top < below ? memory - top : below};
+    eg_layers L = {.fd = fd, .offset = offset, .crc = crc32(0L, Z_NULL, 0)};
+    L.block = memory - top < below ? memory - top : below;
     L.lay = eg_alloc_values(top);
     L.blk = eg_alloc_values(L.block);
     if (!L.lay || !L.blk || run_threads(db, threads, &L) != 0) {

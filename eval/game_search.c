@@ -195,13 +195,13 @@ const char *gs_solver_name(const gs_solver *s) { return s->sp ? s->sp->name : "g
 
 int gs_solver_set_smp(gs_solver *s, gs_smp smp, char *err)
 {
-    if (s->sp && s->sp->set_smp)
-        return s->sp->set_smp(s->spx, smp, err);
-    if (smp != GS_SMP_LAZY) {
-        set_err(err, "the %s solver has no ABDADA search", game_name(s->g));
+    if (smp != GS_SMP_LAZY && smp != GS_SMP_ABDADA) {
+        set_err(err, "unknown way of sharing a parallel search (%d)", (int)smp);
         return GAME_EINVAL;
     }
-    return GAME_OK;
+    if (s->sp && s->sp->set_smp)
+        return s->sp->set_smp(s->spx, smp, err);
+    return GAME_OK; /* a solver of one thread shares nothing */
 }
 
 int gs_solver_set_threads(gs_solver *s, int threads, char *err)

@@ -117,7 +117,7 @@ void gs_solver_set_abort(gs_solver *s, const int *flag);
 /* ---- a kind's own exact solver behind the same calls ----
  *
  * A game kind may come with a faster exact solver of its own (Kalah: eval/alphabeta.h's MTD(f) with its
- * endgame database and Lazy SMP threads). gs_solver_create then returns a solver that runs it, so every
+ * endgame database and parallel search threads). gs_solver_create then returns a solver that runs it, so every
  * caller (solve, positions, serve, agents, adjudication) names no game: the values are the same exact
  * final margins, only faster. Which one a solver runs: gs_solver_name. gs_solver_create_generic always
  * gives the game interface's own solver above (the independent oracle that tests check the specialised
@@ -136,9 +136,10 @@ const char *gs_solver_name(const gs_solver *s);
  * that runs on one thread. */
 int gs_solver_set_threads(gs_solver *s, int threads, char *err);
 
-/* How the threads of a parallel solve share the work: GS_SMP_LAZY (Lazy SMP, the default) or
- * GS_SMP_ABDADA (threads defer the positions another thread is searching; eval/alphabeta.h, ab_smp).
- * GAME_OK; GAME_EINVAL with a message for ABDADA where the solver has only one way; GAME_ENOMEM. */
+/* How the threads of a parallel solve share the work: GS_SMP_ABDADA (the default: threads defer the
+ * positions another thread is searching) or GS_SMP_LAZY (Lazy SMP; eval/alphabeta.h, ab_smp). A solver
+ * that runs on one thread takes either. GAME_OK; GAME_EINVAL with a message for another value;
+ * GAME_ENOMEM. */
 typedef enum { GS_SMP_LAZY = 0, GS_SMP_ABDADA = 1 } gs_smp;
 int gs_solver_set_smp(gs_solver *s, gs_smp smp, char *err);
 

@@ -18,7 +18,7 @@ typedef struct gs_special {
     void (*set_abort)(void *x, const int *flag);
     void (*set_bounds)(void *x, gs_bounds_fn fn, void *ctx); /* may be NULL: no reports */
     int (*set_threads)(void *x, int threads, char *err);
-    int (*set_smp)(void *x, gs_smp smp, char *err); /* may be NULL: GS_SMP_LAZY only */
+    int (*set_smp)(void *x, gs_smp smp, char *err); /* may be NULL: one thread, nothing to share */
     int (*set_endgame)(void *x, gs_endgame *e, char *err);
     int (*window)(void *x, const game_pos *p, int lo, int hi, int *value, int *where, uint64_t *nodes, char *err);
     int (*endgame_ok)(const game *g, char *err); /* may these rules have a database? (gs_endgame_available) */

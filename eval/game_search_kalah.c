@@ -128,7 +128,12 @@ static void ks_set_bounds(void *v, gs_bounds_fn fn, void *ctx)
 static int ks_set_threads(void *v, int threads, char *err)
 {
     kalah_solver *x = v;
-    if (ab_set_threads(x->ab, threads) != AB_OK) {
+    const int rc = ab_set_threads(x->ab, threads);
+    if (rc == AB_ENOMEM) {
+        set_err(err, "out of memory for ABDADA's table");
+        return GAME_ENOMEM;
+    }
+    if (rc != AB_OK) {
         set_err(err, "threads must be 1..64, got %d", threads);
         return GAME_EINVAL;
     }
