@@ -55,7 +55,8 @@ typedef struct {
     eg_item batch[BATCH];
     int nb;
     /* The layered build (eg_build_layered): pass 1 takes the moves into the block [b0, b1) of the layers
-     * below n, pass 2 the moves that stay in layer n (held in lay, rank ls first) and the game's ends. */
+     * below n; pass 2 those into the last block, the moves that stay in layer n (held in lay, rank ls
+     * first) and the game's ends. */
     int pass;           /* 0: the whole table in db->val */
     int8_t *lay;
     const int8_t *blk;
@@ -71,7 +72,9 @@ static inline const int8_t *child_value(const eg_worker *w, uint64_t child)
     case 1:
         return child >= w->b0 && child < w->b1 ? &w->blk[child - w->b0] : NULL;
     default:
-        return child >= w->ls ? &w->lay[child - w->ls] : NULL;
+        if (child >= w->ls)
+            return &w->lay[child - w->ls];
+        return child >= w->b0 && child < w->b1 ? &w->blk[child - w->b0] : NULL;
     }
 }
 
@@ -295,11 +298,12 @@ static int file_io(int fd, int8_t *buf, uint64_t n, off_t at, int write)
 }
 
 /* Layer n (every arrangement of exactly n seeds: ranks ls..le-1, see endgame.h) depends only on itself and
- * the layers below, which are final in the file. Pass 1 reads those a block at a time and folds each
- * arrangement's moves into that block into its entry; pass 2 takes the moves that stay in the layer (the
- * classes by phi, as build_all) and the game's ends. So memory holds one layer and one block, and the file
- * is only read and written in order: a block join instead of random reads of a table the page cache cannot
- * hold (the cost: every block sows the layer's moves again). */
+ * the layers below, which are final in the file. Those are read a block at a time; pass 1 folds each
+ * arrangement's moves into a block into its entry, for every block but the last; pass 2 takes the last
+ * block's moves together with the moves that stay in the layer (the classes by phi, as build_all) and the
+ * game's ends. So memory holds one layer and one block, and the file is only read and written in order: a
+ * block join instead of random reads of a table the page cache cannot hold (the cost: every block but the
+ * last sows the layer's moves once more than a build in memory). */
 static void build_layers(eg_thread *t)
 {
     eg_worker *w = &t->w;
@@ -315,14 +319,16 @@ static void build_layers(eg_thread *t)
             memset(L->lay, UNKNOWN, le - ls);
         gate_wait(t->gate);
         w->pass = 1;
-        for (uint64_t b0 = 0; b0 < ls; b0 += L->block) {
+        for (uint64_t b0 = 0;; b0 = w->b1) {
             w->b0 = b0;
             w->b1 = ls - b0 < L->block ? ls : b0 + L->block;
-            if (w->thread == 0)
+            if (w->thread == 0 && w->b1 > b0)
                 L->failed = file_io(L->fd, L->blk, w->b1 - b0, L->offset + (off_t)b0, 0);
             gate_wait(t->gate);
             if (L->failed)
                 return;
+            if (w->b1 == ls) /* the last block (or none below): pass 2 takes it */
+                break;
             for (int phi = n * (m - 1); phi >= 0; phi--)
                 sweep(w, n, phi);
             gate_wait(t->gate); /* before thread 0 reads the next block over this one */
