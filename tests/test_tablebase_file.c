@@ -207,7 +207,6 @@ static void test_build_on_disk(void **state)
     assert_non_null(back);
     assert_memory_equal(eg_values(back), eg_values(mem), eg_bytes(mem));
     eg_free(back);
-    eg_free(mem);
     assert_true(eg_entries(6, 32) > 20000000000ULL && eg_entries(6, 32) < 22000000000ULL);
     assert_true(eg_entries(6, 127) == UINT64_MAX || eg_entries(6, 127) > eg_entries(6, 120));
     /* Layer by layer, with memory for the largest layer (170,544 entries of 15 seeds) and a few blocks of
@@ -227,6 +226,7 @@ static void test_build_on_disk(void **state)
             assert_int_equal(system(cmd), 0);
         }
     }
+    eg_free(mem);
     snprintf(b, sizeof b, "%s/too-little.sztb", dir);
     assert_null(eg_build_file(&r, 15, 2, floor - 1, b, err));
     assert_non_null(strstr(err, "needs at least 0.2 MB"));
