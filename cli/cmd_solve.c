@@ -15,6 +15,7 @@
 #include "env/game.h"
 #include "cli/output_path.h"
 #include "cli/solve_book.h"
+#include "eval/endgame.h"
 #include "eval/game_search.h"
 
 #define CMD "solve"
@@ -109,7 +110,8 @@ static int solve_print(const solve_report *r, int json)
 
 /* The default database: none for a position with at most DEFAULT_MIN_SEEDS seeds in its pits (its search
  * takes seconds at most, less than building one); else as many seeds as p has in its pits, at most the
- * largest N whose C(N + 2 pits, 2 pits) entries stay within DEFAULT_MAX_ENTRIES (6 pits: 20). */
+ * largest N whose C(N + 2 pits, 2 pits) entries stay within DEFAULT_MAX_ENTRIES (6 pits: 20) and half the
+ * memory a database may take (eg_memory_budget: a container's limit can be lower). */
 #define DEFAULT_MIN_SEEDS 30
 static int default_endgame_seeds(const game *g, const game_pos *p)
 {
@@ -121,7 +123,7 @@ static int default_endgame_seeds(const game *g, const game_pos *p)
         double c = 1; /* C(n + cells, cells) */
         for (int i = 1; i <= cells; i++)
             c = c * (double)(n + i) / (double)i;
-        if (c > (double)DEFAULT_MAX_ENTRIES)
+        if (c > (double)DEFAULT_MAX_ENTRIES || c > (double)eg_memory_budget() / 2)
             break;
         best = n;
     }

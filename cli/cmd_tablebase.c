@@ -49,7 +49,7 @@ static void help(void)
          "                   it may be several times the memory if its largest layer fits (6 pits: 3/8 of a\n"
          "                   20-seed table); each block costs another pass over the layer (docs/tablebase.md).\n"
          "                   The disk needs the file's size free\n"
-         "  --memory-mb N    memory the build may use for the values, MB (default: three quarters of this\n"
+         "  --memory-mb N    memory the build may use for the values, MiB (default: three quarters of this\n"
          "                   machine's memory, or of its cgroup's limit when lower)\n"
          "  info FILE        verify FILE (every byte against its checksum) and print its header\n"
          "  list             every tablebase file in the folder above, verified\n"
@@ -118,12 +118,18 @@ int cmd_tablebase_build(int argc, char **argv);
  * file-size limit, ...) removes its temporary file (eg_save and eg_build_file write path.PID.tmp, then
  * rename it): an on-disk build's is as big as the table. */
 static char interrupted_tmp[PATH_MAX + 32];
-static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXFSZ, SIGPIPE};
+static const int ending_signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1,
+                                     SIGUSR2, SIGALRM, SIGXFSZ, SIGXCPU, SIGPIPE};
 #define N_ENDING ((int)(sizeof ending_signals / sizeof ending_signals[0]))
 
 static void remove_tmp_and_die(int sig)
 {
-    unlink(interrupted_tmp); /* async-signal-safe, as are signal and raise */
+    static const char said[] = "sowzero tablebase: build stopped by a signal (a file-size or CPU-time limit, an "
+                               "interrupt, ...); its temporary file was removed\n";
+    unlink(interrupted_tmp); /* async-signal-safe, as are write, signal and raise */
+    if (write(STDERR_FILENO, said, sizeof said - 1) < 0) {
+        /* nothing more can be done about stderr here */
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -313,9 +319,13 @@ int cmd_tablebase_build(int argc, char **argv)
     } else if (cli_tablebase_default_path(&r, n, path, sizeof path, 1) != 0)
         return 2;
     struct stat st;
-    if (stat(path, &st) == 0) {
+    /* a dangling symbolic link counts as there: the renamed file would replace it */
+    if (stat(path, &st) == 0 || (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))) {
         if (!S_ISREG(st.st_mode)) { /* a device or a FIFO would be replaced by the renamed file */
-            cli_error(CMD, "--out %s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+            cli_error(CMD, "--out %s: %s", path,
+                      S_ISDIR(st.st_mode)   ? "is a directory"
+                      : S_ISLNK(st.st_mode) ? "a symbolic link to nothing"
+                                            : "not a regular file");
             return 2;
         }
         if (!force) {

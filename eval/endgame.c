@@ -2,6 +2,7 @@
 #include "eval/endgame.h"
 #include "eval/endgame_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,14 +105,35 @@ uint64_t eg_entries(int pits, int max_seeds)
     return c;
 }
 
-/* The memory limit (bytes) of this process's cgroup, or 0 when it has none that can be read. Each line of
- * /proc/self/cgroup is "id:controllers:path"; v2 has empty controllers. */
+/* The lowest limit in `file` under root + path and under each of path's parents, down to root itself
+ * (a container often sees its own cgroup mounted at the root); "max" (none) does not scan. */
+static void lowest_limit(const char *root, const char *path, const char *file, uint64_t *limit)
+{
+    char dir[2048], at[2200];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (;;) {
+        snprintf(at, sizeof at, "%s%s/%s", root, dir, file);
+        FILE *g = fopen(at, "r");
+        unsigned long long v;
+        if (g && fscanf(g, "%llu", &v) == 1 && v > 0 && (!*limit || v < *limit))
+            *limit = v;
+        if (g)
+            fclose(g);
+        char *slash = strrchr(dir, '/');
+        if (!slash || !dir[0])
+            break;
+        *slash = 0; /* "/a/b" -> "/a" -> "" (the root) */
+    }
+}
+
+/* The memory limit (bytes) of this process's cgroup and its parents, or 0 when none can be read. Each
+ * line of /proc/self/cgroup is "id:controllers:path"; v2 has empty controllers. */
 static uint64_t cgroup_limit(void)
 {
     FILE *f = fopen("/proc/self/cgroup", "r");
     if (!f)
         return 0;
-    char line[2048], file[2200];
+    char line[2048];
     uint64_t limit = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
@@ -120,18 +142,12 @@ static uint64_t cgroup_limit(void)
             continue;
         *path++ = 0;
         ctl++;
+        if (!strcmp(path, "/"))
+            path = (char *)"";
         if (!*ctl)
-            snprintf(file, sizeof file, "/sys/fs/cgroup%s/memory.max", path);
+            lowest_limit("/sys/fs/cgroup", path, "memory.max", &limit);
         else if (!strcmp(ctl, "memory") || strstr(ctl, "memory,") == ctl || strstr(ctl, ",memory"))
-            snprintf(file, sizeof file, "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", path);
-        else
-            continue;
-        FILE *g = fopen(file, "r");
-        unsigned long long v;
-        if (g && fscanf(g, "%llu", &v) == 1 && v > 0 && (!limit || v < limit))
-            limit = v; /* "max" (no limit) does not scan */
-        if (g)
-            fclose(g);
+            lowest_limit("/sys/fs/cgroup/memory", path, "memory.limit_in_bytes", &limit);
     }
     fclose(f);
     return limit;
@@ -158,10 +174,10 @@ eg_db *eg_create(const kalah_rules *r, int max_seeds, int threads, char *err)
     if (db->size > eg_memory_budget()) {
         char msg[KALAH_ERRLEN];
         snprintf(msg, sizeof msg,
-                 "the endgame database of %d seeds takes %.1f GB, more than three quarters of the memory this "
-                 "process may use (%.1f GB): build it on disk once with sowzero tablebase build (later processes "
-                 "map the file)",
-                 max_seeds, 1e-9 * (double)db->size, 1e-9 * (double)eg_memory_budget() / 3 * 4);
+                 "the endgame database of %d seeds takes %.0f MB, more than the %.0f MB allowed (three quarters of "
+                 "the memory this process may use): use fewer seeds, or build it on disk once with sowzero "
+                 "tablebase build (later processes map the file)",
+                 max_seeds, ceil(1e-6 * (double)db->size), floor(1e-6 * (double)eg_memory_budget()));
         set_err(err, msg);
         eg_free(db);
         return NULL;
