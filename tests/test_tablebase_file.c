@@ -298,6 +298,15 @@ static void test_cli(void **state)
     struct stat st;
     assert_int_equal(stat(fifo, &st), 0);
     assert_true(S_ISFIFO(st.st_mode));
+    /* a symbolic link to nothing is there too: refused, and left as it was */
+    char link[1100];
+    snprintf(link, sizeof link, "%s/dangling", dir);
+    assert_int_equal(symlink("/nonexistent/sowzero-target", link), 0);
+    assert_int_equal(tu_run(&out, 1, "tablebase build --seeds 8 --force --out '%s'", link), 2);
+    assert_non_null(strstr(out, "a symbolic link to nothing"));
+    free(out);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
     unlink(fifo);
     assert_int_equal(tu_run(NULL, 1, "tablebase frobnicate"), 2);
     assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:seeds=6 --seeds 60 --out '%s/huge'", dir), 2);
