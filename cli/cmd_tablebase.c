@@ -400,6 +400,10 @@ int cmd_tablebase_build(int argc, char **argv)
         cJSON *o = describe(db, path);
         cJSON_AddNumberToObject(o, "threads", (double)threads);
         cJSON_AddBoolToObject(o, "on_disk", on_disk);
+        /* memory: built in memory, then written; mapped: in a shared mapping of the file; layered: a layer
+         * at a time (the table bigger than the memory allowed, eg_build_file) */
+        cJSON_AddStringToObject(o, "method", !on_disk ? "memory" : eg_bytes(db) > memory ? "layered" : "mapped");
+        cJSON_AddNumberToObject(o, "memory_bytes", (double)memory);
         cJSON_AddNumberToObject(o, "build_seconds", build_s);
         cJSON_AddNumberToObject(o, "write_seconds", write_s);
         cli_print_json(o);

@@ -239,7 +239,7 @@ static void test_build_on_disk(void **state)
     char *out = NULL;
     assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:pits=4,seeds=3,capture=always --seeds 15 "
                                      "--threads 2 --on-disk --out '%s' --json", b), 0);
-    assert_non_null(strstr(out, "\"on_disk\":true"));
+    assert_non_null(strstr(out, "\"on_disk\":true,\"method\":\"mapped\""));
     free(out);
     snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
     assert_int_equal(system(cmd), 0);
@@ -248,10 +248,10 @@ static void test_build_on_disk(void **state)
     snprintf(a, sizeof a, "%s/six-memory.sztb", dir);
     snprintf(b, sizeof b, "%s/six-layered.sztb", dir);
     assert_int_equal(tu_run(&out, 1, "tablebase build --seeds 12 --threads 2 --out '%s' --json", a), 0);
-    assert_non_null(strstr(out, "\"on_disk\":false"));
+    assert_non_null(strstr(out, "\"on_disk\":false,\"method\":\"memory\""));
     free(out);
     assert_int_equal(tu_run(&out, 1, "tablebase build --seeds 12 --threads 2 --memory-mb 2 --out '%s' --json", b), 0);
-    assert_non_null(strstr(out, "\"on_disk\":true"));
+    assert_non_null(strstr(out, "\"on_disk\":true,\"method\":\"layered\",\"memory_bytes\":2097152"));
     free(out);
     snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
     assert_int_equal(system(cmd), 0);
