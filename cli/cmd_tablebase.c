@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -52,7 +53,8 @@ static void help(void)
          "  --memory-mb N    memory the build may use for the values, MiB (default: three quarters of this\n"
          "                   machine's memory, or of its cgroup's limit when lower)\n"
          "  info FILE        verify FILE (every byte against its checksum) and print its header\n"
-         "  list             every tablebase file in the folder above, verified\n"
+         "  list             every tablebase file in the folder above, verified, and the temporary files\n"
+         "                   left by builds that did not finish (killed outright), to delete\n"
          "  --json           one JSON object\n"
          "Exit status: 0, 1 runtime failure (memory, disk), 2 bad input (usage, rules, a damaged file).");
 }
@@ -150,6 +152,18 @@ static int cmd_info(const char *path, int json)
     return 0;
 }
 
+/* Whether name is a build's temporary file (NAME.sztb.PID.tmp: eg_save, eg_build_file) whose process is
+ * gone: a build killed outright (SIGKILL, the OOM killer, a crash) leaves one as big as its table. */
+static int leftover_tmp(const char *name)
+{
+    const char *tail = strstr(name, ".sztb.");
+    if (!tail)
+        return 0;
+    char *end;
+    const long pid = strtol(tail + 6, &end, 10);
+    return pid > 0 && !strcmp(end, ".tmp") && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
 static int cmd_list(int json)
 {
     char dir[PATH_MAX - 300];
@@ -157,7 +171,8 @@ static int cmd_list(int json)
         cli_error(CMD, "no tablebase folder: set SOWZERO_TABLEBASE, XDG_CACHE_HOME or HOME");
         return 2;
     }
-    cJSON *o = cJSON_CreateObject(), *files = cJSON_AddArrayToObject(o, "files");
+    cJSON *o = cJSON_CreateObject(), *files = cJSON_AddArrayToObject(o, "files"),
+          *leftovers = cJSON_AddArrayToObject(o, "leftovers");
     cJSON_AddStringToObject(o, "folder", dir);
     DIR *d = opendir(dir);
     int bad = 0;
@@ -165,10 +180,17 @@ static int cmd_list(int json)
         printf("folder %s%s\n", dir, d ? "" : " (not there yet: sowzero tablebase build creates it)");
     for (struct dirent *e; d && (e = readdir(d));) {
         size_t len = strlen(e->d_name);
-        if (len < 6 || strcmp(e->d_name + len - 5, ".sztb") != 0)
-            continue;
         char path[PATH_MAX], err[KALAH_ERRLEN];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (leftover_tmp(e->d_name)) {
+            if (json)
+                cJSON_AddItemToArray(leftovers, cJSON_CreateString(path));
+            else
+                printf("%s\n  left by a build that did not finish (its process is gone): delete it\n", path);
+            continue;
+        }
+        if (len < 6 || strcmp(e->d_name + len - 5, ".sztb") != 0)
+            continue;
         eg_db *db = eg_open(path, err);
         if (!db) {
             bad = 1;

@@ -332,6 +332,26 @@ static void test_cli(void **state)
     assert_non_null(strstr(out, "checksum mismatch"));
     free(out);
     assert_int_equal(tu_run(NULL, 1, "tablebase list"), 2);
+    /* A build killed outright leaves its temporary file: list names it while its process is gone, and
+     * not while the process (here this one) may still be writing it. */
+    const char *left = fresh_dir("tb-left");
+    char gone[1100], mine[1100];
+    snprintf(gone, sizeof gone, "%s/kalah-6-4.sztb.999999999.tmp", left);
+    snprintf(mine, sizeof mine, "%s/kalah-6-5.sztb.%ld.tmp", left, (long)getpid());
+    for (const char *f = gone; f; f = f == gone ? mine : NULL) {
+        FILE *fp = fopen(f, "w");
+        assert_non_null(fp);
+        fclose(fp);
+    }
+    setenv("SOWZERO_TABLEBASE", left, 1);
+    assert_int_equal(tu_run(&out, 1, "tablebase list --json"), 0);
+    assert_non_null(strstr(out, "\"leftovers\":[\""));
+    assert_non_null(strstr(out, "kalah-6-4.sztb.999999999.tmp"));
+    assert_null(strstr(out, "kalah-6-5.sztb."));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "tablebase list"), 0);
+    assert_non_null(strstr(out, "did not finish"));
+    free(out);
     unsetenv("SOWZERO_TABLEBASE");
 }
 
