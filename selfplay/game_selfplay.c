@@ -20,6 +20,7 @@ typedef struct {
     mcts_config fast;       /* the search of a fast decision (playout cap randomization, levers.h) */
     mcts_config opening;    /* the search of a full decision with >= opening_seeds seeds in the pits */
     const mcts_mp_eval_factory *ef;
+    const game_selfplay_league *league; /* NULL: every seat self-play */
     replay_buffer *rb;
     game_selfplay_game_fn on_game; /* may be NULL */
     void *on_game_ctx;
@@ -41,6 +42,9 @@ typedef struct {
     game_pos start;         /* where the game's decisions began (after its random opening) */
     float *surprise;        /* selfplay.surprise_weight: KL(π ‖ P) of each decision, −1 for a value-only one */
     int16_t *exact;         /* selfplay.rescore: the exact final margin for each decision's mover, NO_EXACT */
+    uint8_t *own;           /* the decision was the search's (a sample), not a league opponent's */
+    unsigned opp_seats;     /* the seats a league opponent plays in this game (bit per player), 0: none */
+    int opp;                /* which opponent, when opp_seats */
     game_pos *pos;          /* selfplay.surprise_weight: each decision's position (its prior is read at the end) */
 } slot;
 
@@ -53,6 +57,7 @@ typedef struct {
      * a rollout one included, sees what it sees without the lever), its buffers (max_batch positions), and
      * the copies' draws (a stream of their own: the games do not depend on the key) */
     mcts_mp_eval *prior_ev;
+    void **opp;             /* the league's opponents, this worker's own (league->count) */
     game_pos *prior_pos;
     float *prior_out, *prior_value;
     mcts_rng copies;
@@ -102,7 +107,10 @@ static int slot_reserve(slot *s, int dim, int m)
     int16_t *exact = realloc(s->exact, (size_t)nc * sizeof *exact);
     if (exact)
         s->exact = exact;
-    if (!x || !pi || !legal || !mover || !moves || !surprise || !pos || !exact)
+    uint8_t *own = realloc(s->own, (size_t)nc);
+    if (own)
+        s->own = own;
+    if (!x || !pi || !legal || !mover || !moves || !surprise || !pos || !exact || !own)
         return 0;
     s->cap = nc;
     return 1;
@@ -112,6 +120,7 @@ static void slot_free(slot *s)
 {
     mcts_mp_tree_free(s->tree);
     free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos), free(s->exact), free(s->moves);
+    free(s->own);
 }
 
 /* Chooses the search of s's next decision, at position next (sp_decision_search, drawn from the tree's RNG),
@@ -138,6 +147,22 @@ static void slot_start(worker *w, slot *s)
         w->next_game += sh->threads;
         uint64_t st = sh->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(gi + 1));
         mcts_rng_seed(mcts_mp_tree_rng(s->tree), mcts_splitmix64(&st));
+        s->opp_seats = 0;
+        const game_selfplay_league *lg = sh->league;
+        if (lg && lg->share > 0 && mcts_rng_uniform(mcts_mp_tree_rng(s->tree)) < lg->share) {
+            /* k of the seats, k uniform in 1..np-1, chosen by a partial Fisher-Yates shuffle */
+            mcts_rng *r = mcts_mp_tree_rng(s->tree);
+            const int np = game_players(sh->g), k = 1 + (int)mcts_rng_below(r, (uint32_t)(np - 1));
+            int seat[GAME_MAX_PLAYERS];
+            for (int q = 0; q < np; q++)
+                seat[q] = q;
+            for (int q = 0; q < k; q++) {
+                int j = q + (int)mcts_rng_below(r, (uint32_t)(np - q)), t = seat[q];
+                seat[q] = seat[j], seat[j] = t;
+                s->opp_seats |= 1u << seat[q];
+            }
+            s->opp = (int)mcts_rng_below(r, (uint32_t)lg->count);
+        }
         game_pos p;
         if (sh->sc->opening_plies > 0)
             sp_random_opening(sh->g, sh->sc->opening_plies, mcts_mp_tree_rng(s->tree), &p);
@@ -250,7 +275,8 @@ static int slot_finish(worker *w, slot *s)
     const int margin = game_margin(g, end);
     const float scale = 1.0f / (float)game_seeds(g);
     w->st.games++;
-    w->st.samples += (uint64_t)s->n;
+    for (int t = 0; t < s->n; t++)
+        w->st.samples += s->own[t];
     w->st.capped += !end->over;
     for (int q = 0; q < np; q++)
         best = v[q] > best ? v[q] : best;
@@ -265,6 +291,8 @@ static int slot_finish(worker *w, slot *s)
         if (sw > 0 && (rc = game_surprises(w, s)) == MCTS_OK)
             sum = sp_surprise_sum(s->surprise, s->n, &policy_samples);
         for (int t = 0; t < s->n && rc == MCTS_OK; t++) {
+            if (!s->own[t]) /* a league opponent's move: not a sample */
+                continue;
             const int mv = s->mover[t], ex = s->exact[t];
             const int c = sw > 0 ? sp_surprise_copies(s->surprise[t], sw, sum, policy_samples, &w->copies) : 1;
             if (!out_reserve(w, (size_t)c, dim, m, nv)) {
@@ -378,6 +406,7 @@ static int slot_move(worker *w, slot *s)
     int visits[GAME_MAX_MOVES];
     w->st.simulations += (uint64_t)(mcts_mp_root_visits(s->tree, visits, NULL) - s->start_visits);
     s->moves[s->n] = (uint8_t)move;
+    s->own[s->n] = 1;
     s->mover[s->n++] = root->to_move;
     game_pos next = *root; /* the next decision's position: cap_draw reads it only for opening_sims */
     if (sh->sc->opening_sims > 0)
@@ -386,6 +415,47 @@ static int slot_move(worker *w, slot *s)
     rc = mcts_mp_advance(s->tree, move);
     if (rc != MCTS_OK && rc != MCTS_ENOMEM)
         return rc;
+    s->start_visits = mcts_mp_root_visits(s->tree, visits, NULL);
+    rc = MCTS_OK;
+    if (mcts_mp_root_pos(s->tree)->over || s->n >= sh->sc->max_moves) {
+        rc = slot_finish(w, s);
+        slot_start(w, s);
+    }
+    return rc;
+}
+
+/* Whether a league opponent is to move in s's game. */
+static int opponent_turn(const slot *s)
+{
+    return s->opp_seats && (s->opp_seats >> mcts_mp_root_pos(s->tree)->to_move & 1u);
+}
+
+/* A league opponent's decision in s's game: its move is played in the tree (the search's subtree below it
+ * kept) and logged, and no sample is written. */
+static int opponent_move(worker *w, slot *s)
+{
+    shared *sh = w->sh;
+    const game *g = sh->g;
+    const game_pos *root = mcts_mp_root_pos(s->tree);
+    if (!slot_reserve(s, game_encode_dim(g), game_moves(g)))
+        return MCTS_ENOMEM;
+    int move = -1;
+    const uint64_t seed = mcts_rng_next(mcts_mp_tree_rng(s->tree));
+    if (sh->league->choose(w->opp[s->opp], root, seed, &move) != 0 || move < 0 || move >= game_moves(g) ||
+        !(game_legal(g, root) >> move & 1u)) {
+        snprintf(w->err, MCTS_ERRLEN, "%s self-play: league opponent %d %s", game_name(g), s->opp + 1,
+                 move < 0 ? "failed to choose a move" : "chose an illegal move");
+        return MCTS_EINVAL;
+    }
+    s->moves[s->n] = (uint8_t)move;
+    s->own[s->n] = 0;
+    s->surprise[s->n] = -1.0f;
+    s->exact[s->n] = NO_EXACT;
+    s->mover[s->n++] = root->to_move;
+    int rc = mcts_mp_advance(s->tree, move);
+    if (rc != MCTS_OK && rc != MCTS_ENOMEM)
+        return rc;
+    int visits[GAME_MAX_MOVES];
     s->start_visits = mcts_mp_root_visits(s->tree, visits, NULL);
     rc = MCTS_OK;
     if (mcts_mp_root_pos(s->tree)->over || s->n >= sh->sc->max_moves) {
@@ -510,6 +580,14 @@ static void *worker_main(void *arg)
         slots[i].cfg = sh->mc; /* the tree holds the full search */
         slots[i].full = 1;
     }
+    const game_selfplay_league *lg = sh->league;
+    if (rc == MCTS_OK && lg && lg->share > 0) {
+        if (!(w->opp = calloc((size_t)lg->count, sizeof *w->opp)))
+            rc = MCTS_ENOMEM;
+        for (int i = 0; i < lg->count && rc == MCTS_OK; i++)
+            if (!(w->opp[i] = lg->create(lg->ctx, i, w->err)))
+                rc = MCTS_EINVAL;
+    }
     if (rc == MCTS_OK)
         for (int i = 0; i < G; i++)
             slot_start(w, &slots[i]);
@@ -518,8 +596,8 @@ static void *worker_main(void *arg)
         active = 0;
         for (int i = 0; i < G && rc == MCTS_OK; i++) {
             slot *s = &slots[i];
-            while (s->active && rc == MCTS_OK && mcts_mp_done(s->tree))
-                rc = slot_move(w, s);
+            while (s->active && rc == MCTS_OK && (opponent_turn(s) || mcts_mp_done(s->tree)))
+                rc = opponent_turn(s) ? opponent_move(w, s) : slot_move(w, s);
             if (s->active && rc == MCTS_OK)
                 live[active++] = i;
         }
@@ -554,6 +632,11 @@ static void *worker_main(void *arg)
         w->st.evals += w->prior_ev->positions;
         w->st.forward_seconds += w->prior_ev->forward_seconds;
     }
+    for (int i = 0; w->opp && i < lg->count; i++)
+        if (w->opp[i])
+            lg->free(w->opp[i]);
+    free(w->opp);
+    w->opp = NULL;
     mcts_mp_eval_free(w->prior_ev);
     free(w->prior_pos), free(w->prior_out), free(w->prior_value);
     w->prior_ev = NULL;
@@ -577,9 +660,21 @@ int game_selfplay_run_games(const game *g, const selfplay_config *sc, const mcts
                             const mcts_mp_eval_factory *ef, replay_buffer *rb, game_selfplay_game_fn on_game,
                             void *ctx, uint64_t seed, game_selfplay_stats *st, char *err)
 {
+    return game_selfplay_run_league(g, sc, mc, ef, NULL, rb, on_game, ctx, seed, st, err);
+}
+
+int game_selfplay_run_league(const game *g, const selfplay_config *sc, const mcts_config *mc,
+                             const mcts_mp_eval_factory *ef, const game_selfplay_league *league, replay_buffer *rb,
+                             game_selfplay_game_fn on_game, void *ctx, uint64_t seed, game_selfplay_stats *st,
+                             char *err)
+{
     int rc;
     if (!g || !ef || !ef->create)
         return BAD("self-play: a game and an evaluator factory are required");
+    if (league && (league->count < 1 || !(league->share >= 0 && league->share <= 1) || !league->create ||
+                   !league->choose || !league->free))
+        return BAD("%s self-play: a league needs at least one opponent, a share in [0, 1] and its three "
+                   "functions", game_name(g));
     if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
         return rc;
     if (sc->rescore && (game_players(g) != 2 || mc->tablebase_seeds < 1 ||
@@ -594,7 +689,7 @@ int game_selfplay_run_games(const game *g, const selfplay_config *sc, const mcts
                    game_encode_dim(g), game_moves(g), game_value_dim(g));
     nn_set_blas_threads(1);
     const int n = sc->threads;
-    shared sh = {.g = g, .sc = sc, .mc = mc, .ef = ef, .rb = rb, .on_game = on_game, .on_game_ctx = ctx,
+    shared sh = {.g = g, .sc = sc, .mc = mc, .ef = ef, .league = league, .rb = rb, .on_game = on_game, .on_game_ctx = ctx,
                  .seed = seed, .threads = n};
     if ((rc = sp_search_configs(sc, mc, &sh.fast, &sh.opening, err)) != MCTS_OK)
         return rc;

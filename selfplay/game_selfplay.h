@@ -73,11 +73,41 @@ int game_selfplay_run(const game *g, const selfplay_config *sc, const mcts_confi
  * Borrowed for the call. Returns 0, or nonzero to fail the run with MCTS_EIO. */
 typedef int (*game_selfplay_game_fn)(void *ctx, const game_pos *start, const uint8_t *moves, int n);
 
+/* Fixed opponents in self-play (a league, as AlphaStar's and OpenAI Five's self-play keeps a share of its
+ * games against other agents): in a share of the games, drawn per game from its tree's RNG, k seats (k
+ * uniform in 1..players − 1, the seats uniform) are played by one opponent (uniform over count) and the
+ * others by the search. Only the search's decisions become samples; their value targets are the final
+ * values of that mixed game, so the value head also learns positions the self-play field alone never
+ * reaches (in a game of more than two players, self-play's field co-adapts: three copies of one net play
+ * a game none of its outside opponents plays). The opponents' moves are in the games handed to on_game.
+ * Each worker creates its own agents (create: agent i of count, NULL on failure with the message in err,
+ * MCTS_ERRLEN); choose gets the position and a seed drawn for this decision (the agent is told a new game
+ * starts at p: no state is kept between its decisions, so one agent serves all the worker's games) and
+ * returns 0 with a legal slot in *move, nonzero on failure. Borrowed for the run; all calls from the
+ * creating worker's thread. */
+typedef struct game_selfplay_league {
+    int count;    /* opponents, >= 1 */
+    double share; /* the share of games with an opponent, in [0, 1] (0: every game self-play) */
+    void *ctx;
+    void *(*create)(void *ctx, int i, char *err);
+    int (*choose)(void *agent, const game_pos *p, uint64_t seed, int *move);
+    void (*free)(void *agent);
+} game_selfplay_league;
+
 /* game_selfplay_run that also hands every finished game to on_game (may be NULL), with ctx, after the
  * workers end, in the replay buffer's order: worker 0's games first, each worker's in the order they ended
  * (so game i's samples follow game i − 1's). For game records (eval/record.h) and tests. */
 int game_selfplay_run_games(const game *g, const selfplay_config *sc, const mcts_config *mc,
                             const mcts_mp_eval_factory *ef, replay_buffer *rb, game_selfplay_game_fn on_game,
                             void *ctx, uint64_t seed, game_selfplay_stats *st, char *err);
+
+/* game_selfplay_run_games with fixed opponents in league->share of the games (league may be NULL: none;
+ * with a league whose share is 0 the games and samples are those without one). Returns MCTS_EINVAL when
+ * an opponent cannot be created or chooses an illegal move (the message names it), else as
+ * game_selfplay_run. */
+int game_selfplay_run_league(const game *g, const selfplay_config *sc, const mcts_config *mc,
+                             const mcts_mp_eval_factory *ef, const game_selfplay_league *league, replay_buffer *rb,
+                             game_selfplay_game_fn on_game, void *ctx, uint64_t seed, game_selfplay_stats *st,
+                             char *err);
 
 #endif

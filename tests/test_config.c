@@ -103,6 +103,10 @@ static void test_error_paths(void **state)
                       "dept", NULL);
     expect_load_error("[run]\niterations = 1\n[eval]\nopponents = seed=3\n", "bad.ini:4:", "eval.opponents",
                       "without an agent", NULL);
+    expect_load_error("[run]\niterations = 1\n[selfplay]\nopponents = greedy, ab:dept=4\n", "bad.ini:4:",
+                      "selfplay.opponents", "dept", NULL);
+    expect_load_error("[run]\niterations = 1\n[selfplay]\nopponent_share = 1.5\n", "bad.ini:4:",
+                      "selfplay.opponent_share", NULL);
     expect_load_error("[run]\niterations = 1\n[train]\nlr = 0.001\nlr_min = 0.01\n", "bad.ini:5:", "train.lr_min",
                       NULL);
     expect_load_error("[run]\niterations = 1\n[selfplay]\nthreads = 0\n", "bad.ini:4:", "selfplay.threads", NULL);
@@ -415,13 +419,18 @@ static void test_write_round_trip(void **state)
     }
     /* a básico config: its own rules keys round-trip, the Kalah ones are left out */
     const char *bsets[] = {"run.iterations=3", "rules.game=basico", "rules.players=4", "rules.pits=4",
-                           "rules.seeds=3", "rules.full_ranking=false", "eval.opponents=greedy maxn:depth=2"};
+                           "rules.seeds=3", "rules.full_ranking=false", "eval.opponents=greedy maxn:depth=2",
+                           "selfplay.opponents=random, maxn:depth=1,seed=4", "selfplay.opponent_share=0.5"};
     round_trip(bsets, sizeof bsets / sizeof bsets[0], path, &a, &b);
     char sa[GAME_SPEC_MAX], sb[GAME_SPEC_MAX];
     assert_string_equal(cfg_rules_spec(&a, sa, sizeof sa), cfg_rules_spec(&b, sb, sizeof sb));
     assert_string_equal(sb, "basico:players=4,pits=4,seeds=3,full_ranking=0");
     assert_int_equal(b.net.n_value, 4);
     assert_false(cfg_was_set(&b, "rules.capture"));
+    assert_int_equal(b.league.n_opponents, 2);
+    assert_string_equal(b.league.opponents[1], "maxn:depth=1,seed=4");
+    assert_true(b.league.share == 0.5);
+    assert_int_equal(b.eval.n_opponents, 2); /* the two lists apart */
     /* another two-player game with a margin: its score utility is written out and read back */
     const char *osets[] = {"run.iterations=3", "rules.spec=oware:max_sows=60", "net.margin_head=true",
                            "mcts.margin_utility=3", "eval.opponents=greedy"};

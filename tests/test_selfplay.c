@@ -1052,6 +1052,133 @@ static void test_bench_command(void **state)
     free(out);
 }
 
+/* ---- the league: fixed opponents in a share of the games ---- */
+
+/* An opponent that plays the highest legal slot and records what it was asked (one worker: in order). */
+typedef struct {
+    int calls, created, illegal;
+    game_pos pos[4096];
+    int move[4096];
+} league_log;
+
+static const game *league_game;
+
+static void *lg_create(void *ctx, int i, char *err)
+{
+    (void)err;
+    league_log *l = ctx;
+    l->created++;
+    (void)i;
+    return l; /* the log itself: one opponent */
+}
+
+static int lg_choose(void *agent, const game_pos *p, uint64_t seed, int *move)
+{
+    (void)seed;
+    league_log *l = agent;
+    const unsigned legal = game_legal(league_game, p);
+    if (l->illegal) { /* the first slot it may not play, else a failure */
+        for (int k = 0; k < game_moves(league_game); k++)
+            if (!(legal >> k & 1u)) {
+                *move = k;
+                return 0;
+            }
+        return -1;
+    }
+    *move = 31 - __builtin_clz(legal);
+    if (l->calls < 4096) {
+        l->pos[l->calls] = *p;
+        l->move[l->calls] = *move;
+    }
+    l->calls++;
+    return 0;
+}
+
+static void lg_free(void *agent) { (void)agent; }
+
+static void test_league_opponents(void **state)
+{
+    (void)state;
+    game *g = game_create("basico:players=3", NULL);
+    assert_non_null(g);
+    league_game = g;
+    selfplay_config sc = selfplay_config_default();
+    sc.games_per_thread = 1;
+    sc.games = 8;
+    mcts_config mc = fast_search(16);
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
+    league_log *lg = calloc(1, sizeof *lg);
+    assert_non_null(lg);
+    game_selfplay_league league = {.count = 1, .share = 1.0, .ctx = lg, .create = lg_create, .choose = lg_choose,
+                                   .free = lg_free};
+    char err[MCTS_ERRLEN];
+    games_log *log[2];
+    void *blob[2];
+    size_t nb[2];
+    game_selfplay_stats st;
+    for (int run = 0; run < 2; run++) { /* the same seed twice: the same games and samples */
+        memset(lg, 0, sizeof *lg);
+        log[run] = calloc(1, sizeof *log[run]);
+        replay_buffer *rb = replay_create(game_encode_dim(g), game_moves(g), game_value_dim(g), 1000000, NULL);
+        assert_non_null(rb);
+        if (game_selfplay_run_league(g, &sc, &mc, &ef, &league, rb, collect, log[run], 5, &st, err) != MCTS_OK)
+            fail_msg("game_selfplay_run_league: %s", err);
+        assert_int_equal(lg->created, 1);
+        assert_int_equal(st.games, 8);
+        assert_int_equal(replay_size(rb), st.samples);
+        assert_int_equal(replay_save(rb, &blob[run], &nb[run]), MCTS_OK);
+        replay_free(rb);
+    }
+    assert_true(same_games(log[0], log[1]));
+    assert_int_equal(nb[0], nb[1]);
+    assert_memory_equal(blob[0], blob[1], nb[0]);
+    /* Every game had the opponent in at least one seat and the search in at least one: the decisions are
+     * the samples plus the opponent's moves, and the opponent's moves are in the games, in order. */
+    int decisions = 0, j = 0;
+    for (int i = 0; i < log[0]->count; i++) {
+        game_pos p = log[0]->start[i];
+        unsigned opp_movers = 0, own_movers = 0;
+        for (int t = 0; t < log[0]->n[i]; t++) {
+            const int mv = log[0]->moves[i][t];
+            if (j < lg->calls && !memcmp(&p, &lg->pos[j], sizeof p) && mv == lg->move[j]) {
+                opp_movers |= 1u << p.to_move;
+                j++;
+            } else {
+                own_movers |= 1u << p.to_move;
+            }
+            assert_int_equal(game_apply(g, &p, mv, NULL), GAME_OK);
+            decisions++;
+        }
+        assert_true(opp_movers != 0);
+        assert_true(own_movers != 0);
+        assert_int_equal(opp_movers & own_movers, 0); /* a seat is the opponent's for the whole game */
+    }
+    assert_int_equal(j, lg->calls);
+    assert_int_equal((uint64_t)decisions, st.samples + (uint64_t)lg->calls);
+    /* share 0: the games and samples of no league at all */
+    league.share = 0;
+    replay_buffer *a = replay_create(game_encode_dim(g), game_moves(g), game_value_dim(g), 1000000, NULL);
+    replay_buffer *b = replay_create(game_encode_dim(g), game_moves(g), game_value_dim(g), 1000000, NULL);
+    assert_int_equal(game_selfplay_run_league(g, &sc, &mc, &ef, &league, a, NULL, NULL, 5, NULL, err), MCTS_OK);
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, b, 5, NULL, err), MCTS_OK);
+    void *ba, *bb;
+    size_t na, nbb;
+    assert_int_equal(replay_save(a, &ba, &na), MCTS_OK);
+    assert_int_equal(replay_save(b, &bb, &nbb), MCTS_OK);
+    assert_int_equal(na, nbb);
+    assert_memory_equal(ba, bb, na);
+    /* an opponent that fails or plays an illegal slot ends the run with a message */
+    league.share = 1;
+    lg->illegal = 1;
+    assert_int_equal(game_selfplay_run_league(g, &sc, &mc, &ef, &league, a, NULL, NULL, 5, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "league opponent 1"));
+    league.count = 0;
+    assert_int_equal(game_selfplay_run_league(g, &sc, &mc, &ef, &league, a, NULL, NULL, 5, NULL, err), MCTS_EINVAL);
+    free(ba), free(bb), free(blob[0]), free(blob[1]), free(log[0]), free(log[1]), free(lg);
+    replay_free(a), replay_free(b);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1071,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_replay_v1_blob),
         cmocka_unit_test(test_replay_threads),
         cmocka_unit_test(test_bench_command),
+        cmocka_unit_test(test_league_opponents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,7 @@ void cfg_defaults(cfg_config *c)
                          .sims = 100, .batch = 1, .opening_plies = 2, .gate = CFG_GATE_NONE, .gate_every = 1,
                          .gate_elo0 = 0, .gate_elo1 = 35, .gate_alpha = 0.05, .gate_beta = 0.05, .gate_games = 200};
     strcpy(c->eval.opponents[0], "ab:depth=4");
+    c->league = (cfg_league){.n_opponents = 0, .share = 0.25};
     c->run = (cfg_run){.seed = 1, .iterations = 0, .checkpoint_every = 5, .keep_checkpoints = 3};
     strcpy(c->run.dir, "runs");
     c->mpi = (cfg_mpi){.max_staleness = 2, .samples_per_message = 4096, .worker_games = 0, .flood = 0};
@@ -72,9 +73,11 @@ static int starts_spec(const char *tok)
     return !eq || (colon && colon < eq);
 }
 
-static int parse_opponents(cfg_config *c, const char *v, char *msg, size_t n)
+static int parse_opponents(cfg_config *c, const cfg_key *k, const char *v, char *msg, size_t n)
 {
-    cfg_eval *e = &c->eval;
+    const int league = !strcmp(k->section, "selfplay");
+    int *n_out = league ? &c->league.n_opponents : &c->eval.n_opponents;
+    char(*out)[CFG_SPEC_LEN] = league ? c->league.opponents : c->eval.opponents;
     char buf[CFG_SPEC_LEN * CFG_MAX_OPPONENTS];
     if (strlen(v) >= sizeof buf) {
         snprintf(msg, n, "value too long");
@@ -109,8 +112,8 @@ static int parse_opponents(cfg_config *c, const char *v, char *msg, size_t n)
             strcpy(specs[count - 1] + len + 1, tok);
         }
     }
-    e->n_opponents = count;
-    memcpy(e->opponents, specs, sizeof specs);
+    *n_out = count;
+    memcpy(out, specs, sizeof specs);
     return 0;
 }
 
@@ -254,7 +257,7 @@ static int apply_value(cfg_config *c, const cfg_key *k, const char *v, char *msg
     case CK_HIDDEN:
         return parse_hidden(c, k, v, msg, n);
     case CK_OPPONENTS:
-        return parse_opponents(c, v, msg, n);
+        return parse_opponents(c, k, v, msg, n);
     }
     snprintf(msg, n, "internal error: unknown key type");
     return -1;
@@ -889,6 +892,15 @@ int cfg_finish(cfg_config *c, char *err)
         if (!a) {
             game_free(g);
             return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
+        }
+    }
+    for (int i = 0; i < c->league.n_opponents; i++) {
+        char aerr[AGENT_ERRLEN];
+        game_agent *a = game_agent_create(c->league.opponents[i], g, aerr);
+        game_agent_free(a);
+        if (!a) {
+            game_free(g);
+            return check_fail(c, err, "selfplay", "opponents", "selfplay.opponents: %s", aerr);
         }
     }
     int fact = lever_facts(c, g, err); /* the levers some games' facts rule out */

@@ -53,7 +53,7 @@
 #define CFG_SPEC_LEN 192
 #define CFG_NAME_LEN 64
 #define CFG_PATH_LEN 1024
-#define CFG_MAX_KEYS 96
+#define CFG_MAX_KEYS 112
 
 /* [train]: what the optimiser structs do not hold. */
 typedef struct {
@@ -93,6 +93,14 @@ typedef struct {
 } cfg_eval;
 
 enum { CFG_GATE_NONE = 0, CFG_GATE_SPRT = 1 };
+
+/* selfplay.opponents, selfplay.opponent_share: fixed opponents in a share of the self-play games (the
+ * league of selfplay/game_selfplay.h). */
+typedef struct {
+    int n_opponents;                                 /* 0..CFG_MAX_OPPONENTS (0: none) */
+    char opponents[CFG_MAX_OPPONENTS][CFG_SPEC_LEN]; /* agent specs (eval/game_agent.h) */
+    double share;                                    /* games with an opponent, [0, 1] */
+} cfg_league;
 
 /* [run]. */
 typedef struct {
@@ -136,6 +144,7 @@ typedef struct {
     nn_config net;            /* input_dim, n_policy: filled by cfg_finish from the rules */
     mcts_config mcts;
     selfplay_config selfplay;
+    cfg_league league;        /* [selfplay] opponents, opponent_share */
     nn_optim_config optim;    /* sched.total_steps: filled by cfg_finish (see cfg_train.lr_total_steps) */
     nn_loss_weights loss;
     cfg_train train;

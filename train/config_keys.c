@@ -177,6 +177,15 @@ const cfg_key cfg_keys[] = {
       "divergence from the net's prior at the root to the policy target written: floor(w) copies and one "
       "more with probability w - floor(w), so positions where the search overturned the net are trained on "
       "more often and a game still writes n samples on average. 0 = off; KataGo uses 0.5."),
+    {"selfplay", "opponents", CK_OPPONENTS, F(league), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,
+     "Fixed opponents in self-play (a league, as AlphaStar's and OpenAI Five's): agent specs as "
+     "eval.opponents. In opponent_share of the games one of them (uniform) plays k seats (k uniform in "
+     "1..players-1) and the search the others; only the search's decisions are samples, with the mixed "
+     "game's outcome as their value target. In games of three or more players the self-play field "
+     "co-adapts (copies of one net play a game no outside opponent plays); this puts other fields' "
+     "positions and outcomes in the replay buffer. Empty = pure self-play."},
+    D("selfplay", "opponent_share", league.share, 0, 1, 0, 0,
+      "With opponents: the share of self-play games that have one (drawn per game)."),
 
     /* ---- [train] (nn/optim.h, nn/net.h loss) ---- */
     E("train", "optimizer", optim.kind, opt_names, "sgd (with momentum) or adam."),

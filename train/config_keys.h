@@ -16,7 +16,7 @@ typedef enum {
     CK_STR,       /* char[size], non-empty unless lo == 0 */
     CK_NAME,      /* char[size] of [A-Za-z0-9_.-], may be empty (= default rule) */
     CK_HIDDEN,    /* the nn_config hidden-width list */
-    CK_OPPONENTS  /* the cfg_eval opponent list */
+    CK_OPPONENTS  /* an agent list: cfg_eval's opponents ([eval]) or cfg_league's ([selfplay]) */
 } cfg_ktype;
 
 typedef struct {

@@ -61,8 +61,11 @@ char *cfg_format_value(const cfg_config *c, const cfg_key *k, char *buf, size_t 
     case CK_OPPONENTS: {
         size_t len = 0;
         buf[0] = 0;
-        for (int i = 0; i < c->eval.n_opponents && len < n; i++)
-            len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c->eval.opponents[i]);
+        const int league = !strcmp(k->section, "selfplay");
+        const int count = league ? c->league.n_opponents : c->eval.n_opponents;
+        for (int i = 0; i < count && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
+                                    league ? c->league.opponents[i] : c->eval.opponents[i]);
         break;
     }
     }

@@ -18,6 +18,7 @@
 #include "nn/h5io.h"
 #include "selfplay/game_selfplay.h"
 #include "selfplay/selfplay.h"
+#include "eval/game_agent.h"
 #include "eval/tbase.h"
 #include "train/plot.h"
 #include "train/rundir.h"
@@ -223,6 +224,30 @@ static int setup(trainer *t, char *err)
     return TRAIN_OK;
 }
 
+/* selfplay.opponents as the self-play league (game_selfplay.h): each worker's agents from the specs. */
+typedef struct {
+    const game *g;
+    const cfg_league *league;
+} league_ctx;
+
+static void *league_create(void *ctx, int i, char *err)
+{
+    const league_ctx *l = ctx;
+    char aerr[AGENT_ERRLEN];
+    game_agent *a = game_agent_create(l->league->opponents[i], l->g, aerr);
+    if (!a)
+        snprintf(err, MCTS_ERRLEN, "selfplay.opponents: %.990s", aerr);
+    return a;
+}
+
+static int league_choose(void *agent, const game_pos *p, uint64_t seed, int *move)
+{
+    game_agent_new_game(agent, p, seed);
+    return game_agent_choose(agent, p, move) == AGENT_OK ? 0 : -1;
+}
+
+static void league_free(void *agent) { game_agent_free(agent); }
+
 int train_selfplay_round(const cfg_config *c, const char *rules_spec, const selfplay_config *sc, const nn_net *net,
                          const tb_ref *tb, replay_buffer *rb, uint64_t seed, selfplay_stats *st, char *err)
 {
@@ -240,7 +265,11 @@ int train_selfplay_round(const cfg_config *c, const char *rules_spec, const self
     mcts_mp_eval_factory ef = mcts_mp_eval_factory_net(net);
     ef.margin_utility = c->mcts.margin_utility;
     game_selfplay_stats bs = {0};
-    int rc = game_selfplay_run(g, sc, &mc, &ef, rb, seed, &bs, err);
+    league_ctx lc = {g, &c->league};
+    const game_selfplay_league league = {.count = c->league.n_opponents, .share = c->league.share, .ctx = &lc,
+                                         .create = league_create, .choose = league_choose, .free = league_free};
+    int rc = game_selfplay_run_league(g, sc, &mc, &ef, c->league.n_opponents ? &league : NULL, rb, NULL, NULL,
+                                      seed, &bs, err);
     game_free(g);
     *st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
                            .positions_per_s = bs.positions_per_s};
