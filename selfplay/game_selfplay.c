@@ -379,6 +379,23 @@ static void optimal_policy(const shared *sh, const game_pos *p, float *pi)
         pi[k] = val[k] == best ? 1.0f / (float)count : 0.0f;
 }
 
+/* Plays move in s's tree (its subtree kept as the next search's start); a game that ends there, or
+ * reaches max_moves, is finished and the slot's next game started. */
+static int slot_advance(worker *w, slot *s, int move)
+{
+    int rc = mcts_mp_advance(s->tree, move);
+    if (rc != MCTS_OK && rc != MCTS_ENOMEM) /* ENOMEM: the tree starts afresh below the move */
+        return rc;
+    int visits[GAME_MAX_MOVES];
+    s->start_visits = mcts_mp_root_visits(s->tree, visits, NULL);
+    rc = MCTS_OK;
+    if (mcts_mp_root_pos(s->tree)->over || s->n >= w->sh->sc->max_moves) {
+        rc = slot_finish(w, s);
+        slot_start(w, s);
+    }
+    return rc;
+}
+
 static int slot_move(worker *w, slot *s)
 {
     shared *sh = w->sh;
@@ -412,16 +429,7 @@ static int slot_move(worker *w, slot *s)
     if (sh->sc->opening_sims > 0)
         game_apply(g, &next, move, NULL);
     cap_draw(sh, s, &next);
-    rc = mcts_mp_advance(s->tree, move);
-    if (rc != MCTS_OK && rc != MCTS_ENOMEM)
-        return rc;
-    s->start_visits = mcts_mp_root_visits(s->tree, visits, NULL);
-    rc = MCTS_OK;
-    if (mcts_mp_root_pos(s->tree)->over || s->n >= sh->sc->max_moves) {
-        rc = slot_finish(w, s);
-        slot_start(w, s);
-    }
-    return rc;
+    return slot_advance(w, s, move);
 }
 
 /* Whether a league opponent is to move in s's game. */
@@ -452,17 +460,7 @@ static int opponent_move(worker *w, slot *s)
     s->surprise[s->n] = -1.0f;
     s->exact[s->n] = NO_EXACT;
     s->mover[s->n++] = root->to_move;
-    int rc = mcts_mp_advance(s->tree, move);
-    if (rc != MCTS_OK && rc != MCTS_ENOMEM)
-        return rc;
-    int visits[GAME_MAX_MOVES];
-    s->start_visits = mcts_mp_root_visits(s->tree, visits, NULL);
-    rc = MCTS_OK;
-    if (mcts_mp_root_pos(s->tree)->over || s->n >= sh->sc->max_moves) {
-        rc = slot_finish(w, s);
-        slot_start(w, s);
-    }
-    return rc;
+    return slot_advance(w, s, move);
 }
 
 /* Up to L leaves of each live game (slots[live[0..n-1]]) into leaf/owner/handle, one game after the other;

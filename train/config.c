@@ -885,22 +885,16 @@ int cfg_finish(cfg_config *c, char *err)
         return check_fail(c, err, "eval", "final_games",
                           "eval.final_games must be 0 or even (colour-swapped pairs), got %d", c->eval.final_games);
     }
-    for (int i = 0; i < c->eval.n_opponents; i++) {
-        char aerr[AGENT_ERRLEN];
-        game_agent *a = game_agent_create(c->eval.opponents[i], g, aerr);
-        game_agent_free(a);
-        if (!a) {
-            game_free(g);
-            return check_fail(c, err, "eval", "opponents", "eval.opponents: %s", aerr);
-        }
-    }
-    for (int i = 0; i < c->league.n_opponents; i++) {
-        char aerr[AGENT_ERRLEN];
-        game_agent *a = game_agent_create(c->league.opponents[i], g, aerr);
-        game_agent_free(a);
-        if (!a) {
-            game_free(g);
-            return check_fail(c, err, "selfplay", "opponents", "selfplay.opponents: %s", aerr);
+    for (int l = 0; l < 2; l++) { /* the evaluation's opponents, then the self-play league's */
+        const char *sec = l ? "selfplay" : "eval";
+        for (int i = 0; i < (l ? c->league.n_opponents : c->eval.n_opponents); i++) {
+            char aerr[AGENT_ERRLEN];
+            game_agent *a = game_agent_create(l ? c->league.opponents[i] : c->eval.opponents[i], g, aerr);
+            game_agent_free(a);
+            if (!a) {
+                game_free(g);
+                return check_fail(c, err, sec, "opponents", "%s.opponents: %s", sec, aerr);
+            }
         }
     }
     int fact = lever_facts(c, g, err); /* the levers some games' facts rule out */
