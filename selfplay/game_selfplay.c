@@ -449,10 +449,15 @@ static int opponent_move(worker *w, slot *s)
         return MCTS_ENOMEM;
     int move = -1;
     const uint64_t seed = mcts_rng_next(mcts_mp_tree_rng(s->tree));
-    if (sh->league->choose(w->opp[s->opp], root, seed, &move) != 0 || move < 0 || move >= game_moves(g) ||
-        !(game_legal(g, root) >> move & 1u)) {
-        snprintf(w->err, MCTS_ERRLEN, "%s self-play: league opponent %d %s", game_name(g), s->opp + 1,
-                 move < 0 ? "failed to choose a move" : "chose an illegal move");
+    char why[MCTS_ERRLEN] = "";
+    if (sh->league->choose(w->opp[s->opp], root, seed, &move, why) != 0) {
+        snprintf(w->err, MCTS_ERRLEN, "%s self-play: league opponent %d failed to choose a move: %.900s",
+                 game_name(g), s->opp + 1, why[0] ? why : "no reason given");
+        return MCTS_EINVAL;
+    }
+    if (move < 0 || move >= game_moves(g) || !(game_legal(g, root) >> move & 1u)) {
+        snprintf(w->err, MCTS_ERRLEN, "%s self-play: league opponent %d chose slot %d, not a legal move",
+                 game_name(g), s->opp + 1, move);
         return MCTS_EINVAL;
     }
     s->moves[s->n] = (uint8_t)move;

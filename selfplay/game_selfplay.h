@@ -83,14 +83,15 @@ typedef int (*game_selfplay_game_fn)(void *ctx, const game_pos *start, const uin
  * Each worker creates its own agents (create: agent i of count, NULL on failure with the message in err,
  * MCTS_ERRLEN); choose gets the position and a seed drawn for this decision (the agent is told a new game
  * starts at p: no state is kept between its decisions, so one agent serves all the worker's games) and
- * returns 0 with a legal slot in *move, nonzero on failure. Borrowed for the run; all calls from the
- * creating worker's thread. */
+ * returns 0 with a legal slot in *move, or nonzero with the reason in err (MCTS_ERRLEN): the run then
+ * ends with MCTS_EINVAL, as with a bad config (an engine that died, say), rather than train on games with
+ * a hole. Borrowed for the run; all calls from the creating worker's thread. */
 typedef struct game_selfplay_league {
     int count;    /* opponents, >= 1 */
     double share; /* the share of games with an opponent, in [0, 1] (0: every game self-play) */
     void *ctx;
     void *(*create)(void *ctx, int i, char *err);
-    int (*choose)(void *agent, const game_pos *p, uint64_t seed, int *move);
+    int (*choose)(void *agent, const game_pos *p, uint64_t seed, int *move, char *err);
     void (*free)(void *agent);
 } game_selfplay_league;
 

@@ -171,6 +171,13 @@ static void test_set_overrides(void **state)
     assert_int_equal(c.eval.n_opponents, 2);
     assert_string_equal(c.eval.opponents[0], "ab:depth=2,seed=5");
     assert_string_equal(c.eval.opponents[1], "greedy");
+    /* an engine's command keeps its spaces and commas inside quotes */
+    assert_int_equal(cfg_set(&c, "selfplay.opponents=engine:cmd='my engine --x 1,2',ms=100 greedy", err), 0);
+    assert_int_equal(c.league.n_opponents, 2);
+    assert_string_equal(c.league.opponents[0], "engine:cmd='my engine --x 1,2',ms=100");
+    assert_string_equal(c.league.opponents[1], "greedy");
+    assert_int_not_equal(cfg_set(&c, "eval.opponents=engine:cmd=\"a b,ms=100", err), 0);
+    assert_non_null(strstr(err, "quote"));
     assert_true(cfg_was_set(&c, "run.iterations"));
     assert_false(cfg_was_set(&c, "run.seed"));
     assert_string_equal(c.run.name, "run");  /* no file: the fallback name */

@@ -1072,7 +1072,7 @@ static void *lg_create(void *ctx, int i, char *err)
     return l; /* the log itself: one opponent */
 }
 
-static int lg_choose(void *agent, const game_pos *p, uint64_t seed, int *move)
+static int lg_choose(void *agent, const game_pos *p, uint64_t seed, int *move, char *err)
 {
     (void)seed;
     league_log *l = agent;
@@ -1083,6 +1083,7 @@ static int lg_choose(void *agent, const game_pos *p, uint64_t seed, int *move)
                 *move = k;
                 return 0;
             }
+        snprintf(err, MCTS_ERRLEN, "every slot is legal");
         return -1;
     }
     *move = 31 - __builtin_clz(legal);

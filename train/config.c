@@ -73,6 +73,27 @@ static int starts_spec(const char *tok)
     return !eq || (colon && colon < eq);
 }
 
+/* The next token of an opponent list at *at: separated by commas, spaces and tabs outside quotes, so that
+ * an engine's cmd='prog --flag x,y' stays whole (the agent parser reads the quotes). Cuts buf in place;
+ * NULL at the end, or with *open set when a quote is not closed. */
+static char *next_token(char **at, int *open)
+{
+    char *p = *at;
+    while (*p && strchr(", \t", *p))
+        p++;
+    if (!*p)
+        return NULL;
+    char *tok = p, quote = 0;
+    for (; *p && (quote || !strchr(", \t", *p)); p++)
+        if (quote ? *p == quote : (*p == '\'' || *p == '"'))
+            quote = quote ? 0 : *p;
+    *open = quote != 0;
+    if (*p)
+        *p++ = 0;
+    *at = p;
+    return tok;
+}
+
 static int parse_opponents(cfg_config *c, const cfg_key *k, const char *v, char *msg, size_t n)
 {
     const int league = !strcmp(k->section, "selfplay");
@@ -86,8 +107,13 @@ static int parse_opponents(cfg_config *c, const cfg_key *k, const char *v, char 
     strcpy(buf, v);
     int count = 0;
     char specs[CFG_MAX_OPPONENTS][CFG_SPEC_LEN];
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+    char *at = buf;
+    int open = 0;
+    for (char *tok; (tok = next_token(&at, &open));) {
+        if (open) {
+            snprintf(msg, n, "'%.60s' opens a quote that is not closed", tok);
+            return -1;
+        }
         if (starts_spec(tok)) {
             if (count == CFG_MAX_OPPONENTS) {
                 snprintf(msg, n, "more than %d opponents", CFG_MAX_OPPONENTS);

@@ -240,10 +240,14 @@ static void *league_create(void *ctx, int i, char *err)
     return a;
 }
 
-static int league_choose(void *agent, const game_pos *p, uint64_t seed, int *move)
+static int league_choose(void *agent, const game_pos *p, uint64_t seed, int *move, char *err)
 {
     game_agent_new_game(agent, p, seed);
-    return game_agent_choose(agent, p, move) == AGENT_OK ? 0 : -1;
+    if (game_agent_choose(agent, p, move) == AGENT_OK)
+        return 0;
+    snprintf(err, MCTS_ERRLEN, "selfplay.opponents: %.200s: %.700s", game_agent_spec(agent),
+             game_agent_error(agent));
+    return -1;
 }
 
 static void league_free(void *agent) { game_agent_free(agent); }
