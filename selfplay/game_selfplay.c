@@ -42,8 +42,8 @@ typedef struct {
     game_pos start;         /* where the game's decisions began (after its random opening) */
     float *surprise;        /* selfplay.surprise_weight: KL(π ‖ P) of each decision, −1 for a value-only one */
     int16_t *exact;         /* selfplay.rescore: the exact final margin for each decision's mover, NO_EXACT */
-    uint8_t *own;           /* the decision was the search's (a sample), not a league opponent's */
-    unsigned opp_seats;     /* the seats a league opponent plays in this game (bit per player), 0: none */
+    unsigned opp_seats;     /* the seats a league opponent plays in this game (bit per player), 0: none;
+                             * decision t is a sample when its mover's seat is not among them (own) */
     int opp;                /* which opponent, when opp_seats */
     game_pos *pos;          /* selfplay.surprise_weight: each decision's position (its prior is read at the end) */
 } slot;
@@ -107,10 +107,7 @@ static int slot_reserve(slot *s, int dim, int m)
     int16_t *exact = realloc(s->exact, (size_t)nc * sizeof *exact);
     if (exact)
         s->exact = exact;
-    uint8_t *own = realloc(s->own, (size_t)nc);
-    if (own)
-        s->own = own;
-    if (!x || !pi || !legal || !mover || !moves || !surprise || !pos || !exact || !own)
+    if (!x || !pi || !legal || !mover || !moves || !surprise || !pos || !exact)
         return 0;
     s->cap = nc;
     return 1;
@@ -120,7 +117,6 @@ static void slot_free(slot *s)
 {
     mcts_mp_tree_free(s->tree);
     free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos), free(s->exact), free(s->moves);
-    free(s->own);
 }
 
 /* Chooses the search of s's next decision, at position next (sp_decision_search, drawn from the tree's RNG),
@@ -264,6 +260,9 @@ static int log_game(worker *w, const slot *s)
     return MCTS_OK;
 }
 
+/* Whether s's decision t was the search's (a sample), not a league opponent's. */
+static int own(const slot *s, int t) { return !(s->opp_seats >> s->mover[t] & 1u); }
+
 static int slot_finish(worker *w, slot *s)
 {
     shared *sh = w->sh;
@@ -276,7 +275,7 @@ static int slot_finish(worker *w, slot *s)
     const float scale = 1.0f / (float)game_seeds(g);
     w->st.games++;
     for (int t = 0; t < s->n; t++)
-        w->st.samples += s->own[t];
+        w->st.samples += (uint64_t)own(s, t);
     w->st.capped += !end->over;
     for (int q = 0; q < np; q++)
         best = v[q] > best ? v[q] : best;
@@ -291,7 +290,7 @@ static int slot_finish(worker *w, slot *s)
         if (sw > 0 && (rc = game_surprises(w, s)) == MCTS_OK)
             sum = sp_surprise_sum(s->surprise, s->n, &policy_samples);
         for (int t = 0; t < s->n && rc == MCTS_OK; t++) {
-            if (!s->own[t]) /* a league opponent's move: not a sample */
+            if (!own(s, t)) /* a league opponent's move: not a sample */
                 continue;
             const int mv = s->mover[t], ex = s->exact[t];
             const int c = sw > 0 ? sp_surprise_copies(s->surprise[t], sw, sum, policy_samples, &w->copies) : 1;
@@ -423,7 +422,6 @@ static int slot_move(worker *w, slot *s)
     int visits[GAME_MAX_MOVES];
     w->st.simulations += (uint64_t)(mcts_mp_root_visits(s->tree, visits, NULL) - s->start_visits);
     s->moves[s->n] = (uint8_t)move;
-    s->own[s->n] = 1;
     s->mover[s->n++] = root->to_move;
     game_pos next = *root; /* the next decision's position: cap_draw reads it only for opening_sims */
     if (sh->sc->opening_sims > 0)
@@ -461,7 +459,6 @@ static int opponent_move(worker *w, slot *s)
         return MCTS_EINVAL;
     }
     s->moves[s->n] = (uint8_t)move;
-    s->own[s->n] = 0;
     s->surprise[s->n] = -1.0f;
     s->exact[s->n] = NO_EXACT;
     s->mover[s->n++] = root->to_move;
