@@ -42,6 +42,7 @@ typedef struct {
     game_pos start;         /* where the game's decisions began (after its random opening) */
     float *surprise;        /* selfplay.surprise_weight: KL(π ‖ P) of each decision, −1 for a value-only one */
     int16_t *exact;         /* selfplay.rescore: the exact final margin for each decision's mover, NO_EXACT */
+    float *q;               /* selfplay.q_ratio: each decision's root Q, GAME_MAX_PLAYERS floats (absolute order) */
     unsigned opp_seats;     /* the seats a league opponent plays in this game (bit per player), 0: none;
                              * decision t is a sample when its mover's seat is not among them (own) */
     int opp;                /* which opponent, when opp_seats */
@@ -107,7 +108,10 @@ static int slot_reserve(slot *s, int dim, int m)
     int16_t *exact = realloc(s->exact, (size_t)nc * sizeof *exact);
     if (exact)
         s->exact = exact;
-    if (!x || !pi || !legal || !mover || !moves || !surprise || !pos || !exact)
+    float *q = realloc(s->q, (size_t)nc * GAME_MAX_PLAYERS * sizeof *q);
+    if (q)
+        s->q = q;
+    if (!x || !pi || !legal || !mover || !moves || !surprise || !pos || !exact || !q)
         return 0;
     s->cap = nc;
     return 1;
@@ -116,7 +120,7 @@ static int slot_reserve(slot *s, int dim, int m)
 static void slot_free(slot *s)
 {
     mcts_mp_tree_free(s->tree);
-    free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos), free(s->exact), free(s->moves);
+    free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos), free(s->exact), free(s->moves), free(s->q);
 }
 
 /* Chooses the search of s's next decision, at position next (sp_decision_search, drawn from the tree's RNG),
@@ -293,6 +297,8 @@ static int slot_finish(worker *w, slot *s)
             if (!own(s, t)) /* a league opponent's move: not a sample */
                 continue;
             const int mv = s->mover[t], ex = s->exact[t];
+            const float *qt = s->q + (size_t)t * GAME_MAX_PLAYERS;
+            const double r = sh->sc->q_ratio;
             const int c = sw > 0 ? sp_surprise_copies(s->surprise[t], sw, sum, policy_samples, &w->copies) : 1;
             if (!out_reserve(w, (size_t)c, dim, m, nv)) {
                 rc = MCTS_ENOMEM;
@@ -306,6 +312,7 @@ static int slot_finish(worker *w, slot *s)
                 for (int q = 0; q < nv; q++) /* rescored: the exact value replaces the game's outcome */
                     w->out.z[o * (size_t)nv + (size_t)q] =
                         ex != NO_EXACT ? (float)(q == 0 ? (ex > 0) - (ex < 0) : (ex < 0) - (ex > 0))
+                        : r > 0        ? (float)((1 - r) * v[(mv + q) % np] + r * qt[(mv + q) % np])
                                        : (float)v[(mv + q) % np];
                 w->out.margin[o] = (float)(ex != NO_EXACT ? ex : mv ? -margin : margin) * scale;
             }
@@ -418,6 +425,8 @@ static int slot_move(worker *w, slot *s)
     if (sh->sc->rescore_policy && s->exact[s->n] != NO_EXACT) /* a fast decision's too: the database's target */
         optimal_policy(sh, root, s->pi + (size_t)s->n * m);
     s->surprise[s->n] = s->full ? 0.0f : -1.0f; /* a policy sample's is measured when the game ends */
+    if (sh->sc->q_ratio > 0)
+        mcts_mp_root_value(s->tree, s->q + (size_t)s->n * GAME_MAX_PLAYERS);
     s->pos[s->n] = *root;
     int visits[GAME_MAX_MOVES];
     w->st.simulations += (uint64_t)(mcts_mp_root_visits(s->tree, visits, NULL) - s->start_visits);
@@ -682,6 +691,10 @@ int game_selfplay_run_league(const game *g, const selfplay_config *sc, const mct
         return BAD("%s self-play: selfplay.rescore needs two players and an endgame database covering "
                    "mcts.tablebase_seeds >= 1 seeds (%s has %d players, %d seeds asked, %d covered)",
                    game_name(g), game_spec(g), game_players(g), mc->tablebase_seeds, game_endgame_seeds(g));
+    if (sc->q_ratio > 0 && mc->margin_utility > 0)
+        return BAD("%s self-play: selfplay.q_ratio needs mcts.margin_utility = 0 (the root's Q then mixes the "
+                   "margin into the value, in other units than the value target), got %g", game_name(g),
+                   mc->margin_utility);
     if (rb && (replay_dim(rb) != game_encode_dim(g) || replay_pits(rb) != game_moves(g) ||
                replay_n_value(rb) != game_value_dim(g)))
         return BAD("%s self-play: the replay buffer holds dim %d / pits %d / n_value %d, the rules need "

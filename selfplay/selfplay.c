@@ -9,7 +9,7 @@ selfplay_config selfplay_config_default(void)
                          .pi_temperature = 1.0,
                          .full_sims_prob = 1.0, .fast_sims = 0,
                          .rescore = 0, .rescore_policy = 0, .opening_plies = 0,
-                         .opening_sims = 0, .opening_seeds = 33, .surprise_weight = 0};
+                         .opening_sims = 0, .opening_seeds = 33, .surprise_weight = 0, .q_ratio = 0};
     return c;
 }
 
@@ -50,5 +50,7 @@ int selfplay_config_check(const selfplay_config *c, char *err)
         return BAD("selfplay.opening_seeds must be in 1..255, got %d", c->opening_seeds);
     if (!(c->surprise_weight >= 0 && c->surprise_weight <= 1))
         return BAD("selfplay.surprise_weight must be in [0, 1], got %g", c->surprise_weight);
+    if (!(c->q_ratio >= 0 && c->q_ratio <= 1))
+        return BAD("selfplay.q_ratio must be in [0, 1], got %g", c->q_ratio);
     return MCTS_OK;
 }

@@ -43,6 +43,14 @@
  * target where it covers the position. Under mpirun the learner counts the samples it receives, copies
  * included (train/mpi_train.h), where a local run's metrics count decisions.
  *
+ * Q-mixed value targets (q_ratio = r > 0; Lc0's q_ratio, and "Lessons from AlphaZero, part 4" (Oracle
+ * Developers, 2018) averaging z and q): a sample's value target is (1 − r) · z + r · Q, Q the root value its
+ * search reached for each player (mcts_mp_root_value: W / N over the root's visits, kept ones included,
+ * the exact value once proven), in the units of z. z is one game's outcome, as noisy as the game is long
+ * (a game of three players runs 170 plies); Q is what the search saw at that decision, biased toward the
+ * net's own view but far less noisy. A rescored sample keeps its exact target. Needs the plain value in Q:
+ * refused with mcts.margin_utility > 0 (Q then holds the margin's share too).
+ *
  * BLAS: game_selfplay_run calls nn_set_blas_threads(1) before starting its workers (each worker's nn_forward must
  * stay on its own core); a caller that trains with more BLAS threads raises the count again afterwards.
  */
@@ -83,6 +91,8 @@ typedef struct {
     /* Policy surprise weighting (KataGo, docs/KataGoMethods.md, "Policy Surprise Weighting"): see
      * the top. */
     double surprise_weight; /* s in [0, 1]; 0 = off (default: one sample per decision); KataGo uses 0.5 */
+    double q_ratio;         /* r in [0, 1]: the search's root Q's share of the value target, see the top;
+                               0 = the game's outcome only (default) */
 } selfplay_config;
 
 selfplay_config selfplay_config_default(void);

@@ -113,6 +113,9 @@ static void test_error_paths(void **state)
     /* the search levers: cross-field checks name the key and its line */
     expect_load_error("[run]\niterations = 1\n[net]\nmargin_head = false\n[mcts]\nmargin_utility = 0.5\n", "bad.ini:6:",
                       "mcts.margin_utility", "margin_head", NULL);
+    expect_load_error("[run]\niterations = 1\n[net]\nmargin_head = true\n[mcts]\nmargin_utility = 0.5\n"
+                      "[selfplay]\nq_ratio = 0.5\n", "bad.ini:8:", "selfplay.q_ratio", "margin_utility", NULL);
+    expect_load_error("[run]\niterations = 1\n[selfplay]\nq_ratio = -0.1\n", "bad.ini:4:", "selfplay.q_ratio", NULL);
     expect_load_error("[run]\niterations = 1\n[mcts]\nroot = gumbel\nforced_playouts_k = 2\n", "bad.ini:",
                       "mcts.forced_playouts_k", NULL);
     expect_load_error("[run]\niterations = 1\n[mcts]\nroot = best\n", "bad.ini:4:", "mcts.root", "puct, gumbel", NULL);

@@ -3,7 +3,8 @@
  * for three players: random openings (k uniform in 0..K sowings, games from varied positions, none of them
  * samples), opening_sims (thresholds that cover every or no position give exactly the games of a plain run
  * at either simulation count), and policy surprise weighting (each decision written floor(w) or floor(w) + 1
- * times, adjacent, from the net's prior before the root noise, the games those of the lever off). */
+ * times, adjacent, from the net's prior before the root noise, the games those of the lever off), and value
+ * targets mixed with the search's root Q (q_ratio). */
 // ctest-labels: threads
 #include "tests/test_util.h"
 
@@ -298,12 +299,93 @@ static void test_rescore_refused(void **state)
     game_free(g);
 }
 
+/* selfplay.q_ratio on g: the games are those of r = 0 (inputs and policy targets bit for bit), each value
+ * target of r = 0.5 is the mean of r = 0's (the outcome) and r = 1's (the root Q), Q differs from the outcome
+ * at most decisions, stays within the values' range [−1, 1], and is the mover's own view: across the
+ * decisions it correlates positively with the outcome (a Q read for another player would not). */
+static void check_q_ratio(const char *spec)
+{
+    const double lo = -1, hi = 1; /* game_values' range */
+    game *g = G(spec);
+    const int m = game_moves(g), nv = game_value_dim(g);
+    selfplay_config sc = selfplay_config_default();
+    sc.games = 8;
+    sc.games_per_thread = 8;
+    sc.max_moves = 200;
+    sc.opening_plies = 4;
+    mcts_config mc = small_search(48);
+    replay_buffer *rb[3];
+    const double ratio[3] = {0, 1, 0.5};
+    for (int i = 0; i < 3; i++) {
+        sc.q_ratio = ratio[i];
+        rb[i] = play(g, &sc, &mc, 11, NULL);
+    }
+    const size_t n = replay_size(rb[0]);
+    assert_int_equal(replay_size(rb[1]), n);
+    assert_int_equal(replay_size(rb[2]), n);
+    assert_true(n > 100);
+    size_t differ = 0;
+    double sz = 0, sq = 0, szz = 0, sqq = 0, szq = 0;
+    for (size_t t = 0; t < n; t++) {
+        sample_rec z = get_sample(rb[0], t), q = get_sample(rb[1], t), half = get_sample(rb[2], t);
+        assert_memory_equal(z.x, q.x, sizeof z.x);
+        assert_memory_equal(z.pi, q.pi, (size_t)m * sizeof *z.pi);
+        assert_memory_equal(z.x, half.x, sizeof z.x);
+        for (int k = 0; k < nv; k++) {
+            if (!(q.z[k] >= lo - 1e-6 && q.z[k] <= hi + 1e-6))
+                fail_msg("%s sample %zu: Q[%d] = %g outside [%g, %g]", spec, t, k, q.z[k], lo, hi);
+            if (fabsf(half.z[k] - 0.5f * (z.z[k] + q.z[k])) > 1e-5f)
+                fail_msg("%s sample %zu: r = 0.5 gives %g for z %g and Q %g", spec, t, half.z[k], z.z[k], q.z[k]);
+            differ += fabsf(q.z[k] - z.z[k]) > 1e-4f;
+        }
+        sz += z.z[0], sq += q.z[0], szz += z.z[0] * z.z[0], sqq += q.z[0] * q.z[0], szq += z.z[0] * q.z[0];
+    }
+    if (differ < n * (size_t)nv / 2)
+        fail_msg("%s: Q differs from the outcome in only %zu of %zu targets", spec, differ, n * (size_t)nv);
+    const double N = (double)n, cov = szq / N - sz * sq / (N * N);
+    const double corr = cov / sqrt((szz / N - sz * sz / (N * N)) * (sqq / N - sq * sq / (N * N)));
+    if (!(corr > 0.3))
+        fail_msg("%s: the mover's Q and outcome correlate at %g over %zu decisions", spec, corr, n);
+    for (int i = 0; i < 3; i++)
+        replay_free(rb[i]);
+    game_free(g);
+}
+
+static void test_q_ratio(void **state)
+{
+    (void)state;
+    check_q_ratio("kalah:pits=4,seeds=3");
+    check_q_ratio("basico:players=3,pits=4,seeds=3");
+}
+
+/* q_ratio reads the plain value in Q: with the margin utility mixed in, it is refused. */
+static void test_q_ratio_refused(void **state)
+{
+    (void)state;
+    game *g = G("kalah:pits=4,seeds=3");
+    selfplay_config sc = selfplay_config_default();
+    sc.games = 1;
+    sc.q_ratio = 0.5;
+    mcts_config mc = small_search(4);
+    mc.margin_utility = 0.3;
+    mcts_mp_eval_factory ef = mcts_mp_eval_factory_rollout(1);
+    char err[MCTS_ERRLEN];
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, NULL, 1, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.q_ratio needs mcts.margin_utility = 0"));
+    sc.q_ratio = 1.5;
+    mc.margin_utility = 0;
+    assert_int_equal(game_selfplay_run(g, &sc, &mc, &ef, NULL, 1, NULL, err), MCTS_EINVAL);
+    assert_non_null(strstr(err, "selfplay.q_ratio must be in [0, 1]"));
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_opening),   cmocka_unit_test(test_opening_plies),
         cmocka_unit_test(test_opening_sims),     cmocka_unit_test(test_surprise_weighting),
         cmocka_unit_test(test_legal_prior),      cmocka_unit_test(test_rescore_refused),
+        cmocka_unit_test(test_q_ratio),          cmocka_unit_test(test_q_ratio_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

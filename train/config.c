@@ -784,6 +784,10 @@ static int lever_facts(const cfg_config *c, const game *g, char *err)
     if (c->mcts.margin_utility > 0 && !c->net.margin_head)
         return check_fail(c, err, "mcts", "margin_utility",
                           "mcts.margin_utility needs the margin head's estimate: set net.margin_head = true");
+    if (c->selfplay.q_ratio > 0 && c->mcts.margin_utility > 0)
+        return check_fail(c, err, "selfplay", "q_ratio",
+                          "selfplay.q_ratio needs mcts.margin_utility = 0: the search's Q then mixes the margin "
+                          "into the value, in other units than the value target");
     if (c->eval.gate != CFG_GATE_NONE && np != 2)
         return check_fail(c, err, "eval", "gate",
                           "eval.gate needs a two-player game: the SPRT scores colour-swapped pairs of games "

@@ -177,6 +177,11 @@ const cfg_key cfg_keys[] = {
       "divergence from the net's prior at the root to the policy target written: floor(w) copies and one "
       "more with probability w - floor(w), so positions where the search overturned the net are trained on "
       "more often and a game still writes n samples on average. 0 = off; KataGo uses 0.5."),
+    D("selfplay", "q_ratio", selfplay.q_ratio, 0, 1, 0, 0,
+      "The share of the search's root value Q in each sample's value target: (1 - r) * z + r * Q, z the "
+      "game's outcome (Lc0's q_ratio). Q is what the search saw at that decision, far less noisy than one "
+      "game's outcome in a long game; a rescored sample keeps its exact target. Needs mcts.margin_utility = 0. "
+      "0 = the outcome only."),
     {"selfplay", "opponents", CK_OPPONENTS, F(league), 0, CFG_MAX_OPPONENTS, 0, 0, NULL, 0, 0,
      "Fixed opponents in self-play (a league, as AlphaStar's and OpenAI Five's): agent specs as "
      "eval.opponents. In opponent_share of the games one of them (uniform) plays k seats (k uniform in "
