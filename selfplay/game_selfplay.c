@@ -120,7 +120,8 @@ static int slot_reserve(slot *s, int dim, int m)
 static void slot_free(slot *s)
 {
     mcts_mp_tree_free(s->tree);
-    free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos), free(s->exact), free(s->moves), free(s->q);
+    free(s->x), free(s->pi), free(s->legal), free(s->mover), free(s->surprise), free(s->pos), free(s->exact);
+    free(s->moves), free(s->q);
 }
 
 /* Chooses the search of s's next decision, at position next (sp_decision_search, drawn from the tree's RNG),
