@@ -38,9 +38,11 @@ static void help(void)
          "                    \"optimal_rate\",\"optimal_lo\",\"optimal_hi\",\"mean_regret\",\"regret_lo\",\n"
          "                    \"regret_hi\",\"blunders\",\"blunder_rate\",\"blunder_lo\",\"blunder_hi\",\n"
          "                    \"by_phase\":[{\"phase\",\"seeds_from\",\"seeds_to\",...the same figures}],\n"
-         "                    \"seed\",\"threads\",\"seconds\",\"plays\"}; plays: how the agent played when its spec\n"
-         "                    does not say it all (az: the effective search settings, some from the net's\n"
-         "                    search record, eval/agent.h), else null; the text output shows it as \"plays as\"\n"
+         "                    \"seed\",\"threads\",\"seconds\",\"plays\",\"plays_note\"}; plays: when the spec\n"
+         "                    does not say it all, a spec that plays the same with every search key spelt\n"
+         "                    out (az: some from the net's search record, eval/agent.h), else null;\n"
+         "                    plays_note: where those values came from, else null (the text output shows\n"
+         "                    both as \"plays as\")\n"
          "Exit status 2: a bad agent spec, a missing file, a file that is not a valid set, a net for other\n"
          "rules; 1: the agent failed during the run.");
 }
@@ -136,7 +138,7 @@ int cmd_accuracy(int argc, char **argv)
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "agent", spec);
-        cJSON_AddItemToObject(o, "plays", ns_plays_json(spec, res.agent));
+        ns_add_plays_json(o, spec, res.agent);
         cJSON_AddStringToObject(o, "positions_file", path);
         cJSON_AddStringToObject(o, "rules", rules_str);
         stats_json(o, &res.all);

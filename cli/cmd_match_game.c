@@ -231,7 +231,7 @@ static void help(void)
          "                 order). A bad line is an error naming FILE:LINE. Not with --openings. Shipped:\n"
          "                 data/kalah-6-4-fair.book\n"
          "  --threads T    worker threads (default: the number of CPUs)\n"
-         "  --rules SPEC   rules (default: kalah; see --rules GAME --help... in the README's rules table)\n"
+         "  --rules SPEC   rules (default: kalah; each game's keys: docs/concepts.md, \"Rules specs\")\n"
          "  --seed S       seed of the openings and the agents' per-game randomness (default 1)\n"
          "  --sprt elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05]\n"
          "                 two players: play batches of colour-swapped pairs until the pentanomial GSPRT\n"
@@ -262,11 +262,14 @@ static void help(void)
          "                 when a solver plays, else one per worker; Congklak the game interface's solve);\n"
          "                 its record ends with\n"
          "                 [Termination \"adjudication\"] and the [Result] and [Score] of perfect play\n"
-         "  --json         print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\",\"mean_place\",\"mean_score\",\n"
-         "                 \"firsts\",\"first_share\",\"per_seat\" (mean place by seat, null if never there),\n"
-         "                 \"seat_games\",\"plays\" (az: the effective search settings, some from the net's\n"
-         "                 search record; null when the spec says it all)}],\"games\",\"group\",\"openings\",\n"
-         "                 \"threads\",\"seed\",\"avg_sows\",\"seconds\",\"planned\" (the games asked for),\n"
+         "  --json         print {\"rules\",\"agents\":[{\"spec\",\"games\",\"seats\" (seats held over the games:\n"
+         "                 B's copies count each),\"mean_place\",\"mean_score\",\"firsts\" (first places),\n"
+         "                 \"first_share\" (first places, one shared by m seats counting 1/m),\"per_seat\" (mean\n"
+         "                 place by seat, null if never there),\"seat_games\",\"plays\" (a spec that plays the\n"
+         "                 same with every search key spelt out, az's some from the net's search record;\n"
+         "                 null when the spec says it all),\"plays_note\" (where those came from, or null)}],\n"
+         "                 \"games\",\"group\",\"openings\",\"threads\",\"seed\",\"avg_sows\",\"seconds\",\n"
+         "                 \"planned\" (the games asked for),\n"
          "                 \"book\" (--book FILE or null),\"book_openings\",\"adjudicate\" (N or null),\n"
          "                 \"adjudicated\" (games),\"tc\" ({\"move_ms\",\"base_ms\",\"inc_ms\",\"margin_ms\"} or null);\n"
          "                 per agent also \"forfeits\",\"time_forfeits\",\"ms_per_move\",\n"
@@ -281,8 +284,9 @@ static void help(void)
          "Ctrl-C (SIGINT) or SIGTERM stops the match: no game starts after it, the games in play are abandoned\n"
          "(a move being searched is finished first), the results of the finished games are printed (marked\n"
          "STOPPED), their records are all in --pgn FILE already, and the exit status is 130 (SIGINT) or 143\n"
-         "(SIGTERM). A second signal ends the process at once. Exit status 2: a bad flag or path (checked\n"
-         "before any game), 1: a failure while playing.");
+         "(SIGTERM). A second signal ends the process at once. Exit status 2: a bad flag, spec or path (checked\n"
+         "before any game), or a damaged tablebase file or one for other rules (a solver's default database,\n"
+         "sized by the first position, at its first move); 1: a failure while playing.");
 }
 
 static void tally_json(cJSON *o, const match_tally *t, double score)
@@ -297,7 +301,7 @@ static cJSON *agent_json(const char *spec, const char *desc, const game_match_ag
 {
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "spec", spec);
-    cJSON_AddItemToObject(e, "plays", ns_plays_json(spec, desc));
+    ns_add_plays_json(e, spec, desc);
     cJSON_AddNumberToObject(e, "games", a->games);
     cJSON_AddNumberToObject(e, "seats", a->seats);
     cJSON_AddNumberToObject(e, "mean_place", a->mean_place);

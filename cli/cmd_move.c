@@ -26,7 +26,9 @@ static void help(void)
          "  --rules SPEC    rules of any game (default: kalah, or the pits and seeds the position implies)\n"
          "  --json          print {\"agent\",\"rules\",\"position\",\"move\",\"seconds\"} and, when the agent has\n"
          "                  them, \"moves\":[{\"move\",\"visits\",\"q\",\"prior\"}], \"root_visits\"; \"value\",\n"
-         "                  \"exact\",\"depth\",\"nodes\",\"pv\":[letters]; \"values\":{letter: margin}");
+         "                  \"exact\",\"depth\",\"nodes\",\"pv\":[letters]; \"values\":{letter: margin}\n"
+         "Exit status 2: a bad flag, spec, position or rules, or a damaged tablebase file or one for other\n"
+         "rules (solver, az tb=); 1: the agent failed otherwise (no memory, a net evaluation).");
 }
 
 int cmd_move(int argc, char **argv)
@@ -96,7 +98,8 @@ int cmd_move(int argc, char **argv)
         cli_error(CMD, "%s", game_agent_error(a));
         game_agent_free(a);
         game_free(g);
-        return 1;
+        /* a tablebase file found at the first move (the default size waits for the position) is input */
+        return rc == SZ_EFORMAT || rc == SZ_EMISMATCH ? 2 : 1;
     }
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     game_agent_stats in;

@@ -35,7 +35,7 @@ static void help(void)
          "every move, the agents' included (an extra turn shows each sowing).\n"
          "At the end, also after Ctrl-C: the result and the game record (eval/record.h format; `replay --pgn`\n"
          "and `elo` read it).\n"
-         "  --rules SPEC  the game and its rules (sowzero --help lists the games)\n"
+         "  --rules SPEC  the game and its rules (docs/concepts.md, \"Rules specs\", lists the games)\n"
          "  --as SIDE     south (seat 0, moves first; default) or north (seat 1)\n"
          "  --seat N      your seat, 0 .. players-1\n"
          "  --seed N      the agents' per-game seed (default 0)\n"

@@ -49,7 +49,8 @@ static void help(void)
          "  --json           print one object on stdout: {\"out\",\"rules\",\"count\",\"threads\",\"tt_mb\",\n"
          "                   \"endgame\",\"endgame_seconds\",\"sample_seconds\",\"solve_seconds\",\"seconds\",\n"
          "                   \"nodes\",\"phases\":[{\"phase\",\"seeds\",\"positions\",\"seconds_per_position\",\n"
-         "                   \"seconds\"}]} (phase seconds: the sum of the positions' solve times)\n"
+         "                   \"seconds\"}]} (seconds: the whole command, the database's build or load included;\n"
+         "                   phase seconds: the sum of the positions' solve times)\n"
          "Sources: random openings of 1..6*pits sowings (source \"opening:K\") and games between agents\n"
          "drawn from random, greedy, ab:depth=2/4, mcts:sims=100 (and az with --net) after 0..3 random\n"
          "sowings (source \"game:A-vs-B\", A played South). No duplicates (same board and side to move), no\n"
@@ -148,7 +149,7 @@ static int positions(int argc, char **argv, game *g, const char *out, const ps_s
         gps_free(set);
         return rc == PS_EINVAL ? 2 : 1;
     }
-    const double total = now_s() - t0;
+    const double total = now_s() - t0 + endgame_seconds; /* the database was built before t0 */
     size_t n[PS_PHASES] = {0};
     double secs[PS_PHASES] = {0};
     for (size_t i = 0; i < gps_count(set); i++) {

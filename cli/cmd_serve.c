@@ -74,7 +74,7 @@ static void help(void)
 {
     puts("usage: sowzero serve --agent NAME=SPEC [--agent NAME=SPEC]... [--bind ADDR] [--port N] [options]\n"
          "Serves a page to play against the agents in a browser (http://ADDR:PORT/) and its JSON API under\n"
-         "/api/ (README.md, \"Play in a browser\"). Ctrl-C or SIGTERM stops it: no new connections, the\n"
+         "/api/ (docs/serve.md). Ctrl-C or SIGTERM stops it: no new connections, the\n"
          "requests in flight, those queued for a --threads thread included, are answered (60 s at most),\n"
          "exit 0; a second Ctrl-C exits at once (130).\n"
          "  --agent NAME=SPEC  an agent to offer (repeatable, at least one): random, greedy, ab:depth=8,\n"

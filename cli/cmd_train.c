@@ -20,8 +20,10 @@
 
 static void help(void)
 {
-    puts("usage: sowzero train CONFIG.ini [--set SECTION.KEY=VALUE]... [--run-dir DIR]\n"
+    puts("usage: sowzero train CONFIG.ini [--set SECTION.KEY=VALUE]... [--run-dir DIR] [--stop-after N]\n"
          "       sowzero train --resume RUN_DIR [--checkpoint FILE | --restart] [--set SECTION.KEY=VALUE]...\n"
+         "                     [--stop-after N]\n"
+         "       sowzero train CONFIG.ini [--set SECTION.KEY=VALUE]... --print-config\n"
          "Trains an agent of any registered game by self-play as the INI config says: Kalah, Mancala basico,\n"
          "and any other game through rules.spec (configs/kalah.ini documents every key; configs/basico-3p.ini,\n"
          "configs/congklak.ini, configs/oware.ini; an installed sowzero also finds configs/NAME.ini and the\n"

@@ -2,6 +2,7 @@
 #include "cli/net_search.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 char *ns_keys(const nn_search *s, char *buf, size_t n)
@@ -38,7 +39,28 @@ void ns_print_plays(const char *indent, const char *spec, const char *desc)
         printf("%splays as %s\n", indent, desc);
 }
 
-cJSON *ns_plays_json(const char *spec, const char *desc)
+void ns_add_plays_json(cJSON *o, const char *spec, const char *desc)
 {
-    return desc && strcmp(desc, spec) ? cJSON_CreateString(desc) : cJSON_CreateNull();
+    if (!desc || !strcmp(desc, spec)) {
+        cJSON_AddNullToObject(o, "plays");
+        cJSON_AddNullToObject(o, "plays_note");
+        return;
+    }
+    /* the note is the last " (...)" that ends desc: a net path may hold " (" itself */
+    size_t n = strlen(desc), cut = n;
+    if (n && desc[n - 1] == ')')
+        for (size_t i = n - 1; i-- > 0;)
+            if (desc[i] == ' ' && desc[i + 1] == '(') {
+                cut = i;
+                break;
+            }
+    char *head = strndup(desc, cut);
+    cJSON_AddItemToObject(o, "plays", head ? cJSON_CreateString(head) : cJSON_CreateNull());
+    free(head);
+    if (cut < n) {
+        char *note = strndup(desc + cut + 2, n - cut - 3);
+        cJSON_AddItemToObject(o, "plays_note", note ? cJSON_CreateString(note) : cJSON_CreateNull());
+        free(note);
+    } else
+        cJSON_AddNullToObject(o, "plays_note");
 }

@@ -23,7 +23,10 @@ cJSON *ns_json(const nn_search *s);
  * than its spec — an az agent shows its effective search settings so — and nothing otherwise. */
 void ns_print_plays(const char *indent, const char *spec, const char *desc);
 
-/* desc when it says more than spec, else NULL: the JSON outputs' "plays" (null when the spec says it all). */
-cJSON *ns_plays_json(const char *spec, const char *desc);
+/* Adds the JSON outputs' "plays" and "plays_note" to o: when desc says more than spec, "plays" is its spec
+ * part (an agent spec that plays the same, every search key spelt out) and "plays_note" the parenthesised
+ * note after it (where the values came from: "from the net's search record: c_puct, ..."), or null when
+ * desc has none; both null when the spec says it all. */
+void ns_add_plays_json(cJSON *o, const char *spec, const char *desc);
 
 #endif

@@ -21,7 +21,7 @@
  * A game instance is immutable after game_create: one instance may serve many threads at once.
  *
  * Adding a game: write env/<name>.{h,c} (its rules) and env/game_<name>.c (its game_kind), and add one
- * line GAME_KIND(game_kind_<name>) to env/games.def. README.md, "Adding a game", says the rest.
+ * line GAME_KIND(game_kind_<name>) to env/games.def. docs/adding-a-game.md says the rest.
  */
 #ifndef SOWZERO_GAME_H
 #define SOWZERO_GAME_H

@@ -125,10 +125,25 @@ static int solver_move_value(agent *a, solver_impl *x, const kalah_pos *p, int k
     return AB_OK;
 }
 
+/* Attaches the database of n seeds: one for every solver and az agent of these rules in the process
+ * (eval/tbase.h); a bigger one already built serves too (the values are exact either way). AGENT_OK, or
+ * with a message in err: SZ_EFORMAT for a damaged tablebase file or one for other rules (bad input, as a
+ * bad spec), AGENT_ENOMEM otherwise. */
+static int solver_attach_endgame(agent *a, solver_impl *x, int n, char *err)
+{
+    char kerr[KALAH_ERRLEN];
+    tb_info info;
+    if (!(x->tb = tb_acquire_info(&a->rules, n, 1, 0, &info, kerr)) ||
+        ab_borrow_endgame(x->s, tb_db(x->tb), kerr) != AB_OK) {
+        set_err(err, "agent '%s': endgame=%d: %s", a->spec, n, kerr);
+        return !x->tb && info.bad_file ? SZ_EFORMAT : AGENT_ENOMEM;
+    }
+    return AGENT_OK;
+}
+
 static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
 {
     solver_impl *x = a->impl;
-    char kerr[KALAH_ERRLEN];
     if (x->endgame) {
         int n = x->endgame;
         x->endgame = 0;
@@ -141,12 +156,9 @@ static int solver_choose(agent *a, const kalah_pos *p, int *move_out)
                     in_pits += p->cell[kalah_pit_index(&a->rules, side, k)];
             n = n < in_pits ? n : in_pits;
         }
-        /* One database for every solver and az agent of these rules in the process (eval/tbase.h); a
-         * bigger one already built serves too (the values are exact either way). */
-        if (!(x->tb = tb_acquire(&a->rules, n, 1, NULL, kerr)) || ab_borrow_endgame(x->s, tb_db(x->tb), kerr) != AB_OK) {
-            set_err(a->err, "agent '%s': endgame=%d: %s", a->spec, n, kerr);
-            return AGENT_ENOMEM;
-        }
+        int rc = solver_attach_endgame(a, x, n, a->err);
+        if (rc != AGENT_OK)
+            return rc;
     }
     ab_limits lim = {.exact = 1};
     ab_result res;
@@ -240,6 +252,14 @@ int agent_init_solver(agent *a, agent_args *args, char *err)
     if (!(x->s = ab_create(&a->rules, (size_t)tt_mb, kerr))) {
         set_err(err, "agent '%s': %s", a->spec, kerr);
         return -1;
+    }
+    /* A size the spec names is attached now, so that a damaged or unfitting tablebase file is refused
+     * with the spec, before any game; the default size waits for the first position (its seeds cap it). */
+    if (x->endgame && !x->endgame_auto) {
+        int n = x->endgame;
+        x->endgame = 0;
+        if (solver_attach_endgame(a, x, n, err) != AGENT_OK)
+            return -1;
     }
     return 0;
 }

@@ -376,6 +376,15 @@ int game_match_adjudicable(const game *g, char *err)
     return 1;
 }
 
+/* The MATCH_* code of an agent's failure: a damaged tablebase file or one for other rules, found at the
+ * agent's first move (a solver's default database waits for the position), is bad input as a bad spec. */
+static int agent_failure(int rc)
+{
+    if (rc == AGENT_ENOMEM)
+        return MATCH_ENOMEM;
+    return rc == SZ_EFORMAT || rc == SZ_EMISMATCH ? MATCH_EINVAL : MATCH_EAGENT;
+}
+
 /* Adjudication (game_match.h): 1 with *margin the final margin of perfect play from p (South's view) when
  * p's pits hold at most cfg->adjudicate seeds; 0 when they hold more; a MATCH_* code when the solve fails. */
 static int adjudicate(worker_ctx *w, int g, const game_pos *p, int *margin, char *err)
@@ -386,7 +395,7 @@ static int adjudicate(worker_ctx *w, int g, const game_pos *p, int *margin, char
     if (rc != AGENT_OK) {
         set_err(err, "game %d: adjudication: agent '%s' failed: %s", g + 1, game_agent_spec(w->solver),
                 game_agent_error(w->solver));
-        return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+        return agent_failure(rc);
     }
     return 1;
 }
@@ -460,7 +469,7 @@ static int play_game(worker_ctx *w, int g, char *err)
             if (rc != AGENT_OK) {
                 set_err(err, "game %d: agent '%s' (seat %d) failed: %s", g + 1, game_agent_spec(mover), p.to_move,
                         game_agent_error(mover));
-                return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+                return agent_failure(rc);
             }
             double used = game_agent_last_ms(mover);
             w->think_ms[agent_at[p.to_move]] += used;
@@ -550,7 +559,7 @@ static int solve_group(worker_ctx *w, int group, int first, int end, char *err)
     if (rc != AGENT_OK) {
         set_err(err, "group %d: the exact value of the opening: agent '%s' failed: %s", group + 1,
                 game_agent_spec(w->solver), game_agent_error(w->solver));
-        return rc == AGENT_ENOMEM ? MATCH_ENOMEM : MATCH_EAGENT;
+        return agent_failure(rc);
     }
     for (int g = first; g < end; g++)
         run->exact[g] = v;

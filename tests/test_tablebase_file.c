@@ -332,6 +332,22 @@ static void test_cli(void **state)
     assert_non_null(strstr(out, "checksum mismatch"));
     free(out);
     assert_int_equal(tu_run(NULL, 1, "tablebase list"), 2);
+    /* So is it by the solver agent: a size the spec names at its creation, before any game; the default
+     * size at its first move (the position caps it); either way exit 2, as for a bad spec. */
+    assert_int_equal(tu_run(&out, 1, "move solver:endgame=12 --rules kalah:pits=4,seeds=3 --position '%s'", pos), 2);
+    assert_non_null(strstr(out, "checksum mismatch"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "move solver --rules kalah:pits=4,seeds=3 --position '%s'", pos), 2);
+    assert_non_null(strstr(out, "checksum mismatch"));
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "match solver:endgame=12 random --rules kalah:pits=4,seeds=3 --games 2 "
+                                     "--threads 1"), 2);
+    assert_non_null(strstr(out, "checksum mismatch"));
+    assert_null(strstr(out, "group 1")); /* refused with the spec, not in a game */
+    free(out);
+    assert_int_equal(tu_run(&out, 1, "match random solver --rules kalah:pits=4,seeds=3 --games 2 --threads 1"), 2);
+    assert_non_null(strstr(out, "checksum mismatch"));
+    free(out);
     /* A build killed outright leaves its temporary file: list names it while its process is gone, and
      * not while the process (here this one) may still be writing it. */
     const char *left = fresh_dir("tb-left");
