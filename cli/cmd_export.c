@@ -16,7 +16,8 @@ static void help(void)
 {
     puts("usage: sowzero export CHECKPOINT OUT.h5 [--config FILE.ini] [--json]\n"
          "Writes the network of CHECKPOINT (or of another export) as an export file: weights and metadata\n"
-         "only, the file a user loads with h5py (see the README). Written to OUT.h5.tmp, then renamed; the\n"
+         "only, the file a user loads with h5py (see the README). Written to a new OUT.h5.PID.N.tmp, then\n"
+         "renamed (a file already there under any name is never overwritten but OUT.h5 itself); the\n"
          "written file is read back and verified before the command reports it. The weights are copied\n"
          "exactly (float32 in, float32 out). The source's search record (the search settings it was trained\n"
          "with, the az agent's defaults for the net: nn/h5io.h /search) goes along.\n"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -357,14 +358,16 @@ int cmd_tablebase_build(int argc, char **argv)
         }
     }
     /* The output folder must be writable before minutes of building. */
-    char tmp[PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *probe = fopen(tmp, "wb");
-    if (!probe) {
-        cli_error(CMD, "%s: cannot write there: %s", path, strerror(errno));
+    /* The probe is the build's own temporary name (PATH.PID.tmp, eval/endgame_file.c), created only when
+     * no file has it: another file beside PATH is never opened, let alone truncated. */
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    int probe = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (probe < 0) {
+        cli_error(CMD, "%s: cannot write there: %s: %s", path, tmp, strerror(errno));
         return 2;
     }
-    fclose(probe);
+    close(probe);
     unlink(tmp);
 
     char err[KALAH_ERRLEN];

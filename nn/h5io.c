@@ -223,11 +223,31 @@ static int write_train(hid_t f, const nn_ckpt *st, char *err)
 
 /* Writes the n bytes of img to a new file tmp and makes them durable (fsync) before the caller's rename
  * publishes them; on any failure (ENOSPC, EFBIG, EIO, ...) tmp is removed and -1 returned with the reason. */
-static int write_durably(const char *tmp, const unsigned char *img, size_t n, char *msg)
+/* Creates a temporary file of its own beside path, "PATH.PID.N.tmp" (O_EXCL: never a file that is there,
+ * such as a user's PATH.tmp or the input a command read; the ".tmp" end lets a resumed run remove one a
+ * kill left), its name in tmp[n]. The descriptor, or -1 with msg. */
+static int create_temp(const char *path, char *tmp, size_t n, char *msg)
 {
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    static unsigned counter;
+    for (int tries = 0; tries < 100; tries++) {
+        unsigned k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+        if (snprintf(tmp, n, "%s.%ld.%u.tmp", path, (long)getpid(), k) >= (int)n)
+            return nn_fail(msg, -1, "the path %s is too long", path);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) {
+            if (fd < 0)
+                nn_fail(msg, -1, "cannot create %s: %s", tmp, strerror(errno));
+            return fd;
+        }
+    }
+    return nn_fail(msg, -1, "cannot create a temporary file beside %s: every name tried exists", path);
+}
+
+static int write_durably(const char *path, char *tmp, size_t tmp_len, const unsigned char *img, size_t n, char *msg)
+{
+    int fd = create_temp(path, tmp, tmp_len, msg);
     if (fd < 0)
-        return nn_fail(msg, -1, "cannot create %s: %s", tmp, strerror(errno));
+        return -1;
     size_t done = 0;
     int e = 0;
     while (done < n && !e) {
@@ -270,8 +290,8 @@ static int fix_superblock(unsigned char *sb, size_t n)
 /* Builds the whole file in memory with HDF5's core driver (no backing store), so that libhdf5 never writes
  * to the disk: a full disk can then only fail our own write() calls, which leave no HDF5 object open or
  * half-closed (it used to: a failed flush inside H5Fclose left the file open and HDF5 segfaulted in
- * H5F__close_cb at exit). The image gets its checksum header (nn/h5seal.h), goes to PATH.tmp, is fsync'ed
- * and renamed over PATH: PATH always holds either the previous file or the new one, complete. */
+ * H5F__close_cb at exit). The image gets its checksum header (nn/h5seal.h), goes to a new PATH.PID.N.tmp,
+ * is fsync'ed and renamed over PATH: PATH always holds either the previous file or the new one, complete. */
 static int save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st, const char *rules,
                 const char *encoding, const nn_search *search, char *err)
 {
@@ -286,11 +306,12 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
         return nn_fail(err, NN_EINVAL, "save: optimiser has %zu parameters, net %zu", nn_optim_param_count(opt),
                        net->n_params);
     h5u_quiet();
-    size_t n = strlen(path) + 5;
+    size_t n = strlen(path) + 48;
     char *tmp = malloc(n);
     if (!tmp)
         return nn_fail(err, NN_ENOMEM, "out of memory");
-    snprintf(tmp, n, "%s.tmp", path);
+    /* the in-memory image's name only: libhdf5's core driver without a backing store opens no file */
+    snprintf(tmp, n, "%s.image", path);
     char msg[NN_ERRLEN] = "";
     unsigned char *img = NULL;
     ssize_t size = -1;
@@ -330,7 +351,7 @@ static int save(const char *path, const nn_net *net, const nn_optim *opt, const 
         H5Pclose(fcpl);
     if (!rc) {
         h5s_seal(img, (size_t)size);
-        rc = write_durably(tmp, img, (size_t)size, msg);
+        rc = write_durably(path, tmp, n, img, (size_t)size, msg);
     }
     free(img);
     if (!rc && rename(tmp, path) != 0) {

@@ -52,9 +52,9 @@
  * them (nn/h5heap.h), but a crafted old-layout file can still move a chunk's address onto zero bytes (the
  * array then reads as zeros) or change attribute values within their ranges. nn_upgrade rewrites such a file in the current layout.
  *
- * Saving builds the file in memory (HDF5 core driver), writes it to PATH.tmp, fsyncs and rename()s it over
- * PATH: a crash or a full disk never leaves a broken file under PATH, and a failed write leaves nothing open
- * and no PATH.tmp behind (NN_EIO naming the file and errno's reason).
+ * Saving builds the file in memory (HDF5 core driver), writes it to a temporary file of its own,
+ * PATH.PID.N.tmp (never one that exists), fsyncs and rename()s it over PATH: a crash or a full disk never leaves a broken file under PATH, and a failed write leaves nothing open
+ * and no temporary file behind (NN_EIO naming the file and errno's reason).
  * Loading checks format, format_version, every shape (against each other, and against the optimiser
  * state; a value layer whose rows disagree with n_value is NN_EFORMAT), and, when the caller gives expected rules, the rules string (exact match of the canonical spec);
  * the float datasets' type (IEEE float32 little-endian exactly); a truncated or corrupt file gives
@@ -109,7 +109,7 @@ typedef struct {
     nn_search search;
 } nn_file_info;
 
-/* Writes the export of net to path (via path.tmp + rename). rules/encoding: strings stored as the root
+/* Writes the export of net to path (via a temporary file + rename). rules/encoding: strings stored as the root
  * attributes (non-NULL, < NN_META_LEN bytes). NN_OK, NN_EINVAL, NN_EIO. */
 int nn_export_save(const char *path, const nn_net *net, const char *rules, const char *encoding, char *err);
 /* The same with the search record `search` as /search (NULL: none). NN_EINVAL when it fails nn_search_check. */
@@ -134,7 +134,7 @@ typedef int (*nn_upgrade_check)(const char *path, const nn_net *net, const nn_fi
  * form: reads it with the full validation of nn_ckpt_load (for a file without the checksum, the one path that
  * parses an unverified file, for a file the user vouches for), asks check (NULL: none) with ctx whether its
  * contents fit, and writes it again (same net, optimiser state, /train items and /search record; via
- * PATH.tmp + rename). A file already in the current form is left alone (and not checked). *upgraded: 1 when
+ * a temporary file + rename). A file already in the current form is left alone (and not checked). *upgraded: 1 when
  * rewritten, 0 otherwise. NN_OK, NN_EIO, NN_EFORMAT (not a sowzero file, a damaged one, or one check
  * refused: the message names the file and what is wrong, and the file is left as it was), NN_ENOMEM. */
 int nn_upgrade(const char *path, nn_upgrade_check check, void *ctx, int *upgraded, char *err);
@@ -158,7 +158,7 @@ int nn_ckpt_get_blob(const nn_ckpt *c, const char *name, const void **data, size
 const char *nn_ckpt_name(const nn_ckpt *c, int i);
 
 /* Writes a checkpoint: the export of net plus opt (n_params must equal nn_param_count(net)) and st (may be
- * NULL for none). Via path.tmp + rename. NN_OK, NN_EINVAL, NN_EIO. */
+ * NULL for none). Via a temporary file + rename. NN_OK, NN_EINVAL, NN_EIO. */
 int nn_ckpt_save(const char *path, const nn_net *net, const nn_optim *opt, const nn_ckpt *st,
                  const char *rules, const char *encoding, char *err);
 /* The same with the search record `search` (NULL: none), as nn_export_save_search. */

@@ -60,12 +60,6 @@ static void write_all(const char *path, const void *data, size_t n)
     assert_int_equal(fclose(f), 0);
 }
 
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 /* A checkpoint with a replay-sized blob, so a save is well past the size limit set below. */
 static int save_ckpt(const char *path, const nn_net *net, size_t blob_n, char *err)
 {
@@ -96,14 +90,13 @@ static void full_disk_save(const char *path, int export, rlim_t limit)
         signal(SIGXFSZ, SIG_IGN);
         if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
             exit(10);
-        char err[NN_ERRLEN] = "", tmp[600];
+        char err[NN_ERRLEN] = "";
         nn_net *big = make_net(5, 256);
         int rc = export ? nn_export_save(path, big, RULES, ENC, err) : save_ckpt(path, big, 1 << 20, err);
         nn_net_free(big);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
         if (rc != NN_EIO || !strstr(err, path))
             exit(11);
-        if (exists(tmp))
+        if (tu_temp_files(path))
             exit(12);
         exit(0); /* through exit(), so HDF5's own atexit clean-up runs and must not crash */
     }

@@ -275,12 +275,19 @@ static void test_cli(void **state)
 {
     (void)state;
     const char *dir = fresh_dir("tb-cli");
-    char *out = NULL, file[1024];
+    char *out = NULL, file[1024], theirs[1100];
     snprintf(file, sizeof file, "%s/k43.sztb", dir);
+    /* a file beside the output under a temporary-looking name is not the build's: it stays as it was */
+    snprintf(theirs, sizeof theirs, "%s.tmp", file);
+    tu_write_text(theirs, "precious");
     assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:pits=4,seeds=3 --seeds 14 --threads 2 "
                                      "--out '%s' --json", file), 0);
     assert_non_null(strstr(out, "\"seeds\":14"));
     free(out);
+    out = tu_read_text(theirs);
+    assert_string_equal(out, "precious");
+    free(out);
+    assert_int_equal(tu_temp_files(file), 0);
     assert_int_equal(tu_run(NULL, 1, "tablebase build --rules kalah:pits=4,seeds=3 --seeds 14 --out '%s'", file), 2);
     assert_int_equal(tu_run(&out, 1, "tablebase info '%s' --json", file), 0);
     assert_non_null(strstr(out, "\"entries\":319770"));

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
+#include <glob.h>
 
 #include "env/game.h"
 
@@ -144,6 +145,17 @@ static inline char *tu_read_text(const char *path)
     fclose(f);
     buf[n] = 0;
     return buf;
+}
+
+/* How many temporary files of a save of path are there: "PATH.*.tmp" (nn/h5io.c, eval/endgame_file.c). */
+static inline int tu_temp_files(const char *path)
+{
+    char pattern[1100];
+    snprintf(pattern, sizeof pattern, "%s.*.tmp", path);
+    glob_t g;
+    int n = glob(pattern, 0, NULL, &g) == 0 ? (int)g.gl_pathc : 0;
+    globfree(&g);
+    return n;
 }
 
 #endif
