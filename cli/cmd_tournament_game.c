@@ -561,7 +561,7 @@ int cmd_tournament(int argc, char **argv)
     if (!cli_match_setup(CMD, g, P, P == 2 ? 20 : 4 * game_match_group_size(P, P), 1, &cfg, &mo))
         return cli_match_opts_free(&mo), game_free(g), 2;
     /* Output paths are flags: refuse a bad one (exit 2) before hours of games, not after. */
-    if (csv && records && !strcmp(csv, records)) {
+    if (csv && records && cli_same_output(csv, records)) {
         cli_error(CMD, "--csv %s and --pgn %s: the same file; give two", csv, records);
         return cli_match_opts_free(&mo), game_free(g), 2;
     }

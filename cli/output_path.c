@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,40 @@ static int tablebase_file(const char *path, int exists)
     size_t got = fread(head, 1, sizeof head - 1, f);
     fclose(f);
     return got >= 18 && !strncmp(head, "sowzero-tablebase ", 18);
+}
+
+/* The canonical folder of path (realpath of its directory part) and its last component, into dir[n] and
+ * *base (pointing into copy, which the caller frees). 0, or -1 when the folder cannot be resolved. */
+static int split_canonical(const char *path, char *dir, char **copy, const char **base)
+{
+    char *d = strdup(path), *b = strdup(path);
+    int rc = -1;
+    if (d && b && realpath(dirname(d), dir)) {
+        *copy = b;
+        *base = basename(b);
+        b = NULL;
+        rc = 0;
+    }
+    free(d);
+    free(b);
+    return rc;
+}
+
+int cli_same_output(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb)
+        return 0; /* one exists and the other does not: two names */
+    char da[PATH_MAX], db[PATH_MAX], *ca = NULL, *cb = NULL;
+    const char *ba, *bb;
+    int same = split_canonical(a, da, &ca, &ba) == 0 && split_canonical(b, db, &cb, &bb) == 0 &&
+               !strcmp(da, db) && !strcmp(ba, bb);
+    free(ca);
+    free(cb);
+    return same || !strcmp(a, b);
 }
 
 int cli_output_check(const char *cmd, const char *flag, const char *path, int mode, const cli_input *inputs,

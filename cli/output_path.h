@@ -28,6 +28,11 @@ enum {
 int cli_output_check(const char *cmd, const char *flag, const char *path, int mode, const cli_input *inputs,
                      int n_inputs);
 
+/* 1 when the paths a and b name one file, existing or not: the same device and inode when both exist,
+ * else the same canonical folder (realpath) and the same last component ("x.csv", "./x.csv" and
+ * "../d/x.csv" from d are one file before it is created). 0 otherwise. */
+int cli_same_output(const char *a, const char *b);
+
 /* The net file an agent spec reads (its net= key: "az:net=x.h5,sims=0" -> "x.h5") into buf (size n), or
  * NULL when the spec has none (or it does not fit). */
 const char *cli_spec_net(const char *spec, char *buf, size_t n);

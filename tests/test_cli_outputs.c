@@ -292,6 +292,12 @@ static void test_output_is_an_input(void **state)
     assert_int_equal(tu_run(&out, 1, "tournament --agent random --agent greedy --games 2 --pgn '%s' --csv '%s'", both,
                             both), 2);
     free(out);
+    /* ... spelt two ways, neither there yet (the records would be appended, then the table renamed over) */
+    unlink(both);
+    assert_int_equal(tu_run(&out, 1, "tournament --agent random --agent greedy --games 2 --pgn '%s' --csv "
+                                     "'%s/./outputs_both.txt'", both, SOWZERO_TMP), 2);
+    assert_non_null(strstr(out, "the same file"));
+    free(out);
     /* elo --csv onto a record file it reads */
     const char *rec = tu_tmp_path("outputs_rec.pgn");
     unlink(rec);

@@ -392,6 +392,17 @@ static void test_checkpoint_choice(void **state)
     free(out);
     assert_int_equal(tu_run(&out, 1, "train --resume %s --checkpoint %s/nothing.h5", dir, dir), 2);
     free(out);
+    /* another run's checkpoint: refused, and nothing of this run is set aside or rewritten */
+    const char *other = scratch("choice-other");
+    make_run(other, "run.iterations=4 eval.opponents= run.keep_checkpoints=4 run.seed=7", 0);
+    char *before = copy_of(dir, "metrics.csv");
+    assert_int_equal(tu_run(&out, 1, "train --resume %s --checkpoint %s/checkpoints/iter-000002.h5", dir, other), 2);
+    assert_non_null(strstr(out, "is not a checkpoint of the run"));
+    free(out);
+    char *after = copy_of(dir, "metrics.csv");
+    assert_string_equal(before, after);
+    free(before), free(after);
+    assert_true(file_exists(dir, "checkpoints/iter-000004.h5")); /* not set aside */
 }
 
 /* The bar never reaches the terminal's last column (a wrapped bar repeats itself line after line). */

@@ -920,6 +920,14 @@ static int load_resume_checkpoint(trainer *t, char *used, size_t n, int *tried, 
         rc = train_load_checkpoint(t, used, &corrupt, err);
         if (rc == TRAIN_EIO)
             rc = TRAIN_EINVAL;   /* the file the user named: bad input */
+        /* another run's checkpoint would replace this run's metrics rows and history under its config.ini:
+         * refused before anything is set aside or rewritten */
+        if (rc == TRAIN_OK && !same_history(t)) {
+            train_err(err, "--checkpoint %s is not a checkpoint of the run in '%s': its metrics row of iteration "
+                      "%" PRId64 " differs from the one in metrics.csv (to go on from another run's net, resume "
+                      "that run, or copy its whole run directory)", used, t->dir, t->iteration);
+            rc = TRAIN_EINVAL;
+        }
         for (int i = 0; i < count && rc == TRAIN_OK; i++) {
             char path[TRAIN_PATH_LEN + 64];
             if (its[i] > t->iteration && train_checkpoint_path(path, sizeof path, t->dir, its[i])) {
