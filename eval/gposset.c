@@ -274,18 +274,30 @@ int gps_sample(gps_set *s, const ps_sample_opts *o, char *err)
             set_err(err, "%s%s", i < N_AGENTS ? "" : "--net: ", aerr);
             rc = PS_EINVAL;
         }
-    const size_t draws = 1000 + 200 * o->count;
-    for (size_t d = 0; rc >= 0 && d < draws && (needs(&sp, 0) || needs(&sp, 1) || needs(&sp, 2)); d++)
+    /* A board with fewer distinct positions in a phase than asked for (a small one) stops finding new ones
+     * there long before the cap: a run of `stall` draws that adds none to a phase still short ends the
+     * search (the error below names the phase). */
+    const size_t draws = 1000 + 200 * o->count, stall = 5000 + 10 * o->count;
+    size_t d = 0, last_found[PS_PHASES] = {0}, had[PS_PHASES] = {0};
+    int stalled = 0;
+    for (; rc >= 0 && d < draws && !stalled && (needs(&sp, 0) || needs(&sp, 1) || needs(&sp, 2)); d++) {
         rc = mcts_rng_below(&sp.rng, 4) == 0 ? draw_opening(&sp) : draw_game(&sp, err);
+        for (int ph = 0; ph < PS_PHASES; ph++) {
+            if (sp.have[ph] != had[ph])
+                last_found[ph] = d, had[ph] = sp.have[ph];
+            stalled |= needs(&sp, ph) && d - last_found[ph] >= stall;
+        }
+    }
     if (rc == PS_ENOMEM)
         set_err(err, "out of memory");
     for (int ph = 0; rc >= 0 && ph < PS_PHASES; ph++)
         if (needs(&sp, ph)) {
             int hi, lo;
             gps_phase_range(s->g, ph, &hi, &lo);
-            set_err(err, "after %zu draws only %zu of the %zu positions wanted with %d-%d seeds in the pits were "
-                    "found (too few distinct positions of this board in that phase? ask for fewer "
-                    "positions, or fewer early ones)", draws, sp.have[ph], sp.want[ph], hi, lo);
+            set_err(err, "after %zu draws (%s) only %zu of the %zu positions wanted with %d-%d seeds in the pits "
+                    "were found (too few distinct positions of this board in that phase? ask for fewer "
+                    "positions, or fewer early ones)", d, stalled ? "the last ones found no new position there" :
+                    "the most for this count", sp.have[ph], sp.want[ph], hi, lo);
             rc = PS_EFAIL;
         }
     for (int i = 0; i < sp.n_agents; i++)
