@@ -132,6 +132,16 @@ static void test_sampler(void **state)
     assert_non_null(strstr(err, "max_sows"));
     gps_free(s);
     game_free(k);
+    /* a board with fewer positions in a phase than asked for: the sampler stops when none new come, with
+     * the phase named, rather than drawing games up to its cap */
+    game *tiny = tu_game("kalah:pits=2,seeds=1");
+    s = gps_create(tiny, err);
+    assert_non_null(s);
+    ps_sample_opts many = {.count = 60, .early = 20, .seed = 1};
+    assert_int_equal(gps_sample(s, &many, err), PS_EFAIL);
+    assert_non_null(strstr(err, "found no new position there"));
+    gps_free(s);
+    game_free(tiny);
     game *cyc = tu_game("oware:pits=4,seeds=2,max_sows=0");
     assert_null(gps_create(cyc, err)); /* positions can repeat and no ply limit: no solve ends */
     assert_non_null(strstr(err, "max_sows"));
