@@ -14,7 +14,7 @@
 
 static void help(void)
 {
-    puts("usage: sowzero elo FILE.pgn... [--anchor NAME=ELO] [--csv FILE] [--json]\n"
+    puts("usage: sowzero elo FILE.pgn... [--anchor NAME[=ELO]] [--csv FILE] [--json]\n"
          "Ratings from game records (match/tournament --pgn, self-play, play): Bradley-Terry maximum\n"
          "likelihood over all finished games of all files together (draws = half a win each), with 95%\n"
          "intervals and the likelihood-of-superiority table. A player is named by its seat's name tag\n"
@@ -30,8 +30,9 @@ static void help(void)
          "are skipped (and counted as \"self\").\n"
          "Exit status 2 for bad input: a flag, a missing or malformed record file, records of fewer than two\n"
          "players, or players in pools that no chain of games connects (no common scale).\n"
-         "  --anchor NAME=ELO  the player whose rating is fixed (default: the first player met, at 0); ELO a\n"
-         "                     finite number in -1e6..1e6\n"
+         "  --anchor NAME[=ELO]  the player whose rating is fixed (default: the first player met, at 0); ELO\n"
+         "                     a finite number in -1e6..1e6, 0 when not given (a name holding '=', such as\n"
+         "                     ab:depth=8, is a player's whole name first)\n"
          "  --csv FILE         write name,elo,lo,hi,games,score to FILE (checked before the records are read;\n"
          "                     never one of the record files)\n"
          "  --json             print {\"ratings\":[{\"name\",\"elo\",\"lo\",\"hi\",\"games\",\"score\",\"perfect\"}],\n"
@@ -61,6 +62,13 @@ int cmd_elo(int argc, char **argv)
         cli_error("elo", "needs at least one record file");
         return cli_usage_error("elo");
     }
+    /* one file named twice (or by two spellings, or a link) would count each of its games twice */
+    for (int f = optind; f < argc; f++)
+        for (int e = optind; e < f; e++)
+            if (cli_same_output(argv[e], argv[f])) {
+                cli_error("elo", "%s and %s are the same record file: give each file once", argv[e], argv[f]);
+                return 2;
+            }
     if (csv) { /* before reading: refused (exit 2) without any work, and never one of the record files */
         cli_input *in = calloc((size_t)(argc - optind), sizeof *in);
         char *what = malloc((size_t)(argc - optind) * 600);

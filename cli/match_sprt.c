@@ -27,8 +27,15 @@ int cli_match_sprt_parse(const char *cmd, const char *text, match_sprt_args *out
         return 0;
     }
     strcpy(buf, text);
-    char *save = NULL;
-    for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+    static const char *const keys[4] = {"elo0", "elo1", "alpha", "beta"};
+    unsigned seen = 0;
+    for (char *kv = buf, *next; kv; kv = next) {
+        if ((next = strchr(kv, ',')))
+            *next++ = 0;
+        if (!*kv) {
+            cli_error(cmd, "--sprt %s: an empty entry (key=value pairs separated by single commas)", text);
+            return 0;
+        }
         char *eq = strchr(kv, '='), *end;
         if (!eq) {
             cli_error(cmd, "--sprt: '%s' is not key=value (elo0=, elo1=, alpha=, beta=)", kv);
@@ -41,6 +48,14 @@ int cli_match_sprt_parse(const char *cmd, const char *text, match_sprt_args *out
             cli_error(cmd, "--sprt: %s=%s is not a number", kv, eq + 1);
             return 0;
         }
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(kv, keys[k])) {
+                if (seen >> k & 1) {
+                    cli_error(cmd, "--sprt: %s given twice", kv);
+                    return 0;
+                }
+                seen |= 1u << k;
+            }
         if (!strcmp(kv, "elo0"))
             a.elo0 = v;
         else if (!strcmp(kv, "elo1"))

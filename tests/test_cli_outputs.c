@@ -310,6 +310,10 @@ static void test_output_is_an_input(void **state)
     free(out);
     assert_unchanged(rec, rec_bytes, rec_len);
     free(rec_bytes);
+    /* one record file given twice would count its games twice */
+    assert_int_equal(tu_run(&out, 1, "elo '%s' '%s/./outputs_rec.pgn'", rec, SOWZERO_TMP), 2);
+    assert_non_null(strstr(out, "the same record file"));
+    free(out);
     /* export: OUT.h5 is CHECKPOINT through a symlink */
     assert_int_equal(tu_run(&out, 1, "export '%s' '%s'", net, link), 2);
     assert_non_null(strstr(out, "is CHECKPOINT itself"));

@@ -181,6 +181,15 @@ static void test_set_overrides(void **state)
     assert_string_equal(c.league.opponents[1], "greedy");
     assert_int_not_equal(cfg_set(&c, "eval.opponents=engine:cmd=\"a b,ms=100", err), 0);
     assert_non_null(strstr(err, "quote"));
+    /* an empty entry is an error, not dropped; one comma with blanks around it separates */
+    static const char *const empty[] = {"selfplay.opponents=greedy,,random", "selfplay.opponents=greedy, ,random",
+                                        "selfplay.opponents=,greedy", "eval.opponents=greedy,"};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        assert_int_not_equal(cfg_set(&c, empty[i], err), 0);
+        assert_non_null(strstr(err, "an empty entry"));
+    }
+    assert_int_equal(cfg_set(&c, "selfplay.opponents=greedy , random", err), 0);
+    assert_int_equal(c.league.n_opponents, 2);
     assert_true(cfg_was_set(&c, "run.iterations"));
     assert_false(cfg_was_set(&c, "run.seed"));
     assert_string_equal(c.run.name, "run");  /* no file: the fallback name */

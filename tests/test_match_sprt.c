@@ -124,6 +124,8 @@ static void test_bad_args(void **state)
         {"greedy random --sprt elo0=0,elo1=x", "elo1=x is not a number"},
         {"greedy random --sprt elo0=0,elo1=5,gamma=1", "unknown key 'gamma'"},
         {"greedy random --sprt elo0", "is not key=value"},
+        {"greedy random --sprt elo0=0,elo1=5,elo1=6", "elo1 given twice"},
+        {"greedy random --sprt elo0=0,,elo1=5", "an empty entry"},
         {"greedy random --rules basico:players=3 --sprt elo0=0,elo1=5", "two-player games only"},
         {"greedy solver --sprt elo0=0,elo1=5", "not with --exact"},
     };

@@ -76,11 +76,19 @@ static int starts_spec(const char *tok)
 /* The next token of an opponent list at *at: separated by commas, spaces and tabs outside quotes, so that
  * an engine's cmd='prog --flag x,y' stays whole (the agent parser reads the quotes). Cuts buf in place;
  * NULL at the end, or with *open set when a quote is not closed. */
-static char *next_token(char **at, int *open)
+/* The next token of an opponents list (separated by one comma and/or blanks; quotes keep their text).
+ * *open: the token opens a quote it does not close. *empty: a comma with no entry before or after it
+ * (",,", a leading or a trailing comma). *commas: -1 before the first call, then the parser's own. NULL at
+ * the end. */
+static char *next_token(char **at, int *open, int *empty, int *commas)
 {
     char *p = *at;
+    const int first = *commas < 0;
+    if (first)
+        *commas = 0;
     while (*p && strchr(", \t", *p))
-        p++;
+        *commas += *p++ == ',';
+    *empty = *commas > 1 || (*commas && (first || !*p));
     if (!*p)
         return NULL;
     char *tok = p, quote = 0;
@@ -88,6 +96,7 @@ static char *next_token(char **at, int *open)
         if (quote ? *p == quote : (*p == '\'' || *p == '"'))
             quote = quote ? 0 : *p;
     *open = quote != 0;
+    *commas = *p == ','; /* the separator the token's end overwrites counts for the next call */
     if (*p)
         *p++ = 0;
     *at = p;
@@ -108,8 +117,12 @@ static int parse_opponents(cfg_config *c, const cfg_key *k, const char *v, char 
     int count = 0;
     char specs[CFG_MAX_OPPONENTS][CFG_SPEC_LEN];
     char *at = buf;
-    int open = 0;
-    for (char *tok; (tok = next_token(&at, &open));) {
+    int open = 0, empty = 0, commas = -1;
+    for (char *tok; (tok = next_token(&at, &open, &empty, &commas)) || empty;) {
+        if (empty) {
+            snprintf(msg, n, "an empty entry (two commas, or a comma at an end) in '%.80s'", v);
+            return -1;
+        }
         if (open) {
             snprintf(msg, n, "'%.60s' opens a quote that is not closed", tok);
             return -1;
