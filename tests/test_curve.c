@@ -57,6 +57,21 @@ static void test_bad_files(void **state)
     assert_int_equal(train_curve_read(path, &p, &n, err, sizeof err), TRAIN_CURVE_EINVAL);
     assert_non_null(strstr(err, "curve-bad.csv:3: column elapsed_s: 'x' is not a number"));
     assert_int_equal(n, 0);
+    /* numbers the trainer never writes: not finite, a share above 1, a negative regret, a fractional count */
+    static const char *const rows[][2] = {{"2,4,nan,0.6,1,0.4,2", "elapsed_s: 'nan' is out of range"},
+                                          {"2,4,5,0.6,1,5,2", "accuracy_raw: '5' is out of range"},
+                                          {"2,4,5,inf,1,0.4,2", "accuracy_search: 'inf' is out of range"},
+                                          {"2,4,5,0.6,-5,0.4,2", "regret_search: '-5' is out of range"},
+                                          {"2.5,4,5,0.6,1,0.4,2", "iteration: '2.5' is out of range"}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "iteration,games,elapsed_s,accuracy_search,regret_search,accuracy_raw,"
+                                    "regret_raw\n1,2,3,0.5,1,0.4,2\n%s\n", rows[i][0]);
+        tu_write_text(path, text);
+        assert_int_equal(train_curve_read(path, &p, &n, err, sizeof err), TRAIN_CURVE_EINVAL);
+        if (!strstr(err, rows[i][1]) || !strstr(err, "curve-bad.csv:3:"))
+            fail_msg("row '%s': %s", rows[i][0], err);
+    }
     tu_write_text(path, "iteration,games,elapsed_s,accuracy_search,regret_search,accuracy_raw,regret_raw\n1,2,3\n");
     assert_int_equal(train_curve_read(path, &p, &n, err, sizeof err), TRAIN_CURVE_EINVAL);
     assert_non_null(strstr(err, ":2: 3 cells, the header has 7"));

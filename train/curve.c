@@ -72,12 +72,20 @@ int train_curve_read(const char *path, train_curve_point **out, int *n, char *er
         }
         if (!*cells[col[3]]) /* no evaluation on the position set in this iteration */
             continue;
+        /* what the trainer writes: counts, seconds and regrets >= 0, shares in [0, 1], all finite */
+        static const double hi[7] = {9e15, 9e15, 1e12, 1, 1e6, 1, 1e6};
         double v[7];
-        for (int k = 0; k < 7; k++)
+        for (int k = 0; k < 7; k++) {
             if (number(cells[col[k]], &v[k])) {
                 snprintf(err, errlen, "%s:%d: column %s: '%s' is not a number", path, lineno, names[k], cells[col[k]]);
                 goto out;
             }
+            if (!(v[k] >= 0 && v[k] <= hi[k]) || (k < 2 && v[k] != (double)(int64_t)v[k])) {
+                snprintf(err, errlen, "%s:%d: column %s: '%s' is out of range (%s)", path, lineno, names[k],
+                         cells[col[k]], k < 2 ? "a whole number >= 0" : hi[k] == 1 ? "a share in 0..1" : ">= 0");
+                goto out;
+            }
+        }
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
             train_curve_point *grown = realloc(pts, (size_t)cap * sizeof *pts);
