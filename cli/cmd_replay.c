@@ -174,15 +174,20 @@ static int replay_record(const char *path, const char *game_text, int json)
     }
     record_game g = {0};
     int rc = RECORD_OK;
+    long have = 0;
     for (long i = 1; i <= want; i++) {
         record_game_clear(&g);
         if ((rc = record_read(rd, &g, err)) != RECORD_OK)
             break;
+        have = i;
     }
     record_reader_free(rd);
     /* A missing game or a malformed record is bad input (exit status 2). */
     if (rc == RECORD_EOF) {
-        cli_error("replay", "%s: has fewer than %ld games", path, want);
+        if (have)
+            cli_error("replay", "%s: --game %ld: the file has %ld game%s", path, want, have, have == 1 ? "" : "s");
+        else
+            cli_error("replay", "%s: holds no game record", path);
         return 2;
     }
     if (rc != RECORD_OK) {

@@ -435,9 +435,9 @@ int cmd_tablebase_build(int argc, char **argv)
     } else {
         print_text(db, path);
         if (on_disk)
-            printf("  built on disk in %.1f s on %ld threads\n", build_s, threads);
+            printf("  built on disk in %.1f s on %ld %s\n", build_s, threads, cli_threads(threads));
         else
-            printf("  built in %.1f s on %ld threads, written in %.1f s\n", build_s, threads, write_s);
+            printf("  built in %.1f s on %ld %s, written in %.1f s\n", build_s, threads, cli_threads(threads), write_s);
     }
     eg_free(db);
     return 0;

@@ -1,5 +1,6 @@
 /* book.c — opening books (format and contract in book.h). */
 #include "eval/book.h"
+#include "env/fileio.h"
 #include "env/errbuf.h"
 
 #include <errno.h>
@@ -137,7 +138,7 @@ void book_free(opening_book *b)
 int book_read(const game *g, const char *path, opening_book **out, char *err)
 {
     *out = NULL;
-    FILE *f = fopen(path, "r");
+    FILE *f = sz_fopen_input(path);
     if (!f) {
         set_err(err, "%s: cannot open: %s", path, strerror(errno));
         return BOOK_EIO;

@@ -1,5 +1,6 @@
 /* record.c — PGN-like game records: writer and validating reader (format in record.h). */
 #include "eval/record.h"
+#include "env/fileio.h"
 #include "env/errbuf.h"
 
 #include <errno.h>
@@ -404,7 +405,7 @@ record_reader *record_reader_open(const char *path, char *err)
 {
     if (!strcmp(path, "-"))
         return record_reader_from_stream(stdin, "(stdin)", err);
-    FILE *f = fopen(path, "r");
+    FILE *f = sz_fopen_input(path);
     if (!f) {
         set_err(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;

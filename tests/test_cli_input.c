@@ -54,6 +54,14 @@ static void test_bad_records(void **state)
     free(out);
     assert_int_equal(tu_run(&out, 1, "replay --pgn '%s/no-such.pgn'", SOWZERO_TMP), 2);
     free(out);
+    /* a directory where a file is read: said so at the open, not as a read error */
+    const char *dir_inputs[] = {"elo '%s'", "replay --pgn '%s'", "train '%s'", "match greedy random --book '%s'"};
+    for (size_t i = 0; i < sizeof dir_inputs / sizeof dir_inputs[0]; i++) {
+        assert_int_equal(tu_run(&out, 1, dir_inputs[i], SOWZERO_TMP), 2);
+        if (!strstr(out, "Is a directory"))
+            fail_msg("%s: %s", dir_inputs[i], out);
+        free(out);
+    }
 }
 
 /* solve shows its phase on stderr when asked (the default on a terminal), and nothing in a pipe. */

@@ -286,7 +286,7 @@ static void test_cli_replay_record(void **state)
     assert_non_null(strstr(out, "\"over\":false"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "replay --pgn '%s' --game 3", path), 2);
-    assert_non_null(strstr(out, "fewer than 3 games"));
+    assert_non_null(strstr(out, "--game 3: the file has 2 games"));
     free(out);
     assert_int_equal(tu_run(&out, 1, "replay --pgn '%s' c", path), 2);
     free(out);

@@ -1,5 +1,6 @@
 /* config.c — INI → cfg_config (train/config.h): the libinih handler, value parsers, overrides, checks. */
 #include "train/config.h"
+#include "env/fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -464,7 +465,7 @@ int cfg_load(cfg_config *c, const char *path, char *err)
         snprintf(err, CFG_ERRLEN, "%.200s...: path too long", path);
         return -1;
     }
-    ld.f = fopen(path, "r");
+    ld.f = sz_fopen_input(path);
     if (!ld.f) {
         snprintf(err, CFG_ERRLEN, "%s: cannot open: %s", path, strerror(errno));
         return -1;

@@ -1,5 +1,6 @@
 /* curve.c — metrics.csv's accuracy rows; contract in curve.h. */
 #include "train/curve.h"
+#include "env/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ int train_curve_read(const char *path, train_curve_point **out, int *n, char *er
                                          "regret_search", "accuracy_raw", "regret_raw"};
     *out = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
+    FILE *f = sz_fopen_input(path);
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return TRAIN_CURVE_EIO;
