@@ -24,7 +24,8 @@ static void help(void)
          "until the server says `goodbye` or closes the connection (exit status 0). The agent is created once.\n"
          "  --rules SPEC  Kalah rules beyond the board size (capture=, end=; default kalah): the server's boards\n"
          "                give the pits\n"
-         "docs/protocol.md describes the protocol.");
+         "docs/protocol.md describes the protocol. Exit status 2: a bad HOST:PORT, agent spec or rules; 1: no\n"
+         "connection, a connection that broke, or a server of another major version than KGP 1.");
 }
 
 /* A connected TCP socket to "HOST:PORT" (the last ':' splits), or after printing why -2 (not HOST:PORT) or
@@ -97,11 +98,15 @@ int cmd_kgp(int argc, char **argv)
         engine_host_free(h);
         return fd == -2 ? 2 : 1;
     }
-    int rc = engine_host_serve(h, fd, fd);
+    int rc = engine_host_serve(h, fd, fd), refused = engine_host_refused_version(h);
     close(fd);
     engine_host_free(h);
     if (rc) {
         cli_error(CMD, "the connection to %s broke", argv[optind + 1]);
+        return 1;
+    }
+    if (refused) {
+        cli_error(CMD, "%s speaks another major version of KGP than 1.x: no game played", argv[optind + 1]);
         return 1;
     }
     return 0;

@@ -29,6 +29,7 @@ struct engine_host {
     char msg[AGENT_ERRLEN];                 /* board_agent's message */
     int out;                                /* the session's output */
     int out_failed;
+    int refused_version;                    /* the peer's kgp line named a major version other than 1 */
 };
 
 engine_host *engine_host_create(const char *spec, const char *rules, char *err)
@@ -321,6 +322,7 @@ static int handle(engine_host *h, char *line)
         }
         answer_error(h, &c, "protocol version not supported: this engine speaks KGP 1.x");
         answer(h, NULL, "%s", "goodbye");
+        h->refused_version = 1;
         return 1;
     }
     if (!strcmp(n, "goodbye"))
@@ -396,3 +398,5 @@ int engine_host_serve(engine_host *h, int in_fd, int out_fd)
             return -1;
     }
 }
+
+int engine_host_refused_version(const engine_host *h) { return h && h->refused_version; }

@@ -34,4 +34,8 @@ const game *engine_host_game(const engine_host *h);
  * `goodbye` (answered with nothing). 0, or -1 when out_fd failed (the peer is gone). */
 int engine_host_serve(engine_host *h, int in_fd, int out_fd);
 
+/* 1 when the last session ended because the peer's `kgp` line named a protocol major version other than
+ * 1 (answered with an error and `goodbye`), else 0. */
+int engine_host_refused_version(const engine_host *h);
+
 #endif

@@ -392,6 +392,19 @@ static void test_kgp_client(void **state)
     assert_int_equal(pclose(srv), 0);
     assert_int_equal(south + north, 48);
     assert_true(moves >= 10);
+    /* a server of another major version: refused with an error and goodbye, and no game: exit 1 */
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --major 2", SOWZERO_PYTHON3, SERVER);
+    srv = popen(cmd, "r");
+    assert_non_null(srv);
+    assert_non_null(fgets(line, sizeof line, srv));
+    assert_int_equal(sscanf(line, "port %d", &port), 1);
+    rc = tu_run(&out, 1, "kgp connect 127.0.0.1:%d greedy", port);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "another major version"));
+    free(out);
+    assert_non_null(fgets(line, sizeof line, srv));
+    assert_string_equal(line, "refused\n");
+    assert_int_equal(pclose(srv), 0);
     rc = tu_run(&out, 1, "kgp connect 127.0.0.1:1 greedy"); /* nothing listens there */
     assert_int_equal(rc, 1);
     free(out);

@@ -1,18 +1,19 @@
 """A minimal KGP 1.x freeplay server for sowzero's tests: serves one client on 127.0.0.1 (a free port,
 printed as "port N" on stdout), plays one whole game of Kalah(6,4) against it, and prints the result.
 
-    python3 kgp_server.py [--pits N] [--seeds S] [--ms T]
+    python3 kgp_server.py [--pits N] [--seeds S] [--ms T] [--major V]
 
 The client moves for both sides (each state shows the mover's row first, as KGP freeplay does), within
 T ms per move (default 2000); the server checks every move. Prints "moves a b ...", then
 "result South N North M" and exits 0 when the game was played out; exits 1 with a message when the
-client broke the protocol (an illegal move, no move in time, a closed connection).
+client broke the protocol (an illegal move, no move in time, a closed connection). With --major V other
+than 1 it greets with "kgp V 0 0", expects the client's error and goodbye, prints "refused" and exits 0.
 """
 import socket
 import sys
 import time
 
-pits, seeds, ms = 6, 4, 2000
+pits, seeds, ms, major = 6, 4, 2000, 1
 args = sys.argv[1:]
 while args:
     a = args.pop(0)
@@ -22,6 +23,8 @@ while args:
         seeds = int(args.pop(0))
     elif a == "--ms":
         ms = int(args.pop(0))
+    elif a == "--major":
+        major = int(args.pop(0))
 
 
 def fail(msg):
@@ -103,6 +106,20 @@ def send(text):
     conn.sendall((text + "\r\n").encode())
 
 
+if major != 1:
+    send("kgp %d 0 0" % major)
+    said = []
+    for line in lines(time.time() + 10):
+        said.append(line)
+        if line == "goodbye":
+            break
+    else:
+        fail("no goodbye after kgp %d: %s" % (major, said))
+    if not any(line.startswith("error") for line in said):
+        fail("no error before goodbye: %s" % said)
+    print("refused", flush=True)
+    conn.close()
+    sys.exit(0)
 send("kgp 1 0 0")
 for line in lines(time.time() + 10):
     if line.split()[-2:] == ["mode", "freeplay"] or line.endswith("mode freeplay"):
