@@ -339,6 +339,18 @@ int cmd_tablebase_build(int argc, char **argv)
             return 2;
         }
         snprintf(path, sizeof path, "%s", out);
+        /* A standard name is how solves find a file: under another database's name this one would be
+         * found for that database and refused there instead of that one being built. */
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        char own[192];
+        eg_file_name(&r, n, own, sizeof own);
+        const char *tb = strstr(base, "-tb");
+        if (tb && !strncmp(base, "kalah-", 6) && strlen(base) > 5 && !strcmp(base + strlen(base) - 5, ".sztb") &&
+            strcmp(base, own)) {
+            cli_error(CMD, "--out %s: the standard name of another database (this one's is %s); name it so, or "
+                      "give a name that is not kalah-...-tbN.sztb", path, own);
+            return 2;
+        }
     } else if (cli_tablebase_default_path(&r, n, path, sizeof path, 1) != 0)
         return 2;
     struct stat st;

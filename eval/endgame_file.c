@@ -280,7 +280,11 @@ eg_db *eg_open(const char *path, char *err)
     }
     eg_db *db = NULL;
     int n = (int)seeds;
-    if (!what && (eg_check_request(&r, &n, rerr) != 0 || n != (int)seeds))
+    char hbuf[KALAH_ERRLEN + 16];
+    if (!what && eg_check_request(&r, &n, rerr) != 0) { /* a sow limit, a bad seed count */
+        snprintf(hbuf, sizeof hbuf, "header: %s", rerr);
+        what = hbuf;
+    } else if (!what && n != (int)seeds)
         what = "header: the seeds exceed the rules' total";
     if (!what && !(db = eg_alloc_tables(&r, n, rerr)))
         what = rerr;

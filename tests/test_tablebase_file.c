@@ -315,6 +315,11 @@ static void test_cli(void **state)
     assert_int_equal(lstat(link, &st), 0);
     assert_true(S_ISLNK(st.st_mode));
     unlink(fifo);
+    /* another database's standard name: solves would find it for that one and refuse it */
+    assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:pits=3,seeds=3 --seeds 5 --out "
+                                     "'%s/kalah-pits3-capture_opposite-end_either-empty-tb6.sztb'", dir), 2);
+    assert_non_null(strstr(out, "the standard name of another database"));
+    free(out);
     assert_int_equal(tu_run(NULL, 1, "tablebase frobnicate"), 2);
     assert_int_equal(tu_run(&out, 1, "tablebase build --rules kalah:seeds=6 --seeds 60 --out '%s/huge'", dir), 2);
     assert_non_null(strstr(out, "would exceed 1 TiB")); /* C(72, 12) entries: refused before anything */
