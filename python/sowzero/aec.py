@@ -106,9 +106,10 @@ class AECEnv:
     def set_position(self, position):
         """Continues from a position string (ValueError for a bad one): every agent back in the cycle with
         zero rewards, agent_selection the player to move (a finished position: call reset())."""
-        self._v.set_position(0, position)
+        # checked before the env's board changes: a refused position leaves the game as it was
         if _state(position, self.rules)[0]:
             raise ValueError("AECEnv.set_position: position '%s' is finished" % position)
+        self._v.set_position(0, position)
         self._new_cycle()
         _, info = self._v.reset(options={"reset_mask": np.zeros(1, bool)})  # resets nothing: the rows as they are
         self._select(info)
@@ -131,6 +132,8 @@ class AECEnv:
         agent = self.agent_selection
         if agent is None:
             raise RuntimeError("AECEnv.last: call reset() first")
+        if agent not in self.terminations:
+            raise RuntimeError("AECEnv.last: every agent has left the game: call reset()")
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 

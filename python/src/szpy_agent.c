@@ -50,16 +50,20 @@ static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"spec", "rules", NULL};
     const char *spec, *rules = "kalah";
-    if (a->rules.g) {
+    if (a->a) {
         PyErr_SetString(PyExc_RuntimeError, "Agent: already created");
         return -1;
     }
+    szpy_rules_free(&a->rules); /* a failed __init__ before this one may have parsed its rules */
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s:Agent", kwlist, &spec, &rules) ||
-        szpy_rules_parse(rules, &a->rules) || check_net_file(spec))
+        szpy_rules_parse(rules, &a->rules) || check_net_file(spec)) {
+        szpy_rules_free(&a->rules);
         return -1;
+    }
     char err[AGENT_ERRLEN];
     /* az agents read HDF5, which is not thread-safe: creation keeps the GIL. */
     if (!(a->a = game_agent_create(spec, a->rules.g, err))) {
+        szpy_rules_free(&a->rules);
         szpy_value_error("%s", err);
         return -1;
     }
@@ -68,6 +72,10 @@ static int agent_init(szpy_agent *a, PyObject *args, PyObject *kw)
 
 static int claim(szpy_agent *a)
 {
+    if (!a->a) {
+        PyErr_SetString(PyExc_RuntimeError, "Agent: not created (its __init__ did not run, or failed)");
+        return -1;
+    }
     if (a->busy) {
         PyErr_SetString(PyExc_RuntimeError, "Agent: another thread is using this agent");
         return -1;
@@ -94,6 +102,10 @@ static void *choose_main(void *arg)
  * the search (KeyboardInterrupt) the way solve's is stopped. */
 static int choose(szpy_agent *a, const char *text, game_pos *p)
 {
+    if (!a->a) {
+        PyErr_SetString(PyExc_RuntimeError, "Agent: not created (its __init__ did not run, or failed)");
+        return -1;
+    }
     if (szpy_pos_parse(&a->rules, text, p))
         return -1;
     if (p->over) {
@@ -148,8 +160,15 @@ static PyObject *agent_new_game_py(szpy_agent *a, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"position", "seed", NULL};
     const char *text = NULL;
+    PyObject *seed_obj = NULL;
     unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK:new_game", kwlist, &text, &seed))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zO:new_game", kwlist, &text, &seed_obj))
+        return NULL;
+    if (!a->a) {
+        PyErr_SetString(PyExc_RuntimeError, "Agent: not created (its __init__ did not run, or failed)");
+        return NULL;
+    }
+    if (seed_obj && szpy_seed(seed_obj, "Agent.new_game", &seed))
         return NULL;
     game_pos p;
     if (!text)

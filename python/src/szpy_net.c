@@ -84,6 +84,12 @@ static int net_init(szpy_net *s, PyObject *args, PyObject *kw)
  * and value. One pass over the input, small beside the forward pass. */
 static PyArrayObject *finite_floats(PyObject *obs_obj)
 {
+    /* numpy's cast drops an imaginary part with a warning only: a complex obs is not an observation */
+    if (PyArray_Check(obs_obj) && PyArray_ISCOMPLEX((PyArrayObject *)obs_obj)) {
+        PyErr_Format(PyExc_TypeError, "Net: obs of dtype %s: observations are real numbers",
+                     PyArray_DESCR((PyArrayObject *)obs_obj)->typeobj->tp_name);
+        return NULL;
+    }
     PyArrayObject *x = (PyArrayObject *)PyArray_FROMANY(obs_obj, NPY_FLOAT32, 1, 2,
                                                         NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
     if (!x)
@@ -185,8 +191,12 @@ static PyObject *net_call(szpy_net *s, PyObject *args, PyObject *kw)
         const npy_intp mrows = PyArray_NDIM(mask) == 1 ? 1 : PyArray_DIM(mask, 0);
         const npy_intp mcols = PyArray_DIM(mask, PyArray_NDIM(mask) - 1);
         if (PyArray_NDIM(mask) != PyArray_NDIM(x) || mrows != batch || mcols != c->n_policy) {
-            szpy_value_error("Net: mask must have the shape (%zd, %d) of the policy, not %s%zd)", (Py_ssize_t)batch,
-                             c->n_policy, PyArray_NDIM(mask) == 1 ? "(" : "(rows, ", (Py_ssize_t)mcols);
+            if (PyArray_NDIM(mask) == 1)
+                szpy_value_error("Net: mask must have the shape (%zd, %d) of the policy, not (%zd,)", (Py_ssize_t)batch,
+                                 c->n_policy, (Py_ssize_t)mcols);
+            else
+                szpy_value_error("Net: mask must have the shape (%zd, %d) of the policy, not (%zd, %zd)",
+                                 (Py_ssize_t)batch, c->n_policy, (Py_ssize_t)mrows, (Py_ssize_t)mcols);
             goto done;
         }
     }

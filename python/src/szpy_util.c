@@ -103,3 +103,22 @@ int szpy_run_interruptible(void *(*fn)(void *), void *arg, int *abort)
         }
     }
 }
+
+int szpy_seed(PyObject *o, const char *what, unsigned long long *out)
+{
+    PyObject *i = PyBool_Check(o) ? NULL : PyNumber_Index(o);
+    if (!i) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: seed must be an int in 0..2**64-1, not %.80s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    const unsigned long long v = PyLong_AsUnsignedLongLong(i);
+    Py_DECREF(i);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) { /* negative (OverflowError) or >= 2**64 */
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: seed=%R is not in 0..2**64-1", what, o);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

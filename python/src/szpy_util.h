@@ -52,6 +52,10 @@ int szpy_setup(const char *rules_spec, const char *pos_text, szpy_rules *r, game
  * can be started (fn has not run). */
 int szpy_run_interruptible(void *(*fn)(void *), void *arg, int *abort);
 
+/* A seed: a Python int or anything with __index__ (numpy's integers), not a bool, in 0..2**64-1, into
+ * *out. TypeError (not an integer) or ValueError (out of range) naming `what`, and -1; else 0. */
+int szpy_seed(PyObject *o, const char *what, unsigned long long *out);
+
 /* Readies type t and adds it to module m under name: 0, or -1 with a Python exception set. */
 int szpy_add_type(PyObject *m, const char *name, PyTypeObject *t);
 

@@ -37,6 +37,7 @@ typedef struct {
     int busy;           /* a step runs without the GIL: a second thread must not enter meanwhile */
     int copy;           /* reset and step return copies of the arrays (copy=True, the default) */
     int closed;         /* close() was called: reset, step and the board methods refuse */
+    int ready;          /* __init__ succeeded (a bare VecEnv.__new__, or a failed __init__, is not) */
     uint64_t rng;       /* sample_actions' stream (other games) */
     uint64_t sows, games;
     /* Kalah fast path (ve != NULL) */
@@ -263,8 +264,18 @@ static PyObject *info_dict(szpy_vecenv *e)
 /* The env's arrays and boards change only under a step or reset, which runs without the GIL: every
  * other method refuses to look at them meanwhile (idle), and a second step or reset may not start
  * (enter). */
+static int not_ready(const szpy_vecenv *e)
+{
+    if (e->ready)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "VecEnv: not initialised (its __init__ did not run, or failed)");
+    return -1;
+}
+
 static int idle(const szpy_vecenv *e)
 {
+    if (not_ready(e))
+        return -1;
     if (e->closed) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: the env is closed");
         return -1;
@@ -286,7 +297,9 @@ static int enter(szpy_vecenv *e)
 
 /* ---- Python methods ---- */
 
-static void vecenv_dealloc(szpy_vecenv *e)
+/* Frees what an __init__ made and zeroes the fields after PyObject_HEAD, so that a failed __init__ leaves
+ * the object as new (it may be initialised again) and dealloc frees each thing once. */
+static void release(szpy_vecenv *e)
 {
     vecenv_free(e->ve);
     free(e->mv);
@@ -308,6 +321,12 @@ static void vecenv_dealloc(szpy_vecenv *e)
     Py_XDECREF(e->actions[0]);
     Py_XDECREF(e->actions[1]);
     Py_XDECREF(e->result);
+    memset((char *)e + sizeof(PyObject), 0, sizeof *e - sizeof(PyObject));
+}
+
+static void vecenv_dealloc(szpy_vecenv *e)
+{
+    release(e);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -328,8 +347,9 @@ static int parse_obs_dtype(PyObject *o)
     return -1;
 }
 
-/* A seed: a Python int in 0..2**64-1 (what VecEnv(seed=) and reset(seed=) take). A list or tuple of ints
- * (reset's per-env seeds, Gymnasium's form) when list_n > 0: exactly list_n of them, folded into one
+/* A seed: an int in 0..2**64-1 (szpy_seed: numpy's integers too; what VecEnv(seed=) and reset(seed=)
+ * take). A list or tuple of ints (reset's per-env seeds, Gymnasium's form) when list_n > 0: exactly list_n
+ * of them, folded into one
  * seed in order. Else TypeError (not an int) or ValueError (out of range, wrong length) naming `what`,
  * and -1. */
 static int parse_seed(PyObject *o, const char *what, Py_ssize_t list_n, uint64_t *out)
@@ -351,22 +371,36 @@ static int parse_seed(PyObject *o, const char *what, Py_ssize_t list_n, uint64_t
         *out = h;
         return 0;
     }
-    if (!PyLong_Check(o) || PyBool_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s: seed must be an int in 0..2**64-1%s, not %.80s", what,
-                     list_n > 0 ? " (or a list of one per env)" : "", Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    const unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) { /* negative (OverflowError) or >= 2**64 */
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "%s: seed=%R is not in 0..2**64-1", what, o);
+    unsigned long long v;
+    if (szpy_seed(o, what, &v)) {
+        if (list_n > 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: seed must be an int in 0..2**64-1 (or a list of one per env), "
+                         "not %.80s", what, Py_TYPE(o)->tp_name);
+        }
         return -1;
     }
     *out = v;
     return 0;
 }
 
+static int init_fields(szpy_vecenv *e, PyObject *args, PyObject *kw);
+
 static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
+{
+    if (e->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
+        return -1;
+    }
+    if (init_fields(e, args, kw)) {
+        release(e);
+        return -1;
+    }
+    e->ready = 1;
+    return 0;
+}
+
+static int init_fields(szpy_vecenv *e, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"game",      "rules", "num_envs", "seed", "kernel", "observations",
                              "obs_dtype", "copy",  NULL};
@@ -376,10 +410,6 @@ static int vecenv_init(szpy_vecenv *e, PyObject *args, PyObject *kw)
     PyObject *seed_obj = NULL;
     int observations = 1, copy = 1;
     PyObject *obs_dtype = Py_None;
-    if (e->rules.g || e->mask) {
-        PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
-        return -1;
-    }
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzn$OspOp:VecEnv", kwlist, &game, &spec, &n, &seed_obj,
                                      &kernel_name, &observations, &obs_dtype, &copy))
         return -1;
@@ -643,6 +673,12 @@ static PyObject *vecenv_step_py(szpy_vecenv *e, PyObject *arg)
         Py_DECREF(raw);
         return NULL;
     }
+    if (PyArray_NDIM(raw) != 1) { /* a scalar, or a 2-D array: say which, not numpy's "too small depth" */
+        szpy_value_error("step: actions must be a 1-D array of %d integers (one per env), not %d-dimensional", e->n,
+                         PyArray_NDIM(raw));
+        Py_DECREF(raw);
+        return NULL;
+    }
     if (PyArray_ISUNSIGNED(raw) && PyArray_ITEMSIZE(raw) == 8) { /* no safe cast to int64: say so, not numpy */
         PyErr_Format(PyExc_TypeError, "step: actions of dtype %R cannot be cast safely to int64; give int64 or "
                      "uint8 (or any narrower integer dtype)", (PyObject *)PyArray_DESCR(raw));
@@ -740,7 +776,7 @@ static int check_index(const szpy_vecenv *e, Py_ssize_t i, const char *what)
 static PyObject *vecenv_get_position(szpy_vecenv *e, PyObject *args)
 {
     Py_ssize_t i;
-    if (!PyArg_ParseTuple(args, "n:get_position", &i) || check_index(e, i, "get_position") || idle(e))
+    if (!PyArg_ParseTuple(args, "n:get_position", &i) || idle(e) || check_index(e, i, "get_position"))
         return NULL;
     char buf[GAME_POS_STR];
     if (e->ve) {
@@ -768,7 +804,7 @@ static PyObject *vecenv_move_name(szpy_vecenv *e, PyObject *args)
 {
     Py_ssize_t i;
     long k;
-    if (!PyArg_ParseTuple(args, "nl:move_name", &i, &k) || check_index(e, i, "move_name") || idle(e))
+    if (!PyArg_ParseTuple(args, "nl:move_name", &i, &k) || idle(e) || check_index(e, i, "move_name"))
         return NULL;
     if (k < 0 || k >= e->moves)
         return szpy_value_error("move_name: action %ld is not in 0..%d", k, e->moves - 1);
@@ -783,10 +819,10 @@ static PyObject *vecenv_set_position(szpy_vecenv *e, PyObject *args)
 {
     Py_ssize_t i;
     const char *text;
-    if (!PyArg_ParseTuple(args, "ns:set_position", &i, &text) || check_index(e, i, "set_position"))
+    if (!PyArg_ParseTuple(args, "ns:set_position", &i, &text) || idle(e) || check_index(e, i, "set_position"))
         return NULL;
     game_pos p;
-    if (szpy_pos_parse(&e->rules, text, &p) || idle(e))
+    if (szpy_pos_parse(&e->rules, text, &p))
         return NULL;
     if (e->ve) { /* the stepper's own form of the same string */
         kalah_pos kp;
@@ -887,12 +923,16 @@ static PyObject *get_flag(szpy_vecenv *e, void *which)
 static PyObject *get_rules(szpy_vecenv *e, void *unused)
 {
     (void)unused;
+    if (not_ready(e))
+        return NULL;
     return PyUnicode_FromString(game_spec(e->rules.g));
 }
 
 static PyObject *get_game(szpy_vecenv *e, void *unused)
 {
     (void)unused;
+    if (not_ready(e))
+        return NULL;
     return PyUnicode_FromString(game_name(e->rules.g));
 }
 

@@ -154,3 +154,73 @@ def test_missing_net_file_is_oserror_everywhere(tmp_path):
         sowzero.Agent("az:sims=10,net=%s" % missing, rules="basico:players=3")
     with pytest.raises(ValueError):
         sowzero.Agent("az:sims=10")  # no net at all: a bad spec
+
+
+START = "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S"
+
+
+class _NoInit(sowzero.VecEnv):
+    def __init__(self):  # a subclass that never calls the base __init__
+        pass
+
+
+@pytest.mark.parametrize("use", [lambda e: e.reset(), lambda e: e.sample_actions(), lambda e: e.rules,
+                                 lambda e: e.set_position(0, START), lambda e: e.get_position(0)])
+def test_uninitialised_vecenv_raises(use):
+    """A VecEnv whose __init__ never ran (bare __new__, a subclass that skips it) raises, never crashes."""
+    for e in (sowzero.VecEnv.__new__(sowzero.VecEnv), _NoInit()):
+        with pytest.raises(RuntimeError, match="not initialised"):
+            use(e)
+
+
+def test_failed_init_leaves_objects_reusable():
+    e = sowzero.VecEnv.__new__(sowzero.VecEnv)
+    with pytest.raises(ValueError):
+        e.__init__(num_envs=0)
+    with pytest.raises(RuntimeError, match="not initialised"):
+        e.reset()
+    e.__init__(num_envs=4)
+    obs, _ = e.reset(seed=1)
+    assert obs.shape[0] == 4
+    with pytest.raises(RuntimeError, match="already initialised"):
+        e.__init__(num_envs=2)
+    a = sowzero.Agent.__new__(sowzero.Agent)
+    for use in (lambda: a.move(START), lambda: a.new_game()):
+        with pytest.raises(RuntimeError, match="not created"):
+            use()
+    with pytest.raises(ValueError):
+        a.__init__("nope")
+    with pytest.raises(RuntimeError, match="not created"):
+        a.move(START)
+    a.__init__("greedy")
+    assert a.move(START) in "abcdef"
+
+
+def test_numpy_integer_seeds_and_seed_ranges():
+    assert sowzero.Env().reset(seed=np.int64(3))[0] is not None
+    sowzero.VecEnv(seed=np.uint64(1)).reset(seed=np.int64(2))
+    sowzero.VecEnv(num_envs=2).reset(seed=[np.int64(1), 2])
+    a = sowzero.Agent("random")
+    a.new_game(seed=np.int64(3))
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match="0..2"):
+            a.new_game(seed=bad)
+    with pytest.raises(TypeError):
+        sowzero.VecEnv(seed=True)
+
+
+def test_complex_obs_and_scalar_actions_are_refused(kalah_net):
+    with pytest.raises(TypeError, match="real numbers"):
+        sowzero.Net.load(kalah_net)(np.zeros((1, 14), dtype=np.complex64))
+    with pytest.raises(ValueError, match="1-D array"):
+        sowzero.VecEnv().step(0)
+
+
+def test_aec_set_position_refused_leaves_the_game():
+    env = sowzero.AECEnv(rules="kalah")
+    env.reset(seed=1)
+    env.step(0)
+    before = (env.get_position(), env.agent_selection)
+    with pytest.raises(ValueError, match="finished"):
+        env.set_position("0,0,0,0,0,0,24,0,0,0,0,0,0,24 S")
+    assert (env.get_position(), env.agent_selection) == before
