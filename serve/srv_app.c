@@ -718,6 +718,48 @@ static reply api_replay(srv_app *app, cJSON *req)
 
 /* ---- dispatch ---- */
 
+/* What RFC 8259 forbids and cJSON lets through, or NULL: a raw control character in a string, the escape
+ * \u0000 (a NUL inside a C string would cut the value short, and the rest would be ignored), a number with
+ * a leading zero ("01") or a bare point ("1.", "1.e5"). The message (in buf[n]) names the byte. */
+static const char *json_strict_problem(const char *body, size_t len, char *buf, size_t n)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)body[i];
+        if (c == '"') {
+            for (i++; i < len && body[i] != '"'; i++) {
+                unsigned char d = (unsigned char)body[i];
+                if (d < 0x20) {
+                    snprintf(buf, n, "a raw control character (0x%02x) in a string at byte %zu: escape it", d, i);
+                    return buf;
+                }
+                if (d == '\\' && i + 1 < len) {
+                    if (body[i + 1] == 'u' && i + 5 < len && !strncmp(body + i + 2, "0000", 4)) {
+                        snprintf(buf, n, "the escape \\u0000 (a NUL character) in a string at byte %zu", i);
+                        return buf;
+                    }
+                    i++;
+                }
+            }
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t at = i + (c == '-');
+            if (at + 1 < len && body[at] == '0' && body[at + 1] >= '0' && body[at + 1] <= '9') {
+                snprintf(buf, n, "a number with a leading zero at byte %zu", i);
+                return buf;
+            }
+            while (at < len && body[at] >= '0' && body[at] <= '9')
+                at++;
+            if (at < len && body[at] == '.' && !(at + 1 < len && body[at + 1] >= '0' && body[at + 1] <= '9')) {
+                snprintf(buf, n, "a number whose point has no digit after it at byte %zu", i);
+                return buf;
+            }
+            while (at < len && ((body[at] >= '0' && body[at] <= '9') || strchr(".eE+-", body[at])))
+                at++;
+            i = at - 1;
+        }
+    }
+    return NULL;
+}
+
 static reply dispatch(srv_app *app, const char *method, const char *path, const char *session_q, const char *body,
                       size_t len, const char *content_type)
 {
@@ -746,6 +788,9 @@ static reply dispatch(srv_app *app, const char *method, const char *path, const 
             return error_reply(400, "the request body is empty: send a JSON object");
         if (memchr(body, 0, len))
             return error_reply(400, "the request body holds a NUL byte");
+        char why[160];
+        if (json_strict_problem(body, len, why, sizeof why))
+            return error_reply(400, "the request body is not valid JSON: %s", why);
         const char *end = NULL;
         req = cJSON_ParseWithLengthOpts(body, len, &end, 0);
         /* One JSON value and nothing after it but white space. */

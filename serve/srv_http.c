@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,16 @@ const srv_asset *srv_asset_find(const char *path)
         if (!strcmp(srv_assets[i].path, path))
             return &srv_assets[i];
     return NULL;
+}
+
+/* MHD_get_connection_values' iterator: counts the Content-Length headers into *cls. */
+static enum MHD_Result count_content_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (key && !strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+        ++*(int *)cls;
+    return MHD_YES;
 }
 
 static enum MHD_Result reply_send(srv_http *h, struct MHD_Connection *c, int status, const char *type, void *data,
@@ -175,6 +186,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (!rq->called) {   /* the headers are in; the body, if any, comes in the next calls */
         rq->called = 1;
+        /* Two Content-Length headers: libmicrohttpd reads the first; a proxy in front may have read the
+         * other (request smuggling, RFC 9112 6.3). */
+        int lengths = 0;
+        MHD_get_connection_values(c, MHD_HEADER_KIND, count_content_length, &lengths);
+        if (lengths > 1) {
+            rq->state = 2;
+            atomic_fetch_add(&h->answering, 1);
+            atomic_fetch_sub(&h->receiving, 1);
+            return reply_error(h, c, 400, "the request has %d Content-Length headers", lengths);
+        }
         /* A body announced over the limit is refused now: before a 100 Continue invites it, and without
          * holding the connection while it arrives. */
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -217,7 +238,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return reply_error(h, c, 414, "the query has %zu parameters; the limit is %d", rq->n_args,
                            SRV_HTTP_MAX_ARGS);
     if (!strncmp(url, "/api/", 5)) {
-        const char *sess = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "session");
+        const char *sess = NULL;
+        size_t sess_len = 0;
+        if (MHD_lookup_connection_value_n(c, MHD_GET_ARGUMENT_KIND, "session", 7, &sess, &sess_len) != MHD_YES)
+            sess = NULL;
+        if (sess && strlen(sess) != sess_len) /* a %00 in the query: the id would be cut there */
+            return reply_error(h, c, 400, "the query parameter 'session' holds a NUL character");
         const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
         char *out;
         size_t out_len;

@@ -193,6 +193,13 @@ def bad_requests(srv):
         ("JSON string", "POST", "/api/new", "x", None, None, 400),
         ("JSON number", "POST", "/api/new", 7, None, None, 400),
         ("NUL byte", "POST", "/api/new", None, JSON, b'{"agent":"greedy"}\x00', 400),
+        ("NUL escape", "POST", "/api/new", None, JSON, b'{"agent":"greedy\\u0000junk"}', 400),
+        ("raw tab in a string", "POST", "/api/new", None, JSON, b'{"agent":"gre\tedy"}', 400),
+        ("leading zero", "POST", "/api/new", None, JSON, b'{"agent":"greedy","seed":01}', 400),
+        ("bare point", "POST", "/api/new", None, JSON, b'{"agent":"greedy","seed":1.}', 400),
+        ("move: NUL escape", "POST", "/api/move", None, JSON,
+         b'{"session":"' + s.encode() + b'","move":"c\\u0000junk"}', 400),
+        ("state: NUL in the session", "GET", f"/api/state?session={s}%00junk", None, None, None, 400),
         ("deep nesting", "POST", "/api/new", None, JSON, b'[' * 5000 + b']' * 5000, 400),
         ("new: no agent", "POST", "/api/new", {"game": KALAH}, None, None, 400),
         ("new: agent a number", "POST", "/api/new", {"agent": 3}, None, None, 400),
@@ -484,6 +491,14 @@ def request_targets(srv):
                 fail(f"Content-Length 100000000 (Expect: 100-continue {expect}): {head!r} after "
                      f"{time.time() - t0:.1f} s")
         n += 1
+    # two Content-Length headers (request smuggling behind a proxy): refused, whichever would be read
+    with socket.create_connection((srv.host, srv.port), timeout=10) as sk:
+        sk.sendall(b"POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                   b"Content-Length: 18\r\nContent-Length: 2\r\n\r\n{\"agent\":\"random\"}")
+        head = sk.recv(4096).split(b"\r\n", 1)[0]
+        if b" 400 " not in head:
+            fail(f"two Content-Length headers: {head!r}")
+    n += 1
     st, out = call(srv.conn(), "GET", "/api/info?" + "a=b&" * 60)   # within the limits: served
     if st != 200:
         fail(f"60 query parameters: {st} {out}")
