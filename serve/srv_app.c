@@ -486,7 +486,8 @@ static reply api_new(srv_app *app, cJSON *req)
     if (sd) {
         if (!cJSON_IsNumber(sd) || sd->valuedouble < 0 || sd->valuedouble > 9007199254740991.0 ||
             sd->valuedouble != (double)(uint64_t)sd->valuedouble)
-            return error_reply(400, "field 'seed' must be a whole number >= 0");
+            return error_reply(400, "field 'seed' must be a whole number in 0..9007199254740991 (2^53 - 1, the "
+                                    "largest a JSON number holds exactly)");
         seed = (uint64_t)sd->valuedouble;
     }
     if (!side || (cJSON_IsString(side) && !strcmp(side->valuestring, "first")))
