@@ -286,6 +286,15 @@ static int slot_finish(worker *w, slot *s)
         best = v[q] > best ? v[q] : best;
     for (int q = 0; q < np; q++)
         w->st.wins[q] += v[q] == best;
+    if (s->opp_seats) { /* the search's score against this game's league opponent */
+        double sum = 0;
+        int seats = 0;
+        for (int q = 0; q < np; q++)
+            if (!(s->opp_seats >> q & 1u))
+                sum += (v[q] + 1) / 2, seats++;
+        w->st.league_games[s->opp]++;
+        w->st.league_score[s->opp] += seats ? sum / seats : 0;
+    }
     int rc = sh->on_game ? log_game(w, s) : MCTS_OK;
     if (sh->rb && rc == MCTS_OK) {
         /* with surprise_weight each decision is written sp_surprise_copies times, the copies adjacent */
@@ -681,10 +690,11 @@ int game_selfplay_run_league(const game *g, const selfplay_config *sc, const mct
     int rc;
     if (!g || !ef || !ef->create)
         return BAD("self-play: a game and an evaluator factory are required");
-    if (league && (league->count < 1 || !(league->share >= 0 && league->share <= 1) || !league->create ||
+    if (league && (league->count < 1 || league->count > SELFPLAY_MAX_LEAGUE ||
+                   !(league->share >= 0 && league->share <= 1) || !league->create ||
                    !league->choose || !league->free))
-        return BAD("%s self-play: a league needs at least one opponent, a share in [0, 1] and its three "
-                   "functions", game_name(g));
+        return BAD("%s self-play: a league needs 1..%d opponents, a share in [0, 1] and its three functions",
+                   game_name(g), SELFPLAY_MAX_LEAGUE);
     if ((rc = selfplay_config_check(sc, err)) != MCTS_OK || (rc = mcts_config_check(mc, err)) != MCTS_OK)
         return rc;
     if (sc->rescore && (game_players(g) != 2 || mc->tablebase_seeds < 1 ||
@@ -738,6 +748,8 @@ int game_selfplay_run_league(const game *g, const selfplay_config *sc, const mct
         tot.games += s->games, tot.samples += s->samples, tot.capped += s->capped;
         for (int q = 0; q < GAME_MAX_PLAYERS; q++)
             tot.wins[q] += s->wins[q];
+        for (int k = 0; k < SELFPLAY_MAX_LEAGUE; k++)
+            tot.league_games[k] += s->league_games[k], tot.league_score[k] += s->league_score[k];
         tot.evals += s->evals, tot.batches += s->batches, tot.simulations += s->simulations;
         tot.thread_seconds += s->thread_seconds, tot.forward_seconds += s->forward_seconds;
         if (w[i].rc != MCTS_OK && rc == MCTS_OK) {

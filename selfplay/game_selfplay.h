@@ -55,6 +55,8 @@ typedef struct {
     uint64_t simulations;     /* PUCT simulations completed, summed over decisions (the root's new visits) */
     uint64_t wins[GAME_MAX_PLAYERS];
     uint64_t capped;          /* games stopped by max_moves */
+    uint64_t league_games[SELFPLAY_MAX_LEAGUE]; /* games of each league opponent, and the search seats' */
+    double league_score[SELFPLAY_MAX_LEAGUE];   /* summed mean score in them (selfplay_stats) */
     double seconds, thread_seconds, forward_seconds;
     double avg_batch, forward_share, positions_per_s, games_per_s;
 } game_selfplay_stats;
@@ -87,7 +89,7 @@ typedef int (*game_selfplay_game_fn)(void *ctx, const game_pos *start, const uin
  * ends with MCTS_EINVAL, as with a bad config (an engine that died, say), rather than train on games with
  * a hole. Borrowed for the run; all calls from the creating worker's thread. */
 typedef struct game_selfplay_league {
-    int count;    /* opponents, >= 1 */
+    int count;    /* opponents, 1..SELFPLAY_MAX_LEAGUE */
     double share; /* the share of games with an opponent, in [0, 1] (0: every game self-play) */
     void *ctx;
     void *(*create)(void *ctx, int i, char *err);

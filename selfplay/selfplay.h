@@ -101,6 +101,9 @@ selfplay_config selfplay_config_default(void);
  * in 1..256, got 0") in err (MCTS_ERRLEN bytes, may be NULL). */
 int selfplay_config_check(const selfplay_config *c, char *err);
 
+/* The most league opponents a self-play run takes (game_selfplay_league.count). */
+#define SELFPLAY_MAX_LEAGUE 8
+
 /* What one round of self-play did, as training reports it (game_selfplay_stats has the rest). Rates use the
  * round's wall time. */
 typedef struct {
@@ -109,6 +112,11 @@ typedef struct {
                               * or with surprise_weight as many on average (copies, see the top) */
     double seconds;          /* wall time of the round */
     double positions_per_s;  /* samples (decisions) / seconds */
+    /* with a league (game_selfplay_league): per opponent, the games it played and the sum over them of the
+     * search seats' mean score ((value + 1) / 2 of each seat's final value: a win 1, a draw 1/2; básico
+     * its rank score), so league_score[i] / league_games[i] is the search's score against opponent i */
+    uint64_t league_games[SELFPLAY_MAX_LEAGUE];
+    double league_score[SELFPLAY_MAX_LEAGUE];
 } selfplay_stats;
 
 #endif

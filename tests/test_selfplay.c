@@ -1142,6 +1142,7 @@ static void test_league_opponents(void **state)
     /* Every game had the opponent in at least one seat and the search in at least one: the decisions are
      * the samples plus the opponent's moves, and the opponent's moves are in the games, in order. */
     int decisions = 0, j = 0;
+    double league_sum = 0;
     for (int i = 0; i < log[0]->count; i++) {
         game_pos p = log[0]->start[i];
         unsigned opp_movers = 0, own_movers = 0;
@@ -1159,8 +1160,20 @@ static void test_league_opponents(void **state)
         assert_true(opp_movers != 0);
         assert_true(own_movers != 0);
         assert_int_equal(opp_movers & own_movers, 0); /* a seat is the opponent's for the whole game */
+        /* the league's score: the search seats' mean (value + 1) / 2 at the game's end */
+        double v[GAME_MAX_PLAYERS], sum = 0;
+        int seats = 0;
+        game_stopped_values(g, &p, v);
+        for (int q = 0; q < game_players(g); q++)
+            if (!(opp_movers >> q & 1u))
+                sum += (v[q] + 1) / 2, seats++;
+        league_sum += sum / seats;
     }
     assert_int_equal(j, lg->calls);
+    assert_int_equal(st.league_games[0], 8); /* share 1: every game had the one opponent */
+    for (int k = 1; k < SELFPLAY_MAX_LEAGUE; k++)
+        assert_int_equal(st.league_games[k], 0);
+    assert_true(fabs(st.league_score[0] - league_sum) < 1e-9);
     assert_int_equal((uint64_t)decisions, st.samples + (uint64_t)lg->calls);
     /* share 0: the games and samples of no league at all */
     league.share = 0;

@@ -277,6 +277,8 @@ int train_selfplay_round(const cfg_config *c, const char *rules_spec, const self
     game_free(g);
     *st = (selfplay_stats){.games = bs.games, .samples = bs.samples, .seconds = bs.seconds,
                            .positions_per_s = bs.positions_per_s};
+    memcpy(st->league_games, bs.league_games, sizeof st->league_games);
+    memcpy(st->league_score, bs.league_score, sizeof st->league_score);
     return rc;
 }
 
@@ -556,6 +558,33 @@ static int sgd(trainer *t, train_row *row, char *err)
     return TRAIN_OK;
 }
 
+_Static_assert(CFG_MAX_OPPONENTS <= SELFPLAY_MAX_LEAGUE, "every selfplay.opponents entry has its league counts");
+
+/* Adds a self-play round's league games to the counts the next evaluation reports. */
+static void add_league(trainer *t, const selfplay_stats *st)
+{
+    for (int k = 0; k < SELFPLAY_MAX_LEAGUE; k++)
+        t->league_games[k] += st->league_games[k], t->league_score[k] += st->league_score[k];
+}
+
+/* One line: the search's score against each league opponent in the self-play games since the last report
+ * (the league's own win rates, as AlphaStar's league tracks them); the counts start again. */
+static void report_league(trainer *t)
+{
+    const cfg_league *lg = &t->cfg->league;
+    char line[1024];
+    size_t w = 0;
+    for (int k = 0; k < lg->n_opponents && w < sizeof line; k++)
+        w += (size_t)snprintf(line + w, sizeof line - w, "%s %s %.3f (%llu games)", k ? "," : "", lg->opponents[k],
+                              t->league_games[k] ? t->league_score[k] / (double)t->league_games[k] : 0.0,
+                              (unsigned long long)t->league_games[k]);
+    if (lg->n_opponents)
+        train_msg(t, TRAIN_MSG_INFO, "  self-play league since the last evaluation, the search's score against:%s",
+                  line);
+    memset(t->league_games, 0, sizeof t->league_games);
+    memset(t->league_score, 0, sizeof t->league_score);
+}
+
 static void report_eval(trainer *t, const train_eval_result *res, int games, double mean)
 {
     const cfg_config *c = t->cfg;
@@ -572,6 +601,7 @@ static void report_eval(trainer *t, const train_eval_result *res, int games, dou
         train_msg(t, TRAIN_MSG_INFO, "  vs %-20s %.3f [%.2f, %.2f]  as %s %.3f  as %s %.3f  (W-D-L %d-%d-%d)",
                   res[k].opponent, res[k].score, res[k].score_lo, res[k].score_hi, t->seat[0], res[k].seat_score[0],
                   t->seat[1], res[k].seat_score[1], res[k].wins, res[k].draws, res[k].losses);
+    report_league(t);
 }
 
 /* Copies the last evaluation (t->last_eval, t->last_accuracy, t->eval_iteration) and best.h5's record into
@@ -736,7 +766,7 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     int64_t it = t->iteration + 1;
 
     /* Self-play: the round this iteration trains on, unless train.overlap played it beside the last one. */
-    selfplay_stats st;
+    selfplay_stats st = {0};
     char serr[MCTS_ERRLEN];
     nn_set_blas_threads(1);
     const nn_net *sp_net = t->sp_net ? t->sp_net : t->net; /* gating (eval.gate): the self-play net */
@@ -755,6 +785,7 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
         t->rounds = it;
         t->games += (int64_t)st.games;
         t->samples += (int64_t)st.samples;
+        add_league(t, &st);
         row.selfplay_s = st.seconds;
         row.selfplay_pos_per_s = st.positions_per_s;
     }
@@ -798,9 +829,10 @@ static int iteration(trainer *t, double session_t0, int64_t session_it0, char *e
     if (t->round.running) {
         if (stop_requested(t))
             train_msg(t, TRAIN_MSG_INFO, "stopping: waiting for the self-play round in flight (train.overlap)");
-        selfplay_stats bst;
+        selfplay_stats bst = {0};
         if ((rc = train_round_finish(t, &bst, err)) != TRAIN_OK)
             return rc;
+        add_league(t, &bst);
         t->games += (int64_t)bst.games;
         t->samples += (int64_t)bst.samples;
         row.selfplay_s += bst.seconds;

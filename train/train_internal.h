@@ -49,6 +49,10 @@ typedef struct {
     double last_eval_s;     /* seconds of the last evaluation measured (0: none yet), for run.time_limit */
     int last_eval_games;    /* its games per opponent */
     int64_t games, samples; /* cumulative self-play output */
+    /* selfplay.opponents: each league opponent's games and the search's summed score in them, over the
+     * rounds since the last evaluation's report (selfplay_stats; not kept across a resume) */
+    uint64_t league_games[SELFPLAY_MAX_LEAGUE];
+    double league_score[SELFPLAY_MAX_LEAGUE];
     double elapsed_base;    /* seconds of earlier sessions (resume) */
     double t0;              /* monotonic clock at this session's start */
     double best_score;      /* what best.h5 was chosen by (train_best_measure), -1 = none yet */
