@@ -214,7 +214,7 @@ agent *agent_create(const char *spec, const kalah_rules *r, char *err)
     strcpy(buf, spec);
     agent_args args;
     static const char *const rules_keys[] = {"pits", "seeds", "capture", "end", "max_sows", NULL};
-    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(ab, solver; every game's random, greedy, mcts, az, maxn, paranoid, solve)",
+    int kd = agent_spec_split(spec, buf, kinds, (int)(sizeof kinds / sizeof kinds[0]), "(ab, solver; every game's random, greedy, mcts, az, maxn, paranoid, solve, br)",
                               rules_keys, &args, err);
     if (kd < 0)
         return NULL;
@@ -425,4 +425,48 @@ int agent_choose(agent *a, const kalah_pos *p, int *move_out)
         memset(&a->stats, 0, sizeof a->stats);
     }
     return rc;
+}
+
+/* One value of the spec at *s (unquoted up to ',' or the end; "..." with \" \\; '...' literal) into a new
+ * string; *s moves past it. NULL on a syntax error (message in err) or out of memory. */
+char *agent_spec_value(const char *spec, const char **s, const char *key, char *err)
+{
+    const char *p = *s;
+    size_t n = strlen(p);
+    char *out = malloc(n + 1), *w = out;
+    if (!out) {
+        set_err(err, "out of memory");
+        return NULL;
+    }
+    if (*p == '"' || *p == '\'') {
+        char q = *p++;
+        for (; *p && *p != q; p++) {
+            if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
+                p++;
+            *w++ = *p;
+        }
+        if (*p != q) {
+            set_err(err, "agent '%s': the value of %s opens a %c quote that is not closed", spec, key, q);
+            free(out);
+            return NULL;
+        }
+        p++;
+        if (*p && *p != ',') {
+            set_err(err, "agent '%s': the quoted value of %s is followed by '%c', not ',' or the end", spec, key, *p);
+            free(out);
+            return NULL;
+        }
+    } else {
+        for (; *p && *p != ','; p++) {
+            if (*p == '"' || *p == '\'') {
+                set_err(err, "agent '%s': a quote inside the value of %s: quote the whole value", spec, key);
+                free(out);
+                return NULL;
+            }
+            *w++ = *p;
+        }
+    }
+    *w = 0;
+    *s = p;
+    return out;
 }

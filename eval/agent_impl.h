@@ -57,6 +57,12 @@ typedef struct {
 int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds, int n_kinds, const char *unknown_text,
                      const char *const *rules_keys, agent_args *args, char *err);
 
+/* One value of a spec whose values may hold commas (engine:cmd=..., br:target=...) at *s: unquoted up to
+ * ',' or the end; "..." with \" and \\ escapes; '...' literal. A new string (the caller frees it); *s
+ * moves past it. NULL with a message naming spec and key in err (AGENT_ERRLEN) on a quote left open, text
+ * after a closing quote, a quote inside an unquoted value, or no memory. */
+char *agent_spec_value(const char *spec, const char **s, const char *key, char *err);
+
 /* Value of key (marks it used) or NULL. */
 const char *agent_arg_str(agent_args *a, const char *key);
 /* Whole number in [lo, hi] for key; *out untouched if absent. 0 ok, -1 bad value (message in err). */

@@ -16,6 +16,7 @@
 
 #include "env/kalah.h"
 #include "eval/agent.h"
+#include "eval/agent_impl.h"
 #include "eval/engine_proto.h"
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
@@ -39,50 +40,6 @@ struct engine_agent {
 int engine_spec_is_engine(const char *spec)
 {
     return spec && !strncmp(spec, "engine", 6) && (spec[6] == 0 || spec[6] == ':' || spec[6] == ',');
-}
-
-/* One value of the spec at *s (unquoted up to ',' or the end; "..." with \" \\; '...' literal) into a new
- * string; *s moves past it. NULL on a syntax error (message in err) or out of memory. */
-static char *spec_value(const char *spec, const char **s, const char *key, char *err)
-{
-    const char *p = *s;
-    size_t n = strlen(p);
-    char *out = malloc(n + 1), *w = out;
-    if (!out) {
-        set_err(err, "out of memory");
-        return NULL;
-    }
-    if (*p == '"' || *p == '\'') {
-        char q = *p++;
-        for (; *p && *p != q; p++) {
-            if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
-                p++;
-            *w++ = *p;
-        }
-        if (*p != q) {
-            set_err(err, "agent '%s': the value of %s opens a %c quote that is not closed", spec, key, q);
-            free(out);
-            return NULL;
-        }
-        p++;
-        if (*p && *p != ',') {
-            set_err(err, "agent '%s': the quoted value of %s is followed by '%c', not ',' or the end", spec, key, *p);
-            free(out);
-            return NULL;
-        }
-    } else {
-        for (; *p && *p != ','; p++) {
-            if (*p == '"' || *p == '\'') {
-                set_err(err, "agent '%s': a quote inside the value of %s: quote the whole value", spec, key);
-                free(out);
-                return NULL;
-            }
-            *w++ = *p;
-        }
-    }
-    *w = 0;
-    *s = p;
-    return out;
 }
 
 static int whole(const char *spec, const char *key, const char *v, long lo, long hi, int *out, char *err)
@@ -167,7 +124,7 @@ engine_agent *engine_agent_create(const char *spec, const game *g, char *err)
         memcpy(key, s, kl);
         key[kl] = 0;
         s = eq + 1;
-        char *v = spec_value(spec, &s, key, err);
+        char *v = agent_spec_value(spec, &s, key, err);
         if (!v) {
             bad = 1;
             break;

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "eval/agent_impl.h"     /* agent_args and its key=value helpers, SplitMix64 */
+#include "eval/br_agent.h"
 #include "eval/engine_agent.h"
 #include "eval/game_agent_impl.h"
 #include "eval/game_search.h"
@@ -18,7 +19,7 @@
 
 #define set_err(err, ...) errbuf_set(err, AGENT_ERRLEN, __VA_ARGS__)
 
-typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ, K_SPECIAL, K_ENGINE } kind_id;
+typedef enum { K_RANDOM, K_GREEDY, K_MAXN, K_PARANOID, K_AB, K_SOLVE, K_MCTS, K_AZ, K_SPECIAL, K_ENGINE, K_BR } kind_id;
 
 struct game_agent {
     kind_id kind;
@@ -38,6 +39,7 @@ struct game_agent {
     const ga_special *sp; /* K_SPECIAL: the kind's own agent set (game_agent_impl.h), and */
     void *x;              /* its agent, owned */
     engine_agent *eng;  /* K_ENGINE: an outside engine (eval/engine_agent.h), owned */
+    br_agent *br;       /* K_BR: a best response to a fixed agent (eval/br_agent.h), owned */
     char *desc;         /* az: game_agent_describe (owned); NULL: the spec */
     int64_t soft_ms;    /* game_agent_set_time (generic mcts and az); 0: none */
     const int *abort;   /* game_agent_set_abort; NULL: none */
@@ -58,7 +60,7 @@ static const agent_kind_desc kinds[] = {
     {"az", "net, sims, c_puct, fpu, batch, root, gumbel_k, gumbel_c_visit, gumbel_c_scale, margin, solver, tb, tbroot, "
            "seed"},
 };
-#define KIND_LIST "random, greedy, maxn, paranoid, ab, solve, mcts, az"
+#define KIND_LIST "random, greedy, maxn, paranoid, ab, solve, mcts, az, br"
 
 /* ---- the kinds' constructors ---- */
 
@@ -309,6 +311,16 @@ game_agent *game_agent_create(const char *spec, const game *g, char *err)
         }
         return a;
     }
+    if (br_spec_is_br(spec)) { /* every game: a spec of specs (quoted sub-specs) */
+        game_agent *a = new_agent(spec, K_BR, "br", g, err);
+        if (!a)
+            return NULL;
+        if (!(a->br = br_agent_create(spec, g, err))) {
+            game_agent_free(a);
+            return NULL;
+        }
+        return finish_agent(a, 0);
+    }
     const ga_special *sp = special_for(g);
     if (sp && special_takes(sp, spec))
         return create_special(sp, spec, g, err);
@@ -418,6 +430,7 @@ void game_agent_free(game_agent *a)
     if (a->x)
         a->sp->free(a->x);
     engine_agent_free(a->eng);
+    br_agent_free(a->br);
     free(a->desc);
     free(a->spec);
     free(a);
@@ -507,6 +520,8 @@ void game_agent_new_game(game_agent *a, const game_pos *start, uint64_t game_see
     }
     if (a->eng)
         engine_agent_new_game(a->eng);
+    if (a->br)
+        br_agent_new_game(a->br, start, game_seed);
     a->game_seed = agent_mix(a->seed, game_seed);
     a->rng = a->game_seed;
     if (a->tree)
@@ -570,6 +585,8 @@ void game_agent_set_abort(game_agent *a, const int *flag)
     a->abort = flag;
     if (a->x)
         a->sp->set_abort(a->x, flag);
+    if (a->br)
+        br_agent_set_abort(a->br, flag);
 }
 
 double game_agent_last_ms(const game_agent *a) { return a->last_ms; }
@@ -641,6 +658,7 @@ static int choose_move(game_agent *a, const game_pos *p, int *move_out)
     }
     case K_MCTS:
     case K_AZ: rc = ga_tree_choose(a->tree, p, a->soft_ms, a->abort, move_out, &a->stats, a->err); break;
+    case K_BR: rc = br_agent_choose(a->br, p, move_out, NULL, a->err); break;
     case K_SPECIAL:
     case K_ENGINE: break; /* handled above */
     }

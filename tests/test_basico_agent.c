@@ -211,7 +211,7 @@ static void test_bad_specs(void **state)
     static const char *cases[][2] = {
         {"", "empty agent spec"},
         {"alphabeta:depth=3", "agent 'alphabeta:depth=3': unknown kind 'alphabeta' for basico (random, greedy, "
-                              "maxn, paranoid, ab, solve, mcts, az)"},
+                              "maxn, paranoid, ab, solve, mcts, az, br)"},
         {"ab:depth=3", "agent 'ab:depth=3': ab is for two-player games; basico:players=3,pits=4,seeds=4,"
                        "full_ranking=1 has 3 players (use maxn or paranoid)"},
         {"solve", "solve is for two-player games"},

@@ -220,7 +220,7 @@ static PyMethodDef agent_methods[] = {
 
 static PyGetSetDef agent_getset[] = {
     {"spec", (getter)get_spec, NULL, "the spec as given", NULL},
-    {"kind", (getter)get_spec, NULL, "the spec's kind (random, greedy, ab, mcts, az; maxn, paranoid, solve)", (void *)1},
+    {"kind", (getter)get_spec, NULL, "the spec's kind (random, greedy, ab, mcts, az; maxn, paranoid, solve; br, engine)", (void *)1},
     {"rules", (getter)get_rules, NULL, "the canonical rules spec", NULL},
     {"plays", (getter)get_plays, NULL,
      "how the agent plays: for az the effective spec (every search key with its value: given, from the\n"
