@@ -470,3 +470,24 @@ char *agent_spec_value(const char *spec, const char **s, const char *key, char *
     *s = p;
     return out;
 }
+
+int agent_spec_next(const char *spec, const char **s, char *key, size_t n, const char *keys_text, char **value,
+                    char *err)
+{
+    const char *p = *s;
+    if (!*p)
+        return 0;
+    const char *eq = strchr(p, '=');
+    size_t kl = eq ? (size_t)(eq - p) : 0;
+    if (!eq || kl == 0 || kl >= n || memchr(p, ',', kl)) {
+        set_err(err, "agent '%s': expected key=value at '%.*s' (keys: %s)", spec, (int)strcspn(p, ","), p, keys_text);
+        return -1;
+    }
+    memcpy(key, p, kl);
+    key[kl] = 0;
+    p = eq + 1;
+    if (!(*value = agent_spec_value(spec, &p, key, err)))
+        return -1;
+    *s = *p == ',' ? p + 1 : p;
+    return 1;
+}

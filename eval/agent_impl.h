@@ -63,6 +63,12 @@ int agent_spec_split(const char *spec, char *buf, const agent_kind_desc *kinds, 
  * after a closing quote, a quote inside an unquoted value, or no memory. */
 char *agent_spec_value(const char *spec, const char **s, const char *key, char *err);
 
+/* The next key=value of such a spec at *s (after the kind and its ':'): the key into key[n] (shorter than n,
+ * no ','), its value (agent_spec_value: the caller frees it) into *value; *s moves past the value and its
+ * comma. 1 with a pair, 0 at the end, -1 with a message naming spec and listing keys_text in err. */
+int agent_spec_next(const char *spec, const char **s, char *key, size_t n, const char *keys_text, char **value,
+                    char *err);
+
 /* Value of key (marks it used) or NULL. */
 const char *agent_arg_str(agent_args *a, const char *key);
 /* Whole number in [lo, hi] for key; *out untouched if absent. 0 ok, -1 bad value (message in err). */

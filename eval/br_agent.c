@@ -40,21 +40,10 @@ br_agent *br_agent_create(const char *spec, const game *g, char *err)
     int bad = 0;
     if (*s == ':')
         s++;
-    while (*s && !bad) {
-        const char *eq = strchr(s, '=');
-        size_t kl = eq ? (size_t)(eq - s) : 0;
-        char key[16];
-        if (!eq || kl == 0 || kl >= sizeof key || memchr(s, ',', kl)) {
-            set_err(err, "agent '%s': expected key=value at '%.*s' (keys: target, rollout, seed)", spec,
-                    (int)strcspn(s, ","), s);
-            bad = 1;
-            break;
-        }
-        memcpy(key, s, kl);
-        key[kl] = 0;
-        s = eq + 1;
-        char *v = agent_spec_value(spec, &s, key, err);
-        if (!v) {
+    char key[16], *v;
+    int more;
+    while (!bad && (more = agent_spec_next(spec, &s, key, sizeof key, "target, rollout, seed", &v, err)) != 0) {
+        if (more < 0) {
             bad = 1;
             break;
         }
@@ -70,8 +59,6 @@ br_agent *br_agent_create(const char *spec, const game *g, char *err)
             bad = 1;
         }
         free(v);
-        if (!bad && *s == ',')
-            s++;
     }
     char sub[AGENT_ERRLEN];
     if (!bad && !target) {

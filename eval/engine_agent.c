@@ -111,21 +111,11 @@ engine_agent *engine_agent_create(const char *spec, const game *g, char *err)
     int bad = 0, seen_proto = 0;
     if (*s == ':' || *s == ',')
         s++;
-    while (*s && !bad) {
-        const char *eq = strchr(s, '=');
-        size_t kl = eq ? (size_t)(eq - s) : 0;
-        char key[24];
-        if (!eq || kl == 0 || kl >= sizeof key || memchr(s, ',', kl)) {
-            set_err(err, "agent '%s': expected key=value at '%.*s' (keys: cmd, ms, cwd, start_ms, proto, seed)", spec,
-                    (int)strcspn(s, ","), s);
-            bad = 1;
-            break;
-        }
-        memcpy(key, s, kl);
-        key[kl] = 0;
-        s = eq + 1;
-        char *v = agent_spec_value(spec, &s, key, err);
-        if (!v) {
+    char key[24], *v;
+    int more;
+    while (!bad && (more = agent_spec_next(spec, &s, key, sizeof key, "cmd, ms, cwd, start_ms, proto, seed", &v,
+                                           err)) != 0) {
+        if (more < 0) {
             bad = 1;
             break;
         }
@@ -168,8 +158,6 @@ engine_agent *engine_agent_create(const char *spec, const game *g, char *err)
             bad = 1;
         }
         free(v);
-        if (!bad && *s == ',')
-            s++;
     }
     if (!bad && !e->cmd) {
         set_err(err, "agent '%s': engine needs cmd=COMMAND (docs/protocol.md)", spec);
