@@ -95,9 +95,11 @@ void br_agent_set_abort(br_agent *b, const int *flag)
     game_agent_set_abort(b->rollout, flag);
 }
 
+static double margin_of(const br_agent *b, const game_pos *end, int seat);
+
 /* The final value for `seat` of the game after p's move k, the target in the other seats and the rollout
  * agent in seat's: AGENT_OK with *value, or a sub-agent's code with err. */
-static int playout(br_agent *b, const game_pos *p, int k, int seat, double *value, char *err)
+static int playout(br_agent *b, const game_pos *p, int k, int seat, double *value, double *margin, char *err)
 {
     game_pos q = *p;
     game_apply(b->g, &q, k, NULL);
@@ -118,23 +120,41 @@ static int playout(br_agent *b, const game_pos *p, int k, int seat, double *valu
     double v[GAME_MAX_PLAYERS];
     game_stopped_values(b->g, &q, v);
     *value = v[seat];
+    *margin = margin_of(b, &q, seat);
     return AGENT_OK;
+}
+
+/* What ranks two playouts of the same value: the final margin for seat in a two-player game with one (a
+ * win by more, a loss by less), else 0. */
+static double margin_of(const br_agent *b, const game_pos *end, int seat)
+{
+    if (game_players(b->g) != 2 || !game_has_margin(b->g))
+        return 0;
+    const int m = game_margin(b->g, end);
+    return seat == 0 ? m : -m;
 }
 
 int br_agent_choose(br_agent *b, const game_pos *p, int *move, double *value, char *err)
 {
     const unsigned legal = game_legal(b->g, p);
-    double best = -2;
+    /* Ties (the same value and margin: common, values being win, draw or loss) go to the move the rollout
+     * agent itself would play, then to the lower slot. */
+    int own, rc = game_agent_choose(b->rollout, p, &own);
+    if (rc != AGENT_OK) {
+        set_err(err, "%s: %s", game_agent_spec(b->rollout), game_agent_error(b->rollout));
+        return rc;
+    }
+    double best = -2, best_margin = 0;
     int best_k = -1;
     for (int k = 0; k < game_moves(b->g); k++) {
         if (!(legal >> k & 1u))
             continue;
-        double v;
-        int rc = playout(b, p, k, p->to_move, &v, err);
-        if (rc != AGENT_OK)
+        double v, m;
+        if ((rc = playout(b, p, k, p->to_move, &v, &m, err)) != AGENT_OK)
             return rc;
-        if (v > best)
-            best = v, best_k = k;
+        const int better = best_k < 0 || v > best || (v == best && (m > best_margin || (m == best_margin && k == own)));
+        if (better)
+            best = v, best_margin = m, best_k = k;
     }
     *move = best_k;
     if (value)

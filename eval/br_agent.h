@@ -4,7 +4,8 @@
  * sims=0'). At each decision it tries every legal move and plays the game out with `target` in every other
  * seat and `rollout` (default greedy) for its own later moves, then plays the move whose playout ends best
  * for it (its final value, game_values; a playout past BR_MAX_PLIES is scored as the game's stopped values;
- * ties go to the lower slot). Against a deterministic target that is a one-step policy improvement of
+ * equal values are ranked by the final margin in two-player games with one, then the move rollout itself
+ * plays at the position first, then the lower slot). Against a deterministic target that is a one-step policy improvement of
  * `rollout` with an exact model of the opponents (Tesauro & Galperin 1996's rollout improvement; the
  * exploitability of `target` by a best response is the quantity OpenSpiel's best_response computes exactly
  * for small games): `match br:target=X X` measures how far X can be exploited. It is not a trained agent;

@@ -272,6 +272,16 @@ static void test_best_response(void **state)
                   res.agent[0].firsts);
     assert_true(res.agent[0].mean_place <= 1.1); /* maxn:depth=3 itself against the same field: 2.0 */
     game_match_result_free(&res);
+    /* Kalah, where values are win/draw/loss and most moves tie: the margin ranks them (0.635 against
+     * greedy over 200 games; ranked by the lower slot instead it scored 0.31) */
+    game *k = tu_game("kalah");
+    const char *kspecs[2] = {"br:target=greedy", "greedy"};
+    cfg.games = 40;
+    assert_int_equal(game_match_run(kspecs, 2, k, &cfg, &res, err), MATCH_OK);
+    print_message("br:target=greedy against greedy: %.3f\n", res.two.score);
+    assert_true(res.two.score > 0.5);
+    game_match_result_free(&res);
+    game_free(k);
     static const char *const bad[][2] = {
         {"br", "br needs target=SPEC"},
         {"br:target=maxn:depth=3,depth=2", "unknown key 'depth' for br"},
