@@ -95,7 +95,15 @@ void br_agent_set_abort(br_agent *b, const int *flag)
     game_agent_set_abort(b->rollout, flag);
 }
 
-static double margin_of(const br_agent *b, const game_pos *end, int seat);
+/* What ranks two playouts of the same value: the final margin for seat in a two-player game with one (a
+ * win by more, a loss by less), else 0. */
+static double margin_of(const br_agent *b, const game_pos *end, int seat)
+{
+    if (game_players(b->g) != 2 || !game_has_margin(b->g))
+        return 0;
+    const int m = game_margin(b->g, end);
+    return seat == 0 ? m : -m;
+}
 
 /* The final value for `seat` of the game after p's move k, the target in the other seats and the rollout
  * agent in seat's: AGENT_OK with *value, or a sub-agent's code with err. */
@@ -122,16 +130,6 @@ static int playout(br_agent *b, const game_pos *p, int k, int seat, double *valu
     *value = v[seat];
     *margin = margin_of(b, &q, seat);
     return AGENT_OK;
-}
-
-/* What ranks two playouts of the same value: the final margin for seat in a two-player game with one (a
- * win by more, a loss by less), else 0. */
-static double margin_of(const br_agent *b, const game_pos *end, int seat)
-{
-    if (game_players(b->g) != 2 || !game_has_margin(b->g))
-        return 0;
-    const int m = game_margin(b->g, end);
-    return seat == 0 ? m : -m;
 }
 
 int br_agent_choose(br_agent *b, const game_pos *p, int *move, double *value, char *err)
